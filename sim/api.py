@@ -1,0 +1,73 @@
+"""The public Python surface: what the CLI and notebooks call.
+
+>>> from sim import api
+>>> result, out_dir = api.run("scenarios/quickstart.yaml", trials=20_000)
+>>> result.summary[["variant", "win_rate", "win_lo", "win_hi"]]
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from pathlib import Path
+
+from sim.results import RunResult
+
+
+def load(path):
+    """Load and validate a scenario file (raises ``ScenarioError``; writes nothing)."""
+    from sim.scenario import load_scenario
+
+    return load_scenario(path)
+
+
+def default_out_dir(result: RunResult, root: str | os.PathLike = "results") -> Path:
+    """``results/<scenario>/<UTC time>-s<seed>-<scenario hash>``, unique."""
+    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%d-%H%M%S")
+    sha = (result.provenance.get("scenario_sha256") or "")[:8]
+    base = Path(root) / result.scenario / f"{stamp}-s{result.seed}-{sha}"
+    out, k = base, 1
+    while out.exists():
+        k += 1
+        out = base.with_name(f"{base.name}-{k}")
+    return out
+
+
+def run(scenario, *, trials: int | None = None, precision: float | None = None, seed: int | None = None,
+        workers: int = 1, threads: int | None = None, max_trials: int | None = None,
+        out: str | os.PathLike | None = None, write: bool = True, progress: bool = False,
+        results_root: str | os.PathLike = "results") -> tuple[RunResult, Path | None]:
+    """Run a scenario (a path or a loaded scenario); write its report unless ``write=False``.
+
+    Returns the :class:`RunResult` and the directory written (``None`` when
+    not writing). ``out`` is the run directory itself; by default
+    :func:`default_out_dir` under ``results_root``.
+    """
+    from sim.runner import run_loaded
+
+    loaded = load(scenario) if isinstance(scenario, (str, os.PathLike)) else scenario
+    if out is not None:
+        from sim.report.atomic import check_target
+
+        check_target(Path(out))  # fail before simulating, not after
+    result = run_loaded(loaded, trials=trials, precision=precision, seed=seed, workers=workers,
+                        threads=threads, max_trials=max_trials, progress=progress)
+    if not write:
+        return result, None
+    from sim.report import write_run
+
+    target = Path(out) if out is not None else default_out_dir(result, results_root)
+    return result, write_run(result, target)
+
+
+def dice(expr: str, **kwargs) -> dict:
+    """Exact and Monte Carlo distribution of a dice expression (see ``sim dice``)."""
+    from sim.dice_report import dice_summary
+
+    return dice_summary(expr, **kwargs)
+
+
+def rules(system: str) -> list[dict]:
+    """The rule options of a system: name, default, allowed values, note."""
+    from sim.systems import get_system
+
+    return get_system(system).RULES.describe()

@@ -1,0 +1,250 @@
+"""The ``sim`` command: parses arguments, calls :mod:`sim.api`, prints.
+
+Every expected failure (bad scenario, bad dice, bad options) prints one
+paragraph to stderr and exits with status 2, without a traceback and
+without writing anything. Set ``SIM_DEBUG=1`` to see tracebacks.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+EXIT_USAGE = 2
+
+
+class CliError(Exception):
+    """An error to print as one paragraph (exit status 2)."""
+
+
+def _positive_int(text: str) -> int:
+    try:
+        v = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {v}")
+    return v
+
+
+def _seed(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if v < 0 or v >= 2**63:
+        raise argparse.ArgumentTypeError(f"expected a seed from 0 to 2^63-1, got {v}")
+    return v
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+def _precision(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number such as 0.005, got {text!r}") from None
+    if not (0 < v < 0.5):
+        raise argparse.ArgumentTypeError(f"expected a half-width between 0 and 0.5, got {v}")
+    return v
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one paragraph, exit 2, no usage dump
+        raise CliError(f"{self.prog}: {message} (see '{self.prog} --help')")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="sim", description="Balance workbench for magical-girl tabletop games: "
+                "Monte Carlo fights with exact oracles.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    d = sub.add_parser("dice", help="exact and Monte Carlo distribution of a dice expression")
+    d.add_argument("expr", help="e.g. 2d6!+3, 1d6+2, 5d10s")
+    g = d.add_mutually_exclusive_group()
+    g.add_argument("--target", type=_int, help="also P(total >= T)")
+    g.add_argument("--vs", metavar="EXPR2", help="also P(EXPR beats EXPR2) under the 4.1 tie rules")
+    d.add_argument("--trials", type=_positive_int, default=1_000_000)
+    d.add_argument("--seed", type=_seed, default=0)
+    d.add_argument("--json", action="store_true", help="print one JSON object")
+
+    v = sub.add_parser("validate", help="check a scenario file without running it")
+    v.add_argument("file")
+    v.add_argument("--json", action="store_true")
+
+    r = sub.add_parser("run", help="run a scenario and write tables, charts and report.html")
+    r.add_argument("file")
+    r.add_argument("--trials", type=_positive_int, help="trials per variant (default: the file's)")
+    r.add_argument("--precision", type=_precision,
+                   help="run until every win/loss/draw 95%% half-width is <= H (from 10,000 trials)")
+    r.add_argument("--max-trials", type=_positive_int, help="hard cap per variant for --precision")
+    r.add_argument("--seed", type=_seed, help="master seed (default: the file's)")
+    r.add_argument("--workers", type=_positive_int, default=1, help="processes (joblib)")
+    r.add_argument("--threads", type=_positive_int, help="numba threads per process")
+    r.add_argument("--out", help="run directory to write (default results/<scenario>/<run-id>)")
+    r.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    r.add_argument("--quiet", action="store_true", help="no progress bar, no summary text")
+    r.add_argument("--no-write", action="store_true", help="print only; write no files")
+
+    ru = sub.add_parser("rules", help="list a rule system's options and defaults")
+    ru.add_argument("system")
+    ru.add_argument("--json", action="store_true")
+
+    c = sub.add_parser("catalog", help="list a rule system's catalog (talents...)")
+    c.add_argument("system")
+    c.add_argument("--json", action="store_true")
+
+    b = sub.add_parser("bench", help="measure speed: raw dice, duels, ratio to plain Python, start-up")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--quick", action="store_true", help="smaller measurements (for tests)")
+    return p
+
+
+# ---------------------------------------------------------------- commands
+
+
+def cmd_dice(a) -> int:
+    from sim.dice_report import dice_summary, format_dice_text
+
+    s = dice_summary(a.expr, target=a.target, vs=a.vs, trials=a.trials, seed=a.seed)
+    print(json.dumps(s) if a.json else format_dice_text(s))
+    return 0
+
+
+def cmd_validate(a) -> int:
+    from sim import api
+
+    loaded = api.load(a.file)
+    info = {"file": a.file, "name": loaded.name, "system": loaded.system,
+            "variants": [name for name, _ in loaded.variants], "valid": True}
+    if a.json:
+        print(json.dumps(info))
+    else:
+        print(f"{a.file}: valid {loaded.system} scenario '{loaded.name}' with "
+              f"{len(loaded.variants)} variant(s): {', '.join(info['variants'])}")
+    return 0
+
+
+def cmd_run(a) -> int:
+    from sim import api
+
+    progress = not a.quiet and not a.json
+    result, out = api.run(a.file, trials=a.trials, precision=a.precision, seed=a.seed, workers=a.workers,
+                          threads=a.threads, max_trials=a.max_trials, out=a.out, write=not a.no_write,
+                          progress=progress)
+    if a.json:
+        d = result.to_dict()
+        d.pop("tables", None)
+        if out is not None:
+            d["out_dir"] = str(out)
+        print(json.dumps(d))
+        return 0
+    if not a.quiet:
+        print(_summary_text(result))
+    if out is not None:
+        print(f"report: {out / 'report.html'}")
+    return 0
+
+
+def _summary_text(result) -> str:
+    first = result.side_names[0] if result.side_names else "first side"
+    lines = [f"{result.scenario} ({result.system}, seed {result.seed}): win rate of {first}"]
+    for r in result.summary.to_dict(orient="records"):
+        lines.append(
+            f"  {r['variant']:<28} win {100 * r['win_rate']:5.1f}% [{100 * r['win_lo']:.1f}, {100 * r['win_hi']:.1f}]"
+            f"  loss {100 * r['loss_rate']:5.1f}%  draw {100 * r['draw_rate']:5.1f}%"
+            f"  rounds {r['mean_rounds']:.2f}  (n={r['trials']:,})")
+    for note in result.notes:
+        lines.append(f"  note: {note}")
+    return "\n".join(lines)
+
+
+def cmd_rules(a) -> int:
+    from sim import api
+
+    rows = api.rules(_system(a.system))
+    if a.json:
+        print(json.dumps({"system": a.system, "options": rows}))
+        return 0
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        default = json.dumps(r["default"]) if not isinstance(r["default"], str) else r["default"]
+        print(f"{r['name']:<{width}}  default {default:<18} allowed {r['allowed']}")
+        print(f"{'':<{width}}  {r['note']}")
+    return 0
+
+
+def cmd_catalog(a) -> int:
+    from sim.systems import get_system
+
+    mod = get_system(_system(a.system))
+    rows = list(mod.catalog_rows()) if hasattr(mod, "catalog_rows") else []
+    if a.json:
+        print(json.dumps({"system": a.system, "entries": rows}))
+        return 0
+    for r in rows:
+        sim_flag = "yes" if r.get("simulated") else "no"
+        print(f"{r['name']:<22} {r.get('group', ''):<10} {r.get('action', ''):<14} {str(r.get('cost', '')):<26} "
+              f"{str(r.get('uses', '')):<10} simulated: {sim_flag}\n    {r.get('effect', '')}")
+    return 0
+
+
+def cmd_bench(a) -> int:
+    from sim.bench import format_bench, run_bench
+
+    res = run_bench(quick=a.quick)
+    print(json.dumps(res) if a.json else format_bench(res))
+    return 0
+
+
+def _system(name: str) -> str:
+    from sim.scenario.suggest import suggest
+    from sim.systems import names
+
+    if name not in names():
+        raise CliError(f"unknown system '{name}'.{suggest(name, names())} Known: {', '.join(names())}")
+    return name
+
+
+COMMANDS = {"dice": cmd_dice, "validate": cmd_validate, "run": cmd_run, "rules": cmd_rules,
+            "catalog": cmd_catalog, "bench": cmd_bench}
+
+
+def main(argv=None) -> int:
+    from sim.dice import DiceError
+    from sim.report.atomic import OutputExistsError
+    from sim.ruleset import RuleError
+    from sim.runner import RunError
+    from sim.scenario import ScenarioError
+
+    try:
+        args = build_parser().parse_args(argv)
+        if not args.command:
+            build_parser().print_help()
+            return EXIT_USAGE
+        return COMMANDS[args.command](args)
+    except (CliError, ScenarioError, DiceError, RuleError, RunError, OutputExistsError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except FileNotFoundError as e:
+        print(f"error: no such file: {e.filename}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("interrupted; nothing was written", file=sys.stderr)
+        return 130
+    except Exception as e:  # an unexpected failure: short message unless debugging
+        if os.environ.get("SIM_DEBUG"):
+            raise
+        print(f"error: internal error {type(e).__name__}: {e} (set SIM_DEBUG=1 for a traceback)",
+              file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""``write_run``: every output file of a run, written atomically."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+
+from ..results import RunResult
+from . import charts as _charts
+from .atomic import atomic_dir
+from .html import render_html
+
+__all__ = ["write_run", "RESERVED_NAMES"]
+
+#: names an extra table may not take (they are the run's own files)
+RESERVED_NAMES = frozenset({"summary", "curves", "rounds", "report"})
+_TABLE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+
+
+def _json_default(o):
+    """numpy scalars/arrays, paths and other odd values in provenance -> JSON."""
+    if isinstance(o, np.generic):
+        return o.item()
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    if isinstance(o, (set, frozenset)):
+        return sorted(o, key=str)
+    return str(o)
+
+
+def _check_table_names(tables: dict) -> None:
+    for name in tables:
+        if not isinstance(name, str) or not _TABLE_NAME.match(name) or name.endswith("."):
+            raise ValueError(
+                f"table name {name!r} is not a safe file name "
+                "(letters, digits, '_', '-', '.'; not starting with '.' or '-')"
+            )
+        if name.lower() in RESERVED_NAMES:
+            raise ValueError(f"table name {name!r} is reserved for the run's own files")
+    lowered = [n.lower() for n in tables]
+    if len(set(lowered)) != len(lowered):
+        raise ValueError("table names must differ other than by case")
+
+
+def _pyarrow_available() -> bool:
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _write_parquet(df, path: Path) -> None:
+    """``summary.parquet``, silently skipped when pyarrow cannot be imported."""
+    if _pyarrow_available():
+        df.to_parquet(path, engine="pyarrow", index=False)
+
+
+def write_run(result: RunResult, out_dir) -> Path:
+    """Write every output of ``result`` into ``out_dir`` and return its path.
+
+    Files: ``summary.csv``, ``summary.json`` (``RunResult.to_dict()``),
+    ``summary.parquet`` (if pyarrow is importable), ``curves.csv``,
+    ``rounds.csv``, ``<name>.csv`` per extra table, the charts
+    ``win_rate.png``, ``fight_length.png``, ``survival.png`` (each skipped when
+    its table is empty) and a self-contained ``report.html``.
+
+    Atomic: everything is built in a hidden sibling temporary directory and
+    renamed to ``out_dir`` at the end; on any error nothing is left behind.
+    Raises :class:`~sim.report.atomic.OutputExistsError` (a
+    ``FileExistsError``) if ``out_dir`` exists and is not empty, and
+    ``ValueError`` for an extra table whose name is not a safe file name.
+    """
+    out_dir = Path(out_dir)
+    tables = dict(result.tables or {})
+    _check_table_names(tables)
+    with atomic_dir(out_dir) as tmp:
+        result.summary.to_csv(tmp / "summary.csv", index=False)
+        (tmp / "summary.json").write_text(
+            json.dumps(result.to_dict(), indent=2, default=_json_default) + "\n",
+            encoding="utf-8",
+        )
+        _write_parquet(result.summary, tmp / "summary.parquet")
+        result.curves.to_csv(tmp / "curves.csv", index=False)
+        result.rounds.to_csv(tmp / "rounds.csv", index=False)
+        for name, df in tables.items():
+            df.to_csv(tmp / f"{name}.csv", index=False)
+
+        pngs = {}
+        for fname, func_name in _charts.CHARTS.items():
+            # looked up at call time so tests (and plug-ins) can replace a chart
+            path = getattr(_charts, func_name)(result, tmp / fname)
+            if path is not None:
+                pngs[fname] = Path(path).read_bytes()
+
+        (tmp / "report.html").write_text(render_html(result, pngs), encoding="utf-8")
+    return out_dir

@@ -1,0 +1,102 @@
+"""Compile a validated mb41 scenario into the kernel's arrays (numbers only)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import kernel as K
+from . import policies
+from .rules import ASSUMPTIONS, RULES, monster_resolve
+from .schema import STATS, Scenario
+
+_STAT_INDEX = {s: i for i, s in enumerate(STATS)}
+
+
+@dataclass
+class Inputs:
+    """Kernel inputs of one variant.
+
+    comb: int64[n, NC], pol: int64[n, NP], rules: int64[R] (see kernel docs);
+    names / sides / kinds: per combatant, in listed order; side_names: 2 names;
+    resolved_rules: the full rule options used (recorded in provenance);
+    notes: assumptions that apply to this variant (shown in the report).
+    """
+
+    comb: np.ndarray
+    pol: np.ndarray
+    rules: np.ndarray
+    names: list[str]
+    sides: list[int]
+    kinds: list[str]
+    side_names: list[str]
+    resolved_rules: dict
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def round_cap(self) -> int:
+        return int(self.rules[K.R_ROUND_CAP])
+
+    @property
+    def n(self) -> int:
+        return self.comb.shape[0]
+
+
+def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry point's name
+    resolved = scenario.resolved_rules()
+    rules = RULES.to_array(resolved)
+    members = [(s, m) for s, side in enumerate(scenario.sides) for m in side.members]
+    n = len(members)
+    comb = np.zeros((n, K.NC), dtype=np.int64)
+    pol = np.zeros((n, K.NP), dtype=np.int64)
+    notes: list[str] = []
+    uses_monster_defaults = set()
+    for i, (s, m) in enumerate(members):
+        stats = m.role_stats()
+        roles = m.role_map()
+        row = comb[i]
+        row[K.C_SIDE] = s
+        row[K.C_MONSTER] = int(m.kind == "monster")
+        row[K.C_ATT] = stats["attack"]
+        row[K.C_DEF] = stats["defence"]
+        row[K.C_SUP] = stats["support"]
+        row[K.C_RA] = _STAT_INDEX[roles["attack"]]
+        row[K.C_RD] = _STAT_INDEX[roles["defence"]]
+        row[K.C_RS] = _STAT_INDEX[roles["support"]]
+        bonus = resolved["melee_bonus"] if m.attack_kind == "melee" else resolved["ranged_bonus"]
+        if m.kind == "monster":
+            if m.resolve is not None:
+                res = m.resolve
+            else:
+                res = monster_resolve(m.spread, m.power_level, resolved["monster_resolve"])
+                uses_monster_defaults.add("monster_resolve")
+            if m.damage_bonus is None:
+                uses_monster_defaults.add("monster_damage_bonus")
+            if m.overcharge_pool is None:
+                uses_monster_defaults.add("monster_oc_pool")
+            bonus += resolved["monster_damage_bonus"] if m.damage_bonus is None else m.damage_bonus
+            row[K.C_POOL] = resolved["monster_oc_pool"] if m.overcharge_pool is None else m.overcharge_pool
+            row[K.C_BOOSTS] = 0
+        else:
+            res = resolved["resolve"] if m.resolve is None else m.resolve
+            row[K.C_BOOSTS] = resolved["boost_uses"]
+            row[K.C_OC0 + 0] = m.overcharge.heart
+            row[K.C_OC0 + 1] = m.overcharge.fury
+            row[K.C_OC0 + 2] = m.overcharge.judgment
+        row[K.C_RES] = res
+        row[K.C_DMG] = bonus
+        row[K.C_TEN] = m.tenacity
+        row[K.C_ORDER] = i
+        pol[i] = policies.encode(m.policy)
+    for name in sorted(uses_monster_defaults):
+        opt = RULES.option(name)
+        notes.append(f"assumption: {name} = {resolved[name]} ({opt.note})")
+    return Inputs(
+        comb=comb, pol=pol, rules=rules,
+        names=[m.name for _, m in members], sides=[s for s, _ in members],
+        kinds=[m.kind for _, m in members], side_names=[sd.name for sd in scenario.sides],
+        resolved_rules=resolved, notes=notes,
+    )
+
+
+assert set(ASSUMPTIONS) <= set(RULES.names())

@@ -1,0 +1,615 @@
+"""Magical Burst 4.1 combat kernel (numba), gridless skirmishes.
+
+Rules implemented (seed 000 line numbers; audit ids in brackets):
+
+* initiative 2d6 + Support, no explosion, no overcharge, ties by Support then
+  at random (L1408, A11c), or the listed order;
+* each turn a Major action (a basic attack, A13) and a Minor action (unused
+  without a grid) (L1410);
+* attacks: 2d6! + Attack vs 2d6! + Defence; higher total wins, then more
+  sixes, then the higher stat, a full tie to the defender (L1453, A20, A21);
+  damage 1d6+2 melee / 1d6 ranged, +2 per attacker six, -2 per defender six,
+  floored at ``min_damage`` (L1453, A22);
+* Boost: 3/scene, +1 overcharge on the stat rolled, an extra exploding die,
+  +/-2 damage on attack/defence (L1565, A4, A5);
+* overcharge per magical stat, +1 per six on magical checks (L149); a
+  burst is counted when a counter reaches 13 and resets it (L151, L161, A6a),
+  checked after the action resolves (A7b);
+* Resolve (L1420): overflow ignored; at 0 a girl is a non-magical human,
+  defends with 2d6 + Tenacity (L1455, A24a) and takes wounds from further
+  damage, dying at 6 wound damage (L1422, A16a); revive roll 2d6! + Support
+  at once, Resolve back at the start of her next turn (L1445-1451, A19a);
+* monsters (L1892): one overcharge pool, each six they roll costs a point,
+  out (dead) at 0 Resolve.
+
+Arrays (all int64 unless said):
+
+* ``comb[n, NC]``  static combatant columns ``C_*``;
+* ``pol[n, NP]``   policy parameter columns ``P_*``;
+* ``rules[R]``     the packed rule table (indices ``R_*``, checked against
+  :data:`sim.systems.mb41.rules.RULES` by the tests);
+* ``dyn[n, ND]``   dynamic state columns ``D_*`` (reset per trial);
+* ``streams[4, W]`` uint64 stream states, one per purpose ``S_*``;
+* ``cc[n, NK]``    per-combatant counters ``K_*`` (summed over trials).
+"""
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from sim._jit import kernel, pjit
+from sim.dice import exploding_d6, sum_d6
+from sim.rng import STATE_WORDS, randbelow, seed_stream
+
+# ---------------------------------------------------------------- columns
+# static combatant columns
+C_SIDE = 0
+C_MONSTER = 1
+C_ATT = 2          # Attack-role stat value
+C_DEF = 3          # Defence-role stat value
+C_SUP = 4          # Support-role stat value
+C_RA = 5           # magical stat (0 heart, 1 fury, 2 judgment) filling the Attack role
+C_RD = 6           # ... the Defence role
+C_RS = 7           # ... the Support role
+C_RES = 8          # maximum Resolve
+C_DMG = 9          # flat damage bonus of the basic attack (melee 2 / ranged 0, + monster bonus)
+C_POOL = 10        # monster overcharge pool at the start
+C_OC0 = 11         # starting overcharge counters, 3 columns (heart, fury, judgment)
+C_BOOSTS = 14      # Boost uses per scene
+C_TEN = 15         # Tenacity
+C_ORDER = 16       # position in the listed order
+NC = 17
+
+# policy columns
+P_TARGET = 0
+P_BOOST = 1
+P_MARGIN = 2
+P_OCCAP = 3
+P_FINISH = 4
+NP = 5
+TARGET_WEAKEST = 0
+TARGET_RANDOM = 1
+BOOST_NEVER = 0
+BOOST_ALWAYS = 1
+BOOST_LOSING = 2
+
+# dynamic columns
+D_RES = 0
+D_WOUNDS = 1
+D_DEAD = 2
+D_PENDING = 3      # Resolve to regain at the start of her next turn, -1 = none
+D_REVIVES = 4
+D_OC = 5           # 3 columns: overcharge counters heart, fury, judgment
+D_POOL = 8
+D_BOOSTS = 9       # Boost uses left
+D_KO = 10          # dropped to 0 at least once this fight
+ND = 11
+
+# counters per combatant
+K_DEALT = 0
+K_TAKEN = 1
+K_KO_TRIALS = 2
+K_KOS = 3
+K_DEATHS = 4
+K_REVIVES = 5
+K_BOOSTS = 6
+K_ATTACKS = 7
+K_HITS = 8
+K_RES_END = 9
+K_STANDING_END = 10
+K_OC_GAIN = 11     # 3 columns
+K_BURSTS = 14      # 3 columns
+K_POOL_SPENT = 17
+K_WOUND_DMG = 18
+NK = 19
+
+# fight counters
+F_WIN = 0
+F_LOSS = 1
+F_DRAW = 2
+F_ROUNDS = 3
+NF = 4
+
+# stream purposes
+S_SETUP = 0
+S_CHECK = 1
+S_DAMAGE = 2
+S_POLICY = 3
+NS = 4
+
+# rule table indices (must equal RULES.index(name); tests/test_mb41_rules.py checks)
+R_GRID = 0
+R_INITIATIVE = 1
+R_ROUND_CAP = 2
+R_DEFEAT = 3
+R_FULL_TIE = 4
+R_MIN_DAMAGE = 5
+R_SIX_DAMAGE = 6
+R_MELEE_BONUS = 7
+R_RANGED_BONUS = 8
+R_DAMAGE_DICE = 9
+R_BOOST_USES = 10
+R_BOOST_DAMAGE = 11
+R_BOOST_TIMING = 12
+R_BOOSTS_PER_ROLL = 13
+R_BURST_AT = 14
+R_BURST_RESETS = 15
+R_RESOLVE = 16
+R_DEATH_WOUNDS = 17
+R_REVIVE = 18
+R_REVIVE_LIMIT = 19
+R_REVIVE_BANDS = 20   # 2 entries
+R_REVIVE_OC = 22      # 3 entries
+R_REVIVE_BONUS = 25   # 3 entries
+R_DOWNED_DEFENCE = 28
+R_MONSTER_RESOLVE = 29  # 5 entries
+R_MONSTER_DAMAGE_BONUS = 34
+R_MONSTER_OC_POOL = 35
+R_MONSTER_SIX_COST = 36
+R_SIZE = 37
+
+BOOST_FLAT_DAMAGE = 2  # "adds or subtracts 2 from the final damage" (L1565)
+
+
+# ---------------------------------------------------------------- state
+
+
+@kernel
+def reset(comb, rules, dyn):
+    """Start-of-fight state: full Resolve, starting overcharge, Boost uses."""
+    n = comb.shape[0]
+    for i in range(n):
+        dyn[i, D_RES] = comb[i, C_RES]
+        dyn[i, D_WOUNDS] = 0
+        dyn[i, D_DEAD] = 0
+        dyn[i, D_PENDING] = -1
+        dyn[i, D_REVIVES] = 0
+        for s in range(3):
+            dyn[i, D_OC + s] = comb[i, C_OC0 + s]
+        dyn[i, D_POOL] = comb[i, C_POOL]
+        dyn[i, D_BOOSTS] = comb[i, C_BOOSTS]
+        dyn[i, D_KO] = 0
+
+
+@kernel(inline="always")
+def is_standing(dyn, i):
+    """Standing = Resolve above 0 and not dead."""
+    if dyn[i, D_DEAD] != 0:
+        return False
+    return dyn[i, D_RES] > 0
+
+
+@kernel
+def roll_initiative(comb, rules, st, order, key):
+    """Fill ``order`` with combatant indices in acting order.
+
+    'roll': 2d6 + Support (no explosion, no overcharge), higher first; ties
+    by the higher Support stat, then at random (L1408, A11c).
+    'listed': the order of the scenario file. ``key`` is int64[n] scratch.
+    """
+    n = comb.shape[0]
+    if rules[R_INITIATIVE] == 1:
+        for i in range(n):
+            order[comb[i, C_ORDER]] = i
+        return
+    for i in range(n):
+        total = sum_d6(st, 2) + comb[i, C_SUP]
+        key[i] = (total * 1024 + comb[i, C_SUP] + 512) * 1048576 + randbelow(st, 1048576)
+        order[i] = i
+    # insertion sort, descending key
+    for a in range(1, n):
+        v = order[a]
+        b = a - 1
+        while b >= 0 and key[order[b]] < key[v]:
+            order[b + 1] = order[b]
+            b -= 1
+        order[b + 1] = v
+
+
+@kernel(inline="always")
+def _candidate(j, side, finish, comb, dyn):
+    if comb[j, C_SIDE] == side:
+        return False
+    if dyn[j, D_DEAD] != 0:
+        return False
+    if dyn[j, D_RES] > 0:
+        return True
+    return finish
+
+
+@kernel
+def choose_target(i, comb, pol, dyn, st_policy):
+    """Target of combatant ``i``'s attack, or -1 if nobody can be attacked.
+
+    Candidates: living enemies that are standing, and downed enemies (0
+    Resolve, not dead) if the policy finishes downed girls. focus-weakest:
+    lowest current Resolve (downed first), ties to the first listed;
+    random-target: uniform over candidates.
+    """
+    n = comb.shape[0]
+    side = comb[i, C_SIDE]
+    finish = pol[i, P_FINISH] != 0
+    best = -1
+    best_res = 1 << 60
+    count = 0
+    for j in range(n):
+        if not _candidate(j, side, finish, comb, dyn):
+            continue
+        count += 1
+        if dyn[j, D_RES] < best_res:
+            best_res = dyn[j, D_RES]
+            best = j
+    if count == 0:
+        return best
+    if pol[i, P_TARGET] == TARGET_WEAKEST:
+        return best
+    k = randbelow(st_policy, count)
+    for j in range(n):
+        if not _candidate(j, side, finish, comb, dyn):
+            continue
+        if k == 0:
+            return j
+        k -= 1
+    return -1
+
+
+@kernel(inline="always")
+def beats(a_total, a_sixes, a_stat, d_total, d_sixes, d_stat, attacker_wins_full_tie):
+    """The 4.1 contest (L1453): higher total, then more sixes, then higher stat."""
+    if a_total != d_total:
+        return a_total > d_total
+    if a_sixes != d_sixes:
+        return a_sixes > d_sixes
+    if a_stat != d_stat:
+        return a_stat > d_stat
+    return attacker_wins_full_tie
+
+
+@kernel(inline="always")
+def can_boost(i, stat, comb, pol, dyn):
+    """Boost is possible: a girl, uses left, and the +1 overcharge within her cap."""
+    if comb[i, C_MONSTER] != 0:
+        return False
+    if dyn[i, D_BOOSTS] <= 0:
+        return False
+    if dyn[i, D_RES] <= 0:
+        return False
+    return dyn[i, D_OC + stat] + 1 <= pol[i, P_OCCAP]
+
+
+@kernel(inline="always")
+def gain_overcharge(i, stat, amount, comb, rules, dyn, cc):
+    """Sixes on a magical check: +1 per six for a girl (L149); a monster loses
+    ``monster_six_cost`` per six from its pool, not below 0 (L1892)."""
+    if amount <= 0:
+        return
+    if comb[i, C_MONSTER] != 0:
+        spend = amount * rules[R_MONSTER_SIX_COST]
+        if spend > dyn[i, D_POOL]:
+            spend = dyn[i, D_POOL]
+        dyn[i, D_POOL] -= spend
+        cc[i, K_POOL_SPENT] += spend
+    else:
+        dyn[i, D_OC + stat] += amount
+        cc[i, K_OC_GAIN + stat] += amount
+
+
+@kernel(inline="always")
+def check_bursts(i, comb, rules, dyn, cc):
+    """Count a burst for every stat of girl ``i`` at or above ``burst_at`` (L161)."""
+    if comb[i, C_MONSTER] != 0:
+        return
+    for s in range(3):
+        if dyn[i, D_OC + s] >= rules[R_BURST_AT]:
+            cc[i, K_BURSTS + s] += 1
+            if rules[R_BURST_RESETS] != 0:
+                dyn[i, D_OC + s] = 0
+
+
+@kernel
+def revive_roll(t, comb, rules, dyn, streams, cc):
+    """The revive roll (L1445-1451): 2d6! + Support, overcharge and Resolve by band.
+
+    The Resolve comes back at the start of her next turn (A19a); it is
+    stored in ``D_PENDING``.
+    """
+    total, sixes = exploding_d6(streams[S_CHECK], 2)
+    total += comb[t, C_SUP]
+    stat = comb[t, C_RS]
+    if total <= rules[R_REVIVE_BANDS]:
+        band = 0
+    elif total <= rules[R_REVIVE_BANDS + 1]:
+        band = 1
+    else:
+        band = 2
+    gain_overcharge(t, stat, sixes + rules[R_REVIVE_OC + band], comb, rules, dyn, cc)
+    dyn[t, D_PENDING] = sum_d6(streams[S_DAMAGE], 1) + rules[R_REVIVE_BONUS + band]
+    dyn[t, D_REVIVES] += 1
+    cc[t, K_REVIVES] += 1
+
+
+@kernel(inline="always")
+def apply_damage(t, dmg, comb, rules, dyn, streams, cc):
+    """Deal ``dmg`` to ``t``; returns the damage that took effect.
+
+    Above 0 Resolve: Resolve falls, overflow is ignored (L1420); reaching 0
+    drops her (revive roll if allowed) or kills a monster. At 0 Resolve: the
+    damage is wound damage; ``death_wounds`` of it kills (L1422, A16a).
+    """
+    if dmg <= 0:
+        return 0
+    if dyn[t, D_DEAD] != 0:
+        return 0
+    if dyn[t, D_RES] > 0:
+        take = dmg if dmg < dyn[t, D_RES] else dyn[t, D_RES]
+        dyn[t, D_RES] -= take
+        if dyn[t, D_RES] == 0:
+            cc[t, K_KOS] += 1
+            if dyn[t, D_KO] == 0:
+                dyn[t, D_KO] = 1
+                cc[t, K_KO_TRIALS] += 1
+            if comb[t, C_MONSTER] != 0:
+                dyn[t, D_DEAD] = 1
+                cc[t, K_DEATHS] += 1
+            elif rules[R_REVIVE] != 0:
+                if rules[R_REVIVE_LIMIT] < 0:
+                    revive_roll(t, comb, rules, dyn, streams, cc)
+                elif dyn[t, D_REVIVES] < rules[R_REVIVE_LIMIT]:
+                    revive_roll(t, comb, rules, dyn, streams, cc)
+        return take
+    dyn[t, D_WOUNDS] += dmg
+    cc[t, K_WOUND_DMG] += dmg
+    if dyn[t, D_WOUNDS] >= rules[R_DEATH_WOUNDS]:
+        dyn[t, D_DEAD] = 1
+        dyn[t, D_PENDING] = -1
+        cc[t, K_DEATHS] += 1
+    return dmg
+
+
+@kernel(inline="always")
+def _wants_boost(i, losing, deficit, own_stat, opp_stat, boosted, pol, rules):
+    mode = pol[i, P_BOOST]
+    if mode == BOOST_ALWAYS:
+        return boosted == 0
+    if mode == BOOST_LOSING:
+        if rules[R_BOOST_TIMING] == 1:  # declared before rolling: boost when the stat is lower
+            if boosted != 0:
+                return False
+            return own_stat < opp_stat
+        if not losing:
+            return False
+        return deficit <= pol[i, P_MARGIN]
+    return False
+
+
+@kernel(inline="always")
+def _boost_ok(i, role, boosted, bpr, losing, deficit, own_stat, opp_stat, comb, pol, rules, dyn):
+    if boosted >= bpr:
+        return False
+    if not can_boost(i, role, comb, pol, dyn):
+        return False
+    return _wants_boost(i, losing, deficit, own_stat, opp_stat, boosted, pol, rules)
+
+
+@kernel
+def attack(i, t, comb, pol, rules, dyn, streams, cc):
+    """Basic attack of ``i`` on ``t`` (L1453). Returns the damage dealt (>= 0), -1 on a miss."""
+    chk = streams[S_CHECK]
+    a_stat = comb[i, C_ATT]
+    a_role = comb[i, C_RA]
+    a_total, a_six = exploding_d6(chk, 2)
+    a_total += a_stat
+    magical_defence = dyn[t, D_RES] > 0
+    d_role = comb[t, C_RD]
+    if magical_defence:
+        d_stat = comb[t, C_DEF]
+        d_total, d_six = exploding_d6(chk, 2)
+        d_total += d_stat
+    elif rules[R_DOWNED_DEFENCE] == 0:  # a human defends with Tenacity, no explosions
+        d_stat = comb[t, C_TEN]
+        d_total = sum_d6(chk, 2) + d_stat
+        d_six = 0
+    else:
+        d_stat = 0
+        d_total = -(1 << 40)
+        d_six = 0
+    a_boosts = 0
+    d_boosts = 0
+    bpr = rules[R_BOOSTS_PER_ROLL]
+    full_tie = rules[R_FULL_TIE] == 1
+    boosting = pol[i, P_BOOST] != BOOST_NEVER
+    if magical_defence:
+        if pol[t, P_BOOST] != BOOST_NEVER:
+            boosting = True
+    hit = beats(a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
+    while boosting:
+        hit = beats(a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
+        if _boost_ok(i, a_role, a_boosts, bpr, not hit, d_total - a_total, a_stat, d_stat, comb, pol, rules, dyn):
+            r, s = exploding_d6(chk, 1)
+            a_total += r
+            a_six += s
+            a_boosts += 1
+            dyn[i, D_BOOSTS] -= 1
+            cc[i, K_BOOSTS] += 1
+            gain_overcharge(i, a_role, 1, comb, rules, dyn, cc)
+            continue
+        if magical_defence:
+            d_ok = _boost_ok(t, d_role, d_boosts, bpr, hit, a_total - d_total, d_stat, a_stat,
+                             comb, pol, rules, dyn)
+        else:
+            d_ok = False
+        if d_ok:
+            r, s = exploding_d6(chk, 1)
+            d_total += r
+            d_six += s
+            d_boosts += 1
+            dyn[t, D_BOOSTS] -= 1
+            cc[t, K_BOOSTS] += 1
+            gain_overcharge(t, d_role, 1, comb, rules, dyn, cc)
+            continue
+        break
+    gain_overcharge(i, a_role, a_six, comb, rules, dyn, cc)
+    if magical_defence:
+        gain_overcharge(t, d_role, d_six, comb, rules, dyn, cc)
+    cc[i, K_ATTACKS] += 1
+    dealt = -1
+    if hit:
+        cc[i, K_HITS] += 1
+        dmg = sum_d6(streams[S_DAMAGE], rules[R_DAMAGE_DICE]) + comb[i, C_DMG]
+        dmg += rules[R_SIX_DAMAGE] * (a_six - d_six)
+        if rules[R_BOOST_DAMAGE] == 0:
+            dmg += BOOST_FLAT_DAMAGE * (a_boosts - d_boosts)
+        if dmg < rules[R_MIN_DAMAGE]:
+            dmg = rules[R_MIN_DAMAGE]
+        dealt = apply_damage(t, dmg, comb, rules, dyn, streams, cc)
+        cc[i, K_DEALT] += dealt
+        cc[t, K_TAKEN] += dealt
+    check_bursts(i, comb, rules, dyn, cc)
+    check_bursts(t, comb, rules, dyn, cc)
+    return dealt
+
+
+@kernel
+def take_turn(i, comb, pol, rules, dyn, streams, cc):
+    """One turn of ``i``: the Major action is a basic attack on the policy's target."""
+    t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    if t >= 0:
+        attack(i, t, comb, pol, rules, dyn, streams, cc)
+
+
+@kernel(inline="always")
+def side_alive(side, comb, rules, dyn):
+    """A side is still in the fight: some member standing (all_down) or not dead (all_dead)."""
+    n = comb.shape[0]
+    all_dead = rules[R_DEFEAT] == 1
+    for j in range(n):
+        if comb[j, C_SIDE] != side:
+            continue
+        if dyn[j, D_DEAD] != 0:
+            continue
+        if all_dead:
+            return True
+        if dyn[j, D_RES] > 0:
+            return True
+    return False
+
+
+@kernel(inline="always")
+def outcome_now(comb, rules, dyn):
+    """-1 while both sides fight on; else F_WIN (side 0 wins), F_LOSS or F_DRAW."""
+    a = side_alive(0, comb, rules, dyn)
+    b = side_alive(1, comb, rules, dyn)
+    if a:
+        if b:
+            return -1
+        return F_WIN
+    if b:
+        return F_LOSS
+    return F_DRAW
+
+
+@kernel(inline="always")
+def _record_round(r, plane, comb, dyn, side_curve, comb_curve):
+    """Add who stands now to ``[..., plane, r]`` of the curve counters."""
+    n = comb.shape[0]
+    s0 = 0
+    s1 = 0
+    for j in range(n):
+        if is_standing(dyn, j):
+            comb_curve[j, plane, r] += 1
+            if comb[j, C_SIDE] == 0:
+                s0 = 1
+            else:
+                s1 = 1
+    side_curve[0, plane, r] += s0
+    side_curve[1, plane, r] += s1
+
+
+@kernel
+def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve):
+    """Play one fight from the current ``dyn``; returns ``(outcome, rounds)``.
+
+    Curves: ``side_curve[s, 0, r]`` / ``comb_curve[j, 0, r]`` count fights
+    still running after round r in which side s had someone standing /
+    combatant j stood; plane 1 counts the final state of fights that ended in
+    round r. Standing at the end of round r is plane 0 at r plus plane 1
+    summed over rounds <= r (:func:`standing_curves` does this), which
+    avoids a loop over the remaining rounds in every trial.
+    """
+    n = comb.shape[0]
+    cap = rules[R_ROUND_CAP]
+    roll_initiative(comb, rules, streams[S_SETUP], order, key)
+    outcome = -1
+    rounds = cap
+    for r in range(1, cap + 1):
+        for k in range(n):
+            i = order[k]
+            if dyn[i, D_DEAD] != 0:
+                continue
+            if dyn[i, D_RES] <= 0:
+                if dyn[i, D_PENDING] < 0:
+                    continue
+                # revive: Resolve returns at the start of her next turn (A19a)
+                back = dyn[i, D_PENDING]
+                dyn[i, D_RES] = back if back < comb[i, C_RES] else comb[i, C_RES]
+                dyn[i, D_PENDING] = -1
+            take_turn(i, comb, pol, rules, dyn, streams, cc)
+            outcome = outcome_now(comb, rules, dyn)
+            if outcome >= 0:
+                break
+        if outcome >= 0:
+            rounds = r
+            break
+        if r < cap:
+            _record_round(r, 0, comb, dyn, side_curve, comb_curve)
+    _record_round(rounds, 1, comb, dyn, side_curve, comb_curve)
+    if outcome < 0:
+        outcome = F_DRAW
+    for j in range(n):
+        cc[j, K_RES_END] += dyn[j, D_RES]
+        if is_standing(dyn, j):
+            cc[j, K_STANDING_END] += 1
+    return outcome, rounds
+
+
+@pjit
+def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
+                    fights, rounds_hist, side_curve, comb_curve, ccount):
+    """Play trials ``start .. start+count-1`` in ``nblocks`` blocks (prange).
+
+    Trial ``t`` seeds its four streams from ``(key, t, purpose)``, so the
+    result does not depend on how trials are split over threads or blocks.
+    Counters have a leading block axis and are summed by the caller:
+    ``fights[nb, NF]``, ``rounds_hist[nb, cap+1]``, ``side_curve[nb, 2, 2, cap+1]``,
+    ``comb_curve[nb, n, 2, cap+1]``, ``ccount[nb, n, NK]``.
+    """
+    n = comb.shape[0]
+    per = (count + nblocks - 1) // nblocks
+    for b in numba.prange(nblocks):
+        dyn = np.zeros((n, ND), dtype=np.int64)
+        order = np.zeros(n, dtype=np.int64)
+        ikey = np.zeros(n, dtype=np.int64)
+        streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
+        lo = b * per
+        hi = min(count, lo + per)
+        for t in range(lo, hi):
+            trial = start + t
+            for p in range(NS):
+                seed_stream(streams[p], key, trial, p)
+            reset(comb, rules, dyn)
+            outcome, rounds = fight(comb, pol, rules, dyn, order, ikey, streams, ccount[b],
+                                    side_curve[b], comb_curve[b])
+            fights[b, outcome] += 1
+            fights[b, F_ROUNDS] += rounds
+            rounds_hist[b, rounds] += 1
+
+
+def standing_curves(curve):
+    """Counts standing at the end of each round from the two-plane counters.
+
+    ``curve[..., 0, r]``: running fights, standing after round r;
+    ``curve[..., 1, r]``: fights that ended in round r, standing at the end.
+    Returns ``[..., r]`` = plane 0 + cumulative plane 1 (a finished fight
+    keeps its final state in later rounds).
+    """
+    return curve[..., 0, :] + np.cumsum(curve[..., 1, :], axis=-1)

@@ -1,0 +1,60 @@
+"""Magical Burst 4.1 AI policies: a name plus parameters, compiled to numbers.
+
+A policy is a row of the kernel's ``pol`` array (columns ``P_*`` in
+:mod:`.kernel`): targeting rule, boost mode, boost margin, overcharge cap and
+whether downed girls are finished off. Presets are starting points; every
+parameter can be overridden per combatant in YAML.
+
+Targeting (``name``):
+  * ``focus-weakest`` -- attack the enemy with the lowest current Resolve;
+  * ``random-target`` -- attack a uniformly random enemy.
+Boost (``boost``):
+  * ``never``;
+  * ``always`` -- one boost die on every attack and defence roll while uses last;
+  * ``when-losing`` -- after seeing the roll, boost while losing the contest by
+    at most ``boost_margin`` (written ``when-losing-by 3`` for short).
+``overcharge_cap``: never take optional overcharge (a boost's +1) that would
+put the stat's counter above this (12 keeps a girl short of a burst at 13).
+``finish_downed``: also attack enemies at 0 Resolve, who then take wounds
+and can die (RULINGS: a policy parameter; lethality studies report both).
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from . import kernel as K
+
+TARGETS = {"focus-weakest": K.TARGET_WEAKEST, "random-target": K.TARGET_RANDOM}
+BOOSTS = {"never": K.BOOST_NEVER, "always": K.BOOST_ALWAYS, "when-losing": K.BOOST_LOSING}
+
+#: named presets: parameters a policy starts from
+PRESETS = {
+    "focus-weakest": dict(name="focus-weakest", boost="when-losing", boost_margin=4,
+                          overcharge_cap=12, finish_downed=False),
+    "random-target": dict(name="random-target", boost="when-losing", boost_margin=4,
+                          overcharge_cap=12, finish_downed=False),
+}
+
+_LOSING_BY = re.compile(r"^when-losing-by\s*(?:<=|≤)?\s*(\d+)$")
+
+
+def parse_boost(value: str) -> tuple[str, int | None]:
+    """``'when-losing-by 3'`` -> ``('when-losing', 3)``; plain modes pass through."""
+    v = value.strip()
+    m = _LOSING_BY.match(v)
+    if m:
+        return "when-losing", int(m.group(1))
+    return v, None
+
+
+def encode(policy) -> np.ndarray:
+    """A validated policy model (see schema.Policy) -> int64[NP] parameter vector."""
+    row = np.zeros(K.NP, dtype=np.int64)
+    row[K.P_TARGET] = TARGETS[policy.name]
+    row[K.P_BOOST] = BOOSTS[policy.boost]
+    row[K.P_MARGIN] = policy.boost_margin
+    row[K.P_OCCAP] = policy.overcharge_cap
+    row[K.P_FINISH] = int(policy.finish_downed)
+    return row

@@ -1,0 +1,84 @@
+"""Magical Burst 4.1 rule options (seed 000), one table.
+
+Every rules number the kernel uses and every reading of an ambiguous passage
+(audit ids A1..A55 in ``shared/rules/RULES_AUDIT.md``, settled per
+``shared/rules/RULINGS.md``) is an option here. ``sim rules mb41`` prints
+this table; scenarios override entries in their ``rules:`` block.
+"""
+from __future__ import annotations
+
+from sim.ruleset import RuleOption, Ruleset
+
+RULES = Ruleset(
+    system="mb41",
+    options=[
+        # --- battlefield and turn order
+        RuleOption("grid", "none", "battlefield: 'none' = theatre of the mind (L1406); the hex grid is a later issue",
+                   kind="choice", choices=("none", "hex"), available=("none",)),
+        RuleOption("initiative", "roll", "'roll' = 2d6+Support, no explosion, ties by Support then random (L1408, A11c); "
+                   "'listed' = sides act in the order listed, members in order", kind="choice",
+                   choices=("roll", "listed")),
+        RuleOption("round_cap", 30, "a fight still running after this many rounds is a draw (RULINGS)", lo=1, hi=500),
+        RuleOption("defeat", "all_down", "a side is defeated when none of its members is standing (all_down) "
+                   "or when all are dead (all_dead), checked at the end of every turn (RULINGS)",
+                   kind="choice", choices=("all_down", "all_dead")),
+        # --- attacks (L1453)
+        RuleOption("full_tie", "defender", "equal totals, sixes and stats: who wins (A21)", kind="choice",
+                   choices=("defender", "attacker")),
+        RuleOption("min_damage", 0, "floor of the damage of a hit (A22: 0; reading (b): 1)", lo=0, hi=5),
+        RuleOption("six_damage", 2, "damage added per attacker six, removed per defender six (L149, L1453)", lo=0, hi=10),
+        RuleOption("melee_bonus", 2, "melee damage is 1d6 + this (L1453)", lo=0, hi=20),
+        RuleOption("ranged_bonus", 0, "ranged damage is 1d6 + this (L1453)", lo=0, hi=20),
+        RuleOption("damage_dice", 1, "number of d6 in basic attack damage (L1453)", lo=1, hi=10),
+        # --- Boost (L1565)
+        RuleOption("boost_uses", 3, "Boost uses per scene (L1565)", lo=0, hi=20),
+        RuleOption("boost_damage", "flat", "Boost on attack/defence: 'flat' = +/-2 per boost die plus the usual +/-2 per six "
+                   "it rolls; 'six_only' = only its sixes count (A4)", kind="choice", choices=("flat", "six_only")),
+        RuleOption("boost_timing", "after_roll", "boosts declared after seeing the roll (default) or before rolling "
+                   "(the book's optional rule, A5)", kind="choice", choices=("after_roll", "before_roll")),
+        RuleOption("boosts_per_roll", 3, "most boost dice on one roll (A5: the text sets no limit but 3/scene)", lo=0, hi=20),
+        # --- overcharge (L149-161)
+        RuleOption("burst_at", 13, "a burst happens when a stat's overcharge counter reaches this (L161)", lo=1, hi=100),
+        RuleOption("burst_resets", True, "a burst resets that stat's counter to 0 (L151, A6a)", kind="bool"),
+        # --- Resolve, wounds, revive (L1420-1451)
+        RuleOption("resolve", 18, "a magical girl's maximum (Base) Resolve (L1420)", lo=1, hi=200),
+        RuleOption("death_wounds", 6, "wound damage at which a person dies (L1422); cumulative track (A16a)", lo=1, hi=50),
+        RuleOption("revive", True, "a girl at 0 Resolve rolls 2d6!+Support at once and rises at the start of her next turn "
+                   "(L1445, A19a); false = 0 Resolve is out", kind="bool"),
+        RuleOption("revive_limit", -1, "most revives per girl per fight; -1 = no limit (A19iii, RULINGS)", lo=-1, hi=100),
+        RuleOption("revive_bands", [10, 13], "revive roll bands: <=first / up to second / above (L1447-1451)",
+                   kind="intlist", length=2, lo=0, hi=100),
+        RuleOption("revive_oc", [2, 1, 1], "extra Support overcharge per revive band (L1447-1451)", kind="intlist",
+                   length=3, lo=0, hi=20),
+        RuleOption("revive_bonus", [0, 3, 6], "Resolve regained is 1d6 + this per band (L1447-1451)", kind="intlist",
+                   length=3, lo=0, hi=100),
+        RuleOption("downed_defence", "tenacity", "a girl at 0 Resolve is a non-magical human (L1420): she defends with "
+                   "2d6+Tenacity, no explosions (L1455, A24a) ('tenacity'), or not at all ('none')",
+                   kind="choice", choices=("tenacity", "none")),
+        # --- monsters (L1892-1948; A28 assumptions)
+        RuleOption("monster_resolve", [12, 14, 16, 18, 19], "monster Resolve = spread x this, for power levels 2..6 "
+                   "(level 1 = 'use a minion'; '18+n' read as 18+1 at level 6, +1 per level above) (A28: assumption)",
+                   kind="intlist", length=5, lo=1, hi=100),
+        RuleOption("monster_damage_bonus", 0, "damage bonus of monsters when the scenario gives none (A28: assumption)",
+                   lo=-10, hi=20),
+        RuleOption("monster_oc_pool", 10, "a monster's starting overcharge pool when the scenario gives none "
+                   "(L1892 'full pool'; size lost, A28: assumption)", lo=0, hi=100),
+        RuleOption("monster_six_cost", 1, "overcharge a monster loses per six it rolls (L1892)", lo=0, hi=10),
+    ],
+)
+
+#: the options whose defaults are assumptions for lost text (shown in reports)
+ASSUMPTIONS = ("monster_resolve", "monster_damage_bonus", "monster_oc_pool")
+
+
+def monster_resolve(spread: int, power_level: int, table) -> int:
+    """Monster Resolve from spread and power level (L1894-1946, A28).
+
+    ``table`` holds the multipliers for power levels 2..6; above 6 each level
+    adds 1 to the multiplier ("18+n").
+    """
+    if power_level <= 6:
+        mult = table[power_level - 2]
+    else:
+        mult = table[4] + (power_level - 6)
+    return spread * mult

@@ -1,0 +1,200 @@
+"""Scenario schema of Magical Burst 4.1 (``system: mb41``), pydantic v2.
+
+A member is a magical girl (default) or a monster. Stats come either by role
+(``attack``, ``defence``, ``support``) or as Heart/Fury/Judgment with a role
+map (``roles: {attack: fury, defence: heart, support: judgment}``), as in
+seed 000 L143. Overcharge is kept per magical stat (L149), so a girl given
+by role still needs to know which stat fills which role: ``roles`` defaults
+to attack=fury, defence=heart, support=judgment.
+
+Monsters need attack, defence and support (RULINGS A28) and either
+``resolve`` or ``spread`` with ``power_level`` (Resolve = spread x table).
+"""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from sim.scenario.base import ScenarioHeader, StrictModel
+from sim.scenario.suggest import unknown_name_message
+
+from . import catalog
+from .policies import BOOSTS, TARGETS, parse_boost
+from .rules import RULES
+
+STATS = ("heart", "fury", "judgment")
+ROLES = ("attack", "defence", "support")
+DEFAULT_ROLES = {"attack": "fury", "defence": "heart", "support": "judgment"}
+
+Stat = Field(default=None, ge=0, le=30)
+
+
+class Policy(StrictModel):
+    """How a combatant fights; see :mod:`sim.systems.mb41.policies`."""
+
+    name: str = "focus-weakest"
+    boost: str = "when-losing"
+    boost_margin: int = Field(4, ge=0, le=60)
+    overcharge_cap: int = Field(12, ge=0, le=1000)
+    finish_downed: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shorthand(cls, data: Any):
+        if isinstance(data, str):
+            return {"name": data}
+        if isinstance(data, dict) and isinstance(data.get("boost"), str):
+            mode, margin = parse_boost(data["boost"])
+            if margin is not None:
+                data = dict(data, boost=mode)
+                data.setdefault("boost_margin", margin)
+        return data
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        if v not in TARGETS:
+            raise ValueError(unknown_name_message("policy", v, list(TARGETS)))
+        return v
+
+    @field_validator("boost")
+    @classmethod
+    def _boost(cls, v: str) -> str:
+        if v not in BOOSTS:
+            raise ValueError(unknown_name_message("boost mode", v, list(BOOSTS) + ["when-losing-by K"]))
+        return v
+
+
+class Roles(StrictModel):
+    attack: Literal["heart", "fury", "judgment"]
+    defence: Literal["heart", "fury", "judgment"]
+    support: Literal["heart", "fury", "judgment"]
+
+    @model_validator(mode="after")
+    def _permutation(self):
+        if len({self.attack, self.defence, self.support}) != 3:
+            raise ValueError("roles must give each of heart, fury and judgment exactly one role (L143)")
+        return self
+
+
+class Overcharge(StrictModel):
+    heart: int = Field(0, ge=0, le=100)
+    fury: int = Field(0, ge=0, le=100)
+    judgment: int = Field(0, ge=0, le=100)
+
+
+class Member(StrictModel):
+    """One combatant."""
+
+    name: str = Field(min_length=1, max_length=60)
+    kind: Literal["girl", "monster"] = "girl"
+    attack: int | None = Stat
+    defence: int | None = Stat
+    support: int | None = Stat
+    heart: int | None = Stat
+    fury: int | None = Stat
+    judgment: int | None = Stat
+    roles: Roles | None = None
+    tenacity: int = Field(2, ge=0, le=10)
+    resolve: int | None = Field(None, ge=1, le=10_000)
+    attack_kind: Literal["melee", "ranged"] = "melee"
+    talents: list[str] = Field(default_factory=list, max_length=40)
+    overcharge: Overcharge = Overcharge()
+    spread: int | None = Field(None, ge=1, le=10)
+    power_level: int | None = Field(None, ge=2, le=20)
+    damage_bonus: int | None = Field(None, ge=-10, le=50)
+    overcharge_pool: int | None = Field(None, ge=0, le=1000)
+    policy: Policy = Policy()
+
+    @field_validator("talents")
+    @classmethod
+    def _talents(cls, v: list[str]) -> list[str]:
+        known = catalog.talent_names()
+        for name in v:
+            if name not in known:
+                raise ValueError(unknown_name_message("talent", name, known))
+        sim = catalog.simulated_names()
+        for name in v:
+            if name not in sim:
+                raise ValueError(f"talent '{name}' is in the catalog but not simulated yet "
+                                 f"(simulated: {', '.join(sim)})")
+        return v
+
+    @model_validator(mode="after")
+    def _stats(self):
+        by_role = [self.attack, self.defence, self.support]
+        by_stat = [self.heart, self.fury, self.judgment]
+        if any(v is not None for v in by_stat):
+            if self.kind == "monster":
+                raise ValueError("monsters have attack, defence and support, not heart/fury/judgment (L1892)")
+            if any(v is None for v in by_stat):
+                raise ValueError("give all of heart, fury and judgment (with roles), or attack, defence and support")
+            if any(v is not None for v in by_role):
+                raise ValueError("give stats either by role (attack/defence/support) or as heart/fury/judgment "
+                                 "with roles, not both")
+            if self.roles is None:
+                raise ValueError("heart/fury/judgment need 'roles: {attack: ..., defence: ..., support: ...}' (L143)")
+        elif any(v is None for v in by_role):
+            missing = [r for r, v in zip(ROLES, by_role) if v is None]
+            raise ValueError(f"missing stat(s) {', '.join(missing)}: give attack, defence and support "
+                             "(or heart, fury and judgment with roles)")
+        if self.kind == "monster":
+            if self.resolve is None and (self.spread is None or self.power_level is None):
+                raise ValueError("a monster needs 'resolve', or 'spread' and 'power_level' "
+                                 "(Resolve = spread x 12/14/16/18/18+n, L1894-1946)")
+            if "Boost" in self.talents:
+                raise ValueError("monsters do not have Boost (a magical girl's basic talent, L1518)")
+        else:
+            for f in ("spread", "power_level", "damage_bonus", "overcharge_pool"):
+                if getattr(self, f) is not None:
+                    raise ValueError(f"'{f}' is for monsters; set kind: monster")
+        return self
+
+    # ---- derived values used by the compiler
+    def role_stats(self) -> dict[str, int]:
+        """Role -> stat value."""
+        if self.heart is not None:
+            vals = {"heart": self.heart, "fury": self.fury, "judgment": self.judgment}
+            return {r: vals[getattr(self.roles, r)] for r in ROLES}
+        return {"attack": self.attack, "defence": self.defence, "support": self.support}
+
+    def role_map(self) -> dict[str, str]:
+        """Role -> magical stat name (for overcharge and bursts)."""
+        if self.roles is not None:
+            return {r: getattr(self.roles, r) for r in ROLES}
+        return dict(DEFAULT_ROLES)
+
+
+class Side(StrictModel):
+    name: str = Field(min_length=1, max_length=60)
+    members: list[Member] = Field(min_length=1, max_length=16)
+
+
+class Scenario(ScenarioHeader):
+    """One variant of an mb41 scenario."""
+
+    system: Literal["mb41"] = "mb41"
+    rules: dict[str, Any] = Field(default_factory=dict)
+    sides: list[Side] = Field(min_length=2, max_length=2)
+
+    @field_validator("rules")
+    @classmethod
+    def _rules(cls, v: dict) -> dict:
+        RULES.resolve(v)  # raises RuleError (a ValueError) with a suggestion
+        return v
+
+    @model_validator(mode="after")
+    def _unique_names(self):
+        seen = set()
+        for side in self.sides:
+            for m in side.members:
+                if m.name in seen:
+                    raise ValueError(f"two combatants are named '{m.name}'; names must be unique")
+                seen.add(m.name)
+        if self.sides[0].name == self.sides[1].name:
+            raise ValueError(f"both sides are named '{self.sides[0].name}'")
+        return self
+
+    def resolved_rules(self) -> dict:
+        return RULES.resolve(self.rules)
