@@ -216,7 +216,7 @@ def dice_summary(expr: str, *, target: int | None = None, vs: str | None = None,
     out["distribution"] = rows
     out["omitted_exact_mass"] = omitted_mass
     if notes:
-        out["tail_note"]= "; ".join(notes)
+        out["tail_note"] = "; ".join(notes)
 
     # ---- probability line
     if target is not None:

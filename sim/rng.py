@@ -182,6 +182,10 @@ def hash_seed(seed) -> int:
     Uses BLAKE2b so that any integer (including ones above 2**64) or string
     maps to a well-mixed 64-bit value; seeds 1 and 2 share no structure.
     """
+    if isinstance(seed, (np.integer, bool)):
+        seed = int(seed)  # np.int64(1) and 1 are the same seed (repr differs)
+    if not isinstance(seed, (int, str)):
+        raise TypeError(f"a seed is an int or a str, got {type(seed).__name__}")
     data = repr(("mgsim-seed-v1", seed)).encode()
     return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little")
 

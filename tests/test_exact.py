@@ -285,17 +285,20 @@ def test_p_beats_success_pools():
     assert 0 < parts["tie_more_maxima"] < parts["equal_totals"]
 
 
-def test_mc_p_beats_agrees_with_exact():
-    p = exact.p_beats("2d6!+4", "2d6!+3")
-    a, b = dice.parse("2d6!+4"), dice.parse("2d6!+3")
-    ta, ma = mc_totals("2d6!+4", seed="beats", purpose=0)
-    tb, mb = mc_totals("2d6!+3", seed="beats", purpose=1)
+@pytest.mark.parametrize("a_txt,b_txt", [
+    ("2d6!+4", "2d6!+3"), ("2d6!+3", "2d6!+4"), ("2d6!", "2d6!"), ("3d6!+1", "2d6!+4"), ("4d10s", "3d10s+1"),
+])
+def test_mc_p_beats_agrees_with_exact(a_txt, b_txt):
+    p = exact.p_beats(a_txt, b_txt)
+    a, b = dice.parse(a_txt), dice.parse(b_txt)
+    ta, ma = mc_totals(a_txt, seed=f"beats-{a_txt}-{b_txt}", purpose=0)
+    tb, mb = mc_totals(b_txt, seed=f"beats-{a_txt}-{b_txt}", purpose=1)
     wins = beats_mask(ta, ma, a.modifier, tb, mb, b.modifier)
     se = np.sqrt(p * (1 - p) / TRIALS)
     assert abs(wins.mean() - p) < 4 * se
-    tie = exact.beats_breakdown(a, b)["equal_totals"]
-    se_t = np.sqrt(float(tie) * (1 - float(tie)) / TRIALS)
-    assert abs(np.mean(ta == tb) - float(tie)) < 4 * se_t
+    tie = float(exact.beats_breakdown(a, b)["equal_totals"])
+    se_t = np.sqrt(tie * (1 - tie) / TRIALS)
+    assert abs(np.mean(ta == tb) - tie) < 4 * se_t
 
 
 # --------------------------------------------------------------------------- chi-square vs MC
