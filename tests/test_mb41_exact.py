@@ -79,6 +79,6 @@ def test_exact_dp_detects_a_wrong_rule():
     se = math.sqrt(base * (1 - base) / TRIALS)
     eq_a, eq_b = Fighter(3, 3, 3, 18, 2), Fighter(3, 3, 3, 18, 2)  # full ties need equal stats
     assert abs(duel(eq_a, eq_b, full_tie="attacker")[0] - duel(eq_a, eq_b)[0]) > 4 * se
-    ra, rb = Fighter(4, 4, 3, 18, 0), Fighter(3, 3, 3, 18, 0)  # ranged: a hit can net 0 damage
-    assert abs(duel(ra, rb, min_damage=1)[0] - duel(ra, rb)[0]) > 4 * se
+    ba, bb = Fighter(4, 4, 3, 18, 2, boosts=3), Fighter(3, 3, 3, 18, 2, boosts=0)  # A4: flat +2 or not
+    assert abs(duel(ba, bb, boost_flat=False)[0] - duel(ba, bb)[0]) > 4 * se
     assert abs(duel(a, b, six_damage=1)[0] - base) > 4 * se
