@@ -43,3 +43,97 @@ def duel_data(**changes) -> dict:
 def load_data(data: dict):
     return load_scenario_text(yaml.safe_dump(data, sort_keys=False), "<test>")
 
+
+
+# ---------------------------------------------------------------- mb41 kernel harness
+# (scripted-dice tests: tests/test_mb41_scripted.py, tests/test_mb41_properties.py)
+
+
+def mb41_member(name: str, **fields) -> dict:
+    """A member dict with the duel's defaults (stats 3/3/3, Resolve 18, melee, no Boost)."""
+    m = {"name": name, "attack": 3, "defence": 3, "support": 3, "resolve": 18,
+         "attack_kind": "melee", "policy": {"boost": "never"}}
+    m.update(fields)
+    for k in [k for k, v in m.items() if v is None]:
+        del m[k]
+    if "heart" in m:  # stats given as heart/fury/judgment: drop the by-role defaults
+        for k in ("attack", "defence", "support"):
+            if k not in fields:
+                m.pop(k, None)
+    return m
+
+
+def mb41_data(side_a, side_b, rules=None, **top) -> dict:
+    """A scenario dict with two sides of member dicts; rules default to listed initiative, no revive."""
+    r = {"grid": "none", "revive": False, "initiative": "listed"}
+    r.update(rules or {})
+    d = {"name": "scripted", "system": "mb41", "seed": 1, "trials": 1000, "rules": r,
+         "sides": [{"name": "girls", "members": list(side_a)},
+                   {"name": "foes", "members": list(side_b)}]}
+    d.update(top)
+    return d
+
+
+def mb41_inputs(data: dict):
+    """Compile a scenario dict to kernel inputs (``.comb``, ``.pol``, ``.rules``)."""
+    from sim.systems import mb41
+
+    return mb41.compile(load_data(data).base)
+
+
+def mb41_state(inputs):
+    """Fresh ``(dyn, cc)`` after ``reset``."""
+    import numpy as np
+
+    from sim.systems.mb41 import kernel as K
+
+    dyn = np.zeros((inputs.n, K.ND), dtype=np.int64)
+    cc = np.zeros((inputs.n, K.NK), dtype=np.int64)
+    K.reset(inputs.comb, inputs.rules, dyn)
+    return dyn, cc
+
+
+class Script:
+    """Four scripted random streams (rows ``S_SETUP, S_CHECK, S_DAMAGE, S_POLICY``).
+
+    Arguments are lists of 0-based values (``randbelow`` results); use
+    :func:`faces` to write d6 faces. ``assert_consumed()`` checks that every
+    stream drew exactly its script: no more (the padding of shorter rows is
+    not mistaken for dice), no fewer, and no value out of range.
+    """
+
+    def __init__(self, check=(), damage=(), setup=(), policy=()):
+        import numpy as np
+
+        from sim.rng import scripted_state
+        from sim.systems.mb41 import kernel as K
+
+        by = {K.S_SETUP: list(setup), K.S_CHECK: list(check), K.S_DAMAGE: list(damage),
+              K.S_POLICY: list(policy)}
+        w = 8 + max(len(v) for v in by.values()) + 8
+        self.lengths = {p: len(v) for p, v in by.items()}
+        self.streams = np.zeros((K.NS, w), dtype=np.uint64)
+        for p, v in by.items():
+            self.streams[p] = scripted_state(v, width=w)
+
+    def used(self, purpose: int) -> int:
+        from sim.rng import script_used
+
+        return script_used(self.streams[purpose])
+
+    def assert_consumed(self) -> None:
+        from sim.rng import check_script
+        from sim.systems.mb41 import kernel as K
+
+        names = {K.S_SETUP: "setup", K.S_CHECK: "check", K.S_DAMAGE: "damage", K.S_POLICY: "policy"}
+        for p, n in self.lengths.items():
+            check_script(self.streams[p], consumed_all=False)
+            got = self.used(p)
+            assert got == n, f"{names[p]} stream: drew {got} values, script has {n}"
+
+
+def faces(*dice) -> list[int]:
+    """d6 faces (1..6) to 0-based scripted values: ``faces(6, 3, 2)``."""
+    from sim.rng import dice_script
+
+    return dice_script(dice)

@@ -61,3 +61,10 @@ def summarize(counters: dict, inputs: Inputs, variant: str) -> dict:
             "combatant_curves": combatant_curves(counters, inputs, variant),
         },
     }
+
+
+def catalog_rows() -> list[dict]:
+    """Every catalog entry (talents...) with its ``simulated`` flag, for ``sim catalog``."""
+    from .catalog import talents
+
+    return [dict(row) for row in talents()]

@@ -1,0 +1,34 @@
+# Two commands do all set-up on a fresh machine:  make demo   and   make test
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: help setup demo test test-fast bench clean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+setup: $(STAMP)  ## create .venv and install the package with its test extras
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+demo: setup  ## run scenarios/quickstart.yaml and print where the report is
+	$(BIN)/sim run scenarios/quickstart.yaml
+
+test: setup  ## run the whole test suite (statistical tests included)
+	$(BIN)/python -m pytest -q
+
+test-fast: setup  ## the tests without those marked slow
+	$(BIN)/python -m pytest -q -m "not slow"
+
+bench: setup  ## speed: raw dice, duels/s, ratio to plain Python, start-up times
+	$(BIN)/sim bench
+
+clean:  ## remove the virtual environment and caches (results/ is kept)
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

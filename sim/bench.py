@@ -1,0 +1,323 @@
+"""``sim bench``: how fast the simulator is, measured in one run.
+
+What is measured (:func:`run_bench`), on whatever machine runs it:
+
+* ``raw_d6_per_s`` -- the bare generator: :func:`sim.dice.fill_d6` filling a
+  large int8 array with d6 (prange over all numba threads), best of 3 after
+  a warm-up call.
+* ``duel_per_s`` -- whole 1v1 fights of ``scenarios/duel-basic.yaml``
+  through the mb41 kernel (:func:`sim.systems.mb41.simulate`, prange over
+  trials, all numba threads), best of 3 after a warm-up call. Each trial
+  seeds its own four streams, so this includes the per-trial seeding.
+* ``python_duel_per_s`` -- the same duel in plain Python
+  (:mod:`sim.bench_python`, one thread, ``random.Random``), best of 3; and
+  ``duel_vs_python = duel_per_s / python_duel_per_s``. The kernel uses all
+  numba threads and the Python version one core, as each would be used in
+  practice; ``duel_vs_python_per_thread`` divides by the thread count.
+* ``kernel_vs_raw`` -- d6 consumed per second inside the duel kernel over
+  ``raw_d6_per_s``. Dice per duel are estimated from the kernel's own
+  counters over the timed trials: every attack rolls 2d6! for the attacker
+  and 2d6! for the defender, and ``Nd6!`` rolls on average ``N * 6/5`` dice
+  (a six, probability 1/6, adds one), so 2.4 + 2.4 = 4.8 dice per attack,
+  plus one damage die per hit (1d6). ``dice_per_duel = (4.8 * attacks +
+  hits) / duels``; the expectation is exact, and over 10^5+ duels its error
+  is far below the timing noise. Listed initiative rolls nothing.
+* ``cold_start_s`` / ``warm_start_s`` -- wall time of ``sim run
+  scenarios/quickstart.yaml --trials 20000 --quiet --no-write`` as a
+  subprocess: cold with ``NUMBA_CACHE_DIR`` pointing at a fresh empty
+  directory (every kernel compiles), warm the same command again with that
+  now-filled cache. ``warm_start_default_cache_s`` runs it with the normal
+  cache (for information; it is warm unless the sources changed since the
+  last run).
+
+Nothing here is hard-coded: ``targets`` are the goals, ``meets_targets``
+compares the measured values with them.
+"""
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "scenarios"
+DUEL_SCENARIO = SCENARIOS / "duel-basic.yaml"
+START_SCENARIO = SCENARIOS / "quickstart.yaml"
+START_TRIALS = 20_000
+
+#: goals; "warm_start_s" is an upper bound, the others lower bounds
+TARGETS = {"raw_d6_per_s": 5e8, "duel_per_s": 5e6, "duel_vs_python": 200, "warm_start_s": 3.0}
+_UPPER_BOUND = {"warm_start_s"}
+
+#: sizes (full run, quick run)
+RAW_DICE = (200_000_000, 10_000_000)
+DUELS = (4_000_000, 200_000)
+PYTHON_DUELS = (20_000, 2_000)
+REPEATS = 3
+
+#: average dice rolled by 2d6! (each die is followed by another with probability 1/6)
+EXPLODING_2D6_DICE = 2 * 6 / 5
+
+SEED = 20240601
+
+
+def _best_time(fn, repeats: int = REPEATS) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+# ---------------------------------------------------------------- pieces
+
+
+def bench_raw(n: int) -> float:
+    """Raw d6 per second of :func:`sim.dice.fill_d6` on ``n`` int8 cells."""
+    from sim.dice import fill_d6
+    from sim.rng import stream_key
+
+    key = stream_key(SEED)
+    fill_d6(key, np.empty(1024, dtype=np.int8))  # compile / load from cache
+    out = np.empty(n, dtype=np.int8)
+    fill_d6(key, out)  # touch the pages
+    t = _best_time(lambda: fill_d6(key, out))
+    if not (out.min() >= 1 and out.max() <= 6):
+        raise RuntimeError("fill_d6 produced values outside 1..6")
+    return n / t
+
+
+def duel_inputs(path: str | os.PathLike = DUEL_SCENARIO):
+    """Compiled kernel inputs of the reference duel (its first variant)."""
+    from sim.scenario import load_scenario
+
+    loaded = load_scenario(str(path))
+    if loaded.system != "mb41":
+        raise ValueError(f"{path}: the duel benchmark needs an mb41 scenario, got {loaded.system!r}")
+    return loaded.module.compile(loaded.variants[0][1])
+
+
+def python_fighters(inputs):
+    """The two :class:`sim.bench_python.Fighter` of a compiled duel.
+
+    Raises ``ValueError`` if the scenario uses a rule the plain-Python
+    version does not play (it must be the same fight as the kernel's).
+    """
+    from sim.bench_python import MIN_DAMAGE, ROUND_CAP, SIX_DAMAGE, Fighter
+    from sim.systems.mb41 import kernel as K
+
+    r = inputs.rules
+    expected = {
+        "initiative listed": r[K.R_INITIATIVE] == 1,
+        "no revive": r[K.R_REVIVE] == 0,
+        "defeat all_down": r[K.R_DEFEAT] == 0,
+        "full tie to the defender": r[K.R_FULL_TIE] == 0,
+        f"round cap {ROUND_CAP}": r[K.R_ROUND_CAP] == ROUND_CAP,
+        f"six damage {SIX_DAMAGE}": r[K.R_SIX_DAMAGE] == SIX_DAMAGE,
+        f"min damage {MIN_DAMAGE}": r[K.R_MIN_DAMAGE] == MIN_DAMAGE,
+        "1 damage die": r[K.R_DAMAGE_DICE] == 1,
+        "two combatants": inputs.n == 2,
+        "one per side": inputs.n == 2 and list(inputs.sides) == [0, 1],
+        "no boost": bool(np.all(inputs.pol[:, K.P_BOOST] == K.BOOST_NEVER)),
+    }
+    bad = [k for k, ok in expected.items() if not ok]
+    if bad:
+        raise ValueError("the plain-Python duel does not play this scenario; it needs: " + ", ".join(bad))
+    c = inputs.comb
+    return tuple(Fighter(inputs.names[i], attack=int(c[i, K.C_ATT]), defence=int(c[i, K.C_DEF]),
+                         resolve=int(c[i, K.C_RES]), damage_bonus=int(c[i, K.C_DMG]))
+                 for i in range(2))
+
+
+def bench_duel(inputs, n: int) -> dict:
+    """Duels per second of the mb41 kernel, and the dice it rolls per duel."""
+    from sim.rng import stream_key
+    from sim.systems.mb41 import kernel as K
+    from sim.systems.mb41 import simulate
+
+    key = stream_key(SEED)
+    simulate(inputs, 0, 4096, key)  # compile / load from cache
+    box = {}
+
+    def once():
+        box["c"] = simulate(inputs, 0, n, key)
+
+    t = _best_time(once)
+    c = box["c"]
+    outcomes = c["outcomes"]
+    attacks = int(c["combatants"][:, K.K_ATTACKS].sum())
+    hits = int(c["combatants"][:, K.K_HITS].sum())
+    dice = (2 * EXPLODING_2D6_DICE * attacks + hits) / n
+    return {
+        "duel_per_s": n / t,
+        "kernel_win_rate": float(outcomes[0] / n),
+        "attacks_per_duel": attacks / n,
+        "hits_per_duel": hits / n,
+        "dice_per_duel": dice,
+    }
+
+
+def bench_python(fighters, n: int) -> dict:
+    """Duels per second of the plain-Python duel (one thread)."""
+    from sim.bench_python import run_duels
+
+    box = {}
+
+    def once():
+        box["c"] = run_duels(n, SEED, *fighters)
+
+    t = _best_time(once)
+    return {"python_duel_per_s": n / t, "python_win_rate": box["c"][0] / n}
+
+
+def sim_command() -> list[str]:
+    """How to start the CLI in a subprocess: this interpreter, ``-m sim.cli``."""
+    return [sys.executable, "-m", "sim.cli"]
+
+
+def time_start(scenario: str | os.PathLike, trials: int = START_TRIALS,
+               cache_dir: str | None = None) -> float:
+    """Wall time of ``sim run SCENARIO --trials N --quiet --no-write`` in a subprocess.
+
+    ``cache_dir`` sets ``NUMBA_CACHE_DIR``; ``None`` keeps the normal cache.
+    """
+    env = dict(os.environ)
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache_dir)
+    cmd = sim_command() + ["run", str(scenario), "--trials", str(trials), "--quiet", "--no-write"]
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, cwd=str(ROOT), env=env, capture_output=True, text=True)
+    t = time.perf_counter() - t0
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed with status {p.returncode}:\n{p.stderr.strip()}")
+    return t
+
+
+def bench_start(scenario: str | os.PathLike) -> dict:
+    """Cold (fresh numba cache), warm (same cache again) and default-cache start times."""
+    tmp = tempfile.mkdtemp(prefix="sim-bench-numba-")
+    try:
+        cold = time_start(scenario, cache_dir=tmp)
+        warm = time_start(scenario, cache_dir=tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    default = time_start(scenario)
+    return {"cold_start_s": cold, "warm_start_s": warm, "warm_start_default_cache_s": default}
+
+
+# ---------------------------------------------------------------- the benchmark
+
+
+def meets(results: dict, targets: dict = TARGETS) -> dict:
+    out = {}
+    for k, goal in targets.items():
+        v = results.get(k)
+        out[k] = bool(v is not None and (v <= goal if k in _UPPER_BOUND else v >= goal))
+    return out
+
+
+def run_bench(quick: bool = False, *, start_scenario: str | os.PathLike | None = None) -> dict:
+    """Measure everything once; returns a JSON-able dict (see the module docstring).
+
+    ``start_scenario`` overrides the scenario of the start-time runs
+    (default ``scenarios/quickstart.yaml``; for tests only).
+    """
+    import numba
+
+    q = 1 if quick else 0
+    scenario = Path(start_scenario) if start_scenario is not None else START_SCENARIO
+    if not scenario.is_file():
+        raise FileNotFoundError(f"start-time scenario not found: {scenario}")
+
+    res: dict = {"quick": bool(quick)}
+    res["raw_d6_per_s"] = bench_raw(RAW_DICE[q])
+
+    inputs = duel_inputs()
+    fighters = python_fighters(inputs)
+    res.update(bench_duel(inputs, DUELS[q]))
+    res.update(bench_python(fighters, PYTHON_DUELS[q]))
+    res["duel_vs_python"] = res["duel_per_s"] / res["python_duel_per_s"]
+    threads = numba.get_num_threads()
+    res["duel_vs_python_per_thread"] = res["duel_vs_python"] / threads
+    res["kernel_d6_per_s"] = res["duel_per_s"] * res["dice_per_duel"]
+    res["kernel_vs_raw"] = res["kernel_d6_per_s"] / res["raw_d6_per_s"]
+
+    res.update(bench_start(scenario))
+    res["start_scenario"] = os.path.relpath(scenario, ROOT) if scenario.is_relative_to(ROOT) else str(scenario)
+    res["start_trials"] = START_TRIALS
+
+    res["sizes"] = {"raw_d6": RAW_DICE[q], "duels": DUELS[q], "python_duels": PYTHON_DUELS[q],
+                    "repeats": REPEATS}
+    res["threads"] = threads
+    res["cpu_count"] = os.cpu_count()
+    res["numba"] = numba.__version__
+    res["numpy"] = np.__version__
+    res["python"] = platform.python_version()
+    res["targets"] = dict(TARGETS)
+    res["meets_targets"] = meets(res)
+    return res
+
+
+def _num(v) -> str:
+    if isinstance(v, bool) or v is None:
+        return str(v)
+    if isinstance(v, int):
+        return f"{v:,}"
+    if abs(v) >= 1e5:
+        return f"{v:.3g}"
+    if abs(v) >= 100:
+        return f"{v:,.0f}"
+    return f"{v:.3g}"
+
+
+_ROWS = [
+    ("raw_d6_per_s", "raw d6 / s (fill_d6)"),
+    ("duel_per_s", "duels / s (kernel)"),
+    ("python_duel_per_s", "duels / s (plain Python)"),
+    ("duel_vs_python", "kernel / Python"),
+    ("duel_vs_python_per_thread", "kernel / Python per thread"),
+    ("dice_per_duel", "d6 per duel (estimate)"),
+    ("kernel_vs_raw", "kernel d6 rate / raw"),
+    ("kernel_win_rate", "win rate (kernel)"),
+    ("python_win_rate", "win rate (Python)"),
+    ("cold_start_s", "cold start s (empty cache)"),
+    ("warm_start_s", "warm start s"),
+    ("warm_start_default_cache_s", "warm start s (default cache)"),
+]
+
+
+def format_bench(d: dict) -> str:
+    """A readable table: metric, value, target, ok."""
+    targets = d.get("targets", TARGETS)
+    ok = d.get("meets_targets", {})
+    rows = [("metric", "value", "target", "ok")]
+    for key, label in _ROWS:
+        if key not in d:
+            continue
+        if key in targets:
+            sign = "<=" if key in _UPPER_BOUND else ">="
+            tgt, good = f"{sign} {_num(targets[key])}", ("yes" if ok.get(key) else "NO")
+        else:
+            tgt, good = "", ""
+        rows.append((label, _num(d[key]), tgt, good))
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    lines = []
+    for j, r in enumerate(rows):
+        lines.append("  ".join([r[0].ljust(widths[0])] + [r[i].rjust(widths[i]) for i in (1, 2)]
+                               + [r[3].ljust(widths[3])]).rstrip())
+        if j == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    head = (f"sim bench{' --quick' if d.get('quick') else ''}: {d.get('threads')} numba threads, "
+            f"{d.get('cpu_count')} CPUs, Python {d.get('python')}, numba {d.get('numba')}, "
+            f"numpy {d.get('numpy')}")
+    start = (f"start times: sim run {d.get('start_scenario')} --trials {d.get('start_trials')} "
+             "--quiet --no-write")
+    return "\n".join([head, "", *lines, "", start])
