@@ -35,12 +35,16 @@ def default_out_dir(result: RunResult, root: str | os.PathLike = "results") -> P
 def run(scenario, *, trials: int | None = None, precision: float | None = None, seed: int | None = None,
         workers: int = 1, threads: int | None = None, max_trials: int | None = None,
         out: str | os.PathLike | None = None, write: bool = True, progress: bool = False,
-        results_root: str | os.PathLike = "results") -> tuple[RunResult, Path | None]:
+        results_root: str | os.PathLike = "results", resume: bool = False) -> tuple[RunResult, Path | None]:
     """Run a scenario (a path or a loaded scenario); write its report unless ``write=False``.
 
     Returns the :class:`RunResult` and the directory written (``None`` when
     not writing). ``out`` is the run directory itself; by default
     :func:`default_out_dir` under ``results_root``.
+
+    While writing, progress is checkpointed to :func:`checkpoint_path`; if
+    the run is interrupted, ``resume=True`` (``sim run --resume``) continues
+    from it and gives exactly the result of an uninterrupted run.
     """
     from sim.runner import run_loaded
 
@@ -49,14 +53,27 @@ def run(scenario, *, trials: int | None = None, precision: float | None = None, 
         from sim.report.atomic import check_target
 
         check_target(Path(out))  # fail before simulating, not after
+    ckpt = checkpoint_path(loaded, seed, results_root, out) if write else None
     result = run_loaded(loaded, trials=trials, precision=precision, seed=seed, workers=workers,
-                        threads=threads, max_trials=max_trials, progress=progress)
+                        threads=threads, max_trials=max_trials, progress=progress,
+                        checkpoint=ckpt, resume=resume)
     if not write:
         return result, None
     from sim.report import write_run
 
     target = Path(out) if out is not None else default_out_dir(result, results_root)
     return result, write_run(result, target)
+
+
+def checkpoint_path(loaded, seed: int | None = None, results_root: str | os.PathLike = "results",
+                    out: str | os.PathLike | None = None) -> Path:
+    """Where a run keeps its checkpoint: beside ``out`` when given, else one per
+    scenario text and seed under ``results_root/<scenario>/``."""
+    seed = loaded.base.seed if seed is None else seed
+    if out is not None:
+        out = Path(out)
+        return out.parent / f".{out.name}.checkpoint-s{seed}.npz"
+    return Path(results_root) / loaded.name / f".checkpoint-{loaded.sha256[:12]}-s{seed}.npz"
 
 
 def dice(expr: str, **kwargs) -> dict:

@@ -238,6 +238,8 @@ def run_bench(quick: bool = False, *, start_scenario: str | os.PathLike | None =
         raise FileNotFoundError(f"start-time scenario not found: {scenario}")
 
     res: dict = {"quick": bool(quick)}
+    # other processes share the CPUs: the 1-minute load before starting helps read the numbers
+    res["loadavg_1m_before"] = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     res["raw_d6_per_s"] = bench_raw(RAW_DICE[q])
 
     inputs = duel_inputs()

@@ -91,6 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true", help="print the results as one JSON object")
     r.add_argument("--quiet", action="store_true", help="no progress bar, no summary text")
     r.add_argument("--no-write", action="store_true", help="print only; write no files")
+    r.add_argument("--resume", action="store_true",
+                   help="continue an interrupted run of the same file and seed from its checkpoint")
 
     ru = sub.add_parser("rules", help="list a rule system's options and defaults")
     ru.add_argument("system")
@@ -137,7 +139,7 @@ def cmd_run(a) -> int:
     progress = not a.quiet and not a.json
     result, out = api.run(a.file, trials=a.trials, precision=a.precision, seed=a.seed, workers=a.workers,
                           threads=a.threads, max_trials=a.max_trials, out=a.out, write=not a.no_write,
-                          progress=progress)
+                          progress=progress, resume=a.resume)
     if a.json:
         d = result.to_dict()
         d.pop("tables", None)
@@ -236,7 +238,7 @@ def main(argv=None) -> int:
         print(f"error: no such file: {e.filename}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("interrupted; nothing was written", file=sys.stderr)
+        print("interrupted; no report was written (run again with --resume to continue)", file=sys.stderr)
         return 130
     except Exception as e:  # an unexpected failure: short message unless debugging
         if os.environ.get("SIM_DEBUG"):

@@ -11,6 +11,12 @@ keyed by ``(seed, variant key, i, purpose)``).
 Memory is bounded: only counters and histograms are kept, never per-trial
 arrays, so 10^8 trials need no more memory than 10^4.
 
+Checkpoints: with ``checkpoint=PATH`` the counters and trials done per
+variant are saved (atomically, at most every :data:`CHECKPOINT_EVERY_S`
+seconds and on Ctrl-C); ``resume=True`` continues from such a file if it
+belongs to the same scenario text, seed and variants. Because counters add
+up and trials are keyed by index, a resumed run equals an uninterrupted one.
+
 Precision stopping (``precision=H``): every variant runs a floor of
 :data:`PRECISION_FLOOR` trials, then doubles its trial count until the 95%
 Wilson half-width of each of its win, loss and draw rates is at most ``H``,
@@ -36,6 +42,7 @@ from sim.stats import mean_and_se_from_hist, rate_table, wilson_half_width
 
 CHUNK = 1 << 18
 PRECISION_FLOOR = 10_000
+CHECKPOINT_EVERY_S = 5.0
 
 
 class RunError(ValueError):
@@ -86,7 +93,8 @@ def _check_options(trials, precision, workers, threads, max_trials):
 
 def run_loaded(loaded, *, trials: int | None = None, precision: float | None = None,
                seed: int | None = None, workers: int = 1, threads: int | None = None,
-               max_trials: int | None = None, progress: bool = False) -> RunResult:
+               max_trials: int | None = None, progress: bool = False,
+               checkpoint: Path | None = None, resume: bool = False) -> RunResult:
     """Simulate every variant of ``loaded`` (a :class:`sim.scenario.LoadedScenario`)."""
     _check_options(trials, precision, workers, threads, max_trials)
     base = loaded.base
@@ -104,30 +112,43 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
 
     if workers > 1 and threads is None:
         threads = max(1, (os.cpu_count() or 1) // workers)
+    ckpt = _Checkpoint(checkpoint, loaded, seed, crn, variants) if checkpoint is not None else None
+    if ckpt is not None and resume:
+        ckpt.restore(variants)
     bar = _progress(progress)
     try:
         if precision is None:
             target = base.trials if trials is None else trials
-            _advance(loaded.system, variants, [target] * len(variants), workers, threads, bar)
+            _advance(loaded.system, variants, [target] * len(variants), workers, threads, bar, ckpt)
         else:
             target = max(PRECISION_FLOOR, trials or 0)
             target = min(target, max_trials)
             pending = list(range(len(variants)))
             while pending:
                 goals = [target if i in pending else variants[i].done for i in range(len(variants))]
-                _advance(loaded.system, variants, goals, workers, threads, bar)
+                _advance(loaded.system, variants, goals, workers, threads, bar, ckpt)
                 pending = [i for i in pending if not _precise(variants[i], precision)]
                 if target >= max_trials:
                     break
                 target = min(target * 2, max_trials)
+    except BaseException:
+        if ckpt is not None:
+            ckpt.save(variants, force=True)
+        raise
     finally:
         if bar is not None:
             bar.close()
+    if ckpt is not None:
+        ckpt.remove()
     return _result(loaded, variants, seed, precision, max_trials, crn, workers, threads)
 
 
-def _advance(system, variants, goals, workers, threads, bar):
-    """Run every variant ``v`` up to ``goals[v]`` trials (never fewer than done)."""
+def _advance(system, variants, goals, workers, threads, bar, ckpt=None):
+    """Run every variant ``v`` up to ``goals[v]`` trials (never fewer than done).
+
+    Chunks of one variant are merged in order, so ``done`` is always a
+    contiguous prefix of trials (what a checkpoint records).
+    """
     tasks = []
     for vi, (v, goal) in enumerate(zip(variants, goals)):
         start = v.done
@@ -152,10 +173,59 @@ def _advance(system, variants, goals, workers, threads, bar):
     for (vi, s, c), counters in zip(tasks, results):
         v = variants[vi]
         v.counters = _merge(v.counters, counters)
+        v.done = s + c
         if bar is not None:
             bar.update(c)
-    for vi, goal in enumerate(goals):
-        variants[vi].done = max(variants[vi].done, goal)
+        if ckpt is not None:
+            ckpt.save(variants)
+
+
+class _Checkpoint:
+    """Counters and trials done per variant, saved as ``.npz`` (atomic replace)."""
+
+    def __init__(self, path, loaded, seed, crn, variants):
+        import json
+        import time
+
+        self.path = Path(path)
+        self._time = time.monotonic
+        self._last = self._time()
+        self.meta = json.dumps({"sha256": loaded.sha256, "seed": int(seed), "crn": bool(crn),
+                                "variants": [v.name for v in variants], "version": sim.__version__})
+
+    def save(self, variants, force: bool = False):
+        now = self._time()
+        if not force and now - self._last < CHECKPOINT_EVERY_S:
+            return
+        self._last = now
+        arrays = {"meta": np.array(self.meta), "done": np.array([v.done for v in variants], dtype=np.int64)}
+        for i, v in enumerate(variants):
+            for k, a in (v.counters or {}).items():
+                arrays[f"v{i}:{k}"] = a
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp.npz")
+        np.savez(tmp, **arrays)
+        os.replace(tmp, self.path)
+
+    def restore(self, variants) -> bool:
+        if not self.path.is_file():
+            return False
+        with np.load(self.path, allow_pickle=False) as z:
+            if str(z["meta"]) != self.meta:
+                raise RunError(f"checkpoint {self.path} belongs to another scenario text, seed or "
+                               "variant list; remove it or run without --resume")
+            done = z["done"]
+            for i, v in enumerate(variants):
+                prefix = f"v{i}:"
+                counters = {k[len(prefix):]: z[k].copy() for k in z.files if k.startswith(prefix)}
+                v.counters = counters or None
+                v.done = int(done[i]) if counters else 0
+        return True
+
+    def remove(self):
+        for p in (self.path, self.path.with_name(self.path.name + ".tmp.npz")):
+            if p.exists():
+                p.unlink()
 
 
 def _precise(v: _Variant, h: float) -> bool:

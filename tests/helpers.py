@@ -137,3 +137,29 @@ def faces(*dice) -> list[int]:
     from sim.rng import dice_script
 
     return dice_script(dice)
+
+
+def mb41_fight(inputs, dyn, streams, cc):
+    """Call ``kernel.fight`` on ``inputs``/``dyn``/``streams``/``cc``; returns ``(outcome, rounds)``.
+
+    The arguments are matched to ``fight``'s parameters by name, so a
+    reordered signature still works; an unknown new parameter fails loudly.
+    """
+    import inspect
+
+    import numpy as np
+
+    from sim.systems.mb41 import kernel as K
+
+    n, cap = inputs.n, inputs.round_cap
+    scratch = np.zeros(n, dtype=np.int64)
+    pool = dict(comb=inputs.comb, pol=inputs.pol, rules=inputs.rules, dyn=dyn,
+                order=np.zeros(n, dtype=np.int64), key=scratch, ikey=scratch, streams=streams, cc=cc,
+                side_curve=np.zeros((2, 2, cap + 1), dtype=np.int64),
+                comb_curve=np.zeros((n, 2, cap + 1), dtype=np.int64))
+    params = list(inspect.signature(K.fight.py_func).parameters)
+    missing = [p for p in params if p not in pool]
+    if missing:
+        raise TypeError(f"kernel.fight has parameters {missing} unknown to tests/helpers.py mb41_fight")
+    outcome, rounds = K.fight(*[pool[p] for p in params])
+    return int(outcome), int(rounds)

@@ -121,3 +121,42 @@ def test_precision_respects_max_trials():
 def test_bad_run_options(kw):
     with pytest.raises(runner.RunError):
         api.run(load_data(duel_data()), write=False, **kw)
+
+
+def test_interrupted_run_resumes_to_identical_result(tmp_path, monkeypatch):
+    """Ctrl-C after some chunks leaves a checkpoint; --resume finishes to the same counters."""
+    loaded = _party()
+    monkeypatch.setattr(runner, "CHUNK", 5_000)
+    monkeypatch.setattr(runner, "CHECKPOINT_EVERY_S", 0.0)
+    reference, _ = api.run(loaded, trials=30_000, write=False)
+
+    real_task = runner._task
+    calls = {"n": 0}
+
+    def flaky(*args, **kw):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        return real_task(*args, **kw)
+
+    monkeypatch.setattr(runner, "_task", flaky)
+    with pytest.raises(KeyboardInterrupt):
+        api.run(loaded, trials=30_000, results_root=tmp_path, out=tmp_path / "run")
+    ckpt = api.checkpoint_path(loaded, None, tmp_path, tmp_path / "run")
+    assert ckpt.is_file() and not (tmp_path / "run").exists()
+
+    monkeypatch.setattr(runner, "_task", real_task)
+    resumed, out = api.run(loaded, trials=30_000, results_root=tmp_path, out=tmp_path / "run", resume=True)
+    assert resumed.summary[["wins", "losses", "draws", "trials"]].equals(
+        reference.summary[["wins", "losses", "draws", "trials"]])
+    assert resumed.tables["combatants"].equals(reference.tables["combatants"])
+    assert not ckpt.exists() and (out / "report.html").is_file()
+
+
+def test_resume_refuses_a_foreign_checkpoint(tmp_path):
+    loaded = _party()
+    ckpt = api.checkpoint_path(loaded, None, tmp_path, tmp_path / "r")
+    ckpt.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(ckpt, meta=np.array("{}"), done=np.zeros(1, dtype=np.int64))
+    with pytest.raises(runner.RunError, match="another scenario"):
+        api.run(loaded, trials=1_000, results_root=tmp_path, out=tmp_path / "r", resume=True)
