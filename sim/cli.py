@@ -102,6 +102,12 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("system")
     c.add_argument("--json", action="store_true")
 
+    pl = sub.add_parser("play", help="play one seeded game or fight and print a readable log")
+    pl.add_argument("file")
+    pl.add_argument("--seed", type=_seed, help="seed of this one game (default: the file's)")
+    pl.add_argument("--variant", help="which variant (default: the first)")
+    pl.add_argument("--log", action="store_true", help="print the turn-by-turn log (the default)")
+
     b = sub.add_parser("bench", help="measure speed: raw dice, duels, ratio to plain Python, start-up")
     b.add_argument("--json", action="store_true")
     b.add_argument("--quick", action="store_true", help="smaller measurements (for tests)")
@@ -197,6 +203,22 @@ def cmd_catalog(a) -> int:
     return 0
 
 
+def cmd_play(a) -> int:
+    from sim import api
+    from sim.scenario.suggest import suggest
+
+    loaded = api.load(a.file)
+    if not hasattr(loaded.module, "play"):
+        raise CliError(f"system {loaded.system} has no game log yet ('sim play' is for systems that provide one)")
+    variants = dict(loaded.variants)
+    name = a.variant or loaded.variants[0][0]
+    if name not in variants:
+        raise CliError(f"no variant '{name}'.{suggest(name, list(variants))}")
+    seed = loaded.base.seed if a.seed is None else a.seed
+    print(loaded.module.play(variants[name], seed))
+    return 0
+
+
 def cmd_bench(a) -> int:
     from sim.bench import format_bench, run_bench
 
@@ -215,7 +237,7 @@ def _system(name: str) -> str:
 
 
 COMMANDS = {"dice": cmd_dice, "validate": cmd_validate, "run": cmd_run, "rules": cmd_rules,
-            "catalog": cmd_catalog, "bench": cmd_bench}
+            "catalog": cmd_catalog, "bench": cmd_bench, "play": cmd_play}
 
 
 def main(argv=None) -> int:

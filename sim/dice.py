@@ -25,7 +25,7 @@ import numpy as np
 import numba
 
 from ._jit import jit, kernel, pjit
-from .rng import STATE_WORDS, randbelow, seed_stream
+from .rng import STATE_WORDS, randbelow, randbelow_inline, seed_stream
 
 MAX_DICE = 100
 MAX_SIDES = 1000
@@ -115,12 +115,12 @@ def sum_dice(state, n, sides):
     return total
 
 
-@kernel
+@kernel(inline="always")
 def sum_d6(state, n):
     """Sum of ``n`` plain d6 (damage rolls, initiative)."""
     total = 0
     for _ in range(n):
-        total += randbelow(state, 6) + 1
+        total += randbelow_inline(state, 6) + 1
     return total
 
 
@@ -148,7 +148,7 @@ def exploding_pool(state, n, sides):
     return total, maxima
 
 
-@kernel
+@kernel(inline="always")
 def exploding_d6(state, n):
     """Magical Burst ``Nd6!`` (seed 000, L149): ``(total, sixes)``.
 
@@ -158,7 +158,7 @@ def exploding_d6(state, n):
     sixes = 0
     remaining = n
     while remaining > 0:
-        r = randbelow(state, 6) + 1
+        r = randbelow_inline(state, 6) + 1
         total += r
         six = np.int64(r == 6)
         sixes += six

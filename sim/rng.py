@@ -109,6 +109,32 @@ def next_u64(state):
     return result
 
 
+@kernel(inline="always")
+def _next_u32_inline(state):
+    if state[5] != _ZERO:
+        state[5] = _ZERO
+        return state[4]
+    s0 = state[0]
+    s1 = state[1]
+    s2 = state[2]
+    s3 = state[3]
+    x = (((s1 * np.uint64(5)) << np.uint64(7)) | ((s1 * np.uint64(5)) >> np.uint64(57))) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
+    state[0] = s0
+    state[1] = s1
+    state[2] = s2
+    state[3] = s3
+    state[4] = x >> _U32
+    state[5] = _ONE
+    return x & _LOW32
+
+
 @kernel
 def next_u32(state):
     """32 uniform bits (as uint64), using both halves of each 64-bit output."""
@@ -136,6 +162,27 @@ def _scripted(state, n):
         state[6] = np.uint64(3)
         return np.int64(0)
     return v
+
+
+@kernel(inline="always")
+def randbelow_inline(state, n):
+    """:func:`randbelow`, inlined at numba IR level into its caller.
+
+    The dice kernels use this (two call sites), so a die costs no function
+    call; everything else calls :func:`randbelow` (inlining it everywhere
+    multiplies compile time for no further gain).
+    """
+    if state[6] != _ZERO:
+        return _scripted(state, n)
+    un = np.uint64(n)
+    m = _next_u32_inline(state) * un
+    low = m & _LOW32
+    if low < un:
+        threshold = (_LOW32 + _ONE - un) % un  # 2**32 mod n
+        while low < threshold:
+            m = _next_u32_inline(state) * un
+            low = m & _LOW32
+    return np.int64(m >> _U32)
 
 
 @kernel

@@ -9,7 +9,24 @@ points (see ``ARCHITECTURE.md``):
 * ``compile(scenario) -> inputs``: numbers only, ready for the kernel;
 * ``simulate(inputs, start, count, key) -> counters``: a dict of int64 arrays
   that add up across chunks;
-* ``summarize(counters, inputs) -> dict of DataFrames``.
+* ``summarize(counters, inputs, variant) -> {"curves": DataFrame, "tables": {name: DataFrame}}``.
+
+The shared runner relies on this contract and nothing more:
+
+* counters always include ``outcomes`` (int64[3]: first side wins, first
+  side loses, draws) and ``rounds_hist`` (int64[cap+1]: fights that ended
+  in round r; "round" may be a turn in a card game), all int64 so that they
+  add up exactly across chunks, threads and workers;
+* ``inputs`` has ``side_names`` (first side first), ``round_cap``,
+  ``resolved_rules`` (recorded in provenance) and ``notes`` (assumptions
+  shown in the report);
+* ``simulate`` draws only from streams seeded with
+  ``sim.rng.seed_stream(state, key, trial, purpose)``, so results do not
+  depend on threads, workers or chunking.
+
+Optional entry points: ``catalog_rows() -> list[dict]`` (``sim catalog``),
+``bench(quick) -> dict`` (merged into ``sim bench``; a ``targets`` key
+extends the targets), ``play(loaded, seed) -> str`` (``sim play --log``).
 
 Systems are imported lazily so ``sim validate`` on one system never compiles
 another's kernels.

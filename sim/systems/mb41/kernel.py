@@ -217,7 +217,7 @@ def _candidate(j, side, finish, comb, dyn):
     return finish
 
 
-@kernel
+@kernel(inline="always")
 def choose_target(i, comb, pol, dyn, st_policy):
     """Target of combatant ``i``'s attack, or -1 if nobody can be attacked.
 
@@ -266,15 +266,19 @@ def beats(a_total, a_sixes, a_stat, d_total, d_sixes, d_stat, attacker_wins_full
 
 
 @kernel(inline="always")
-def can_boost(i, stat, comb, pol, dyn):
-    """Boost is possible: a girl, uses left, and the +1 overcharge within her cap."""
+def can_boost(i, stat, pending, comb, pol, dyn):
+    """Boost is possible: a girl, uses left, and the +1 overcharge within her cap.
+
+    ``pending``: overcharge the roll already carries but that is not on the
+    counter yet (its sixes, L149); a boost decided after the roll must count it.
+    """
     if comb[i, C_MONSTER] != 0:
         return False
     if dyn[i, D_BOOSTS] <= 0:
         return False
     if dyn[i, D_RES] <= 0:
         return False
-    return dyn[i, D_OC + stat] + 1 <= pol[i, P_OCCAP]
+    return dyn[i, D_OC + stat] + pending + 1 <= pol[i, P_OCCAP]
 
 
 @kernel(inline="always")
@@ -383,15 +387,17 @@ def _wants_boost(i, losing, deficit, own_stat, opp_stat, boosted, pol, rules):
 
 
 @kernel(inline="always")
-def _boost_ok(i, role, boosted, bpr, losing, deficit, own_stat, opp_stat, comb, pol, rules, dyn):
+def _boost_ok(i, role, boosted, bpr, losing, deficit, own_stat, opp_stat, pending, comb, pol, rules, dyn):
     if boosted >= bpr:
         return False
-    if not can_boost(i, role, comb, pol, dyn):
+    if rules[R_BOOST_TIMING] == 1:
+        pending = 0  # declared before rolling: the roll's sixes are not known yet
+    if not can_boost(i, role, pending, comb, pol, dyn):
         return False
     return _wants_boost(i, losing, deficit, own_stat, opp_stat, boosted, pol, rules)
 
 
-@kernel
+@kernel(inline="always")
 def attack(i, t, comb, pol, rules, dyn, streams, cc):
     """Basic attack of ``i`` on ``t`` (L1453). Returns the damage dealt (>= 0), -1 on a miss."""
     chk = streams[S_CHECK]
@@ -424,7 +430,8 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     hit = beats(a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
     while boosting:
         hit = beats(a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
-        if _boost_ok(i, a_role, a_boosts, bpr, not hit, d_total - a_total, a_stat, d_stat, comb, pol, rules, dyn):
+        if _boost_ok(i, a_role, a_boosts, bpr, not hit, d_total - a_total, a_stat, d_stat, a_six,
+                     comb, pol, rules, dyn):
             r, s = exploding_d6(chk, 1)
             a_total += r
             a_six += s
@@ -434,7 +441,7 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
             gain_overcharge(i, a_role, 1, comb, rules, dyn, cc)
             continue
         if magical_defence:
-            d_ok = _boost_ok(t, d_role, d_boosts, bpr, hit, a_total - d_total, d_stat, a_stat,
+            d_ok = _boost_ok(t, d_role, d_boosts, bpr, hit, a_total - d_total, d_stat, a_stat, d_six,
                              comb, pol, rules, dyn)
         else:
             d_ok = False
@@ -469,7 +476,7 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     return dealt
 
 
-@kernel
+@kernel(inline="always")
 def take_turn(i, comb, pol, rules, dyn, streams, cc):
     """One turn of ``i``: the Major action is a basic attack on the policy's target."""
     t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
