@@ -58,6 +58,17 @@ def _write_parquet(df, path: Path) -> None:
         df.to_parquet(path, engine="pyarrow", index=False)
 
 
+def _system_charts(system: str) -> dict:
+    """Charts a rule system adds: its plug-in's ``report_charts()`` returns
+    ``{file name: function(result, path) -> path or None}``."""
+    from sim.systems import SYSTEMS, get_system
+
+    if system not in SYSTEMS:
+        return {}
+    mod = get_system(system)
+    return dict(mod.report_charts()) if hasattr(mod, "report_charts") else {}
+
+
 def write_run(result: RunResult, out_dir) -> Path:
     """Write every output of ``result`` into ``out_dir`` and return its path.
 
@@ -92,6 +103,11 @@ def write_run(result: RunResult, out_dir) -> Path:
         for fname, func_name in _charts.CHARTS.items():
             # looked up at call time so tests (and plug-ins) can replace a chart
             path = getattr(_charts, func_name)(result, tmp / fname)
+            if path is not None:
+                pngs[fname] = Path(path).read_bytes()
+
+        for fname, func in _system_charts(result.system).items():
+            path = func(result, tmp / fname)
             if path is not None:
                 pngs[fname] = Path(path).read_bytes()
 

@@ -26,7 +26,9 @@ The shared runner relies on this contract and nothing more:
 
 Optional entry points: ``catalog_rows() -> list[dict]`` (``sim catalog``),
 ``bench(quick) -> dict`` (merged into ``sim bench``; a ``targets`` key
-extends the targets), ``play(loaded, seed) -> str`` (``sim play --log``).
+extends the targets), ``play(scenario_model, seed) -> str`` (``sim play
+--log``), ``report_charts() -> {file name: function(result, path)}`` (extra
+PNG charts in the report; see ``sim/report/charts.py`` for the style).
 
 Systems are imported lazily so ``sim validate`` on one system never compiles
 another's kernels.
