@@ -89,7 +89,7 @@ def mb41_state(inputs):
 
     dyn = np.zeros((inputs.n, K.ND), dtype=np.int64)
     cc = np.zeros((inputs.n, K.NK), dtype=np.int64)
-    K.reset(inputs.comb, inputs.rules, dyn)
+    mb41_call(K.reset, comb=inputs.comb, rules=inputs.rules, dyn=dyn)
     return dyn, cc
 
 
@@ -163,3 +163,15 @@ def mb41_fight(inputs, dyn, streams, cc):
         raise TypeError(f"kernel.fight has parameters {missing} unknown to tests/helpers.py mb41_fight")
     outcome, rounds = K.fight(*[pool[p] for p in params])
     return int(outcome), int(rounds)
+
+
+def mb41_call(fn, **args):
+    """Call a numba kernel with its arguments matched by parameter name (robust to
+    reordering); an unknown parameter fails with a clear message."""
+    import inspect
+
+    params = list(inspect.signature(getattr(fn, "py_func", fn)).parameters)
+    missing = [p for p in params if p not in args]
+    if missing:
+        raise TypeError(f"{fn.__name__} has parameters {missing} that the test does not supply")
+    return fn(*[args[p] for p in params])

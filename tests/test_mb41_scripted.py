@@ -19,7 +19,7 @@ import pytest
 
 from sim.systems.mb41 import kernel as K
 
-from helpers import Script, faces, mb41_data, mb41_fight, mb41_inputs, mb41_member, mb41_state
+from helpers import Script, faces, mb41_call, mb41_data, mb41_fight, mb41_inputs, mb41_member, mb41_state
 
 HEART, FURY, JUDGMENT = 0, 1, 2
 AKARI, SHADE = 0, 1
@@ -38,12 +38,18 @@ def duel(a=None, b=None, rules=None):
     return inp, dyn, cc
 
 
+def attack(inp, dyn, cc, i, t, streams):
+    """``K.attack(i, t)`` on raw streams (arguments matched by name)."""
+    return int(mb41_call(K.attack, i=i, t=t, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn,
+                         streams=streams, cc=cc))
+
+
 def strike(inp, dyn, cc, i, t, check=(), damage=()):
     """``K.attack(i, t)`` with scripted check and damage dice; asserts every die was used."""
     s = Script(check=check, damage=damage)
-    dealt = K.attack(i, t, inp.comb, inp.pol, inp.rules, dyn, s.streams, cc)
+    dealt = attack(inp, dyn, cc, i, t, s.streams)
     s.assert_consumed()
-    return int(dealt)
+    return dealt
 
 
 def oc(dyn, i):
@@ -260,22 +266,20 @@ def test_boost_when_losing_defender():
 
 def test_boosts_alternate_until_limits():
     """L1565, A5: after each boost the side now losing may answer with its own, each
-    up to ``boosts_per_roll`` (3); the flat +/-2 of the boosts cancel."""
+    up to ``boosts_per_roll`` (3); each boost's flat +/-2 counts (2 for, 3 against)."""
     inp, dyn, cc = duel(a={"policy": {"boost": "when-losing-by 4", "overcharge_cap": 1000}},
                         b={"policy": {"boost": "when-losing-by 2", "overcharge_cap": 1000}})
     check = faces(4, 4,   # Akari 12
                   4, 3,   # Shade 10
                   3,      # Shade boosts: 13
                   2,      # Akari boosts: 14
-                  1,      # Shade: 14 (tie, Akari's higher stat wins)
-                  2,      # Shade: 16
-                  2,      # Akari: 16
-                  1,      # Shade: 17 (her third and last)
-                  3)      # Akari: 19 (her third); Shade has no boost left on this roll
+                  1,      # Shade: 14 (tie: Akari's higher stat still wins)
+                  2,      # Shade: 16 (her third: no more on this roll)
+                  2)      # Akari: 16, the tie goes to her higher stat: a hit
     dealt = strike(inp, dyn, cc, AKARI, SHADE, check=check, damage=faces(2))
-    assert dealt == 2 + 2 + 2 * (3 - 3)
-    assert dyn[AKARI, K.D_BOOSTS] == 0 and dyn[SHADE, K.D_BOOSTS] == 0
-    assert oc(dyn, AKARI) == [0, 3, 0] and oc(dyn, SHADE) == [3, 0, 0]
+    assert dealt == 2 + 2 + 2 * (2 - 3)
+    assert dyn[AKARI, K.D_BOOSTS] == 1 and dyn[SHADE, K.D_BOOSTS] == 0
+    assert oc(dyn, AKARI) == [0, 2, 0] and oc(dyn, SHADE) == [3, 0, 0]
 
 
 @pytest.mark.parametrize("cap, boosted", [(12, False), (13, True)])
@@ -293,24 +297,42 @@ def test_boost_overcharge_cap(cap, boosted):
     assert dyn[AKARI, K.D_OC + FURY] == (0 if boosted else 12)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: overcharge_cap ignores the sixes already showing on the roll. With boosts "
-    "declared after the roll (A5a) the six's +1 overcharge (L149) is already on the "
-    "counter, so fury 11 + six = 12 and a boost takes it to 13 (a burst) although the "
-    "policy promises never to exceed the cap; kernel can_boost checks D_OC+1 <= cap "
-    "before the roll's sixes are added (they are added after the boost loop)."))
-def test_boost_overcharge_cap_counts_sixes_on_the_roll():
-    """L149, L1565, policy doc: fury 11, cap 12, the roll shows a six: the counter is
-    12 after the roll, so a boost (+1 -> 13) would exceed the cap and must not happen."""
-    inp, dyn, cc = duel(a={"overcharge": {"fury": 11},
-                           "policy": {"boost": "always", "overcharge_cap": 12}})
-    s = Script(check=faces(6, 1, 2, 2, 2), damage=faces(3))  # Akari 9+4 = 13 vs 7
-    dealt = K.attack(AKARI, SHADE, inp.comb, inp.pol, inp.rules, dyn, s.streams, cc)
-    assert dyn[AKARI, K.D_OC + FURY] == 12
-    assert cc[AKARI, K.K_BURSTS + FURY] == 0
-    assert dyn[AKARI, K.D_BOOSTS] == 3
-    assert dealt == 3 + 2 + 2
-    s.assert_consumed()
+CAP_PENDING = {
+    # name: (member changes (a, b), rules, check faces, damage faces, expected, who, stat,
+    #        counter after, bursts, boosts used)
+    # fury 11 and a six showing: 12 already, a boost would make 13 > cap 12
+    "attacker-six-on-roll": (
+        {"overcharge": {"fury": 11}, "policy": {"boost": "always", "overcharge_cap": 12}}, {}, {},
+        (6, 1, 2, 2, 2), (3,), 3 + 2 + 2, AKARI, FURY, 12, 0, 0),
+    # the same for a defender: heart 11, her roll shows a six
+    "defender-six-on-roll": (
+        {}, {"overcharge": {"heart": 11}, "policy": {"boost": "always", "overcharge_cap": 12}}, {},
+        (5, 5, 6, 1, 1), (4,), 4 + 2 - 2, SHADE, HEART, 12, 0, 0),
+    # fury 10: first boost (11) rolls 6,1; a second boost would make 11 + 1 + 1 = 13
+    "six-on-an-earlier-boost-die": (
+        {"overcharge": {"fury": 10}, "policy": {"boost": "when-losing-by 10", "overcharge_cap": 12}},
+        {"defence": 5}, {}, (1, 1, 5, 5, 6, 1), (), -1, AKARI, FURY, 12, 0, 1),
+    # declared before rolling (A5b): the six is not known yet, so the boost is taken: 13, a burst
+    "before-roll-does-not-know-the-six": (
+        {"attack": 3, "overcharge": {"fury": 11}, "policy": {"boost": "when-losing", "overcharge_cap": 12}},
+        {"defence": 4}, {"boost_timing": "before_roll"}, (6, 1, 2, 2, 2, 3), (3,), 3 + 2 + 2 + 2,
+        AKARI, FURY, 0, 1, 1),
+}
+
+
+@pytest.mark.parametrize("case", list(CAP_PENDING))
+def test_boost_overcharge_cap_counts_sixes_on_the_roll(case):
+    """L149, L1565, policy ``overcharge_cap``: a boost decided after the roll (A5a)
+    counts the overcharge the roll's sixes (boost dice included) already carry, so
+    cap 12 keeps the girl short of a burst; declared before rolling (A5b) it cannot.
+    (Was a bug: can_boost ignored the roll's sixes; fixed in the kernel.)"""
+    a, b, rules, check, damage, expected, who, stat, after, bursts, used = CAP_PENDING[case]
+    inp, dyn, cc = duel(a=a, b=b, rules=rules)
+    dealt = strike(inp, dyn, cc, AKARI, SHADE, check=faces(*check), damage=faces(*damage))
+    assert dealt == expected
+    assert dyn[who, K.D_OC + stat] == after
+    assert cc[who, K.K_BURSTS + stat] == bursts
+    assert cc[who, K.K_BOOSTS] == used
 
 
 def test_boost_uses_run_out():
@@ -318,7 +340,7 @@ def test_boost_uses_run_out():
     inp, dyn, cc = duel(a={"policy": ALWAYS}, b={"resolve": 40})
     assert inp.comb[AKARI, K.C_BOOSTS] == 3
     s = Script(check=faces(*(2, 2, 1, 1, 1) * 3, 2, 2, 1, 1), damage=faces(1, 1, 1, 1))
-    dealt = [int(K.attack(AKARI, SHADE, inp.comb, inp.pol, inp.rules, dyn, s.streams, cc)) for _ in range(4)]
+    dealt = [attack(inp, dyn, cc, AKARI, SHADE, s.streams) for _ in range(4)]
     s.assert_consumed()
     assert dealt == [5, 5, 5, 3]
     assert dyn[AKARI, K.D_BOOSTS] == 0 and cc[AKARI, K.K_BOOSTS] == 3
@@ -331,7 +353,7 @@ def test_boost_uses_option():
     assert inp.comb[AKARI, K.C_BOOSTS] == 1
     s = Script(check=faces(2, 2, 1, 1, 1, 2, 2, 1, 1), damage=faces(1, 1))
     for _ in range(2):
-        K.attack(AKARI, SHADE, inp.comb, inp.pol, inp.rules, dyn, s.streams, cc)
+        attack(inp, dyn, cc, AKARI, SHADE, s.streams)
     s.assert_consumed()
     assert cc[AKARI, K.K_BOOSTS] == 1 and dyn[AKARI, K.D_BOOSTS] == 0
     assert dyn[SHADE, K.D_RES] == 18 - 5 - 3
@@ -356,16 +378,16 @@ def test_monster_never_boosts():
     assert dealt == 3 and cc[SHADE, K.K_BOOSTS] == 0
 
 
-@pytest.mark.parametrize("att, dfn, a_faces, boosts, expected", [
-    (3, 4, (5, 5), (2,), 1 + 2 + 2),   # lower stat: boosts once even though winning
-    (4, 3, (1, 1), (), -1),            # higher stat: no boost even though losing
+@pytest.mark.parametrize("att, dfn, a_faces, d_faces, boosts, expected", [
+    (3, 4, (5, 5), (1, 1), (2,), 1 + 2 + 2),   # lower stat: boosts once even though winning
+    (4, 3, (1, 1), (5, 5), (), -1),            # higher stat: no boost even though losing
 ])
-def test_boost_declared_before_roll(att, dfn, a_faces, boosts, expected):
+def test_boost_declared_before_roll(att, dfn, a_faces, d_faces, boosts, expected):
     """L1567 optional rule, A5 (b) ``boost_timing: before_roll``: the when-losing
     policy boosts once when its stat is lower than the opponent's, whatever the dice."""
     inp, dyn, cc = duel(a={"attack": att, "policy": {"boost": "when-losing", "overcharge_cap": 1000}},
                         b={"defence": dfn}, rules={"boost_timing": "before_roll"})
-    dealt = strike(inp, dyn, cc, AKARI, SHADE, check=faces(*a_faces, 1, 1, *boosts),
+    dealt = strike(inp, dyn, cc, AKARI, SHADE, check=faces(*a_faces, *d_faces, *boosts),
                    damage=faces(1) if expected >= 0 else ())
     assert dealt == expected
     assert cc[AKARI, K.K_BOOSTS] == len(boosts)
@@ -631,15 +653,29 @@ def test_burst_without_reset_and_custom_threshold():
     assert dyn[AKARI, K.D_OC + FURY] == 0 and cc[AKARI, K.K_BURSTS + FURY] == 1
 
 
+def test_burst_without_reset_counts_once():
+    """L161: a burst happens when the counter hits 13; with ``burst_resets: false`` the
+    counter stays at 13 and an action that adds nothing must not count a second burst."""
+    inp, dyn, cc = duel(a={"overcharge": {"fury": 11}}, rules={"burst_resets": False})
+    s = Script(check=faces(6, 6, 1, 1, 1, 1,    # two sixes: 13, a burst
+                           5, 5, 1, 1),         # no six: still 13
+               damage=faces(1, 1))
+    attack(inp, dyn, cc, AKARI, SHADE, s.streams)
+    attack(inp, dyn, cc, AKARI, SHADE, s.streams)
+    s.assert_consumed()
+    assert dyn[AKARI, K.D_OC + FURY] == 13
+    assert cc[AKARI, K.K_BURSTS + FURY] == 1
+
+
 def test_check_bursts_every_stat_girls_only():
     """L161: every stat at or above 13 bursts; monsters have no counters (L1892)."""
     inp, dyn, cc = duel(b={"kind": "monster", "resolve": 20})
     dyn[AKARI, K.D_OC:K.D_OC + 3] = [12, 13, 20]
-    K.check_bursts(AKARI, inp.comb, inp.rules, dyn, cc)
+    mb41_call(K.check_bursts, i=AKARI, comb=inp.comb, rules=inp.rules, dyn=dyn, cc=cc)
     assert oc(dyn, AKARI) == [12, 0, 0]
     assert list(cc[AKARI, K.K_BURSTS:K.K_BURSTS + 3]) == [0, 1, 1]
     dyn[SHADE, K.D_OC:K.D_OC + 3] = [13, 13, 13]
-    K.check_bursts(SHADE, inp.comb, inp.rules, dyn, cc)
+    mb41_call(K.check_bursts, i=SHADE, comb=inp.comb, rules=inp.rules, dyn=dyn, cc=cc)
     assert list(cc[SHADE, K.K_BURSTS:K.K_BURSTS + 3]) == [0, 0, 0]
 
 
@@ -666,7 +702,7 @@ def initiative(inp, setup):
     s = Script(setup=setup)
     order = np.full(inp.n, -1, dtype=np.int64)
     key = np.zeros(inp.n, dtype=np.int64)
-    K.roll_initiative(inp.comb, inp.rules, s.streams[K.S_SETUP], order, key)
+    mb41_call(K.roll_initiative, comb=inp.comb, rules=inp.rules, st=s.streams[K.S_SETUP], order=order, key=key)
     s.assert_consumed()
     return list(order)
 
@@ -696,13 +732,10 @@ def test_initiative_listed():
 
 def test_rolled_initiative_decides_who_strikes_first():
     """L1408: in a fight the initiative winner acts first (Shade, 12 vs 5)."""
-    inp, dyn, cc = duel(b={"attack": 4}, rules={"initiative": "roll"})
-    dyn[AKARI, K.D_RES] = 8
+    inp, dyn, cc = duel(a={"resolve": 8}, b={"attack": 4}, rules={"initiative": "roll"})
+    # Akari's initiative 1,1+3 = 5; Shade's 6,3+3 = 12 (no extra die for the 6).
     s = Script(setup=[*faces(1, 1), 0, *faces(6, 3), 0],
                check=faces(5, 5, 1, 1), damage=faces(6))
-    # Akari's initiative 2+3 = 5; Shade's 9+3 = 12. reset() set Akari to 18: make it 8.
-    inp.comb[AKARI, K.C_RES] = 8
-    K.reset(inp.comb, inp.rules, dyn)
     assert mb41_fight(inp, dyn, s.streams, cc) == (K.F_LOSS, 1)
     s.assert_consumed()
     assert cc[AKARI, K.K_ATTACKS] == 0
@@ -722,7 +755,7 @@ def squad(policy=None):
 
 def target(inp, dyn, i=0, policy=()):
     s = Script(policy=policy)
-    t = K.choose_target(i, inp.comb, inp.pol, dyn, s.streams[K.S_POLICY])
+    t = mb41_call(K.choose_target, i=i, comb=inp.comb, pol=inp.pol, dyn=dyn, st_policy=s.streams[K.S_POLICY])
     s.assert_consumed()
     return int(t)
 
@@ -790,7 +823,7 @@ def test_outcome_now(defeat, a, b, expected):
     inp, dyn, cc = duel(rules={"defeat": defeat})
     for i, st in ((AKARI, a), (SHADE, b)):
         dyn[i, K.D_RES], dyn[i, K.D_DEAD], dyn[i, K.D_PENDING] = STATES[st]
-    assert K.outcome_now(inp.comb, inp.rules, dyn) == expected
+    assert mb41_call(K.outcome_now, comb=inp.comb, rules=inp.rules, dyn=dyn) == expected
 
 
 def test_round_cap_is_a_draw():
@@ -828,3 +861,20 @@ def test_all_dead_needs_a_kill(finish):
     else:
         assert result == (K.F_DRAW, 2)
         assert dyn[SHADE, K.D_DEAD] == 0 and cc[AKARI, K.K_ATTACKS] == 1
+
+
+def test_starting_overcharge_at_threshold_bursts_at_fight_start():
+    """L161: a girl who starts a scene with a counter at 13 bursts at once (counted once)."""
+    inp, dyn, cc = duel(a={"overcharge": {"heart": 13}}, rules={"round_cap": 1})
+    K.check_bursts(AKARI, inp.comb, inp.rules, dyn, cc)  # what fight() does first
+    assert cc[AKARI, K.K_BURSTS + 0] == 1 and dyn[AKARI, K.D_OC + 0] == 0
+
+
+def test_default_overcharge_cap_follows_burst_at():
+    """Policy default: never take optional overcharge into a burst, whatever burst_at is."""
+    inp, _, _ = duel(rules={"burst_at": 9})
+    assert inp.pol[AKARI, K.P_OCCAP] == 8
+    inp, _, _ = duel()
+    assert inp.pol[AKARI, K.P_OCCAP] == 12
+    inp, _, _ = duel(a={"policy": {"overcharge_cap": 5}})
+    assert inp.pol[AKARI, K.P_OCCAP] == 5

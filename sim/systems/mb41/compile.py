@@ -87,7 +87,7 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
         row[K.C_DMG] = bonus
         row[K.C_TEN] = m.tenacity
         row[K.C_ORDER] = i
-        pol[i] = policies.encode(m.policy)
+        pol[i] = policies.encode(m.policy, resolved["burst_at"])
     for name in sorted(uses_monster_defaults):
         opt = RULES.option(name)
         notes.append(f"assumption: {name} = {resolved[name]} ({opt.note})")

@@ -83,7 +83,8 @@ D_OC = 5           # 3 columns: overcharge counters heart, fury, judgment
 D_POOL = 8
 D_BOOSTS = 9       # Boost uses left
 D_KO = 10          # dropped to 0 at least once this fight
-ND = 11
+D_BURSTED = 11     # 3 columns: this stat's burst was counted and its counter kept (burst_resets false)
+ND = 14
 
 # counters per combatant
 K_DEALT = 0
@@ -169,6 +170,8 @@ def reset(comb, rules, dyn):
         dyn[i, D_POOL] = comb[i, C_POOL]
         dyn[i, D_BOOSTS] = comb[i, C_BOOSTS]
         dyn[i, D_KO] = 0
+        for s in range(3):
+            dyn[i, D_BURSTED + s] = 0
 
 
 @kernel(inline="always")
@@ -300,14 +303,22 @@ def gain_overcharge(i, stat, amount, comb, rules, dyn, cc):
 
 @kernel(inline="always")
 def check_bursts(i, comb, rules, dyn, cc):
-    """Count a burst for every stat of girl ``i`` at or above ``burst_at`` (L161)."""
+    """Count a burst for every stat of girl ``i`` at or above ``burst_at`` (L161).
+
+    A burst "happens as soon as the counter hits 13": once per crossing. With
+    ``burst_resets`` the counter returns to 0 (L151); without it the counter
+    stays and ``D_BURSTED`` keeps the same crossing from counting again.
+    """
     if comb[i, C_MONSTER] != 0:
         return
     for s in range(3):
         if dyn[i, D_OC + s] >= rules[R_BURST_AT]:
-            cc[i, K_BURSTS + s] += 1
             if rules[R_BURST_RESETS] != 0:
+                cc[i, K_BURSTS + s] += 1
                 dyn[i, D_OC + s] = 0
+            elif dyn[i, D_BURSTED + s] == 0:
+                cc[i, K_BURSTS + s] += 1
+                dyn[i, D_BURSTED + s] = 1
 
 
 @kernel
@@ -545,6 +556,8 @@ def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve
     """
     n = comb.shape[0]
     cap = rules[R_ROUND_CAP]
+    for j in range(n):  # a girl may start the scene at or over the threshold
+        check_bursts(j, comb, rules, dyn, cc)
     roll_initiative(comb, rules, streams[S_SETUP], order, key)
     outcome = -1
     rounds = cap

@@ -14,7 +14,8 @@ Boost (``boost``):
   * ``when-losing`` -- after seeing the roll, boost while losing the contest by
     at most ``boost_margin`` (written ``when-losing-by 3`` for short).
 ``overcharge_cap``: never take optional overcharge (a boost's +1) that would
-put the stat's counter above this (12 keeps a girl short of a burst at 13).
+put the stat's counter above this, counting the sixes already on the roll;
+unset, it is one below the ruleset's ``burst_at`` (12 for a burst at 13).
 ``finish_downed``: also attack enemies at 0 Resolve, who then take wounds
 and can die (RULINGS: a policy parameter; lethality studies report both).
 """
@@ -32,9 +33,9 @@ BOOSTS = {"never": K.BOOST_NEVER, "always": K.BOOST_ALWAYS, "when-losing": K.BOO
 #: named presets: parameters a policy starts from
 PRESETS = {
     "focus-weakest": dict(name="focus-weakest", boost="when-losing", boost_margin=4,
-                          overcharge_cap=12, finish_downed=False),
+                          overcharge_cap=None, finish_downed=False),
     "random-target": dict(name="random-target", boost="when-losing", boost_margin=4,
-                          overcharge_cap=12, finish_downed=False),
+                          overcharge_cap=None, finish_downed=False),
 }
 
 _LOSING_BY = re.compile(r"^when-losing-by\s*(?:<=|≤)?\s*(\d+)$")
@@ -49,12 +50,15 @@ def parse_boost(value: str) -> tuple[str, int | None]:
     return v, None
 
 
-def encode(policy) -> np.ndarray:
-    """A validated policy model (see schema.Policy) -> int64[NP] parameter vector."""
+def encode(policy, burst_at: int = 13) -> np.ndarray:
+    """A validated policy model (see schema.Policy) -> int64[NP] parameter vector.
+
+    An unset ``overcharge_cap`` becomes ``burst_at - 1``.
+    """
     row = np.zeros(K.NP, dtype=np.int64)
     row[K.P_TARGET] = TARGETS[policy.name]
     row[K.P_BOOST] = BOOSTS[policy.boost]
     row[K.P_MARGIN] = policy.boost_margin
-    row[K.P_OCCAP] = policy.overcharge_cap
+    row[K.P_OCCAP] = burst_at - 1 if policy.overcharge_cap is None else policy.overcharge_cap
     row[K.P_FINISH] = int(policy.finish_downed)
     return row

@@ -31,12 +31,16 @@ Stat = Field(default=None, ge=0, le=30)
 
 
 class Policy(StrictModel):
-    """How a combatant fights; see :mod:`sim.systems.mb41.policies`."""
+    """How a combatant fights; see :mod:`sim.systems.mb41.policies`.
+
+    ``overcharge_cap`` None means one below the ruleset's ``burst_at``
+    (12 by default): never take optional overcharge into a burst.
+    """
 
     name: str = "focus-weakest"
     boost: str = "when-losing"
     boost_margin: int = Field(4, ge=0, le=60)
-    overcharge_cap: int = Field(12, ge=0, le=1000)
+    overcharge_cap: int | None = Field(None, ge=0, le=1000)
     finish_downed: bool = False
 
     @model_validator(mode="before")
