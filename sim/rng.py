@@ -59,7 +59,7 @@ def mix64(z):
     return z ^ (z >> _U31)
 
 
-@kernel
+@kernel(inline="always")
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
@@ -87,9 +87,8 @@ def seed_stream(state, key, trial, purpose):
     state[7] = _ZERO
 
 
-@kernel
-def next_u64(state):
-    """One xoshiro256** output (uint64)."""
+@kernel(inline="always")
+def _next_u64_inline(state):
     s0 = state[0]
     s1 = state[1]
     s2 = state[2]
@@ -114,37 +113,22 @@ def _next_u32_inline(state):
     if state[5] != _ZERO:
         state[5] = _ZERO
         return state[4]
-    s0 = state[0]
-    s1 = state[1]
-    s2 = state[2]
-    s3 = state[3]
-    x = (((s1 * np.uint64(5)) << np.uint64(7)) | ((s1 * np.uint64(5)) >> np.uint64(57))) * np.uint64(9)
-    t = s1 << np.uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
-    state[0] = s0
-    state[1] = s1
-    state[2] = s2
-    state[3] = s3
+    x = _next_u64_inline(state)
     state[4] = x >> _U32
     state[5] = _ONE
     return x & _LOW32
 
 
 @kernel
+def next_u64(state):
+    """One xoshiro256** output (uint64)."""
+    return _next_u64_inline(state)
+
+
+@kernel
 def next_u32(state):
     """32 uniform bits (as uint64), using both halves of each 64-bit output."""
-    if state[5] != _ZERO:
-        state[5] = _ZERO
-        return state[4]
-    x = next_u64(state)
-    state[4] = x >> _U32
-    state[5] = _ONE
-    return x & _LOW32
+    return _next_u32_inline(state)
 
 
 @kernel
@@ -190,19 +174,10 @@ def randbelow(state, n):
     """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, exactly unbiased.
 
     Lemire's multiply-and-reject method on 32-bit draws: the rejection zone
-    ``2**32 mod n`` makes every outcome equally likely.
+    ``2**32 mod n`` makes every outcome equally likely. (A called function;
+    the dice kernels inline :func:`randbelow_inline`, the same code.)
     """
-    if state[6] != _ZERO:
-        return _scripted(state, n)
-    un = np.uint64(n)
-    m = next_u32(state) * un
-    low = m & _LOW32
-    if low < un:
-        threshold = (_LOW32 + _ONE - un) % un  # 2**32 mod n
-        while low < threshold:
-            m = next_u32(state) * un
-            low = m & _LOW32
-    return np.int64(m >> _U32)
+    return randbelow_inline(state, n)
 
 
 @kernel

@@ -113,13 +113,29 @@ def p_first(a: Fighter, b: Fighter) -> float:
     return p
 
 
-def _half_round(P, x_is_a: bool, a: Fighter, b: Fighter, kw, absorbed):
-    """x attacks y in every live state; returns the new state array and adds x's wins."""
+def _hit_axis1(block: np.ndarray, k: int) -> tuple[np.ndarray, float]:
+    """Damage ``k`` to the fighter on axis 1 of ``block`` (its Resolve index).
+
+    Returns the surviving states (Resolve 1..) and the probability mass that
+    dropped to 0 (overflow ignored, L1420).
+    """
+    if k == 0:
+        return block, 0.0
+    r = block.shape[1]
+    moved = np.zeros_like(block)
+    if k < r - 1:
+        moved[:, 1:r - k] = block[:, k + 1:]
+    return moved, float(block[:, 1:min(k, r - 1) + 1].sum())
+
+
+def _half_round(P, x_is_a: bool, a: Fighter, b: Fighter, kw):
+    """x attacks y in every live state; returns the new states and x's wins."""
     new = np.zeros_like(P)
-    RA, RB, UA, UB = P.shape
+    wins = 0.0
+    UA, UB = P.shape[2], P.shape[3]
     for ua in range(UA):
         for ub in range(UB):
-            block = P[:, :, ua, ub]
+            block = P[:, :, ua, ub] if x_is_a else P[:, :, ua, ub].T   # target on axis 1
             if not block.any():
                 continue
             if x_is_a:
@@ -131,28 +147,10 @@ def _half_round(P, x_is_a: bool, a: Fighter, b: Fighter, kw, absorbed):
             for k, pk in enumerate(dist):
                 if pk == 0.0:
                     continue
-                if x_is_a:   # damage to b: axis 1
-                    if k == 0:
-                        moved = block.copy()
-                    else:
-                        moved = np.zeros_like(block)
-                        for rb in range(1, RB):
-                            nrb = max(0, rb - k)
-                            moved[:, nrb] += block[:, rb]
-                    absorbed["x"] += pk * moved[1:, 0].sum()
-                    moved[:, 0] = 0.0
-                else:        # damage to a: axis 0
-                    if k == 0:
-                        moved = block.copy()
-                    else:
-                        moved = np.zeros_like(block)
-                        for ra in range(1, RA):
-                            nra = max(0, ra - k)
-                            moved[nra, :] += block[ra, :]
-                    absorbed["x"] += pk * moved[0, 1:].sum()
-                    moved[0, :] = 0.0
-                new[:, :, nua, nub] += pk * moved
-    return new
+                moved, killed = _hit_axis1(block, k)
+                wins += pk * killed
+                new[:, :, nua, nub] += pk * (moved if x_is_a else moved.T)
+    return new, wins
 
 
 def _duel_ordered(a: Fighter, b: Fighter, round_cap: int, kw) -> tuple[float, float, float]:
@@ -161,12 +159,10 @@ def _duel_ordered(a: Fighter, b: Fighter, round_cap: int, kw) -> tuple[float, fl
     win = 0.0
     loss = 0.0
     for _ in range(round_cap):
-        acc = {"x": 0.0}
-        P = _half_round(P, True, a, b, kw, acc)
-        win += acc["x"]
-        acc = {"x": 0.0}
-        P = _half_round(P, False, a, b, kw, acc)
-        loss += acc["x"]
+        P, w = _half_round(P, True, a, b, kw)
+        win += w
+        P, lo = _half_round(P, False, a, b, kw)
+        loss += lo
     return win, loss, float(P.sum())
 
 

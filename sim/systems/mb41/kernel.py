@@ -409,6 +409,16 @@ def _boost_ok(i, role, boosted, bpr, losing, deficit, own_stat, opp_stat, pendin
 
 
 @kernel(inline="always")
+def _spend_boost(i, role, chk, comb, rules, dyn, cc):
+    """One Boost (L1565): a use, +1 overcharge on the rolled stat, and an
+    exploding die; returns the die's ``(total, sixes)``."""
+    dyn[i, D_BOOSTS] -= 1
+    cc[i, K_BOOSTS] += 1
+    gain_overcharge(i, role, 1, comb, rules, dyn, cc)
+    return exploding_d6(chk, 1)
+
+
+@kernel(inline="always")
 def attack(i, t, comb, pol, rules, dyn, streams, cc):
     """Basic attack of ``i`` on ``t`` (L1453). Returns the damage dealt (>= 0), -1 on a miss."""
     chk = streams[S_CHECK]
@@ -443,13 +453,10 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
         hit = beats(a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
         if _boost_ok(i, a_role, a_boosts, bpr, not hit, d_total - a_total, a_stat, d_stat, a_six,
                      comb, pol, rules, dyn):
-            r, s = exploding_d6(chk, 1)
+            r, s = _spend_boost(i, a_role, chk, comb, rules, dyn, cc)
             a_total += r
             a_six += s
             a_boosts += 1
-            dyn[i, D_BOOSTS] -= 1
-            cc[i, K_BOOSTS] += 1
-            gain_overcharge(i, a_role, 1, comb, rules, dyn, cc)
             continue
         if magical_defence:
             d_ok = _boost_ok(t, d_role, d_boosts, bpr, hit, a_total - d_total, d_stat, a_stat, d_six,
@@ -457,13 +464,10 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
         else:
             d_ok = False
         if d_ok:
-            r, s = exploding_d6(chk, 1)
+            r, s = _spend_boost(t, d_role, chk, comb, rules, dyn, cc)
             d_total += r
             d_six += s
             d_boosts += 1
-            dyn[t, D_BOOSTS] -= 1
-            cc[t, K_BOOSTS] += 1
-            gain_overcharge(t, d_role, 1, comb, rules, dyn, cc)
             continue
         break
     gain_overcharge(i, a_role, a_six, comb, rules, dyn, cc)
