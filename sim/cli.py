@@ -196,10 +196,14 @@ def cmd_catalog(a) -> int:
     if a.json:
         print(json.dumps({"system": a.system, "entries": rows}))
         return 0
+    def cell(v) -> str:
+        return "" if v is None else str(v)
+
     for r in rows:
         sim_flag = "yes" if r.get("simulated") else "no"
-        print(f"{r['name']:<22} {r.get('group', ''):<10} {r.get('action', ''):<14} {str(r.get('cost', '')):<26} "
-              f"{str(r.get('uses', '')):<10} simulated: {sim_flag}\n    {r.get('effect', '')}")
+        print(f"{r['name']:<24} {cell(r.get('group')):<16} {cell(r.get('action')):<10} "
+              f"cost {cell(r.get('cost')) or '-':<4} {cell(r.get('cost_stat')):<8} "
+              f"uses {cell(r.get('uses')) or '-':<12} simulated: {sim_flag}\n    {cell(r.get('effect'))}")
     return 0
 
 

@@ -114,16 +114,20 @@ class Member(StrictModel):
     @field_validator("talents")
     @classmethod
     def _talents(cls, v: list[str]) -> list[str]:
+        """Catalog names or aliases (case-insensitive), returned as canonical names."""
         known = catalog.talent_names()
+        out = []
         for name in v:
-            if name not in known:
+            row = catalog.lookup(name)
+            if row is None:
                 raise ValueError(unknown_name_message("talent", name, known))
+            out.append(row.name)
         sim = catalog.simulated_names()
-        for name in v:
+        for name in out:
             if name not in sim:
                 raise ValueError(f"talent '{name}' is in the catalog but not simulated yet "
-                                 f"(simulated: {', '.join(sim)})")
-        return v
+                                 f"(simulated: {', '.join(sim)}; `sim catalog mb41` lists all)")
+        return out
 
     @model_validator(mode="after")
     def _stats(self):
