@@ -45,7 +45,13 @@ class Inputs:
 def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry point's name
     resolved = scenario.resolved_rules()
     rules = RULES.to_array(resolved)
-    members = [(s, m) for s, side in enumerate(scenario.sides) for m in side.members]
+    members = []
+    names = []
+    for s_i, side in enumerate(scenario.sides):
+        for m in side.members:
+            for k in range(m.count):
+                members.append((s_i, m))
+                names.append(m.name if m.count == 1 else f"{m.name} {k + 1}")
     n = len(members)
     comb = np.zeros((n, K.NC), dtype=np.int64)
     pol = np.zeros((n, K.NP), dtype=np.int64)
@@ -56,7 +62,7 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
         roles = m.role_map()
         row = comb[i]
         row[K.C_SIDE] = s
-        row[K.C_MONSTER] = int(m.kind == "monster")
+        row[K.C_MONSTER] = int(m.kind != "girl")  # monsters and minions: no revive, no personal overcharge
         row[K.C_ATT] = stats["attack"]
         row[K.C_DEF] = stats["defence"]
         row[K.C_SUP] = stats["support"]
@@ -64,7 +70,14 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
         row[K.C_RD] = _STAT_INDEX[roles["defence"]]
         row[K.C_RS] = _STAT_INDEX[roles["support"]]
         bonus = resolved["melee_bonus"] if m.attack_kind == "melee" else resolved["ranged_bonus"]
-        if m.kind == "monster":
+        row[K.C_PDEF] = -1
+        if m.kind == "minion":
+            # passive defence, HP boxes, no damage bonus, no overcharge (L2170-2172)
+            res = m.hp
+            row[K.C_PDEF] = m.passive_defence
+            row[K.C_POOL] = 0
+            row[K.C_BOOSTS] = 0
+        elif m.kind == "monster":
             if m.resolve is not None:
                 res = m.resolve
             else:
@@ -93,7 +106,7 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
         notes.append(f"assumption: {name} = {resolved[name]} ({opt.note})")
     return Inputs(
         comb=comb, pol=pol, rules=rules,
-        names=[m.name for _, m in members], sides=[s for s, _ in members],
+        names=names, sides=[s for s, _ in members],
         kinds=[m.kind for _, m in members], side_names=[sd.name for sd in scenario.sides],
         resolved_rules=resolved, notes=notes,
     )

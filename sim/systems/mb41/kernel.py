@@ -20,7 +20,11 @@ Rules implemented (seed 000 line numbers; audit ids in brackets):
   damage, dying at 6 wound damage (L1422, A16a); revive roll 2d6! + Support
   at once, Resolve back at the start of her next turn (L1445-1451, A19a);
 * monsters (L1892): one overcharge pool, each six they roll costs a point,
-  out (dead) at 0 Resolve.
+  out (dead) at 0 Resolve;
+* minions (L2170-2172): no defence roll but a passive defence (hit when the
+  attack total exceeds it, or equals it with a six: ``minion_tie``, A35),
+  HP boxes, the same number for attack and support, no damage bonus, no
+  overcharge (their dice explode but cost nothing: a pool of 0).
 
 Arrays (all int64 unless said):
 
@@ -58,7 +62,8 @@ C_OC0 = 11         # starting overcharge counters, 3 columns (heart, fury, judgm
 C_BOOSTS = 14      # Boost uses per scene
 C_TEN = 15         # Tenacity
 C_ORDER = 16       # position in the listed order
-NC = 17
+C_PDEF = 17        # passive defence (minions, L2172); -1 = rolls 2d6! + Defence
+NC = 18
 
 # policy columns
 P_TARGET = 0
@@ -147,7 +152,8 @@ R_MONSTER_RESOLVE = 29  # 5 entries
 R_MONSTER_DAMAGE_BONUS = 34
 R_MONSTER_OC_POOL = 35
 R_MONSTER_SIX_COST = 36
-R_SIZE = 37
+R_MINION_TIE = 37
+R_SIZE = 38
 
 BOOST_FLAT_DAMAGE = 2  # "adds or subtracts 2 from the final damage" (L1565)
 
@@ -409,6 +415,20 @@ def _boost_ok(i, role, boosted, bpr, losing, deficit, own_stat, opp_stat, pendin
 
 
 @kernel(inline="always")
+def _hits(passive, tie_mode, a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie):
+    """Does the attack hit? A rolled defence uses :func:`beats` (L1453); a
+    minion's passive defence (L2170) is hit by a higher total, and an equal
+    total hits per ``minion_tie`` (A35): 0 with a six, 1 never, 2 always."""
+    if passive:
+        if a_total != d_total:
+            return a_total > d_total
+        if tie_mode == 0:
+            return a_six > 0
+        return tie_mode == 2
+    return beats(a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
+
+
+@kernel(inline="always")
 def _spend_boost(i, role, chk, comb, rules, dyn, cc):
     """One Boost (L1565): a use, +1 overcharge on the rolled stat, and an
     exploding die; returns the die's ``(total, sixes)``."""
@@ -428,15 +448,26 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     a_total += a_stat
     magical_defence = dyn[t, D_RES] > 0
     d_role = comb[t, C_RD]
-    if magical_defence:
+    if comb[t, C_PDEF] >= 0:
+        # a minion's passive defence (L2170): no roll, no sixes, no boosts; the
+        # attack needs a higher total, or an equal one with a six (A35 default)
+        magical_defence = False
+        passive = True
+        d_total = comb[t, C_PDEF]
+        d_six = 0
+        d_stat = 0
+    elif magical_defence:
+        passive = False
         d_stat = comb[t, C_DEF]
         d_total, d_six = exploding_d6(chk, 2)
         d_total += d_stat
     elif rules[R_DOWNED_DEFENCE] == 0:  # a human defends with Tenacity, no explosions
+        passive = False
         d_stat = comb[t, C_TEN]
         d_total = sum_d6(chk, 2) + d_stat
         d_six = 0
     else:
+        passive = False
         d_stat = 0
         d_total = -(1 << 40)
         d_six = 0
@@ -448,9 +479,10 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     if magical_defence:
         if pol[t, P_BOOST] != BOOST_NEVER:
             boosting = True
-    hit = beats(a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
+    tie_mode = rules[R_MINION_TIE]
+    hit = _hits(passive, tie_mode, a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
     while boosting:
-        hit = beats(a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
+        hit = _hits(passive, tie_mode, a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
         if _boost_ok(i, a_role, a_boosts, bpr, not hit, d_total - a_total, a_stat, d_stat, a_six,
                      comb, pol, rules, dyn):
             r, s = _spend_boost(i, a_role, chk, comb, rules, dyn, cc)

@@ -64,6 +64,10 @@ RULES = Ruleset(
         RuleOption("monster_oc_pool", 10, "a monster's starting overcharge pool when the scenario gives none "
                    "(L1892 'full pool'; size lost, A28: assumption)", lo=0, hi=100),
         RuleOption("monster_six_cost", 1, "overcharge a monster loses per six it rolls (L1892)", lo=0, hi=10),
+        # --- minions (L2170-2172)
+        RuleOption("minion_tie", "six", "an attack total equal to a minion's passive defence hits if it has a six "
+                   "('six', A35 sim default), never ('exceed') or always ('meet')", kind="choice",
+                   choices=("six", "exceed", "meet")),
     ],
 )
 

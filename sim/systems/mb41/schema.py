@@ -9,6 +9,12 @@ to attack=fury, defence=heart, support=judgment.
 
 Monsters need attack, defence and support (RULINGS A28) and either
 ``resolve`` or ``spread`` with ``power_level`` (Resolve = spread x table).
+
+Minions (L2170-2174) have ``hp`` (default 4), a ``passive_defence`` (default
+4) and one number for attack and support (``attack``); ``template:`` takes
+the stats of one of the book's example minions (``Maintenance imps``,
+``Spider nanny``). ``count: N`` fields N copies of any member, named
+"<name> 1".."<name> N".
 """
 from __future__ import annotations
 
@@ -92,7 +98,11 @@ class Member(StrictModel):
     """One combatant."""
 
     name: str = Field(min_length=1, max_length=60)
-    kind: Literal["girl", "monster"] = "girl"
+    kind: Literal["girl", "monster", "minion"] = "girl"
+    count: int = Field(1, ge=1, le=20)
+    template: str | None = None
+    hp: int | None = Field(None, ge=1, le=100)
+    passive_defence: int | None = Field(None, ge=0, le=30)
     attack: int | None = Stat
     defence: int | None = Stat
     support: int | None = Stat
@@ -110,6 +120,41 @@ class Member(StrictModel):
     damage_bonus: int | None = Field(None, ge=-10, le=50)
     overcharge_pool: int | None = Field(None, ge=0, le=1000)
     policy: Policy = Policy()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _minion(cls, data: Any):
+        """Fill a minion from its template; attack and support are one number (L2172)."""
+        if not isinstance(data, dict) or data.get("kind") != "minion":
+            if isinstance(data, dict):
+                for f in ("template", "hp", "passive_defence"):
+                    if data.get(f) is not None:
+                        raise ValueError(f"'{f}' is for minions; set kind: minion")
+            return data
+        data = dict(data)
+        if data.get("template") is not None:
+            examples = {m["name"]: m for m in catalog.example_minions()}
+            t = data["template"]
+            if t not in examples:
+                raise ValueError(unknown_name_message("minion template", t, list(examples)))
+            ex = examples[t]
+            data.setdefault("hp", ex["hp"])
+            data.setdefault("passive_defence", ex["passive_defence"])
+            data.setdefault("attack", ex["att_supp"])
+        guide = catalog.minions().guidelines
+        data.setdefault("hp", guide.hp_suggested)
+        data.setdefault("passive_defence", guide.passive_defence_start)
+        for f in ("resolve", "heart", "fury", "judgment", "roles", "spread", "power_level", "damage_bonus",
+                  "overcharge_pool"):
+            if data.get(f) is not None:
+                raise ValueError(f"minions have no '{f}' (hp, passive_defence and attack, L2170-2172)")
+        if data.get("attack") is None:
+            raise ValueError("a minion needs 'attack' (also its support, L2172) or a 'template'")
+        if data.get("support") is not None and data["support"] != data["attack"]:
+            raise ValueError("minions use the same number for attack and support (L2172); give only 'attack'")
+        data["support"] = data["attack"]
+        data.setdefault("defence", data["passive_defence"])
+        return data
 
     @field_validator("talents")
     @classmethod
@@ -133,6 +178,11 @@ class Member(StrictModel):
     def _stats(self):
         by_role = [self.attack, self.defence, self.support]
         by_stat = [self.heart, self.fury, self.judgment]
+        if self.kind == "minion":
+            if self.talents:
+                raise ValueError("minion talents are not simulated yet (their fixed uses come with the "
+                                 "monster talents)")
+            return self  # normalised by _minion
         if any(v is not None for v in by_stat):
             if self.kind == "monster":
                 raise ValueError("monsters have attack, defence and support, not heart/fury/judgment (L1892)")
