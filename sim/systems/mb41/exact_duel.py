@@ -39,6 +39,7 @@ class Fighter:
     resolve: int
     dmg_bonus: int        # melee 2 / ranged 0 (+ a monster's damage bonus)
     boosts: int = 0       # Boost uses per scene with policy 'always'; 0 for 'never'
+    passive: int | None = None  # the draft's passive defence total (Defence + 4), None = rolls
 
 
 @lru_cache(maxsize=None)
@@ -50,14 +51,19 @@ def _joint(n: int, depth: int):
 
 
 def attack_damage(a: Fighter, d: Fighter, a_boost: int, d_boost: int, *, damage_dice: int = 1,
-                  six_damage: int = 2, min_damage: int = 0, attacker_wins_full_tie: bool = False,
-                  boost_flat: bool = True, depth: int = DEFAULT_DEPTH) -> np.ndarray:
+                  six_damage: int = 2, defender_six_damage: int = 2, min_damage: int = 0,
+                  attacker_wins_full_tie: bool = False, boost_flat: bool = True,
+                  depth: int = DEFAULT_DEPTH) -> np.ndarray:
     """Distribution of the damage of one attack: ``p[k]`` for k >= 0; a miss counts as 0.
 
     ``a_boost`` / ``d_boost``: boost dice added to the attack / defence roll (0 or more).
     """
     at, asx, ap = _joint(2 + a_boost, depth)
-    dt, dsx, dp = _joint(2 + d_boost, depth)
+    if d.passive is not None:   # no roll: a constant total, no sixes, no boost
+        dt, dsx, dp = np.array([d.passive - d.dfn]), np.array([0]), np.array([1.0])
+        d_boost = 0
+    else:
+        dt, dsx, dp = _joint(2 + d_boost, depth)
     A = at[:, None] + a.att
     D = dt[None, :] + d.dfn
     AS = asx[:, None]
@@ -68,7 +74,7 @@ def attack_damage(a: Fighter, d: Fighter, a_boost: int, d_boost: int, *, damage_
     elif attacker_wins_full_tie:
         hit |= (A == D) & (AS == DS)
     pj = ap[:, None] * dp[None, :]
-    shift = six_damage * (AS - DS) + a.dmg_bonus
+    shift = six_damage * AS - defender_six_damage * DS + a.dmg_bonus
     if boost_flat:
         shift = shift + K.BOOST_FLAT_DAMAGE * (a_boost - d_boost)
     # damage dice: plain sum of damage_dice d6
@@ -167,10 +173,11 @@ def _duel_ordered(a: Fighter, b: Fighter, round_cap: int, kw) -> tuple[float, fl
 
 
 def duel(a: Fighter, b: Fighter, *, initiative: str = "listed", round_cap: int = 30, damage_dice: int = 1,
-         six_damage: int = 2, min_damage: int = 0, full_tie: str = "defender", boost_flat: bool = True,
-         depth: int = DEFAULT_DEPTH) -> tuple[float, float, float]:
+         six_damage: int = 2, defender_six_damage: int = 2, min_damage: int = 0, full_tie: str = "defender",
+         boost_flat: bool = True, depth: int = DEFAULT_DEPTH) -> tuple[float, float, float]:
     """Exact ``(P(a wins), P(b wins), P(draw at the round cap))``."""
-    kw = dict(damage_dice=damage_dice, six_damage=six_damage, min_damage=min_damage,
+    kw = dict(damage_dice=damage_dice, six_damage=six_damage, defender_six_damage=defender_six_damage,
+              min_damage=min_damage,
               attacker_wins_full_tie=(full_tie == "attacker"), boost_flat=boost_flat, depth=depth)
     first = _duel_ordered(a, b, round_cap, kw)
     if initiative == "listed":

@@ -71,7 +71,8 @@ P_BOOST = 1
 P_MARGIN = 2
 P_OCCAP = 3
 P_FINISH = 4
-NP = 5
+P_PASSIVE = 5      # 1 = take the passive defence when the rules allow it (draft)
+NP = 6
 TARGET_WEAKEST = 0
 TARGET_RANDOM = 1
 BOOST_NEVER = 0
@@ -82,7 +83,7 @@ BOOST_LOSING = 2
 D_RES = 0
 D_WOUNDS = 1
 D_DEAD = 2
-D_PENDING = 3      # Resolve to regain at the start of her next turn, -1 = none
+D_PENDING = 3      # Resolve to regain at the start of her next turn; -1 none; -2 revive roll due (draft)
 D_REVIVES = 4
 D_OC = 5           # 3 columns: overcharge counters heart, fury, judgment
 D_POOL = 8
@@ -153,7 +154,10 @@ R_MONSTER_DAMAGE_BONUS = 34
 R_MONSTER_OC_POOL = 35
 R_MONSTER_SIX_COST = 36
 R_MINION_TIE = 37
-R_SIZE = 38
+R_DEFENDER_SIX_DAMAGE = 38
+R_REVIVE_TIMING = 39
+R_PASSIVE_DEFENCE = 40
+R_SIZE = 41
 
 BOOST_FLAT_DAMAGE = 2  # "adds or subtracts 2 from the final damage" (L1565)
 
@@ -373,10 +377,15 @@ def apply_damage(t, dmg, comb, rules, dyn, streams, cc):
                 dyn[t, D_DEAD] = 1
                 cc[t, K_DEATHS] += 1
             elif rules[R_REVIVE] != 0:
-                if rules[R_REVIVE_LIMIT] < 0:
-                    revive_roll(t, comb, rules, dyn, streams, cc)
-                elif dyn[t, D_REVIVES] < rules[R_REVIVE_LIMIT]:
-                    revive_roll(t, comb, rules, dyn, streams, cc)
+                allowed = True
+                if rules[R_REVIVE_LIMIT] >= 0:
+                    if dyn[t, D_REVIVES] >= rules[R_REVIVE_LIMIT]:
+                        allowed = False
+                if allowed:
+                    if rules[R_REVIVE_TIMING] == 1:
+                        dyn[t, D_PENDING] = -2  # the draft: she rolls as her next Major action
+                    else:
+                        revive_roll(t, comb, rules, dyn, streams, cc)
         return take
     dyn[t, D_WOUNDS] += dmg
     cc[t, K_WOUND_DMG] += dmg
@@ -429,6 +438,13 @@ def _hits(passive, tie_mode, a_total, a_six, a_stat, d_total, d_six, d_stat, ful
 
 
 @kernel(inline="always")
+def _takes_passive(t, pol, rules):
+    if rules[R_PASSIVE_DEFENCE] < 0:
+        return False
+    return pol[t, P_PASSIVE] != 0
+
+
+@kernel(inline="always")
 def _spend_boost(i, role, chk, comb, rules, dyn, cc):
     """One Boost (L1565): a use, +1 overcharge on the rolled stat, and an
     exploding die; returns the die's ``(total, sixes)``."""
@@ -459,8 +475,14 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     elif magical_defence:
         passive = False
         d_stat = comb[t, C_DEF]
-        d_total, d_six = exploding_d6(chk, 2)
-        d_total += d_stat
+        if _takes_passive(t, pol, rules):
+            # the draft's passive defence: Defence + 4 without rolling (DRAFT L486)
+            magical_defence = False
+            d_total = d_stat + rules[R_PASSIVE_DEFENCE]
+            d_six = 0
+        else:
+            d_total, d_six = exploding_d6(chk, 2)
+            d_total += d_stat
     elif rules[R_DOWNED_DEFENCE] == 0:  # a human defends with Tenacity, no explosions
         passive = False
         d_stat = comb[t, C_TEN]
@@ -510,7 +532,7 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     if hit:
         cc[i, K_HITS] += 1
         dmg = sum_d6(streams[S_DAMAGE], rules[R_DAMAGE_DICE]) + comb[i, C_DMG]
-        dmg += rules[R_SIX_DAMAGE] * (a_six - d_six)
+        dmg += rules[R_SIX_DAMAGE] * a_six - rules[R_DEFENDER_SIX_DAMAGE] * d_six
         if rules[R_BOOST_DAMAGE] == 0:
             dmg += BOOST_FLAT_DAMAGE * (a_boosts - d_boosts)
         if dmg < rules[R_MIN_DAMAGE]:
@@ -602,14 +624,21 @@ def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve
             i = order[k]
             if dyn[i, D_DEAD] != 0:
                 continue
+            acts = True
             if dyn[i, D_RES] <= 0:
-                if dyn[i, D_PENDING] < 0:
+                if dyn[i, D_PENDING] == -1:
                     continue
+                if dyn[i, D_PENDING] == -2:
+                    # the draft: the revive roll is her Major action (DRAFT L512-516)
+                    revive_roll(i, comb, rules, dyn, streams, cc)
+                    check_bursts(i, comb, rules, dyn, cc)
+                    acts = False
                 # revive: Resolve returns at the start of her next turn (A19a)
                 back = dyn[i, D_PENDING]
                 dyn[i, D_RES] = back if back < comb[i, C_RES] else comb[i, C_RES]
                 dyn[i, D_PENDING] = -1
-            take_turn(i, comb, pol, rules, dyn, streams, cc)
+            if acts:
+                take_turn(i, comb, pol, rules, dyn, streams, cc)
             outcome = outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 break

@@ -18,6 +18,8 @@ put the stat's counter above this, counting the sixes already on the roll;
 unset, it is one below the ruleset's ``burst_at`` (12 for a burst at 13).
 ``finish_downed``: also attack enemies at 0 Resolve, who then take wounds
 and can die (RULINGS: a policy parameter; lethality studies report both).
+``passive_defence``: defend with Defence + 4 instead of rolling, where the
+rules allow it (the draft, DRAFT L486).
 """
 from __future__ import annotations
 
@@ -61,4 +63,5 @@ def encode(policy, burst_at: int = 13) -> np.ndarray:
     row[K.P_MARGIN] = policy.boost_margin
     row[K.P_OCCAP] = burst_at - 1 if policy.overcharge_cap is None else policy.overcharge_cap
     row[K.P_FINISH] = int(policy.finish_downed)
+    row[K.P_PASSIVE] = int(policy.passive_defence)
     return row

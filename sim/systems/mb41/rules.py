@@ -26,7 +26,8 @@ RULES = Ruleset(
         RuleOption("full_tie", "defender", "equal totals, sixes and stats: who wins (A21)", kind="choice",
                    choices=("defender", "attacker")),
         RuleOption("min_damage", 0, "floor of the damage of a hit (A22: 0; reading (b): 1)", lo=0, hi=5),
-        RuleOption("six_damage", 2, "damage added per attacker six, removed per defender six (L149, L1453)", lo=0, hi=10),
+        RuleOption("six_damage", 2, "damage added per attacker six (L149, L1453); the draft: per point of overcharge "
+                   "incurred on the attack roll (DRAFT L486)", lo=0, hi=10),
         RuleOption("melee_bonus", 2, "melee damage is 1d6 + this (L1453)", lo=0, hi=20),
         RuleOption("ranged_bonus", 0, "ranged damage is 1d6 + this (L1453)", lo=0, hi=20),
         RuleOption("damage_dice", 1, "number of d6 in basic attack damage (L1453)", lo=1, hi=10),
@@ -68,6 +69,14 @@ RULES = Ruleset(
         RuleOption("minion_tie", "six", "an attack total equal to a minion's passive defence hits if it has a six "
                    "('six', A35 sim default), never ('exceed') or always ('meet')", kind="choice",
                    choices=("six", "exceed", "meet")),
+        # --- readings where the earlier draft (seed 001) differs (audit section 3)
+        RuleOption("defender_six_damage", 2, "damage removed per defender six (L1453); the draft removes none "
+                   "(DRAFT L486)", lo=0, hi=10),
+        RuleOption("revive_timing", "immediate", "'immediate' = a free roll on dropping, Resolve at the start of her "
+                   "next turn (A19a); 'next_turn' = the roll is her Major action on her next turn and the Resolve "
+                   "comes at once (DRAFT L512-516, A19b)", kind="choice", choices=("immediate", "next_turn")),
+        RuleOption("passive_defence", -1, "a defender whose policy asks for it takes Defence + this instead of "
+                   "rolling (DRAFT L486: 4); -1 = not allowed (4.1 keeps it for minions only)", lo=-1, hi=20),
     ],
 )
 

@@ -48,6 +48,7 @@ class Policy(StrictModel):
     boost_margin: int = Field(4, ge=0, le=60)
     overcharge_cap: int | None = Field(None, ge=0, le=1000)
     finish_downed: bool = False
+    passive_defence: bool = False
 
     @model_validator(mode="before")
     @classmethod
@@ -252,6 +253,13 @@ class Scenario(ScenarioHeader):
                 seen.add(m.name)
         if self.sides[0].name == self.sides[1].name:
             raise ValueError(f"both sides are named '{self.sides[0].name}'")
+        if self.resolved_rules()["passive_defence"] < 0:
+            for side in self.sides:
+                for m in side.members:
+                    if m.policy.passive_defence:
+                        raise ValueError(f"{m.name}: a passive defence (Defense+4) is a rule of the earlier draft "
+                                         "(DRAFT L486), not of 4.1; set rules.passive_defence: 4 or use "
+                                         "system: mb-draft")
         return self
 
     def resolved_rules(self) -> dict:

@@ -1,0 +1,108 @@
+"""Magical Burst, the earlier draft (seed 001), as a second ruleset on the 4.1 engine.
+
+The draft's basic combat (DRAFT L474-522, audit section 3) differs from 4.1
+in numbers and readings, all of them options of the shared rule table:
+
+* damage +2 per point of overcharge incurred on the attack roll (sixes and
+  boosts) and nothing off for the defender's sixes (``defender_six_damage: 0``);
+* any defender may take a passive defence of Defence + 4 instead of rolling
+  (``passive_defence: 4``; a policy's ``passive_defence: true`` uses it);
+* revive is a Major action on her next turn, thresholds 13 or less / 14-16 /
+  17+ (``revive_timing: next_turn``, ``revive_bands: [13, 16]``);
+* the third magical stat is Magic (``magic:`` is read as 4.1's Judgment).
+
+Positions instead of hexes and the draft's own talents (Hex, Evasion,
+Regeneration, Magic Detonation...) are not simulated yet; fights are
+gridless, as in ``grid: none``.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from sim.ruleset import Ruleset
+from sim.systems.mb41 import compile as _compile41  # the function (it shadows its module)
+from sim.systems.mb41 import simulate, summarize  # noqa: F401 - plug-in entry points
+from sim.systems.mb41.rules import RULES as RULES_41
+from sim.systems.mb41.schema import Scenario as Scenario41
+
+NAME = "mb-draft"
+TITLE = "Magical Burst (earlier draft)"
+
+#: where the draft's defaults differ from 4.1's, with the draft's source
+DRAFT_DEFAULTS = {
+    "defender_six_damage": (0, "DRAFT L486: +2 per overcharge incurred on the attack roll; nothing for the defender"),
+    "passive_defence": (4, "DRAFT L486: a passive defence of Defense+4 without rolling"),
+    "revive_timing": ("next_turn", "DRAFT L512-516: a Major action on her next turn"),
+    "revive_bands": ([13, 16], "DRAFT L514-516: 13 or less / 14-16 / 17+"),
+}
+
+RULES = Ruleset(
+    system="mb-draft",
+    options=[
+        replace(o, default=DRAFT_DEFAULTS[o.name][0], note=f"{o.note} [draft default: {DRAFT_DEFAULTS[o.name][1]}]")
+        if o.name in DRAFT_DEFAULTS else o
+        for o in RULES_41.options
+    ],
+)
+
+
+def _magic_to_judgment(member: Any) -> Any:
+    if not isinstance(member, dict):
+        return member
+    m = dict(member)
+    if "magic" in m:
+        if "judgment" in m:
+            raise ValueError("give 'magic' (the draft's name) or 'judgment', not both")
+        m["judgment"] = m.pop("magic")
+    roles = m.get("roles")
+    if isinstance(roles, dict):
+        m["roles"] = {k: ("judgment" if v == "magic" else v) for k, v in roles.items()}
+    if isinstance(m.get("overcharge"), dict) and "magic" in m["overcharge"]:
+        oc = dict(m["overcharge"])
+        oc["judgment"] = oc.pop("magic")
+        m["overcharge"] = oc
+    return m
+
+
+class Scenario(Scenario41):
+    """One variant of an mb-draft scenario (the 4.1 schema with the draft's rules)."""
+
+    system: Literal["mb-draft"] = "mb-draft"  # type: ignore[assignment]
+    rules: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _draft_stats(cls, data: Any):
+        if isinstance(data, dict) and isinstance(data.get("sides"), list):
+            data = dict(data)
+            data["sides"] = [
+                dict(side, members=[_magic_to_judgment(m) for m in side["members"]])
+                if isinstance(side, dict) and isinstance(side.get("members"), list) else side
+                for side in data["sides"]
+            ]
+        return data
+
+    @field_validator("rules")
+    @classmethod
+    def _rules(cls, v: dict) -> dict:
+        RULES.resolve(v)
+        return v
+
+    def resolved_rules(self) -> dict:
+        return RULES.resolve(self.rules)
+
+
+SCENARIO_MODEL = Scenario
+
+
+def compile(scenario: Scenario):  # noqa: A001 - the plug-in entry point's name
+    """The 4.1 compiler: the draft's rule table has the same layout."""
+    return _compile41(scenario)
+
+
+def catalog_rows() -> list[dict]:
+    """The draft's talents are not in the catalog yet (issue: Magical Burst at full fidelity)."""
+    return []
