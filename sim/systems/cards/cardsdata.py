@@ -1,0 +1,202 @@
+"""Cards as data: the card schema, the effect vocabulary, deck lists, and their
+compilation to the engine's arrays.
+
+A card has a type (hero, girl, power, pet, event, grand), HP / ATK / MGK,
+an MGK cost, up to two effects ``{op, amount, type}`` from the vocabulary in
+:data:`OPS`, and an optional condition ``{kind, amount}`` from
+:data:`CONDITIONS`. The shipped pool (``catalog/cards.yaml``) and sample decks
+(``catalog/decks.yaml``) are INVENTED examples (seed 004 has no cards; audit
+C1-C3) and are marked ``invented: true``.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+import yaml
+from pydantic import Field, model_validator
+
+from sim.scenario.base import StrictModel
+from sim.scenario.suggest import unknown_name_message
+
+from . import engine as E
+
+CATALOG = Path(__file__).resolve().parent / "catalog"
+TYPES = E.TYPE_NAMES
+OPS = {name: i for i, name in enumerate(E.OP_NAMES) if name != "none"}
+CONDITIONS = {name: i for i, name in enumerate(E.COND_NAMES)}
+
+
+class Effect(StrictModel):
+    op: str
+    amount: int = Field(1, ge=0, le=20)
+    type: Literal["hero", "girl", "power", "pet", "event", "grand"] | None = None
+
+    @model_validator(mode="after")
+    def _check(self):
+        if self.op not in OPS:
+            raise ValueError(unknown_name_message("effect op", self.op, list(OPS)))
+        if self.op in ("search", "recover") and self.type is None:
+            raise ValueError(f"effect '{self.op}' needs 'type' (the card type to fetch)")
+        return self
+
+
+class Condition(StrictModel):
+    kind: str
+    amount: int = Field(0, ge=0, le=20)
+
+    @model_validator(mode="after")
+    def _check(self):
+        if self.kind not in CONDITIONS:
+            raise ValueError(unknown_name_message("condition", self.kind, list(CONDITIONS)))
+        return self
+
+
+class Card(StrictModel):
+    name: str = Field(min_length=1, max_length=60)
+    type: Literal["hero", "girl", "power", "pet", "event", "grand"]
+    hp: int = Field(0, ge=0, le=30)
+    atk: int = Field(0, ge=0, le=30)
+    mgk: int = Field(0, ge=0, le=30)
+    cost: int = Field(0, ge=0, le=10)
+    effects: list[Effect] = Field(default_factory=list, max_length=2)
+    condition: Condition | None = None
+    text: str = ""
+    invented: bool = False
+
+    @model_validator(mode="after")
+    def _check(self):
+        if self.type == "hero" and self.hp < 1:
+            raise ValueError(f"hero '{self.name}' needs hp >= 1")
+        if self.type == "girl" and self.hp + self.mgk < 1:
+            raise ValueError(f"girl '{self.name}' needs hp or mgk")
+        return self
+
+    def value(self) -> int:
+        """How much the engine's deterministic choices (search, recover) and the
+        heuristics' setup picks like this card."""
+        if self.type == "hero":
+            return self.hp + 2 * self.atk + 3 * self.mgk
+        if self.type == "girl":
+            return self.hp + 2 * self.atk + self.mgk
+        if self.type == "grand":
+            return 2 * self.atk + self.hp
+        return 1
+
+    def rules_text(self) -> str:
+        parts = []
+        stats = [f"{k.upper()} {getattr(self, k)}" for k in ("hp", "atk", "mgk") if getattr(self, k)]
+        if stats:
+            parts.append(" ".join(stats))
+        if self.cost:
+            parts.append(f"cost {self.cost} MGK")
+        for e in self.effects:
+            parts.append(f"{e.op} {e.type if e.type else e.amount}")
+        if self.condition is not None:
+            c = self.condition
+            parts.append(f"if {c.kind}" + (f" {c.amount}" if c.amount else ""))
+        if self.text:
+            parts.append(self.text)
+        return "; ".join(parts)
+
+
+class Pool(StrictModel):
+    pool: str = "custom"
+    invented: bool = False
+    cards: list[Card] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique(self):
+        seen = set()
+        for c in self.cards:
+            if c.name in seen:
+                raise ValueError(f"two cards are named '{c.name}'")
+            seen.add(c.name)
+        return self
+
+
+class DeckList(StrictModel):
+    title: str = ""
+    plan: str = ""
+    invented: bool = False
+    cards: dict[str, int]
+
+
+class DeckFile(StrictModel):
+    invented: bool = False
+    decks: dict[str, DeckList]
+
+
+@lru_cache(maxsize=1)
+def pool() -> Pool:
+    return Pool.model_validate(yaml.safe_load((CATALOG / "cards.yaml").read_text(encoding="utf-8")))
+
+
+@lru_cache(maxsize=1)
+def cards_by_name() -> dict[str, Card]:
+    return {c.name: c for c in pool().cards}
+
+
+@lru_cache(maxsize=1)
+def sample_decks() -> dict[str, DeckList]:
+    return DeckFile.model_validate(
+        yaml.safe_load((CATALOG / "decks.yaml").read_text(encoding="utf-8"))).decks
+
+
+def check_deck(cards: dict[str, int], deck_size: int, copy_limit: int, starting_heroes: int,
+               label: str = "deck") -> None:
+    """Raise ValueError for unknown card names (with a suggestion), a wrong size,
+    too many copies, or a deck the setup cannot use."""
+    known = cards_by_name()
+    for name, n in cards.items():
+        if name not in known:
+            raise ValueError(f"{label}: " + unknown_name_message("card", name, list(known)))
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"{label}: card '{name}' needs a count of at least 1, got {n!r}")
+        if n > copy_limit:
+            raise ValueError(f"{label}: {n} copies of '{name}'; the copy limit is {copy_limit} "
+                             "(rule option copy_limit, audit C3)")
+    total = sum(cards.values())
+    if total != deck_size:
+        raise ValueError(f"{label}: {total} cards; a deck has exactly {deck_size} "
+                         "(rule option deck_size, audit C3)")
+    if total > E.DECK_MAX:
+        raise ValueError(f"{label}: at most {E.DECK_MAX} cards are supported")
+    if len(cards) > E.MAXD:
+        raise ValueError(f"{label}: {len(cards)} distinct cards; at most {E.MAXD} are supported")
+    heroes = sum(n for c, n in cards.items() if known[c].type == "hero")
+    girls = sum(n for c, n in cards.items() if known[c].type == "girl")
+    if heroes < max(1, starting_heroes):
+        raise ValueError(f"{label}: {heroes} heroes; the setup searches {starting_heroes} (L13)")
+    if girls < 1:
+        raise ValueError(f"{label}: no magical girl; the mulligan (L13, C9) needs at least one")
+
+
+def deck_table(cards: dict[str, int]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """(card table int64[MAXD, NCT], counts int64[MAXD], names by local id)."""
+    known = cards_by_name()
+    names = list(cards)
+    gids = {c.name: i for i, c in enumerate(pool().cards)}
+    cd = np.zeros((E.MAXD, E.NCT), dtype=np.int64)
+    cnt = np.zeros(E.MAXD, dtype=np.int64)
+    for loc, name in enumerate(names):
+        c = known[name]
+        row = cd[loc]
+        row[E.CT_TYPE] = TYPES.index(c.type)
+        row[E.CT_HP] = c.hp
+        row[E.CT_ATK] = c.atk
+        row[E.CT_MGK] = c.mgk
+        row[E.CT_COST] = c.cost
+        for k, eff in enumerate(c.effects):
+            row[E.CT_OP1 + 3 * k] = OPS[eff.op]
+            row[E.CT_AMT1 + 3 * k] = eff.amount
+            row[E.CT_PAR1 + 3 * k] = TYPES.index(eff.type) if eff.type else 0
+        if c.condition is not None:
+            row[E.CT_COND] = CONDITIONS[c.condition.kind]
+            row[E.CT_CAMT] = c.condition.amount
+        row[E.CT_VALUE] = c.value()
+        row[E.CT_GID] = gids[name]
+        cnt[loc] = cards[name]
+    return cd, cnt, names

@@ -1,0 +1,152 @@
+"""Card-game charts for the report (matplotlib Figure + Agg, no pyplot).
+
+Each function takes a :class:`sim.results.RunResult` and a path, writes one
+PNG and returns the path, or ``None`` when its table is missing or empty.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
+
+from sim.report.charts import _save, variant_order
+
+
+def _table(result, name):
+    t = (result.tables or {}).get(name)
+    if t is None or t.empty:
+        return None
+    return t
+
+
+def matchup_matrix(result, path: Path):
+    """Heatmap of side A's win rate per deck pair (one panel per policy pair), with 95% intervals."""
+    t = _table(result, "matchups")
+    if t is None:
+        return None
+    groups = list(t.groupby(["policy_a", "policy_b"], sort=False))
+    decks_a = list(dict.fromkeys(t["deck_a"]))
+    decks_b = list(dict.fromkeys(t["deck_b"]))
+    n = len(groups)
+    fig = Figure(figsize=(1.6 + 2.1 * len(decks_b) * n, 1.2 + 1.0 * len(decks_a)))
+    axes = fig.subplots(1, n, squeeze=False)[0]
+    im = None
+    for ax, ((pa, pb), df) in zip(axes, groups):
+        m = np.full((len(decks_a), len(decks_b)), np.nan)
+        text = {}
+        for r in df.to_dict(orient="records"):
+            i, j = decks_a.index(r["deck_a"]), decks_b.index(r["deck_b"])
+            m[i, j] = r["win_a"]
+            text[i, j] = f"{r['win_a']:.0%}\n[{r['win_a_lo']:.0%}–{r['win_a_hi']:.0%}]"
+        im = ax.imshow(m, cmap="RdBu", vmin=0, vmax=1, aspect="auto")
+        for (i, j), s in text.items():
+            ax.text(j, i, s, ha="center", va="center", fontsize="small",
+                    color="white" if abs(m[i, j] - 0.5) > 0.3 else "black")
+        ax.set_xticks(range(len(decks_b)), decks_b)
+        ax.set_yticks(range(len(decks_a)), decks_a)
+        ax.set_xlabel("deck B")
+        ax.set_ylabel("deck A")
+        ax.set_title(f"A: {pa} vs B: {pb}", fontsize="small")
+    if im is not None:
+        cb = fig.colorbar(im, ax=list(axes), shrink=0.8)
+        cb.ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        cb.set_label("side A win rate")
+    return _save(fig, path)
+
+
+def first_player(result, path: Path):
+    """Win rate of whoever went first, per matchup, with 95% Wilson intervals."""
+    t = _table(result, "matchups")
+    if t is None:
+        return None
+    t = t.dropna(subset=["first_player_win"])
+    if t.empty:
+        return None
+    order = [v for v in variant_order(result, t) if v in set(t["variant"])]
+    t = t.set_index("variant").loc[order].reset_index()
+    n = len(t)
+    fig = Figure(figsize=(8.0, 1.2 + 0.4 * n))
+    ax = fig.add_subplot()
+    y = np.arange(n)
+    x = t["first_player_win"].to_numpy()
+    err = np.vstack([x - t["first_player_lo"].to_numpy(), t["first_player_hi"].to_numpy() - x])
+    ax.errorbar(x, y, xerr=err, fmt="o", color="#2a7ab0", capsize=3)
+    ax.axvline(0.5, color="0.5", linestyle="--", linewidth=1)
+    ax.set_yticks(y, t["variant"].astype(str))
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel("games won by the first player (draws excluded)")
+    ax.set_title("First-player advantage per matchup")
+    ax.grid(axis="x", color="0.92")
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def card_impact(result, path: Path, top: int = 40):
+    """Per card (pooled over variants and sides by deck): win rate when drawn minus
+    win rate when not drawn, in percentage points."""
+    t = _table(result, "card_stats")
+    if t is None:
+        return None
+    agg = t.groupby(["deck", "card"], sort=False)[
+        ["games_drawn", "wins_drawn", "games_not_drawn", "wins_not_drawn"]].sum().reset_index()
+    agg = agg[(agg["games_drawn"] > 0) & (agg["games_not_drawn"] > 0)]
+    if agg.empty:
+        return None
+    agg["impact"] = agg["wins_drawn"] / agg["games_drawn"] - agg["wins_not_drawn"] / agg["games_not_drawn"]
+    agg = agg.reindex(agg["impact"].abs().sort_values(ascending=False).index).head(top)
+    agg = agg.sort_values("impact")
+    decks = list(dict.fromkeys(agg["deck"]))
+    palette = ["#2a7ab0", "#c0392b", "#27ae60", "#8e44ad", "#d35400", "#7f8c8d"]
+    colours = [palette[decks.index(d) % len(palette)] for d in agg["deck"]]
+    fig = Figure(figsize=(8.5, 1.0 + 0.28 * len(agg)))
+    ax = fig.add_subplot()
+    ax.barh(np.arange(len(agg)), agg["impact"] * 100, color=colours)
+    ax.set_yticks(np.arange(len(agg)), [f"{c} ({d})" for c, d in zip(agg["card"], agg["deck"])],
+                  fontsize="small")
+    ax.axvline(0, color="0.3", linewidth=0.8)
+    ax.set_xlabel("win rate when drawn − when not drawn (percentage points)")
+    ax.set_title("Per-card impact (draft-analytics style; invented cards)")
+    ax.grid(axis="x", color="0.92")
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def game_length(result, path: Path):
+    """Distribution of game length in turns, one line per variant."""
+    r = result.rounds
+    if r is None or r.empty:
+        return None
+    order = [v for v in variant_order(result, r) if v in set(r["variant"])]
+    fig = Figure(figsize=(8.0, 3.6))
+    ax = fig.add_subplot()
+    tmax = 1
+    for v in order:
+        d = r[r["variant"] == v].sort_values("rounds")
+        tot = d["count"].sum()
+        if tot == 0:
+            continue
+        nz = d[d["count"] > 0]["rounds"]
+        tmax = max(tmax, int(nz.max()) if len(nz) else 1)
+        ax.step(d["rounds"], d["count"] / tot, where="mid", label=str(v), linewidth=1.2)
+    ax.set_xlim(0.5, tmax + 0.5)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel("turns (each player's turn counts one)")
+    ax.set_ylabel("share of games")
+    ax.set_title("Game length")
+    ax.grid(color="0.92")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", frameon=False)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+CHARTS = {
+    "matchup_matrix.png": matchup_matrix,
+    "first_player.png": first_player,
+    "card_impact.png": card_impact,
+    "game_length.png": game_length,
+}

@@ -1,0 +1,67 @@
+"""Compile a validated card-game scenario into the engine's arrays (numbers only)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import cardsdata
+from . import engine as E
+from . import policies
+from .rules import RULES
+from .schema import Scenario
+
+
+@dataclass
+class Inputs:
+    """Engine inputs of one variant.
+
+    cd: int64[2, MAXD, NCT] card tables per side (deck-local ids); nd: int64[2]
+    distinct cards per deck; dcnt: int64[2, MAXD] copies; rules: int64[R];
+    pol: int64[2, NPP]; card_names[side][local id]; decks / policies: labels.
+    """
+
+    cd: np.ndarray
+    nd: np.ndarray
+    dcnt: np.ndarray
+    rules: np.ndarray
+    pol: np.ndarray
+    card_names: list
+    decks: list
+    policies: list
+    side_names: list
+    resolved_rules: dict
+    notes: list = field(default_factory=list)
+
+    @property
+    def round_cap(self) -> int:
+        return int(self.rules[E.R_TURN_CAP])
+
+
+NOTES = [
+    "assumption: the card pool and the sample decks are INVENTED examples (seed 004 gives no cards; audit C1-C3)",
+    "rounds are turns: each player's turn counts one (turn 1 is the first player's first turn)",
+    "first player by coin flip unless rules.first_player fixes it (C14); per-seat results are in the 'seats' table",
+    "Events: played free during your own turn, and by the defender in response to an Attack or a damaging Power "
+    "before damage (at most rules.events_per_window per action, C12); they open no window themselves",
+    "deck lists are public: a policy knows the rival's deck list but never its hand or either deck's order",
+]
+
+
+def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry point's name
+    resolved = scenario.resolved_rules()
+    rules = RULES.to_array(resolved)
+    cd = np.zeros((2, E.MAXD, E.NCT), dtype=np.int64)
+    dcnt = np.zeros((2, E.MAXD), dtype=np.int64)
+    nd = np.zeros(2, dtype=np.int64)
+    pol = np.zeros((2, E.NPP), dtype=np.int64)
+    names = []
+    for s, side in enumerate(scenario.sides):
+        t, c, n = cardsdata.deck_table(side.deck_cards())
+        cd[s], dcnt[s], nd[s] = t, c, len(n)
+        names.append(n)
+        pol[s] = policies.encode(side.policy)
+    return Inputs(cd=cd, nd=nd, dcnt=dcnt, rules=rules, pol=pol, card_names=names,
+                  decks=[s.deck_label() for s in scenario.sides],
+                  policies=[policies.describe(s.policy) for s in scenario.sides],
+                  side_names=[s.name for s in scenario.sides], resolved_rules=resolved, notes=list(NOTES))
