@@ -295,7 +295,7 @@ def log_ev(g, lg, code, p, a, b):
             g[G_LOGN] = i + 1
 
 
-@kernel
+@kernel(inline="always")
 def set_winner(g, w, reason):
     if g[G_WINNER] < 0:
         g[G_WINNER] = w
@@ -324,7 +324,7 @@ def dream_add(g, p, loc):
     g[b + P_DREAMN] += 1
 
 
-@kernel
+@kernel(inline="always")
 def deck_pop(g, p):
     """Top card of p's deck (removed), or -1 if the deck is empty."""
     b = pb(p)
@@ -335,7 +335,7 @@ def deck_pop(g, p):
     return g[b + P_DECK + n - 1]
 
 
-@kernel
+@kernel(inline="always")
 def draw_one(g, p, lg):
     loc = deck_pop(g, p)
     if loc >= 0:
@@ -344,7 +344,7 @@ def draw_one(g, p, lg):
     return loc
 
 
-@kernel
+@kernel(inline="always")
 def shuffle_deck(g, p, srow):
     if g[G_NOSHUF] != 0:
         return
@@ -357,7 +357,7 @@ def shuffle_deck(g, p, srow):
         g[b + j] = t
 
 
-@kernel
+@kernel(inline="always")
 def deck_take(g, p, loc):
     """Remove one copy of ``loc`` from p's deck keeping the order of the others; False if none."""
     b = pb(p)
@@ -371,7 +371,7 @@ def deck_take(g, p, loc):
     return False
 
 
-@kernel
+@kernel(inline="always")
 def slot_clear(g, p, s):
     b = sb(p, s)
     g[b + SL_HERO] = -1
@@ -386,7 +386,7 @@ def slot_clear(g, p, s):
     g[b + SL_NPET] = 0
 
 
-@kernel
+@kernel(inline="always")
 def slot_to_dream(g, p, s):
     b = sb(p, s)
     for k in range(SL_HERO, SL_GRAND + 1):
@@ -396,7 +396,7 @@ def slot_to_dream(g, p, s):
     slot_clear(g, p, s)
 
 
-@kernel
+@kernel(inline="always")
 def slot_put_hero(g, cd, p, s, loc):
     slot_clear(g, p, s)
     b = sb(p, s)
@@ -407,7 +407,7 @@ def slot_put_hero(g, cd, p, s, loc):
     g[pb(p) + P_SEEN + loc] |= 2
 
 
-@kernel
+@kernel(inline="always")
 def slot_copy(g, p, src, dst):
     a = sb(p, src)
     b = sb(p, dst)
@@ -415,7 +415,7 @@ def slot_copy(g, p, src, dst):
         g[b + k] = g[a + k]
 
 
-@kernel
+@kernel(inline="always")
 def attach_girl(g, cd, rr, p, s, loc):
     b = sb(p, s)
     g[b + SL_GIRL] = loc
@@ -432,7 +432,7 @@ def attach_girl(g, cd, rr, p, s, loc):
     g[pb(p) + P_SEEN + loc] |= 2
 
 
-@kernel
+@kernel(inline="always")
 def fighter_atk(g, cd, rr, p, s):
     b = sb(p, s)
     h = g[b + SL_HERO]
@@ -462,7 +462,7 @@ def fighter_atk(g, cd, rr, p, s):
     return a
 
 
-@kernel
+@kernel(inline="always")
 def card_op_total(cd, p, loc, op):
     t = 0
     if cd[p, loc, CT_OP1] == op:
@@ -472,7 +472,7 @@ def card_op_total(cd, p, loc, op):
     return t
 
 
-@kernel
+@kernel(inline="always")
 def fighter_armor(g, cd, p, s):
     b = sb(p, s)
     t = 0
@@ -483,14 +483,14 @@ def fighter_armor(g, cd, p, s):
     return t
 
 
-@kernel
+@kernel(inline="always")
 def attack_damage(g, cd, rr, p):
     if rr[R_ATTACK_DAMAGE] == 1:
         return 1
     return fighter_atk(g, cd, rr, p, 0)
 
 
-@kernel
+@kernel(inline="always")
 def can_attack(g, cd, rr, p, s):
     b = sb(p, s)
     if g[b + SL_HERO] < 0:
@@ -505,7 +505,7 @@ def can_attack(g, cd, rr, p, s):
     return True
 
 
-@kernel
+@kernel(inline="always")
 def squad_count(g, p):
     n = 0
     for s in range(1, NSLOT):
@@ -514,7 +514,7 @@ def squad_count(g, p):
     return n
 
 
-@kernel
+@kernel(inline="always")
 def cond_ok(g, cd, p, loc):
     c = cd[p, loc, CT_COND]
     if c == CO_NONE:
@@ -534,7 +534,7 @@ def cond_ok(g, cd, p, loc):
     return False
 
 
-@kernel
+@kernel(inline="always")
 def event_playable(g, cd, rr, p, loc):
     if g[pb(p) + P_HAND + loc] <= 0:
         return False
@@ -553,7 +553,7 @@ def event_playable(g, cd, rr, p, loc):
     return True
 
 
-@kernel
+@kernel(inline="always")
 def has_playable_event(g, cd, rr, p):
     nd = g[G_ND + p]
     for loc in range(nd):
@@ -563,7 +563,7 @@ def has_playable_event(g, cd, rr, p):
 
 
 # ================================================================ effects
-@kernel
+@kernel(inline="always")
 def ko(g, cd, rr, d, lg):
     """p's rival ``d`` has its active fighter reduced to 0 HP: gems, Dreamscape, replacement."""
     b = sb(d, 0)
@@ -580,7 +580,7 @@ def ko(g, cd, rr, d, lg):
         set_winner(g, a, RE_GEMS)
 
 
-@kernel
+@kernel(inline="always")
 def deal_damage(g, cd, rr, d, amt, is_attack, lg):
     b = sb(d, 0)
     if g[b + SL_HERO] < 0:
@@ -637,7 +637,7 @@ def exhaust_check(g, cd, rr, p, lg):
             set_winner(g, 1 - p, RE_GEMS)
 
 
-@kernel
+@kernel(inline="always")
 def best_of_type(g, cd, p, base, typ):
     """Deck-local id of the most valuable card of type ``typ`` with a count at ``g[base + loc]``."""
     nd = g[G_ND + p]
@@ -652,7 +652,7 @@ def best_of_type(g, cd, p, base, typ):
     return best
 
 
-@kernel
+@kernel(inline="always")
 def deck_has_type(g, cd, p, typ):
     b = pb(p)
     for i in range(g[b + P_DECKN]):
@@ -661,7 +661,7 @@ def deck_has_type(g, cd, p, typ):
     return False
 
 
-@kernel
+@kernel(inline="always")
 def random_discard(g, p, srow, lg):
     b = pb(p)
     n = g[b + P_HANDN]
@@ -752,7 +752,7 @@ def resolve_ops(g, cd, rr, p, loc, st, lg):
     return dmg
 
 
-@kernel
+@kernel(inline="always")
 def play_event(g, cd, rr, p, loc, st, lg):
     if rr[R_EVENT_COST] == 1:
         g[sb(p, 0) + SL_MGK] -= cd[p, loc, CT_COST]
@@ -764,7 +764,7 @@ def play_event(g, cd, rr, p, loc, st, lg):
         deal_damage(g, cd, rr, 1 - p, dmg, False, lg)
 
 
-@kernel
+@kernel(inline="always")
 def declare_attack(g, cd, rr, p):
     b = sb(p, 0)
     if g[b + SL_GRAND] >= 0:
@@ -779,7 +779,7 @@ def declare_attack(g, cd, rr, p):
     g[G_PHERO] = g[b + SL_HERO]
 
 
-@kernel
+@kernel(inline="always")
 def retreat(g, cd, rr, p, s):
     a = sb(p, 0)
     b = sb(p, s)
@@ -808,7 +808,7 @@ def retreat(g, cd, rr, p, s):
         g[a + SL_HP] = g[a + SL_MAXHP]
 
 
-@kernel
+@kernel(inline="always")
 def out_of_heroes(g, cd, rr, p, lg):
     """L53: draw until a hero turns up (kept cards up to 4 in hand, the rest to the Dreamscape)."""
     while True:
@@ -831,7 +831,7 @@ def out_of_heroes(g, cd, rr, p, lg):
             log_ev(g, lg, EV_L53, p, loc, 1)
 
 
-@kernel
+@kernel(inline="always")
 def replace_options(g, cd, p):
     n = squad_count(g, p)
     nd = g[G_ND + p]
@@ -844,7 +844,7 @@ def replace_options(g, cd, p):
 
 
 # ================================================================ turns and setup
-@kernel
+@kernel(inline="always")
 def start_turn(g, cd, rr, st, lg):
     p = g[G_CUR]
     g[pb(p) + P_SHIELD] = 0
@@ -875,7 +875,7 @@ def start_turn(g, cd, rr, st, lg):
     g[G_USED] = 0
 
 
-@kernel
+@kernel(inline="always")
 def end_turn(g, cd, rr, st, lg):
     p = g[G_CUR]
     lim = rr[R_HAND_LIMIT]
@@ -931,7 +931,7 @@ def opening_draw(g, cd, rr, p, st, lg):
         log_ev(g, lg, EV_MULLIGAN, p, attempt + 1, 0)
 
 
-@kernel
+@kernel(inline="always")
 def hand_has_type(g, cd, p, typ):
     nd = g[G_ND + p]
     b = pb(p)
@@ -1287,7 +1287,7 @@ def apply(g, cd, rr, a, st, lg):
 
 
 # ================================================================ game setup
-@kernel
+@kernel(inline="always")
 def init_game(g, nd, dcnt):
     """Fresh game: decks in deck-list order (shuffled during setup), empty zones."""
     for i in range(g.shape[0]):
@@ -1478,7 +1478,7 @@ def heur_score(g, cd, rr, pp, p, a):
     return 0.0
 
 
-@kernel
+@kernel(inline="always")
 def heur_choose(g, cd, rr, pp, p, acts, n, srow):
     if pp[PP_EPS] > 0:
         if randbelow(srow, 1000) < pp[PP_EPS]:
@@ -1493,7 +1493,7 @@ def heur_choose(g, cd, rr, pp, p, acts, n, srow):
     return bi
 
 
-@kernel
+@kernel(inline="always")
 def choose_simple(g, cd, rr, pol, p, acts, n, st):
     if n <= 1:
         return 0
@@ -1558,7 +1558,7 @@ def determinize(g, me, srow):
     g[bq + P_OPENG] = -1
 
 
-@kernel
+@kernel(inline="always")
 def rollout(w, cd, rr, rp, rs, acts, lg, me, horizon):
     """Play ``w`` on with the rollout heuristic for both sides; value for ``me`` in [0, 1]."""
     t_end = w[G_TURN] + horizon
@@ -1622,7 +1622,7 @@ def search_choose(g, cd, rr, pol, p, acts, n, st, w, rs, acts2, rp, lg, scores):
     return bi
 
 
-@kernel
+@kernel(inline="always")
 def choose(g, cd, rr, pol, p, acts, n, st, w, rs, acts2, rp, lg, scores):
     if n <= 1:
         return 0
@@ -1635,13 +1635,13 @@ def choose(g, cd, rr, pol, p, acts, n, st, w, rs, acts2, rp, lg, scores):
 
 
 # ================================================================ whole games
-@kernel
+@kernel(inline="always")
 def seed_game(st, key, t):
     for k in range(NST):
         seed_stream(st[k], key, t, k)
 
 
-@kernel
+@kernel(inline="always")
 def play_game(g, cd, rr, pol, st, w, rs, acts, acts2, rp, lg, scores, gh, kinds):
     """Play the game in ``g`` to the end; gems (halves) at the end of each turn go
     to ``gh[side, turn]``; decisions per side and action kind to ``kinds``."""
