@@ -111,9 +111,18 @@ def test_catalog_loads_and_validates():
     assert sum(r.starting for r in rows) == 6
 
 
-def test_boost_is_the_only_simulated_row():
-    assert catalog.simulated_names() == ["Boost"]
-    assert [r["name"] for r in catalog.talents() if r["simulated"]] == ["Boost"]
+SIMULATED = ["Boost", "Bonus Action", "Heal", "Inflict"]
+
+
+def test_simulated_rows_are_exactly_those_with_a_kernel_mechanic():
+    from sim.systems.mb41 import talents as mechanics
+
+    assert catalog.simulated_names() == SIMULATED
+    assert [r["name"] for r in catalog.talents() if r["simulated"]] == SIMULATED
+    mechanics.check_catalog()  # every simulated row names a known mechanic
+    for r in catalog.rows():
+        if r.name != "Boost":
+            assert r.simulated == bool(r.mechanic), r.name
     assert "Boost" in catalog.talent_names() and "Deafening Scream" in catalog.talent_names()
 
 
@@ -192,7 +201,7 @@ def test_cli_catalog_json_lists_everything():
     assert all({"name", "group", "simulated", "matters_in_fight", "action", "cost", "uses", "effect"} <= set(e)
                for e in entries)
     assert {e["name"] for e in entries} == set(catalog.talent_names())
-    assert [e["name"] for e in entries if e["simulated"]] == ["Boost"]
+    assert [e["name"] for e in entries if e["simulated"]] == SIMULATED
 
 
 def test_schema_suggests_boost_for_a_misspelling():
@@ -201,7 +210,7 @@ def test_schema_suggests_boost_for_a_misspelling():
     assert "unknown talent 'Bost'" in str(e.value) and "Did you mean 'Boost'?" in str(e.value)
 
 
-@pytest.mark.parametrize("name", ["Heal", "Deafening Scream", "Tracking shot"])
+@pytest.mark.parametrize("name", ["Shield", "Deafening Scream", "Tracking shot"])
 def test_schema_rejects_known_but_unsimulated(name):
     with pytest.raises(ScenarioError) as e:
         load_data(duel_data(a={"talents": [name]}))

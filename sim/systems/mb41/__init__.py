@@ -11,7 +11,7 @@ from . import kernel as K
 from .compile import Inputs, compile  # noqa: A004
 from .rules import RULES
 from .schema import Scenario
-from .summarize import combatant_curves, combatants, curves
+from .summarize import combatant_curves, combatants, curves, talent_uses
 
 NAME = "mb41"
 TITLE = "Magical Burst 4.1"
@@ -59,6 +59,7 @@ def summarize(counters: dict, inputs: Inputs, variant: str) -> dict:
         "tables": {
             "combatants": combatants(counters, inputs, variant),
             "combatant_curves": combatant_curves(counters, inputs, variant),
+            "talents": talent_uses(counters, inputs, variant),
         },
     }
 

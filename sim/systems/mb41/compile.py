@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import kernel as K
-from . import policies
+from . import policies, talents
 from .rules import ASSUMPTIONS, RULES, monster_resolve
 from .schema import STATS, Scenario
 
@@ -32,6 +32,7 @@ class Inputs:
     side_names: list[str]
     resolved_rules: dict
     notes: list[str] = field(default_factory=list)
+    talents: list[list[str]] = field(default_factory=list)   # per combatant: talent per slot
 
     @property
     def round_cap(self) -> int:
@@ -56,6 +57,7 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
     comb = np.zeros((n, K.NC), dtype=np.int64)
     pol = np.zeros((n, K.NP), dtype=np.int64)
     notes: list[str] = []
+    slot_names: list[list[str]] = []
     uses_monster_defaults = set()
     for i, (s, m) in enumerate(members):
         stats = m.role_stats()
@@ -100,6 +102,9 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
         row[K.C_DMG] = bonus
         row[K.C_TEN] = m.tenacity
         row[K.C_ORDER] = i
+        role_stat = {r: _STAT_INDEX[st] for r, st in roles.items()}
+        talents.fill_slots(row, list(m.talents), role_stat)
+        slot_names.append([t for t in m.talents if t != "Boost"])
         pol[i] = policies.encode(m.policy, resolved["burst_at"])
     for name in sorted(uses_monster_defaults):
         opt = RULES.option(name)
@@ -108,7 +113,7 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
         comb=comb, pol=pol, rules=rules,
         names=names, sides=[s for s, _ in members],
         kinds=[m.kind for _, m in members], side_names=[sd.name for sd in scenario.sides],
-        resolved_rules=resolved, notes=notes,
+        resolved_rules=resolved, notes=notes, talents=slot_names,
     )
 
 

@@ -63,7 +63,25 @@ C_BOOSTS = 14      # Boost uses per scene
 C_TEN = 15         # Tenacity
 C_ORDER = 16       # position in the listed order
 C_PDEF = 17        # passive defence (minions, L2172); -1 = rolls 2d6! + Defence
-NC = 18
+MAXT = 6           # talent slots per combatant (besides Boost), see talents.py
+C_TCODE = 18       # MAXT columns: effect code E_* (0 = empty slot)
+C_TCOST = 24       # MAXT columns: overcharge cost
+C_TROLE = 30       # MAXT columns: magical stat that takes the cost (0 heart, 1 fury, 2 judgment)
+C_TUSES = 36       # MAXT columns: uses per scene, -1 unlimited
+C_TP1 = 42         # MAXT columns: first parameter (e.g. heal dice)
+C_TP2 = 48         # MAXT columns: second parameter (e.g. heal bonus)
+C_TMASK = 54       # bit (1 << code) set for every effect code in her slots
+NC = 55
+
+# talent effect codes (catalog ``mechanic: {code: ...}``, talents.MECHANICS)
+E_HEAL = 1
+E_INFLICT = 2
+E_BONUS_ACTION = 3
+
+# ailments (L1459-1467): columns D_AIL + these
+A_STUN = 0
+A_BOUND = 1
+A_BLEED = 2
 
 # policy columns
 P_TARGET = 0
@@ -72,7 +90,9 @@ P_MARGIN = 2
 P_OCCAP = 3
 P_FINISH = 4
 P_PASSIVE = 5      # 1 = take the passive defence when the rules allow it (draft)
-NP = 6
+P_HEAL_BELOW = 6   # heal an ally (or herself) below this percent of maximum Resolve
+P_INFLICT = 7      # first ailment Inflict tries: A_STUN, A_BOUND or A_BLEED
+NP = 8
 TARGET_WEAKEST = 0
 TARGET_RANDOM = 1
 BOOST_NEVER = 0
@@ -90,7 +110,9 @@ D_POOL = 8
 D_BOOSTS = 9       # Boost uses left
 D_KO = 10          # dropped to 0 at least once this fight
 D_BURSTED = 11     # 3 columns: this stat's burst was counted and its counter kept (burst_resets false)
-ND = 14
+D_AIL = 14         # 3 columns: Stun, Bound, Bleed (1 = has it)
+D_TUSES = 17       # MAXT columns: uses left per talent slot (-1 unlimited)
+ND = 23
 
 # counters per combatant
 K_DEALT = 0
@@ -108,7 +130,12 @@ K_OC_GAIN = 11     # 3 columns
 K_BURSTS = 14      # 3 columns
 K_POOL_SPENT = 17
 K_WOUND_DMG = 18
-NK = 19
+K_TUSE = 19        # MAXT columns: talent uses per slot
+K_HEALED = 25      # Resolve restored by her heals
+K_AILED = 26       # ailments she received
+K_AIL_REMOVED = 27
+K_BLEED_DMG = 28
+NK = 29
 
 # fight counters
 F_WIN = 0
@@ -157,7 +184,10 @@ R_MINION_TIE = 37
 R_DEFENDER_SIX_DAMAGE = 38
 R_REVIVE_TIMING = 39
 R_PASSIVE_DEFENCE = 40
-R_SIZE = 41
+R_REMOVAL_BANDS = 41  # 2 entries
+R_BOUND_PENALTY = 43
+R_BLEED_DAMAGE = 44
+R_SIZE = 45
 
 BOOST_FLAT_DAMAGE = 2  # "adds or subtracts 2 from the final damage" (L1565)
 
@@ -182,6 +212,9 @@ def reset(comb, rules, dyn):
         dyn[i, D_KO] = 0
         for s in range(3):
             dyn[i, D_BURSTED + s] = 0
+            dyn[i, D_AIL + s] = 0  # ailments last until removed or the scene ends (A25)
+        for s in range(MAXT):
+            dyn[i, D_TUSES + s] = comb[i, C_TUSES + s]
 
 
 @kernel(inline="always")
@@ -339,7 +372,7 @@ def revive_roll(t, comb, rules, dyn, streams, cc):
     stored in ``D_PENDING``.
     """
     total, sixes = exploding_d6(streams[S_CHECK], 2)
-    total += comb[t, C_SUP]
+    total += comb[t, C_SUP] - roll_penalty(t, rules, dyn)
     stat = comb[t, C_RS]
     if total <= rules[R_REVIVE_BANDS]:
         band = 0
@@ -461,7 +494,7 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     a_stat = comb[i, C_ATT]
     a_role = comb[i, C_RA]
     a_total, a_six = exploding_d6(chk, 2)
-    a_total += a_stat
+    a_total += a_stat - roll_penalty(i, rules, dyn)
     magical_defence = dyn[t, D_RES] > 0
     d_role = comb[t, C_RD]
     if comb[t, C_PDEF] >= 0:
@@ -482,11 +515,11 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
             d_six = 0
         else:
             d_total, d_six = exploding_d6(chk, 2)
-            d_total += d_stat
+            d_total += d_stat - roll_penalty(t, rules, dyn)
     elif rules[R_DOWNED_DEFENCE] == 0:  # a human defends with Tenacity, no explosions
         passive = False
         d_stat = comb[t, C_TEN]
-        d_total = sum_d6(chk, 2) + d_stat
+        d_total = sum_d6(chk, 2) + d_stat - roll_penalty(t, rules, dyn)
         d_six = 0
     else:
         passive = False
@@ -540,17 +573,216 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
         dealt = apply_damage(t, dmg, comb, rules, dyn, streams, cc)
         cc[i, K_DEALT] += dealt
         cc[t, K_TAKEN] += dealt
+        if comb[i, C_TMASK] != 0:
+            try_inflict(i, t, comb, pol, rules, dyn, cc)
     check_bursts(i, comb, rules, dyn, cc)
     check_bursts(t, comb, rules, dyn, cc)
     return dealt
 
 
 @kernel(inline="always")
+def roll_penalty(i, rules, dyn):
+    """Bound: -2 to all rolls (L1463)."""
+    if dyn[i, D_AIL + A_BOUND] != 0:
+        return rules[R_BOUND_PENALTY]
+    return 0
+
+
+@kernel(inline="always")
+def has_ailment(i, dyn):
+    if dyn[i, D_AIL + A_STUN] != 0:
+        return True
+    if dyn[i, D_AIL + A_BOUND] != 0:
+        return True
+    return dyn[i, D_AIL + A_BLEED] != 0
+
+
+@kernel
+def removal_roll(i, comb, rules, dyn, streams, cc):
+    """Remove ailments (L1467): 2d6! + Support; 11-13 one of her choice
+    (Stun, then Bound, then Bleed), 14+ all (``removal_bands``)."""
+    total, sixes = exploding_d6(streams[S_CHECK], 2)
+    total += comb[i, C_SUP] - roll_penalty(i, rules, dyn)
+    gain_overcharge(i, comb[i, C_RS], sixes, comb, rules, dyn, cc)
+    if total <= rules[R_REMOVAL_BANDS]:
+        return
+    all_of_them = total > rules[R_REMOVAL_BANDS + 1]
+    for a in range(3):
+        if dyn[i, D_AIL + a] != 0:
+            dyn[i, D_AIL + a] = 0
+            cc[i, K_AIL_REMOVED] += 1
+            if not all_of_them:
+                return
+
+
+@kernel(inline="always")
+def find_talent(i, code, comb, dyn):
+    """The first slot of ``i`` holding effect ``code`` with uses left, or -1."""
+    if (comb[i, C_TMASK] >> code) & 1 == 0:
+        return -1
+    for s in range(MAXT):
+        if comb[i, C_TCODE + s] == code:
+            if dyn[i, D_TUSES + s] != 0:
+                return s
+    return -1
+
+
+@kernel(inline="always")
+def can_pay(i, s, comb, pol, dyn):
+    """A talent's overcharge cost: within a girl's cap, or within a monster's pool."""
+    cost = comb[i, C_TCOST + s]
+    if comb[i, C_MONSTER] != 0:
+        return dyn[i, D_POOL] >= cost
+    return dyn[i, D_OC + comb[i, C_TROLE + s]] + cost <= pol[i, P_OCCAP]
+
+
+@kernel(inline="always")
+def pay_talent(i, s, comb, rules, dyn, cc):
+    """Spend a use; a girl takes the cost as overcharge on the role's stat (L149),
+    a monster spends it from its pool (L1892)."""
+    if dyn[i, D_TUSES + s] > 0:
+        dyn[i, D_TUSES + s] -= 1
+    cc[i, K_TUSE + s] += 1
+    cost = comb[i, C_TCOST + s]
+    if comb[i, C_MONSTER] != 0:
+        dyn[i, D_POOL] -= cost
+        cc[i, K_POOL_SPENT] += cost
+    else:
+        dyn[i, D_OC + comb[i, C_TROLE + s]] += cost
+        cc[i, K_OC_GAIN + comb[i, C_TROLE + s]] += cost
+
+
+@kernel
+def try_heal(i, comb, pol, rules, dyn, streams, cc):
+    """Heal (Minor): restore P1 d6 + P2 Resolve to the standing ally (or
+    herself) lowest in Resolve share, if below ``heal_below`` percent."""
+    s = find_talent(i, E_HEAL, comb, dyn)
+    if s < 0:
+        return False
+    if not can_pay(i, s, comb, pol, dyn):
+        return False
+    n = comb.shape[0]
+    best = -1
+    best_share = 1 << 40
+    for j in range(n):
+        if comb[j, C_SIDE] != comb[i, C_SIDE]:
+            continue
+        if not is_standing(dyn, j):
+            continue
+        share = dyn[j, D_RES] * 100 // comb[j, C_RES]
+        if share < pol[i, P_HEAL_BELOW]:
+            if share < best_share:
+                best_share = share
+                best = j
+    if best < 0:
+        return False
+    pay_talent(i, s, comb, rules, dyn, cc)
+    amount = sum_d6(streams[S_DAMAGE], comb[i, C_TP1 + s]) + comb[i, C_TP2 + s]
+    room = comb[best, C_RES] - dyn[best, D_RES]
+    if amount > room:
+        amount = room
+    dyn[best, D_RES] += amount
+    cc[i, K_HEALED] += amount
+    check_bursts(i, comb, rules, dyn, cc)
+    return True
+
+
+@kernel
+def try_inflict(i, t, comb, pol, rules, dyn, cc):
+    """Inflict (free, after a successful basic attack, L1607): put an ailment
+    the target does not have yet on her, trying the policy's first choice
+    first (Stun -> Bound -> Bleed order from there)."""
+    s = find_talent(i, E_INFLICT, comb, dyn)
+    if s < 0:
+        return
+    if not is_standing(dyn, t):
+        return
+    if not can_pay(i, s, comb, pol, dyn):
+        return
+    for k in range(3):
+        a = (pol[i, P_INFLICT] + k) % 3
+        if dyn[t, D_AIL + a] == 0:
+            pay_talent(i, s, comb, rules, dyn, cc)
+            dyn[t, D_AIL + a] = 1
+            cc[t, K_AILED] += 1
+            return
+
+
+@kernel
+def bleed(j, comb, rules, dyn, streams, cc):
+    """Bleed (L1465): damage at the beginning of each round; not an attack."""
+    if dyn[j, D_AIL + A_BLEED] == 0:
+        return
+    if dyn[j, D_DEAD] != 0:
+        return
+    d = apply_damage(j, rules[R_BLEED_DAMAGE], comb, rules, dyn, streams, cc)
+    cc[j, K_BLEED_DMG] += d
+    cc[j, K_TAKEN] += d
+    check_bursts(j, comb, rules, dyn, cc)
+
+
+@kernel(inline="always")
 def take_turn(i, comb, pol, rules, dyn, streams, cc):
-    """One turn of ``i``: the Major action is a basic attack on the policy's target."""
-    t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
-    if t >= 0:
+    """One turn of ``i`` (L1410): a Major and a Minor action, free actions.
+
+    1. Ailments: a removal roll (2d6! + Support) with the Minor action, or
+       with her only action if Stunned; removing Stun gives the second
+       action back (L1461, L1467, A25: Minor).
+    2. Minor: Heal (talent) on the ally (or herself) lowest in Resolve below
+       the policy's ``heal_below`` percent.
+    3. Major: a basic attack on the policy's target (A13).
+    4. Free: Bonus Action (talent) for another Major action (a basic attack).
+    """
+    actions = 2
+    if dyn[i, D_AIL + A_STUN] != 0:
+        actions = 1  # "can take only one action per turn" (L1461)
+    if has_ailment(i, dyn):
+        stunned = dyn[i, D_AIL + A_STUN] != 0
+        removal_roll(i, comb, rules, dyn, streams, cc)
+        actions -= 1
+        if stunned:
+            if dyn[i, D_AIL + A_STUN] == 0:
+                actions += 1  # "she regains the second action"
+        check_bursts(i, comb, rules, dyn, cc)
+    if actions >= 2:
+        if comb[i, C_TMASK] != 0:
+            if try_heal(i, comb, pol, rules, dyn, streams, cc):
+                actions -= 1
+    # Major action, then (Bonus Action, free) another Major: one attack site,
+    # so the inlined attack is compiled once
+    majors = 1 if actions >= 1 else 0
+    for m in range(2):
+        if m >= majors:
+            if m > 0:
+                break
+            continue
+        t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+        if t < 0:
+            break
         attack(i, t, comb, pol, rules, dyn, streams, cc)
+        if m == 0:
+            if comb[i, C_TMASK] != 0:
+                if bonus_action(i, comb, pol, rules, dyn, cc):
+                    majors = 2
+
+
+@kernel
+def bonus_action(i, comb, pol, rules, dyn, cc):
+    """Bonus Action (free, L1579): pay for one more Major action if she can."""
+    s = find_talent(i, E_BONUS_ACTION, comb, dyn)
+    if s < 0:
+        return False
+    if dyn[i, D_RES] <= 0:
+        return False
+    if not can_pay(i, s, comb, pol, dyn):
+        return False
+    side = comb[i, C_SIDE]
+    finish = pol[i, P_FINISH] != 0
+    for j in range(comb.shape[0]):
+        if _candidate(j, side, finish, comb, dyn):
+            pay_talent(i, s, comb, rules, dyn, cc)
+            return True
+    return False  # nobody left to attack: keep the use
 
 
 @kernel(inline="always")
@@ -620,6 +852,16 @@ def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve
     outcome = -1
     rounds = cap
     for r in range(1, cap + 1):
+        bled = False
+        for j in range(n):
+            if dyn[j, D_AIL + A_BLEED] != 0:
+                bleed(j, comb, rules, dyn, streams, cc)
+                bled = True
+        if bled:
+            outcome = outcome_now(comb, rules, dyn)
+            if outcome >= 0:
+                rounds = r
+                break
         for k in range(n):
             i = order[k]
             if dyn[i, D_DEAD] != 0:

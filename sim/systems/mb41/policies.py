@@ -20,6 +20,12 @@ unset, it is one below the ruleset's ``burst_at`` (12 for a burst at 13).
 and can die (RULINGS: a policy parameter; lethality studies report both).
 ``passive_defence``: defend with Defence + 4 instead of rolling, where the
 rules allow it (the draft, DRAFT L486).
+``heal_below``: with Heal, heal the standing ally (or herself) lowest in
+Resolve once she is below this percent of her maximum (default 50).
+``inflict``: with Inflict, the ailment tried first (stun, bound or bleed;
+then the next one the target lacks).
+Ailments are always removed when possible (a removal roll with the Minor
+action, or with the only action when Stunned).
 """
 from __future__ import annotations
 
@@ -64,4 +70,6 @@ def encode(policy, burst_at: int = 13) -> np.ndarray:
     row[K.P_OCCAP] = burst_at - 1 if policy.overcharge_cap is None else policy.overcharge_cap
     row[K.P_FINISH] = int(policy.finish_downed)
     row[K.P_PASSIVE] = int(policy.passive_defence)
+    row[K.P_HEAL_BELOW] = policy.heal_below
+    row[K.P_INFLICT] = {"stun": K.A_STUN, "bound": K.A_BOUND, "bleed": K.A_BLEED}[policy.inflict]
     return row

@@ -77,6 +77,12 @@ RULES = Ruleset(
                    "comes at once (DRAFT L512-516, A19b)", kind="choice", choices=("immediate", "next_turn")),
         RuleOption("passive_defence", -1, "a defender whose policy asks for it takes Defence + this instead of "
                    "rolling (DRAFT L486: 4); -1 = not allowed (4.1 keeps it for minions only)", lo=-1, hi=20),
+        # --- ailments (L1459-1467)
+        RuleOption("removal_bands", [10, 13], "ailment removal 2d6!+Support: <=first nothing, up to second one "
+                   "ailment, above all (L1467; the draft's Status Recovery 14-16/17+: [13, 16])",
+                   kind="intlist", length=2, lo=0, hi=100),
+        RuleOption("bound_penalty", 2, "Bound: penalty to all rolls (L1463)", lo=0, hi=20),
+        RuleOption("bleed_damage", 2, "Bleed: damage at the beginning of each round (L1465)", lo=0, hi=20),
     ],
 )
 

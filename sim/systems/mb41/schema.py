@@ -49,6 +49,8 @@ class Policy(StrictModel):
     overcharge_cap: int | None = Field(None, ge=0, le=1000)
     finish_downed: bool = False
     passive_defence: bool = False
+    heal_below: int = Field(50, ge=0, le=100)
+    inflict: Literal["stun", "bound", "bleed"] = "stun"
 
     @model_validator(mode="before")
     @classmethod

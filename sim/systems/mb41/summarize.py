@@ -74,5 +74,22 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
             row[f"oc_gain_{stat}"] = k[K.K_OC_GAIN + s] / n_trials
         for s, stat in enumerate(STATS):
             row[f"bursts_{stat}"] = k[K.K_BURSTS + s] / n_trials
+        row["healed"] = k[K.K_HEALED] / n_trials
+        row["ailments_received"] = k[K.K_AILED] / n_trials
+        row["ailments_removed"] = k[K.K_AIL_REMOVED] / n_trials
+        row["bleed_damage"] = k[K.K_BLEED_DMG] / n_trials
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def talent_uses(counters: dict, inputs, variant: str) -> pd.DataFrame:
+    """Uses per fight of every talent slot (Boost included), per combatant."""
+    n_trials = int(counters["outcomes"].sum())
+    c = counters["combatants"]
+    rows = []
+    for j, name in enumerate(inputs.names):
+        if inputs.kinds[j] == "girl":
+            rows.append((variant, name, "Boost", c[j, K.K_BOOSTS] / n_trials))
+        for s, talent in enumerate(inputs.talents[j] if inputs.talents else []):
+            rows.append((variant, name, talent, c[j, K.K_TUSE + s] / n_trials))
+    return pd.DataFrame(rows, columns=["variant", "combatant", "talent", "uses_per_fight"])

@@ -37,6 +37,7 @@ DRAFT_DEFAULTS = {
     "passive_defence": (4, "DRAFT L486: a passive defence of Defense+4 without rolling"),
     "revive_timing": ("next_turn", "DRAFT L512-516: a Major action on her next turn"),
     "revive_bands": ([13, 16], "DRAFT L514-516: 13 or less / 14-16 / 17+"),
+    "removal_bands": ([13, 16], "DRAFT L518-522: Status Recovery 14-16 one, 17+ all"),
 }
 
 RULES = Ruleset(

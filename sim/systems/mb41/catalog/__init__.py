@@ -107,6 +107,9 @@ class CatalogRow(_Strict):
     matters_in_fight: bool
     fight_note: str | None = None
     simulated: bool = False
+    #: how the kernel plays it: ``{code: <effect code>, ...params}``; see
+    #: ``sim.systems.mb41.talents.MECHANICS`` (required when ``simulated``)
+    mechanic: dict[str, Any] | None = None
     source: str = Field(pattern=r"^L\d+")
     ambiguity: list[str] = Field(default_factory=list)
     notes: str | None = None
