@@ -42,6 +42,7 @@ SYSTEMS: dict[str, str] = {
     "mb41": "sim.systems.mb41",
     "mb-draft": "sim.systems.mbdraft",
     "cards": "sim.systems.cards",
+    "d10": "sim.systems.d10",
 }
 
 

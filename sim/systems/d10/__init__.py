@@ -1,0 +1,89 @@
+"""The d10 combat add-on (seeds 002/003) as a rule-system plug-in.
+
+Entry points (the same for every system, see ``sim.systems``):
+``SCENARIO_MODEL``, ``RULES``, ``compile``, ``simulate``, ``summarize``;
+optional ``catalog_rows``, ``bench``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import kernel as K
+from .compile import Inputs, compile  # noqa: A004
+from .rules import RULES
+from .schema import Scenario
+from .summarize import combatant_curves, combatants, curves, sides
+
+NAME = "d10"
+TITLE = "d10 combat add-on"
+SCENARIO_MODEL = Scenario
+
+#: most blocks a chunk is split into for prange (the split never changes results)
+MAX_BLOCKS = 64
+
+
+def simulate(inputs: Inputs, start: int, count: int, key) -> dict:
+    """Play trials ``start .. start+count-1`` with stream key ``key``.
+
+    A trial is a campaign of ``episodes`` x ``fights_per_episode`` fights
+    (one fight by default). Int64 counters that add up across chunks:
+    ``outcomes[3]`` (side 0 wins every fight / loses one / a draw stops it),
+    ``rounds_sum``, ``fights``, ``rounds_hist[cap+1]``, ``side_curve[2, cap+1]``
+    and ``comb_curve[n, cap+1]`` (trials in which the side had someone / the
+    combatant was in the fight at the end of round r), ``combatants[n, NK]``.
+    """
+    n = inputs.n
+    cap = inputs.round_cap
+    nb = max(1, min(MAX_BLOCKS, count // 256))
+    fights = np.zeros((nb, K.NF), dtype=np.int64)
+    rounds_hist = np.zeros((nb, cap + 1), dtype=np.int64)
+    side_curve = np.zeros((nb, 2, 2, cap + 1), dtype=np.int64)
+    comb_curve = np.zeros((nb, n, 2, cap + 1), dtype=np.int64)
+    cc = np.zeros((nb, n, K.NK), dtype=np.int64)
+    K.simulate_blocks(inputs.comb, inputs.pol, inputs.rules, inputs.tab, np.uint64(key), start, count, nb,
+                      inputs.plain,
+                      fights, rounds_hist, side_curve, comb_curve, cc)
+    f = fights.sum(axis=0)
+    return {
+        "outcomes": f[:3].copy(),
+        "rounds_sum": f[K.F_ROUNDS:K.F_ROUNDS + 1].copy(),
+        "fights": f[K.F_FIGHTS:K.F_FIGHTS + 1].copy(),
+        "rounds_hist": rounds_hist.sum(axis=0),
+        "side_curve": K.standing_curves(side_curve.sum(axis=0)),
+        "comb_curve": K.standing_curves(comb_curve.sum(axis=0)),
+        "combatants": cc.sum(axis=0),
+    }
+
+
+def summarize(counters: dict, inputs: Inputs, variant: str) -> dict:
+    """Tidy frames: ``curves`` (shared chart), and tables ``combatants``,
+    ``sides``, ``combatant_curves``."""
+    return {
+        "curves": curves(counters, inputs, variant),
+        "tables": {
+            "combatants": combatants(counters, inputs, variant),
+            "sides": sides(counters, inputs, variant),
+            "combatant_curves": combatant_curves(counters, inputs, variant),
+        },
+    }
+
+
+def catalog_rows() -> list[dict]:
+    """Every power and perk with its ``simulated`` flag, for ``sim catalog d10``."""
+    from . import catalog
+
+    out = []
+    for r in catalog.entries():
+        row = dict(r)
+        row["group"] = r["kind"]
+        row["action"] = ""
+        row["uses"] = ""
+        out.append(row)
+    return out
+
+
+def bench(quick: bool = False) -> dict:
+    """d10 measurements for ``sim bench`` (see :mod:`.benchmark`)."""
+    from .benchmark import run
+
+    return run(quick)

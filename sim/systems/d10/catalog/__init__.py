@@ -1,0 +1,67 @@
+"""The d10 add-on catalog: powers and perks as data rows read from YAML.
+
+Each row has ``name, kind (power|perk), cost, effect, code, params,
+simulated, source`` (and a ``reading`` where the audit flags a gap). The
+compiler (:mod:`sim.systems.d10.compile`) turns rows into numbers through a
+small set of effect codes:
+
+=====================  =========================================================
+code                   params -> what the kernel sees
+=====================  =========================================================
+``dice``               ``tests, n``: +n bonus dice on those tests (``C_BONUS``)
+``dr``                 ``n``: +n damage reduction
+``attack_cost``        ``attack, n``: mana cost of that attack kind
+``initiative_tens``    every initiative die counts as a 10
+``killing_blow``       ``cost, penalty, fail_multiplier``
+``focused_assault``    ``cost``
+``barrage``            ``cost``
+``friendship``         ``aid_multiplier, aid_received``; no friendly fire
+``duplication``        ``cost_per_copy, copy_mana, copy_wounds``
+``third_eye``          ``penalty``
+``regeneration``       ``wounds, mana, action_cost``
+``tentacles``          ``grapple, pin``
+``familiar``           ``score, bestial_combat, perfect_assistant``
+``hammerspace``        ``defence_bonus``
+``blood_magic``        pay mana with wounds
+``healing_artifact``   ``cost, heal``
+``disguise_artifact``  ``cost, dice``
+``none``               no fight effect (``simulated: false``)
+=====================  =========================================================
+
+A new perk that reuses a code is a new YAML row; only a new mechanic adds a code.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+_DIR = Path(__file__).parent
+
+CODES = ("dice", "dr", "attack_cost", "initiative_tens", "killing_blow", "focused_assault", "barrage",
+         "friendship", "duplication", "third_eye", "regeneration", "tentacles", "familiar", "hammerspace",
+         "blood_magic", "healing_artifact", "disguise_artifact", "none")
+
+
+@lru_cache(maxsize=None)
+def entries() -> tuple[dict, ...]:
+    rows = []
+    for fname in ("powers.yaml", "perks.yaml"):
+        with open(_DIR / fname, encoding="utf-8") as f:
+            rows.extend(yaml.safe_load(f))
+    for r in rows:
+        assert r["code"] in CODES, f"catalog row {r['name']}: unknown effect code {r['code']}"
+    return tuple(rows)
+
+
+def by_name() -> dict[str, dict]:
+    return {r["name"]: r for r in entries()}
+
+
+def names(kind: str | None = None) -> list[str]:
+    return [r["name"] for r in entries() if kind is None or r["kind"] == kind]
+
+
+def simulated_names() -> list[str]:
+    return [r["name"] for r in entries() if r.get("simulated")]

@@ -1,0 +1,278 @@
+"""Compile a validated d10 scenario into the kernel's arrays (numbers only).
+
+Rows: every member in listed order, each followed by her Duplication copies
+(inactive until made) and her familiar. Catalog rows become numbers through
+their effect codes (see :mod:`sim.systems.d10.catalog`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import catalog
+from . import kernel as K
+from . import policies
+from .rules import RULES
+from .schema import ABILITIES, Scenario
+
+ATTACK_KINDS = {"melee": K.ATK_MELEE, "ranged": K.ATK_RANGED, "mystic": K.ATK_MYSTIC, "specialization": K.ATK_SPEC}
+KINDS = {"girl": K.KIND_GIRL, "monster_girl": K.KIND_MONSTER, "dark_magical_girl": K.KIND_DARK}
+KIND_NAMES = {K.KIND_GIRL: "girl", K.KIND_MONSTER: "monster_girl", K.KIND_DARK: "dark_magical_girl",
+              K.KIND_FAMILIAR: "familiar", K.KIND_COPY: "copy"}
+TESTS = {name: i for i, name in enumerate(K.TEST_NAMES)}
+
+
+@dataclass
+class Inputs:
+    """Kernel inputs of one variant (see :mod:`.kernel` for the columns)."""
+
+    comb: np.ndarray
+    pol: np.ndarray
+    rules: np.ndarray
+    tab: np.ndarray
+    names: list[str]
+    sides: list[int]
+    kinds: list[str]
+    side_names: list[str]
+    resolved_rules: dict
+    notes: list[str] = field(default_factory=list)
+    #: the kernel may take its plain fast path (bit-identical results, see kernel)
+    plain: bool = False
+
+    @property
+    def round_cap(self) -> int:
+        """Most rounds of one trial (all its fights): the length of ``rounds_hist`` - 1."""
+        r = self.rules
+        return int(r[K.R_ROUND_CAP] * r[K.R_EPISODES] * r[K.R_FIGHTS_PER_EPISODE])
+
+    @property
+    def n(self) -> int:
+        return self.comb.shape[0]
+
+
+def dice(score: int) -> int:
+    """Pool size: half the score, rounded up (L17)."""
+    return (int(score) + 1) // 2
+
+
+def thresholds(wmax: int, rule: str) -> tuple[int, int, int]:
+    """First wound counts of the 2nd, 3rd and 4th threshold (L33, D2)."""
+    if rule == "exact":  # penalty once wounds exceed k quarters of the pool
+        return tuple(k * wmax // 4 + 1 for k in (1, 2, 3))
+    band = wmax // 4 if rule == "floor" else -(-wmax // 4)
+    band = max(band, 1)
+    return tuple(k * band + 1 for k in (1, 2, 3))
+
+
+def _fill_base(row, scores, wmax, resolved):
+    for a in range(5):
+        row[K.C_SCORE + a] = scores[a]
+        row[K.C_DICE + a] = dice(scores[a])
+    row[K.C_WMAX] = wmax
+    row[K.C_T1], row[K.C_T2], row[K.C_T3] = thresholds(wmax, resolved["threshold_rule"])
+    row[K.C_BAND] = max(1, -(-wmax // 4))
+    row[K.C_OWNER] = -1
+    row[K.C_FAMILIAR] = -1
+    row[K.C_START] = 1
+
+
+def _apply_effects(row, names, attack_kind: str):
+    """Catalog effect codes -> columns. Returns (familiar params, duplication params)."""
+    fam = dup = None
+    rows = catalog.by_name()
+    for name in names:
+        e = rows[name]
+        code, p = e["code"], e.get("params") or {}
+        if code == "dice":
+            for t in p["tests"]:
+                row[K.C_BONUS + TESTS[t]] += p["n"]
+        elif code == "dr":
+            row[K.C_DR] += p["n"]
+        elif code == "attack_cost":
+            if p["attack"] == attack_kind:
+                row[K.C_ATK_COST] += p["n"]
+        elif code == "initiative_tens":
+            row[K.C_AWARE] = 1
+        elif code == "killing_blow":
+            row[K.C_KB_COST], row[K.C_KB_PEN], row[K.C_KB_FAILX] = p["cost"], p["penalty"], p["fail_multiplier"]
+        elif code == "focused_assault":
+            row[K.C_FA_COST] = p["cost"]
+        elif code == "barrage":
+            row[K.C_BAR_COST] = p["cost"]
+        elif code == "friendship":
+            row[K.C_FRIEND], row[K.C_FRIEND_RECV] = p["aid_multiplier"], p["aid_received"]
+        elif code == "duplication":
+            row[K.C_DUP_COST] = p["cost_per_copy"]
+            dup = p
+        elif code == "third_eye":
+            row[K.C_EYE] = p["penalty"]
+        elif code == "regeneration":
+            row[K.C_REGEN_W], row[K.C_REGEN_M], row[K.C_REGEN_COST] = p["wounds"], p["mana"], p["action_cost"]
+        elif code == "tentacles":
+            row[K.C_TENT_G], row[K.C_TENT_P] = p["grapple"], p["pin"]
+        elif code == "familiar":
+            fam = p
+        elif code == "hammerspace":
+            row[K.C_HAMMER] = 1 + p["defence_bonus"]
+        elif code == "blood_magic":
+            row[K.C_BLOOD] = 1
+        elif code == "healing_artifact":
+            row[K.C_HEAL_COST], row[K.C_HEAL_AMT] = p["cost"], p["heal"]
+        elif code == "disguise_artifact":
+            row[K.C_DISG_COST], row[K.C_DISG_DICE] = p["cost"], p["dice"]
+        elif code == "none":
+            pass
+        else:  # pragma: no cover - catalog.entries() checks codes
+            raise AssertionError(code)
+    return fam, dup
+
+
+def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry point's name
+    resolved = scenario.resolved_rules()
+    rules = RULES.to_array(resolved)
+    mult = resolved["wound_multiplier"]
+    rows, pols, names, sides, kinds = [], [], [], [], []
+    notes: list[str] = []
+    used_default_dr = False
+
+    def new_row():
+        r = np.zeros(K.NC, dtype=np.int64)
+        rows.append(r)
+        return len(rows) - 1, r
+
+    for s, side in enumerate(scenario.sides):
+        for m in side.members:
+            idx, row = new_row()
+            scores = [getattr(m.abilities, a) for a in ABILITIES]
+            _fill_base(row, scores, mult * m.abilities.vitality, resolved)
+            row[K.C_SIDE] = s
+            row[K.C_KIND] = KINDS[m.kind]
+            row[K.C_MANA] = m.abilities.magic
+            row[K.C_FORT] = m.abilities.luck
+            if m.outfit_dr is None:
+                used_default_dr = True
+            row[K.C_DR] = resolved["default_dr"] if m.outfit_dr is None else m.outfit_dr
+            row[K.C_ATK] = ATTACK_KINDS[m.attack_kind]
+            if m.attack_kind == "specialization":
+                row[K.C_ATK_COST] = resolved["spec_cost"]
+            sp = m.specialization
+            row[K.C_SPEC_EFFECT] = int(sp.effect == "penalty")
+            row[K.C_SPEC_AREA] = int(sp.area)
+            row[K.C_SPEC_PEN] = sp.penalty
+            row[K.C_SPEC_ALLIES] = sp.allies_caught
+            fam, dup = _apply_effects(row, list(m.powers) + list(m.perks), m.attack_kind)
+            row[K.C_CARRY] = int(s == 0)
+            row[K.C_PERM_OK] = int(s == 0 or resolved["permanent_npcs"])
+            pol = policies.encode(m.effective_policy())
+            pols.append(pol)
+            names.append(m.name)
+            sides.append(s)
+            kinds.append(m.kind)
+            if dup is not None and m.duplicates > 0:
+                row[K.C_COPY0] = len(rows)
+                row[K.C_NCOPIES] = m.duplicates
+                for k in range(m.duplicates):
+                    _, c = new_row()
+                    c[:] = row
+                    c[K.C_KIND] = K.KIND_COPY
+                    c[K.C_OWNER] = idx
+                    c[K.C_START] = 0
+                    c[K.C_CARRY] = 0
+                    c[K.C_PERM_OK] = 0
+                    c[K.C_FORT] = 0
+                    c[K.C_MANA] = dup["copy_mana"]
+                    c[K.C_WMAX] = dup["copy_wounds"]
+                    c[K.C_T1] = c[K.C_T2] = c[K.C_T3] = 1 << 30
+                    # copies have her stats and perks, not her powers (D23 reading)
+                    for col in (K.C_KB_COST, K.C_FA_COST, K.C_BAR_COST, K.C_DUP_COST, K.C_COPY0, K.C_NCOPIES,
+                                K.C_REGEN_W, K.C_REGEN_M, K.C_REGEN_COST, K.C_TENT_G, K.C_HAMMER, K.C_FRIEND,
+                                K.C_FRIEND_RECV, K.C_EYE):
+                        c[col] = 0
+                    cp = pol.copy()
+                    cp[K.P_DUP] = 0
+                    pols.append(cp)
+                    names.append(f"{m.name} copy {k + 1}")
+                    sides.append(s)
+                    kinds.append("copy")
+            if fam is not None:
+                fidx, f = new_row()
+                sc = fam["score"]
+                _fill_base(f, [sc] * 5, mult * sc, resolved)
+                f[K.C_SIDE] = s
+                f[K.C_KIND] = K.KIND_FAMILIAR
+                f[K.C_OWNER] = idx
+                f[K.C_DR] = resolved["familiar_dr"]
+                f[K.C_ATK] = K.ATK_MELEE
+                f[K.C_CARRY] = int(s == 0)
+                spec = m.familiar
+                perk = spec.perk if spec is not None else "bestial_combat"
+                if perk == "bestial_combat":
+                    f[K.C_BONUS + K.T_MELEE] += fam["bestial_combat"]
+                elif perk == "perfect_assistant":
+                    f[K.C_ASSIST] = fam["perfect_assistant"]
+                row[K.C_FAMILIAR] = fidx
+                fp = spec.policy if spec is not None else None
+                pols.append(policies.encode(fp) if fp is not None else policies.encode(type(m.policy)()))
+                names.append(f"{m.name}'s familiar")
+                sides.append(s)
+                kinds.append("familiar")
+    comb = np.stack(rows)
+    comb[:, K.C_ORDER] = np.arange(len(rows))
+    pol = np.stack(pols)
+    _prune(comb, pol)
+    if used_default_dr:
+        notes.append(f"assumption: outfit DR {resolved['default_dr']} where a member gives none "
+                     "(D10: the default outfit is in the main CYOA, not provided)")
+    if resolved["permanent_wounds"] == "on":
+        lim = resolved["permanent_limit"]
+        notes.append("house rule: after a permanent wound she stays in at "
+                     + ("pool - 1" if resolved["permanent_after"] == "minus_one" else "one threshold lower")
+                     + (f", at most {lim} per fight" if lim >= 0 else ", no limit") + " (D4 ii)")
+    if any(k in ("monster_girl", "dark_magical_girl") for k in kinds):
+        notes.append("assumption: enemies are built like magical girls (D27: enemy rules not given)")
+    return Inputs(
+        comb=comb, pol=pol, rules=rules,
+        tab=K.success_table(resolved["success_face"], resolved["double_face"]),
+        names=names, sides=sides, kinds=kinds, side_names=[sd.name for sd in scenario.sides],
+        resolved_rules=resolved, notes=notes, plain=is_plain(comb, pol),
+    )
+
+
+def _prune(comb, pol):
+    """Zero policy parameters that can never apply (no healing power, nobody who
+    could retreat...), so the kernel skips their checks. Never changes results."""
+    for i in range(comb.shape[0]):
+        if comb[i, K.C_REGEN_COST] == 0 and comb[i, K.C_HEAL_AMT] == 0:
+            pol[i, K.P_HEAL] = 0
+        enemies = comb[:, K.C_SIDE] != comb[i, K.C_SIDE]
+        if not (pol[enemies, K.P_RETREAT] > 0).any():
+            pol[i, K.P_PURSUE] = 0
+        if comb[i, K.C_DUP_COST] == 0:
+            pol[i, K.P_DUP] = 0
+        if comb[i, K.C_HAMMER] == 0:
+            pol[i, K.P_HAMMER] = 0
+        if comb[i, K.C_TENT_G] == 0:
+            pol[i, K.P_GRAPPLE] = 0
+        if comb[i, K.C_BLOOD] == 0:
+            pol[i, K.P_BLOOD] = 0
+        if comb[i, K.C_MANA] == 0:
+            pol[i, K.P_RECHARGE] = 0
+
+
+#: columns that must be 0 on every row for the plain fast path
+_POWER_COLUMNS = (K.C_ATK_COST, K.C_KB_COST, K.C_FA_COST, K.C_BAR_COST, K.C_FRIEND, K.C_FRIEND_RECV, K.C_DUP_COST,
+                  K.C_NCOPIES, K.C_EYE, K.C_REGEN_W, K.C_REGEN_M, K.C_REGEN_COST, K.C_TENT_G, K.C_HAMMER, K.C_BLOOD,
+                  K.C_HEAL_AMT, K.C_DISG_DICE, K.C_ASSIST)
+_POLICY_COLUMNS = (K.P_RETREAT, K.P_HIDE, K.P_HEAL, K.P_AID, K.P_PURSUE, K.P_DUP, K.P_HAMMER, K.P_GRAPPLE)
+
+
+def is_plain(comb, pol) -> bool:
+    """True when the kernel's plain fast path plays this fight exactly (see kernel)."""
+    if (comb[:, list(_POWER_COLUMNS)] != 0).any():
+        return False
+    if (comb[:, K.C_ATK] == K.ATK_SPEC).any():
+        return False
+    if (pol[:, list(_POLICY_COLUMNS)] != 0).any():
+        return False
+    return bool((pol[:, K.P_TARGETS] == 1).all())

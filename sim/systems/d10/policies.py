@@ -1,0 +1,101 @@
+"""d10 AI policies: a preset name plus parameters, compiled to numbers.
+
+A policy is a row of the kernel's ``pol`` array (columns ``P_*`` in
+:mod:`.kernel`). A member's ``policy:`` names a preset (default
+``balanced``) and overrides any parameter; the merged values are validated
+by :class:`sim.systems.d10.schema.Policy`.
+
+Parameters:
+  * ``target``: ``weakest`` (fewest wounds left), ``random``, ``listed``
+    (first in the file), ``strongest`` (largest attack pool);
+  * ``defence``: ``best`` (largest allowed pool; ties prefer Parry, Magic
+    Block, Dodge, Luck), ``dodge``, ``luck``, ``parry``, ``magic``
+    (fall back to ``best`` when not allowed against that attack), or
+    ``parry-melee`` (Parry against melee, else the best other pool);
+  * ``mana_per_attack``: augmentation dice bought per attack (capped by the
+    rule ``augment_cap`` and the mana left);
+  * ``save_mana``: never augment below the cost of Killing Blow / Focused
+    Assault (keep mana for them);
+  * ``killing_blow`` / ``focused_assault`` / ``barrage``: use the power when
+    the mana allows;
+  * ``fortune``: ``never``, ``always`` (every test while points last),
+    ``defence`` (every defence roll), ``rescue`` (any roll that the +2 turns
+    from a failure into a success);
+  * ``recharge_below``: Recharge when mana is below this and the next attack
+    cannot be paid or augmented as wished (0 = never);
+  * ``retreat_at`` / ``hide_at`` / ``heal_at``: act when her own wound
+    threshold (1 = second band ... 3 = fourth band) reaches this (0 = never);
+    ``heal_at`` also heals an ally in that state (Healing Artifact);
+  * ``aid``: Aid the ally with the largest attack pool instead of attacking;
+  * ``pursue``: Pursue an enemy who just retreated;
+  * ``targets``: targets per weapon attack (the first by ``target``, more in
+    listed order; one roll, ``multi_target_penalty`` dice each);
+  * ``stunt``: expected stunt dice per action (0..2; L115-145);
+  * ``grapple``: Tentacles: ``never``, ``grapple`` (then attack), ``pin``;
+  * ``escape``: spend the action pulling free when held;
+  * ``blood_magic``: pay a mana shortfall with wounds (Blood Magic);
+  * ``hammerspace``: trap an enemy in Hammerspace when facing two or more;
+  * ``duplicate``: create copies (Duplication) on the first turn.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import kernel as K
+
+TARGETS = {"weakest": K.TARGET_WEAKEST, "random": K.TARGET_RANDOM, "listed": K.TARGET_LISTED,
+           "strongest": K.TARGET_STRONGEST}
+DEFENCES = {"best": K.DEF_BEST, "dodge": K.DEF_DODGE, "luck": K.DEF_LUCK, "parry": K.DEF_PARRY,
+            "magic": K.DEF_BLOCK, "parry-melee": K.DEF_PARRY_MELEE}
+FORTUNE = {"never": K.FORT_NEVER, "always": K.FORT_ALWAYS, "defence": K.FORT_DEFENCE, "rescue": K.FORT_RESCUE}
+GRAPPLE = {"never": 0, "grapple": 1, "pin": 2}
+
+_BASE = dict(target="weakest", defence="best", mana_per_attack=1, save_mana=True, killing_blow=True,
+             focused_assault=True, barrage=True, fortune="rescue", recharge_below=1, retreat_at=0, hide_at=0,
+             heal_at=2, aid=False, pursue=True, targets=1, stunt=0.0, grapple="grapple", escape=True,
+             blood_magic=True, hammerspace=True, duplicate=True)
+
+#: named presets; every parameter can be overridden per member
+PRESETS = {
+    # spends for effect: augments, uses powers, fortune when it flips a roll
+    "balanced": dict(_BASE),
+    # everything into the attack: full augmentation, fortune on every roll, never heals or retreats
+    "aggressive": dict(_BASE, target="weakest", mana_per_attack=3, save_mana=False, fortune="always",
+                       recharge_below=1, heal_at=0),
+    # protects herself: Parry kept for melee, fortune on defence, heals, hides and retreats when hurt
+    "cautious": dict(_BASE, defence="parry-melee", mana_per_attack=0, fortune="defence", heal_at=1, hide_at=3,
+                     retreat_at=3, killing_blow=False),
+    # helps the strongest ally: Aid every turn, heals, fortune on defence
+    "support": dict(_BASE, aid=True, mana_per_attack=0, fortune="defence", heal_at=1),
+    # plain: no mana, no fortune, no powers; the exact-duel baseline
+    "plain": dict(_BASE, mana_per_attack=0, save_mana=False, killing_blow=False, focused_assault=False,
+                  barrage=False, fortune="never", recharge_below=0, heal_at=0, pursue=False, grapple="never",
+                  blood_magic=False, hammerspace=False, duplicate=False),
+}
+
+
+def encode(policy) -> np.ndarray:
+    """A validated policy model (see schema.Policy) -> int64[NP] parameter vector."""
+    row = np.zeros(K.NP, dtype=np.int64)
+    row[K.P_TARGET] = TARGETS[policy.target]
+    row[K.P_DEFENCE] = DEFENCES[policy.defence]
+    row[K.P_AUG] = policy.mana_per_attack
+    row[K.P_SAVE] = int(policy.save_mana)
+    row[K.P_KB] = int(policy.killing_blow)
+    row[K.P_FA] = int(policy.focused_assault)
+    row[K.P_BARRAGE] = int(policy.barrage)
+    row[K.P_FORTUNE] = FORTUNE[policy.fortune]
+    row[K.P_RECHARGE] = policy.recharge_below
+    row[K.P_RETREAT] = policy.retreat_at
+    row[K.P_HIDE] = policy.hide_at
+    row[K.P_HEAL] = policy.heal_at
+    row[K.P_AID] = int(policy.aid)
+    row[K.P_PURSUE] = int(policy.pursue)
+    row[K.P_TARGETS] = policy.targets
+    row[K.P_STUNT] = int(round(policy.stunt * 1000))
+    row[K.P_GRAPPLE] = GRAPPLE[policy.grapple]
+    row[K.P_ESCAPE] = int(policy.escape)
+    row[K.P_BLOOD] = int(policy.blood_magic)
+    row[K.P_HAMMER] = int(policy.hammerspace)
+    row[K.P_DUP] = int(policy.duplicate)
+    return row

@@ -1,0 +1,202 @@
+"""Scenario schema of the d10 add-on (``system: d10``), pydantic v2.
+
+Every combatant (girl, monster girl, dark magical girl: enemies are built the
+same way, D27) has the five abilities (L15), an attack kind (melee = STR,
+ranged = AGI, mystic weapon or specialization = MAG, L75), a preferred
+defence, an outfit DR (default: rule ``default_dr``, D10), powers and perks
+from the catalog, and a policy (a preset plus overrides).
+"""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from sim.scenario.base import ScenarioHeader, StrictModel
+from sim.scenario.suggest import unknown_name_message
+
+from . import catalog
+from .policies import DEFENCES, FORTUNE, GRAPPLE, PRESETS, TARGETS
+from .rules import RULES
+
+ABILITIES = ("strength", "agility", "vitality", "magic", "luck")
+Score = Field(ge=0, le=40)
+
+
+class Abilities(StrictModel):
+    strength: int = Score
+    agility: int = Score
+    vitality: int = Field(ge=1, le=40)
+    magic: int = Score
+    luck: int = Score
+
+
+def _check(kind: str, value: str, known) -> str:
+    if value not in known:
+        raise ValueError(unknown_name_message(kind, value, list(known)))
+    return value
+
+
+class Policy(StrictModel):
+    """How a combatant fights; see :mod:`sim.systems.d10.policies`."""
+
+    preset: str = "balanced"
+    target: str
+    defence: str
+    mana_per_attack: int = Field(ge=0, le=20)
+    save_mana: bool
+    killing_blow: bool
+    focused_assault: bool
+    barrage: bool
+    fortune: str
+    recharge_below: int = Field(ge=0, le=100)
+    retreat_at: int = Field(ge=0, le=3)
+    hide_at: int = Field(ge=0, le=3)
+    heal_at: int = Field(ge=0, le=3)
+    aid: bool
+    pursue: bool
+    targets: int = Field(ge=1, le=16)
+    stunt: float = Field(ge=0, le=2)
+    grapple: str
+    escape: bool
+    blood_magic: bool
+    hammerspace: bool
+    duplicate: bool
+
+    @model_validator(mode="before")
+    @classmethod
+    def _preset(cls, data: Any):
+        if data is None:
+            data = {}
+        if isinstance(data, str):
+            data = {"preset": data}
+        if not isinstance(data, dict):
+            return data
+        name = data.get("preset", "balanced")
+        if name not in PRESETS:
+            raise ValueError(unknown_name_message("policy preset", name, list(PRESETS)))
+        return {**PRESETS[name], **data, "preset": name}
+
+    @field_validator("target")
+    @classmethod
+    def _t(cls, v):
+        return _check("targeting", v, TARGETS)
+
+    @field_validator("defence")
+    @classmethod
+    def _d(cls, v):
+        return _check("defence", v, DEFENCES)
+
+    @field_validator("fortune")
+    @classmethod
+    def _f(cls, v):
+        return _check("fortune use", v, FORTUNE)
+
+    @field_validator("grapple")
+    @classmethod
+    def _g(cls, v):
+        return _check("grapple mode", v, GRAPPLE)
+
+
+class Specialization(StrictModel):
+    """How a specialization attack works (L79, D13): ``damage`` uses the wound
+    formula; ``penalty`` imposes -penalty dice until the target pulls free."""
+
+    effect: Literal["damage", "penalty"] = "damage"
+    area: bool = False
+    penalty: int = Field(2, ge=2, le=4)
+    allies_caught: int = Field(0, ge=0, le=16)
+
+
+class FamiliarSpec(StrictModel):
+    perk: Literal["bestial_combat", "perfect_assistant", "illusion_piercer"] = "bestial_combat"
+    policy: Policy = Policy()
+
+
+class Member(StrictModel):
+    name: str = Field(min_length=1, max_length=60)
+    kind: Literal["girl", "monster_girl", "dark_magical_girl"] = "girl"
+    abilities: Abilities
+    attack_kind: Literal["melee", "ranged", "mystic", "specialization"] = "melee"
+    defence: str | None = None
+    outfit_dr: int | None = Field(None, ge=0, le=20)
+    powers: list[str] = Field(default_factory=list, max_length=20)
+    perks: list[str] = Field(default_factory=list, max_length=20)
+    specialization: Specialization = Specialization()
+    familiar: FamiliarSpec | None = None
+    duplicates: int = Field(2, ge=0, le=6)
+    policy: Policy = Policy()
+
+    @field_validator("defence")
+    @classmethod
+    def _d(cls, v):
+        return v if v is None else _check("defence", v, DEFENCES)
+
+    @field_validator("powers")
+    @classmethod
+    def _powers(cls, v):
+        return _catalog_names(v, "power")
+
+    @field_validator("perks")
+    @classmethod
+    def _perks(cls, v):
+        return _catalog_names(v, "perk")
+
+    @model_validator(mode="after")
+    def _familiar(self):
+        if self.familiar is not None and "Familiar" not in self.powers:
+            raise ValueError("'familiar:' needs the power Familiar (L155)")
+        return self
+
+    def effective_policy(self) -> Policy:
+        if self.defence is None:
+            return self.policy
+        return self.policy.model_copy(update={"defence": self.defence})
+
+
+def _catalog_names(v: list[str], kind: str) -> list[str]:
+    known = catalog.names(kind)
+    sim = set(catalog.simulated_names())
+    for name in v:
+        if name not in known:
+            raise ValueError(unknown_name_message(kind, name, known))
+        if name not in sim:
+            raise ValueError(f"{kind} '{name}' is in the catalog but has no fight effect in the simulator "
+                             f"(simulated: false; see `sim catalog d10`)")
+    if len(set(v)) != len(v):
+        raise ValueError(f"a {kind} is listed twice")
+    return v
+
+
+class Side(StrictModel):
+    name: str = Field(min_length=1, max_length=60)
+    members: list[Member] = Field(min_length=1, max_length=16)
+
+
+class Scenario(ScenarioHeader):
+    """One variant of a d10 scenario."""
+
+    system: Literal["d10"] = "d10"
+    rules: dict[str, Any] = Field(default_factory=dict)
+    sides: list[Side] = Field(min_length=2, max_length=2)
+
+    @field_validator("rules")
+    @classmethod
+    def _rules(cls, v: dict) -> dict:
+        RULES.resolve(v)
+        return v
+
+    @model_validator(mode="after")
+    def _unique_names(self):
+        seen = set()
+        for side in self.sides:
+            for m in side.members:
+                if m.name in seen:
+                    raise ValueError(f"two combatants are named '{m.name}'; names must be unique")
+                seen.add(m.name)
+        if self.sides[0].name == self.sides[1].name:
+            raise ValueError(f"both sides are named '{self.sides[0].name}'")
+        return self
+
+    def resolved_rules(self) -> dict:
+        return RULES.resolve(self.rules)

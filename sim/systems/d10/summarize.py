@@ -1,0 +1,98 @@
+"""d10 counters -> tidy DataFrames (no simulation here)."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sim.stats import wilson
+
+from . import kernel as K
+
+
+def curves(counters: dict, inputs, variant: str) -> pd.DataFrame:
+    """Per-round survival curves (fractions of trials), rounds 0..cap:
+    ``ongoing`` (trials still running after round r) and ``standing: <side>``."""
+    n_trials = int(counters["outcomes"].sum())
+    cap = inputs.round_cap
+    ended_by = np.cumsum(counters["rounds_hist"])
+    rows = []
+    for r in range(0, cap + 1):
+        ongoing = (n_trials - ended_by[r]) / n_trials if r < cap else 0.0
+        rows.append((variant, r, "ongoing", ongoing))
+    for s, side in enumerate(inputs.side_names):
+        for r in range(0, cap + 1):
+            v = 1.0 if r == 0 else counters["side_curve"][s, r] / n_trials
+            rows.append((variant, r, f"standing: {side}", v))
+    return pd.DataFrame(rows, columns=["variant", "round", "metric", "value"])
+
+
+def combatant_curves(counters: dict, inputs, variant: str) -> pd.DataFrame:
+    """Share of trials in which each combatant is in the fight at the end of round r."""
+    n_trials = int(counters["outcomes"].sum())
+    cc = counters["comb_curve"]
+    rows = []
+    for j, name in enumerate(inputs.names):
+        for r in range(1, inputs.round_cap + 1):
+            rows.append((variant, name, r, cc[j, r] / n_trials))
+    return pd.DataFrame(rows, columns=["variant", "combatant", "round", "standing"])
+
+
+def _rate(k, n, name):
+    lo, hi = wilson(int(k), n)
+    return {name: k / n, f"{name}_lo": lo, f"{name}_hi": hi}
+
+
+def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
+    """One row per combatant: means per trial and rates with 95% Wilson intervals."""
+    n = int(counters["outcomes"].sum())
+    c = counters["combatants"]
+    rows = []
+    for j, name in enumerate(inputs.names):
+        k = c[j]
+        row = {"variant": variant, "combatant": name, "side": inputs.side_names[inputs.sides[j]],
+               "kind": inputs.kinds[j], "fights": k[K.K_FIGHTS] / n, "attacks": k[K.K_ATTACKS] / n,
+               "hit_rate": k[K.K_HITS] / k[K.K_ATTACKS] if k[K.K_ATTACKS] else float("nan"),
+               "wounds_dealt": k[K.K_DEALT] / n, "wounds_taken": k[K.K_TAKEN] / n}
+        # side 0 keeps its girls across a trial's fights: rates per trial; enemies are
+        # fresh in every fight: rates per fight they started
+        carry = bool(inputs.comb[j, K.C_CARRY])
+        per = n if carry else max(int(k[K.K_FIGHTS]), 1)
+        row["rate_per"] = "trial" if carry else "fight"
+        row.update(_rate(k[K.K_KO_TRIALS] if carry else min(k[K.K_KOS], per), per, "ko_rate"))
+        row.update(_rate(min(k[K.K_DEATHS], per), per, "death_rate"))
+        row.update(_rate(k[K.K_STANDING_END], n, "standing_at_end"))
+        for b, label in enumerate(("threshold2", "threshold3", "threshold4")):
+            row.update(_rate(k[K.K_BAND + b], n, f"reached_{label}"))
+        row.update({
+            "wounds_end": k[K.K_WOUNDS_END] / n,
+            "permanent_wounds": k[K.K_PERM] / n, "permanent_severe": k[K.K_PERM_SEVERE] / n,
+            "mana_spent": k[K.K_MANA] / n, "fortune_spent": k[K.K_FORTUNE] / n,
+            "augment_dice": k[K.K_AUG_DICE] / n, "stunt_dice": k[K.K_STUNT_DICE] / n,
+            "fled": k[K.K_FLED] / n, "killing_blows": k[K.K_KB] / n, "killing_blow_kills": k[K.K_KB_KILLS] / n,
+            "focused_assaults": k[K.K_FA] / n, "barrages": k[K.K_BARRAGE] / n,
+            "parry_wounds": k[K.K_PARRY_WOUNDS] / n, "block_mana": k[K.K_BLOCK_MANA] / n,
+            "aids": k[K.K_AIDS] / n, "recharges": k[K.K_RECHARGES] / n, "hides": k[K.K_HIDES] / n,
+            "grapples": k[K.K_GRAPPLES] / n, "copies": k[K.K_COPIES] / n, "healed": k[K.K_HEALED] / n,
+            "spell_effects": k[K.K_SPELLS] / n, "pursues": k[K.K_PURSUES] / n, "traps": k[K.K_TRAPS] / n,
+        })
+        for d, label in enumerate(("dodge", "parry", "block", "luck")):
+            row[f"defences_{label}"] = k[K.K_DEFENCES + d] / n
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def sides(counters: dict, inputs, variant: str) -> pd.DataFrame:
+    """One row per side: wounds dealt/taken, knock-outs and deaths summed over members."""
+    n = int(counters["outcomes"].sum())
+    c = counters["combatants"]
+    rows = []
+    for s, side in enumerate(inputs.side_names):
+        idx = [j for j in range(len(inputs.names)) if inputs.sides[j] == s]
+        sub = c[idx]
+        rows.append({"variant": variant, "side": side, "members": len(idx),
+                     "wounds_dealt": sub[:, K.K_DEALT].sum() / n, "wounds_taken": sub[:, K.K_TAKEN].sum() / n,
+                     "knockouts": sub[:, K.K_KOS].sum() / n, "deaths": sub[:, K.K_DEATHS].sum() / n,
+                     "permanent_wounds": sub[:, K.K_PERM].sum() / n, "mana_spent": sub[:, K.K_MANA].sum() / n,
+                     "fortune_spent": sub[:, K.K_FORTUNE].sum() / n,
+                     "fights_per_trial": float(counters["fights"][0]) / n if "fights" in counters else 1.0})
+    return pd.DataFrame(rows)

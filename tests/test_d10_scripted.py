@@ -1,0 +1,336 @@
+"""Scripted-dice tests of the d10 kernel: one rule, power or perk, one exact outcome.
+
+Members default to all abilities 6 (3 dice), 12 wounds (thresholds at 4/7/10),
+melee, Dodge, DR 1, the 'plain' policy (sim.systems.d10.testing.member).
+Faces are d10 faces; every script must be consumed exactly. Line numbers are
+those of shared/seeds/003_56c8c585b597d64f.txt.
+"""
+from __future__ import annotations
+
+from sim.systems.d10 import kernel as K
+from sim.systems.d10.testing import Script, inputs, member, run, scenario, state
+
+A, B = 0, 1
+MISS3 = (1, 2, 3)
+
+
+def setup(a=None, b=None, rules=None, more_b=()):
+    inp = inputs(scenario([member("Ami", **(a or {}))], [member("Bea", **(b or {}))] + list(more_b), rules))
+    dyn, cc = state(inp)
+    return inp, dyn, cc
+
+
+def attack(inp, dyn, cc, i, t, check=(), aid=0, **kw):
+    s = Script(check=check, **kw)
+    r = run(inp, dyn, cc, K.attack, s.streams, i=i, t=t, aid=aid)
+    s.assert_consumed()
+    return r
+
+
+def test_hit_wounds_formula_and_dr():
+    """L85: wounds = max(1, 1 + margin - DR). Attack 10,10,7 = 5 vs dodge 7,1,1 = 1 -> 1+4-1 = 4."""
+    inp, dyn, cc = setup()
+    attack(inp, dyn, cc, A, B, check=(10, 10, 7, 7, 1, 1))
+    assert dyn[B, K.D_W] == 4 and cc[A, K.K_DEALT] == 4 and cc[A, K.K_HITS] == 1
+
+
+def test_tie_goes_to_attacker_min_one_wound():
+    """L85, rule 22: meets = hit; 1 + 0 - DR 1 = 0 -> at least 1."""
+    inp, dyn, cc = setup()
+    attack(inp, dyn, cc, A, B, check=(7, 1, 1, 8, 1, 1))
+    assert dyn[B, K.D_W] == 1
+
+
+def test_example_damage_reading():
+    """D11 (b): no +1: margin 4 - DR 1 = 3."""
+    inp, dyn, cc = setup(rules={"damage_formula": "example"})
+    attack(inp, dyn, cc, A, B, check=(10, 10, 7, 7, 1, 1))
+    assert dyn[B, K.D_W] == 3
+
+
+def test_threshold_penalty_worked_example():
+    """L33: VIT 6 with 3 wounds rolls full dice; VIT 4 with 3 wounds loses one die."""
+    inp, dyn, cc = setup(b={"abilities": {"vitality": 4}})
+    dyn[A, K.D_W] = 3
+    dyn[B, K.D_W] = 3
+    # Ami attacks with all 3 dice; Bea dodges with 3 - 1 = 2 dice
+    attack(inp, dyn, cc, A, B, check=(1, 1, 1, 1, 1))
+    dyn[A, K.D_W] = 4  # the next wound takes Ami into the second threshold: 2 dice
+    attack(inp, dyn, cc, A, B, check=(1, 1, 1, 1))
+
+
+def test_pool_can_shrink_to_nothing():
+    """D3: a pool of 0 dice rolls nothing (0 successes); the defender then always fails? No: ties hit."""
+    inp, dyn, cc = setup(a={"abilities": {"strength": 2}})  # 1 die
+    dyn[A, K.D_W] = 10  # fourth threshold: -3 -> 0 dice
+    attack(inp, dyn, cc, A, B, check=(1, 1, 1))  # only Bea's dodge is rolled: 0 vs 0 = a hit
+    assert dyn[B, K.D_W] == 1
+
+
+def test_parry_counter_wound_and_only_vs_melee():
+    """L83-85: a Parry that holds deals one wound to the attacker."""
+    inp, dyn, cc = setup(b={"defence": "parry"})
+    attack(inp, dyn, cc, A, B, check=(7, 1, 1, 7, 7, 1))
+    assert dyn[A, K.D_W] == 1 and dyn[B, K.D_W] == 0 and cc[B, K.K_PARRY_WOUNDS] == 1
+    inp, dyn, cc = setup(a={"attack_kind": "ranged"}, b={"defence": "parry"})  # falls back to the best pool
+    attack(inp, dyn, cc, A, B, check=(7, 1, 1, 7, 7, 1))
+    assert dyn[A, K.D_W] == 0 and cc[B, K.K_DEFENCES + 0] == 1
+
+
+def test_magic_block_restores_mana_capped():
+    """L83: a Magic Block that holds restores one mana (capped, D9 ii); only vs mystic attacks."""
+    inp, dyn, cc = setup(a={"attack_kind": "mystic"}, b={"defence": "magic"})
+    dyn[B, K.D_MANA] = 4
+    attack(inp, dyn, cc, A, B, check=(7, 1, 1, 7, 7, 1))
+    assert dyn[B, K.D_MANA] == 5 and cc[B, K.K_BLOCK_MANA] == 1
+    attack(inp, dyn, cc, A, B, check=(7, 1, 1, 7, 7, 1))
+    attack(inp, dyn, cc, A, B, check=(7, 1, 1, 7, 7, 1))
+    assert dyn[B, K.D_MANA] == 6
+
+
+def test_augmentation_capped_at_three_and_fortune_rescue():
+    """L77: up to 3 bonus dice, 1 mana each; L53: one Fortune point = +2 successes when it flips the roll."""
+    inp, dyn, cc = setup(a={"policy": {"mana_per_attack": 5, "fortune": "rescue"}})
+    # 3 + 3 dice: 7,1,1,1,1,1 = 1 vs dodge 10,8,1 = 3 -> +2 = 3: a tie is a hit
+    attack(inp, dyn, cc, A, B, check=(7, 1, 1, 1, 1, 1, 10, 8, 1))
+    assert dyn[A, K.D_MANA] == 3 and cc[A, K.K_MANA] == 3 and dyn[A, K.D_FORT] == 5
+    assert dyn[B, K.D_W] == 1
+
+
+def test_specialization_costs_mana_and_gifted_die():
+    """L51: a specialization use costs 1 mana; Gifted +1 die (L189)."""
+    inp, dyn, cc = setup(a={"attack_kind": "specialization", "perks": ["Gifted"]})
+    attack(inp, dyn, cc, A, B, check=(1, 1, 1, 1, 1, 1, 1))  # 4 dice vs 3
+    assert dyn[A, K.D_MANA] == 5
+    dyn[A, K.D_MANA] = 0
+    assert attack(inp, dyn, cc, A, B) == 0  # cannot pay: no roll
+
+
+def test_specialization_penalty_effect_and_escape():
+    """L79, D7: the result is the target number; failing to exceed it costs -2 dice until she pulls free."""
+    inp, dyn, cc = setup(a={"attack_kind": "specialization", "specialization": {"effect": "penalty", "penalty": 3}})
+    attack(inp, dyn, cc, A, B, check=(7, 7, 1, 10, 1, 1))  # 2 vs 2: not exceeded -> held
+    assert dyn[B, K.D_HELD] == 3 and dyn[B, K.D_HELD_TN] == 2 and dyn[B, K.D_W] == 0
+    s = Script(check=(10, 1, 1))  # escape: STR 3 - 3 = 0 dice? no: penalty applies -> 0 dice
+    s = Script(check=())
+    run(inp, dyn, cc, K.escape, s.streams, i=B, bonus=0)
+    s.assert_consumed()
+    assert dyn[B, K.D_HELD] == 3
+    s = Script(check=(10, 7, 1))  # with +3 aid dice: 3 dice, 3 successes >= 2
+    run(inp, dyn, cc, K.escape, s.streams, i=B, bonus=3)
+    assert dyn[B, K.D_HELD] == 0
+
+
+def test_multi_target_penalty_and_barrage():
+    """L81: one penalty die per extra target, one roll; Barrage (L165) removes it for 2 mana."""
+    c = member("Cid")
+    inp, dyn, cc = setup(a={"attack_kind": "mystic", "policy": {"targets": 2}}, more_b=[c])
+    attack(inp, dyn, cc, A, B, check=(10, 10, 1, 1, 1, 1, 1, 1))  # 2 dice: 4 vs Bea 0, Cid 0
+    assert dyn[B, K.D_W] == 4 and dyn[2, K.D_W] == 4
+    inp, dyn, cc = setup(a={"attack_kind": "mystic", "powers": ["Barrage"], "policy": {"targets": 2, "barrage": True}},
+                         more_b=[c])
+    attack(inp, dyn, cc, A, B, check=(10, 10, 1, 1, 1, 1, 1, 1, 1))  # 3 dice
+    assert dyn[A, K.D_MANA] == 4 and cc[A, K.K_BARRAGE] == 1
+
+
+def test_area_friendly_fire_and_friendship():
+    """L81: an area use hits every enemy with no penalty, and allies in the area defend too;
+    Power of Friendship (L167) spares them."""
+    spec = {"attack_kind": "specialization", "specialization": {"area": True, "allies_caught": 1}}
+    inp = inputs(scenario([member("Ami", **spec), member("Ally")], [member("Bea"), member("Cid")]))
+    dyn, cc = state(inp)
+    attack(inp, dyn, cc, 0, 2, check=(10, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1))  # Bea, then Ally, Cid
+    assert dyn[1, K.D_W] == 2 and dyn[2, K.D_W] == 2 and dyn[3, K.D_W] == 2
+    inp = inputs(scenario([member("Ami", powers=["Power of Friendship"], **spec), member("Ally")],
+                          [member("Bea"), member("Cid")]))
+    dyn, cc = state(inp)
+    attack(inp, dyn, cc, 0, 2, check=(10, 1, 1, 1, 1, 1, 1, 1, 1))
+    assert dyn[1, K.D_W] == 0
+
+
+def test_killing_blow_fills_pool_then_defence_penalty():
+    """L151: 3 more mana; a hit fills the pool; -2 defence dice until her next turn, -4 on a miss."""
+    inp, dyn, cc = setup(a={"powers": ["Killing Blow"], "policy": {"killing_blow": True}})
+    attack(inp, dyn, cc, A, B, check=(7, 1, 1, 1, 1, 1))
+    assert dyn[B, K.D_OUT] == K.OUT_KO and dyn[A, K.D_MANA] == 3 and dyn[A, K.D_DEFPEN] == 2
+    inp, dyn, cc = setup(a={"powers": ["Killing Blow"], "policy": {"killing_blow": True}})
+    attack(inp, dyn, cc, A, B, check=(1, 1, 1, 7, 1, 1))
+    assert dyn[B, K.D_OUT] == K.OUT_IN and dyn[A, K.D_DEFPEN] == 4
+
+
+def test_focused_assault_drops_into_next_threshold():
+    """L163, D21 (max): 2 mana; at 1 wound a hit takes her to 4 (the 2nd threshold), ignoring DR."""
+    inp, dyn, cc = setup(a={"powers": ["Focused Assault"], "policy": {"focused_assault": True}})
+    dyn[B, K.D_W] = 1
+    attack(inp, dyn, cc, A, B, check=(7, 1, 1, 7, 1, 1))
+    assert dyn[B, K.D_W] == 4 and dyn[A, K.D_MANA] == 4 and dyn[A, K.D_DEFPEN] == 0
+
+
+def test_third_eye_penalises_specialization_on_her():
+    """L171: offensive specialization uses targeting her take -2 dice."""
+    inp, dyn, cc = setup(a={"attack_kind": "specialization"}, b={"powers": ["Third Eye"]})
+    attack(inp, dyn, cc, A, B, check=(1, 1, 1, 1))  # 3 - 2 = 1 die, dodge 3
+
+
+def test_regeneration_start_of_turn_and_action():
+    """L173: 1 wound and 1 mana back at the start of her turn; action + 3 mana heals one band (D24)."""
+    inp, dyn, cc = setup(b={"powers": ["Regeneration"], "policy": {"heal_at": 1}})
+    dyn[B, K.D_W] = 8
+    dyn[B, K.D_MANA] = 4
+    s = Script()
+    run(inp, dyn, cc, K.take_turn, s.streams, i=B)
+    s.assert_consumed()
+    assert dyn[B, K.D_W] == 8 - 1 - 3 and dyn[B, K.D_MANA] == 4 + 1 - 3
+
+
+def test_tentacles_grapple_then_pin():
+    """L175, D25: Magic/Luck vs defence; grapple = lose the next action and -2; pin = -4."""
+    inp, dyn, cc = setup(a={"powers": ["Tentacles"], "policy": {"grapple": "pin"}})
+    s = Script(check=(7, 1, 1, 1, 1, 1))
+    run(inp, dyn, cc, K.act, s.streams, i=A, aid_dice=0)
+    s.assert_consumed()
+    assert dyn[B, K.D_HELD] == 2 and dyn[B, K.D_DISABLED] == 1
+    s = Script()
+    run(inp, dyn, cc, K.take_turn, s.streams, i=B)  # disabled: no action, no dice
+    s.assert_consumed()
+    s = Script(check=(7, 1, 1, 1))  # Bea defends with 3 - 2 = 1 die
+    run(inp, dyn, cc, K.act, s.streams, i=A, aid_dice=0)
+    s.assert_consumed()
+    assert dyn[B, K.D_HELD] == 4 and dyn[B, K.D_HELD_KIND] == K.HELD_PIN
+
+
+def test_familiar_is_a_combatant_with_bestial_combat_and_grief():
+    """L155-157: 7 in every ability (4 dice, 14 wounds), DR 0, +2 melee dice; its death costs -2 dice (grim)."""
+    inp = inputs(scenario([member("Ami", powers=["Familiar"], familiar={"perk": "bestial_combat"})],
+                          [member("Bea")], {"mode": "grim"}))
+    f = 1
+    assert inp.names[f] == "Ami's familiar" and inp.kinds[f] == "familiar"
+    assert inp.comb[f, K.C_DICE + K.STR] == 4 and inp.comb[f, K.C_WMAX] == 14 and inp.comb[f, K.C_DR] == 0
+    assert inp.comb[f, K.C_BONUS + K.T_MELEE] == 2 and inp.comb[f, K.C_MANA] == 0 and inp.comb[f, K.C_FORT] == 0
+    dyn, cc = state(inp)
+    s = Script(check=(10, 10, 10, 1, 1, 1))  # Bea 6 vs 0 -> 6 wounds
+    dyn[f, K.D_W] = 13
+    run(inp, dyn, cc, K.attack, s.streams, i=2, t=f, aid=0)
+    assert dyn[f, K.D_OUT] == K.OUT_DEAD and dyn[0, K.D_GRIEF] == 2
+
+
+def test_perfect_assistant_and_friendship_aid():
+    """L161, L167, L105: Aid +2 dice; x2 with Power of Friendship; +1 from a Perfect Assistant."""
+    inp = inputs(scenario([member("Ami", powers=["Familiar"], familiar={"perk": "perfect_assistant"}),
+                           member("Pal", powers=["Power of Friendship"])], [member("Bea")]))
+    dyn, cc = state(inp)
+    s = Script(check=(7, 1, 1, 1))  # the familiar's largest pool: 4 dice
+    run(inp, dyn, cc, K.aid, s.streams, i=1, j=0, bonus=0)
+    assert dyn[0, K.D_AID] == 3
+    s = Script(check=(7, 1, 1))
+    run(inp, dyn, cc, K.aid, s.streams, i=2, j=0, bonus=0)
+    assert dyn[0, K.D_AID] == 3 + 4
+
+
+def test_duplication_copies_pop_after_one_wound():
+    """L169: 1 mana per copy; copies pop after one wound."""
+    inp = inputs(scenario([member("Ami", powers=["Duplication"], duplicates=2, policy={"duplicate": True})], [member("Bea")]))
+    dyn, cc = state(inp)
+    assert dyn[1, K.D_ACTIVE] == 0
+    s = Script()
+    run(inp, dyn, cc, K.act, s.streams, i=0, aid_dice=0)
+    assert dyn[0, K.D_MANA] == 4 and dyn[1, K.D_ACTIVE] == 1 and dyn[2, K.D_ACTIVE] == 1 and dyn[1, K.D_READY] == 0
+    s = Script(check=(7, 1, 1, 1, 1, 1))
+    run(inp, dyn, cc, K.attack, s.streams, i=3, t=1, aid=0)
+    assert dyn[1, K.D_OUT] != K.OUT_IN
+
+
+def test_hammerspace_traps_and_escape():
+    """L153: Magic test vs defence +2 dice; escape at TN ceil(Magic / 2) = 3."""
+    inp = inputs(scenario([member("Ami", powers=["Hammerspace"], policy={"hammerspace": True})],
+                          [member("Bea"), member("Cid")]))
+    dyn, cc = state(inp)
+    s = Script(check=(10, 10, 1, 1, 1, 1, 1, 1))
+    run(inp, dyn, cc, K.act, s.streams, i=0, aid_dice=0)
+    s.assert_consumed()
+    assert dyn[1, K.D_STORED] == 3
+    s = Script(check=(10, 7, 1))
+    run(inp, dyn, cc, K.take_turn, s.streams, i=1)
+    assert dyn[1, K.D_STORED] == 0
+
+
+def test_recharge_and_defence_penalty():
+    """L113: +3 mana (capped, D18), -2 defence dice until her next turn."""
+    inp, dyn, cc = setup(a={"policy": {"recharge_below": 2}})
+    dyn[A, K.D_MANA] = 1
+    s = Script()
+    run(inp, dyn, cc, K.act, s.streams, i=A, aid_dice=0)
+    assert dyn[A, K.D_MANA] == 4 and dyn[A, K.D_DEFPEN] == 2
+    attack(inp, dyn, cc, B, A, check=(1, 1, 1, 1))  # Ami dodges with 1 die
+
+
+def test_perks_columns():
+    """Martial Training / Enhanced Weapon +1 attack die, Flexibility +1 AGI tests, Enhanced Outfit +1 DR,
+    Mystic Artifact 1 mana, Awareness: initiative dice count as 10s."""
+    inp = inputs(scenario([member("Ami", attack_kind="mystic", outfit_dr=None,
+                                  perks=["Martial Training", "Enhanced Weapon", "Flexibility", "Enhanced Outfit",
+                                         "Mystic Artifact", "Awareness"])], [member("Bea")]))
+    c = inp.comb[0]
+    assert c[K.C_BONUS + K.T_MYSTIC] == 2 and c[K.C_BONUS + K.T_DODGE] == 1 and c[K.C_BONUS + K.T_INIT] == 1
+    assert c[K.C_DR] == 2 and c[K.C_ATK_COST] == 1 and c[K.C_AWARE] == 1
+    dyn, cc = state(inp)
+    s = Script()
+    assert run(inp, dyn, cc, K.init_roll, s.streams[K.S_SETUP], i=0, st=s.streams[K.S_SETUP]) == 8
+
+
+def test_blood_magic_pays_with_wounds():
+    """L197: mana costs paid with wounds, policy: only while she stays out of her next threshold."""
+    inp, dyn, cc = setup(a={"attack_kind": "specialization", "perks": ["Blood Magic"],
+                            "policy": {"blood_magic": True}})
+    dyn[A, K.D_MANA] = 0
+    attack(inp, dyn, cc, A, B, check=(1, 1, 1, 1, 1, 1))
+    assert dyn[A, K.D_W] == 1 and cc[A, K.K_MANA] == 1
+
+
+def test_healing_and_disguise_artifacts():
+    """L201: action + 2 mana heal 1 wound; L195: 1 mana for +2 dice on Hide (TN = opponents)."""
+    inp, dyn, cc = setup(a={"perks": ["Healing Artifact"], "policy": {"heal_at": 1}})
+    dyn[A, K.D_W] = 5
+    s = Script()
+    run(inp, dyn, cc, K.act, s.streams, i=A, aid_dice=0)
+    assert dyn[A, K.D_W] == 4 and dyn[A, K.D_MANA] == 4
+    inp, dyn, cc = setup(a={"perks": ["Disguise Artifact"]})
+    s = Script(check=(7, 1, 1, 1, 1))  # 3 + 2 dice: 1 success >= 1 opponent
+    run(inp, dyn, cc, K.hide, s.streams, i=A, bonus=0)
+    s.assert_consumed()
+    assert dyn[A, K.D_HIDDEN] == 2 and dyn[A, K.D_MANA] == 5
+
+
+def test_permanent_wound_and_grim_death():
+    """L35-49, D4: a permanent wound keeps her in at pool - 1 (once per fight); grim: a full pool kills.
+    Enemies take none unless the rule permanent_npcs says so (D4 iii)."""
+    inp, dyn, cc = setup(rules={"permanent_wounds": "on", "mode": "grim"})
+    dyn[A, K.D_W] = 11
+    # at 11 wounds Ami dodges with 3 - 3 = 0 dice
+    attack(inp, dyn, cc, B, A, check=(7, 1, 1), raw_table=(16,))  # d20 = 17: loss of a foot
+    assert dyn[A, K.D_W] == 11 and dyn[A, K.D_OUT] == K.OUT_IN and cc[A, K.K_PERM] == 1
+    assert cc[A, K.K_PERM_SEVERE] == 1
+    attack(inp, dyn, cc, B, A, check=(7, 1, 1))
+    assert dyn[A, K.D_OUT] == K.OUT_DEAD and cc[A, K.K_DEATHS] == 1
+    dyn[A, K.D_W] = 0
+    dyn[B, K.D_W] = 11
+    attack(inp, dyn, cc, A, B, check=(7, 1, 1))
+    assert dyn[B, K.D_OUT] == K.OUT_DEAD and cc[B, K.K_PERM] == 0
+
+
+def test_retreat_pursue_and_leave():
+    """L109-111: Retreat TN = opponents; Pursue TN = her successes, then she re-rolls at once (D17)."""
+    inp, dyn, cc = setup(a={"policy": {"retreat_at": 1}}, b={"policy": {"pursue": True}})
+    dyn[A, K.D_W] = 5
+    s = Script(check=(10, 1))  # Endurance = VIT (D16), 3 - 1 dice (2nd threshold): 2 >= 1
+    run(inp, dyn, cc, K.act, s.streams, i=A, aid_dice=0)
+    s.assert_consumed()
+    assert dyn[A, K.D_RETREAT] == 2
+    s = Script(check=(10, 1, 1, 1, 1))  # pursuit 2 >= 2; Ami re-rolls 0 < 1: stays
+    run(inp, dyn, cc, K.act, s.streams, i=B, aid_dice=0)
+    s.assert_consumed()
+    assert dyn[A, K.D_RETREAT] == 0
+    dyn[A, K.D_RETREAT] = 1
+    s = Script()
+    run(inp, dyn, cc, K.take_turn, s.streams, i=A)
+    assert dyn[A, K.D_OUT] == K.OUT_FLED
