@@ -322,6 +322,19 @@ def format_bench(d: dict) -> str:
         else:
             tgt, good = "", ""
         rows.append((label, _num(d[key]), tgt, good))
+    # measurements added by rule systems (d10, cards...): every numeric key
+    # not in the table above, with its target when it has one
+    shown = {k for k, _ in _ROWS}
+    skip = {"quick", "loadavg_1m_before", "threads", "cpu_count", "start_trials"}
+    for key, v in d.items():
+        if key in shown or key in skip or isinstance(v, (bool, dict, list, str)) or v is None:
+            continue
+        if key in targets:
+            sign = "<=" if key in _UPPER_BOUND else ">="
+            tgt, good = f"{sign} {_num(targets[key])}", ("yes" if ok.get(key) else "NO")
+        else:
+            tgt, good = "", ""
+        rows.append((key, _num(v), tgt, good))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     lines = []
     for j, r in enumerate(rows):
