@@ -68,7 +68,8 @@ EXPLODING_2D6_DICE = 2 * 6 / 5
 SEED = 20240601
 
 
-def _best_time(fn, repeats: int = REPEATS) -> float:
+def best_time(fn, repeats: int = REPEATS) -> float:
+    """Best wall time of ``repeats`` calls of ``fn`` (seconds); systems' benches use it too."""
     best = float("inf")
     for _ in range(repeats):
         t0 = time.perf_counter()
@@ -89,7 +90,7 @@ def bench_raw(n: int) -> float:
     fill_d6(key, np.empty(1024, dtype=np.int8))  # compile / load from cache
     out = np.empty(n, dtype=np.int8)
     fill_d6(key, out)  # touch the pages
-    t = _best_time(lambda: fill_d6(key, out))
+    t = best_time(lambda: fill_d6(key, out))
     if not (out.min() >= 1 and out.max() <= 6):
         raise RuntimeError("fill_d6 produced values outside 1..6")
     return n / t
@@ -150,7 +151,7 @@ def bench_duel(inputs, n: int) -> dict:
     def once():
         box["c"] = simulate(inputs, 0, n, key)
 
-    t = _best_time(once)
+    t = best_time(once)
     c = box["c"]
     outcomes = c["outcomes"]
     attacks = int(c["combatants"][:, K.K_ATTACKS].sum())
@@ -174,7 +175,7 @@ def bench_python(fighters, n: int) -> dict:
     def once():
         box["c"] = run_duels(n, SEED, *fighters)
 
-    t = _best_time(once)
+    t = best_time(once)
     return {"python_duel_per_s": n / t, "python_win_rate": box["c"][0] / n}
 
 

@@ -30,12 +30,9 @@ def _inputs(policy_a, policy_b, deck="aggro"):
 
 
 def _best(fn, repeats=3):
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+    from sim.bench import best_time
+
+    return best_time(fn, repeats)
 
 
 def run(quick: bool) -> dict:

@@ -25,13 +25,10 @@ SIZES = {"duel": (4_000_000, 200_000), "python": (20_000, 2_000), "party": (400_
 SEED = 20240601
 
 
-def _best(fn, repeats=3) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+def _best(fn, repeats=3):
+    from sim.bench import best_time
+
+    return best_time(fn, repeats)
 
 
 def _inputs(path):

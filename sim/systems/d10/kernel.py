@@ -48,6 +48,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from sim.curves import standing_curves  # noqa: F401 - used by the plug-in
 from sim._jit import kernel, pjit
 from sim.rng import STATE_WORDS, randbelow, randbelow_inline, seed_stream
 
@@ -1799,8 +1800,3 @@ def simulate_blocks(comb, pol, rules, tab, key, start, count, nblocks, plain,
             fights[b, F_ROUNDS] += rounds
             rounds_hist[b, rounds] += 1
         fights[b, F_FIGHTS] += fo[0]
-
-
-def standing_curves(curve):
-    """Plane 0 + cumulative plane 1 (see :func:`fight`)."""
-    return curve[..., 0, :] + np.cumsum(curve[..., 1, :], axis=-1)

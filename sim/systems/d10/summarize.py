@@ -4,6 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from sim.curves import combatant_curves as _combatant_curves
+from sim.curves import round_curves
+
 from sim.stats import wilson
 
 from . import kernel as K
@@ -12,29 +15,12 @@ from . import kernel as K
 def curves(counters: dict, inputs, variant: str) -> pd.DataFrame:
     """Per-round survival curves (fractions of trials), rounds 0..cap:
     ``ongoing`` (trials still running after round r) and ``standing: <side>``."""
-    n_trials = int(counters["outcomes"].sum())
-    cap = inputs.round_cap
-    ended_by = np.cumsum(counters["rounds_hist"])
-    rows = []
-    for r in range(0, cap + 1):
-        ongoing = (n_trials - ended_by[r]) / n_trials if r < cap else 0.0
-        rows.append((variant, r, "ongoing", ongoing))
-    for s, side in enumerate(inputs.side_names):
-        for r in range(0, cap + 1):
-            v = 1.0 if r == 0 else counters["side_curve"][s, r] / n_trials
-            rows.append((variant, r, f"standing: {side}", v))
-    return pd.DataFrame(rows, columns=["variant", "round", "metric", "value"])
+    return round_curves(counters, inputs.side_names, inputs.round_cap, variant)
 
 
 def combatant_curves(counters: dict, inputs, variant: str) -> pd.DataFrame:
     """Share of trials in which each combatant is in the fight at the end of round r."""
-    n_trials = int(counters["outcomes"].sum())
-    cc = counters["comb_curve"]
-    rows = []
-    for j, name in enumerate(inputs.names):
-        for r in range(1, inputs.round_cap + 1):
-            rows.append((variant, name, r, cc[j, r] / n_trials))
-    return pd.DataFrame(rows, columns=["variant", "combatant", "round", "standing"])
+    return _combatant_curves(counters, inputs.names, inputs.round_cap, variant)
 
 
 def _rate(k, n, name):

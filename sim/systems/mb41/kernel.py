@@ -41,6 +41,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from sim.curves import standing_curves  # noqa: F401 - used by the plug-in
 from sim._jit import kernel, pjit
 from sim.dice import exploding_d6, sum_d6
 from sim.rng import STATE_WORDS, randbelow, seed_stream
@@ -929,14 +930,3 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
             fights[b, outcome] += 1
             fights[b, F_ROUNDS] += rounds
             rounds_hist[b, rounds] += 1
-
-
-def standing_curves(curve):
-    """Counts standing at the end of each round from the two-plane counters.
-
-    ``curve[..., 0, r]``: running fights, standing after round r;
-    ``curve[..., 1, r]``: fights that ended in round r, standing at the end.
-    Returns ``[..., r]`` = plane 0 + cumulative plane 1 (a finished fight
-    keeps its final state in later rounds).
-    """
-    return curve[..., 0, :] + np.cumsum(curve[..., 1, :], axis=-1)

@@ -4,6 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from sim.curves import combatant_curves as _combatant_curves
+from sim.curves import round_curves
 from sim.stats import wilson
 
 from . import kernel as K
@@ -11,35 +13,14 @@ from .schema import STATS
 
 
 def curves(counters: dict, inputs, variant: str) -> pd.DataFrame:
-    """Per-round curves (fractions of trials), rounds 0..cap.
-
-    ``ongoing``: fights still running after round r; ``standing: <side>``: the
-    side had someone standing at the end of round r.
-    """
-    n_trials = int(counters["outcomes"].sum())
-    cap = inputs.round_cap
-    hist = counters["rounds_hist"]
-    ended_by = np.cumsum(hist)  # fights over by round r (draws at the cap included)
-    rows = []
-    for r in range(0, cap + 1):
-        ongoing = (n_trials - ended_by[r]) / n_trials if r < cap else 0.0
-        rows.append((variant, r, "ongoing", ongoing))
-    for s, side in enumerate(inputs.side_names):
-        for r in range(0, cap + 1):
-            v = 1.0 if r == 0 else counters["side_curve"][s, r] / n_trials
-            rows.append((variant, r, f"standing: {side}", v))
-    return pd.DataFrame(rows, columns=["variant", "round", "metric", "value"])
+    """Per-round curves (fractions of trials), rounds 0..cap: ``ongoing`` and
+    ``standing: <side>`` (:func:`sim.curves.round_curves`)."""
+    return round_curves(counters, inputs.side_names, inputs.round_cap, variant)
 
 
 def combatant_curves(counters: dict, inputs, variant: str) -> pd.DataFrame:
     """Share of fights in which each combatant stands at the end of round r."""
-    n_trials = int(counters["outcomes"].sum())
-    cc = counters["comb_curve"]
-    rows = []
-    for j, name in enumerate(inputs.names):
-        for r in range(1, inputs.round_cap + 1):
-            rows.append((variant, name, r, cc[j, r] / n_trials))
-    return pd.DataFrame(rows, columns=["variant", "combatant", "round", "standing"])
+    return _combatant_curves(counters, inputs.names, inputs.round_cap, variant)
 
 
 def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
