@@ -607,43 +607,6 @@ def attack_dice_of(comb, j):
     return comb[j, C_DICE + ab] + comb[j, C_BONUS + k]
 
 
-@kernel
-def choose_target(comb, pol, dyn, st_policy, i):
-    """The primary target of ``i``, or -1. weakest: fewest wounds left (ties: first
-    listed); strongest: largest attack pool; listed: first; random: uniform."""
-    n = comb.shape[0]
-    side = comb[i, C_SIDE]
-    mode = pol[i, P_TARGET]
-    best = -1
-    best_v = 1 << 60
-    count = 0
-    for j in range(n):
-        if not targetable(comb, dyn, j, side):
-            continue
-        count += 1
-        if mode == TARGET_WEAKEST:
-            v = comb[j, C_WMAX] - dyn[j, D_W]
-        elif mode == TARGET_STRONGEST:
-            v = -attack_dice_of(comb, j)
-        else:
-            v = comb[j, C_ORDER]
-        if v < best_v:
-            best_v = v
-            best = j
-    if mode != TARGET_RANDOM:
-        return best
-    if count == 0:
-        return -1
-    k = randbelow(st_policy, count)
-    for j in range(n):
-        if not targetable(comb, dyn, j, side):
-            continue
-        if k == 0:
-            return j
-        k -= 1
-    return -1
-
-
 @kernel(inline="always")
 def choose_target_inline(comb, pol, dyn, st_policy, i):
     """The primary target of ``i``, or -1. weakest: fewest wounds left (ties: first
@@ -679,6 +642,12 @@ def choose_target_inline(comb, pol, dyn, st_policy, i):
             return j
         k -= 1
     return -1
+
+
+@kernel
+def choose_target(comb, pol, dyn, st_policy, i):
+    """:func:`choose_target_inline` as a called function (the general path)."""
+    return choose_target_inline(comb, pol, dyn, st_policy, i)
 
 
 @kernel
