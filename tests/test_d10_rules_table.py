@@ -1,23 +1,8 @@
-"""The d10 kernel's packed rule indices agree with the rule table."""
+"""The d10 catalog lists every power and perk of the seed (rule tables: tests/test_rules_tables.py)."""
 from __future__ import annotations
 
 from sim.systems.d10 import catalog
 from sim.systems.d10 import kernel as K
-from sim.systems.d10.rules import RULES
-
-
-def test_kernel_rule_indices_match_table():
-    for opt in RULES.options:
-        const = "R_" + opt.name.upper()
-        assert hasattr(K, const), f"kernel has no index constant {const} for rule {opt.name}"
-        assert getattr(K, const) == RULES.index(opt.name), f"{const} is stale"
-    assert K.R_SIZE == RULES.size
-
-
-def test_every_rule_has_a_note_and_valid_default():
-    for opt in RULES.options:
-        assert opt.note
-        assert opt.check(opt.default) == opt.default
 
 
 def test_catalog_rows_complete():

@@ -57,10 +57,19 @@ def test_draft_duel_matches_exact_dp():
     """DRAFT L486: defender sixes take nothing off the damage."""
     exact = duel(Fighter(4, 4, 3, 18, 2), Fighter(3, 3, 3, 18, 2), defender_six_damage=0)
     _close(_mc(draft_duel()), exact)
-    # and the reading matters: the 4.1 answer is > 4 SE away
-    se = math.sqrt(exact[0] * (1 - exact[0]) / TRIALS)
-    four_one = duel(Fighter(4, 4, 3, 18, 2), Fighter(3, 3, 3, 18, 2))
-    assert four_one[0] != exact[0]
+
+
+def test_draft_damage_rule_is_told_apart_from_41():
+    """Where the reading matters (ranged glass cannons), the simulated draft agrees with
+    the draft's exact answer and is > 4 SE away from 4.1's."""
+    a, b = {"attack": 6, "defence": 1, "attack_kind": "ranged"}, {"attack": 3, "defence": 1, "attack_kind": "ranged"}
+    mc = _mc(draft_duel(a=a, b=b))
+    fa, fb = Fighter(6, 1, 3, 18, 0), Fighter(3, 1, 3, 18, 0)
+    draft = duel(fa, fb, defender_six_damage=0)
+    _close(mc, draft)
+    four_one = duel(fa, fb)
+    se = math.sqrt(draft[0] * (1 - draft[0]) / TRIALS)
+    assert abs(mc[0] - four_one[0]) > 4 * se
 
 
 def test_passive_defence_matches_exact_dp():
