@@ -148,17 +148,55 @@ def exploding_pool(state, n, sides):
     return total, maxima
 
 
-@kernel(inline="always")
-def exploding_d6(state, n):
-    """Magical Burst ``Nd6!`` (seed 000, L149): ``(total, sixes)``.
+def _pool_table(digits: int = 4, max_n: int = 3) -> np.ndarray:
+    """``table[n-1, u]`` for an ``n``d6! pool read off the base-6 digits of ``u``.
 
-    Branch-free inner loop: a six adds one to the dice still to roll.
+    ``u`` is uniform on ``[0, 6**digits)``, so its digits are ``digits``
+    independent fair dice (the lowest digit first). The pool uses them in
+    order, as many as it needs: a six adds a die (seed 000, L149). Entry
+    ``total | sixes << 8 | owed << 16``: the total and sixes of the dice
+    used, and ``owed`` > 0 when the pool still needs dice after the last
+    digit (the caller rolls those one by one). Unused digits are discarded,
+    which is exact: each die the pool uses is a fresh independent digit.
     """
-    total = 0
-    sixes = 0
+    size = 6 ** digits
+    out = np.zeros((max_n, size), dtype=np.int32)
+    for n in range(1, max_n + 1):
+        for u in range(size):
+            total = sixes = 0
+            remaining = n
+            x = u
+            for _ in range(digits):
+                if remaining == 0:
+                    break
+                r = x % 6 + 1
+                x //= 6
+                total += r
+                if r == 6:
+                    sixes += 1
+                else:
+                    remaining -= 1
+            out[n - 1, u] = total | sixes << 8 | remaining << 16
+    return out
+
+
+#: 4 dice per draw: one 32-bit draw in [0, 1296) replaces ~2.4 draws for a 2d6! pool
+POOL_DIGITS = 4
+POOL_MAX_N = 3
+POOL_TABLE = _pool_table(POOL_DIGITS, POOL_MAX_N)
+_POOL_SIZE = 6 ** POOL_DIGITS
+
+
+@kernel
+def exploding_d6_dice(state, n, total, sixes):
+    """Roll ``n`` more exploding d6 one die at a time, adding to ``(total, sixes)``.
+
+    The path of injected (scripted) dice and of pools too large for the
+    table; also finishes a table pool that is still owed dice.
+    """
     remaining = n
     while remaining > 0:
-        r = randbelow_inline(state, 6) + 1
+        r = randbelow(state, 6) + 1
         total += r
         six = np.int64(r == 6)
         sixes += six
@@ -166,6 +204,70 @@ def exploding_d6(state, n):
         if sixes >= MAX_EXPLOSIONS:
             break
     return total, sixes
+
+
+@kernel(inline="always")
+def exploding_d6(state, n):
+    """Magical Burst ``Nd6!`` (seed 000, L149): ``(total, sixes)``.
+
+    Random streams roll pools of 1..3 dice with one draw of four dice
+    (:data:`POOL_TABLE`; the rare pool still owed dice after four finishes
+    die by die). Injected dice (:func:`sim.rng.scripted_state`) and larger
+    pools go die by die, so a script lists the faces in the order the book
+    rolls them. Both paths have the exact law of ``Nd6!``
+    (``tests/test_dice.py`` checks the table exhaustively).
+    """
+    if state[6] == 0:
+        if n >= 1:
+            if n <= POOL_MAX_N:
+                v = np.int64(POOL_TABLE[n - 1, randbelow_inline(state, _POOL_SIZE)])
+                total = v & 255
+                sixes = (v >> 8) & 255
+                owed = v >> 16
+                if owed > 0:
+                    return exploding_d6_dice(state, owed, total, sixes)
+                return total, sixes
+    return exploding_d6_dice(state, n, 0, 0)
+
+
+#: one draw in [0, 6**9): an attacker's 2d6!, a defender's 2d6! (4 dice each) and one more d6
+OPPOSED_DRAW = 6 ** (2 * POOL_DIGITS + 1)
+_U_POOL = np.uint64(_POOL_SIZE)
+
+
+@kernel(inline="always")
+def _pool2_from(state, u):
+    v = np.int64(POOL_TABLE[1, u])
+    total = v & 255
+    sixes = (v >> 8) & 255
+    owed = v >> 16
+    if owed > 0:
+        return exploding_d6_dice(state, owed, total, sixes)
+    return total, sixes
+
+
+@kernel(inline="always")
+def opposed_2d6(state):
+    """An opposed 4.1 check in one draw, for random streams only.
+
+    Returns ``(a_total, a_sixes, d_total, d_sixes, die)``: two ``2d6!``
+    pools (:data:`POOL_TABLE`, their digits 0-3 and 4-7 of a uniform
+    integer in ``[0, 6**9)``) and one plain d6 (digit 8; the attack's
+    damage die). A pool still owed dice after its four digits finishes die
+    by die on the same stream, the attacker's first. Digits of a uniform
+    integer are independent fair dice, so this is the law of rolling
+    everything die by die (``tests/test_dice_kernels.py``). Callers with
+    injected dice roll die by die instead (:func:`exploding_d6`), in the
+    book's order.
+    """
+    x = np.uint64(randbelow_inline(state, OPPOSED_DRAW))
+    ua = np.int64(x % _U_POOL)
+    x = x // _U_POOL
+    ud = np.int64(x % _U_POOL)
+    die = np.int64(x // _U_POOL) + 1
+    a_total, a_six = _pool2_from(state, ua)
+    d_total, d_six = _pool2_from(state, ud)
+    return a_total, a_six, d_total, d_six, die
 
 
 @kernel

@@ -66,11 +66,20 @@ def _rotl(x, k):
 
 @kernel
 def seed_stream(state, key, trial, purpose):
-    """Seed ``state`` (uint64[6]) for stream ``(key, trial, purpose)``.
+    """Seed ``state`` (uint64[STATE_WORDS]) for stream ``(key, trial, purpose)``.
 
     ``key`` is the hashed master seed combined with the variant key (see
     :func:`stream_key`); ``trial`` is the global trial index (int64 >= 0);
     ``purpose`` a small integer naming what the stream is for.
+    """
+    seed_stream_inline(state, key, trial, purpose)
+
+
+@kernel(inline="always")
+def seed_stream_inline(state, key, trial, purpose):
+    """:func:`seed_stream`, inlined into its caller: with a constant
+    ``purpose`` its hash folds away, and seeding several streams of one
+    trial computes the trial's hash once. Same values as :func:`seed_stream`.
     """
     h = mix64(np.uint64(key) ^ mix64(np.uint64(trial) + _GOLDEN))
     h = mix64(h ^ mix64(np.uint64(purpose) * _GOLDEN + _M1))

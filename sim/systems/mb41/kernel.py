@@ -43,7 +43,7 @@ import numpy as np
 
 from sim.curves import standing_curves  # noqa: F401 - used by the plug-in
 from sim._jit import kernel, pjit
-from sim.dice import exploding_d6, sum_d6
+from sim.dice import exploding_d6, opposed_2d6, sum_d6, sum_dice
 from sim.rng import STATE_WORDS, randbelow, seed_stream
 
 # ---------------------------------------------------------------- columns
@@ -388,6 +388,30 @@ def revive_roll(t, comb, rules, dyn, streams, cc):
 
 
 @kernel(inline="always")
+def dropped(t, comb, rules, dyn, streams, cc):
+    """``t`` has just dropped to 0 Resolve (L1420): a KO; a monster is dead
+    (L1892); a girl makes her revive roll if the rules allow one (L1445,
+    A19a), or rolls it as her next Major action in the draft."""
+    cc[t, K_KOS] += 1
+    if dyn[t, D_KO] == 0:
+        dyn[t, D_KO] = 1
+        cc[t, K_KO_TRIALS] += 1
+    if comb[t, C_MONSTER] != 0:
+        dyn[t, D_DEAD] = 1
+        cc[t, K_DEATHS] += 1
+    elif rules[R_REVIVE] != 0:
+        allowed = True
+        if rules[R_REVIVE_LIMIT] >= 0:
+            if dyn[t, D_REVIVES] >= rules[R_REVIVE_LIMIT]:
+                allowed = False
+        if allowed:
+            if rules[R_REVIVE_TIMING] == 1:
+                dyn[t, D_PENDING] = -2  # the draft: she rolls as her next Major action
+            else:
+                revive_roll(t, comb, rules, dyn, streams, cc)
+
+
+@kernel(inline="always")
 def apply_damage(t, dmg, comb, rules, dyn, streams, cc):
     """Deal ``dmg`` to ``t``; returns the damage that took effect.
 
@@ -403,23 +427,7 @@ def apply_damage(t, dmg, comb, rules, dyn, streams, cc):
         take = dmg if dmg < dyn[t, D_RES] else dyn[t, D_RES]
         dyn[t, D_RES] -= take
         if dyn[t, D_RES] == 0:
-            cc[t, K_KOS] += 1
-            if dyn[t, D_KO] == 0:
-                dyn[t, D_KO] = 1
-                cc[t, K_KO_TRIALS] += 1
-            if comb[t, C_MONSTER] != 0:
-                dyn[t, D_DEAD] = 1
-                cc[t, K_DEATHS] += 1
-            elif rules[R_REVIVE] != 0:
-                allowed = True
-                if rules[R_REVIVE_LIMIT] >= 0:
-                    if dyn[t, D_REVIVES] >= rules[R_REVIVE_LIMIT]:
-                        allowed = False
-                if allowed:
-                    if rules[R_REVIVE_TIMING] == 1:
-                        dyn[t, D_PENDING] = -2  # the draft: she rolls as her next Major action
-                    else:
-                        revive_roll(t, comb, rules, dyn, streams, cc)
+            dropped(t, comb, rules, dyn, streams, cc)
         return take
     dyn[t, D_WOUNDS] += dmg
     cc[t, K_WOUND_DMG] += dmg
@@ -494,10 +502,24 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     chk = streams[S_CHECK]
     a_stat = comb[i, C_ATT]
     a_role = comb[i, C_RA]
-    a_total, a_six = exploding_d6(chk, 2)
-    a_total += a_stat - roll_penalty(i, rules, dyn)
     magical_defence = dyn[t, D_RES] > 0
     d_role = comb[t, C_RD]
+    # Random check stream and a rolled 2d6! defence: one draw gives both
+    # pools and the first damage die (sim.dice.opposed_2d6; the duel fast
+    # path draws the same); injected dice go die by die in the book's order.
+    combined = False
+    if chk[6] == 0:
+        if comb[t, C_PDEF] < 0:
+            if magical_defence:
+                combined = not _takes_passive(t, pol, rules)
+    first_die = 0
+    if combined:
+        a_total, a_six, od_total, od_six, first_die = opposed_2d6(chk)
+    else:
+        a_total, a_six = exploding_d6(chk, 2)
+        od_total = 0
+        od_six = 0
+    a_total += a_stat - roll_penalty(i, rules, dyn)
     if comb[t, C_PDEF] >= 0:
         # a minion's passive defence (L2170): no roll, no sixes, no boosts; the
         # attack needs a higher total, or an equal one with a six (A35 default)
@@ -515,7 +537,11 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
             d_total = d_stat + rules[R_PASSIVE_DEFENCE]
             d_six = 0
         else:
-            d_total, d_six = exploding_d6(chk, 2)
+            if combined:
+                d_total = od_total
+                d_six = od_six
+            else:
+                d_total, d_six = exploding_d6(chk, 2)
             d_total += d_stat - roll_penalty(t, rules, dyn)
     elif rules[R_DOWNED_DEFENCE] == 0:  # a human defends with Tenacity, no explosions
         passive = False
@@ -536,6 +562,20 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
         if pol[t, P_BOOST] != BOOST_NEVER:
             boosting = True
     tie_mode = rules[R_MINION_TIE]
+    # Damage dice: a random damage stream draws them for every attack, hit or
+    # miss (the first one comes with a combined draw), so the duel fast path
+    # stays branch-free and bit-identical (fast.py); the values a hit uses
+    # are fair dice either way. Injected damage dice are read on a hit only.
+    dmg_st = streams[S_DAMAGE]
+    ndice = rules[R_DAMAGE_DICE]
+    dmg_dice = -1
+    if dmg_st[6] == 0:
+        if combined:
+            dmg_dice = first_die
+            if ndice > 1:
+                dmg_dice += sum_dice(dmg_st, ndice - 1, 6)
+        else:
+            dmg_dice = sum_dice(dmg_st, ndice, 6)
     hit = _hits(passive, tie_mode, a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
     while boosting:
         hit = _hits(passive, tie_mode, a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
@@ -565,7 +605,9 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     dealt = -1
     if hit:
         cc[i, K_HITS] += 1
-        dmg = sum_d6(streams[S_DAMAGE], rules[R_DAMAGE_DICE]) + comb[i, C_DMG]
+        if dmg_dice < 0:
+            dmg_dice = sum_dice(dmg_st, ndice, 6)
+        dmg = dmg_dice + comb[i, C_DMG]
         dmg += rules[R_SIX_DAMAGE] * a_six - rules[R_DEFENDER_SIX_DAMAGE] * d_six
         if rules[R_BOOST_DAMAGE] == 0:
             dmg += BOOST_FLAT_DAMAGE * (a_boosts - d_boosts)

@@ -1,0 +1,495 @@
+"""The 1v1 duel fast path of the 4.1 kernel: same fight, same dice, fewer branches.
+
+Most balance questions start as duels (attack against defence, one talent
+against none), and the general kernel (:mod:`.kernel`) pays for everything
+a party fight needs: target searches, talents, ailments, boosts, side scans
+after every turn. :func:`duel` plays the fights that need none of that:
+
+* two combatants, one per side, no talent slots, no passive defence
+  (minion or draft), no Boost that could happen (policy ``never``, no uses,
+  or a monster), defeat ``all_down`` (the first drop ends the fight);
+* any initiative, round cap, damage rule, six damage, minimum damage,
+  overcharge, burst and revive rule (the revive roll of the girl who drops
+  is rolled and counted; in a duel it cannot change the outcome).
+
+:func:`eligible` decides (it lists what stands in the way); the runner uses
+the fast path when it can. The fast path calls the same dice kernels on the
+same streams in the same order as the general kernel and reuses its rare
+paths (:func:`.kernel.dropped`, :func:`.kernel.check_bursts`,
+:func:`.kernel.roll_initiative`), so the counters are bit-identical to the
+general kernel's, for random and for injected dice
+(``tests/test_mb41_fast.py`` compares them on random scenarios). The hit
+test and the damage are computed without branches (a hit's outcome is a coin
+flip the CPU cannot predict); on a random stream the damage dice are drawn
+for every attack, which the general kernel does too.
+
+Per-round curves need no per-round work here: until the fight ends both
+combatants stand, so "still running after round r" is a suffix sum of the
+rounds histogram, added once per block.
+"""
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from sim._jit import kernel, pjit
+from sim.dice import exploding_d6, opposed_2d6, sum_dice
+from sim.rng import STATE_WORDS, randbelow_inline, seed_stream_inline
+
+from . import kernel as K
+
+
+def eligible(inputs) -> list[str]:
+    """Why ``inputs`` cannot take the duel fast path; empty if it can."""
+    why = []
+    comb, pol, rules = inputs.comb, inputs.pol, inputs.rules
+    if comb.shape[0] != 2:
+        why.append("two combatants")
+    elif sorted(int(s) for s in comb[:, K.C_SIDE]) != [0, 1]:
+        why.append("one combatant per side")
+    if int(rules[K.R_DEFEAT]) != 0:
+        why.append("defeat all_down")
+    for i in range(comb.shape[0]):
+        if comb[i, K.C_TMASK] != 0 or np.any(comb[i, K.C_TCODE:K.C_TCODE + K.MAXT] != 0):
+            why.append("no talents")
+        if comb[i, K.C_PDEF] >= 0:
+            why.append("no passive defence (minions)")
+        if int(rules[K.R_PASSIVE_DEFENCE]) >= 0 and pol[i, K.P_PASSIVE] != 0:
+            why.append("no passive defence (draft)")
+        can_boost = comb[i, K.C_MONSTER] == 0 and comb[i, K.C_BOOSTS] > 0
+        if can_boost and pol[i, K.P_BOOST] != K.BOOST_NEVER:
+            why.append("no Boost")
+    return sorted(set(why))
+
+
+@kernel
+def _scripted_pools(chk):
+    """Both pools die by die, attacker first: the order a script lists the faces in."""
+    a_total, a_six = exploding_d6(chk, 2)
+    d_total, d_six = exploding_d6(chk, 2)
+    return a_total, a_six, d_total, d_six
+
+
+@kernel(inline="always")
+def _strike(chk, dmg_st, scripted, a_stat, d_stat, bonus, full_tie, six_dmg, def_six_dmg,
+            min_dmg, ndice):
+    """One basic attack's dice and numbers (L1453, A20-A22), without branches
+    on the outcome: returns ``(hit, damage, attacker sixes, defender sixes)``,
+    ``hit`` 0/1 and ``damage`` 0 on a miss (before Resolve caps it).
+
+    Dice as in :func:`.kernel.attack`: on a random check stream one draw
+    gives both pools and the first damage die (:func:`sim.dice.opposed_2d6`),
+    further damage dice come from the damage stream, hit or miss; injected
+    dice go die by die; ``scripted`` (the damage stream is injected): the
+    damage dice come from it, on a hit only.
+    """
+    dd = 0
+    if chk[6] != 0:
+        a_total, a_six, d_total, d_six = _scripted_pools(chk)
+        if not scripted:
+            dd = sum_dice(dmg_st, ndice, 6)
+    else:
+        a_total, a_six, d_total, d_six, first = opposed_2d6(chk)
+        if not scripted:
+            dd = first
+            if ndice > 1:
+                dd += sum_dice(dmg_st, ndice - 1, 6)
+    a_total += a_stat
+    d_total += d_stat
+    # higher total, then more sixes, then the higher stat, then the full-tie rule
+    hit = np.int64(a_total > d_total) | (np.int64(a_total == d_total) & (
+        np.int64(a_six > d_six) | (np.int64(a_six == d_six) & (
+            np.int64(a_stat > d_stat) | (np.int64(a_stat == d_stat) & full_tie)))))
+    if scripted:
+        if hit != 0:
+            dd = sum_dice(dmg_st, ndice, 6)
+    dmg = dd + bonus + six_dmg * a_six - def_six_dmg * d_six
+    dmg = max(max(dmg, min_dmg) * hit, 0)
+    return hit, dmg, a_six, d_six
+
+
+@kernel
+def _flush(c, gain_a, gain_d, spent, comb, dyn, cc):
+    """Put overcharge gained (``gain_a`` on the Attack-role stat, ``gain_d``
+    on the Defence-role stat) and pool spent since the last flush into
+    ``dyn``/``cc``, as :func:`.kernel.gain_overcharge` would have."""
+    ra = comb[c, K.C_RA]
+    rd = comb[c, K.C_RD]
+    dyn[c, K.D_OC + ra] += gain_a
+    cc[c, K.K_OC_GAIN + ra] += gain_a
+    dyn[c, K.D_OC + rd] += gain_d
+    cc[c, K.K_OC_GAIN + rd] += gain_d
+    dyn[c, K.D_POOL] -= spent
+    cc[c, K.K_POOL_SPENT] += spent
+
+
+@kernel(inline="always")
+def _room(c, role_col, comb, rules, dyn):
+    """Overcharge a girl can still gain on a role's stat before ``burst_at``."""
+    if comb[c, K.C_MONSTER] != 0:
+        return np.int64(1) << 40
+    return rules[K.R_BURST_AT] - dyn[c, K.D_OC + comb[c, role_col]]
+
+
+@kernel
+def _bursts(c, comb, rules, dyn, cc):
+    """:func:`.kernel.check_bursts` as a called function (a rare path)."""
+    K.check_bursts(c, comb, rules, dyn, cc)
+
+
+@kernel
+def _drop(t, comb, rules, dyn, streams, cc, chk, dmg_st):
+    """:func:`.kernel.dropped` with the duel's own check and damage streams."""
+    for w in range(STATE_WORDS):
+        streams[K.S_CHECK, w] = chk[w]
+        streams[K.S_DAMAGE, w] = dmg_st[w]
+    K.dropped(t, comb, rules, dyn, streams, cc)
+    for w in range(STATE_WORDS):
+        chk[w] = streams[K.S_CHECK, w]
+        dmg_st[w] = streams[K.S_DAMAGE, w]
+
+
+@kernel
+def reset(comb, rules, dyn):
+    """:func:`.kernel.reset` for what a duel reads and writes."""
+    for i in range(2):
+        dyn[i, K.D_RES] = comb[i, K.C_RES]
+        dyn[i, K.D_DEAD] = 0
+        dyn[i, K.D_PENDING] = -1
+        dyn[i, K.D_REVIVES] = 0
+        dyn[i, K.D_KO] = 0
+        dyn[i, K.D_POOL] = comb[i, K.C_POOL]
+        for s in range(3):
+            dyn[i, K.D_OC + s] = comb[i, K.C_OC0 + s]
+            dyn[i, K.D_BURSTED + s] = 0
+
+
+@kernel(inline="always")
+def duel(comb, rules, dyn, order, ikey, streams, cc, start_bursts, chk, dmg_st):
+    """Play one eligible duel from the state :func:`reset` left in ``dyn``.
+
+    ``order``/``ikey``: who acts first (filled here for rolled initiative,
+    else given); ``start_bursts``: some girl starts at or over ``burst_at``;
+    ``chk``/``dmg_st``: the trial's check and damage streams.
+
+    Everything the rounds change lives in local variables, suffix 0 for the
+    first to act and 1 for the second: a store to ``dyn`` or ``cc`` would
+    make the compiler reload the dice streams, which may alias them. The
+    rare paths that read ``dyn``/``cc`` (a possible burst, a revive roll)
+    get the locals first (:func:`_flush`) and call the general kernel's
+    code. Overcharge follows :func:`.kernel.gain_overcharge`: a girl gains a
+    six's point on the stat of the role she rolled (L149), a monster pays
+    ``monster_six_cost`` per six from its pool, not below 0 (L1892).
+
+    Returns ``(outcome, rounds, c0, res0, res1, attacks0, attacks1, hits0,
+    hits1, dealt0, dealt1, ga0, gd0, sp0, ga1, gd1, sp1, ko)``: ``c0`` the
+    combatant who acted first; per slot the Resolve left, attacks, hits,
+    damage dealt, and the overcharge gained (Attack role, Defence role) and
+    pool spent not yet in ``cc``; ``ko`` 1 if the loser's drop is still to
+    be counted by the caller (a KO, and a death for a monster), 0 if
+    :func:`.kernel.dropped` counted it or nobody dropped.
+    """
+    cap = rules[K.R_ROUND_CAP]
+    scripted = dmg_st[6] != 0
+    six_cost = rules[K.R_MONSTER_SIX_COST]
+    full_tie = np.int64(rules[K.R_FULL_TIE] == 1)
+    six_dmg = rules[K.R_SIX_DAMAGE]
+    def_six_dmg = rules[K.R_DEFENDER_SIX_DAMAGE]
+    min_dmg = rules[K.R_MIN_DAMAGE]
+    ndice = rules[K.R_DAMAGE_DICE]
+    if start_bursts:  # a girl may start the scene at or over the threshold
+        for j in range(2):
+            K.check_bursts(j, comb, rules, dyn, cc)
+    if rules[K.R_INITIATIVE] != 1:
+        K.roll_initiative(comb, rules, streams[K.S_SETUP], order, ikey)
+    c0 = order[0]
+    c1 = 1 - c0
+    att0 = comb[c0, K.C_ATT]
+    att1 = comb[c1, K.C_ATT]
+    def0 = comb[c0, K.C_DEF]
+    def1 = comb[c1, K.C_DEF]
+    bonus0 = comb[c0, K.C_DMG]
+    bonus1 = comb[c1, K.C_DMG]
+    mon0 = comb[c0, K.C_MONSTER] != 0
+    mon1 = comb[c1, K.C_MONSTER] != 0
+    same0 = np.int64(comb[c0, K.C_RA] == comb[c0, K.C_RD])
+    same1 = np.int64(comb[c1, K.C_RA] == comb[c1, K.C_RD])
+    res0 = dyn[c0, K.D_RES]
+    res1 = dyn[c1, K.D_RES]
+    pool0 = dyn[c0, K.D_POOL]
+    pool1 = dyn[c1, K.D_POOL]
+    room_a0 = _room(c0, K.C_RA, comb, rules, dyn)
+    room_d0 = _room(c0, K.C_RD, comb, rules, dyn)
+    room_a1 = _room(c1, K.C_RA, comb, rules, dyn)
+    room_d1 = _room(c1, K.C_RD, comb, rules, dyn)
+    ga0 = gd0 = sp0 = ga1 = gd1 = sp1 = 0
+    attacks0 = hits0 = dealt0 = attacks1 = hits1 = dealt1 = 0
+    outcome = K.F_DRAW
+    rounds = cap
+    for r in range(1, cap + 1):
+        # the first to act attacks the second
+        hit, dmg, a6, d6 = _strike(chk, dmg_st, scripted, att0, def1, bonus0, full_tie, six_dmg,
+                                   def_six_dmg, min_dmg, ndice)
+        if mon0:
+            sp = min(pool0, a6 * six_cost)
+            pool0 -= sp
+            sp0 += sp
+        else:
+            ga0 += a6
+        if mon1:
+            sp = min(pool1, d6 * six_cost)
+            pool1 -= sp
+            sp1 += sp
+        else:
+            gd1 += d6
+        take = min(dmg, res1)
+        res1 -= take
+        attacks0 += 1
+        hits0 += hit
+        dealt0 += take
+        if res1 == 0:
+            outcome = K.F_WIN if comb[c0, K.C_SIDE] == 0 else K.F_LOSS
+            rounds = r
+            break
+        if (ga0 + same0 * gd0 >= room_a0) | (gd1 + same1 * ga1 >= room_d1):
+            _flush(c0, ga0, gd0, sp0, comb, dyn, cc)
+            _flush(c1, ga1, gd1, sp1, comb, dyn, cc)
+            ga0 = gd0 = sp0 = ga1 = gd1 = sp1 = 0
+            _bursts(c0, comb, rules, dyn, cc)
+            _bursts(c1, comb, rules, dyn, cc)
+            room_a0 = _room(c0, K.C_RA, comb, rules, dyn)
+            room_d0 = _room(c0, K.C_RD, comb, rules, dyn)
+            room_a1 = _room(c1, K.C_RA, comb, rules, dyn)
+            room_d1 = _room(c1, K.C_RD, comb, rules, dyn)
+        # the second attacks the first
+        hit, dmg, a6, d6 = _strike(chk, dmg_st, scripted, att1, def0, bonus1, full_tie, six_dmg,
+                                   def_six_dmg, min_dmg, ndice)
+        if mon1:
+            sp = min(pool1, a6 * six_cost)
+            pool1 -= sp
+            sp1 += sp
+        else:
+            ga1 += a6
+        if mon0:
+            sp = min(pool0, d6 * six_cost)
+            pool0 -= sp
+            sp0 += sp
+        else:
+            gd0 += d6
+        take = min(dmg, res0)
+        res0 -= take
+        attacks1 += 1
+        hits1 += hit
+        dealt1 += take
+        if res0 == 0:
+            outcome = K.F_WIN if comb[c1, K.C_SIDE] == 0 else K.F_LOSS
+            rounds = r
+            break
+        if (ga1 + same1 * gd1 >= room_a1) | (gd0 + same0 * ga0 >= room_d0):
+            _flush(c0, ga0, gd0, sp0, comb, dyn, cc)
+            _flush(c1, ga1, gd1, sp1, comb, dyn, cc)
+            ga0 = gd0 = sp0 = ga1 = gd1 = sp1 = 0
+            _bursts(c1, comb, rules, dyn, cc)
+            _bursts(c0, comb, rules, dyn, cc)
+            room_a0 = _room(c0, K.C_RA, comb, rules, dyn)
+            room_d0 = _room(c0, K.C_RD, comb, rules, dyn)
+            room_a1 = _room(c1, K.C_RA, comb, rules, dyn)
+            room_d1 = _room(c1, K.C_RD, comb, rules, dyn)
+    ko = 0
+    if outcome != K.F_DRAW:
+        # the drop (L1420) and the bursts the general kernel checks after the
+        # attack: the general kernel's code when a revive roll or a burst may
+        # follow, else the caller counts the KO (and a monster's death)
+        loser = c1 if res1 == 0 else c0
+        revives = (comb[loser, K.C_MONSTER] == 0) & (rules[K.R_REVIVE] != 0)
+        near = (ga0 + same0 * gd0 >= room_a0) | (gd0 + same0 * ga0 >= room_d0)
+        near |= (ga1 + same1 * gd1 >= room_a1) | (gd1 + same1 * ga1 >= room_d1)
+        if revives | near:
+            _flush(c0, ga0, gd0, sp0, comb, dyn, cc)
+            _flush(c1, ga1, gd1, sp1, comb, dyn, cc)
+            ga0 = gd0 = sp0 = ga1 = gd1 = sp1 = 0
+            dyn[c0, K.D_RES] = res0
+            dyn[c1, K.D_RES] = res1
+            _drop(loser, comb, rules, dyn, streams, cc, chk, dmg_st)
+            _bursts(1 - loser, comb, rules, dyn, cc)
+            _bursts(loser, comb, rules, dyn, cc)
+        else:
+            ko = 1
+    return (outcome, rounds, c0, res0, res1, attacks0, attacks1, hits0, hits1, dealt0, dealt1,
+            ga0, gd0, sp0, ga1, gd1, sp1, ko)
+
+
+@kernel(inline="always")
+def _pick(c0, v0, v1):
+    """``(value of combatant 0, value of combatant 1)`` from per-slot values."""
+    if c0 == 0:
+        return v0, v1
+    return v1, v0
+
+
+@pjit
+def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
+                    fights, rounds_hist, side_curve, comb_curve, ccount):
+    """:func:`.kernel.simulate_blocks` for eligible duels: same arguments, same counters.
+
+    Streams: ``S_CHECK`` and ``S_DAMAGE`` per trial, ``S_SETUP`` only for
+    rolled initiative; the general kernel seeds ``S_POLICY`` too but an
+    eligible duel never reads it (one target, no policy dice). Per-combatant
+    counters are summed in local variables and added to ``ccount`` once per
+    block.
+    """
+    n = comb.shape[0]
+    cap = rules[K.R_ROUND_CAP]
+    rolled = rules[K.R_INITIATIVE] != 1
+    start_bursts = False
+    for j in range(n):
+        if comb[j, K.C_MONSTER] == 0:
+            for s in range(3):
+                if comb[j, K.C_OC0 + s] >= rules[K.R_BURST_AT]:
+                    start_bursts = True
+    per = (count + nblocks - 1) // nblocks
+    for b in numba.prange(nblocks):
+        dyn = np.zeros((n, K.ND), dtype=np.int64)
+        order = np.zeros(n, dtype=np.int64)
+        ikey = np.zeros(n, dtype=np.int64)
+        for j in range(n):  # the listed order (rolled initiative refills it per fight)
+            order[comb[j, K.C_ORDER]] = j
+        streams = np.zeros((K.NS, STATE_WORDS), dtype=np.uint64)
+        chk = np.zeros(STATE_WORDS, dtype=np.uint64)
+        dmg_st = np.zeros(STATE_WORDS, dtype=np.uint64)
+        hist = np.zeros(cap + 1, dtype=np.int64)
+        cc = ccount[b]
+        # per combatant (0, 1): attacks, hits, dealt, taken, gains on the Attack /
+        # Defence role's stat, pool spent, Resolve at the end, standing at the end, KOs, deaths
+        at0 = at1 = hi0 = hi1 = de0 = de1 = ta0 = ta1 = 0
+        gA0 = gA1 = gD0 = gD1 = sP0 = sP1 = re0 = re1 = st0 = st1 = ko0 = ko1 = dd0 = dd1 = 0
+        lo = b * per
+        hi = min(count, lo + per)
+        for t in range(lo, hi):
+            trial = start + t
+            seed_stream_inline(chk, key, trial, K.S_CHECK)
+            seed_stream_inline(dmg_st, key, trial, K.S_DAMAGE)
+            if rolled:
+                seed_stream_inline(streams[K.S_SETUP], key, trial, K.S_SETUP)
+            reset(comb, rules, dyn)
+            (outcome, rounds, c0, r0, r1, a0, a1, h0, h1, d0, d1,
+             ga0, gd0, sp0, ga1, gd1, sp1, ko) = duel(comb, rules, dyn, order, ikey, streams, cc,
+                                                     start_bursts, chk, dmg_st)
+            fights[b, outcome] += 1
+            fights[b, K.F_ROUNDS] += rounds
+            hist[rounds] += 1
+            x0, x1 = _pick(c0, a0, a1)
+            at0 += x0
+            at1 += x1
+            x0, x1 = _pick(c0, h0, h1)
+            hi0 += x0
+            hi1 += x1
+            x0, x1 = _pick(c0, d0, d1)
+            de0 += x0
+            de1 += x1
+            ta0 += x1
+            ta1 += x0
+            x0, x1 = _pick(c0, ga0, ga1)
+            gA0 += x0
+            gA1 += x1
+            x0, x1 = _pick(c0, gd0, gd1)
+            gD0 += x0
+            gD1 += x1
+            x0, x1 = _pick(c0, sp0, sp1)
+            sP0 += x0
+            sP1 += x1
+            x0, x1 = _pick(c0, r0, r1)
+            re0 += x0
+            re1 += x1
+            # standing at the end = Resolve above 0 (a monster at 0 is dead)
+            s0 = np.int64(x0 > 0)
+            s1 = np.int64(x1 > 0)
+            st0 += s0
+            st1 += s1
+            ko0 += ko * (1 - s0)
+            ko1 += ko * (1 - s1)
+            dd0 += ko * (1 - s0) * np.int64(comb[0, K.C_MONSTER] != 0)
+            dd1 += ko * (1 - s1) * np.int64(comb[1, K.C_MONSTER] != 0)
+            # the final state (plane 1) of a fight that ended in round ``rounds``
+            comb_curve[b, 0, 1, rounds] += s0
+            comb_curve[b, 1, 1, rounds] += s1
+            side_curve[b, comb[0, K.C_SIDE], 1, rounds] += s0
+            side_curve[b, comb[1, K.C_SIDE], 1, rounds] += s1
+        cs = ((at0, hi0, de0, ta0, gA0, gD0, sP0, re0, st0, ko0, dd0),
+              (at1, hi1, de1, ta1, gA1, gD1, sP1, re1, st1, ko1, dd1))
+        for j in range(2):
+            v = cs[j]
+            cc[j, K.K_ATTACKS] += v[0]
+            cc[j, K.K_HITS] += v[1]
+            cc[j, K.K_DEALT] += v[2]
+            cc[j, K.K_TAKEN] += v[3]
+            cc[j, K.K_OC_GAIN + comb[j, K.C_RA]] += v[4]
+            cc[j, K.K_OC_GAIN + comb[j, K.C_RD]] += v[5]
+            cc[j, K.K_POOL_SPENT] += v[6]
+            cc[j, K.K_RES_END] += v[7]
+            cc[j, K.K_STANDING_END] += v[8]
+            cc[j, K.K_KOS] += v[9]
+            cc[j, K.K_KO_TRIALS] += v[9]
+            cc[j, K.K_DEATHS] += v[10]
+        # plane 0: fights still running after round r (< cap), where both stand
+        running = 0
+        for r in range(cap, 0, -1):
+            rounds_hist[b, r] += hist[r]
+            if r < cap:
+                running += hist[r + 1]
+                for j in range(n):
+                    comb_curve[b, j, 0, r] += running
+                side_curve[b, 0, 0, r] += running
+                side_curve[b, 1, 0, r] += running
+
+
+@kernel
+def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve):
+    """The fast path as a drop-in for :func:`.kernel.fight`, for eligible duels.
+
+    Same arguments and effects on ``dyn``, ``cc`` and the curves (one trial,
+    counters added per trial); streams are used in place, so injected dice
+    work (``tests/test_mb41_fast.py`` plays it against the general kernel
+    on scripted dice). :func:`simulate_blocks` runs the same :func:`duel`
+    but sums the counters per block.
+    """
+    cap = rules[K.R_ROUND_CAP]
+    for j in range(2):  # the listed order (rolled initiative refills it)
+        order[comb[j, K.C_ORDER]] = j
+    (outcome, rounds, c0, r0, r1, a0, a1, h0, h1, d0, d1,
+     ga0, gd0, sp0, ga1, gd1, sp1, ko) = duel(comb, rules, dyn, order, key, streams, cc, True,
+                                             streams[K.S_CHECK], streams[K.S_DAMAGE])
+    c1 = 1 - c0
+    _flush(c0, ga0, gd0, sp0, comb, dyn, cc)
+    _flush(c1, ga1, gd1, sp1, comb, dyn, cc)
+    dyn[c0, K.D_RES] = r0
+    dyn[c1, K.D_RES] = r1
+    cc[c0, K.K_ATTACKS] += a0
+    cc[c1, K.K_ATTACKS] += a1
+    cc[c0, K.K_HITS] += h0
+    cc[c1, K.K_HITS] += h1
+    cc[c0, K.K_DEALT] += d0
+    cc[c1, K.K_TAKEN] += d0
+    cc[c1, K.K_DEALT] += d1
+    cc[c0, K.K_TAKEN] += d1
+    if ko != 0:
+        loser = c1 if r1 == 0 else c0
+        # what kernel.dropped does for a drop with no revive roll to follow
+        cc[loser, K.K_KOS] += 1
+        dyn[loser, K.D_KO] = 1
+        cc[loser, K.K_KO_TRIALS] += 1
+        if comb[loser, K.C_MONSTER] != 0:
+            dyn[loser, K.D_DEAD] = 1
+            cc[loser, K.K_DEATHS] += 1
+    for j in range(2):
+        standing = K.is_standing(dyn, j)
+        cc[j, K.K_RES_END] += dyn[j, K.D_RES]
+        if standing:
+            cc[j, K.K_STANDING_END] += 1
+            comb_curve[j, 1, rounds] += 1
+            side_curve[comb[j, K.C_SIDE], 1, rounds] += 1
+    for r in range(1, min(rounds, cap)):
+        for j in range(2):
+            comb_curve[j, 0, r] += 1
+            side_curve[j, 0, r] += 1
+    return outcome, rounds
