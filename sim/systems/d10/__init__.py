@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import fast as F
 from . import kernel as K
 from .compile import Inputs, compile  # noqa: A004
 from .rules import RULES
@@ -22,8 +23,13 @@ SCENARIO_MODEL = Scenario
 MAX_BLOCKS = 64
 
 
-def simulate(inputs: Inputs, start: int, count: int, key) -> dict:
+def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = None) -> dict:
     """Play trials ``start .. start+count-1`` with stream key ``key``.
+
+    ``fast``: ``None`` plays an eligible duel on the duel fast path
+    (:mod:`.fast`, bit-identical counters) and anything else on the general
+    kernel; ``False`` forces the general kernel; ``True`` requires the fast
+    path (``ValueError`` naming what stands in the way).
 
     A trial is a campaign of ``episodes`` x ``fights_per_episode`` fights
     (one fight by default). Int64 counters that add up across chunks:
@@ -40,9 +46,15 @@ def simulate(inputs: Inputs, start: int, count: int, key) -> dict:
     side_curve = np.zeros((nb, 2, 2, cap + 1), dtype=np.int64)
     comb_curve = np.zeros((nb, n, 2, cap + 1), dtype=np.int64)
     cc = np.zeros((nb, n, K.NK), dtype=np.int64)
-    K.simulate_blocks(inputs.comb, inputs.pol, inputs.rules, inputs.tab, np.uint64(key), start, count, nb,
-                      inputs.plain,
-                      fights, rounds_hist, side_curve, comb_curve, cc)
+    blocks = K.simulate_blocks
+    if fast is not False:
+        why = F.eligible(inputs)
+        if not why:
+            blocks = F.simulate_blocks
+        elif fast:
+            raise ValueError("the d10 duel fast path needs " + ", ".join(why))
+    blocks(inputs.comb, inputs.pol, inputs.rules, inputs.tab, np.uint64(key), start, count, nb,
+           inputs.plain, fights, rounds_hist, side_curve, comb_curve, cc)
     f = fights.sum(axis=0)
     return {
         "outcomes": f[:3].copy(),

@@ -1,8 +1,12 @@
 """d10 measurements for ``sim bench`` (merged by :func:`sim.bench.run_bench`).
 
 * ``d10_duel_per_s``: whole fights of ``scenarios/d10/duel.yaml`` through
-  :func:`sim.systems.d10.simulate` (prange over all numba threads, per-trial
-  stream seeding included), best of 3 after a warm-up call;
+  :func:`sim.systems.d10.simulate` as ``sim run`` plays them (prange over
+  all numba threads, per-trial stream seeding included), best of 3 after a
+  warm-up call. The duel qualifies for the duel fast path
+  (:mod:`.fast`, ``d10_duel_path``; counters bit-identical to the general
+  kernel's, tested); ``d10_duel_general_per_s`` times the general kernel
+  (its plain turn) on the same duel for comparison;
 * ``d10_python_duel_per_s``: the same duel in plain Python
   (:mod:`.python_duel`, one thread), best of 3; ``d10_duel_vs_python`` is
   the ratio (each used as it would be in practice);
@@ -38,17 +42,17 @@ def _inputs(path):
     return loaded.module.compile(loaded.variants[0][1])
 
 
-def _kernel_rate(inputs, n: int) -> tuple[float, dict]:
+def _kernel_rate(inputs, n: int, fast=None) -> tuple[float, dict]:
     from sim.rng import stream_key
 
     from . import simulate
 
     key = stream_key(SEED)
-    simulate(inputs, 0, 4096, key)
+    simulate(inputs, 0, 4096, key, fast=fast)
     box = {}
 
     def once():
-        box["c"] = simulate(inputs, 0, n, key)
+        box["c"] = simulate(inputs, 0, n, key, fast=fast)
 
     return n / _best(once), box["c"]
 
@@ -60,6 +64,8 @@ def run(quick: bool = False) -> dict:
     q = 1 if quick else 0
     duel = _inputs(DUEL)
     rate, c = _kernel_rate(duel, SIZES["duel"][q])
+    general, _ = _kernel_rate(duel, SIZES["duel"][q] // 4, fast=False)
+    from . import fast
     from . import kernel as K
 
     cb = duel.comb
@@ -87,5 +93,7 @@ def run(quick: bool = False) -> dict:
         "d10_duel_win_rate": float(c["outcomes"][0] / n),
         "d10_python_win_rate": box["c"][0] / npy,
         "d10_duel_plain_path": bool(duel.plain),
+        "d10_duel_path": "general" if fast.eligible(duel) else "fast",
+        "d10_duel_general_per_s": general,
         "targets": dict(TARGETS),
     }
