@@ -334,3 +334,55 @@ def test_retreat_pursue_and_leave():
     s = Script()
     run(inp, dyn, cc, K.take_turn, s.streams, i=A)
     assert dyn[A, K.D_OUT] == K.OUT_FLED
+
+
+def test_dual_weapon_takes_the_form_that_beats_the_defence():
+    """L181: switching form is a non-action. Ami: STR 6 (3 dice) melee, AGI 10 (5
+    dice) ranged; Bea dodges with AGI 4 (2 dice) against both: ranged wins 5-2
+    over 3-2, so she rolls 5 dice (10,1,1,1,1 = 2) against 2 (7,1 = 1): a hit for
+    1 + 1 - 1 = 1 wound, counted as a second-form attack."""
+    dual = {"perks": ["Dual Weapon"], "second_form": "ranged", "abilities": {"agility": 10}}
+    inp, dyn, cc = setup(a=dual, b={"abilities": {"agility": 4}})
+    attack(inp, dyn, cc, A, B, check=(10, 1, 1, 1, 1, 7, 1))
+    assert dyn[B, K.D_W] == 1 and cc[A, K.K_FORM2] == 1 and cc[A, K.K_ATTACKS] == 1
+
+
+def test_dual_weapon_switches_away_from_a_parry():
+    """Bea parries melee with STR 10 (5 dice); against anything else her best is
+    1 die (AGI 2, LCK 2, dodge on a tie). Ami has 3 dice in both forms: melee
+    3-5, ranged 3-1, so ranged (3 + 1 faces); a member without the perk keeps
+    melee and meets the parry (3 + 5 faces)."""
+    dual = {"perks": ["Dual Weapon"], "second_form": "ranged"}
+    bea = {"abilities": {"strength": 10, "agility": 2, "luck": 2}, "defence": "parry-melee"}
+    inp, dyn, cc = setup(a=dual, b=bea)
+    attack(inp, dyn, cc, A, B, check=(1, 1, 1, 1))
+    assert cc[A, K.K_FORM2] == 1 and cc[B, K.K_DEFENCES + K.T_DODGE - K.T_DODGE] == 1
+    inp, dyn, cc = setup(b=bea)
+    attack(inp, dyn, cc, A, B, check=(1, 1, 1, 1, 1, 1, 1, 1))
+    assert cc[A, K.K_FORM2] == 0 and cc[B, K.K_DEFENCES + K.T_PARRY - K.T_DODGE] == 1
+
+
+def test_dual_weapon_keeps_attack_kind_on_a_tie_and_pays_its_form():
+    """Equal margins keep attack_kind (melee); a mystic second form carries the
+    Mystic Artifact's mana cost (L187) when it is used: MAG 10 = 5 dice against
+    dodge 3 beats melee 3 against 3, and costs 1 mana."""
+    dual = {"perks": ["Dual Weapon", "Mystic Artifact"], "second_form": "mystic", "abilities": {"magic": 10}}
+    inp, dyn, cc = setup(a=dual)
+    assert inp.comb[A, K.C_FORM2_COST] == 1 and inp.comb[A, K.C_ATK_COST] == 0
+    mana = dyn[A, K.D_MANA]
+    attack(inp, dyn, cc, A, B, check=(1,) * 5 + (1, 1, 1))
+    assert cc[A, K.K_FORM2] == 1 and dyn[A, K.D_MANA] == mana - 1
+    inp, dyn, cc = setup(a={"perks": ["Dual Weapon"], "second_form": "ranged"})
+    attack(inp, dyn, cc, A, B, check=(1, 1, 1, 1, 1, 1))
+    assert cc[A, K.K_FORM2] == 0
+
+
+def test_dual_weapon_needs_its_second_form_and_the_perk():
+    import pytest
+
+    from sim.scenario import ScenarioError
+
+    with pytest.raises(ScenarioError, match="second_form"):
+        inputs(scenario([member("Ami", perks=["Dual Weapon"])], [member("Bea")]))
+    with pytest.raises(ScenarioError, match="Dual Weapon"):
+        inputs(scenario([member("Ami", second_form="ranged")], [member("Bea")]))

@@ -77,8 +77,11 @@ def _fill_base(row, scores, wmax, resolved):
     row[K.C_START] = 1
 
 
-def _apply_effects(row, names, attack_kind: str):
-    """Catalog effect codes -> columns. Returns (familiar params, duplication params)."""
+def _apply_effects(row, names, attack_kind: str, second_form: str | None = None):
+    """Catalog effect codes -> columns. Returns (familiar params, duplication params).
+
+    ``second_form``: the Dual Weapon's other form (its attack costs are kept
+    in ``C_FORM2_COST``)."""
     fam = dup = None
     rows = catalog.by_name()
     for name in names:
@@ -92,6 +95,11 @@ def _apply_effects(row, names, attack_kind: str):
         elif code == "attack_cost":
             if p["attack"] == attack_kind:
                 row[K.C_ATK_COST] += p["n"]
+            if p["attack"] == second_form:
+                row[K.C_FORM2_COST] += p["n"]
+        elif code == "dual_weapon":
+            if second_form is not None:
+                row[K.C_FORM2] = ATTACK_KINDS[second_form] + 1
         elif code == "initiative_tens":
             row[K.C_AWARE] = 1
         elif code == "killing_blow":
@@ -161,7 +169,7 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
             row[K.C_SPEC_AREA] = int(sp.area)
             row[K.C_SPEC_PEN] = sp.penalty
             row[K.C_SPEC_ALLIES] = sp.allies_caught
-            fam, dup = _apply_effects(row, list(m.powers) + list(m.perks), m.attack_kind)
+            fam, dup = _apply_effects(row, list(m.powers) + list(m.perks), m.attack_kind, m.second_form)
             row[K.C_CARRY] = int(s == 0)
             row[K.C_PERM_OK] = int(s == 0 or resolved["permanent_npcs"])
             pol = policies.encode(m.effective_policy())
@@ -263,7 +271,7 @@ def _prune(comb, pol):
 #: columns that must be 0 on every row for the plain fast path
 _POWER_COLUMNS = (K.C_ATK_COST, K.C_KB_COST, K.C_FA_COST, K.C_BAR_COST, K.C_FRIEND, K.C_FRIEND_RECV, K.C_DUP_COST,
                   K.C_NCOPIES, K.C_EYE, K.C_REGEN_W, K.C_REGEN_M, K.C_REGEN_COST, K.C_TENT_G, K.C_HAMMER, K.C_BLOOD,
-                  K.C_HEAL_AMT, K.C_DISG_DICE, K.C_ASSIST)
+                  K.C_HEAL_AMT, K.C_DISG_DICE, K.C_ASSIST, K.C_FORM2)
 _POLICY_COLUMNS = (K.P_RETREAT, K.P_HIDE, K.P_HEAL, K.P_AID, K.P_PURSUE, K.P_DUP, K.P_HAMMER, K.P_GRAPPLE)
 
 

@@ -141,7 +141,9 @@ C_PERM_OK = C_SPEC_EFFECT + 28     # may take permanent wounds
 C_CARRY = C_SPEC_EFFECT + 29       # keeps wounds etc. across fights (side 0)
 C_START = C_SPEC_EFFECT + 30       # present at the start of a fight (copies: 0)
 C_FAMILIAR = C_SPEC_EFFECT + 31    # row of her familiar, -1
-NC = C_SPEC_EFFECT + 32
+C_FORM2 = C_SPEC_EFFECT + 32       # Dual Weapon: the weapon's other form + 1 (0 = none)
+C_FORM2_COST = C_SPEC_EFFECT + 33  # mana cost of an attack in that form
+NC = C_SPEC_EFFECT + 34
 
 # ---------------------------------------------------------------- policy columns
 P_TARGET = 0
@@ -251,7 +253,8 @@ K_TRAPS = 32
 K_AUG_DICE = 33
 K_STUNT_DICE = 34
 K_DEFENCES = 35     # 4 columns: defences rolled: dodge, parry, block, luck
-NK = 39
+K_FORM2 = 39        # attacks made in the Dual Weapon's second form
+NK = 40
 
 # fight counters
 F_WIN = 0
@@ -904,11 +907,49 @@ def attack_others(comb, pol, rules, tab, dyn, streams, cc, i, t0, a, kind, ntarg
     return hits
 
 
+@kernel(inline="always")
+def _form_margin(comb, pol, rules, dyn, i, t, kind):
+    """Attack dice of ``i`` in form ``kind`` minus the dice of the defence
+    ``t`` would roll against it (each die is worth 0.5 successes on average)."""
+    ab = STR
+    if kind == ATK_RANGED:
+        ab = AGI
+    elif kind >= ATK_MYSTIC:
+        ab = MAG
+    dt = defence_choice(comb, pol, rules, dyn, t, kind)
+    na = pool_size(comb, rules, dyn, i, ab, kind, 0, 0)
+    nd = pool_size(comb, rules, dyn, t, defence_ability(dt), dt, 0, dyn[t, D_DEFPEN])
+    return na - nd
+
+
+@kernel
+def second_form_better(comb, pol, rules, dyn, i, t):
+    """Dual Weapon (L181): switching form is a non-action, so she attacks in
+    the form whose attack pool beats ``t``'s defence pool against it by the
+    most; ties keep ``attack_kind``. A form she cannot pay for (mana) is
+    taken only if neither can be paid (the attack then fails either way)."""
+    k1 = comb[i, C_ATK]
+    k2 = comb[i, C_FORM2] - 1
+    avail = mana_available(comb, pol, dyn, i)
+    ok1 = avail >= comb[i, C_ATK_COST]
+    ok2 = avail >= comb[i, C_FORM2_COST]
+    if ok1 != ok2:
+        return ok2
+    return _form_margin(comb, pol, rules, dyn, i, t, k2) > _form_margin(comb, pol, rules, dyn, i, t, k1)
+
+
 @kernel
 def attack(comb, pol, rules, tab, dyn, streams, cc, i, t, aid):
     """``i`` attacks ``t`` (and more targets per policy/area); returns 1 if the
     attack was made, 0 if it could not be paid (the caller then Recharges)."""
     kind = comb[i, C_ATK]
+    cost = comb[i, C_ATK_COST]
+    second = False
+    if comb[i, C_FORM2] != 0:
+        second = second_form_better(comb, pol, rules, dyn, i, t)
+        if second:
+            kind = comb[i, C_FORM2] - 1
+            cost = comb[i, C_FORM2_COST]
     ab = STR
     if kind == ATK_RANGED:
         ab = AGI
@@ -920,7 +961,6 @@ def attack(comb, pol, rules, tab, dyn, streams, cc, i, t, aid):
     if spec:
         area = comb[i, C_SPEC_AREA] != 0
         effect = comb[i, C_SPEC_EFFECT] != 0
-    cost = comb[i, C_ATK_COST]
     avail = mana_available(comb, pol, dyn, i)
     if avail < cost:
         return 0
@@ -1010,6 +1050,8 @@ def attack(comb, pol, rules, tab, dyn, streams, cc, i, t, aid):
     chk = streams[S_CHECK]
     a = test_roll(comb, rules, tab, dyn, chk, i, ab, kind, aug + aid + st, pen)
     cc[i, K_ATTACKS] += 1
+    if second:
+        cc[i, K_FORM2] += 1
     dyn[i, D_HIDDEN] = 0  # attacking reveals her (D14)
     # the primary target
     d, dt = defend(comb, pol, rules, tab, dyn, chk, cc, t, kind, 0)

@@ -118,6 +118,7 @@ class Member(StrictModel):
     kind: Literal["girl", "monster_girl", "dark_magical_girl"] = "girl"
     abilities: Abilities
     attack_kind: Literal["melee", "ranged", "mystic", "specialization"] = "melee"
+    second_form: Literal["melee", "ranged", "mystic"] | None = None
     defence: str | None = None
     outfit_dr: int | None = Field(None, ge=0, le=20)
     powers: list[str] = Field(default_factory=list, max_length=20)
@@ -146,6 +147,24 @@ class Member(StrictModel):
     def _familiar(self):
         if self.familiar is not None and "Familiar" not in self.powers:
             raise ValueError("'familiar:' needs the power Familiar (L155)")
+        return self
+
+    @model_validator(mode="after")
+    def _dual_weapon(self):
+        """Dual Weapon (L181): the weapon's other form, switched to for free."""
+        dual = "Dual Weapon" in self.perks
+        if self.second_form is not None and not dual:
+            raise ValueError("'second_form' needs the perk Dual Weapon (L181: without it switching the "
+                             "weapon's form costs the action)")
+        if dual:
+            if self.second_form is None:
+                raise ValueError("the perk Dual Weapon needs 'second_form': the weapon's other form "
+                                 "(melee, ranged or mystic)")
+            if self.attack_kind == "specialization":
+                raise ValueError("Dual Weapon switches a weapon's form: attack_kind must be melee, ranged "
+                                 "or mystic, not specialization")
+            if self.second_form == self.attack_kind:
+                raise ValueError(f"second_form '{self.second_form}' is the same as attack_kind")
         return self
 
     def effective_policy(self) -> Policy:

@@ -60,6 +60,7 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
             "aids": k[K.K_AIDS] / n, "recharges": k[K.K_RECHARGES] / n, "hides": k[K.K_HIDES] / n,
             "grapples": k[K.K_GRAPPLES] / n, "copies": k[K.K_COPIES] / n, "healed": k[K.K_HEALED] / n,
             "spell_effects": k[K.K_SPELLS] / n, "pursues": k[K.K_PURSUES] / n, "traps": k[K.K_TRAPS] / n,
+            "second_form_attacks": k[K.K_FORM2] / n,
         })
         for d, label in enumerate(("dodge", "parry", "block", "luck")):
             row[f"defences_{label}"] = k[K.K_DEFENCES + d] / n

@@ -25,6 +25,7 @@ code                   params -> what the kernel sees
 ``blood_magic``        pay mana with wounds
 ``healing_artifact``   ``cost, heal``
 ``disguise_artifact``  ``cost, dice``
+``dual_weapon``        the member's ``second_form`` is a free alternative (``C_FORM2``)
 ``none``               no fight effect (``simulated: false``)
 =====================  =========================================================
 
@@ -41,7 +42,7 @@ _DIR = Path(__file__).parent
 
 CODES = ("dice", "dr", "attack_cost", "initiative_tens", "killing_blow", "focused_assault", "barrage",
          "friendship", "duplication", "third_eye", "regeneration", "tentacles", "familiar", "hammerspace",
-         "blood_magic", "healing_artifact", "disguise_artifact", "none")
+         "blood_magic", "healing_artifact", "disguise_artifact", "dual_weapon", "none")
 
 
 @lru_cache(maxsize=None)
