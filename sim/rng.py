@@ -35,7 +35,8 @@ import numpy as np
 from ._jit import kernel
 
 #: s0..s3 of xoshiro256**, spare 32-bit half, "spare is valid" flag,
-#: script flag, script cursor (scripted states append the script after these)
+#: script flag, script cursor (scripted states append the script after these;
+#: a random stream counts its 64-bit outputs there instead)
 STATE_WORDS = 8
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -98,6 +99,9 @@ def seed_stream_inline(state, key, trial, purpose):
 
 @kernel(inline="always")
 def _next_u64_inline(state):
+    """One xoshiro256** output; word 7 counts the outputs of a random stream
+    (``sim bench`` reads it for the share of time spent drawing)."""
+    state[7] += _ONE
     s0 = state[0]
     s1 = state[1]
     s2 = state[2]

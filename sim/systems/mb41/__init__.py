@@ -82,3 +82,10 @@ def catalog_rows() -> list[dict]:
     from .catalog import talents
 
     return [dict(row) for row in talents()]
+
+
+def report_charts() -> dict:
+    """4.1 charts added to the report: overcharge and bursts, talent use, KO/death rates."""
+    from . import charts
+
+    return charts.CHARTS

@@ -96,6 +96,7 @@ P_INFLICT = 7      # first ailment Inflict tries: A_STUN, A_BOUND or A_BLEED
 NP = 8
 TARGET_WEAKEST = 0
 TARGET_RANDOM = 1
+TARGET_STRONGEST = 2
 BOOST_NEVER = 0
 BOOST_ALWAYS = 1
 BOOST_LOSING = 2
@@ -271,24 +272,32 @@ def choose_target(i, comb, pol, dyn, st_policy):
     Candidates: living enemies that are standing, and downed enemies (0
     Resolve, not dead) if the policy finishes downed girls. focus-weakest:
     lowest current Resolve (downed first), ties to the first listed;
-    random-target: uniform over candidates.
+    strongest-threat: highest Attack stat, ties to the lowest Resolve, then
+    the first listed; random-target: uniform over candidates.
     """
     n = comb.shape[0]
     side = comb[i, C_SIDE]
     finish = pol[i, P_FINISH] != 0
+    strongest = pol[i, P_TARGET] == TARGET_STRONGEST
     best = -1
     best_res = 1 << 60
+    best_att = -1
     count = 0
     for j in range(n):
         if not _candidate(j, side, finish, comb, dyn):
             continue
         count += 1
-        if dyn[j, D_RES] < best_res:
+        better = dyn[j, D_RES] < best_res
+        if strongest:
+            if comb[j, C_ATT] != best_att:
+                better = comb[j, C_ATT] > best_att
+        if better:
             best_res = dyn[j, D_RES]
+            best_att = comb[j, C_ATT]
             best = j
     if count == 0:
         return best
-    if pol[i, P_TARGET] == TARGET_WEAKEST:
+    if pol[i, P_TARGET] != TARGET_RANDOM:
         return best
     k = randbelow(st_policy, count)
     for j in range(n):

@@ -7,6 +7,8 @@ parameter can be overridden per combatant in YAML.
 
 Targeting (``name``):
   * ``focus-weakest`` -- attack the enemy with the lowest current Resolve;
+  * ``strongest-threat`` -- attack the enemy with the highest Attack stat
+    (ties: the lowest Resolve, then the first listed);
   * ``random-target`` -- attack a uniformly random enemy.
 Boost (``boost``):
   * ``never``;
@@ -26,6 +28,13 @@ Resolve once she is below this percent of her maximum (default 50).
 then the next one the target lacks).
 Ailments are always removed when possible (a removal roll with the Minor
 action, or with the only action when Stunned).
+
+Presets (``preset:``, or ``policy: NAME`` for short) fill every field the
+member does not set herself; :data:`PRESETS` lists them with what they are
+for. Girls: ``balanced`` (the defaults), ``aggressive``, ``careful``,
+``support-first``; monsters: ``brutal``, ``cinematic``, ``threat-first``,
+``opportunist``. Any member may use any preset (Boost and Heal only matter
+for girls who have them).
 """
 from __future__ import annotations
 
@@ -35,16 +44,48 @@ import numpy as np
 
 from . import kernel as K
 
-TARGETS = {"focus-weakest": K.TARGET_WEAKEST, "random-target": K.TARGET_RANDOM}
+TARGETS = {"focus-weakest": K.TARGET_WEAKEST, "random-target": K.TARGET_RANDOM,
+           "strongest-threat": K.TARGET_STRONGEST}
 BOOSTS = {"never": K.BOOST_NEVER, "always": K.BOOST_ALWAYS, "when-losing": K.BOOST_LOSING}
 
-#: named presets: parameters a policy starts from
+#: named presets: the fields a policy starts from (a member's own fields win),
+#: with ``for`` (who they are written for) and ``doc`` (one line, shown in the README)
 PRESETS = {
-    "focus-weakest": dict(name="focus-weakest", boost="when-losing", boost_margin=4,
-                          overcharge_cap=None, finish_downed=False),
-    "random-target": dict(name="random-target", boost="when-losing", boost_margin=4,
-                          overcharge_cap=None, finish_downed=False),
+    # girls
+    "balanced": dict(name="focus-weakest", boost="when-losing", boost_margin=4, overcharge_cap=None,
+                     finish_downed=False, heal_below=50,
+                     **{"for": "girls", "doc": "the defaults: focus the weakest, boost a close contest, "
+                                               "never into a burst, heal below half"}),
+    "aggressive": dict(name="focus-weakest", boost="always", boost_margin=4, overcharge_cap=None,
+                       finish_downed=False, heal_below=30,
+                       **{"for": "girls", "doc": "boost every roll while uses last (still never into a burst), "
+                                                 "heal only below 30%"}),
+    "careful": dict(name="focus-weakest", boost="when-losing", boost_margin=2, overcharge_cap=8,
+                    finish_downed=False, heal_below=60,
+                    **{"for": "girls", "doc": "boost only a contest lost by 2 or less, stop taking optional "
+                                              "overcharge at 8, heal below 60%"}),
+    "support-first": dict(name="focus-weakest", boost="when-losing", boost_margin=3, overcharge_cap=None,
+                          finish_downed=False, heal_below=75,
+                          **{"for": "girls", "doc": "heal anyone below 75% before attacking"}),
+    # monsters
+    "brutal": dict(name="focus-weakest", boost="never", boost_margin=4, overcharge_cap=None,
+                   finish_downed=True, heal_below=50,
+                   **{"for": "monsters", "doc": "focus the weakest and keep hitting downed girls (wounds, death)"}),
+    "cinematic": dict(name="random-target", boost="never", boost_margin=4, overcharge_cap=None,
+                      finish_downed=False, heal_below=50,
+                      **{"for": "monsters", "doc": "spread attacks at random, leave downed girls alone"}),
+    "threat-first": dict(name="strongest-threat", boost="never", boost_margin=4, overcharge_cap=None,
+                         finish_downed=False, heal_below=50,
+                         **{"for": "monsters", "doc": "attack the girl with the highest Attack"}),
+    "opportunist": dict(name="focus-weakest", boost="never", boost_margin=4, overcharge_cap=None,
+                        finish_downed=False, heal_below=50,
+                        **{"for": "monsters", "doc": "focus the weakest standing girl, leave downed girls alone"}),
 }
+
+
+def preset_fields(name: str) -> dict:
+    """The policy fields of preset ``name`` (without ``for``/``doc``)."""
+    return {k: v for k, v in PRESETS[name].items() if k not in ("for", "doc")}
 
 _LOSING_BY = re.compile(r"^when-losing-by\s*(?:<=|≤)?\s*(\d+)$")
 

@@ -26,7 +26,7 @@ from sim.scenario.base import ScenarioHeader, StrictModel
 from sim.scenario.suggest import unknown_name_message
 
 from . import catalog
-from .policies import BOOSTS, TARGETS, parse_boost
+from .policies import BOOSTS, PRESETS, TARGETS, parse_boost, preset_fields
 from .rules import RULES
 
 STATS = ("heart", "fury", "judgment")
@@ -43,6 +43,7 @@ class Policy(StrictModel):
     (12 by default): never take optional overcharge into a burst.
     """
 
+    preset: str | None = None
     name: str = "focus-weakest"
     boost: str = "when-losing"
     boost_margin: int = Field(4, ge=0, le=60)
@@ -56,12 +57,22 @@ class Policy(StrictModel):
     @classmethod
     def _shorthand(cls, data: Any):
         if isinstance(data, str):
-            return {"name": data}
+            if data in TARGETS:
+                return {"name": data}
+            if data not in PRESETS:
+                raise ValueError(unknown_name_message("policy", data, list(TARGETS) + list(PRESETS)))
+            data = {"preset": data}
         if isinstance(data, dict) and isinstance(data.get("boost"), str):
             mode, margin = parse_boost(data["boost"])
             if margin is not None:
                 data = dict(data, boost=mode)
                 data.setdefault("boost_margin", margin)
+        if isinstance(data, dict) and data.get("preset") is not None:
+            # the preset fills what the member does not set herself
+            p = data["preset"]
+            if p not in PRESETS:
+                raise ValueError(unknown_name_message("policy preset", p, list(PRESETS)))
+            data = {**preset_fields(p), **data}
         return data
 
     @field_validator("name")

@@ -1,0 +1,104 @@
+"""4.1 party measurements for ``sim bench`` (merged by :func:`sim.bench.run_bench`).
+
+* ``party_fight_per_s``: whole fights of ``scenarios/mb41/party-vs-boss.yaml``
+  (first variant: four girls with talents against a spread-4 boss and four
+  minions) through :func:`sim.systems.mb41.simulate` as ``sim run`` plays
+  them (general kernel, all numba threads), best of 3 after a warm-up call.
+  ``party_fight_grid`` says on which battlefield: ``none`` until the hex
+  grid is wired into fights (the issue's target assumes a hex grid).
+* ``party_fight_rng_share``: the share of a fight's time spent drawing
+  random numbers, measured on one thread: the streams count their 64-bit
+  outputs (word 7 of a random stream, :mod:`sim.rng`), so
+  ``draws per fight x time per draw / time per fight``, with the time per
+  draw of a bare loop over the same generator (``party_rng_draws_per_fight``,
+  ``party_rng_ns_per_draw``).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from sim._jit import jit
+from sim.rng import STATE_WORDS, next_u64, seed_stream
+
+from . import kernel as K
+
+ROOT = Path(__file__).resolve().parents[3]
+PARTY = ROOT / "scenarios" / "mb41" / "party-vs-boss.yaml"
+TARGETS = {"party_fight_per_s": 3e5}
+SIZES = {"party": (400_000, 40_000), "single": (100_000, 10_000), "draws": (50_000_000, 5_000_000)}
+SEED = 20240601
+
+
+@jit
+def _fights_counting(comb, pol, rules, key, count):
+    """Play ``count`` trials on this thread as :func:`.kernel.simulate_blocks`
+    does; returns the 64-bit outputs drawn by all streams."""
+    n = comb.shape[0]
+    cap = rules[K.R_ROUND_CAP]
+    dyn = np.zeros((n, K.ND), dtype=np.int64)
+    order = np.zeros(n, dtype=np.int64)
+    ikey = np.zeros(n, dtype=np.int64)
+    streams = np.zeros((K.NS, STATE_WORDS), dtype=np.uint64)
+    cc = np.zeros((n, K.NK), dtype=np.int64)
+    side_curve = np.zeros((2, 2, cap + 1), dtype=np.int64)
+    comb_curve = np.zeros((n, 2, cap + 1), dtype=np.int64)
+    draws = 0
+    for t in range(count):
+        for p in range(K.NS):
+            seed_stream(streams[p], key, t, p)
+        K.reset(comb, rules, dyn)
+        K.fight(comb, pol, rules, dyn, order, ikey, streams, cc, side_curve, comb_curve)
+        for p in range(K.NS):
+            draws += np.int64(streams[p, 7])
+    return draws
+
+
+@jit
+def _draw_loop(key, count):
+    st = np.zeros(STATE_WORDS, dtype=np.uint64)
+    seed_stream(st, key, 0, 0)
+    acc = np.uint64(0)
+    for _ in range(count):
+        acc ^= next_u64(st)
+    return acc
+
+
+def run(quick: bool = False) -> dict:
+    from sim.bench import best_time
+    from sim.rng import stream_key
+    from sim.scenario import load_scenario
+
+    from . import simulate
+
+    q = 1 if quick else 0
+    loaded = load_scenario(str(PARTY))
+    inputs = loaded.module.compile(loaded.variants[0][1])
+    key = stream_key(SEED)
+    simulate(inputs, 0, 4096, key)
+    n = SIZES["party"][q]
+    rate = n / best_time(lambda: simulate(inputs, 0, n, key))
+
+    m = SIZES["single"][q]
+    _fights_counting(inputs.comb, inputs.pol, inputs.rules, np.uint64(key), 100)
+    box = {}
+
+    def single():
+        box["d"] = _fights_counting(inputs.comb, inputs.pol, inputs.rules, np.uint64(key), m)
+
+    t_fight = best_time(single) / m
+    nd = SIZES["draws"][q]
+    _draw_loop(np.uint64(key), 1000)
+    t_draw = best_time(lambda: _draw_loop(np.uint64(key), nd)) / nd
+    draws = box["d"] / m
+    return {
+        "party_fight_per_s": rate,
+        "party_fight_grid": "none",
+        "party_fight_threads": numba.get_num_threads(),
+        "party_rng_draws_per_fight": draws,
+        "party_rng_ns_per_draw": t_draw * 1e9,
+        "party_fight_rng_share": min(1.0, draws * t_draw / t_fight),
+        "targets": dict(TARGETS),
+    }
