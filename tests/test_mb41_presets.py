@@ -87,3 +87,27 @@ def test_strongest_threat_ties_go_to_the_lowest_resolve():
     dyn, _ = mb41_state(inp)
     dyn[1, K.D_RES] = 7
     assert int(K.choose_target(2, inp.comb, inp.pol, dyn, np.zeros(8, dtype=np.uint64))) == 1
+
+
+# ---------------------------------------------------------------- flair tiers (L153-161)
+
+
+def test_flair_tier_boundaries():
+    inp = mb41_inputs(mb41_data([mb41_member("A")], [mb41_member("B")]))
+    tiers = [int(K.flair_tier(oc, 0, inp.rules)) for oc in range(0, 14)]
+    assert tiers == [0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4]
+    assert int(K.flair_tier(0, 1, inp.rules)) == 5  # a burst this fight
+
+
+def test_flair_tiers_table_adds_up_and_follows_the_counters():
+    """Every girl has exactly one highest tier per stat per fight; a girl starting
+    at 11 fury never ends below the permanent-change tier on fury."""
+    a = mb41_member("A", overcharge={"fury": 11})
+    inp = mb41_inputs(mb41_data([a], [mb41_member("B")], rules={"round_cap": 5}))
+    for fast in (True, False):
+        out = mb41.simulate(inp, 0, 3000, stream_key(9), fast=fast)
+        t = mb41.flair_tiers(out, inp, "v")
+        sums = t.groupby(["combatant", "stat"])["rate"].sum()
+        assert np.allclose(sums.to_numpy(), 1.0)
+        fury = t[(t["combatant"] == "A") & (t["stat"] == "fury")].set_index("tier")["rate"]
+        assert fury.loc[[0, 1, 2, 3]].sum() == 0 and fury.loc[4] > 0 and fury.loc[5] > 0

@@ -12,7 +12,7 @@ from . import kernel as K
 from .compile import Inputs, compile  # noqa: A004
 from .rules import RULES
 from .schema import Scenario
-from .summarize import combatant_curves, combatants, curves, talent_uses
+from .summarize import combatant_curves, combatants, curves, flair_tiers, talent_uses
 
 NAME = "mb41"
 TITLE = "Magical Burst 4.1"
@@ -73,6 +73,7 @@ def summarize(counters: dict, inputs: Inputs, variant: str) -> dict:
             "combatants": combatants(counters, inputs, variant),
             "combatant_curves": combatant_curves(counters, inputs, variant),
             "talents": talent_uses(counters, inputs, variant),
+            "flair_tiers": flair_tiers(counters, inputs, variant),
         },
     }
 

@@ -162,6 +162,7 @@ def reset(comb, rules, dyn):
         for s in range(3):
             dyn[i, K.D_OC + s] = comb[i, K.C_OC0 + s]
             dyn[i, K.D_BURSTED + s] = 0
+            dyn[i, K.D_BURST_TRIAL + s] = 0
 
 
 @kernel(inline="always")
@@ -319,6 +320,55 @@ def duel(comb, rules, dyn, order, ikey, streams, cc, start_bursts, chk, dmg_st):
             ga0, gd0, sp0, ga1, gd1, sp1, ko)
 
 
+#: counter values a tier table covers (every tier starts at or below 100)
+TIER_TABLE = 128
+
+
+@kernel
+def tier_table(rules, out):
+    """``out[v]``: the tier of a counter ending at ``v`` without a burst
+    (:func:`.kernel.flair_tier`), for ``v < TIER_TABLE``."""
+    for v in range(out.shape[0]):
+        out[v] = K.flair_tier(v, 0, rules)
+
+
+@kernel(inline="always")
+def _tier(oc, burst, tiers):
+    if burst != 0:
+        return K.NTIERS - 1
+    return tiers[min(oc, TIER_TABLE - 1)]
+
+
+@kernel(inline="always")
+def _tiers(c, ga, gd, comb, rules, dyn, cc, tiers):
+    """Count the highest overcharge tier per stat of girl ``c`` as
+    :func:`.kernel.count_tiers` does, her gains ``ga``/``gd`` on the Attack
+    and Defence role's stats not being in ``dyn`` yet; ``tiers`` from
+    :func:`tier_table`."""
+    if comb[c, K.C_MONSTER] != 0:
+        return
+    ra = comb[c, K.C_RA]
+    rd = comb[c, K.C_RD]
+    o0 = dyn[c, K.D_OC]
+    o1 = dyn[c, K.D_OC + 1]
+    o2 = dyn[c, K.D_OC + 2]
+    if ra == 0:
+        o0 += ga
+    elif ra == 1:
+        o1 += ga
+    else:
+        o2 += ga
+    if rd == 0:
+        o0 += gd
+    elif rd == 1:
+        o1 += gd
+    else:
+        o2 += gd
+    cc[c, K.K_TIER + _tier(o0, dyn[c, K.D_BURST_TRIAL], tiers)] += 1
+    cc[c, K.K_TIER + K.NTIERS + _tier(o1, dyn[c, K.D_BURST_TRIAL + 1], tiers)] += 1
+    cc[c, K.K_TIER + 2 * K.NTIERS + _tier(o2, dyn[c, K.D_BURST_TRIAL + 2], tiers)] += 1
+
+
 @kernel(inline="always")
 def _pick(c0, v0, v1):
     """``(value of combatant 0, value of combatant 1)`` from per-slot values."""
@@ -358,6 +408,8 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
         chk = np.zeros(STATE_WORDS, dtype=np.uint64)
         dmg_st = np.zeros(STATE_WORDS, dtype=np.uint64)
         hist = np.zeros(cap + 1, dtype=np.int64)
+        tiers = np.zeros(TIER_TABLE, dtype=np.int64)
+        tier_table(rules, tiers)
         cc = ccount[b]
         # per combatant (0, 1): attacks, hits, dealt, taken, gains on the Attack /
         # Defence role's stat, pool spent, Resolve at the end, standing at the end, KOs, deaths
@@ -378,6 +430,8 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
             fights[b, outcome] += 1
             fights[b, K.F_ROUNDS] += rounds
             hist[rounds] += 1
+            _tiers(c0, ga0, gd0, comb, rules, dyn, cc, tiers)
+            _tiers(1 - c0, ga1, gd1, comb, rules, dyn, cc, tiers)
             x0, x1 = _pick(c0, a0, a1)
             at0 += x0
             at1 += x1
@@ -462,6 +516,8 @@ def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve
     c1 = 1 - c0
     _flush(c0, ga0, gd0, sp0, comb, dyn, cc)
     _flush(c1, ga1, gd1, sp1, comb, dyn, cc)
+    for j in range(2):
+        K.count_tiers(j, dyn[j, K.D_OC], dyn[j, K.D_OC + 1], dyn[j, K.D_OC + 2], comb, rules, dyn, cc)
     dyn[c0, K.D_RES] = r0
     dyn[c1, K.D_RES] = r1
     cc[c0, K.K_ATTACKS] += a0

@@ -114,7 +114,8 @@ D_KO = 10          # dropped to 0 at least once this fight
 D_BURSTED = 11     # 3 columns: this stat's burst was counted and its counter kept (burst_resets false)
 D_AIL = 14         # 3 columns: Stun, Bound, Bleed (1 = has it)
 D_TUSES = 17       # MAXT columns: uses left per talent slot (-1 unlimited)
-ND = 23
+D_BURST_TRIAL = 23  # 3 columns: a burst of this stat was counted in this trial
+ND = 26
 
 # counters per combatant
 K_DEALT = 0
@@ -137,7 +138,9 @@ K_HEALED = 25      # Resolve restored by her heals
 K_AILED = 26       # ailments she received
 K_AIL_REMOVED = 27
 K_BLEED_DMG = 28
-NK = 29
+K_TIER = 29        # 3 x NTIERS columns: trials whose highest tier on stat s was t (s * NTIERS + t)
+NTIERS = 6         # 0 none, 1 minor flair, 2 major flair, 3 temporary change, 4 permanent change, 5 burst
+NK = K_TIER + 3 * NTIERS
 
 # fight counters
 F_WIN = 0
@@ -189,7 +192,8 @@ R_PASSIVE_DEFENCE = 40
 R_REMOVAL_BANDS = 41  # 2 entries
 R_BOUND_PENALTY = 43
 R_BLEED_DAMAGE = 44
-R_SIZE = 45
+R_FLAIR_TIERS = 45    # 4 entries
+R_SIZE = 49
 
 BOOST_FLAT_DAMAGE = 2  # "adds or subtracts 2 from the final damage" (L1565)
 
@@ -214,6 +218,7 @@ def reset(comb, rules, dyn):
         dyn[i, D_KO] = 0
         for s in range(3):
             dyn[i, D_BURSTED + s] = 0
+            dyn[i, D_BURST_TRIAL + s] = 0
             dyn[i, D_AIL + s] = 0  # ailments last until removed or the scene ends (A25)
         for s in range(MAXT):
             dyn[i, D_TUSES + s] = comb[i, C_TUSES + s]
@@ -369,9 +374,11 @@ def check_bursts(i, comb, rules, dyn, cc):
             if rules[R_BURST_RESETS] != 0:
                 cc[i, K_BURSTS + s] += 1
                 dyn[i, D_OC + s] = 0
+                dyn[i, D_BURST_TRIAL + s] = 1
             elif dyn[i, D_BURSTED + s] == 0:
                 cc[i, K_BURSTS + s] += 1
                 dyn[i, D_BURSTED + s] = 1
+                dyn[i, D_BURST_TRIAL + s] = 1
 
 
 @kernel
@@ -885,6 +892,30 @@ def _record_round(r, plane, comb, dyn, side_curve, comb_curve):
     side_curve[1, plane, r] += s1
 
 
+@kernel(inline="always")
+def flair_tier(oc, burst, rules):
+    """The highest overcharge tier of a stat in a fight (L153-161): 5 if it
+    burst, else the tier its counter ended in (counters only grow between
+    bursts, A6 default), 0 below the first flair."""
+    if burst != 0:
+        return NTIERS - 1
+    t = 0
+    for k in range(NTIERS - 2):
+        if oc >= rules[R_FLAIR_TIERS + k]:
+            t = k + 1
+    return t
+
+
+@kernel(inline="always")
+def count_tiers(j, oc0, oc1, oc2, comb, rules, dyn, cc):
+    """Count girl ``j``'s highest tier per stat, her counters being ``oc0..oc2``."""
+    if comb[j, C_MONSTER] != 0:
+        return
+    cc[j, K_TIER + flair_tier(oc0, dyn[j, D_BURST_TRIAL], rules)] += 1
+    cc[j, K_TIER + NTIERS + flair_tier(oc1, dyn[j, D_BURST_TRIAL + 1], rules)] += 1
+    cc[j, K_TIER + 2 * NTIERS + flair_tier(oc2, dyn[j, D_BURST_TRIAL + 2], rules)] += 1
+
+
 @kernel
 def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve):
     """Play one fight from the current ``dyn``; returns ``(outcome, rounds)``.
@@ -948,6 +979,8 @@ def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve
         cc[j, K_RES_END] += dyn[j, D_RES]
         if is_standing(dyn, j):
             cc[j, K_STANDING_END] += 1
+        if comb[j, C_MONSTER] == 0:
+            count_tiers(j, dyn[j, D_OC], dyn[j, D_OC + 1], dyn[j, D_OC + 2], comb, rules, dyn, cc)
     return outcome, rounds
 
 

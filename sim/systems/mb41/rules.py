@@ -83,6 +83,10 @@ RULES = Ruleset(
                    kind="intlist", length=2, lo=0, hi=100),
         RuleOption("bound_penalty", 2, "Bound: penalty to all rolls (L1463)", lo=0, hi=20),
         RuleOption("bleed_damage", 2, "Bleed: damage at the beginning of each round (L1465)", lo=0, hi=20),
+        # --- overcharge thresholds (L153-161), for the flair-tier metric
+        RuleOption("flair_tiers", [1, 5, 8, 11], "overcharge counter values where the minor flair, major flair, "
+                   "temporary change and permanent change tiers start (L153-161; burst_at is the last tier)",
+                   kind="intlist", length=4, lo=1, hi=100),
     ],
 )
 

@@ -74,3 +74,24 @@ def talent_uses(counters: dict, inputs, variant: str) -> pd.DataFrame:
         for s, talent in enumerate(inputs.talents[j] if inputs.talents else []):
             rows.append((variant, name, talent, c[j, K.K_TUSE + s] / n_trials))
     return pd.DataFrame(rows, columns=["variant", "combatant", "talent", "uses_per_fight"])
+
+
+TIER_NAMES = ("none", "minor flair", "major flair", "temporary change", "permanent change", "burst")
+
+
+def flair_tiers(counters: dict, inputs, variant: str) -> pd.DataFrame:
+    """Per girl and magical stat: the share of fights whose highest overcharge
+    tier (L153-161, rule ``flair_tiers``; ``burst``: the stat burst) was each
+    tier, with 95% Wilson intervals."""
+    n_trials = int(counters["outcomes"].sum())
+    c = counters["combatants"]
+    rows = []
+    for j, name in enumerate(inputs.names):
+        if inputs.kinds[j] != "girl":
+            continue
+        for s, stat in enumerate(("heart", "fury", "judgment")):
+            for t, tier in enumerate(TIER_NAMES):
+                k = int(c[j, K.K_TIER + s * K.NTIERS + t])
+                lo, hi = wilson(k, n_trials)
+                rows.append((variant, name, stat, t, tier, k / n_trials if n_trials else float("nan"), lo, hi))
+    return pd.DataFrame(rows, columns=["variant", "combatant", "stat", "tier", "tier_name", "rate", "lo", "hi"])
