@@ -115,9 +115,9 @@ def test_passive_defence_is_not_a_41_rule():
 
 
 def test_same_encounter_under_both_rulesets():
-    res41, _ = api.run(ROOT / "scenarios" / "encounter-41.yaml", trials=4000, write=False)
-    resd, _ = api.run(ROOT / "scenarios" / "mb-draft" / "encounter-draft.yaml", trials=4000, write=False)
+    res41, _ = api.run(ROOT / "scenarios" / "mb41" / "encounter-41.yaml", trials=4000, write=False)
+    resd, _ = api.run(ROOT / "scenarios" / "mb41" / "encounter-draft.yaml", trials=4000, write=False)
     assert res41.system == "mb41" and resd.system == "mb-draft"
-    a = yaml.safe_load((ROOT / "scenarios" / "encounter-41.yaml").read_text())
-    b = yaml.safe_load((ROOT / "scenarios" / "mb-draft" / "encounter-draft.yaml").read_text())
+    a = yaml.safe_load((ROOT / "scenarios" / "mb41" / "encounter-41.yaml").read_text())
+    b = yaml.safe_load((ROOT / "scenarios" / "mb41" / "encounter-draft.yaml").read_text())
     assert a["sides"] == b["sides"]  # the same encounter
