@@ -111,30 +111,12 @@ def _band(w, t1, t2, t3):
 
 
 @kernel
-def start(comb, dyn, cc):
-    """:func:`.kernel.start_campaign`, ``start_episode`` and ``start_fight`` for a duel."""
-    for i in range(2):
-        dyn[i, K.D_W] = 0
-        dyn[i, K.D_OUT] = K.OUT_IN
-        dyn[i, K.D_FORT] = comb[i, K.C_FORT]
-        dyn[i, K.D_GRIEF] = 0
-        dyn[i, K.D_MAXBAND] = 0
-        dyn[i, K.D_KO_TRIAL] = 0
-        dyn[i, K.D_MANA] = comb[i, K.C_MANA]
-        dyn[i, K.D_DEFPEN] = 0
-        dyn[i, K.D_HELD] = 0
-        dyn[i, K.D_HELD_TN] = 0
-        dyn[i, K.D_HELD_KIND] = K.HELD_NONE
-        dyn[i, K.D_HELD_BY] = -1
-        dyn[i, K.D_DISABLED] = 0
-        dyn[i, K.D_HIDDEN] = 0
-        dyn[i, K.D_AID] = 0
-        dyn[i, K.D_PERM] = 0
-        dyn[i, K.D_RETREAT] = 0
-        dyn[i, K.D_STORED] = 0
-        dyn[i, K.D_COPIES_MADE] = 0
-        dyn[i, K.D_ACTIVE] = 1
-        dyn[i, K.D_READY] = 1
+def start(comb, rules, dyn, cc):
+    """A trial's start, as :func:`.kernel.campaign` makes it for one fight
+    (it counts the fight in ``K_FIGHTS``)."""
+    K.start_campaign(comb, dyn)
+    K.start_episode(comb, rules, dyn, True)
+    K.start_fight(comb, dyn, cc, True)
 
 
 @kernel
@@ -317,7 +299,6 @@ def duel(comb, pol, rules, tab, dyn, order, ikey, streams, cc, chk, sizes):
 @kernel(inline="always")
 def _count(cc, c, w, out, att, hit, dealt, taken, pd, mb, mbf, dt):
     """Add one duel's counters of combatant ``c`` (defending with ``dt``)."""
-    cc[c, K.K_FIGHTS] += 1
     cc[c, K.K_ATTACKS] += att
     cc[c, K.K_HITS] += hit
     cc[c, K.K_DEALT] += dealt
@@ -338,7 +319,7 @@ def campaign(comb, pol, rules, tab, dyn, order, key, streams, cc, side_curve, co
     streams are used in place, so injected dice work (the tests play it
     against the general kernel)."""
     cap = rules[K.R_ROUND_CAP]
-    start(comb, dyn, cc)
+    start(comb, rules, dyn, cc)
     (outcome, rounds, c0, w0, w1, out0, out1, a0, a1, h0, h1, d0, d1, t0, t1, p0, p1,
      mb0, mbf0, mb1, mbf1) = duel(comb, pol, rules, tab, dyn, order, key, streams, cc, streams[K.S_CHECK], sizes)
     c1 = 1 - c0
@@ -412,7 +393,7 @@ def simulate_blocks(comb, pol, rules, tab, key, start_trial, count, nblocks, pla
                 seed_stream_inline(streams[K.S_TABLE], key, trial, K.S_TABLE)
             if rolled:
                 seed_stream_inline(streams[K.S_SETUP], key, trial, K.S_SETUP)
-            start(comb, dyn, cc)
+            start(comb, rules, dyn, cc)
             (outcome, rounds, c0, w0, w1, out0, out1, a0, a1, h0, h1, d0, d1, t0, t1, p0, p1,
              mb0, mbf0, mb1, mbf1) = duel(comb, pol, rules, tab, dyn, order, ikey, streams, cc, chk, sizes)
             c1 = 1 - c0

@@ -149,25 +149,9 @@ def _drop(t, comb, rules, dyn, streams, cc, chk, dmg_st):
         dmg_st[w] = streams[K.S_DAMAGE, w]
 
 
-@kernel
-def reset(comb, rules, dyn):
-    """:func:`.kernel.reset` for what a duel reads and writes."""
-    for i in range(2):
-        dyn[i, K.D_RES] = comb[i, K.C_RES]
-        dyn[i, K.D_DEAD] = 0
-        dyn[i, K.D_PENDING] = -1
-        dyn[i, K.D_REVIVES] = 0
-        dyn[i, K.D_KO] = 0
-        dyn[i, K.D_POOL] = comb[i, K.C_POOL]
-        for s in range(3):
-            dyn[i, K.D_OC + s] = comb[i, K.C_OC0 + s]
-            dyn[i, K.D_BURSTED + s] = 0
-            dyn[i, K.D_BURST_TRIAL + s] = 0
-
-
 @kernel(inline="always")
 def duel(comb, rules, dyn, order, ikey, streams, cc, start_bursts, chk, dmg_st):
-    """Play one eligible duel from the state :func:`reset` left in ``dyn``.
+    """Play one eligible duel from the state :func:`.kernel.reset` left in ``dyn``.
 
     ``order``/``ikey``: who acts first (filled here for rolled initiative,
     else given); ``start_bursts``: some girl starts at or over ``burst_at``;
@@ -423,7 +407,7 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
             seed_stream_inline(dmg_st, key, trial, K.S_DAMAGE)
             if rolled:
                 seed_stream_inline(streams[K.S_SETUP], key, trial, K.S_SETUP)
-            reset(comb, rules, dyn)
+            K.reset(comb, rules, dyn)
             (outcome, rounds, c0, r0, r1, a0, a1, h0, h1, d0, d1,
              ga0, gd0, sp0, ga1, gd1, sp1, ko) = duel(comb, rules, dyn, order, ikey, streams, cc,
                                                      start_bursts, chk, dmg_st)
@@ -528,15 +512,8 @@ def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve
     cc[c1, K.K_TAKEN] += d0
     cc[c1, K.K_DEALT] += d1
     cc[c0, K.K_TAKEN] += d1
-    if ko != 0:
-        loser = c1 if r1 == 0 else c0
-        # what kernel.dropped does for a drop with no revive roll to follow
-        cc[loser, K.K_KOS] += 1
-        dyn[loser, K.D_KO] = 1
-        cc[loser, K.K_KO_TRIALS] += 1
-        if comb[loser, K.C_MONSTER] != 0:
-            dyn[loser, K.D_DEAD] = 1
-            cc[loser, K.K_DEATHS] += 1
+    if ko != 0:  # a drop with no revive roll to follow
+        K.dropped(c1 if r1 == 0 else c0, comb, rules, dyn, streams, cc)
     for j in range(2):
         standing = K.is_standing(dyn, j)
         cc[j, K.K_RES_END] += dyn[j, K.D_RES]
