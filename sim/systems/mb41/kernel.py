@@ -24,7 +24,14 @@ Rules implemented (seed 000 line numbers; audit ids in brackets):
 * minions (L2170-2172): no defence roll but a passive defence (hit when the
   attack total exceeds it, or equals it with a six: ``minion_tie``, A35),
   HP boxes, the same number for attack and support, no damage bonus, no
-  overcharge (their dice explode but cost nothing: a pool of 0).
+  overcharge (their dice explode but cost nothing: a pool of 0);
+* the highest overcharge tier per girl and stat in each fight (L153-161,
+  rule ``flair_tiers``; :func:`flair_tier`).
+
+Dice: on random streams an attack against a rolled defence draws both 2d6!
+pools and its first damage die in one number (:func:`sim.dice.opposed_2d6`);
+injected dice go die by die in the book's order. Duels (one combatant per
+side, no talents) take the bit-identical fast path of :mod:`.fast`.
 
 Arrays (all int64 unless said):
 
