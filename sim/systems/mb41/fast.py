@@ -167,12 +167,13 @@ def duel(comb, rules, dyn, order, ikey, streams, cc, start_bursts, chk, dmg_st):
     ``monster_six_cost`` per six from its pool, not below 0 (L1892).
 
     Returns ``(outcome, rounds, c0, res0, res1, attacks0, attacks1, hits0,
-    hits1, dealt0, dealt1, ga0, gd0, sp0, ga1, gd1, sp1, ko)``: ``c0`` the
+    hits1, dealt0, dealt1, ga0, gd0, sp0, ga1, gd1, sp1, ko, synced)``: ``c0`` the
     combatant who acted first; per slot the Resolve left, attacks, hits,
     damage dealt, and the overcharge gained (Attack role, Defence role) and
     pool spent not yet in ``cc``; ``ko`` 1 if the loser's drop is still to
     be counted by the caller (a KO, and a death for a monster), 0 if
-    :func:`.kernel.dropped` counted it or nobody dropped.
+    :func:`.kernel.dropped` counted it or nobody dropped; ``synced``: a rare
+    path changed ``dyn``'s counters (else they are still the starting ones).
     """
     cap = rules[K.R_ROUND_CAP]
     scripted = dmg_st[6] != 0
@@ -182,6 +183,7 @@ def duel(comb, rules, dyn, order, ikey, streams, cc, start_bursts, chk, dmg_st):
     def_six_dmg = rules[K.R_DEFENDER_SIX_DAMAGE]
     min_dmg = rules[K.R_MIN_DAMAGE]
     ndice = rules[K.R_DAMAGE_DICE]
+    synced = start_bursts  # dyn's counters are no longer the starting ones
     if start_bursts:  # a girl may start the scene at or over the threshold
         for j in range(2):
             K.check_bursts(j, comb, rules, dyn, cc)
@@ -240,6 +242,7 @@ def duel(comb, rules, dyn, order, ikey, streams, cc, start_bursts, chk, dmg_st):
             _flush(c0, ga0, gd0, sp0, comb, dyn, cc)
             _flush(c1, ga1, gd1, sp1, comb, dyn, cc)
             ga0 = gd0 = sp0 = ga1 = gd1 = sp1 = 0
+            synced = True
             _bursts(c0, comb, rules, dyn, cc)
             _bursts(c1, comb, rules, dyn, cc)
             room_a0 = _room(c0, K.C_RA, comb, rules, dyn)
@@ -274,6 +277,7 @@ def duel(comb, rules, dyn, order, ikey, streams, cc, start_bursts, chk, dmg_st):
             _flush(c0, ga0, gd0, sp0, comb, dyn, cc)
             _flush(c1, ga1, gd1, sp1, comb, dyn, cc)
             ga0 = gd0 = sp0 = ga1 = gd1 = sp1 = 0
+            synced = True
             _bursts(c1, comb, rules, dyn, cc)
             _bursts(c0, comb, rules, dyn, cc)
             room_a0 = _room(c0, K.C_RA, comb, rules, dyn)
@@ -290,6 +294,7 @@ def duel(comb, rules, dyn, order, ikey, streams, cc, start_bursts, chk, dmg_st):
         near = (ga0 + same0 * gd0 >= room_a0) | (gd0 + same0 * ga0 >= room_d0)
         near |= (ga1 + same1 * gd1 >= room_a1) | (gd1 + same1 * ga1 >= room_d1)
         if revives | near:
+            synced = True
             _flush(c0, ga0, gd0, sp0, comb, dyn, cc)
             _flush(c1, ga1, gd1, sp1, comb, dyn, cc)
             ga0 = gd0 = sp0 = ga1 = gd1 = sp1 = 0
@@ -301,7 +306,7 @@ def duel(comb, rules, dyn, order, ikey, streams, cc, start_bursts, chk, dmg_st):
         else:
             ko = 1
     return (outcome, rounds, c0, res0, res1, attacks0, attacks1, hits0, hits1, dealt0, dealt1,
-            ga0, gd0, sp0, ga1, gd1, sp1, ko)
+            ga0, gd0, sp0, ga1, gd1, sp1, ko, synced)
 
 
 #: counter values a tier table covers (every tier starts at or below 100)
@@ -324,18 +329,11 @@ def _tier(oc, burst, tiers):
 
 
 @kernel(inline="always")
-def _tiers(c, ga, gd, comb, rules, dyn, cc, tiers):
-    """Count the highest overcharge tier per stat of girl ``c`` as
-    :func:`.kernel.count_tiers` does, her gains ``ga``/``gd`` on the Attack
-    and Defence role's stats not being in ``dyn`` yet; ``tiers`` from
-    :func:`tier_table`."""
-    if comb[c, K.C_MONSTER] != 0:
-        return
+def _plus_gains(c, o0, o1, o2, ga, gd, comb):
+    """Counters ``o0..o2`` (heart, fury, judgment) of girl ``c`` plus ``ga`` on
+    her Attack role's stat and ``gd`` on her Defence role's."""
     ra = comb[c, K.C_RA]
     rd = comb[c, K.C_RD]
-    o0 = dyn[c, K.D_OC]
-    o1 = dyn[c, K.D_OC + 1]
-    o2 = dyn[c, K.D_OC + 2]
     if ra == 0:
         o0 += ga
     elif ra == 1:
@@ -348,9 +346,44 @@ def _tiers(c, ga, gd, comb, rules, dyn, cc, tiers):
         o1 += gd
     else:
         o2 += gd
+    return o0, o1, o2
+
+
+@kernel(inline="always")
+def _tiers(c, ga, gd, comb, rules, dyn, cc, tiers):
+    """Count the highest overcharge tier per stat of girl ``c`` as
+    :func:`.kernel.count_tiers` does, her gains ``ga``/``gd`` on the Attack
+    and Defence role's stats not being in ``dyn`` yet; ``tiers`` from
+    :func:`tier_table`."""
+    if comb[c, K.C_MONSTER] != 0:
+        return
+    o0, o1, o2 = _plus_gains(c, dyn[c, K.D_OC], dyn[c, K.D_OC + 1], dyn[c, K.D_OC + 2], ga, gd, comb)
     cc[c, K.K_TIER + _tier(o0, dyn[c, K.D_BURST_TRIAL], tiers)] += 1
     cc[c, K.K_TIER + K.NTIERS + _tier(o1, dyn[c, K.D_BURST_TRIAL + 1], tiers)] += 1
     cc[c, K.K_TIER + 2 * K.NTIERS + _tier(o2, dyn[c, K.D_BURST_TRIAL + 2], tiers)] += 1
+
+
+#: gains below this are counted in a per-block (Attack gain, Defence gain) table
+TH = 16
+
+
+@kernel
+def _tiers_from_gains(comb, th, cc, tiers):
+    """Add the tiers of the fights counted in ``th[c, ga * TH + gd]``: girl
+    ``c`` started at her starting counters, gained ``ga`` on her Attack
+    role's stat and ``gd`` on her Defence role's, and did not burst."""
+    for c in range(2):
+        if comb[c, K.C_MONSTER] != 0:
+            continue
+        for cell in range(TH * TH):
+            k = th[c, cell]
+            if k == 0:
+                continue
+            oc0, oc1, oc2 = _plus_gains(c, comb[c, K.C_OC0], comb[c, K.C_OC0 + 1], comb[c, K.C_OC0 + 2],
+                                        cell // TH, cell % TH, comb)
+            cc[c, K.K_TIER + _tier(oc0, 0, tiers)] += k
+            cc[c, K.K_TIER + K.NTIERS + _tier(oc1, 0, tiers)] += k
+            cc[c, K.K_TIER + 2 * K.NTIERS + _tier(oc2, 0, tiers)] += k
 
 
 @kernel(inline="always")
@@ -394,6 +427,7 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
         hist = np.zeros(cap + 1, dtype=np.int64)
         tiers = np.zeros(TIER_TABLE, dtype=np.int64)
         tier_table(rules, tiers)
+        th = np.zeros((n, TH * TH), dtype=np.int64)
         cc = ccount[b]
         # per combatant (0, 1): attacks, hits, dealt, taken, gains on the Attack /
         # Defence role's stat, pool spent, Resolve at the end, standing at the end, KOs, deaths
@@ -409,13 +443,21 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
                 seed_stream_inline(streams[K.S_SETUP], key, trial, K.S_SETUP)
             K.reset(comb, rules, dyn)
             (outcome, rounds, c0, r0, r1, a0, a1, h0, h1, d0, d1,
-             ga0, gd0, sp0, ga1, gd1, sp1, ko) = duel(comb, rules, dyn, order, ikey, streams, cc,
-                                                     start_bursts, chk, dmg_st)
+             ga0, gd0, sp0, ga1, gd1, sp1, ko, synced) = duel(comb, rules, dyn, order, ikey, streams, cc,
+                                                             start_bursts, chk, dmg_st)
             fights[b, outcome] += 1
             fights[b, K.F_ROUNDS] += rounds
             hist[rounds] += 1
-            _tiers(c0, ga0, gd0, comb, rules, dyn, cc, tiers)
-            _tiers(1 - c0, ga1, gd1, comb, rules, dyn, cc, tiers)
+            # highest tiers: while no rare path touched dyn, they follow from the
+            # gains alone, so count (gain on Attack role, gain on Defence role)
+            # pairs and turn them into tiers once per block
+            few = (ga0 < TH) & (gd0 < TH) & (ga1 < TH) & (gd1 < TH)
+            if few & (not synced):
+                th[c0, ga0 * TH + gd0] += 1
+                th[1 - c0, ga1 * TH + gd1] += 1
+            else:
+                _tiers(c0, ga0, gd0, comb, rules, dyn, cc, tiers)
+                _tiers(1 - c0, ga1, gd1, comb, rules, dyn, cc, tiers)
             x0, x1 = _pick(c0, a0, a1)
             at0 += x0
             at1 += x1
@@ -453,6 +495,7 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
             comb_curve[b, 1, 1, rounds] += s1
             side_curve[b, comb[0, K.C_SIDE], 1, rounds] += s0
             side_curve[b, comb[1, K.C_SIDE], 1, rounds] += s1
+        _tiers_from_gains(comb, th, cc, tiers)
         cs = ((at0, hi0, de0, ta0, gA0, gD0, sP0, re0, st0, ko0, dd0),
               (at1, hi1, de1, ta1, gA1, gD1, sP1, re1, st1, ko1, dd1))
         for j in range(2):
@@ -495,7 +538,7 @@ def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve
     for j in range(2):  # the listed order (rolled initiative refills it)
         order[comb[j, K.C_ORDER]] = j
     (outcome, rounds, c0, r0, r1, a0, a1, h0, h1, d0, d1,
-     ga0, gd0, sp0, ga1, gd1, sp1, ko) = duel(comb, rules, dyn, order, key, streams, cc, True,
+     ga0, gd0, sp0, ga1, gd1, sp1, ko, _) = duel(comb, rules, dyn, order, key, streams, cc, True,
                                              streams[K.S_CHECK], streams[K.S_DAMAGE])
     c1 = 1 - c0
     _flush(c0, ga0, gd0, sp0, comb, dyn, cc)

@@ -208,7 +208,7 @@ BOOST_FLAT_DAMAGE = 2  # "adds or subtracts 2 from the final damage" (L1565)
 # ---------------------------------------------------------------- state
 
 
-@kernel
+@kernel(inline="always")
 def reset(comb, rules, dyn):
     """Start-of-fight state: full Resolve, starting overcharge, Boost uses."""
     n = comb.shape[0]
