@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ._jit import kernel
+
 
 def standing_curves(curve: np.ndarray) -> np.ndarray:
     """Counts standing at the end of each round from the two-plane counters.
@@ -20,6 +22,29 @@ def standing_curves(curve: np.ndarray) -> np.ndarray:
     keeps its final state in later rounds).
     """
     return curve[..., 0, :] + np.cumsum(curve[..., 1, :], axis=-1)
+
+
+@kernel
+def add_duel_block(hist, rounds_hist, side_curve, comb_curve):
+    """Add a block of duels to the counters (the duel fast paths).
+
+    ``hist[r]``: duels of the block that ended in round r (draws at the
+    cap). Until a duel ends both combatants stand, so plane 0 at round
+    ``r < cap`` (still running after it) is the number of duels that lasted
+    longer, for both sides and both combatants; plane 1 (the final state)
+    the caller counts per duel. ``rounds_hist[cap+1]``, ``side_curve[2, 2,
+    cap+1]``, ``comb_curve[2, 2, cap+1]``: the block's rows.
+    """
+    cap = hist.shape[0] - 1
+    running = 0
+    for r in range(cap, 0, -1):
+        rounds_hist[r] += hist[r]
+        if r < cap:
+            running += hist[r + 1]
+            for j in range(comb_curve.shape[0]):
+                comb_curve[j, 0, r] += running
+            side_curve[0, 0, r] += running
+            side_curve[1, 0, r] += running
 
 
 def round_curves(counters: dict, side_names, cap: int, variant: str) -> pd.DataFrame:

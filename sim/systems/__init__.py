@@ -59,3 +59,18 @@ def get_system(name: str):
     if name not in SYSTEMS:
         raise UnknownSystem(name)
     return importlib.import_module(SYSTEMS[name])
+
+
+def pick_blocks(general, fast_blocks, eligible, inputs, fast, what: str):
+    """The block kernel to run: ``fast_blocks`` when ``eligible(inputs)`` is
+    empty and ``fast`` is not ``False``, else ``general``; ``fast=True``
+    with an ineligible scenario raises ``ValueError`` naming ``what`` and the
+    reasons (the duel fast paths of mb41 and d10)."""
+    if fast is False:
+        return general
+    why = eligible(inputs)
+    if not why:
+        return fast_blocks
+    if fast:
+        raise ValueError(f"the {what} needs " + ", ".join(why))
+    return general

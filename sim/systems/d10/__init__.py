@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.systems import pick_blocks
+
 from . import fast as F
 from . import kernel as K
 from .compile import Inputs, compile  # noqa: A004
@@ -46,13 +48,7 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
     side_curve = np.zeros((nb, 2, 2, cap + 1), dtype=np.int64)
     comb_curve = np.zeros((nb, n, 2, cap + 1), dtype=np.int64)
     cc = np.zeros((nb, n, K.NK), dtype=np.int64)
-    blocks = K.simulate_blocks
-    if fast is not False:
-        why = F.eligible(inputs)
-        if not why:
-            blocks = F.simulate_blocks
-        elif fast:
-            raise ValueError("the d10 duel fast path needs " + ", ".join(why))
+    blocks = pick_blocks(K.simulate_blocks, F.simulate_blocks, F.eligible, inputs, fast, "d10 duel fast path")
     blocks(inputs.comb, inputs.pol, inputs.rules, inputs.tab, np.uint64(key), start, count, nb,
            inputs.plain, fights, rounds_hist, side_curve, comb_curve, cc)
     f = fights.sum(axis=0)

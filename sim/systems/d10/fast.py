@@ -32,6 +32,7 @@ import numba
 import numpy as np
 
 from sim._jit import kernel, pjit
+from sim.curves import add_duel_block
 from sim.rng import STATE_WORDS, randbelow_inline, seed_stream_inline
 
 from . import kernel as K
@@ -410,12 +411,4 @@ def simulate_blocks(comb, pol, rules, tab, key, start_trial, count, nblocks, pla
                 side_curve[b, comb[c1, K.C_SIDE], 1, rounds] += 1
         fights[b, K.F_FIGHTS] += hi - lo if hi > lo else 0
         # plane 0: fights still running after round r (< cap), where both stand
-        running = 0
-        for r in range(cap, 0, -1):
-            rounds_hist[b, r] += hist[r]
-            if r < cap:
-                running += hist[r + 1]
-                for j in range(n):
-                    comb_curve[b, j, 0, r] += running
-                side_curve[b, 0, 0, r] += running
-                side_curve[b, 1, 0, r] += running
+        add_duel_block(hist, rounds_hist[b], side_curve[b], comb_curve[b])

@@ -33,6 +33,7 @@ import numba
 import numpy as np
 
 from sim._jit import kernel, pjit
+from sim.curves import add_duel_block
 from sim.dice import exploding_d6, opposed_2d6, sum_dice
 from sim.rng import STATE_WORDS, randbelow_inline, seed_stream_inline
 
@@ -513,15 +514,7 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
             cc[j, K.K_KO_TRIALS] += v[9]
             cc[j, K.K_DEATHS] += v[10]
         # plane 0: fights still running after round r (< cap), where both stand
-        running = 0
-        for r in range(cap, 0, -1):
-            rounds_hist[b, r] += hist[r]
-            if r < cap:
-                running += hist[r + 1]
-                for j in range(n):
-                    comb_curve[b, j, 0, r] += running
-                side_curve[b, 0, 0, r] += running
-                side_curve[b, 1, 0, r] += running
+        add_duel_block(hist, rounds_hist[b], side_curve[b], comb_curve[b])
 
 
 @kernel
