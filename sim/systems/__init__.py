@@ -61,6 +61,17 @@ def get_system(name: str):
     return importlib.import_module(SYSTEMS[name])
 
 
+def duel_shape(sides) -> list[str]:
+    """What keeps combatants with these sides from being a duel (empty if
+    they are one): the eligibility check both duel fast paths start with."""
+    sides = [int(s) for s in sides]
+    if len(sides) != 2:
+        return ["two combatants"]
+    if sorted(sides) != [0, 1]:
+        return ["one combatant per side"]
+    return []
+
+
 def pick_blocks(general, fast_blocks, eligible, inputs, fast, what: str):
     """The block kernel to run: ``fast_blocks`` when ``eligible(inputs)`` is
     empty and ``fast`` is not ``False``, else ``general``; ``fast=True``

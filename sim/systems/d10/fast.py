@@ -35,6 +35,8 @@ from sim._jit import kernel, pjit
 from sim.curves import add_duel_block
 from sim.rng import STATE_WORDS, randbelow_inline, seed_stream_inline
 
+from sim.systems import duel_shape
+
 from . import kernel as K
 
 #: 10**k for the pool sizes the table draws in one number (k <= K.CHUNK), and
@@ -45,12 +47,8 @@ _OFF = np.array([(10 ** k - 1) // 9 for k in range(K.CHUNK + 1)], dtype=np.int64
 
 def eligible(inputs) -> list[str]:
     """Why ``inputs`` cannot take the d10 duel fast path; empty if it can."""
-    why = []
     comb, pol, rules = inputs.comb, inputs.pol, inputs.rules
-    if comb.shape[0] != 2:
-        why.append("two combatants")
-    elif sorted(int(s) for s in comb[:, K.C_SIDE]) != [0, 1]:
-        why.append("one combatant per side")
+    why = duel_shape(comb[:, K.C_SIDE])
     if not inputs.plain:
         why.append("a plain fight (no powers, non-dice perks or special actions)")
     if int(rules[K.R_EPISODES]) != 1 or int(rules[K.R_FIGHTS_PER_EPISODE]) != 1:

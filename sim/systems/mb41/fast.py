@@ -35,19 +35,17 @@ import numpy as np
 from sim._jit import kernel, pjit
 from sim.curves import add_duel_block
 from sim.dice import exploding_d6, opposed_2d6, sum_dice
-from sim.rng import STATE_WORDS, randbelow_inline, seed_stream_inline
+from sim.rng import STATE_WORDS, seed_stream_inline
+
+from sim.systems import duel_shape
 
 from . import kernel as K
 
 
 def eligible(inputs) -> list[str]:
     """Why ``inputs`` cannot take the duel fast path; empty if it can."""
-    why = []
     comb, pol, rules = inputs.comb, inputs.pol, inputs.rules
-    if comb.shape[0] != 2:
-        why.append("two combatants")
-    elif sorted(int(s) for s in comb[:, K.C_SIDE]) != [0, 1]:
-        why.append("one combatant per side")
+    why = duel_shape(comb[:, K.C_SIDE])
     if int(rules[K.R_DEFEAT]) != 0:
         why.append("defeat all_down")
     for i in range(comb.shape[0]):
