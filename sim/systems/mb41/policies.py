@@ -24,8 +24,16 @@ and can die (RULINGS: a policy parameter; lethality studies report both).
 rules allow it (the draft, DRAFT L486).
 ``heal_below``: with Heal, heal the standing ally (or herself) lowest in
 Resolve once she is below this percent of her maximum (default 50).
-``inflict``: with Inflict, the ailment tried first (stun, bound or bleed;
-then the next one the target lacks).
+``inflict``: with Inflict or Curse, the ailment tried first (stun, bound or
+bleed; then the next one the target lacks).
+``heal_below`` also decides Drain Life (used on a hit while she is below it).
+``shield_above``: with Shield or Bulwark, protect a hit of at least this much
+damage (default 5), spending as many points as cover it.
+``scream_min``: with Deafening Scream or Blood Rain, use it instead of an
+attack when at least this many enemies (or all that are left) lack its
+ailment (default 2).
+Killing Blow and Binding/Debilitating Attack are used whenever they apply;
+Want it Hard, Want it Now re-rolls the first miss it can pay for.
 Ailments are always removed when possible (a removal roll with the Minor
 action, or with the only action when Stunned).
 
@@ -113,4 +121,6 @@ def encode(policy, burst_at: int = 13) -> np.ndarray:
     row[K.P_PASSIVE] = int(policy.passive_defence)
     row[K.P_HEAL_BELOW] = policy.heal_below
     row[K.P_INFLICT] = {"stun": K.A_STUN, "bound": K.A_BOUND, "bleed": K.A_BLEED}[policy.inflict]
+    row[K.P_SHIELD_ABOVE] = policy.shield_above
+    row[K.P_SCREAM_MIN] = policy.scream_min
     return row
