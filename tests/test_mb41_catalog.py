@@ -112,8 +112,8 @@ def test_catalog_loads_and_validates():
 
 
 SIMULATED = ["Boost", "Reflector", "Follow Target", "Want it Hard, Want it Now", "Bonus Action", "Heal", "Inflict",
-             "Shield", "Remedy", "Desperation", "Second Wind", "Steal Action", "Curse", "Guided Strike",
-             "Healing Magic", "Wave of Courage", "Drain Life", "Killing Blow", "Action Burst", "Backlash",
+             "Shield", "Remedy", "Desperation", "Life Bomb", "Second Wind", "Steal Action", "Curse", "Guided Strike",
+             "Healing Magic", "Wave of Courage", "Implode", "All or Nothing", "Drain Life", "Killing Blow", "Action Burst", "Backlash",
              "Blood Rain", "Deafening Scream", "Extra Action", "Shrug Off", "Thick Hide", "Binding Attack",
              "Bulwark", "Debilitating Attack", "Disruptive Strikes", "Fear Aura", "Memory Blaze", "Monster Boost",
              "Ranged/Melee Defence", "A Little Longer", "Hello There"]

@@ -494,3 +494,48 @@ def test_reflector_until_the_end_of_her_next_turn():
     call(K.take_turn, inp, dyn, cc, Script(check=MISS), i=0)   # her next turn (a miss: no new Reflector)
     assert call(K.attack, inp, dyn, cc, Script(check=faces(3, 3, 1, 1), damage=faces(4)), i=2, t=1) == 6
     assert dyn[1, K.D_REFLECT_BY] == -1
+
+
+def test_life_bomb_heals_half_the_next_hit():
+    """Life Bomb (L1712): Major, 1/Scene: the next time she is hit she heals half that attack's damage."""
+    inp, dyn, cc = setup([girl(talents=["Life Bomb"])], [mb41_member("Shade", attack=6)])
+    call(K.take_turn, inp, dyn, cc, Script(check=MISS), i=0)   # 18/18: not below heal_below, she attacks
+    assert dyn[0, K.D_BOMB] == 0 and cc[0, K.K_ATTACKS] == 1
+    dyn[0, K.D_RES] = 8
+    call(K.take_turn, inp, dyn, cc, Script(), i=0)              # places the bomb (her Major)
+    assert dyn[0, K.D_BOMB] == 1 and cc[0, K.K_ATTACKS] == 1 and dyn[0, K.D_TUSES] == 0
+    # Shade hits for 5 + 2 = 7: she drops to 1, then heals 3
+    assert call(K.attack, inp, dyn, cc, Script(check=faces(3, 3, 1, 1), damage=faces(5)), i=1, t=0) == 7
+    assert dyn[0, K.D_RES] == 4 and dyn[0, K.D_BOMB] == 0 and cc[0, K.K_HEALED] == 3
+
+
+def test_implode_turns_half_the_damage_back():
+    """Implode (L1763): Major, 2/Episode, Support vs Support; until the end of her next turn the enemy
+    takes half (round up) of the damage it deals."""
+    inp, dyn, cc = setup([girl(attack=2, support=4, talents=["Implode"]), girl("Beni")],
+                         [mb41_member("Shade", attack=6)])
+    # 4 + 4 + 4 = 12 vs 2 + 2 + 3 = 7: imploded
+    call(K.take_turn, inp, dyn, cc, Script(check=faces(4, 4, 2, 2)), i=0)
+    assert dyn[2, K.D_IMPLODE_BY] == 0 and cc[0, K.K_ATTACKS] == 0 and dyn[0, K.D_TUSES] == 1
+    # Shade hits Beni for 3 + 2 = 5 and takes 3
+    call(K.attack, inp, dyn, cc, Script(check=faces(3, 3, 1, 1), damage=faces(3)), i=2, t=1)
+    assert dyn[1, K.D_RES] == 13 and dyn[2, K.D_RES] == 15 and cc[2, K.K_SELF_DMG] == 3
+    # still imploded: her next turn does not implode again (she attacks), then it ends
+    call(K.take_turn, inp, dyn, cc, Script(check=MISS), i=0)
+    call(K.attack, inp, dyn, cc, Script(check=faces(3, 3, 1, 1), damage=faces(3)), i=2, t=1)
+    assert dyn[2, K.D_RES] == 15 and dyn[2, K.D_IMPLODE_BY] == -1
+
+
+def test_all_or_nothing_trades_resolve_for_damage():
+    """All or Nothing (L1800): free, 1/Scene: before rolling take up to 12 damage, the attack's damage
+    rises as much; a miss loses it (A49). The policy says how much (default 6)."""
+    inp, dyn, cc = setup([girl(talents=["All or Nothing"], policy={**NOCAP, "all_or_nothing": 5})],
+                         [boss()])
+    assert call(K.attack, inp, dyn, cc, Script(check=faces(3, 3, 1, 1), damage=faces(1)), i=0, t=1) == 8
+    assert dyn[0, K.D_RES] == 13 and cc[0, K.K_SELF_DMG] == 5
+    assert call(K.attack, inp, dyn, cc, Script(check=faces(3, 3, 1, 1), damage=faces(1)), i=0, t=1) == 3
+    # never when it would drop her
+    inp, dyn, cc = setup([girl(talents=["All or Nothing"], policy={**NOCAP, "all_or_nothing": 5})], [boss()])
+    dyn[0, K.D_RES] = 5
+    call(K.attack, inp, dyn, cc, Script(check=MISS), i=0, t=1)
+    assert dyn[0, K.D_RES] == 5 and dyn[0, K.D_TUSES] == 1

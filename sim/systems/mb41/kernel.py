@@ -113,6 +113,9 @@ E_GROUP_HEAL = 23      # Wave of Courage
 E_REMEDY = 24          # Remedy
 E_STEAL_ACTION = 25    # Steal Action
 E_REFLECTOR = 26       # Reflector
+E_LIFE_BOMB = 27       # Life Bomb
+E_IMPLODE = 28         # Implode
+E_ALL_OR_NOTHING = 29  # All or Nothing
 
 # ailments (L1459-1467): columns D_AIL + these
 A_STUN = 0
@@ -130,7 +133,8 @@ P_HEAL_BELOW = 6   # heal an ally (or herself) below this percent of maximum Res
 P_INFLICT = 7      # first ailment Inflict tries: A_STUN, A_BOUND or A_BLEED
 P_SHIELD_ABOVE = 8  # spend Shield/Bulwark on a hit of at least this much damage
 P_SCREAM_MIN = 9   # use a Scream-like ability when it can affect at least this many enemies
-NP = 10
+P_ALL_IN = 10      # All or Nothing: damage she takes to add to an attack (0 = never)
+NP = 11
 TARGET_WEAKEST = 0
 TARGET_RANDOM = 1
 TARGET_STRONGEST = 2
@@ -160,7 +164,10 @@ D_DEF_BONUS = 30   # Second Wind: bonus to her Defence rolls until the start of 
 D_REFLECT_BY = 31  # Reflector: who gave her the Reflector she bears (-1 none)
 D_REFLECT_UNTIL = 32  # ... valid while the giver has finished fewer turns than this
 D_TURNS_DONE = 33  # turns she has finished this fight (counted for combatants with talents)
-ND = 34
+D_BOMB = 34        # Life Bomb placed (1) and not yet set off
+D_IMPLODE_BY = 35  # Implode: who imploded her (-1 none)
+D_IMPLODE_UNTIL = 36  # ... valid while that girl has finished fewer turns than this
+ND = 37
 
 # counters per combatant
 K_DEALT = 0
@@ -186,7 +193,7 @@ K_BLEED_DMG = 28
 K_TIER = 29        # 3 x NTIERS columns: trials whose highest tier on stat s was t (s * NTIERS + t)
 NTIERS = 6         # 0 none, 1 minor flair, 2 major flair, 3 temporary change, 4 permanent change, 5 burst
 K_PREVENTED = K_TIER + 3 * NTIERS  # damage kept off her by armour, Shield or Bulwark
-K_SELF_DMG = K_PREVENTED + 1       # damage she took for attacking (Backlash, Reflector): not an attack
+K_SELF_DMG = K_PREVENTED + 1       # damage she took outside enemy attacks (Backlash, Reflector, Implode, All or Nothing)
 NK = K_SELF_DMG + 1
 
 # fight counters
@@ -280,6 +287,9 @@ def reset(comb, rules, dyn):
         dyn[i, D_REFLECT_BY] = -1
         dyn[i, D_REFLECT_UNTIL] = 0
         dyn[i, D_TURNS_DONE] = 0
+        dyn[i, D_BOMB] = 0
+        dyn[i, D_IMPLODE_BY] = -1
+        dyn[i, D_IMPLODE_UNTIL] = 0
 
 
 @kernel(inline="always")
@@ -766,6 +776,8 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
         dealt = apply_damage(t, dmg, comb, rules, dyn, streams, cc)
         cc[i, K_DEALT] += dealt
         cc[t, K_TAKEN] += dealt
+        if comb[t, C_SIDEMASK] != 0:
+            after_hit(i, t, dealt, comb, rules, dyn, streams, cc)
         if a_mask != 0:
             if drain >= 0:
                 # ... heals her for the amount the hit dealt
@@ -1035,6 +1047,22 @@ def declare_riders(i, t, comb, pol, rules, dyn, cc):
     dmg_bonus = 0
     kb = -1
     ail = -1
+    if (comb[i, C_TMASK] >> E_ALL_OR_NOTHING) & 1 != 0:
+        # All or Nothing (L1800): before rolling, take up to P1 damage (the
+        # policy's all_or_nothing, only while it leaves her standing); the
+        # attack's damage rises as much, lost on a miss (A49)
+        s = find_usable(i, E_ALL_OR_NOTHING, comb, pol, dyn)
+        if s >= 0:
+            x = pol[i, P_ALL_IN]
+            if x > comb[i, C_TP1 + s]:
+                x = comb[i, C_TP1 + s]
+            if x > 0:
+                if dyn[i, D_RES] > x:
+                    pay_talent(i, s, comb, rules, dyn, cc)
+                    dyn[i, D_RES] -= x
+                    cc[i, K_TAKEN] += x
+                    cc[i, K_SELF_DMG] += x
+                    dmg_bonus += x
     for s in range(MAXT):
         code = comb[i, C_TCODE + s]
         if code == E_LOW_RESOLVE:
@@ -1537,6 +1565,83 @@ def reflect(i, t, dmg, comb, rules, dyn, streams, cc):
 
 
 @kernel
+def after_hit(i, t, dealt, comb, rules, dyn, streams, cc):
+    """What a hit on ``t`` (dealing ``dealt``) sets off on her side's talents:
+
+    * Life Bomb (L1712): her bomb goes off; she heals half the attack's
+      damage (round down, A46) if still standing (at 0 she has no magic, L1420);
+    * Implode (L1763): if the attacker ``i`` is imploded, it takes half the
+      damage it dealt (round up) itself.
+    """
+    if dyn[t, D_BOMB] != 0:
+        dyn[t, D_BOMB] = 0
+        if is_standing(dyn, t):
+            restore(t, t, dealt // 2, comb, dyn, cc)
+    g = dyn[i, D_IMPLODE_BY]
+    if g >= 0:
+        if dyn[g, D_TURNS_DONE] >= dyn[i, D_IMPLODE_UNTIL]:
+            dyn[i, D_IMPLODE_BY] = -1
+        elif dealt > 0:
+            took = apply_damage(i, (dealt + 1) // 2, comb, rules, dyn, streams, cc)
+            cc[i, K_TAKEN] += took
+            cc[i, K_SELF_DMG] += took
+            cc[g, K_DEALT] += took
+
+
+@kernel
+def try_life_bomb(i, comb, pol, rules, dyn, cc):
+    """Life Bomb (L1712): a Major action placing a bomb that heals her half
+    the damage of the next hit on her; placed when she has none and is
+    below ``heal_below``."""
+    if dyn[i, D_BOMB] != 0:
+        return False
+    if dyn[i, D_RES] * 100 >= pol[i, P_HEAL_BELOW] * comb[i, C_RES]:
+        return False
+    s = find_usable(i, E_LIFE_BOMB, comb, pol, dyn)
+    if s < 0:
+        return False
+    pay_talent(i, s, comb, rules, dyn, cc)
+    dyn[i, D_BOMB] = 1
+    return True
+
+
+@kernel
+def try_implode(i, comb, pol, rules, dyn, streams, cc):
+    """Implode (L1763): a Major action, Support vs Support against the
+    policy's target (ties to the defender, A21); on success, until the end of
+    her next turn, whenever it deals damage it takes half (round up) itself.
+    Used on a target with a higher Attack than hers that is not imploded."""
+    s = find_usable(i, E_IMPLODE, comb, pol, dyn)
+    if s < 0:
+        return False
+    t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    if t < 0:
+        return False
+    if not is_standing(dyn, t):
+        return False
+    if comb[t, C_ATT] <= comb[i, C_ATT]:
+        return False
+    g = dyn[t, D_IMPLODE_BY]
+    if g >= 0:
+        if dyn[g, D_TURNS_DONE] < dyn[t, D_IMPLODE_UNTIL]:
+            return False
+    pay_talent(i, s, comb, rules, dyn, cc)
+    chk = streams[S_CHECK]
+    u_total, u_six = exploding_d6(chk, 2)
+    u_total += comb[i, C_SUP] - roll_penalty(i, rules, dyn)
+    gain_overcharge(i, comb[i, C_RS], u_six, comb, rules, dyn, cc)
+    d_total, d_six = exploding_d6(chk, 2)
+    d_total += comb[t, C_SUP] - roll_penalty(t, rules, dyn)
+    gain_overcharge(t, comb[t, C_RS], d_six, comb, rules, dyn, cc)
+    if beats(u_total, u_six, comb[i, C_SUP], d_total, d_six, comb[t, C_SUP], False):
+        dyn[t, D_IMPLODE_BY] = i
+        dyn[t, D_IMPLODE_UNTIL] = dyn[i, D_TURNS_DONE] + 2
+    check_bursts(i, comb, rules, dyn, cc)
+    check_bursts(t, comb, rules, dyn, cc)
+    return True
+
+
+@kernel
 def take_turn(i, comb, pol, rules, dyn, streams, cc):
     """One turn of ``i`` (L1410): a Major and a Minor action, free actions.
 
@@ -1630,13 +1735,21 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc):
 
 @kernel
 def major_talent(i, comb, pol, rules, dyn, streams, cc):
-    """A Major action from her talents instead of an attack: Wave of Courage
-    (:func:`try_group_heal`) or a Scream (:func:`try_scream`)."""
+    """A Major action from her talents instead of an attack, the first that
+    applies of: Wave of Courage (:func:`try_group_heal`), a Scream
+    (:func:`try_scream`), Life Bomb (:func:`try_life_bomb`), Implode
+    (:func:`try_implode`)."""
     if (comb[i, C_TMASK] >> E_GROUP_HEAL) & 1 != 0:
         if try_group_heal(i, comb, pol, rules, dyn, streams, cc):
             return True
     if (comb[i, C_TMASK] >> E_SCREAM) & 1 != 0:
-        return try_scream(i, comb, pol, rules, dyn, streams, cc)
+        if try_scream(i, comb, pol, rules, dyn, streams, cc):
+            return True
+    if (comb[i, C_TMASK] >> E_LIFE_BOMB) & 1 != 0:
+        if try_life_bomb(i, comb, pol, rules, dyn, cc):
+            return True
+    if (comb[i, C_TMASK] >> E_IMPLODE) & 1 != 0:
+        return try_implode(i, comb, pol, rules, dyn, streams, cc)
     return False
 
 

@@ -32,6 +32,10 @@ damage (default 5), spending as many points as cover it.
 ``scream_min``: with Deafening Scream or Blood Rain, use it instead of an
 attack when at least this many enemies (or all that are left) lack its
 ailment (default 2).
+``all_or_nothing``: with All or Nothing, the damage she takes before an
+attack to add to it (default 6, at most 12; only while it leaves her standing).
+Life Bomb is placed below ``heal_below``; Implode targets an enemy with a
+higher Attack than hers.
 Killing Blow and Binding/Debilitating Attack are used whenever they apply;
 Want it Hard, Want it Now re-rolls the first miss it can pay for.
 Ailments are always removed when possible (a removal roll with the Minor
@@ -123,4 +127,5 @@ def encode(policy, burst_at: int = 13) -> np.ndarray:
     row[K.P_INFLICT] = {"stun": K.A_STUN, "bound": K.A_BOUND, "bleed": K.A_BLEED}[policy.inflict]
     row[K.P_SHIELD_ABOVE] = policy.shield_above
     row[K.P_SCREAM_MIN] = policy.scream_min
+    row[K.P_ALL_IN] = policy.all_or_nothing
     return row

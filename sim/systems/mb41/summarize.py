@@ -60,7 +60,7 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
         row["ailments_removed"] = k[K.K_AIL_REMOVED] / n_trials
         row["bleed_damage"] = k[K.K_BLEED_DMG] / n_trials
         row["damage_prevented"] = k[K.K_PREVENTED] / n_trials
-        row["backlash_taken"] = k[K.K_SELF_DMG] / n_trials
+        row["damage_outside_attacks"] = k[K.K_SELF_DMG] / n_trials  # Backlash, Reflector, Implode, All or Nothing
         rows.append(row)
     return pd.DataFrame(rows)
 

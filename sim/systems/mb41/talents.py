@@ -66,6 +66,14 @@ steal_action       --                           Minor: attack challenge, no dama
 reflector          ignore                       after a hit, an ally ignores up to ignore damage of
                                                 each enemy hit until the end of her next turn, the
                                                 attacker taking it [give_reflector, reflect]
+life_bomb          --                           Major (below ``heal_below``): the next hit on her
+                                                heals her half its damage [try_life_bomb, after_hit]
+implode            --                           Major: Support vs Support; a win makes the target
+                                                take half the damage it deals until the end of her
+                                                next turn [try_implode, after_hit]
+all_or_nothing     most                         before an attack take the policy's
+                                                ``all_or_nothing`` damage (at most most) and add it
+                                                to the attack's damage [declare_riders]
 =================  ===========================  ====================================================
 """
 from __future__ import annotations
@@ -101,6 +109,9 @@ MECHANICS = {
     "remedy": (K.E_REMEDY, ("extra_cost",)),
     "steal_action": (K.E_STEAL_ACTION, ()),
     "reflector": (K.E_REFLECTOR, ("ignore",)),
+    "life_bomb": (K.E_LIFE_BOMB, ()),
+    "implode": (K.E_IMPLODE, ()),
+    "all_or_nothing": (K.E_ALL_OR_NOTHING, ("most",)),
 }
 
 _AILMENT = {"stun": K.A_STUN, "bound": K.A_BOUND, "bleed": K.A_BLEED}
