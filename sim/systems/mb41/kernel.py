@@ -53,6 +53,8 @@ from sim._jit import kernel, pjit
 from sim.dice import exploding_d6, opposed_2d6, sum_d6, sum_dice
 from sim.rng import STATE_WORDS, randbelow, seed_stream
 
+from . import battle_grid as BG  # the hex battlefield's turn (it uses this module's K.* at compile time)
+
 # ---------------------------------------------------------------- columns
 # static combatant columns
 C_SIDE = 0
@@ -79,7 +81,12 @@ C_TUSES = 36       # MAXT columns: uses per scene, -1 unlimited
 C_TP1 = 42         # MAXT columns: first parameter (e.g. heal dice)
 C_TP2 = 48         # MAXT columns: second parameter (e.g. heal bonus)
 C_TMASK = 54       # bit (1 << code) set for every effect code in her slots
-NC = 55
+# the hex battlefield (grid: hex; :mod:`.battle_grid`)
+C_CELL = 55        # starting cell, -1 without a grid
+C_MELEE_DMG = 56   # flat damage bonus of her melee attack (melee_bonus, + monster bonus)
+C_RANGED_DMG = 57  # ... of her ranged attack (ranged_bonus, + monster bonus)
+C_FORM = 58        # preferred attack form (attack_kind): 0 melee, 1 ranged
+NC = 59
 
 # talent effect codes (catalog ``mechanic: {code: ...}``, talents.MECHANICS)
 E_HEAL = 1
@@ -100,10 +107,18 @@ P_FINISH = 4
 P_PASSIVE = 5      # 1 = take the passive defence when the rules allow it (draft)
 P_HEAL_BELOW = 6   # heal an ally (or herself) below this percent of maximum Resolve
 P_INFLICT = 7      # first ailment Inflict tries: A_STUN, A_BOUND or A_BLEED
-NP = 8
+P_MOVE = 8         # movement on a grid: MOVE_*
+P_INTERCEPT = 9    # intercept a hit on an adjacent ally: -1 never; else when it leaves her below this % (1000 always)
+P_RECKLESS = 10    # 1 = Reckless Movement instead of Disengage / a double move out of rough terrain
+NP = 11
 TARGET_WEAKEST = 0
 TARGET_RANDOM = 1
 TARGET_STRONGEST = 2
+TARGET_NEAREST = 3
+MOVE_CLOSE = 0     # close in to melee range
+MOVE_KEEP = 1      # keep at ranged range (2-3)
+MOVE_HOLD = 2      # never move
+MOVE_PROTECT = 3   # stay next to the most hurt ally
 BOOST_NEVER = 0
 BOOST_ALWAYS = 1
 BOOST_LOSING = 2
@@ -122,7 +137,11 @@ D_BURSTED = 11     # 3 columns: this stat's burst was counted and its counter ke
 D_AIL = 14         # 3 columns: Stun, Bound, Bleed (1 = has it)
 D_TUSES = 17       # MAXT columns: uses left per talent slot (-1 unlimited)
 D_BURST_TRIAL = 23  # 3 columns: a burst of this stat was counted in this trial
-ND = 26
+D_POS = 26         # her cell on the battlefield, -1 without a grid
+D_GUARD = 27       # who may intercept the attack now aimed at her (set by the grid turn), -1 nobody
+D_DMG_ADJ = 28     # added to her attack's damage bonus (the grid turn's choice of melee or ranged)
+D_PAID = 29        # hexes of movement already paid toward leaving her rough hex (rough_cost split)
+ND = 30
 
 # counters per combatant
 K_DEALT = 0
@@ -147,7 +166,12 @@ K_AIL_REMOVED = 27
 K_BLEED_DMG = 28
 K_TIER = 29        # 3 x NTIERS columns: trials whose highest tier on stat s was t (s * NTIERS + t)
 NTIERS = 6         # 0 none, 1 minor flair, 2 major flair, 3 temporary change, 4 permanent change, 5 burst
-NK = K_TIER + 3 * NTIERS
+K_MOVES = K_TIER + 3 * NTIERS  # hexes moved (grid)
+K_RECKLESS = K_MOVES + 1       # Reckless Movement rolls
+K_RECKLESS_DMG = K_MOVES + 2   # damage Reckless Movement dealt her
+K_INTERCEPTS = K_MOVES + 3     # successful intercepts (she took the hit)
+K_INTERCEPT_DMG = K_MOVES + 4  # damage she took for others by intercepting
+NK = K_MOVES + 5
 
 # fight counters
 F_WIN = 0
@@ -200,7 +224,16 @@ R_REMOVAL_BANDS = 41  # 2 entries
 R_BOUND_PENALTY = 43
 R_BLEED_DAMAGE = 44
 R_FLAIR_TIERS = 45    # 4 entries
-R_SIZE = 49
+R_MELEE_RANGE = 49    # 2 entries
+R_RANGED_RANGE = 51   # 2 entries
+R_DISENGAGE = 53
+R_ROUGH_COST = 54
+R_RECKLESS_BANDS = 55  # 2 entries
+R_RECKLESS_DAMAGE = 57  # 2 entries
+R_BOUND_RECKLESS = 59
+R_INTERCEPT_BANDS = 60  # 2 entries
+R_INTERCEPT_HALF = 62
+R_SIZE = 63
 
 BOOST_FLAT_DAMAGE = 2  # "adds or subtracts 2 from the final damage" (L1565)
 
@@ -229,6 +262,10 @@ def reset(comb, rules, dyn):
             dyn[i, D_AIL + s] = 0  # ailments last until removed or the scene ends (A25)
         for s in range(MAXT):
             dyn[i, D_TUSES + s] = comb[i, C_TUSES + s]
+        dyn[i, D_POS] = comb[i, C_CELL]
+        dyn[i, D_GUARD] = -1
+        dyn[i, D_DMG_ADJ] = 0
+        dyn[i, D_PAID] = 0
 
 
 @kernel(inline="always")
@@ -630,12 +667,14 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
         cc[i, K_HITS] += 1
         if dmg_dice < 0:
             dmg_dice = sum_dice(dmg_st, ndice, 6)
-        dmg = dmg_dice + comb[i, C_DMG]
+        dmg = dmg_dice + comb[i, C_DMG] + dyn[i, D_DMG_ADJ]
         dmg += rules[R_SIX_DAMAGE] * a_six - rules[R_DEFENDER_SIX_DAMAGE] * d_six
         if rules[R_BOOST_DAMAGE] == 0:
             dmg += BOOST_FLAT_DAMAGE * (a_boosts - d_boosts)
         if dmg < rules[R_MIN_DAMAGE]:
             dmg = rules[R_MIN_DAMAGE]
+        if dyn[t, D_GUARD] >= 0:  # an ally may intercept (grid, L1469)
+            dmg = BG.intercept(i, t, dmg, comb, pol, rules, dyn, streams, cc)
         dealt = apply_damage(t, dmg, comb, rules, dyn, streams, cc)
         cc[i, K_DEALT] += dealt
         cc[t, K_TAKEN] += dealt
@@ -925,7 +964,17 @@ def count_tiers(j, oc0, oc1, oc2, comb, rules, dyn, cc):
 
 @kernel
 def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve):
+    """Play one gridless fight from the current ``dyn`` (:func:`fight_on`)."""
+    return fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve, None)
+
+
+@kernel
+def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve, bf):
     """Play one fight from the current ``dyn``; returns ``(outcome, rounds)``.
+
+    ``bf``: ``None`` (gridless; numba prunes the grid branches) or the
+    battlefield tuple of :func:`.battle_grid.field` (positions in ``D_POS``,
+    turns by :func:`.battle_grid.take_turn_grid`).
 
     Curves: ``side_curve[s, 0, r]`` / ``comb_curve[j, 0, r]`` count fights
     still running after round r in which side s had someone standing /
@@ -938,6 +987,8 @@ def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve
     cap = rules[R_ROUND_CAP]
     for j in range(n):  # a girl may start the scene at or over the threshold
         check_bursts(j, comb, rules, dyn, cc)
+    if bf is not None:
+        BG.place_all(dyn, bf)
     roll_initiative(comb, rules, streams[S_SETUP], order, key)
     outcome = -1
     rounds = cap
@@ -970,7 +1021,10 @@ def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve
                 dyn[i, D_RES] = back if back < comb[i, C_RES] else comb[i, C_RES]
                 dyn[i, D_PENDING] = -1
             if acts:
-                take_turn(i, comb, pol, rules, dyn, streams, cc)
+                if bf is None:
+                    take_turn(i, comb, pol, rules, dyn, streams, cc)
+                else:
+                    BG.take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf)
             outcome = outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 break
