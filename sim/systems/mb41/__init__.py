@@ -49,11 +49,9 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
     cc = np.zeros((nb, n, K.NK), dtype=np.int64)
     blocks = pick_blocks(K.simulate_blocks, F.simulate_blocks, F.eligible, inputs, fast, "duel fast path")
     if inputs.battlefield is not None:  # the hex grid (F.eligible refuses it)
-        bf = inputs.battlefield
         BG.simulate_blocks_grid(inputs.comb, inputs.pol, inputs.rules, np.uint64(key), start, count, nb,
                                 fights, rounds_hist, side_curve, comb_curve, cc,
-                                bf.q, bf.r, bf.shifts, bf.nbr, bf.terrain, bf.lut,
-                                np.array([bf.qmin, bf.rmin], dtype=np.int64))
+                                *BG.field_arrays(inputs.battlefield))
     else:
         blocks(inputs.comb, inputs.pol, inputs.rules, np.uint64(key), start, count, nb,
                fights, rounds_hist, side_curve, comb_curve, cc)

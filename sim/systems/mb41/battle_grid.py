@@ -52,7 +52,9 @@ Turn order (what a player does, policy ``P_MOVE``/``P_RECKLESS``/``P_TARGET``):
 
 Movement goals: ``close-in`` (melee range of the target), ``keep-range``
 (ranged range), ``hold`` (never moves), ``protect-ally`` (next to the
-standing ally lowest in Resolve share, else as ``auto``). A step goes to the
+standing ally lowest in Resolve share, else as ``auto``; a bodyguard who is
+not next to that ally spends her Major getting there, with Disengage if
+need be, before attacking). A step goes to the
 neighbour closest to the goal's range (ties: not rough, then the lowest
 direction); when no neighbour gets closer, a breadth-first search finds the
 way round obstacles and people (:func:`.grid.step_toward`).
@@ -62,10 +64,13 @@ girls stay on their hex. Gridless fights never reach this module: numba
 prunes the ``bf is None`` branches of :func:`.kernel.fight_on`.
 
 ``bf``, the battlefield tuple, is ``(q, r, shifts, nbr, terrain, lut, meta,
-occ, dist, queue, line)``: the static arrays of :class:`.grid.Battlefield`
-(``meta = [qmin, rmin]``) and per-block scratch (``occ[N]`` combatant per
-cell or -1, ``dist[N]``, ``queue[N]``, ``line[N + 1]``); :func:`make_bf`
-builds one.
+walk, occ, dist, queue, line)``: the static arrays of :class:`.grid.Battlefield`
+(``meta = [qmin, rmin, has_walk]``; ``walk[a, b]`` the fewest steps from
+``a`` to ``b`` round obstacles and barriers, people ignored, when the field
+has any, else a 1 x 1 dummy and steps follow the hex distance) and
+per-block scratch (``occ[N]`` combatant per cell or -1, ``dist[N]``,
+``queue[N]``, ``line[N + 1]``); :func:`field_arrays` gives the static part,
+:func:`make_bf` the whole tuple.
 """
 from __future__ import annotations
 
@@ -79,16 +84,40 @@ from sim.rng import STATE_WORDS, randbelow, seed_stream
 from . import grid as G
 from . import kernel as K  # circular on purpose: K.* is read when numba compiles, not at import
 
-BF_Q, BF_R, BF_SHIFTS, BF_NBR, BF_TERRAIN, BF_LUT, BF_META, BF_OCC, BF_DIST, BF_QUEUE, BF_LINE = range(11)
+BF_Q, BF_R, BF_SHIFTS, BF_NBR, BF_TERRAIN, BF_LUT, BF_META, BF_WALK, BF_OCC, BF_DIST, BF_QUEUE, BF_LINE = range(12)
+UNREACHABLE = 30000
+
+
+def field_arrays(field):
+    """The static arrays of a :class:`.grid.Battlefield` for the kernels:
+    ``(q, r, shifts, nbr, terrain, lut, meta, walk)`` (cached on the field)."""
+    cached = getattr(field, "_kernel_arrays", None)
+    if cached is not None:
+        return cached
+    n = field.n
+    has_walk = bool((field.terrain & G.BLOCK_MOVE).any())
+    if has_walk:
+        walk = np.full((n, n), UNREACHABLE, dtype=np.int16)
+        occ = np.full(n, -1, dtype=np.int64)
+        dist = np.zeros(n, dtype=np.int64)
+        queue = np.zeros(n, dtype=np.int64)
+        src = np.zeros(1, dtype=np.int64)
+        for b in range(n):
+            src[0] = b
+            G.bfs_field(field.nbr, field.terrain, occ, G.BLOCK_MOVE, src, 1, dist, queue)
+            walk[:, b] = np.where(dist >= 0, dist, UNREACHABLE)
+    else:
+        walk = np.zeros((1, 1), dtype=np.int16)
+    meta = np.array([field.qmin, field.rmin, int(has_walk)], dtype=np.int64)
+    field._kernel_arrays = (field.q, field.r, field.shifts, field.nbr, field.terrain, field.lut, meta, walk)
+    return field._kernel_arrays
 
 
 def make_bf(field):
     """The battlefield tuple of a :class:`.grid.Battlefield` with fresh scratch (occupancy empty)."""
     n = field.n
-    return (field.q, field.r, field.shifts, field.nbr, field.terrain, field.lut,
-            np.array([field.qmin, field.rmin], dtype=np.int64),
-            np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-            np.zeros(n + 1, dtype=np.int64))
+    return field_arrays(field) + (np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                                  np.zeros(n, dtype=np.int64), np.zeros(n + 1, dtype=np.int64))
 
 
 # ---------------------------------------------------------------- occupancy
@@ -180,28 +209,43 @@ def engaged(i, comb, dyn, bf):
     return False
 
 
+@kernel(inline="always")
+def potential(m, goal, lo, hi, bf):
+    """How far cell ``m`` is from being ``lo..hi`` hexes from ``goal``: 0 in
+    range; too close, the hexes to back off; too far, the steps round
+    obstacles (``walk``) beyond ``hi``."""
+    d = hexes(m, goal, bf)
+    if d < lo:
+        return lo - d
+    if d <= hi:
+        return 0
+    if bf[BF_META][2] != 0:
+        return np.int64(bf[BF_WALK][m, goal]) - hi
+    return d - hi
+
+
 @kernel
 def best_step(i, goal, lo, hi, dyn, bf):
     """The hex ``i`` steps to toward being ``lo..hi`` hexes from cell ``goal``; -1 if none helps.
 
-    The free neighbour whose distance is closest to the range (ties: not
-    rough, then the lowest direction); when none gets closer, the first step
-    of a shortest path (:func:`.grid.step_toward`).
+    The free neighbour with the lowest :func:`potential` (ties: not rough,
+    then the lowest direction); when people block every such step, the first
+    step of a shortest path round them (:func:`.grid.step_toward`).
     """
     nbr = bf[BF_NBR]
     terrain = bf[BF_TERRAIN]
     occ = bf[BF_OCC]
     c = dyn[i, K.D_POS]
-    now = band_gap(hexes(c, goal, bf), lo, hi)
-    if now == 0:
+    if band_gap(hexes(c, goal, bf), lo, hi) == 0:
         return -1
+    now = potential(c, goal, lo, hi, bf)
     best = -1
     best_key = 2 * now
     for d in range(6):
         m = nbr[c, d]
         if m >= 0:
             if not G.blocked(terrain, occ, G.BLOCK_MOVE, m):
-                k = 2 * band_gap(hexes(m, goal, bf), lo, hi)
+                k = 2 * potential(m, goal, lo, hi, bf)
                 if terrain[m] & G.ROUGH:
                     k += 1
                 if k < best_key:
@@ -396,7 +440,8 @@ def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
     Engaged: Disengage (moves 1 hex, or only unlocks, A14). Rough terrain:
     the Major and, if still unused, the Minor pay the two hexes (A15).
     Bound: a plain move, or Reckless Movement out of rough terrain or an
-    enemy-adjacent hex. Returns ``(minor_spent, disengaged)``.
+    enemy-adjacent hex. Returns ``(minor_spent, disengaged)``: disengaged
+    means she may now leave her (engaged) hex with the Minor.
     """
     step = best_step(i, goal, lo, hi, dyn, bf)
     if step < 0:
@@ -422,11 +467,11 @@ def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
     paid = dyn[i, K.D_PAID] + pts
     if paid >= need:
         move_to(i, step, dyn, cc, bf)
-        return False, eng
+        return False, False
     if minor:
         if paid + 1 >= need:
             move_to(i, step, dyn, cc, bf)
-            return True, eng
+            return True, False
     dyn[i, K.D_PAID] = paid
     return False, eng
 
@@ -574,13 +619,25 @@ def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
         if not major:
             break
         major = False
+        if m > 0:  # after a Bonus Action: her target may be down
+            if not K._candidate(t0, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
+                t0 = pick(i, False, comb, pol, rules, dyn, st_policy, bf)
+                if t0 < 0:
+                    return
+                goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
         t = -1
-        if t0 >= 0:
+        guarding = False
+        if pol[i, K.P_MOVE] == K.MOVE_PROTECT:
+            if goal >= 0:  # a bodyguard gets next to her ally first
+                if band_gap(hexes(dyn[i, K.D_POS], goal, bf), lo, hi) > 0:
+                    if best_step(i, goal, lo, hi, dyn, bf) >= 0:
+                        guarding = True
+        if not guarding:
             if K._candidate(t0, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
                 if reach(i, t0, rules, dyn, bf) >= 0:
                     t = t0
-        if t < 0:
-            t = pick(i, True, comb, pol, rules, dyn, st_policy, bf)
+            if t < 0:
+                t = pick(i, True, comb, pol, rules, dyn, st_policy, bf)
         if t >= 0:
             grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf)
             if not K.is_standing(dyn, i):
@@ -614,9 +671,9 @@ def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
 @pjit
 def simulate_blocks_grid(comb, pol, rules, key, start, count, nblocks,
                          fights, rounds_hist, side_curve, comb_curve, ccount,
-                         q, r, shifts, nbr, terrain, lut, meta):
+                         q, r, shifts, nbr, terrain, lut, meta, walk):
     """:func:`.kernel.simulate_blocks` on a battlefield (the arrays of
-    :class:`.grid.Battlefield`, ``meta = [qmin, rmin]``): same streams, same
+    :class:`.grid.Battlefield`, :func:`field_arrays`): same streams, same
     counters; each block keeps its own occupancy and scratch."""
     n = comb.shape[0]
     ncell = q.shape[0]
@@ -630,7 +687,7 @@ def simulate_blocks_grid(comb, pol, rules, key, start, count, nblocks,
         dist = np.zeros(ncell, dtype=np.int64)
         queue = np.zeros(ncell, dtype=np.int64)
         line = np.zeros(ncell + 1, dtype=np.int64)
-        bf = (q, r, shifts, nbr, terrain, lut, meta, occ, dist, queue, line)
+        bf = (q, r, shifts, nbr, terrain, lut, meta, walk, occ, dist, queue, line)
         lo = b * per
         hi = min(count, lo + per)
         for t in range(lo, hi):

@@ -111,7 +111,7 @@ def layout(scenario) -> tuple[Battlefield, list[int]]:
             continue
         free = bf.free_cells(occ)
         if len(todo) > len(free):
-            raise ValueError(f"sides[{s}] ({side.name}): {len(todo)} members to deploy but only {len(free)} free "
+            raise ValueError(f"sides[{s}] ({side.name}): {len(todo)} member(s) to deploy but only {len(free)} free "
                              f"hexes on the {_describe(spec)}")
         dep = bf.deploy(occ, todo, s, side.formation)
         for i, c in zip(dep.members, dep.cells):
