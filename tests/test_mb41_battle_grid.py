@@ -191,7 +191,7 @@ def _bodyguard(rules=None):
 def test_engaged_she_cannot_leave_with_the_minor():
     inp, dyn, cc, bf = _bodyguard()
     goal = int(dyn[1, K.D_POS])
-    assert not call(BG.minor_move, inp, dyn, cc, bf, i=0, goal=goal, lo=1, hi=1, unlocked=False)
+    assert not call(BG.minor_move, inp, dyn, cc, bf, i=0, goal=goal, lo=1, hi=1, unlocked=False, deep=1)
     assert cc[0, K.K_MOVES] == 0 and where(inp, dyn, 0) == [3, 4]
 
 
@@ -286,12 +286,12 @@ def test_bound_cannot_move_with_the_minor():
     inp, dyn, cc, bf = duel(at=((3, 6), (3, 0)))
     goal = int(dyn[1, K.D_POS])
     dyn[0, K.D_AIL + K.A_BOUND] = 1
-    assert not call(BG.minor_move, inp, dyn, cc, bf, i=0, goal=goal, lo=1, hi=1, unlocked=False)
+    assert not call(BG.minor_move, inp, dyn, cc, bf, i=0, goal=goal, lo=1, hi=1, unlocked=False, deep=1)
     assert cc[0, K.K_MOVES] == 0
     used, _ = call(BG.major_move, inp, dyn, cc, bf, i=0, goal=goal, lo=1, hi=1, minor=True)
     assert cc[0, K.K_MOVES] == 1 and not used
     dyn[0, K.D_AIL + K.A_BOUND] = 0
-    assert call(BG.minor_move, inp, dyn, cc, bf, i=0, goal=goal, lo=1, hi=1, unlocked=False)
+    assert call(BG.minor_move, inp, dyn, cc, bf, i=0, goal=goal, lo=1, hi=1, unlocked=False, deep=1)
     assert cc[0, K.K_MOVES] == 2
 
 
@@ -319,7 +319,7 @@ def test_bound_enemy_adjacent_is_rough_and_reckless_is_a_major():
     inp.pol[0, K.P_RECKLESS] = 1
     dyn[0, K.D_AIL + K.A_BOUND] = 1
     goal = int(dyn[1, K.D_POS])
-    assert not call(BG.minor_move, inp, dyn, cc, bf, i=0, goal=goal, lo=1, hi=1, unlocked=False)
+    assert not call(BG.minor_move, inp, dyn, cc, bf, i=0, goal=goal, lo=1, hi=1, unlocked=False, deep=1)
     call(BG.major_move, inp, dyn, cc, bf, Script(check=faces(6, 5, 1)), i=0, goal=goal, lo=1, hi=1, minor=False)
     assert cc[0, K.K_MOVES] == 1 and dyn[0, K.D_RES] == 16 and cc[0, K.K_RECKLESS] == 1
 

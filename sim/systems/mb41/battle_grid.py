@@ -164,8 +164,21 @@ def move_to(i, c, dyn, cc, bf):
 
 @kernel(inline="always")
 def hexes(a, b, bf):
-    """Hexes between cells ``a`` and ``b``."""
-    return G.distance(bf[BF_Q], bf[BF_R], bf[BF_SHIFTS], a, b)
+    """Hexes between cells ``a`` and ``b`` (:func:`.grid.distance`, inlined when the field does not wrap)."""
+    q = bf[BF_Q]
+    r = bf[BF_R]
+    if bf[BF_SHIFTS].shape[0] > 1:
+        return G.distance(q, r, bf[BF_SHIFTS], a, b)
+    dq = q[a] - q[b]
+    dr = r[a] - r[b]
+    ds = dq + dr
+    if dq < 0:
+        dq = -dq
+    if dr < 0:
+        dr = -dr
+    if ds < 0:
+        ds = -ds
+    return (dq + dr + ds) >> 1
 
 
 @kernel(inline="always")
@@ -224,13 +237,15 @@ def potential(m, goal, lo, hi, bf):
     return d - hi
 
 
-@kernel
-def best_step(i, goal, lo, hi, dyn, bf):
+@kernel(inline="always")
+def best_step(i, goal, lo, hi, deep, comb, pol, rules, dyn, bf):
     """The hex ``i`` steps to toward being ``lo..hi`` hexes from cell ``goal``; -1 if none helps.
 
     The free neighbour with the lowest :func:`potential` (ties: not rough,
-    then the lowest direction); when people block every such step, the first
-    step of a shortest path round them (:func:`.grid.step_toward`).
+    then the lowest direction); when people block every such step and
+    ``deep`` (1 always, 2 when she has nobody in range to attack, 0 never),
+    the first step of a shortest path round them (:func:`.grid.step_toward`,
+    a breadth-first search).
     """
     nbr = bf[BF_NBR]
     terrain = bf[BF_TERRAIN]
@@ -254,6 +269,11 @@ def best_step(i, goal, lo, hi, dyn, bf):
     if best >= 0:
         if best_key < 2 * now:
             return best
+    if deep == 0:
+        return -1
+    if deep == 2:
+        if any_in_reach(i, comb, pol, rules, dyn, bf):
+            return -1
     s = G.step_toward(bf[BF_Q], bf[BF_R], bf[BF_SHIFTS], nbr, terrain, occ, G.BLOCK_MOVE, c, goal, lo, hi,
                       bf[BF_DIST], bf[BF_QUEUE])
     if s == c:
@@ -279,7 +299,7 @@ def _prefer(i, j, best, best_res, best_att, best_d, mode, comb, dyn, bf):
     return dyn[j, K.D_RES] < best_res
 
 
-@kernel
+@kernel(inline="always")
 def pick(i, in_reach, comb, pol, rules, dyn, st_policy, bf):
     """The policy's target for ``i`` among the enemies it may attack (as
     :func:`.kernel.choose_target`), only those in range when ``in_reach``;
@@ -323,7 +343,19 @@ def pick(i, in_reach, comb, pol, rules, dyn, st_policy, bf):
     return -1
 
 
-@kernel
+@kernel(inline="always")
+def any_in_reach(i, comb, pol, rules, dyn, bf):
+    """Some enemy she may attack is in range (no dice drawn)."""
+    side = comb[i, K.C_SIDE]
+    finish = pol[i, K.P_FINISH] != 0
+    for j in range(comb.shape[0]):
+        if K._candidate(j, side, finish, comb, dyn):
+            if reach(i, j, rules, dyn, bf) >= 0:
+                return True
+    return False
+
+
+@kernel(inline="always")
 def protectee(i, comb, dyn):
     """The standing ally (not herself) lowest in Resolve share, -1 if none."""
     best = -1
@@ -342,7 +374,7 @@ def protectee(i, comb, dyn):
     return best
 
 
-@kernel
+@kernel(inline="always")
 def goal_of(i, t, comb, pol, rules, dyn):
     """Where ``i`` moves to this turn: ``(cell, lo, hi)``; cell -1 = stay."""
     mode = pol[i, K.P_MOVE]
@@ -387,15 +419,15 @@ def reckless(i, step, comb, rules, dyn, streams, cc, bf):
     return moved
 
 
-@kernel
-def minor_move(i, goal, lo, hi, unlocked, comb, pol, rules, dyn, streams, cc, bf):
+@kernel(inline="always")
+def minor_move(i, goal, lo, hi, unlocked, deep, comb, pol, rules, dyn, streams, cc, bf):
     """One hex toward the goal with the Minor action; returns True if the Minor was spent.
 
     A plain move when she may (not engaged unless she disengaged, not Bound,
     rough terrain paid); else Reckless Movement if her policy takes it; else,
     under ``rough_cost: split``, a payment toward leaving her rough hex.
     """
-    step = best_step(i, goal, lo, hi, dyn, bf)
+    step = best_step(i, goal, lo, hi, deep, comb, pol, rules, dyn, bf)
     if step < 0:
         return False
     rough = bf[BF_TERRAIN][dyn[i, K.D_POS]] & G.ROUGH != 0
@@ -433,7 +465,7 @@ def minor_move(i, goal, lo, hi, unlocked, comb, pol, rules, dyn, streams, cc, bf
     return True
 
 
-@kernel
+@kernel(inline="always")
 def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
     """Move toward the goal with the Major action (nobody in range).
 
@@ -443,7 +475,7 @@ def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
     enemy-adjacent hex. Returns ``(minor_spent, disengaged)``: disengaged
     means she may now leave her (engaged) hex with the Minor.
     """
-    step = best_step(i, goal, lo, hi, dyn, bf)
+    step = best_step(i, goal, lo, hi, 1, comb, pol, rules, dyn, bf)
     if step < 0:
         return False, False
     rough = bf[BF_TERRAIN][dyn[i, K.D_POS]] & G.ROUGH != 0
@@ -479,7 +511,7 @@ def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
 # ---------------------------------------------------------------- attacks and intercepts
 
 
-@kernel
+@kernel(inline="always")
 def guard_for(i, t, ranged, comb, pol, dyn, bf):
     """Who may intercept ``i``'s attack on ``t`` (L1469): a standing ally of
     ``t`` with a willing policy, adjacent to ``t`` or (ranged) on the line
@@ -554,7 +586,7 @@ def intercept(i, t, dmg, comb, pol, rules, dyn, streams, cc):
     return 0
 
 
-@kernel
+@kernel(inline="always")
 def grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
     """``i``'s basic attack on ``t`` with the form the distance allows (her
     ``attack_kind`` when both do), an interceptor standing by (L1453, L1469)."""
@@ -610,7 +642,7 @@ def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
     # 2. a Minor step toward her range before the Major
     if minor:
         if goal >= 0:
-            if minor_move(i, goal, lo, hi, disengaged, comb, pol, rules, dyn, streams, cc, bf):
+            if minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf):
                 minor = False
                 if not K.is_standing(dyn, i):
                     return
@@ -630,7 +662,7 @@ def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
         if pol[i, K.P_MOVE] == K.MOVE_PROTECT:
             if goal >= 0:  # a bodyguard gets next to her ally first
                 if band_gap(hexes(dyn[i, K.D_POS], goal, bf), lo, hi) > 0:
-                    if best_step(i, goal, lo, hi, dyn, bf) >= 0:
+                    if best_step(i, goal, lo, hi, 1, comb, pol, rules, dyn, bf) >= 0:
                         guarding = True
         if not guarding:
             if K._candidate(t0, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
@@ -644,7 +676,7 @@ def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                 return
             if m == 0:
                 if comb[i, K.C_TMASK] != 0:
-                    if pick(i, True, comb, pol, rules, dyn, st_policy, bf) >= 0:
+                    if any_in_reach(i, comb, pol, rules, dyn, bf):
                         if K.bonus_action(i, comb, pol, rules, dyn, cc):
                             major = True
         elif goal >= 0:
@@ -662,7 +694,7 @@ def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                 t0 = pick(i, False, comb, pol, rules, dyn, st_policy, bf)
         goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
         if goal >= 0:
-            minor_move(i, goal, lo, hi, disengaged, comb, pol, rules, dyn, streams, cc, bf)
+            minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf)
 
 
 # ---------------------------------------------------------------- blocks of trials
