@@ -330,7 +330,7 @@ def test_bound_reckless_as_a_minor_option():
     dyn[0, K.D_AIL + K.A_BOUND] = 1
     goal = int(dyn[1, K.D_POS])
     assert call(BG.minor_move, inp, dyn, cc, bf, Script(check=faces(6, 2, 5)), i=0, goal=goal, lo=1, hi=1,
-                unlocked=False)
+                unlocked=False, deep=1)
     assert cc[0, K.K_MOVES] == 1 and dyn[0, K.D_RES] == 18
 
 
