@@ -1,4 +1,11 @@
-"""Magical Burst 4.1 combat kernel (numba), gridless skirmishes.
+"""Magical Burst 4.1 combat kernel (numba): gridless skirmishes, and the hooks
+of the hex battlefield (``grid: hex``; the turn on the grid, movement,
+Disengage, Reckless Movement, rough terrain, Bound's movement rule and
+Intercept live in :mod:`.battle_grid`: :func:`fight_on` with a battlefield
+tuple calls :func:`.battle_grid.take_turn_grid` instead of :func:`take_turn`,
+:func:`attack` calls :func:`.battle_grid.intercept` when ``D_GUARD`` names
+an interceptor and adds ``D_DMG_ADJ`` (melee or ranged on the grid) to the
+damage bonus).
 
 Rules implemented (seed 000 line numbers; audit ids in brackets):
 
