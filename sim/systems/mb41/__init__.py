@@ -9,6 +9,7 @@ import numpy as np
 
 from sim.systems import pick_blocks
 
+from . import battle_grid as BG
 from . import fast as F
 from . import kernel as K
 from .compile import Inputs, compile  # noqa: A004
@@ -47,8 +48,13 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
     comb_curve = np.zeros((nb, n, 2, cap + 1), dtype=np.int64)
     cc = np.zeros((nb, n, K.NK), dtype=np.int64)
     blocks = pick_blocks(K.simulate_blocks, F.simulate_blocks, F.eligible, inputs, fast, "duel fast path")
-    blocks(inputs.comb, inputs.pol, inputs.rules, np.uint64(key), start, count, nb,
-           fights, rounds_hist, side_curve, comb_curve, cc)
+    if inputs.battlefield is not None:  # the hex grid (F.eligible refuses it)
+        BG.simulate_blocks_grid(inputs.comb, inputs.pol, inputs.rules, np.uint64(key), start, count, nb,
+                                fights, rounds_hist, side_curve, comb_curve, cc,
+                                *BG.field_arrays(inputs.battlefield))
+    else:
+        blocks(inputs.comb, inputs.pol, inputs.rules, np.uint64(key), start, count, nb,
+               fights, rounds_hist, side_curve, comb_curve, cc)
     f = fights.sum(axis=0)
     return {
         "outcomes": f[:3].copy(),

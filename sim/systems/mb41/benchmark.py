@@ -1,11 +1,13 @@
 """4.1 party measurements for ``sim bench`` (merged by :func:`sim.bench.run_bench`).
 
-* ``party_fight_per_s``: whole fights of ``scenarios/mb41/party-vs-boss.yaml``
+* ``party_fight_per_s``: whole fights of ``scenarios/mb41/party-vs-boss-hex.yaml``
   (first variant: four girls with talents against a spread-4 boss and four
-  minions) through :func:`sim.systems.mb41.simulate` as ``sim run`` plays
-  them (general kernel, all numba threads), best of 3 after a warm-up call.
-  ``party_fight_grid`` says on which battlefield: ``none`` until the hex
-  grid is wired into fights (the issue's target assumes a hex grid).
+  minions on an 8 x 6 hex battlefield with obstacles and rough terrain)
+  through :func:`sim.systems.mb41.simulate` as ``sim run`` plays them
+  (general kernel, all numba threads), best of 3 after a warm-up call.
+  ``party_fight_grid`` says on which battlefield (``hex``).
+* ``party_fight_gridless_per_s``: the same sides gridless
+  (``scenarios/mb41/party-vs-boss.yaml``), the measurement before the grid.
 * ``party_fight_rng_share``: the share of a fight's time spent drawing
   random numbers, measured on one thread: the streams count their 64-bit
   outputs (word 7 of a random stream, :mod:`sim.rng`), so
@@ -26,17 +28,21 @@ from sim.rng import STATE_WORDS, next_u64, seed_stream
 from . import kernel as K
 
 ROOT = Path(__file__).resolve().parents[3]
-PARTY = ROOT / "scenarios" / "mb41" / "party-vs-boss.yaml"
+PARTY = ROOT / "scenarios" / "mb41" / "party-vs-boss-hex.yaml"
+PARTY_GRIDLESS = ROOT / "scenarios" / "mb41" / "party-vs-boss.yaml"
 TARGETS = {"party_fight_per_s": 3e5}
 SIZES = {"party": (400_000, 40_000), "single": (100_000, 10_000), "draws": (50_000_000, 5_000_000)}
 SEED = 20240601
 
 
 @jit
-def _fights_counting(comb, pol, rules, key, count):
-    """Play ``count`` trials on this thread as :func:`.kernel.simulate_blocks`
+def _fights_counting(comb, pol, rules, key, count, q, r, shifts, nbr, terrain, lut, meta, walk):
+    """Play ``count`` trials on this thread as :func:`.battle_grid.simulate_blocks_grid`
     does; returns the 64-bit outputs drawn by all streams."""
     n = comb.shape[0]
+    ncell = q.shape[0]
+    bf = (q, r, shifts, nbr, terrain, lut, meta, walk, np.full(ncell, -1, dtype=np.int64),
+          np.zeros(ncell, dtype=np.int64), np.zeros(ncell, dtype=np.int64), np.zeros(ncell + 1, dtype=np.int64))
     cap = rules[K.R_ROUND_CAP]
     dyn = np.zeros((n, K.ND), dtype=np.int64)
     order = np.zeros(n, dtype=np.int64)
@@ -50,7 +56,7 @@ def _fights_counting(comb, pol, rules, key, count):
         for p in range(K.NS):
             seed_stream(streams[p], key, t, p)
         K.reset(comb, rules, dyn)
-        K.fight(comb, pol, rules, dyn, order, ikey, streams, cc, side_curve, comb_curve)
+        K.fight_on(comb, pol, rules, dyn, order, ikey, streams, cc, side_curve, comb_curve, bf)
         for p in range(K.NS):
             draws += np.int64(streams[p, 7])
     return draws
@@ -71,22 +77,28 @@ def run(quick: bool = False) -> dict:
     from sim.rng import stream_key
     from sim.scenario import load_scenario
 
+    from . import battle_grid as BG
     from . import simulate
 
     q = 1 if quick else 0
-    loaded = load_scenario(str(PARTY))
-    inputs = loaded.module.compile(loaded.variants[0][1])
     key = stream_key(SEED)
-    simulate(inputs, 0, 4096, key)
     n = SIZES["party"][q]
-    rate = n / best_time(lambda: simulate(inputs, 0, n, key))
+    rates = {}
+    for name, path in (("hex", PARTY), ("none", PARTY_GRIDLESS)):
+        loaded = load_scenario(str(path))
+        inp = loaded.module.compile(loaded.variants[0][1])
+        simulate(inp, 0, 4096, key)
+        rates[name] = n / best_time(lambda: simulate(inp, 0, n, key))
+        if name == "hex":
+            inputs = inp
 
     m = SIZES["single"][q]
-    _fights_counting(inputs.comb, inputs.pol, inputs.rules, np.uint64(key), 100)
+    field = BG.field_arrays(inputs.battlefield)
+    _fights_counting(inputs.comb, inputs.pol, inputs.rules, np.uint64(key), 100, *field)
     box = {}
 
     def single():
-        box["d"] = _fights_counting(inputs.comb, inputs.pol, inputs.rules, np.uint64(key), m)
+        box["d"] = _fights_counting(inputs.comb, inputs.pol, inputs.rules, np.uint64(key), m, *field)
 
     t_fight = best_time(single) / m
     nd = SIZES["draws"][q]
@@ -94,8 +106,9 @@ def run(quick: bool = False) -> dict:
     t_draw = best_time(lambda: _draw_loop(np.uint64(key), nd)) / nd
     draws = box["d"] / m
     return {
-        "party_fight_per_s": rate,
-        "party_fight_grid": "none",
+        "party_fight_per_s": rates["hex"],
+        "party_fight_grid": "hex",
+        "party_fight_gridless_per_s": rates["none"],
         "party_fight_threads": numba.get_num_threads(),
         "party_rng_draws_per_fight": draws,
         "party_rng_ns_per_draw": t_draw * 1e9,

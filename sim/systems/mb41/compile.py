@@ -33,6 +33,7 @@ class Inputs:
     resolved_rules: dict
     notes: list[str] = field(default_factory=list)
     talents: list[list[str]] = field(default_factory=list)   # per combatant: talent per slot
+    battlefield: object | None = None   # a grid.Battlefield when rules grid is hex (starting cells in comb C_CELL)
 
     @property
     def round_cap(self) -> int:
@@ -72,6 +73,7 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
         row[K.C_RD] = _STAT_INDEX[roles["defence"]]
         row[K.C_RS] = _STAT_INDEX[roles["support"]]
         bonus = resolved["melee_bonus"] if m.attack_kind == "melee" else resolved["ranged_bonus"]
+        extra = 0  # the monster damage bonus, on both attack forms
         row[K.C_PDEF] = -1
         if m.kind == "minion":
             # passive defence, HP boxes, no damage bonus, no overcharge (L2170-2172)
@@ -89,7 +91,8 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
                 uses_monster_defaults.add("monster_damage_bonus")
             if m.overcharge_pool is None:
                 uses_monster_defaults.add("monster_oc_pool")
-            bonus += resolved["monster_damage_bonus"] if m.damage_bonus is None else m.damage_bonus
+            extra = resolved["monster_damage_bonus"] if m.damage_bonus is None else m.damage_bonus
+            bonus += extra
             row[K.C_POOL] = resolved["monster_oc_pool"] if m.overcharge_pool is None else m.overcharge_pool
             row[K.C_BOOSTS] = 0
         else:
@@ -100,15 +103,26 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
             row[K.C_OC0 + 2] = m.overcharge.judgment
         row[K.C_RES] = res
         row[K.C_DMG] = bonus
+        row[K.C_MELEE_DMG] = resolved["melee_bonus"] + extra
+        row[K.C_RANGED_DMG] = resolved["ranged_bonus"] + extra
+        row[K.C_FORM] = int(m.attack_kind == "ranged")
+        row[K.C_CELL] = -1
         row[K.C_TEN] = m.tenacity
         row[K.C_ORDER] = i
         role_stat = {r: _STAT_INDEX[st] for r, st in roles.items()}
-        row[K.C_FORM] = 0 if m.attack_kind == "melee" else 1
         talents.fill_slots(row, list(m.talents), role_stat, minion=m.kind == "minion",
                             uses=m.talent_uses)
         slot_names.append([t for t in m.talents if t != "Boost"])
-        pol[i] = policies.encode(m.policy, resolved["burst_at"])
+        pol[i] = policies.encode(m.policy, resolved["burst_at"], m.attack_kind)
     _side_effects(comb)
+    battlefield = None
+    if resolved["grid"] == "hex":
+        from .deploy import layout
+
+        battlefield, cells = layout(scenario)
+        comb[:, K.C_CELL] = cells
+    elif scenario.battlefield is not None:
+        notes.append("the battlefield is not used: rules grid is none (theatre of the mind)")
     for name in sorted(uses_monster_defaults):
         opt = RULES.option(name)
         notes.append(f"assumption: {name} = {resolved[name]} ({opt.note})")
@@ -116,7 +130,7 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
         comb=comb, pol=pol, rules=rules,
         names=names, sides=[s for s, _ in members],
         kinds=[m.kind for _, m in members], side_names=[sd.name for sd in scenario.sides],
-        resolved_rules=resolved, notes=notes, talents=slot_names,
+        resolved_rules=resolved, notes=notes, talents=slot_names, battlefield=battlefield,
     )
 
 

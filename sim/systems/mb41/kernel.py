@@ -1,4 +1,11 @@
-"""Magical Burst 4.1 combat kernel (numba), gridless skirmishes.
+"""Magical Burst 4.1 combat kernel (numba): gridless skirmishes, and the hooks
+of the hex battlefield (``grid: hex``; the turn on the grid, movement,
+Disengage, Reckless Movement, rough terrain, Bound's movement rule and
+Intercept live in :mod:`.battle_grid`: :func:`fight_on` with a battlefield
+tuple calls :func:`.battle_grid.take_turn_grid` instead of :func:`take_turn`,
+:func:`attack` calls :func:`.battle_grid.intercept` when ``D_GUARD`` names
+an interceptor and adds ``D_DMG_ADJ`` (melee or ranged on the grid) to the
+damage bonus).
 
 Rules implemented (seed 000 line numbers; audit ids in brackets):
 
@@ -53,6 +60,8 @@ from sim._jit import kernel, pjit
 from sim.dice import exploding_d6, opposed_2d6, sum_d6, sum_dice
 from sim.rng import STATE_WORDS, randbelow, seed_stream
 
+from . import battle_grid as BG  # the hex battlefield's turn (it uses this module's K.* at compile time)
+
 # ---------------------------------------------------------------- columns
 # static combatant columns
 C_SIDE = 0
@@ -83,7 +92,11 @@ C_TP3 = 55         # MAXT columns: third parameter
 C_FORM = 61        # her basic attack: 0 melee, 1 ranged
 C_FEAR0 = 62       # penalty to all her rolls from the enemies' Fear Auras at the start of a fight
 C_SIDEMASK = 63    # OR of C_TMASK over her side (Shield, armour: checked on every hit she takes)
-NC = 64
+# the hex battlefield (grid: hex; :mod:`.battle_grid`); C_FORM above is her preferred form there
+C_CELL = 64        # starting cell, -1 without a grid
+C_MELEE_DMG = 65   # flat damage bonus of her melee attack (melee_bonus, + monster bonus)
+C_RANGED_DMG = 66  # ... of her ranged attack (ranged_bonus, + monster bonus)
+NC = 67
 
 # talent effect codes (catalog ``mechanic: {code: ...}``, talents.MECHANICS;
 # parameters P1..P3 per code are documented there)
@@ -134,10 +147,18 @@ P_INFLICT = 7      # first ailment Inflict tries: A_STUN, A_BOUND or A_BLEED
 P_SHIELD_ABOVE = 8  # spend Shield/Bulwark on a hit of at least this much damage
 P_SCREAM_MIN = 9   # use a Scream-like ability when it can affect at least this many enemies
 P_ALL_IN = 10      # All or Nothing: damage she takes to add to an attack (0 = never)
-NP = 11
+P_MOVE = 11        # movement on a grid: MOVE_*
+P_INTERCEPT = 12   # intercept a hit on an adjacent ally: -1 never; else when it leaves her below this % (1000 always)
+P_RECKLESS = 13    # 1 = Reckless Movement instead of Disengage / a double move out of rough terrain
+NP = 14
 TARGET_WEAKEST = 0
 TARGET_RANDOM = 1
 TARGET_STRONGEST = 2
+TARGET_NEAREST = 3
+MOVE_CLOSE = 0     # close in to melee range
+MOVE_KEEP = 1      # keep at ranged range (2-3)
+MOVE_HOLD = 2      # never move
+MOVE_PROTECT = 3   # stay next to the most hurt ally
 BOOST_NEVER = 0
 BOOST_ALWAYS = 1
 BOOST_LOSING = 2
@@ -167,7 +188,11 @@ D_TURNS_DONE = 33  # turns she has finished this fight (counted for combatants w
 D_BOMB = 34        # Life Bomb placed (1) and not yet set off
 D_IMPLODE_BY = 35  # Implode: who imploded her (-1 none)
 D_IMPLODE_UNTIL = 36  # ... valid while that girl has finished fewer turns than this
-ND = 37
+D_POS = 37         # her cell on the battlefield, -1 without a grid
+D_GUARD = 38       # who may intercept the attack now aimed at her (set by the grid turn), -1 nobody
+D_DMG_ADJ = 39     # added to her attack's damage bonus (the grid turn's choice of melee or ranged)
+D_PAID = 40        # hexes of movement already paid toward leaving her rough hex (rough_cost split)
+ND = 41
 
 # counters per combatant
 K_DEALT = 0
@@ -194,7 +219,12 @@ K_TIER = 29        # 3 x NTIERS columns: trials whose highest tier on stat s was
 NTIERS = 6         # 0 none, 1 minor flair, 2 major flair, 3 temporary change, 4 permanent change, 5 burst
 K_PREVENTED = K_TIER + 3 * NTIERS  # damage kept off her by armour, Shield or Bulwark
 K_SELF_DMG = K_PREVENTED + 1       # damage she took outside enemy attacks (Backlash, Reflector, Implode, All or Nothing)
-NK = K_SELF_DMG + 1
+K_MOVES = K_SELF_DMG + 1       # hexes moved (grid)
+K_RECKLESS = K_MOVES + 1       # Reckless Movement rolls
+K_RECKLESS_DMG = K_MOVES + 2   # damage Reckless Movement dealt her
+K_INTERCEPTS = K_MOVES + 3     # successful intercepts (she took the hit)
+K_INTERCEPT_DMG = K_MOVES + 4  # damage she took for others by intercepting
+NK = K_MOVES + 5
 
 # fight counters
 F_WIN = 0
@@ -250,7 +280,16 @@ R_FLAIR_TIERS = 45    # 4 entries
 R_KILLING_BLOW_BELOW = 49  # Killing Blow: target Resolve below 1/this of its Base Resolve (A37)
 R_BACKLASH_ON = 50    # 0 every attack (A30a), 1 hits only
 R_EXTRA_TURN_AT = 51  # 0 right after its own turn, 1 at the end of the round (A32)
-R_SIZE = 52
+R_MELEE_RANGE = 52    # 2 entries
+R_RANGED_RANGE = 54   # 2 entries
+R_DISENGAGE = 56
+R_ROUGH_COST = 57
+R_RECKLESS_BANDS = 58  # 2 entries
+R_RECKLESS_DAMAGE = 60  # 2 entries
+R_BOUND_RECKLESS = 62
+R_INTERCEPT_BANDS = 63  # 2 entries
+R_INTERCEPT_HALF = 65
+R_SIZE = 66
 
 BOOST_FLAT_DAMAGE = 2  # "adds or subtracts 2 from the final damage" (L1565)
 
@@ -290,6 +329,10 @@ def reset(comb, rules, dyn):
         dyn[i, D_BOMB] = 0
         dyn[i, D_IMPLODE_BY] = -1
         dyn[i, D_IMPLODE_UNTIL] = 0
+        dyn[i, D_POS] = comb[i, C_CELL]
+        dyn[i, D_GUARD] = -1
+        dyn[i, D_DMG_ADJ] = 0
+        dyn[i, D_PAID] = 0
 
 
 @kernel(inline="always")
@@ -748,7 +791,7 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
         cc[i, K_HITS] += 1
         if dmg_dice < 0:
             dmg_dice = sum_dice(dmg_st, ndice, 6)
-        dmg = dmg_dice + comb[i, C_DMG]
+        dmg = dmg_dice + comb[i, C_DMG] + dyn[i, D_DMG_ADJ]
         dmg += rules[R_SIX_DAMAGE] * a_six - rules[R_DEFENDER_SIX_DAMAGE] * d_six
         if rules[R_BOOST_DAMAGE] == 0:
             d_flat = d_boosts
@@ -762,6 +805,8 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
                 dmg += sum_d6(dmg_st, comb[i, C_TP1 + kb_slot]) + comb[i, C_TP2 + kb_slot]
         if dmg < rules[R_MIN_DAMAGE]:
             dmg = rules[R_MIN_DAMAGE]
+        if dyn[t, D_GUARD] >= 0:  # an ally may intercept (grid, L1469)
+            dmg = BG.intercept(i, t, dmg, comb, pol, rules, dyn, streams, cc)
         if comb[t, C_SIDEMASK] != 0:
             dmg = reduce_damage(t, dmg, comb, pol, rules, dyn, cc)
             if dyn[t, D_REFLECT_BY] >= 0:
@@ -1486,9 +1531,20 @@ def guided_strike(i, comb, pol, rules, dyn, cc):
     on the standing, un-Stunned ally with the highest Attack when that is
     higher than her own (the ally then makes the basic attack). Returns the
     ally, or -1 (she attacks herself)."""
+    s, best = guided_choice(i, comb, pol, dyn)
+    if best >= 0:
+        pay_talent(i, s, comb, rules, dyn, cc)
+        check_bursts(i, comb, rules, dyn, cc)
+    return best
+
+
+@kernel
+def guided_choice(i, comb, pol, dyn):
+    """Guided Strike's slot and ally (see :func:`guided_strike`), nothing paid;
+    ``(-1, -1)`` when she would not use it."""
     s = find_usable(i, E_GUIDED_STRIKE, comb, pol, dyn)
     if s < 0:
-        return -1
+        return -1, -1
     best = -1
     best_att = comb[i, C_ATT]
     for j in range(comb.shape[0]):
@@ -1503,10 +1559,7 @@ def guided_strike(i, comb, pol, rules, dyn, cc):
         if comb[j, C_ATT] > best_att:
             best_att = comb[j, C_ATT]
             best = j
-    if best >= 0:
-        pay_talent(i, s, comb, rules, dyn, cc)
-        check_bursts(i, comb, rules, dyn, cc)
-    return best
+    return s, best
 
 
 @kernel
@@ -1773,15 +1826,19 @@ def bonus_action(i, comb, pol, rules, dyn, cc):
 
 
 @kernel
-def extra_turns_now(i, comb, pol, rules, dyn, streams, cc):
+def extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf):
     """Extra Action (L1979): ``i`` takes its extra turns of this round (if
-    standing); returns the fight's outcome after them, -1 while it goes on."""
+    standing; on the battlefield ``bf`` when there is one); returns the
+    fight's outcome after them, -1 while it goes on."""
     k = extra_turns(i, comb)
     outcome = -1
     for e in range(k):
         if not is_standing(dyn, i):
             break
-        take_turn(i, comb, pol, rules, dyn, streams, cc)
+        if bf is None:
+            take_turn(i, comb, pol, rules, dyn, streams, cc)
+        else:
+            BG.take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf)
         outcome = outcome_now(comb, rules, dyn)
         if outcome >= 0:
             break
@@ -1862,7 +1919,17 @@ def count_tiers(j, oc0, oc1, oc2, comb, rules, dyn, cc):
 
 @kernel
 def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve):
+    """Play one gridless fight from the current ``dyn`` (:func:`fight_on`)."""
+    return fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve, None)
+
+
+@kernel
+def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve, bf):
     """Play one fight from the current ``dyn``; returns ``(outcome, rounds)``.
+
+    ``bf``: ``None`` (gridless; numba prunes the grid branches) or the
+    battlefield tuple of :func:`.battle_grid.field` (positions in ``D_POS``,
+    turns by :func:`.battle_grid.take_turn_grid`).
 
     Curves: ``side_curve[s, 0, r]`` / ``comb_curve[j, 0, r]`` count fights
     still running after round r in which side s had someone standing /
@@ -1875,6 +1942,8 @@ def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve
     cap = rules[R_ROUND_CAP]
     for j in range(n):  # a girl may start the scene at or over the threshold
         check_bursts(j, comb, rules, dyn, cc)
+    if bf is not None:
+        BG.place_all(dyn, bf)
     roll_initiative(comb, rules, streams[S_SETUP], order, key)
     outcome = -1
     rounds = cap
@@ -1910,13 +1979,16 @@ def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve
                 dyn[i, D_RES] = back if back < comb[i, C_RES] else comb[i, C_RES]
                 dyn[i, D_PENDING] = -1
             if acts:
-                take_turn(i, comb, pol, rules, dyn, streams, cc)
+                if bf is None:
+                    take_turn(i, comb, pol, rules, dyn, streams, cc)
+                else:
+                    BG.take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf)
             outcome = outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 break
             if comb[i, C_TMASK] != 0:
                 if rules[R_EXTRA_TURN_AT] == 0:
-                    outcome = extra_turns_now(i, comb, pol, rules, dyn, streams, cc)
+                    outcome = extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf)
                     if outcome >= 0:
                         break
         if outcome < 0:
@@ -1924,7 +1996,7 @@ def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve
                 for k in range(n):
                     i = order[k]
                     if comb[i, C_TMASK] != 0:
-                        outcome = extra_turns_now(i, comb, pol, rules, dyn, streams, cc)
+                        outcome = extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf)
                         if outcome >= 0:
                             break
         if outcome >= 0:

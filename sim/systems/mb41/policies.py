@@ -9,7 +9,9 @@ Targeting (``name``):
   * ``focus-weakest`` -- attack the enemy with the lowest current Resolve;
   * ``strongest-threat`` -- attack the enemy with the highest Attack stat
     (ties: the lowest Resolve, then the first listed);
-  * ``random-target`` -- attack a uniformly random enemy.
+  * ``random-target`` -- attack a uniformly random enemy;
+  * ``nearest`` -- attack the enemy fewest hexes away (ties: the lowest
+    Resolve, then the first listed; gridless: as ``focus-weakest``).
 Boost (``boost``):
   * ``never``;
   * ``always`` -- one boost die on every attack and defence roll while uses last;
@@ -38,6 +40,18 @@ Life Bomb is placed below ``heal_below``; Implode targets an enemy with a
 higher Attack than hers.
 Killing Blow and Binding/Debilitating Attack are used whenever they apply;
 Want it Hard, Want it Now re-rolls the first miss it can pay for.
+On the hex grid (``grid: hex``, see :mod:`.battle_grid`):
+``movement``: ``auto`` (the default: ``close-in`` for a melee ``attack_kind``,
+``keep-range`` for a ranged one), ``close-in`` (move next to the target),
+``keep-range`` (move to 2-3 hexes of it), ``hold`` (never move),
+``protect-ally`` (stay next to the standing ally lowest in Resolve share);
+she attacks whatever her range allows, the policy's target first.
+``intercept``: ``never`` (default), ``always``, or ``protect-below N`` (take
+an adjacent ally's hit when it would leave that ally below N percent of her
+maximum Resolve, or knock her out; a downed ally always) (L1469).
+``reckless``: leave rough terrain or an enemy-adjacent hex by Reckless
+Movement (a Minor action and a 2d6! + Support roll, L1416) instead of
+Disengage (a Major) or a double move.
 Ailments are always removed when possible (a removal roll with the Minor
 action, or with the only action when Stunned).
 
@@ -57,7 +71,11 @@ import numpy as np
 from . import kernel as K
 
 TARGETS = {"focus-weakest": K.TARGET_WEAKEST, "random-target": K.TARGET_RANDOM,
-           "strongest-threat": K.TARGET_STRONGEST}
+           "strongest-threat": K.TARGET_STRONGEST, "nearest": K.TARGET_NEAREST}
+#: movement modes on the grid; ``auto`` is resolved by the compiler from ``attack_kind``
+MOVES = {"auto": -1, "close-in": K.MOVE_CLOSE, "keep-range": K.MOVE_KEEP, "hold": K.MOVE_HOLD,
+         "protect-ally": K.MOVE_PROTECT}
+INTERCEPT_ALWAYS = 1000
 BOOSTS = {"never": K.BOOST_NEVER, "always": K.BOOST_ALWAYS, "when-losing": K.BOOST_LOSING}
 
 #: named presets: the fields a policy starts from (a member's own fields win),
@@ -69,9 +87,10 @@ PRESETS = {
                      **{"for": "girls", "doc": "the defaults: focus the weakest, boost a close contest, "
                                                "never into a burst, heal below half"}),
     "aggressive": dict(name="focus-weakest", boost="always", boost_margin=4, overcharge_cap=None,
-                       finish_downed=False, heal_below=30,
+                       finish_downed=False, heal_below=30, reckless=True,
                        **{"for": "girls", "doc": "boost every roll while uses last (still never into a burst), "
-                                                 "heal only below 30%"}),
+                                                 "heal only below 30%; on a grid, Reckless Movement out of "
+                                                 "rough or engaged hexes"}),
     "careful": dict(name="focus-weakest", boost="when-losing", boost_margin=2, overcharge_cap=8,
                     finish_downed=False, heal_below=60,
                     **{"for": "girls", "doc": "boost only a contest lost by 2 or less, stop taking optional "
@@ -79,6 +98,10 @@ PRESETS = {
     "support-first": dict(name="focus-weakest", boost="when-losing", boost_margin=3, overcharge_cap=None,
                           finish_downed=False, heal_below=75,
                           **{"for": "girls", "doc": "heal anyone below 75% before attacking"}),
+    "guardian": dict(name="nearest", boost="when-losing", boost_margin=4, overcharge_cap=None,
+                     finish_downed=False, heal_below=50, movement="protect-ally", intercept="protect-below 50",
+                     **{"for": "girls", "doc": "on a grid: stay next to the most hurt ally and take the hits that "
+                                               "would leave her below half (Intercept); attack the nearest enemy"}),
     # monsters
     "brutal": dict(name="focus-weakest", boost="never", boost_margin=4, overcharge_cap=None,
                    finish_downed=True, heal_below=50,
@@ -99,6 +122,22 @@ def preset_fields(name: str) -> dict:
     """The policy fields of preset ``name`` (without ``for``/``doc``)."""
     return {k: v for k, v in PRESETS[name].items() if k not in ("for", "doc")}
 
+_PROTECT = re.compile(r"^protect[-_ ]below\s*[: ]?\s*(\d+)\s*%?$")
+
+
+def parse_intercept(value: str) -> int:
+    """``never`` -> -1, ``always`` -> 1000, ``protect-below 50`` (or ``protect_below:50``) -> 50."""
+    v = str(value).strip()
+    if v == "never":
+        return -1
+    if v == "always":
+        return INTERCEPT_ALWAYS
+    m = _PROTECT.match(v)
+    if m and 0 <= int(m.group(1)) <= 100:
+        return int(m.group(1))
+    raise ValueError(f"intercept {value!r}: use never, always or protect-below N (N a percent, 0-100)")
+
+
 _LOSING_BY = re.compile(r"^when-losing-by\s*(?:<=|≤)?\s*(\d+)$")
 
 
@@ -111,10 +150,11 @@ def parse_boost(value: str) -> tuple[str, int | None]:
     return v, None
 
 
-def encode(policy, burst_at: int = 13) -> np.ndarray:
+def encode(policy, burst_at: int = 13, attack_kind: str = "melee") -> np.ndarray:
     """A validated policy model (see schema.Policy) -> int64[NP] parameter vector.
 
-    An unset ``overcharge_cap`` becomes ``burst_at - 1``.
+    An unset ``overcharge_cap`` becomes ``burst_at - 1``; ``movement: auto``
+    becomes close-in for a melee ``attack_kind``, keep-range for a ranged one.
     """
     row = np.zeros(K.NP, dtype=np.int64)
     row[K.P_TARGET] = TARGETS[policy.name]
@@ -128,4 +168,10 @@ def encode(policy, burst_at: int = 13) -> np.ndarray:
     row[K.P_SHIELD_ABOVE] = policy.shield_above
     row[K.P_SCREAM_MIN] = policy.scream_min
     row[K.P_ALL_IN] = policy.all_or_nothing
+    move = MOVES[policy.movement]
+    if move < 0:
+        move = K.MOVE_KEEP if attack_kind == "ranged" else K.MOVE_CLOSE
+    row[K.P_MOVE] = move
+    row[K.P_INTERCEPT] = parse_intercept(policy.intercept)
+    row[K.P_RECKLESS] = int(policy.reckless)
     return row

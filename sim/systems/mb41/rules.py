@@ -13,8 +13,8 @@ RULES = Ruleset(
     system="mb41",
     options=[
         # --- battlefield and turn order
-        RuleOption("grid", "none", "battlefield: 'none' = theatre of the mind (L1406); the hex grid is a later issue",
-                   kind="choice", choices=("none", "hex"), available=("none",)),
+        RuleOption("grid", "none", "battlefield: 'none' = theatre of the mind (L1406); 'hex' = the hex grid of the "
+                   "scenario's battlefield: block (L1406-1416)", kind="choice", choices=("none", "hex")),
         RuleOption("initiative", "roll", "'roll' = 2d6+Support, no explosion, ties by Support then random (L1408, A11c); "
                    "'listed' = sides act in the order listed, members in order", kind="choice",
                    choices=("roll", "listed")),
@@ -95,6 +95,29 @@ RULES = Ruleset(
         RuleOption("extra_turn_at", "end_of_round", "Extra Action (boss): its extra turns come at the end of each round "
                    "(A32c) or right after its own turn (a reading of A32a)", kind="choice",
                    choices=("after_own_turn", "end_of_round")),
+        # --- the hex battlefield (grid: hex; L1406-1416, L1453, L1463, L1469)
+        RuleOption("melee_range", [1, 1], "hexes a melee attack reaches, nearest and farthest: adjacent only (L1453)",
+                   kind="intlist", length=2, lo=1, hi=20),
+        RuleOption("ranged_range", [2, 3], "hexes a ranged attack reaches, nearest and farthest: two to three (L1453)",
+                   kind="intlist", length=2, lo=1, hi=20),
+        RuleOption("disengage", "moves", "leaving a hex adjacent to an enemy takes Disengage, a Major action (L1412): "
+                   "'moves' = Disengage moves her 1 hex (A14a); 'unlocks' = it only lets her leave, the hex is "
+                   "paid as any move (A14b)", kind="choice", choices=("moves", "unlocks")),
+        RuleOption("rough_cost", "same_turn", "leaving rough terrain costs two hexes of movement (L1414): both "
+                   "movement actions of one turn ('same_turn', A15a) or paid over two turns ('split', A15b)",
+                   kind="choice", choices=("same_turn", "split")),
+        RuleOption("reckless_bands", [10, 13], "Reckless Movement 2d6!+Support: <=first she stays, up to second she "
+                   "moves, above she moves unhurt (L1416)", kind="intlist", length=2, lo=0, hi=100),
+        RuleOption("reckless_damage", [2, 2], "damage Reckless Movement deals her in its first and second band "
+                   "(L1416)", kind="intlist", length=2, lo=0, hi=20),
+        RuleOption("bound_reckless", "major", "Bound: movement requires a Major action (L1463); Reckless Movement "
+                   "then too ('major') or it stays a Minor action ('minor') (A25v)", kind="choice",
+                   choices=("major", "minor")),
+        RuleOption("intercept_bands", [10, 13], "Intercept 2d6!+Defence: <=first fails, up to second she takes the "
+                   "full damage, above half of it and the target none (L1469, A26a: after the hit)",
+                   kind="intlist", length=2, lo=0, hi=100),
+        RuleOption("intercept_half", "down", "rounding of the interceptor's half damage (A26iii)", kind="choice",
+                   choices=("down", "up")),
     ],
 )
 

@@ -15,6 +15,11 @@ Minions (L2170-2174) have ``hp`` (default 4), a ``passive_defence`` (default
 the stats of one of the book's example minions (``Maintenance imps``,
 ``Spider nanny``). ``count: N`` fields N copies of any member, named
 "<name> 1".."<name> N".
+
+On the hex grid (``rules: {grid: hex}``, implied by a ``battlefield:``
+block) a member may stand at ``position: [col, row]`` (``[q, r]`` on a
+hexagon); the others are placed by their side's ``formation`` (see
+:mod:`.deploy`).
 """
 from __future__ import annotations
 
@@ -26,7 +31,7 @@ from sim.scenario.base import ScenarioHeader, StrictModel
 from sim.scenario.suggest import unknown_name_message
 
 from . import catalog, talents
-from .policies import BOOSTS, PRESETS, TARGETS, parse_boost, preset_fields
+from .policies import BOOSTS, MOVES, PRESETS, TARGETS, parse_boost, parse_intercept, preset_fields
 from .rules import RULES
 
 STATS = ("heart", "fury", "judgment")
@@ -55,6 +60,9 @@ class Policy(StrictModel):
     shield_above: int = Field(5, ge=0, le=1000)
     scream_min: int = Field(2, ge=1, le=20)
     all_or_nothing: int = Field(6, ge=0, le=12)
+    movement: str = "auto"
+    intercept: str = "never"
+    reckless: bool = False
 
     @model_validator(mode="before")
     @classmethod
@@ -92,6 +100,19 @@ class Policy(StrictModel):
             raise ValueError(unknown_name_message("boost mode", v, list(BOOSTS) + ["when-losing-by K"]))
         return v
 
+    @field_validator("movement")
+    @classmethod
+    def _movement(cls, v: str) -> str:
+        if v not in MOVES:
+            raise ValueError(unknown_name_message("movement", v, list(MOVES)))
+        return v
+
+    @field_validator("intercept")
+    @classmethod
+    def _intercept(cls, v: str) -> str:
+        parse_intercept(v)  # raises with the accepted forms
+        return v
+
 
 class Roles(StrictModel):
     attack: Literal["heart", "fury", "judgment"]
@@ -109,6 +130,36 @@ class Overcharge(StrictModel):
     heart: int = Field(0, ge=0, le=100)
     fury: int = Field(0, ge=0, le=100)
     judgment: int = Field(0, ge=0, le=100)
+
+
+Cell = tuple[int, int]
+
+
+class BattlefieldSpec(StrictModel):
+    """The hex battlefield (seed 000 L1406): ``rect`` (``width`` x ``height``,
+    default 8 x 8, cells ``[col, row]``) or ``hexagon`` (``radius``, default 4,
+    cells ``[q, r]``); ``wrap`` joins opposite edges (Wraparound, L2166);
+    ``obstacles`` block movement and standing, ``rough`` costs two hexes to
+    leave (L1414), ``barriers`` block like obstacles (Create Barrier, L1697)."""
+
+    shape: Literal["rect", "hexagon"] = "rect"
+    width: int | None = Field(None, ge=1, le=60)
+    height: int | None = Field(None, ge=1, le=60)
+    radius: int | None = Field(None, ge=0, le=30)
+    wrap: bool = False
+    obstacles: list[Cell] = Field(default_factory=list)
+    rough: list[Cell] = Field(default_factory=list)
+    barriers: list[Cell] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _shape_fields(self):
+        if self.shape == "hexagon":
+            for f in ("width", "height"):
+                if getattr(self, f) is not None:
+                    raise ValueError(f"battlefield.{f} is for shape: rect; a hexagon takes 'radius'")
+        elif self.radius is not None:
+            raise ValueError("battlefield.radius is for shape: hexagon; a rect takes 'width' and 'height'")
+        return self
 
 
 class Member(StrictModel):
@@ -138,6 +189,7 @@ class Member(StrictModel):
     damage_bonus: int | None = Field(None, ge=-10, le=50)
     overcharge_pool: int | None = Field(None, ge=0, le=1000)
     policy: Policy = Policy()
+    position: Cell | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -217,6 +269,9 @@ class Member(StrictModel):
                                  f"({', '.join(self.talents) or 'none'})")
             if not 0 <= k <= 100:
                 raise ValueError(f"talent_uses of '{name}' must be 0..100 per scene, got {k}")
+        if self.position is not None and self.count > 1:
+            raise ValueError(f"{self.name}: 'position' places one combatant; the {self.count} copies of a member "
+                             "with count are placed by the side's formation")
         if self.kind == "minion":
             if "Boost" in self.talents or "Monster Boost" in self.talents:
                 raise ValueError("minions have no overcharge, so no Boost (L2172)")
@@ -271,6 +326,7 @@ class Member(StrictModel):
 class Side(StrictModel):
     name: str = Field(min_length=1, max_length=60)
     members: list[Member] = Field(min_length=1, max_length=16)
+    formation: Literal["line", "wedge", "opposite-edges"] = "line"
 
 
 class Scenario(ScenarioHeader):
@@ -279,6 +335,7 @@ class Scenario(ScenarioHeader):
     system: Literal["mb41"] = "mb41"
     rules: dict[str, Any] = Field(default_factory=dict)
     sides: list[Side] = Field(min_length=2, max_length=2)
+    battlefield: BattlefieldSpec | None = None
 
     @field_validator("rules")
     @classmethod
@@ -303,7 +360,26 @@ class Scenario(ScenarioHeader):
                         raise ValueError(f"{m.name}: a passive defence (Defense+4) is a rule of the earlier draft "
                                          "(DRAFT L486), not of 4.1; set rules.passive_defence: 4 or use "
                                          "system: mb-draft")
+        self._check_grid()
         return self
 
+    def _check_grid(self) -> None:
+        """Positions need a battlefield; on the grid, every start must be a free hex of it."""
+        if self.resolved_rules()["grid"] == "none":
+            if self.battlefield is None:
+                for s, side in enumerate(self.sides):
+                    for m_i, m in enumerate(side.members):
+                        if m.position is not None:
+                            raise ValueError(f"sides[{s}].members[{m_i}] ({m.name}).position needs the hex grid: "
+                                             "add a battlefield: block (or rules.grid: hex)")
+            return  # an explicit grid: none with a battlefield plays gridless (a variant may compare both)
+        from .deploy import layout
+
+        layout(self)
+
     def resolved_rules(self) -> dict:
-        return RULES.resolve(self.rules)
+        """The rule options; a ``battlefield:`` block implies ``grid: hex`` unless the rules set ``grid``."""
+        rules = self.rules
+        if self.battlefield is not None and "grid" not in rules:
+            rules = {**rules, "grid": "hex"}
+        return RULES.resolve(rules)

@@ -61,6 +61,12 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
         row["bleed_damage"] = k[K.K_BLEED_DMG] / n_trials
         row["damage_prevented"] = k[K.K_PREVENTED] / n_trials
         row["damage_outside_attacks"] = k[K.K_SELF_DMG] / n_trials  # Backlash, Reflector, Implode, All or Nothing
+        if getattr(inputs, "battlefield", None) is not None:  # the hex grid's columns
+            row["hexes_moved"] = k[K.K_MOVES] / n_trials
+            row["reckless_moves"] = k[K.K_RECKLESS] / n_trials
+            row["reckless_damage"] = k[K.K_RECKLESS_DMG] / n_trials
+            row["intercepts"] = k[K.K_INTERCEPTS] / n_trials
+            row["intercept_damage"] = k[K.K_INTERCEPT_DMG] / n_trials
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -44,7 +44,9 @@ RULES = Ruleset(
     system="mb-draft",
     options=[
         replace(o, default=DRAFT_DEFAULTS[o.name][0], note=f"{o.note} [draft default: {DRAFT_DEFAULTS[o.name][1]}]")
-        if o.name in DRAFT_DEFAULTS else o
+        if o.name in DRAFT_DEFAULTS else
+        replace(o, available=("none",), note="battlefield: 'none' only; the draft's positions (DRAFT L474-498) "
+                "are not simulated yet") if o.name == "grid" else o
         for o in RULES_41.options
     ],
 )
@@ -94,6 +96,13 @@ class Scenario(Scenario41):
 
     def resolved_rules(self) -> dict:
         return RULES.resolve(self.rules)
+
+    @model_validator(mode="after")
+    def _no_battlefield(self):
+        if self.battlefield is not None:
+            raise ValueError("battlefield: the draft fights on positions, not hexes (DRAFT L474-498), "
+                             "which are not simulated yet; use system: mb41 for the hex grid")
+        return self
 
 
 SCENARIO_MODEL = Scenario

@@ -1,0 +1,779 @@
+"""Magical Burst 4.1 fights on the hex grid (rule ``grid: hex``).
+
+The turn of a combatant on the battlefield (seed 000 L1406-1416, L1453,
+L1463, L1469; audit ids in brackets), played by :func:`take_turn_grid` in
+place of the gridless :func:`.kernel.take_turn`:
+
+* a Major and a Minor action; anything a Minor does a Major can do (L1410);
+  a basic attack is a Major (A13); moving to an adjacent hex is a Minor
+  (L1412); one combatant per hex, obstacles and barriers block;
+* leaving a hex adjacent to a standing enemy takes Disengage, a Major action
+  that moves her 1 hex (``disengage: moves``, A14a) or only lets her leave
+  (``unlocks``, A14b);
+* leaving rough terrain costs two hexes of movement (L1414): both movement
+  actions of one turn (``rough_cost: same_turn``, A15a) or two actions over
+  two turns (``split``, A15b; ``D_PAID`` keeps what she paid);
+* Reckless Movement (L1416): with the policy's ``reckless``, she leaves rough
+  terrain or an enemy-adjacent hex as a Minor action: 2d6! + Support,
+  ``reckless_bands`` / ``reckless_damage`` (<=10 stays and takes 2, 11-13
+  moves and takes 2, 14+ moves); sixes are Support overcharge (a monster pays
+  them from its pool, L1892);
+* Bound (L1463): every move needs a Major action; she leaves rough terrain or
+  an enemy-adjacent hex (then treated as rough) only by Reckless Movement,
+  itself a Major action unless ``bound_reckless: minor`` (A25v);
+* ranges (L1453): melee reaches ``melee_range`` (adjacent), ranged
+  ``ranged_range`` (2-3 hexes); every combatant has both attacks (girls
+  L1453; monsters and minions likewise, A23a): she attacks with the one the
+  distance allows (her ``attack_kind`` when both do) and ``attack_kind`` is
+  the range she moves to (policy ``movement: auto``);
+* Intercept (L1469, A26a): after an attack has hit, a standing ally of the
+  target adjacent to her (or on the line of a ranged attack) whose policy is
+  willing rolls 2d6! + Defence: <=10 fails, 11-13 she takes the full damage
+  instead, 14+ half of it (rounded by ``intercept_half``) and the target none
+  (``intercept_bands``); sixes are Defence overcharge. Minions do not
+  intercept (they never roll Defence, L2172). One interceptor per attack: the
+  willing candidate with the highest Defence (A26iv; the first listed on a
+  tie); the interceptor's sixes do not change the damage (A26ii).
+
+Turn order (what a player does, policy ``P_MOVE``/``P_RECKLESS``/``P_TARGET``):
+
+1. ailments: a removal roll with the Minor (the only action when Stunned),
+   as gridless; then Heal with the Minor when the policy asks (no range
+   check yet);
+2. the policy picks a target among all enemies (``nearest`` = fewest hexes);
+   if it is out of her preferred range she moves one hex toward it with the
+   Minor, when that is a plain move (or Reckless Movement, or a payment
+   toward leaving rough terrain under ``split``);
+3. Major: a basic attack on that target if in range, else on the enemy the
+   policy prefers among those in range; with nobody in range she moves with
+   the Major instead (Disengage when engaged; with the Minor too to leave
+   rough terrain); Bonus Action gives another Major;
+4. a Minor still unused moves her one more hex toward her goal.
+
+Movement goals: ``close-in`` (melee range of the target), ``keep-range``
+(ranged range), ``hold`` (never moves), ``protect-ally`` (next to the
+standing ally lowest in Resolve share, else as ``auto``; a bodyguard who is
+not next to that ally spends her Major getting there, with Disengage if
+need be, before attacking). A step goes to the
+neighbour closest to the goal's range (ties: not rough, then the lowest
+direction); when no neighbour gets closer, a breadth-first search finds the
+way round obstacles and people (:func:`.grid.step_toward`).
+
+The dead leave the battlefield (their hex is freed, ``D_POS`` -1); downed
+girls stay on their hex. Gridless fights never reach this module: numba
+prunes the ``bf is None`` branches of :func:`.kernel.fight_on`.
+
+``bf``, the battlefield tuple, is ``(q, r, shifts, nbr, terrain, lut, meta,
+walk, occ, dist, queue, line)``: the static arrays of :class:`.grid.Battlefield`
+(``meta = [qmin, rmin, has_walk]``; ``walk[a, b]`` the fewest steps from
+``a`` to ``b`` round obstacles and barriers, people ignored, when the field
+has any, else a 1 x 1 dummy and steps follow the hex distance) and
+per-block scratch (``occ[N]`` combatant per cell or -1, ``dist[N]``,
+``queue[N]``, ``line[N + 1]``); :func:`field_arrays` gives the static part,
+:func:`make_bf` the whole tuple.
+"""
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from sim._jit import kernel, pjit
+from sim.dice import exploding_d6
+from sim.rng import STATE_WORDS, randbelow, seed_stream
+
+from . import grid as G
+from . import kernel as K  # circular on purpose: K.* is read when numba compiles, not at import
+
+BF_Q, BF_R, BF_SHIFTS, BF_NBR, BF_TERRAIN, BF_LUT, BF_META, BF_WALK, BF_OCC, BF_DIST, BF_QUEUE, BF_LINE = range(12)
+UNREACHABLE = 30000
+
+
+def field_arrays(field):
+    """The static arrays of a :class:`.grid.Battlefield` for the kernels:
+    ``(q, r, shifts, nbr, terrain, lut, meta, walk)`` (cached on the field)."""
+    cached = getattr(field, "_kernel_arrays", None)
+    if cached is not None:
+        return cached
+    n = field.n
+    has_walk = bool((field.terrain & G.BLOCK_MOVE).any())
+    if has_walk:
+        walk = np.full((n, n), UNREACHABLE, dtype=np.int16)
+        occ = np.full(n, -1, dtype=np.int64)
+        dist = np.zeros(n, dtype=np.int64)
+        queue = np.zeros(n, dtype=np.int64)
+        src = np.zeros(1, dtype=np.int64)
+        for b in range(n):
+            src[0] = b
+            G.bfs_field(field.nbr, field.terrain, occ, G.BLOCK_MOVE, src, 1, dist, queue)
+            walk[:, b] = np.where(dist >= 0, dist, UNREACHABLE)
+    else:
+        walk = np.zeros((1, 1), dtype=np.int16)
+    meta = np.array([field.qmin, field.rmin, int(has_walk)], dtype=np.int64)
+    field._kernel_arrays = (field.q, field.r, field.shifts, field.nbr, field.terrain, field.lut, meta, walk)
+    return field._kernel_arrays
+
+
+def make_bf(field):
+    """The battlefield tuple of a :class:`.grid.Battlefield` with fresh scratch (occupancy empty)."""
+    n = field.n
+    return field_arrays(field) + (np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                                  np.zeros(n, dtype=np.int64), np.zeros(n + 1, dtype=np.int64))
+
+
+# ---------------------------------------------------------------- occupancy
+
+
+@kernel
+def place_all(dyn, bf):
+    """Rebuild the occupancy from ``D_POS`` (the start of a fight): the dead hold no hex."""
+    occ = bf[BF_OCC]
+    for c in range(occ.shape[0]):
+        occ[c] = -1
+    for i in range(dyn.shape[0]):
+        if dyn[i, K.D_DEAD] != 0:
+            dyn[i, K.D_POS] = -1
+        elif dyn[i, K.D_POS] >= 0:
+            occ[dyn[i, K.D_POS]] = i
+
+
+@kernel(inline="always")
+def sweep(dyn, bf):
+    """The dead leave the battlefield: free their hexes."""
+    occ = bf[BF_OCC]
+    for i in range(dyn.shape[0]):
+        if dyn[i, K.D_DEAD] != 0:
+            c = dyn[i, K.D_POS]
+            if c >= 0:
+                if occ[c] == i:
+                    occ[c] = -1
+                dyn[i, K.D_POS] = -1
+
+
+@kernel(inline="always")
+def move_to(i, c, dyn, cc, bf):
+    occ = bf[BF_OCC]
+    occ[dyn[i, K.D_POS]] = -1
+    occ[c] = i
+    dyn[i, K.D_POS] = c
+    dyn[i, K.D_PAID] = 0
+    cc[i, K.K_MOVES] += 1
+
+
+# ---------------------------------------------------------------- geometry
+
+
+@kernel(inline="always")
+def hexes(a, b, bf):
+    """Hexes between cells ``a`` and ``b`` (:func:`.grid.distance`, inlined when the field does not wrap)."""
+    q = bf[BF_Q]
+    r = bf[BF_R]
+    if bf[BF_SHIFTS].shape[0] > 1:
+        return G.distance(q, r, bf[BF_SHIFTS], a, b)
+    dq = q[a] - q[b]
+    dr = r[a] - r[b]
+    ds = dq + dr
+    if dq < 0:
+        dq = -dq
+    if dr < 0:
+        dr = -dr
+    if ds < 0:
+        ds = -ds
+    return (dq + dr + ds) >> 1
+
+
+@kernel(inline="always")
+def band_gap(d, lo, hi):
+    """How many hexes distance ``d`` lies outside ``lo..hi`` (0 inside)."""
+    if d < lo:
+        return lo - d
+    if d > hi:
+        return d - hi
+    return 0
+
+
+@kernel(inline="always")
+def reach(i, t, rules, dyn, bf):
+    """The form ``i`` can attack ``t`` with from where they stand: 0 melee, 1 ranged, -1 none."""
+    d = hexes(dyn[i, K.D_POS], dyn[t, K.D_POS], bf)
+    if d >= rules[K.R_MELEE_RANGE]:
+        if d <= rules[K.R_MELEE_RANGE + 1]:
+            return 0
+    if d >= rules[K.R_RANGED_RANGE]:
+        if d <= rules[K.R_RANGED_RANGE + 1]:
+            return 1
+    return -1
+
+
+@kernel(inline="always")
+def engaged(i, comb, dyn, bf):
+    """A standing enemy stands next to ``i``: leaving her hex needs Disengage (L1412)."""
+    nbr = bf[BF_NBR]
+    occ = bf[BF_OCC]
+    c = dyn[i, K.D_POS]
+    side = comb[i, K.C_SIDE]
+    for d in range(6):
+        m = nbr[c, d]
+        if m >= 0:
+            w = occ[m]
+            if w >= 0:
+                if comb[w, K.C_SIDE] != side:
+                    if K.is_standing(dyn, w):
+                        return True
+    return False
+
+
+@kernel(inline="always")
+def potential(m, goal, lo, hi, bf):
+    """How far cell ``m`` is from being ``lo..hi`` hexes from ``goal``: 0 in
+    range; too close, the hexes to back off; too far, the steps round
+    obstacles (``walk``) beyond ``hi``."""
+    d = hexes(m, goal, bf)
+    if d < lo:
+        return lo - d
+    if d <= hi:
+        return 0
+    if bf[BF_META][2] != 0:
+        return np.int64(bf[BF_WALK][m, goal]) - hi
+    return d - hi
+
+
+@kernel(inline="always")
+def best_step(i, goal, lo, hi, deep, comb, pol, rules, dyn, bf):
+    """The hex ``i`` steps to toward being ``lo..hi`` hexes from cell ``goal``; -1 if none helps.
+
+    The free neighbour with the lowest :func:`potential` (ties: not rough,
+    then the lowest direction); when people block every such step and
+    ``deep`` (1 always, 2 when she has nobody in range to attack, 0 never),
+    the first step of a shortest path round them (:func:`.grid.step_toward`,
+    a breadth-first search).
+    """
+    nbr = bf[BF_NBR]
+    terrain = bf[BF_TERRAIN]
+    occ = bf[BF_OCC]
+    c = dyn[i, K.D_POS]
+    if band_gap(hexes(c, goal, bf), lo, hi) == 0:
+        return -1
+    now = potential(c, goal, lo, hi, bf)
+    best = -1
+    best_key = 2 * now
+    for d in range(6):
+        m = nbr[c, d]
+        if m >= 0:
+            if not G.blocked(terrain, occ, G.BLOCK_MOVE, m):
+                k = 2 * potential(m, goal, lo, hi, bf)
+                if terrain[m] & G.ROUGH:
+                    k += 1
+                if k < best_key:
+                    best_key = k
+                    best = m
+    if best >= 0:
+        if best_key < 2 * now:
+            return best
+    if deep == 0:
+        return -1
+    if deep == 2:
+        if any_in_reach(i, comb, pol, rules, dyn, bf):
+            return -1
+    s = G.step_toward(bf[BF_Q], bf[BF_R], bf[BF_SHIFTS], nbr, terrain, occ, G.BLOCK_MOVE, c, goal, lo, hi,
+                      bf[BF_DIST], bf[BF_QUEUE])
+    if s == c:
+        return -1
+    return s
+
+
+# ---------------------------------------------------------------- targets and goals
+
+
+@kernel(inline="always")
+def _prefer(i, j, best, best_res, best_att, best_d, mode, comb, dyn, bf):
+    """Is candidate ``j`` better than ``best`` for targeting ``mode``? (see :func:`pick`)"""
+    if best < 0:
+        return True
+    if mode == K.TARGET_NEAREST:
+        d = hexes(dyn[i, K.D_POS], dyn[j, K.D_POS], bf)
+        if d != best_d:
+            return d < best_d
+    elif mode == K.TARGET_STRONGEST:
+        if comb[j, K.C_ATT] != best_att:
+            return comb[j, K.C_ATT] > best_att
+    return dyn[j, K.D_RES] < best_res
+
+
+@kernel(inline="always")
+def pick(i, in_reach, comb, pol, rules, dyn, st_policy, bf):
+    """The policy's target for ``i`` among the enemies it may attack (as
+    :func:`.kernel.choose_target`), only those in range when ``in_reach``;
+    -1 if none. nearest: fewest hexes, then the lowest Resolve, then the first
+    listed."""
+    n = comb.shape[0]
+    side = comb[i, K.C_SIDE]
+    finish = pol[i, K.P_FINISH] != 0
+    mode = pol[i, K.P_TARGET]
+    best = -1
+    best_res = 0
+    best_att = 0
+    best_d = 0
+    count = 0
+    for j in range(n):
+        if not K._candidate(j, side, finish, comb, dyn):
+            continue
+        if in_reach:
+            if reach(i, j, rules, dyn, bf) < 0:
+                continue
+        count += 1
+        if _prefer(i, j, best, best_res, best_att, best_d, mode, comb, dyn, bf):
+            best = j
+            best_res = dyn[j, K.D_RES]
+            best_att = comb[j, K.C_ATT]
+            best_d = hexes(dyn[i, K.D_POS], dyn[j, K.D_POS], bf)
+    if count == 0:
+        return -1
+    if mode != K.TARGET_RANDOM:
+        return best
+    k = randbelow(st_policy, count)
+    for j in range(n):
+        if not K._candidate(j, side, finish, comb, dyn):
+            continue
+        if in_reach:
+            if reach(i, j, rules, dyn, bf) < 0:
+                continue
+        if k == 0:
+            return j
+        k -= 1
+    return -1
+
+
+@kernel(inline="always")
+def any_in_reach(i, comb, pol, rules, dyn, bf):
+    """Some enemy she may attack is in range (no dice drawn)."""
+    side = comb[i, K.C_SIDE]
+    finish = pol[i, K.P_FINISH] != 0
+    for j in range(comb.shape[0]):
+        if K._candidate(j, side, finish, comb, dyn):
+            if reach(i, j, rules, dyn, bf) >= 0:
+                return True
+    return False
+
+
+@kernel(inline="always")
+def protectee(i, comb, dyn):
+    """The standing ally (not herself) lowest in Resolve share, -1 if none."""
+    best = -1
+    best_share = 1 << 40
+    for j in range(comb.shape[0]):
+        if j == i:
+            continue
+        if comb[j, K.C_SIDE] != comb[i, K.C_SIDE]:
+            continue
+        if not K.is_standing(dyn, j):
+            continue
+        share = dyn[j, K.D_RES] * 100 // comb[j, K.C_RES]
+        if share < best_share:
+            best_share = share
+            best = j
+    return best
+
+
+@kernel(inline="always")
+def goal_of(i, t, comb, pol, rules, dyn):
+    """Where ``i`` moves to this turn: ``(cell, lo, hi)``; cell -1 = stay."""
+    mode = pol[i, K.P_MOVE]
+    if mode == K.MOVE_HOLD:
+        return -1, 0, 0
+    if mode == K.MOVE_PROTECT:
+        a = protectee(i, comb, dyn)
+        if a >= 0:
+            return dyn[a, K.D_POS], 1, 1
+        mode = K.MOVE_CLOSE if comb[i, K.C_FORM] == 0 else K.MOVE_KEEP
+    if t < 0:
+        return -1, 0, 0
+    if mode == K.MOVE_KEEP:
+        return dyn[t, K.D_POS], rules[K.R_RANGED_RANGE], rules[K.R_RANGED_RANGE + 1]
+    return dyn[t, K.D_POS], rules[K.R_MELEE_RANGE], rules[K.R_MELEE_RANGE + 1]
+
+
+# ---------------------------------------------------------------- moves
+
+
+@kernel
+def reckless(i, step, comb, rules, dyn, streams, cc, bf):
+    """Reckless Movement (L1416) to ``step``: 2d6! + Support; returns True if she moved."""
+    cc[i, K.K_RECKLESS] += 1
+    total, sixes = exploding_d6(streams[K.S_CHECK], 2)
+    total += comb[i, K.C_SUP] - K.roll_penalty(i, rules, dyn)
+    K.gain_overcharge(i, comb[i, K.C_RS], sixes, comb, rules, dyn, cc)
+    moved = True
+    dmg = 0
+    if total <= rules[K.R_RECKLESS_BANDS]:
+        moved = False
+        dmg = rules[K.R_RECKLESS_DAMAGE]
+    elif total <= rules[K.R_RECKLESS_BANDS + 1]:
+        dmg = rules[K.R_RECKLESS_DAMAGE + 1]
+    if moved:
+        move_to(i, step, dyn, cc, bf)
+    if dmg > 0:
+        d = K.apply_damage(i, dmg, comb, rules, dyn, streams, cc)
+        cc[i, K.K_RECKLESS_DMG] += d
+        cc[i, K.K_TAKEN] += d
+    K.check_bursts(i, comb, rules, dyn, cc)
+    return moved
+
+
+@kernel(inline="always")
+def minor_move(i, goal, lo, hi, unlocked, deep, comb, pol, rules, dyn, streams, cc, bf):
+    """One hex toward the goal with the Minor action; returns True if the Minor was spent.
+
+    A plain move when she may (not engaged unless she disengaged, not Bound,
+    rough terrain paid); else Reckless Movement if her policy takes it; else,
+    under ``rough_cost: split``, a payment toward leaving her rough hex.
+    """
+    step = best_step(i, goal, lo, hi, deep, comb, pol, rules, dyn, bf)
+    if step < 0:
+        return False
+    rough = bf[BF_TERRAIN][dyn[i, K.D_POS]] & G.ROUGH != 0
+    eng = False
+    if not unlocked:
+        eng = engaged(i, comb, dyn, bf)
+    rash = pol[i, K.P_RECKLESS] != 0
+    if dyn[i, K.D_AIL + K.A_BOUND] != 0:  # movement requires a Major action (L1463)
+        if rules[K.R_BOUND_RECKLESS] == 1:
+            if rash:
+                if rough:
+                    reckless(i, step, comb, rules, dyn, streams, cc, bf)
+                    return True
+                if engaged(i, comb, dyn, bf):
+                    reckless(i, step, comb, rules, dyn, streams, cc, bf)
+                    return True
+        return False
+    short = False
+    if rough:
+        short = dyn[i, K.D_PAID] + 1 < 2
+    if eng:
+        if rash:
+            reckless(i, step, comb, rules, dyn, streams, cc, bf)
+            return True
+        return False
+    if short:
+        if rash:
+            reckless(i, step, comb, rules, dyn, streams, cc, bf)
+            return True
+        if rules[K.R_ROUGH_COST] == 1:
+            dyn[i, K.D_PAID] += 1
+            return True
+        return False
+    move_to(i, step, dyn, cc, bf)
+    return True
+
+
+@kernel(inline="always")
+def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
+    """Move toward the goal with the Major action (nobody in range).
+
+    Engaged: Disengage (moves 1 hex, or only unlocks, A14). Rough terrain:
+    the Major and, if still unused, the Minor pay the two hexes (A15).
+    Bound: a plain move, or Reckless Movement out of rough terrain or an
+    enemy-adjacent hex. Returns ``(minor_spent, disengaged)``: disengaged
+    means she may now leave her (engaged) hex with the Minor.
+    """
+    step = best_step(i, goal, lo, hi, 1, comb, pol, rules, dyn, bf)
+    if step < 0:
+        return False, False
+    rough = bf[BF_TERRAIN][dyn[i, K.D_POS]] & G.ROUGH != 0
+    eng = engaged(i, comb, dyn, bf)
+    if dyn[i, K.D_AIL + K.A_BOUND] != 0:
+        stuck = rough
+        if eng:
+            stuck = True  # an enemy-adjacent hex is rough terrain for her (L1463)
+        if stuck:
+            if rules[K.R_BOUND_RECKLESS] == 0:
+                if pol[i, K.P_RECKLESS] != 0:
+                    reckless(i, step, comb, rules, dyn, streams, cc, bf)
+            return False, False
+        move_to(i, step, dyn, cc, bf)
+        return False, False
+    pts = 1
+    if eng:
+        if rules[K.R_DISENGAGE] == 1:
+            pts = 0
+    need = 2 if rough else 1
+    paid = dyn[i, K.D_PAID] + pts
+    if paid >= need:
+        move_to(i, step, dyn, cc, bf)
+        return False, False
+    if minor:
+        if paid + 1 >= need:
+            move_to(i, step, dyn, cc, bf)
+            return True, False
+    dyn[i, K.D_PAID] = paid
+    return False, eng
+
+
+# ---------------------------------------------------------------- attacks and intercepts
+
+
+@kernel(inline="always")
+def guard_for(i, t, ranged, comb, pol, dyn, bf):
+    """Who may intercept ``i``'s attack on ``t`` (L1469): a standing ally of
+    ``t`` with a willing policy, adjacent to ``t`` or (ranged) on the line
+    between them; the highest Defence, then the first listed. -1 if none."""
+    n = comb.shape[0]
+    pt = dyn[t, K.D_POS]
+    side = comb[t, K.C_SIDE]
+    best = -1
+    nline = -1
+    line = bf[BF_LINE]
+    for j in range(n):
+        if j == t:
+            continue
+        if comb[j, K.C_SIDE] != side:
+            continue
+        if pol[j, K.P_INTERCEPT] < 0:
+            continue
+        if comb[j, K.C_PDEF] >= 0:
+            continue
+        if not K.is_standing(dyn, j):
+            continue
+        if best >= 0:
+            if comb[j, K.C_DEF] <= comb[best, K.C_DEF]:
+                continue
+        pj = dyn[j, K.D_POS]
+        ok = hexes(pj, pt, bf) == 1
+        if not ok:
+            if ranged:
+                if nline < 0:
+                    nline = G.line_between(bf[BF_Q], bf[BF_R], bf[BF_SHIFTS], bf[BF_LUT], bf[BF_META][0],
+                                           bf[BF_META][1], dyn[i, K.D_POS], pt, line)
+                for k in range(1, nline - 1):
+                    if line[k] == pj:
+                        ok = True
+        if ok:
+            best = j
+    return best
+
+
+@kernel
+def intercept(i, t, dmg, comb, pol, rules, dyn, streams, cc):
+    """Intercept (L1469, A26a), called by :func:`.kernel.attack` after a hit
+    on ``t`` for ``dmg`` when ``D_GUARD`` names an ally: if her policy is
+    willing she rolls 2d6! + Defence; returns the damage left for ``t``."""
+    j = dyn[t, K.D_GUARD]
+    dyn[t, K.D_GUARD] = -1
+    if dmg <= 0:
+        return dmg
+    if not K.is_standing(dyn, j):
+        return dmg
+    if dyn[t, K.D_RES] > 0:  # a downed target always needs it
+        left = dyn[t, K.D_RES] - dmg
+        if left * 100 >= pol[j, K.P_INTERCEPT] * comb[t, K.C_RES]:
+            return dmg
+    total, sixes = exploding_d6(streams[K.S_CHECK], 2)
+    total += comb[j, K.C_DEF] - K.roll_penalty(j, rules, dyn)
+    K.gain_overcharge(j, comb[j, K.C_RD], sixes, comb, rules, dyn, cc)
+    if total <= rules[K.R_INTERCEPT_BANDS]:
+        K.check_bursts(j, comb, rules, dyn, cc)
+        return dmg
+    take = dmg
+    if total > rules[K.R_INTERCEPT_BANDS + 1]:
+        take = dmg // 2
+        if rules[K.R_INTERCEPT_HALF] == 1:
+            take = (dmg + 1) // 2
+    d = K.apply_damage(j, take, comb, rules, dyn, streams, cc)
+    cc[j, K.K_TAKEN] += d
+    cc[i, K.K_DEALT] += d
+    cc[j, K.K_INTERCEPTS] += 1
+    cc[j, K.K_INTERCEPT_DMG] += d
+    K.check_bursts(j, comb, rules, dyn, cc)
+    return 0
+
+
+@kernel(inline="always")
+def grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
+    """``i``'s basic attack on ``t`` with the form the distance allows (her
+    ``attack_kind`` when both do), an interceptor standing by (L1453, L1469)."""
+    form = reach(i, t, rules, dyn, bf)
+    if form == 0:
+        if comb[i, K.C_FORM] == 1:
+            d = hexes(dyn[i, K.D_POS], dyn[t, K.D_POS], bf)
+            if d >= rules[K.R_RANGED_RANGE]:
+                if d <= rules[K.R_RANGED_RANGE + 1]:
+                    form = 1
+    if form == 0:
+        dyn[i, K.D_DMG_ADJ] = comb[i, K.C_MELEE_DMG] - comb[i, K.C_DMG]
+    else:
+        dyn[i, K.D_DMG_ADJ] = comb[i, K.C_RANGED_DMG] - comb[i, K.C_DMG]
+    dyn[t, K.D_GUARD] = guard_for(i, t, form == 1, comb, pol, dyn, bf)
+    dealt = K.attack(i, t, comb, pol, rules, dyn, streams, cc)
+    dyn[t, K.D_GUARD] = -1
+    dyn[i, K.D_DMG_ADJ] = 0
+    sweep(dyn, bf)
+    return dealt
+
+
+@kernel
+def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
+    """One turn of ``i`` on the battlefield (see the module doc for the order).
+
+    Talents play as in the gridless turn (:func:`.kernel.take_turn`): Remedy
+    instead of the removal roll, a Minor talent (:func:`.kernel.minor_talent`),
+    a Major talent instead of the attack (:func:`.kernel.major_talent`),
+    Guided Strike when the ally has someone in reach, Reflector after a hit,
+    Bonus Action. Talent ranges other than the attack's are not checked yet:
+    Curse, Steal Action, heals, Screams and Fear Aura reach the whole field.
+    """
+    _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf)
+    if comb[i, K.C_TMASK] != 0:
+        dyn[i, K.D_TURNS_DONE] += 1
+
+
+@kernel
+def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
+    mask = comb[i, K.C_TMASK]
+    dyn[i, K.D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
+    sweep(dyn, bf)
+    if rules[K.R_ROUGH_COST] == 0:
+        dyn[i, K.D_PAID] = 0  # the two hexes out of rough terrain are paid within one turn (A15a)
+    major = True
+    minor = True
+    if dyn[i, K.D_AIL + K.A_STUN] != 0:
+        minor = False  # "can take only one action per turn" (L1461)
+    if K.has_ailment(i, dyn):
+        stunned = dyn[i, K.D_AIL + K.A_STUN] != 0
+        remedied = False
+        if mask != 0:
+            remedied = K.try_remedy(i, i, comb, pol, rules, dyn, cc)
+        if not remedied:
+            K.removal_roll(i, comb, rules, dyn, streams, cc)
+        if minor:
+            minor = False
+        else:
+            major = False
+        if stunned:
+            if dyn[i, K.D_AIL + K.A_STUN] == 0:
+                major = True  # "she regains the second action"
+        K.check_bursts(i, comb, rules, dyn, cc)
+    if minor:
+        if mask != 0:
+            # a Minor talent; a successful Steal Action gives another Minor (L1725)
+            if K.minor_talent(i, comb, pol, rules, dyn, streams, cc) == 1:
+                minor = False
+    st_policy = streams[K.S_POLICY]
+    t0 = pick(i, False, comb, pol, rules, dyn, st_policy, bf)
+    if t0 < 0:
+        return  # nobody left to fight
+    goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
+    disengaged = False
+    # 2. a Minor step toward her range before the Major
+    if minor:
+        if goal >= 0:
+            if minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf):
+                minor = False
+                if not K.is_standing(dyn, i):
+                    return
+    # 3. the Major: attack what is in range, else move; Bonus Action: another Major
+    for m in range(2):
+        if not major:
+            break
+        major = False
+        if m > 0:  # after a Bonus Action: her target may be down
+            if not K._candidate(t0, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
+                t0 = pick(i, False, comb, pol, rules, dyn, st_policy, bf)
+                if t0 < 0:
+                    return
+                goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
+        if mask != 0:
+            acted = K.major_talent(i, comb, pol, rules, dyn, streams, cc)
+            if not acted:
+                s, g = K.guided_choice(i, comb, pol, dyn)
+                if g >= 0:
+                    tg = pick(g, True, comb, pol, rules, dyn, st_policy, bf)
+                    if tg >= 0:
+                        K.pay_talent(i, s, comb, rules, dyn, cc)
+                        K.check_bursts(i, comb, rules, dyn, cc)
+                        grid_attack(g, tg, comb, pol, rules, dyn, streams, cc, bf)
+                        acted = True
+            if acted:
+                if not K.is_standing(dyn, i):
+                    return
+                if m == 0:
+                    if any_in_reach(i, comb, pol, rules, dyn, bf):
+                        if K.bonus_action(i, comb, pol, rules, dyn, cc):
+                            major = True
+                continue
+        t = -1
+        guarding = False
+        if pol[i, K.P_MOVE] == K.MOVE_PROTECT:
+            if goal >= 0:  # a bodyguard gets next to her ally first
+                if band_gap(hexes(dyn[i, K.D_POS], goal, bf), lo, hi) > 0:
+                    if best_step(i, goal, lo, hi, 1, comb, pol, rules, dyn, bf) >= 0:
+                        guarding = True
+        if not guarding:
+            if K._candidate(t0, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
+                if reach(i, t0, rules, dyn, bf) >= 0:
+                    t = t0
+            if t < 0:
+                t = pick(i, True, comb, pol, rules, dyn, st_policy, bf)
+        if t >= 0:
+            dealt = grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf)
+            if not K.is_standing(dyn, i):
+                return
+            if m == 0:
+                if dealt >= 0:
+                    if (mask >> K.E_REFLECTOR) & 1 != 0:
+                        K.give_reflector(i, comb, dyn, cc)
+                if mask != 0:
+                    if any_in_reach(i, comb, pol, rules, dyn, bf):
+                        if K.bonus_action(i, comb, pol, rules, dyn, cc):
+                            major = True
+        elif goal >= 0:
+            used, dis = major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf)
+            if used:
+                minor = False
+            if dis:
+                disengaged = True
+            if not K.is_standing(dyn, i):
+                return
+    # 4. a Minor still unused: one more hex toward her goal
+    if minor:
+        if t0 >= 0:
+            if not K._candidate(t0, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
+                t0 = pick(i, False, comb, pol, rules, dyn, st_policy, bf)
+        goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
+        if goal >= 0:
+            minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf)
+
+
+# ---------------------------------------------------------------- blocks of trials
+
+
+@pjit
+def simulate_blocks_grid(comb, pol, rules, key, start, count, nblocks,
+                         fights, rounds_hist, side_curve, comb_curve, ccount,
+                         q, r, shifts, nbr, terrain, lut, meta, walk):
+    """:func:`.kernel.simulate_blocks` on a battlefield (the arrays of
+    :class:`.grid.Battlefield`, :func:`field_arrays`): same streams, same
+    counters; each block keeps its own occupancy and scratch."""
+    n = comb.shape[0]
+    ncell = q.shape[0]
+    per = (count + nblocks - 1) // nblocks
+    for b in numba.prange(nblocks):
+        dyn = np.zeros((n, K.ND), dtype=np.int64)
+        order = np.zeros(n, dtype=np.int64)
+        ikey = np.zeros(n, dtype=np.int64)
+        streams = np.zeros((K.NS, STATE_WORDS), dtype=np.uint64)
+        occ = np.full(ncell, -1, dtype=np.int64)
+        dist = np.zeros(ncell, dtype=np.int64)
+        queue = np.zeros(ncell, dtype=np.int64)
+        line = np.zeros(ncell + 1, dtype=np.int64)
+        bf = (q, r, shifts, nbr, terrain, lut, meta, walk, occ, dist, queue, line)
+        lo = b * per
+        hi = min(count, lo + per)
+        for t in range(lo, hi):
+            trial = start + t
+            for p in range(K.NS):
+                seed_stream(streams[p], key, trial, p)
+            K.reset(comb, rules, dyn)
+            outcome, rounds = K.fight_on(comb, pol, rules, dyn, order, ikey, streams, ccount[b],
+                                         side_curve[b], comb_curve[b], bf)
+            fights[b, outcome] += 1
+            fights[b, K.F_ROUNDS] += rounds
+            rounds_hist[b, rounds] += 1
