@@ -1301,18 +1301,40 @@ def disruptive(i, t, comb, rules, dyn, streams, cc):
 
 
 @kernel
+def talent_on_target(i, code, comb, pol, dyn, streams):
+    """``(slot, target)`` for a talent used on the policy's target: the first
+    usable slot of ``code`` (:func:`find_usable`) and a standing target, or
+    ``(-1, -1)``. The target is chosen only when a slot is usable."""
+    s = find_usable(i, code, comb, pol, dyn)
+    if s < 0:
+        return -1, -1
+    t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    if t < 0:
+        return -1, -1
+    if not is_standing(dyn, t):
+        return -1, -1
+    return s, t
+
+
+@kernel
+def support_roll(i, comb, rules, dyn, chk, cc):
+    """2d6! + Support for a Support vs Support challenge (L1453 tie rules
+    apply); its sixes give Support overcharge (a monster pays them).
+    Returns ``(total, sixes)``."""
+    total, sixes = exploding_d6(chk, 2)
+    total += comb[i, C_SUP] - roll_penalty(i, rules, dyn)
+    gain_overcharge(i, comb[i, C_RS], sixes, comb, rules, dyn, cc)
+    return total, sixes
+
+
+@kernel
 def try_curse(i, comb, pol, rules, dyn, streams, cc):
     """Curse (L1728) / Hello There (L2189), ``curse``: a Minor action giving
     the policy's target an ailment it lacks, no roll (A51); P1 is the mask of
     allowed ailments (1 Stun, 2 Bound, 4 Bleed), tried in the policy's
     ``inflict`` order."""
-    s = find_usable(i, E_CURSE, comb, pol, dyn)
+    s, t = talent_on_target(i, E_CURSE, comb, pol, dyn, streams)
     if s < 0:
-        return False
-    t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
-    if t < 0:
-        return False
-    if not is_standing(dyn, t):
         return False
     for k in range(3):
         a = (pol[i, P_INFLICT] + k) % 3
@@ -1353,17 +1375,13 @@ def try_scream(i, comb, pol, rules, dyn, streams, cc):
             return False
     pay_talent(i, s, comb, rules, dyn, cc)
     chk = streams[S_CHECK]
-    u_total, u_six = exploding_d6(chk, 2)
-    u_total += comb[i, C_SUP] - roll_penalty(i, rules, dyn)
-    gain_overcharge(i, comb[i, C_RS], u_six, comb, rules, dyn, cc)
+    u_total, u_six = support_roll(i, comb, rules, dyn, chk, cc)
     for j in range(n):
         if comb[j, C_SIDE] == side:
             continue
         if not is_standing(dyn, j):
             continue
-        d_total, d_six = exploding_d6(chk, 2)
-        d_total += comb[j, C_SUP] - roll_penalty(j, rules, dyn)
-        gain_overcharge(j, comb[j, C_RS], d_six, comb, rules, dyn, cc)
+        d_total, d_six = support_roll(j, comb, rules, dyn, chk, cc)
         if beats(u_total, u_six, comb[i, C_SUP], d_total, d_six, comb[j, C_SUP], False):
             give_ailment(j, a, dyn, cc)
         check_bursts(j, comb, rules, dyn, cc)
@@ -1399,17 +1417,23 @@ def extra_turns(i, comb):
     return k
 
 
+@kernel(inline="always")
+def other_ally(i, j, comb, dyn):
+    """``j`` is a standing member of ``i``'s side other than ``i``."""
+    if j == i:
+        return False
+    if comb[j, C_SIDE] != comb[i, C_SIDE]:
+        return False
+    return is_standing(dyn, j)
+
+
 @kernel
 def ailing_ally(i, comb, dyn):
     """The standing ally of ``i`` (not herself) with the most ailments, or -1."""
     best = -1
     most = 0
     for j in range(comb.shape[0]):
-        if j == i:
-            continue
-        if comb[j, C_SIDE] != comb[i, C_SIDE]:
-            continue
-        if not is_standing(dyn, j):
+        if not other_ally(i, j, comb, dyn):
             continue
         k = dyn[j, D_AIL] + dyn[j, D_AIL + 1] + dyn[j, D_AIL + 2]
         if k > most:
@@ -1455,13 +1479,8 @@ def try_steal(i, comb, pol, rules, dyn, streams, cc):
     against the target's defence; no damage, A50a) on the policy's target if
     it is not Stunned; on success it is Stunned and she may take another
     Minor action. Returns 0 (not used), 1 (failed) or 2 (succeeded)."""
-    s = find_usable(i, E_STEAL_ACTION, comb, pol, dyn)
+    s, t = talent_on_target(i, E_STEAL_ACTION, comb, pol, dyn, streams)
     if s < 0:
-        return 0
-    t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
-    if t < 0:
-        return 0
-    if not is_standing(dyn, t):
         return 0
     if dyn[t, D_AIL + A_STUN] != 0:
         return 0
@@ -1548,11 +1567,7 @@ def guided_choice(i, comb, pol, dyn):
     best = -1
     best_att = comb[i, C_ATT]
     for j in range(comb.shape[0]):
-        if j == i:
-            continue
-        if comb[j, C_SIDE] != comb[i, C_SIDE]:
-            continue
-        if not is_standing(dyn, j):
+        if not other_ally(i, j, comb, dyn):
             continue
         if dyn[j, D_AIL + A_STUN] != 0:
             continue
@@ -1576,11 +1591,7 @@ def give_reflector(i, comb, dyn, cc):
     best = i
     best_share = 1 << 40
     for j in range(comb.shape[0]):
-        if j == i:
-            continue
-        if comb[j, C_SIDE] != comb[i, C_SIDE]:
-            continue
-        if not is_standing(dyn, j):
+        if not other_ally(i, j, comb, dyn):
             continue
         share = dyn[j, D_RES] * 100 // comb[j, C_RES]
         if share < best_share:
@@ -1664,13 +1675,8 @@ def try_implode(i, comb, pol, rules, dyn, streams, cc):
     policy's target (ties to the defender, A21); on success, until the end of
     her next turn, whenever it deals damage it takes half (round up) itself.
     Used on a target with a higher Attack than hers that is not imploded."""
-    s = find_usable(i, E_IMPLODE, comb, pol, dyn)
+    s, t = talent_on_target(i, E_IMPLODE, comb, pol, dyn, streams)
     if s < 0:
-        return False
-    t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
-    if t < 0:
-        return False
-    if not is_standing(dyn, t):
         return False
     if comb[t, C_ATT] <= comb[i, C_ATT]:
         return False
@@ -1680,12 +1686,8 @@ def try_implode(i, comb, pol, rules, dyn, streams, cc):
             return False
     pay_talent(i, s, comb, rules, dyn, cc)
     chk = streams[S_CHECK]
-    u_total, u_six = exploding_d6(chk, 2)
-    u_total += comb[i, C_SUP] - roll_penalty(i, rules, dyn)
-    gain_overcharge(i, comb[i, C_RS], u_six, comb, rules, dyn, cc)
-    d_total, d_six = exploding_d6(chk, 2)
-    d_total += comb[t, C_SUP] - roll_penalty(t, rules, dyn)
-    gain_overcharge(t, comb[t, C_RS], d_six, comb, rules, dyn, cc)
+    u_total, u_six = support_roll(i, comb, rules, dyn, chk, cc)
+    d_total, d_six = support_roll(t, comb, rules, dyn, chk, cc)
     if beats(u_total, u_six, comb[i, C_SUP], d_total, d_six, comb[t, C_SUP], False):
         dyn[t, D_IMPLODE_BY] = i
         dyn[t, D_IMPLODE_UNTIL] = dyn[i, D_TURNS_DONE] + 2
@@ -1825,6 +1827,15 @@ def bonus_action(i, comb, pol, rules, dyn, cc):
     return False  # nobody left to attack: keep the use
 
 
+@kernel(inline="always")
+def play_turn(i, comb, pol, rules, dyn, streams, cc, bf):
+    """One turn of ``i``: gridless (``bf`` None) or on the battlefield."""
+    if bf is None:
+        take_turn(i, comb, pol, rules, dyn, streams, cc)
+    else:
+        BG.take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf)
+
+
 @kernel
 def extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf):
     """Extra Action (L1979): ``i`` takes its extra turns of this round (if
@@ -1835,10 +1846,7 @@ def extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf):
     for e in range(k):
         if not is_standing(dyn, i):
             break
-        if bf is None:
-            take_turn(i, comb, pol, rules, dyn, streams, cc)
-        else:
-            BG.take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf)
+        play_turn(i, comb, pol, rules, dyn, streams, cc, bf)
         outcome = outcome_now(comb, rules, dyn)
         if outcome >= 0:
             break
@@ -1979,10 +1987,7 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
                 dyn[i, D_RES] = back if back < comb[i, C_RES] else comb[i, C_RES]
                 dyn[i, D_PENDING] = -1
             if acts:
-                if bf is None:
-                    take_turn(i, comb, pol, rules, dyn, streams, cc)
-                else:
-                    BG.take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf)
+                play_turn(i, comb, pol, rules, dyn, streams, cc, bf)
             outcome = outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 break
