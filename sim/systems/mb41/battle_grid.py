@@ -182,6 +182,14 @@ def hexes(a, b, bf):
 
 
 @kernel(inline="always")
+def away(i, goal, lo, hi, dyn, bf):
+    """She has a goal and is not in its range yet (a move is worth looking for)."""
+    if goal < 0:
+        return False
+    return band_gap(hexes(dyn[i, K.D_POS], goal, bf), lo, hi) > 0
+
+
+@kernel(inline="always")
 def band_gap(d, lo, hi):
     """How many hexes distance ``d`` lies outside ``lo..hi`` (0 inside)."""
     if d < lo:
@@ -237,7 +245,7 @@ def potential(m, goal, lo, hi, bf):
     return d - hi
 
 
-@kernel(inline="always")
+@kernel
 def best_step(i, goal, lo, hi, deep, comb, pol, rules, dyn, bf):
     """The hex ``i`` steps to toward being ``lo..hi`` hexes from cell ``goal``; -1 if none helps.
 
@@ -419,7 +427,7 @@ def reckless(i, step, comb, rules, dyn, streams, cc, bf):
     return moved
 
 
-@kernel(inline="always")
+@kernel
 def minor_move(i, goal, lo, hi, unlocked, deep, comb, pol, rules, dyn, streams, cc, bf):
     """One hex toward the goal with the Minor action; returns True if the Minor was spent.
 
@@ -465,7 +473,7 @@ def minor_move(i, goal, lo, hi, unlocked, deep, comb, pol, rules, dyn, streams, 
     return True
 
 
-@kernel(inline="always")
+@kernel
 def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
     """Move toward the goal with the Major action (nobody in range).
 
@@ -608,7 +616,7 @@ def grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
     sweep(dyn, bf)
 
 
-@kernel
+@kernel(inline="always")
 def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
     """One turn of ``i`` on the battlefield (see the module doc for the order)."""
     sweep(dyn, bf)
@@ -641,7 +649,7 @@ def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
     disengaged = False
     # 2. a Minor step toward her range before the Major
     if minor:
-        if goal >= 0:
+        if away(i, goal, lo, hi, dyn, bf):
             if minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf):
                 minor = False
                 if not K.is_standing(dyn, i):
@@ -660,10 +668,9 @@ def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
         t = -1
         guarding = False
         if pol[i, K.P_MOVE] == K.MOVE_PROTECT:
-            if goal >= 0:  # a bodyguard gets next to her ally first
-                if band_gap(hexes(dyn[i, K.D_POS], goal, bf), lo, hi) > 0:
-                    if best_step(i, goal, lo, hi, 1, comb, pol, rules, dyn, bf) >= 0:
-                        guarding = True
+            if away(i, goal, lo, hi, dyn, bf):  # a bodyguard gets next to her ally first
+                if best_step(i, goal, lo, hi, 1, comb, pol, rules, dyn, bf) >= 0:
+                    guarding = True
         if not guarding:
             if K._candidate(t0, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
                 if reach(i, t0, rules, dyn, bf) >= 0:
@@ -679,7 +686,7 @@ def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                     if any_in_reach(i, comb, pol, rules, dyn, bf):
                         if K.bonus_action(i, comb, pol, rules, dyn, cc):
                             major = True
-        elif goal >= 0:
+        elif away(i, goal, lo, hi, dyn, bf):
             used, dis = major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf)
             if used:
                 minor = False
@@ -693,7 +700,7 @@ def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
             if not K._candidate(t0, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
                 t0 = pick(i, False, comb, pol, rules, dyn, st_policy, bf)
         goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
-        if goal >= 0:
+        if away(i, goal, lo, hi, dyn, bf):
             minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf)
 
 
