@@ -150,6 +150,17 @@ def sweep(dyn, bf):
 
 
 @kernel(inline="always")
+def leave_if_dead(j, dyn, bf):
+    if dyn[j, K.D_DEAD] != 0:
+        c = dyn[j, K.D_POS]
+        if c >= 0:
+            occ = bf[BF_OCC]
+            if occ[c] == j:
+                occ[c] = -1
+            dyn[j, K.D_POS] = -1
+
+
+@kernel(inline="always")
 def move_to(i, c, dyn, cc, bf):
     occ = bf[BF_OCC]
     occ[dyn[i, K.D_POS]] = -1
@@ -333,7 +344,8 @@ def pick(i, in_reach, comb, pol, rules, dyn, st_policy, bf):
             best = j
             best_res = dyn[j, K.D_RES]
             best_att = comb[j, K.C_ATT]
-            best_d = hexes(dyn[i, K.D_POS], dyn[j, K.D_POS], bf)
+            if mode == K.TARGET_NEAREST:
+                best_d = hexes(dyn[i, K.D_POS], dyn[j, K.D_POS], bf)
     if count == 0:
         return -1
     if mode != K.TARGET_RANDOM:
@@ -423,6 +435,7 @@ def reckless(i, step, comb, rules, dyn, streams, cc, bf):
         d = K.apply_damage(i, dmg, comb, rules, dyn, streams, cc)
         cc[i, K.K_RECKLESS_DMG] += d
         cc[i, K.K_TAKEN] += d
+        leave_if_dead(i, dyn, bf)  # a monster at 0 Resolve is dead (L1892)
     K.check_bursts(i, comb, rules, dyn, cc)
     return moved
 
@@ -609,11 +622,16 @@ def grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
         dyn[i, K.D_DMG_ADJ] = comb[i, K.C_MELEE_DMG] - comb[i, K.C_DMG]
     else:
         dyn[i, K.D_DMG_ADJ] = comb[i, K.C_RANGED_DMG] - comb[i, K.C_DMG]
-    dyn[t, K.D_GUARD] = guard_for(i, t, form == 1, comb, pol, dyn, bf)
+    g = -1
+    if comb[t, K.C_COVER] > 0:
+        g = guard_for(i, t, form == 1, comb, pol, dyn, bf)
+    dyn[t, K.D_GUARD] = g
     K.attack(i, t, comb, pol, rules, dyn, streams, cc)
     dyn[t, K.D_GUARD] = -1
     dyn[i, K.D_DMG_ADJ] = 0
-    sweep(dyn, bf)
+    leave_if_dead(t, dyn, bf)  # the dead leave the battlefield
+    if g >= 0:
+        leave_if_dead(g, dyn, bf)
 
 
 @kernel(inline="always")

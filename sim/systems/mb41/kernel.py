@@ -93,7 +93,8 @@ C_CELL = 55        # starting cell, -1 without a grid
 C_MELEE_DMG = 56   # flat damage bonus of her melee attack (melee_bonus, + monster bonus)
 C_RANGED_DMG = 57  # ... of her ranged attack (ranged_bonus, + monster bonus)
 C_FORM = 58        # preferred attack form (attack_kind): 0 melee, 1 ranged
-NC = 59
+C_COVER = 59       # allies whose policy may intercept for her (grid)
+NC = 60
 
 # talent effect codes (catalog ``mechanic: {code: ...}``, talents.MECHANICS)
 E_HEAL = 1
