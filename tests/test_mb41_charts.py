@@ -19,7 +19,7 @@ def test_party_run_writes_the_41_charts(tmp_path):
     t = result.tables["combatants"]
     girls = t[t["kind"] == "girl"]
     assert (girls[["oc_gain_heart", "oc_gain_fury", "oc_gain_judgment"]].sum(axis=1) > 0).all()
-    assert set(result.tables["talents"]["talent"]) >= {"Boost", "Heal", "Inflict", "Bonus Action"}
+    assert set(result.tables["talents"]["talent"]) >= {"Boost", "Healing Magic", "Inflict", "Bonus Action", "Thick Hide"}
 
 
 def test_the_party_variants_differ_by_the_boss_policy():

@@ -626,17 +626,35 @@ def grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
     if comb[t, K.C_COVER] > 0:
         g = guard_for(i, t, form == 1, comb, pol, dyn, bf)
     dyn[t, K.D_GUARD] = g
-    K.attack(i, t, comb, pol, rules, dyn, streams, cc)
+    dealt = K.attack(i, t, comb, pol, rules, dyn, streams, cc)
     dyn[t, K.D_GUARD] = -1
     dyn[i, K.D_DMG_ADJ] = 0
     leave_if_dead(t, dyn, bf)  # the dead leave the battlefield
     if g >= 0:
         leave_if_dead(g, dyn, bf)
+    return dealt
+
+
+@kernel
+def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
+    """One turn of ``i`` on the battlefield (see the module doc for the order).
+
+    Talents play as in the gridless turn (:func:`.kernel.take_turn`): Remedy
+    instead of the removal roll, a Minor talent (:func:`.kernel.minor_talent`),
+    a Major talent instead of the attack (:func:`.kernel.major_talent`),
+    Guided Strike when the ally has someone in reach, Reflector after a hit,
+    Bonus Action. Talent ranges other than the attack's are not checked yet:
+    Curse, Steal Action, heals, Screams and Fear Aura reach the whole field.
+    """
+    _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf)
+    if comb[i, K.C_TMASK] != 0:
+        dyn[i, K.D_TURNS_DONE] += 1
 
 
 @kernel(inline="always")
-def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
-    """One turn of ``i`` on the battlefield (see the module doc for the order)."""
+def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
+    mask = comb[i, K.C_TMASK]
+    dyn[i, K.D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
     sweep(dyn, bf)
     if rules[K.R_ROUGH_COST] == 0:
         dyn[i, K.D_PAID] = 0  # the two hexes out of rough terrain are paid within one turn (A15a)
@@ -646,7 +664,11 @@ def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
         minor = False  # "can take only one action per turn" (L1461)
     if K.has_ailment(i, dyn):
         stunned = dyn[i, K.D_AIL + K.A_STUN] != 0
-        K.removal_roll(i, comb, rules, dyn, streams, cc)
+        remedied = False
+        if mask != 0:
+            remedied = K.try_remedy(i, i, comb, pol, rules, dyn, cc)
+        if not remedied:
+            K.removal_roll(i, comb, rules, dyn, streams, cc)
         if minor:
             minor = False
         else:
@@ -656,8 +678,9 @@ def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                 major = True  # "she regains the second action"
         K.check_bursts(i, comb, rules, dyn, cc)
     if minor:
-        if comb[i, K.C_TMASK] != 0:
-            if K.try_heal(i, comb, pol, rules, dyn, streams, cc):
+        if mask != 0:
+            # a Minor talent; a successful Steal Action gives another Minor (L1725)
+            if K.minor_talent(i, comb, pol, rules, dyn, streams, cc) == 1:
                 minor = False
     st_policy = streams[K.S_POLICY]
     t0 = pick(i, False, comb, pol, rules, dyn, st_policy, bf)
@@ -683,6 +706,25 @@ def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                 if t0 < 0:
                     return
                 goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
+        if mask != 0:
+            acted = K.major_talent(i, comb, pol, rules, dyn, streams, cc)
+            if not acted:
+                s, g = K.guided_choice(i, comb, pol, dyn)
+                if g >= 0:
+                    tg = pick(g, True, comb, pol, rules, dyn, st_policy, bf)
+                    if tg >= 0:
+                        K.pay_talent(i, s, comb, rules, dyn, cc)
+                        K.check_bursts(i, comb, rules, dyn, cc)
+                        grid_attack(g, tg, comb, pol, rules, dyn, streams, cc, bf)
+                        acted = True
+            if acted:
+                if not K.is_standing(dyn, i):
+                    return
+                if m == 0:
+                    if any_in_reach(i, comb, pol, rules, dyn, bf):
+                        if K.bonus_action(i, comb, pol, rules, dyn, cc):
+                            major = True
+                continue
         t = -1
         guarding = False
         if pol[i, K.P_MOVE] == K.MOVE_PROTECT:
@@ -696,11 +738,14 @@ def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
             if t < 0:
                 t = pick(i, True, comb, pol, rules, dyn, st_policy, bf)
         if t >= 0:
-            grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf)
+            dealt = grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf)
             if not K.is_standing(dyn, i):
                 return
             if m == 0:
-                if comb[i, K.C_TMASK] != 0:
+                if dealt >= 0:
+                    if (mask >> K.E_REFLECTOR) & 1 != 0:
+                        K.give_reflector(i, comb, dyn, cc)
+                if mask != 0:
                     if any_in_reach(i, comb, pol, rules, dyn, bf):
                         if K.bonus_action(i, comb, pol, rules, dyn, cc):
                             major = True

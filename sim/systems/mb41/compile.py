@@ -110,9 +110,11 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
         row[K.C_TEN] = m.tenacity
         row[K.C_ORDER] = i
         role_stat = {r: _STAT_INDEX[st] for r, st in roles.items()}
-        talents.fill_slots(row, list(m.talents), role_stat)
+        talents.fill_slots(row, list(m.talents), role_stat, minion=m.kind == "minion",
+                            uses=m.talent_uses)
         slot_names.append([t for t in m.talents if t != "Boost"])
         pol[i] = policies.encode(m.policy, resolved["burst_at"], m.attack_kind)
+    _side_effects(comb)
     for i in range(n):  # allies who may intercept for her (minions never do)
         comb[i, K.C_COVER] = sum(1 for j in range(n) if j != i and comb[j, K.C_SIDE] == comb[i, K.C_SIDE]
                                  and comb[j, K.C_PDEF] < 0 and pol[j, K.P_INTERCEPT] >= 0)
@@ -133,6 +135,24 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
         kinds=[m.kind for _, m in members], side_names=[sd.name for sd in scenario.sides],
         resolved_rules=resolved, notes=notes, talents=slot_names, battlefield=battlefield,
     )
+
+
+def _side_effects(comb: np.ndarray) -> None:
+    """Columns that depend on the other combatants: the Fear Aura penalty each
+    starts under (every enemy's, gridless) and the OR of her side's talent masks."""
+    n = comb.shape[0]
+    for i in range(n):
+        fear = 0
+        side_mask = 0
+        for j in range(n):
+            if comb[j, K.C_SIDE] == comb[i, K.C_SIDE]:
+                side_mask |= int(comb[j, K.C_TMASK])
+            elif (int(comb[j, K.C_TMASK]) >> K.E_FEAR_AURA) & 1:
+                for s in range(K.MAXT):
+                    if comb[j, K.C_TCODE + s] == K.E_FEAR_AURA:
+                        fear += int(comb[j, K.C_TP1 + s])
+        comb[i, K.C_FEAR0] = fear
+        comb[i, K.C_SIDEMASK] = side_mask
 
 
 assert set(ASSUMPTIONS) <= set(RULES.names())

@@ -88,18 +88,48 @@ C_TUSES = 36       # MAXT columns: uses per scene, -1 unlimited
 C_TP1 = 42         # MAXT columns: first parameter (e.g. heal dice)
 C_TP2 = 48         # MAXT columns: second parameter (e.g. heal bonus)
 C_TMASK = 54       # bit (1 << code) set for every effect code in her slots
-# the hex battlefield (grid: hex; :mod:`.battle_grid`)
-C_CELL = 55        # starting cell, -1 without a grid
-C_MELEE_DMG = 56   # flat damage bonus of her melee attack (melee_bonus, + monster bonus)
-C_RANGED_DMG = 57  # ... of her ranged attack (ranged_bonus, + monster bonus)
-C_FORM = 58        # preferred attack form (attack_kind): 0 melee, 1 ranged
-C_COVER = 59       # allies whose policy may intercept for her (grid)
-NC = 60
+C_TP3 = 55         # MAXT columns: third parameter
+C_FORM = 61        # her basic attack: 0 melee, 1 ranged
+C_FEAR0 = 62       # penalty to all her rolls from the enemies' Fear Auras at the start of a fight
+C_SIDEMASK = 63    # OR of C_TMASK over her side (Shield, armour: checked on every hit she takes)
+# the hex battlefield (grid: hex; :mod:`.battle_grid`); C_FORM above is her preferred form there
+C_CELL = 64        # starting cell, -1 without a grid
+C_MELEE_DMG = 65   # flat damage bonus of her melee attack (melee_bonus, + monster bonus)
+C_RANGED_DMG = 66  # ... of her ranged attack (ranged_bonus, + monster bonus)
+C_COVER = 67       # allies whose policy may intercept for her (grid)
+NC = 68
 
-# talent effect codes (catalog ``mechanic: {code: ...}``, talents.MECHANICS)
+# talent effect codes (catalog ``mechanic: {code: ...}``, talents.MECHANICS;
+# parameters P1..P3 per code are documented there)
 E_HEAL = 1
 E_INFLICT = 2
 E_BONUS_ACTION = 3
+E_LOW_RESOLVE = 4      # Desperation, Memory Blaze
+E_ARMOUR = 5           # Thick Hide
+E_BACKLASH = 6         # Backlash
+E_FEAR_AURA = 7        # Fear Aura
+E_DEFENCE_DIE = 8      # Ranged/Melee Defence
+E_DISRUPTIVE = 9       # Disruptive Strikes
+E_KILLING_BLOW = 10    # Killing Blow
+E_ATTACK_AILMENT = 11  # Binding Attack, Debilitating Attack
+E_SHIELD = 12          # Shield, Bulwark
+E_MONSTER_BOOST = 13   # Monster Boost (fills the Boost columns; no kernel branch of its own)
+E_REROLL = 14          # Want it Hard, Want it Now
+E_FOLLOW_TARGET = 15   # Follow Target
+E_DRAIN = 16           # Drain Life
+E_CURSE = 17           # Curse, Hello There
+E_SCREAM = 18          # Deafening Scream, Blood Rain
+E_EXTRA_TURN = 19      # Extra Action
+E_SHRUG_OFF = 20       # Shrug Off
+E_SECOND_WIND = 21     # Second Wind
+E_GUIDED_STRIKE = 22   # Guided Strike
+E_GROUP_HEAL = 23      # Wave of Courage
+E_REMEDY = 24          # Remedy
+E_STEAL_ACTION = 25    # Steal Action
+E_REFLECTOR = 26       # Reflector
+E_LIFE_BOMB = 27       # Life Bomb
+E_IMPLODE = 28         # Implode
+E_ALL_OR_NOTHING = 29  # All or Nothing
 
 # ailments (L1459-1467): columns D_AIL + these
 A_STUN = 0
@@ -115,10 +145,13 @@ P_FINISH = 4
 P_PASSIVE = 5      # 1 = take the passive defence when the rules allow it (draft)
 P_HEAL_BELOW = 6   # heal an ally (or herself) below this percent of maximum Resolve
 P_INFLICT = 7      # first ailment Inflict tries: A_STUN, A_BOUND or A_BLEED
-P_MOVE = 8         # movement on a grid: MOVE_*
-P_INTERCEPT = 9    # intercept a hit on an adjacent ally: -1 never; else when it leaves her below this % (1000 always)
-P_RECKLESS = 10    # 1 = Reckless Movement instead of Disengage / a double move out of rough terrain
-NP = 11
+P_SHIELD_ABOVE = 8  # spend Shield/Bulwark on a hit of at least this much damage
+P_SCREAM_MIN = 9   # use a Scream-like ability when it can affect at least this many enemies
+P_ALL_IN = 10      # All or Nothing: damage she takes to add to an attack (0 = never)
+P_MOVE = 11        # movement on a grid: MOVE_*
+P_INTERCEPT = 12   # intercept a hit on an adjacent ally: -1 never; else when it leaves her below this % (1000 always)
+P_RECKLESS = 13    # 1 = Reckless Movement instead of Disengage / a double move out of rough terrain
+NP = 14
 TARGET_WEAKEST = 0
 TARGET_RANDOM = 1
 TARGET_STRONGEST = 2
@@ -145,11 +178,22 @@ D_BURSTED = 11     # 3 columns: this stat's burst was counted and its counter ke
 D_AIL = 14         # 3 columns: Stun, Bound, Bleed (1 = has it)
 D_TUSES = 17       # MAXT columns: uses left per talent slot (-1 unlimited)
 D_BURST_TRIAL = 23  # 3 columns: a burst of this stat was counted in this trial
-D_POS = 26         # her cell on the battlefield, -1 without a grid
-D_GUARD = 27       # who may intercept the attack now aimed at her (set by the grid turn), -1 nobody
-D_DMG_ADJ = 28     # added to her attack's damage bonus (the grid turn's choice of melee or ranged)
-D_PAID = 29        # hexes of movement already paid toward leaving her rough hex (rough_cost split)
-ND = 30
+D_FEAR = 26        # penalty to all her rolls from standing enemies' Fear Auras
+D_FT_TARGET = 27   # Follow Target: the target she last missed (-1 none)
+D_FT_STACK = 28    # Follow Target: misses in a row against it
+D_STICKY = 29      # Memory Blaze: reached half Resolve once this scene
+D_DEF_BONUS = 30   # Second Wind: bonus to her Defence rolls until the start of her next turn
+D_REFLECT_BY = 31  # Reflector: who gave her the Reflector she bears (-1 none)
+D_REFLECT_UNTIL = 32  # ... valid while the giver has finished fewer turns than this
+D_TURNS_DONE = 33  # turns she has finished this fight (counted for combatants with talents)
+D_BOMB = 34        # Life Bomb placed (1) and not yet set off
+D_IMPLODE_BY = 35  # Implode: who imploded her (-1 none)
+D_IMPLODE_UNTIL = 36  # ... valid while that girl has finished fewer turns than this
+D_POS = 37         # her cell on the battlefield, -1 without a grid
+D_GUARD = 38       # who may intercept the attack now aimed at her (set by the grid turn), -1 nobody
+D_DMG_ADJ = 39     # added to her attack's damage bonus (the grid turn's choice of melee or ranged)
+D_PAID = 40        # hexes of movement already paid toward leaving her rough hex (rough_cost split)
+ND = 41
 
 # counters per combatant
 K_DEALT = 0
@@ -174,7 +218,9 @@ K_AIL_REMOVED = 27
 K_BLEED_DMG = 28
 K_TIER = 29        # 3 x NTIERS columns: trials whose highest tier on stat s was t (s * NTIERS + t)
 NTIERS = 6         # 0 none, 1 minor flair, 2 major flair, 3 temporary change, 4 permanent change, 5 burst
-K_MOVES = K_TIER + 3 * NTIERS  # hexes moved (grid)
+K_PREVENTED = K_TIER + 3 * NTIERS  # damage kept off her by armour, Shield or Bulwark
+K_SELF_DMG = K_PREVENTED + 1       # damage she took outside enemy attacks (Backlash, Reflector, Implode, All or Nothing)
+K_MOVES = K_SELF_DMG + 1       # hexes moved (grid)
 K_RECKLESS = K_MOVES + 1       # Reckless Movement rolls
 K_RECKLESS_DMG = K_MOVES + 2   # damage Reckless Movement dealt her
 K_INTERCEPTS = K_MOVES + 3     # successful intercepts (she took the hit)
@@ -232,16 +278,19 @@ R_REMOVAL_BANDS = 41  # 2 entries
 R_BOUND_PENALTY = 43
 R_BLEED_DAMAGE = 44
 R_FLAIR_TIERS = 45    # 4 entries
-R_MELEE_RANGE = 49    # 2 entries
-R_RANGED_RANGE = 51   # 2 entries
-R_DISENGAGE = 53
-R_ROUGH_COST = 54
-R_RECKLESS_BANDS = 55  # 2 entries
-R_RECKLESS_DAMAGE = 57  # 2 entries
-R_BOUND_RECKLESS = 59
-R_INTERCEPT_BANDS = 60  # 2 entries
-R_INTERCEPT_HALF = 62
-R_SIZE = 63
+R_KILLING_BLOW_BELOW = 49  # Killing Blow: target Resolve below 1/this of its Base Resolve (A37)
+R_BACKLASH_ON = 50    # 0 every attack (A30a), 1 hits only
+R_EXTRA_TURN_AT = 51  # 0 right after its own turn, 1 at the end of the round (A32)
+R_MELEE_RANGE = 52    # 2 entries
+R_RANGED_RANGE = 54   # 2 entries
+R_DISENGAGE = 56
+R_ROUGH_COST = 57
+R_RECKLESS_BANDS = 58  # 2 entries
+R_RECKLESS_DAMAGE = 60  # 2 entries
+R_BOUND_RECKLESS = 62
+R_INTERCEPT_BANDS = 63  # 2 entries
+R_INTERCEPT_HALF = 65
+R_SIZE = 66
 
 BOOST_FLAT_DAMAGE = 2  # "adds or subtracts 2 from the final damage" (L1565)
 
@@ -270,6 +319,17 @@ def reset(comb, rules, dyn):
             dyn[i, D_AIL + s] = 0  # ailments last until removed or the scene ends (A25)
         for s in range(MAXT):
             dyn[i, D_TUSES + s] = comb[i, C_TUSES + s]
+        dyn[i, D_FEAR] = comb[i, C_FEAR0]
+        dyn[i, D_FT_TARGET] = -1
+        dyn[i, D_FT_STACK] = 0
+        dyn[i, D_STICKY] = 0
+        dyn[i, D_DEF_BONUS] = 0
+        dyn[i, D_REFLECT_BY] = -1
+        dyn[i, D_REFLECT_UNTIL] = 0
+        dyn[i, D_TURNS_DONE] = 0
+        dyn[i, D_BOMB] = 0
+        dyn[i, D_IMPLODE_BY] = -1
+        dyn[i, D_IMPLODE_UNTIL] = 0
         dyn[i, D_POS] = comb[i, C_CELL]
         dyn[i, D_GUARD] = -1
         dyn[i, D_DMG_ADJ] = 0
@@ -380,17 +440,19 @@ def beats(a_total, a_sixes, a_stat, d_total, d_sixes, d_stat, attacker_wins_full
 
 @kernel(inline="always")
 def can_boost(i, stat, pending, comb, pol, dyn):
-    """Boost is possible: a girl, uses left, and the +1 overcharge within her cap.
+    """Boost is possible: uses left, standing, and for a girl the +1 overcharge
+    within her cap; a monster needs Monster Boost (its only source of Boost
+    uses) and a point in its pool (L2068).
 
     ``pending``: overcharge the roll already carries but that is not on the
     counter yet (its sixes, L149); a boost decided after the roll must count it.
     """
-    if comb[i, C_MONSTER] != 0:
-        return False
     if dyn[i, D_BOOSTS] <= 0:
         return False
     if dyn[i, D_RES] <= 0:
         return False
+    if comb[i, C_MONSTER] != 0:
+        return dyn[i, D_POOL] >= 1
     return dyn[i, D_OC + stat] + pending + 1 <= pol[i, P_OCCAP]
 
 
@@ -467,6 +529,8 @@ def dropped(t, comb, rules, dyn, streams, cc):
     if comb[t, C_MONSTER] != 0:
         dyn[t, D_DEAD] = 1
         cc[t, K_DEATHS] += 1
+        if (comb[t, C_TMASK] >> E_FEAR_AURA) & 1 != 0:
+            end_fear_aura(t, comb, dyn)
     elif rules[R_REVIVE] != 0:
         allowed = True
         if rules[R_REVIVE_LIMIT] >= 0:
@@ -494,6 +558,9 @@ def apply_damage(t, dmg, comb, rules, dyn, streams, cc):
     if dyn[t, D_RES] > 0:
         take = dmg if dmg < dyn[t, D_RES] else dyn[t, D_RES]
         dyn[t, D_RES] -= take
+        if comb[t, C_TMASK] != 0:
+            if dyn[t, D_RES] * 2 <= comb[t, C_RES]:
+                dyn[t, D_STICKY] = 1  # Memory Blaze: reached half of its Base Resolve
         if dyn[t, D_RES] == 0:
             dropped(t, comb, rules, dyn, streams, cc)
         return take
@@ -557,21 +624,44 @@ def _takes_passive(t, pol, rules):
 @kernel(inline="always")
 def _spend_boost(i, role, chk, comb, rules, dyn, cc):
     """One Boost (L1565): a use, +1 overcharge on the rolled stat, and an
-    exploding die; returns the die's ``(total, sixes)``."""
+    exploding die; returns the die's ``(total, sixes)``. A monster's Monster
+    Boost costs 1 from its pool (L2068)."""
     dyn[i, D_BOOSTS] -= 1
     cc[i, K_BOOSTS] += 1
-    gain_overcharge(i, role, 1, comb, rules, dyn, cc)
+    if comb[i, C_MONSTER] != 0:
+        dyn[i, D_POOL] -= 1
+        cc[i, K_POOL_SPENT] += 1
+    else:
+        gain_overcharge(i, role, 1, comb, rules, dyn, cc)
     return exploding_d6(chk, 1)
 
 
 @kernel(inline="always")
 def attack(i, t, comb, pol, rules, dyn, streams, cc):
-    """Basic attack of ``i`` on ``t`` (L1453). Returns the damage dealt (>= 0), -1 on a miss."""
+    """Basic attack of ``i`` on ``t`` (L1453). Returns the damage dealt (>= 0), -1 on a miss.
+
+    Talent riders (only when a side has talents, ``C_TMASK``): before the
+    roll Killing Blow and Binding/Debilitating Attack are declared and paid,
+    Desperation / Memory Blaze / Follow Target add to the attack; the
+    defender's Ranged/Melee Defence die and Second Wind bonus add to the
+    defence; after the boosts a miss may be re-rolled (Want it Hard, Want it
+    Now); on a hit the damage gets its bonuses, then the reductions (Thick
+    Hide, Shield, Bulwark) and Drain Life; after the attack Backlash and
+    Disruptive Strikes (see :func:`attack_riders`).
+    """
     chk = streams[S_CHECK]
     a_stat = comb[i, C_ATT]
     a_role = comb[i, C_RA]
     magical_defence = dyn[t, D_RES] > 0
     d_role = comb[t, C_RD]
+    a_mask = comb[i, C_TMASK]
+    t_mask = comb[t, C_TMASK]
+    a_bonus = 0
+    dmg_bonus = 0
+    kb_slot = -1
+    ail_slot = -1
+    if a_mask != 0:
+        a_bonus, dmg_bonus, kb_slot, ail_slot = declare_riders(i, t, comb, pol, rules, dyn, cc)
     # Random check stream and a rolled 2d6! defence: one draw gives both
     # pools and the first damage die (sim.dice.opposed_2d6; the duel fast
     # path draws the same); injected dice go die by die in the book's order.
@@ -587,7 +677,7 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
         a_total, a_six = exploding_d6(chk, 2)
         od_total = 0
         od_six = 0
-    a_total += a_stat - roll_penalty(i, rules, dyn)
+    a_total += a_stat - roll_penalty(i, rules, dyn) + a_bonus
     if comb[t, C_PDEF] >= 0:
         # a minion's passive defence (L2170): no roll, no sixes, no boosts; the
         # attack needs a higher total, or an equal one with a six (A35 default)
@@ -610,7 +700,15 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
                 d_six = od_six
             else:
                 d_total, d_six = exploding_d6(chk, 2)
-            d_total += d_stat - roll_penalty(t, rules, dyn)
+            d_extra = 0
+            if t_mask != 0:
+                d_extra = defence_dice(i, t, comb, cc)
+            if d_extra > 0:
+                # Ranged/Melee Defence: extra exploding dice on this defence (L2084)
+                x_total, x_six = exploding_d6(chk, d_extra)
+                d_total += x_total
+                d_six += x_six
+            d_total += d_stat - roll_penalty(t, rules, dyn) + dyn[t, D_DEF_BONUS]
     elif rules[R_DOWNED_DEFENCE] == 0:  # a human defends with Tenacity, no explosions
         passive = False
         d_stat = comb[t, C_TEN]
@@ -644,28 +742,47 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
                 dmg_dice += sum_dice(dmg_st, ndice - 1, 6)
         else:
             dmg_dice = sum_dice(dmg_st, ndice, 6)
+    rerolled = a_mask == 0  # without talents there is nothing to re-roll with
     hit = _hits(passive, tie_mode, a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
-    while boosting:
+    while True:
+        while boosting:
+            hit = _hits(passive, tie_mode, a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
+            if _boost_ok(i, a_role, a_boosts, bpr, not hit, d_total - a_total, a_stat, d_stat, a_six,
+                         comb, pol, rules, dyn):
+                r, s = _spend_boost(i, a_role, chk, comb, rules, dyn, cc)
+                a_total += r
+                a_six += s
+                a_boosts += 1
+                continue
+            if magical_defence:
+                d_ok = _boost_ok(t, d_role, d_boosts, bpr, hit, a_total - d_total, d_stat, a_stat, d_six,
+                                 comb, pol, rules, dyn)
+            else:
+                d_ok = False
+            if d_ok:
+                r, s = _spend_boost(t, d_role, chk, comb, rules, dyn, cc)
+                d_total += r
+                d_six += s
+                d_boosts += 1
+                continue
+            break
+        if hit:
+            break
+        if rerolled:
+            break
+        rerolled = True
+        # Want it Hard, Want it Now (L1545): re-roll a missed attack and keep the
+        # new result; the first roll's sixes still give overcharge and its boost
+        # dice are lost (A55 i-ii)
+        s_re = find_usable(i, E_REROLL, comb, pol, dyn)
+        if s_re < 0:
+            break
+        pay_talent(i, s_re, comb, rules, dyn, cc)
+        gain_overcharge(i, a_role, a_six, comb, rules, dyn, cc)
+        a_total, a_six = exploding_d6(chk, 2)
+        a_total += a_stat - roll_penalty(i, rules, dyn) + a_bonus
+        a_boosts = 0
         hit = _hits(passive, tie_mode, a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
-        if _boost_ok(i, a_role, a_boosts, bpr, not hit, d_total - a_total, a_stat, d_stat, a_six,
-                     comb, pol, rules, dyn):
-            r, s = _spend_boost(i, a_role, chk, comb, rules, dyn, cc)
-            a_total += r
-            a_six += s
-            a_boosts += 1
-            continue
-        if magical_defence:
-            d_ok = _boost_ok(t, d_role, d_boosts, bpr, hit, a_total - d_total, d_stat, a_stat, d_six,
-                             comb, pol, rules, dyn)
-        else:
-            d_ok = False
-        if d_ok:
-            r, s = _spend_boost(t, d_role, chk, comb, rules, dyn, cc)
-            d_total += r
-            d_six += s
-            d_boosts += 1
-            continue
-        break
     gain_overcharge(i, a_role, a_six, comb, rules, dyn, cc)
     if magical_defence:
         gain_overcharge(t, d_role, d_six, comb, rules, dyn, cc)
@@ -678,16 +795,51 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
         dmg = dmg_dice + comb[i, C_DMG] + dyn[i, D_DMG_ADJ]
         dmg += rules[R_SIX_DAMAGE] * a_six - rules[R_DEFENDER_SIX_DAMAGE] * d_six
         if rules[R_BOOST_DAMAGE] == 0:
-            dmg += BOOST_FLAT_DAMAGE * (a_boosts - d_boosts)
+            d_flat = d_boosts
+            if comb[t, C_MONSTER] != 0:
+                d_flat = 0  # Monster Boost adds damage on attacks only (L2068)
+            dmg += BOOST_FLAT_DAMAGE * (a_boosts - d_flat)
+        if a_mask != 0:
+            dmg += dmg_bonus
+            if kb_slot >= 0:
+                # Killing Blow (L1821): a hit deals +P1 d6 + P2
+                dmg += sum_d6(dmg_st, comb[i, C_TP1 + kb_slot]) + comb[i, C_TP2 + kb_slot]
         if dmg < rules[R_MIN_DAMAGE]:
             dmg = rules[R_MIN_DAMAGE]
         if dyn[t, D_GUARD] >= 0:  # an ally may intercept (grid, L1469)
             dmg = BG.intercept(i, t, dmg, comb, pol, rules, dyn, streams, cc)
+        if comb[t, C_SIDEMASK] != 0:
+            dmg = reduce_damage(t, dmg, comb, pol, rules, dyn, cc)
+            if dyn[t, D_REFLECT_BY] >= 0:
+                dmg = reflect(i, t, dmg, comb, rules, dyn, streams, cc)
+        drain = -1
+        if a_mask != 0:
+            drain = find_drain(i, comb, pol, dyn)
+            if drain >= 0:
+                # Drain Life (L1815): half the damage (round down, A46) ...
+                pay_talent(i, drain, comb, rules, dyn, cc)
+                dmg = dmg // comb[i, C_TP1 + drain]
         dealt = apply_damage(t, dmg, comb, rules, dyn, streams, cc)
         cc[i, K_DEALT] += dealt
         cc[t, K_TAKEN] += dealt
-        if comb[i, C_TMASK] != 0:
+        if comb[t, C_SIDEMASK] != 0:
+            after_hit(i, t, dealt, comb, rules, dyn, streams, cc)
+        if a_mask != 0:
+            if drain >= 0:
+                # ... heals her for the amount the hit dealt
+                restore(i, i, dealt, comb, dyn, cc)
+            if ail_slot >= 0:
+                if is_standing(dyn, t):
+                    give_ailment(t, comb[i, C_TP1 + ail_slot], dyn, cc)
             try_inflict(i, t, comb, pol, rules, dyn, cc)
+    if a_mask != 0:
+        follow_target_after(i, t, hit, comb, dyn)
+    if t_mask != 0:
+        if comb[i, C_MONSTER] == 0:
+            backlash(i, t, hit, comb, rules, dyn, streams, cc)
+    if a_mask != 0:
+        if comb[t, C_MONSTER] == 0:
+            disruptive(i, t, comb, rules, dyn, streams, cc)
     check_bursts(i, comb, rules, dyn, cc)
     check_bursts(t, comb, rules, dyn, cc)
     return dealt
@@ -695,10 +847,11 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
 
 @kernel(inline="always")
 def roll_penalty(i, rules, dyn):
-    """Bound: -2 to all rolls (L1463)."""
+    """Penalty to all of ``i``'s rolls: Bound -2 (L1463), plus the Fear Auras
+    of standing enemies (-2 each, L2031)."""
     if dyn[i, D_AIL + A_BOUND] != 0:
-        return rules[R_BOUND_PENALTY]
-    return 0
+        return rules[R_BOUND_PENALTY] + dyn[i, D_FEAR]
+    return dyn[i, D_FEAR]
 
 
 @kernel(inline="always")
@@ -766,20 +919,28 @@ def pay_talent(i, s, comb, rules, dyn, cc):
 
 
 @kernel
-def try_heal(i, comb, pol, rules, dyn, streams, cc):
-    """Heal (Minor): restore P1 d6 + P2 Resolve to the standing ally (or
-    herself) lowest in Resolve share, if below ``heal_below`` percent."""
-    s = find_talent(i, E_HEAL, comb, dyn)
-    if s < 0:
-        return False
-    if not can_pay(i, s, comb, pol, dyn):
-        return False
+def heal_target(i, s, comb, pol, dyn):
+    """Who ``i``'s heal in slot ``s`` would restore: the standing ally lowest
+    in Resolve share below ``heal_below`` percent, among those the row's P3
+    allows (0 herself or any ally, 1 herself only, 2 a monster ally that is
+    not a minion: A Little Longer), or -1."""
+    who = comb[i, C_TP3 + s]
+    if comb[i, C_TCODE + s] == E_SECOND_WIND:
+        who = 1
     n = comb.shape[0]
     best = -1
     best_share = 1 << 40
     for j in range(n):
         if comb[j, C_SIDE] != comb[i, C_SIDE]:
             continue
+        if who == 1:
+            if j != i:
+                continue
+        elif who == 2:
+            if comb[j, C_MONSTER] == 0:
+                continue
+            if comb[j, C_PDEF] >= 0:
+                continue
         if not is_standing(dyn, j):
             continue
         share = dyn[j, D_RES] * 100 // comb[j, C_RES]
@@ -787,17 +948,43 @@ def try_heal(i, comb, pol, rules, dyn, streams, cc):
             if share < best_share:
                 best_share = share
                 best = j
-    if best < 0:
-        return False
-    pay_talent(i, s, comb, rules, dyn, cc)
-    amount = sum_d6(streams[S_DAMAGE], comb[i, C_TP1 + s]) + comb[i, C_TP2 + s]
-    room = comb[best, C_RES] - dyn[best, D_RES]
-    if amount > room:
-        amount = room
-    dyn[best, D_RES] += amount
-    cc[i, K_HEALED] += amount
-    check_bursts(i, comb, rules, dyn, cc)
-    return True
+    return best
+
+
+@kernel
+def try_heal(i, comb, pol, rules, dyn, streams, cc):
+    """A healing Minor action: the first of her healing rows (listed order)
+    with uses left, an affordable cost and someone to heal (:func:`heal_target`).
+
+    * ``heal`` (Heal L1602 1d6+1; Healing Magic L1741 1d6+4; A Little Longer
+      L2186 1d6+2): restore P1 d6 + P2;
+    * ``second_wind`` (Second Wind L1716): herself, P1 d6 + P2, and +P3 to her
+      Defence rolls until the start of her next turn.
+    """
+    mask = comb[i, C_TMASK]
+    if (mask >> E_HEAL) & 1 == 0:
+        if (mask >> E_SECOND_WIND) & 1 == 0:
+            return False
+    for s in range(MAXT):
+        code = comb[i, C_TCODE + s]
+        if code != E_HEAL:
+            if code != E_SECOND_WIND:
+                continue
+        if dyn[i, D_TUSES + s] == 0:
+            continue
+        if not can_pay(i, s, comb, pol, dyn):
+            continue
+        best = heal_target(i, s, comb, pol, dyn)
+        if best < 0:
+            continue
+        pay_talent(i, s, comb, rules, dyn, cc)
+        amount = sum_d6(streams[S_DAMAGE], comb[i, C_TP1 + s]) + comb[i, C_TP2 + s]
+        restore(i, best, amount, comb, dyn, cc)
+        if code == E_SECOND_WIND:
+            dyn[i, D_DEF_BONUS] = comb[i, C_TP3 + s]
+        check_bursts(i, comb, rules, dyn, cc)
+        return True
+    return False
 
 
 @kernel
@@ -834,33 +1021,721 @@ def bleed(j, comb, rules, dyn, streams, cc):
     check_bursts(j, comb, rules, dyn, cc)
 
 
+# ---------------------------------------------------------------- talent mechanics
+# Each helper plays one mechanic of talents.MECHANICS; callers check the
+# combatant's C_TMASK first, so fights without talents never reach them.
+
+
 @kernel(inline="always")
+def find_usable(i, code, comb, pol, dyn):
+    """The first slot of ``i`` (listed order = priority) holding ``code`` with
+    uses left and an affordable cost, or -1."""
+    if (comb[i, C_TMASK] >> code) & 1 == 0:
+        return -1
+    for s in range(MAXT):
+        if comb[i, C_TCODE + s] == code:
+            if dyn[i, D_TUSES + s] != 0:
+                if can_pay(i, s, comb, pol, dyn):
+                    return s
+    return -1
+
+
+@kernel
+def give_ailment(t, a, dyn, cc):
+    """Put ailment ``a`` on ``t`` (no stacking of the same ailment, A25iii)."""
+    if dyn[t, D_AIL + a] == 0:
+        dyn[t, D_AIL + a] = 1
+        cc[t, K_AILED] += 1
+
+
+@kernel
+def restore(i, j, amount, comb, dyn, cc):
+    """``i`` restores up to ``amount`` Resolve to ``j`` (never above her maximum);
+    returns what was restored."""
+    room = comb[j, C_RES] - dyn[j, D_RES]
+    if amount > room:
+        amount = room
+    if amount < 0:
+        amount = 0
+    dyn[j, D_RES] += amount
+    cc[i, K_HEALED] += amount
+    return amount
+
+
+@kernel
+def end_fear_aura(t, comb, dyn):
+    """A monster with Fear Aura is dead: its -P1 to its enemies' rolls ends."""
+    p = 0
+    for s in range(MAXT):
+        if comb[t, C_TCODE + s] == E_FEAR_AURA:
+            p += comb[t, C_TP1 + s]
+    for j in range(comb.shape[0]):
+        if comb[j, C_SIDE] != comb[t, C_SIDE]:
+            dyn[j, D_FEAR] -= p
+
+
+@kernel
+def declare_riders(i, t, comb, pol, rules, dyn, cc):
+    """Talents ``i`` adds to an attack on ``t``, before rolling.
+
+    Returns ``(attack_bonus, damage_bonus, killing_blow_slot, ailment_slot)``.
+
+    * Desperation (L1707) / Memory Blaze (L2056), ``low_resolve``: +P1 to the
+      attack and +P2 damage while her Resolve is at most half her Base
+      Resolve; with P3 = 1 (Memory Blaze) for the rest of the scene once reached;
+    * Follow Target (L1540): +P1 per miss in a row against this same target;
+    * Killing Blow (L1821): on a target below 1/``killing_blow_below`` of its
+      Base Resolve (A37), pay its cost; a hit deals +P1 d6 + P2;
+    * Binding / Debilitating Attack (L2011, L2025), ``attack_ailment``: on a
+      target without ailment P1, pay the cost; a hit gives it.
+    """
+    a_bonus = 0
+    dmg_bonus = 0
+    kb = -1
+    ail = -1
+    if (comb[i, C_TMASK] >> E_ALL_OR_NOTHING) & 1 != 0:
+        # All or Nothing (L1800): before rolling, take up to P1 damage (the
+        # policy's all_or_nothing, only while it leaves her standing); the
+        # attack's damage rises as much, lost on a miss (A49)
+        s = find_usable(i, E_ALL_OR_NOTHING, comb, pol, dyn)
+        if s >= 0:
+            x = pol[i, P_ALL_IN]
+            if x > comb[i, C_TP1 + s]:
+                x = comb[i, C_TP1 + s]
+            if x > 0:
+                if dyn[i, D_RES] > x:
+                    pay_talent(i, s, comb, rules, dyn, cc)
+                    dyn[i, D_RES] -= x
+                    cc[i, K_TAKEN] += x
+                    cc[i, K_SELF_DMG] += x
+                    dmg_bonus += x
+    for s in range(MAXT):
+        code = comb[i, C_TCODE + s]
+        if code == E_LOW_RESOLVE:
+            low = dyn[i, D_RES] * 2 <= comb[i, C_RES]
+            if comb[i, C_TP3 + s] != 0:
+                if low:
+                    dyn[i, D_STICKY] = 1
+                low = dyn[i, D_STICKY] != 0
+            if low:
+                a_bonus += comb[i, C_TP1 + s]
+                dmg_bonus += comb[i, C_TP2 + s]
+                cc[i, K_TUSE + s] += 1
+        elif code == E_FOLLOW_TARGET:
+            if dyn[i, D_FT_TARGET] == t:
+                if dyn[i, D_FT_STACK] > 0:
+                    a_bonus += comb[i, C_TP1 + s] * dyn[i, D_FT_STACK]
+                    cc[i, K_TUSE + s] += 1
+        elif code == E_KILLING_BLOW:
+            if kb < 0:
+                if dyn[t, D_RES] * rules[R_KILLING_BLOW_BELOW] < comb[t, C_RES]:
+                    if dyn[i, D_TUSES + s] != 0:
+                        if can_pay(i, s, comb, pol, dyn):
+                            kb = s
+    if kb >= 0:
+        pay_talent(i, kb, comb, rules, dyn, cc)
+    else:
+        # a special attack is the Major action itself: Killing Blow or an ailment attack, not both
+        for s in range(MAXT):
+            if comb[i, C_TCODE + s] == E_ATTACK_AILMENT:
+                if ail < 0:
+                    if dyn[t, D_RES] > 0:
+                        if dyn[t, D_AIL + comb[i, C_TP1 + s]] == 0:
+                            if dyn[i, D_TUSES + s] != 0:
+                                if can_pay(i, s, comb, pol, dyn):
+                                    ail = s
+        if ail >= 0:
+            pay_talent(i, ail, comb, rules, dyn, cc)
+    return a_bonus, dmg_bonus, kb, ail
+
+
+@kernel
+def defence_dice(i, t, comb, cc):
+    """Ranged/Melee Defence (L2084): P2 extra exploding dice when ``t``
+    defends against an attack of form P1 (0 melee, 1 ranged)."""
+    extra = 0
+    for s in range(MAXT):
+        if comb[t, C_TCODE + s] == E_DEFENCE_DIE:
+            if comb[t, C_TP1 + s] == comb[i, C_FORM]:
+                extra += comb[t, C_TP2 + s]
+                cc[t, K_TUSE + s] += 1
+    return extra
+
+
+@kernel
+def find_drain(i, comb, pol, dyn):
+    """Drain Life (L1815) is used on a hit while her Resolve share is below
+    the policy's ``heal_below`` percent."""
+    s = find_usable(i, E_DRAIN, comb, pol, dyn)
+    if s < 0:
+        return -1
+    if dyn[i, D_RES] * 100 >= pol[i, P_HEAL_BELOW] * comb[i, C_RES]:
+        return -1
+    return s
+
+
+@kernel
+def reduce_damage(t, dmg, comb, pol, rules, dyn, cc):
+    """Reductions of the damage of a hit on ``t`` (A22 order: after bonuses).
+
+    * Thick Hide (L1997), ``armour``: -P1, not below P2 (a hit already at or
+      below P2 is unchanged);
+    * Shield (L1613; any standing member of ``t``'s side, herself included,
+      P2 = 0) and Bulwark (L2014; only ``t`` itself, P2 = 1): -P1 per point,
+      each point costing the row's overcharge; spent when the hit deals at
+      least the shielder's ``shield_above``, as many points as cover the
+      damage, within the uses (points per scene) and her cap or pool.
+    """
+    if (comb[t, C_TMASK] >> E_ARMOUR) & 1 != 0:
+        for s in range(MAXT):
+            if comb[t, C_TCODE + s] == E_ARMOUR:
+                floor = comb[t, C_TP2 + s]
+                if dmg > floor:
+                    new = dmg - comb[t, C_TP1 + s]
+                    if new < floor:
+                        new = floor
+                    cc[t, K_PREVENTED] += dmg - new
+                    cc[t, K_TUSE + s] += 1
+                    dmg = new
+    if dmg <= 0:
+        return dmg
+    side = comb[t, C_SIDE]
+    for j in range(comb.shape[0]):
+        if comb[j, C_SIDE] != side:
+            continue
+        if (comb[j, C_TMASK] >> E_SHIELD) & 1 == 0:
+            continue
+        if not is_standing(dyn, j):
+            continue
+        if dmg < pol[j, P_SHIELD_ABOVE]:
+            continue
+        for s in range(MAXT):
+            if comb[j, C_TCODE + s] != E_SHIELD:
+                continue
+            if comb[j, C_TP2 + s] != 0:
+                if j != t:
+                    continue
+            per = comb[j, C_TP1 + s]
+            points = (dmg + per - 1) // per
+            left = dyn[j, D_TUSES + s]
+            if left >= 0:
+                if points > left:
+                    points = left
+            cost = comb[j, C_TCOST + s]
+            if cost > 0:
+                if comb[j, C_MONSTER] != 0:
+                    room = dyn[j, D_POOL] // cost
+                else:
+                    room = (pol[j, P_OCCAP] - dyn[j, D_OC + comb[j, C_TROLE + s]]) // cost
+                if points > room:
+                    points = room
+            if points <= 0:
+                continue
+            if left >= 0:
+                dyn[j, D_TUSES + s] -= points
+            cc[j, K_TUSE + s] += 1
+            if comb[j, C_MONSTER] != 0:
+                dyn[j, D_POOL] -= points * cost
+                cc[j, K_POOL_SPENT] += points * cost
+            else:
+                dyn[j, D_OC + comb[j, C_TROLE + s]] += points * cost
+                cc[j, K_OC_GAIN + comb[j, C_TROLE + s]] += points * cost
+                check_bursts(j, comb, rules, dyn, cc)
+            cut = points * per
+            if cut > dmg:
+                cut = dmg
+            cc[t, K_PREVENTED] += cut
+            dmg -= cut
+            if dmg <= 0:
+                return 0
+    return dmg
+
+
+@kernel
+def follow_target_after(i, t, hit, comb, dyn):
+    """Follow Target (L1540): misses in a row against the same target stack;
+    a hit, or a miss on another target, starts over (A55iii: only the kept
+    result of a re-rolled attack counts)."""
+    if (comb[i, C_TMASK] >> E_FOLLOW_TARGET) & 1 == 0:
+        return
+    if hit:
+        dyn[i, D_FT_TARGET] = -1
+        dyn[i, D_FT_STACK] = 0
+    elif dyn[i, D_FT_TARGET] == t:
+        dyn[i, D_FT_STACK] += 1
+    else:
+        dyn[i, D_FT_TARGET] = t
+        dyn[i, D_FT_STACK] = 1
+
+
+@kernel
+def backlash(i, t, hit, comb, rules, dyn, streams, cc):
+    """Backlash (L1956): a magical girl ``i`` attacking ``t`` takes P1 d6
+    damage, on every attack (A30a) or on hits only (``backlash_on``); it is
+    not an attack (no reductions)."""
+    if (comb[t, C_TMASK] >> E_BACKLASH) & 1 == 0:
+        return
+    if not hit:
+        if rules[R_BACKLASH_ON] != 0:
+            return
+    for s in range(MAXT):
+        if comb[t, C_TCODE + s] == E_BACKLASH:
+            d = sum_d6(streams[S_DAMAGE], comb[t, C_TP1 + s])
+            cc[t, K_TUSE + s] += 1
+            took = apply_damage(i, d, comb, rules, dyn, streams, cc)
+            cc[i, K_TAKEN] += took
+            cc[i, K_SELF_DMG] += took
+
+
+@kernel
+def disruptive(i, t, comb, rules, dyn, streams, cc):
+    """Disruptive Strikes (L2028): every attack of ``i`` on a girl, hit or
+    miss, gives her 1 overcharge on a random stat: 1d6, 1-2 Heart, 3-4 Fury,
+    5-6 Judgment."""
+    if (comb[i, C_TMASK] >> E_DISRUPTIVE) & 1 == 0:
+        return
+    for s in range(MAXT):
+        if comb[i, C_TCODE + s] == E_DISRUPTIVE:
+            d = sum_d6(streams[S_DAMAGE], 1)
+            gain_overcharge(t, (d - 1) // 2, 1, comb, rules, dyn, cc)
+            cc[i, K_TUSE + s] += 1
+
+
+@kernel
+def try_curse(i, comb, pol, rules, dyn, streams, cc):
+    """Curse (L1728) / Hello There (L2189), ``curse``: a Minor action giving
+    the policy's target an ailment it lacks, no roll (A51); P1 is the mask of
+    allowed ailments (1 Stun, 2 Bound, 4 Bleed), tried in the policy's
+    ``inflict`` order."""
+    s = find_usable(i, E_CURSE, comb, pol, dyn)
+    if s < 0:
+        return False
+    t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    if t < 0:
+        return False
+    if not is_standing(dyn, t):
+        return False
+    for k in range(3):
+        a = (pol[i, P_INFLICT] + k) % 3
+        if (comb[i, C_TP1 + s] >> a) & 1 != 0:
+            if dyn[t, D_AIL + a] == 0:
+                pay_talent(i, s, comb, rules, dyn, cc)
+                give_ailment(t, a, dyn, cc)
+                check_bursts(i, comb, rules, dyn, cc)
+                return True
+    return False
+
+
+@kernel
+def try_scream(i, comb, pol, rules, dyn, streams, cc):
+    """Deafening Scream (L1972) / Blood Rain (L1962), ``scream``: a Major
+    action, Support vs Support against every standing enemy (gridless: all
+    of them are in the area); those who lose get ailment P1. One roll for
+    the user, one per target; ties to the defender (A21). Used when at least
+    ``scream_min`` enemies (or all that are left) lack the ailment."""
+    s = find_usable(i, E_SCREAM, comb, pol, dyn)
+    if s < 0:
+        return False
+    a = comb[i, C_TP1 + s]
+    side = comb[i, C_SIDE]
+    n = comb.shape[0]
+    open_ = 0
+    left = 0
+    for j in range(n):
+        if comb[j, C_SIDE] != side:
+            if is_standing(dyn, j):
+                left += 1
+                if dyn[j, D_AIL + a] == 0:
+                    open_ += 1
+    if open_ == 0:
+        return False
+    if open_ < pol[i, P_SCREAM_MIN]:
+        if open_ < left:
+            return False
+    pay_talent(i, s, comb, rules, dyn, cc)
+    chk = streams[S_CHECK]
+    u_total, u_six = exploding_d6(chk, 2)
+    u_total += comb[i, C_SUP] - roll_penalty(i, rules, dyn)
+    gain_overcharge(i, comb[i, C_RS], u_six, comb, rules, dyn, cc)
+    for j in range(n):
+        if comb[j, C_SIDE] == side:
+            continue
+        if not is_standing(dyn, j):
+            continue
+        d_total, d_six = exploding_d6(chk, 2)
+        d_total += comb[j, C_SUP] - roll_penalty(j, rules, dyn)
+        gain_overcharge(j, comb[j, C_RS], d_six, comb, rules, dyn, cc)
+        if beats(u_total, u_six, comb[i, C_SUP], d_total, d_six, comb[j, C_SUP], False):
+            give_ailment(j, a, dyn, cc)
+        check_bursts(j, comb, rules, dyn, cc)
+    check_bursts(i, comb, rules, dyn, cc)
+    return True
+
+
+@kernel
+def shrug_off(j, comb, dyn, cc):
+    """Shrug Off (L1993): at the beginning of each round remove P1 ailments
+    (Stun, then Bound, then Bleed)."""
+    for s in range(MAXT):
+        if comb[j, C_TCODE + s] == E_SHRUG_OFF:
+            k = comb[j, C_TP1 + s]
+            for a in range(3):
+                if k > 0:
+                    if dyn[j, D_AIL + a] != 0:
+                        dyn[j, D_AIL + a] = 0
+                        cc[j, K_AIL_REMOVED] += 1
+                        cc[j, K_TUSE + s] += 1
+                        k -= 1
+
+
+@kernel
+def extra_turns(i, comb):
+    """Extra Action (L1979): P1 extra turns per round per row."""
+    if (comb[i, C_TMASK] >> E_EXTRA_TURN) & 1 == 0:
+        return 0
+    k = 0
+    for s in range(MAXT):
+        if comb[i, C_TCODE + s] == E_EXTRA_TURN:
+            k += comb[i, C_TP1 + s]
+    return k
+
+
+@kernel
+def ailing_ally(i, comb, dyn):
+    """The standing ally of ``i`` (not herself) with the most ailments, or -1."""
+    best = -1
+    most = 0
+    for j in range(comb.shape[0]):
+        if j == i:
+            continue
+        if comb[j, C_SIDE] != comb[i, C_SIDE]:
+            continue
+        if not is_standing(dyn, j):
+            continue
+        k = dyn[j, D_AIL] + dyn[j, D_AIL + 1] + dyn[j, D_AIL + 2]
+        if k > most:
+            most = k
+            best = j
+    return best
+
+
+@kernel
+def try_remedy(i, j, comb, pol, rules, dyn, cc):
+    """Remedy (L1617): a Minor action removing one ailment of ``j`` (herself or
+    an ally; Stun, then Bound, then Bleed); each further one costs P1
+    Support overcharge, taken while within her cap."""
+    s = find_usable(i, E_REMEDY, comb, pol, dyn)
+    if s < 0:
+        return False
+    if not has_ailment(j, dyn):
+        return False
+    pay_talent(i, s, comb, rules, dyn, cc)
+    removed = 0
+    extra = comb[i, C_TP1 + s]
+    stat = comb[i, C_RS]
+    for a in range(3):
+        if dyn[j, D_AIL + a] == 0:
+            continue
+        if removed > 0:
+            if comb[i, C_MONSTER] != 0:
+                break
+            if dyn[i, D_OC + stat] + extra > pol[i, P_OCCAP]:
+                break
+            dyn[i, D_OC + stat] += extra
+            cc[i, K_OC_GAIN + stat] += extra
+        dyn[j, D_AIL + a] = 0
+        cc[j, K_AIL_REMOVED] += 1
+        removed += 1
+    check_bursts(i, comb, rules, dyn, cc)
+    return True
+
+
+@kernel
+def try_steal(i, comb, pol, rules, dyn, streams, cc):
+    """Steal Action (L1725): a Minor action, an attack challenge (2d6! + Attack
+    against the target's defence; no damage, A50a) on the policy's target if
+    it is not Stunned; on success it is Stunned and she may take another
+    Minor action. Returns 0 (not used), 1 (failed) or 2 (succeeded)."""
+    s = find_usable(i, E_STEAL_ACTION, comb, pol, dyn)
+    if s < 0:
+        return 0
+    t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    if t < 0:
+        return 0
+    if not is_standing(dyn, t):
+        return 0
+    if dyn[t, D_AIL + A_STUN] != 0:
+        return 0
+    pay_talent(i, s, comb, rules, dyn, cc)
+    chk = streams[S_CHECK]
+    a_total, a_six = exploding_d6(chk, 2)
+    a_total += comb[i, C_ATT] - roll_penalty(i, rules, dyn)
+    gain_overcharge(i, comb[i, C_RA], a_six, comb, rules, dyn, cc)
+    passive = comb[t, C_PDEF] >= 0
+    if passive:
+        d_total = comb[t, C_PDEF]
+        d_six = 0
+        d_stat = 0
+    else:
+        d_total, d_six = exploding_d6(chk, 2)
+        d_stat = comb[t, C_DEF]
+        d_total += d_stat - roll_penalty(t, rules, dyn) + dyn[t, D_DEF_BONUS]
+        gain_overcharge(t, comb[t, C_RD], d_six, comb, rules, dyn, cc)
+    won = _hits(passive, rules[R_MINION_TIE], a_total, a_six, comb[i, C_ATT], d_total, d_six, d_stat,
+                rules[R_FULL_TIE] == 1)
+    check_bursts(i, comb, rules, dyn, cc)
+    check_bursts(t, comb, rules, dyn, cc)
+    if won:
+        give_ailment(t, A_STUN, dyn, cc)
+        return 2
+    return 1
+
+
+@kernel
+def try_group_heal(i, comb, pol, rules, dyn, streams, cc):
+    """Wave of Courage (L1746): a Major action; she and every standing ally
+    (gridless: all are within 3) regain P1 d6 + P2, one roll each (A45b).
+    Used when at least P3 of them (or all, if fewer) are below ``heal_below``."""
+    s = find_usable(i, E_GROUP_HEAL, comb, pol, dyn)
+    if s < 0:
+        return False
+    low = 0
+    standing = 0
+    n = comb.shape[0]
+    for j in range(n):
+        if comb[j, C_SIDE] != comb[i, C_SIDE]:
+            continue
+        if not is_standing(dyn, j):
+            continue
+        standing += 1
+        if dyn[j, D_RES] * 100 < pol[i, P_HEAL_BELOW] * comb[j, C_RES]:
+            low += 1
+    if low == 0:
+        return False
+    if low < comb[i, C_TP3 + s]:
+        if low < standing:
+            return False
+    pay_talent(i, s, comb, rules, dyn, cc)
+    for j in range(n):
+        if comb[j, C_SIDE] != comb[i, C_SIDE]:
+            continue
+        if not is_standing(dyn, j):
+            continue
+        restore(i, j, sum_d6(streams[S_DAMAGE], comb[i, C_TP1 + s]) + comb[i, C_TP2 + s], comb, dyn, cc)
+    check_bursts(i, comb, rules, dyn, cc)
+    return True
+
+
+@kernel
+def guided_strike(i, comb, pol, rules, dyn, cc):
+    """Guided Strike (L1736): a Major action letting an ally act; she spends it
+    on the standing, un-Stunned ally with the highest Attack when that is
+    higher than her own (the ally then makes the basic attack). Returns the
+    ally, or -1 (she attacks herself)."""
+    s, best = guided_choice(i, comb, pol, dyn)
+    if best >= 0:
+        pay_talent(i, s, comb, rules, dyn, cc)
+        check_bursts(i, comb, rules, dyn, cc)
+    return best
+
+
+@kernel
+def guided_choice(i, comb, pol, dyn):
+    """Guided Strike's slot and ally (see :func:`guided_strike`), nothing paid;
+    ``(-1, -1)`` when she would not use it."""
+    s = find_usable(i, E_GUIDED_STRIKE, comb, pol, dyn)
+    if s < 0:
+        return -1, -1
+    best = -1
+    best_att = comb[i, C_ATT]
+    for j in range(comb.shape[0]):
+        if j == i:
+            continue
+        if comb[j, C_SIDE] != comb[i, C_SIDE]:
+            continue
+        if not is_standing(dyn, j):
+            continue
+        if dyn[j, D_AIL + A_STUN] != 0:
+            continue
+        if comb[j, C_ATT] > best_att:
+            best_att = comb[j, C_ATT]
+            best = j
+    return s, best
+
+
+@kernel
+def give_reflector(i, comb, dyn, cc):
+    """Reflector (L1528): after her successful attack (once per round: her
+    first Major of the turn), the standing ally lowest in Resolve share bears
+    a Reflector until the end of her next turn; herself with no ally."""
+    s = -1
+    for k in range(MAXT):
+        if comb[i, C_TCODE + k] == E_REFLECTOR:
+            s = k
+    if s < 0:
+        return
+    best = i
+    best_share = 1 << 40
+    for j in range(comb.shape[0]):
+        if j == i:
+            continue
+        if comb[j, C_SIDE] != comb[i, C_SIDE]:
+            continue
+        if not is_standing(dyn, j):
+            continue
+        share = dyn[j, D_RES] * 100 // comb[j, C_RES]
+        if share < best_share:
+            best_share = share
+            best = j
+    dyn[best, D_REFLECT_BY] = i
+    dyn[best, D_REFLECT_UNTIL] = dyn[i, D_TURNS_DONE] + 2
+    cc[i, K_TUSE + s] += 1
+
+
+@kernel
+def reflect(i, t, dmg, comb, rules, dyn, streams, cc):
+    """A hit by ``i`` on a Reflector bearer ``t``: she ignores up to P1 of the
+    damage and the attacker takes those points (not an attack); returns the
+    damage left. An expired Reflector is removed."""
+    g = dyn[t, D_REFLECT_BY]
+    if dyn[g, D_TURNS_DONE] >= dyn[t, D_REFLECT_UNTIL]:
+        dyn[t, D_REFLECT_BY] = -1
+        return dmg
+    if comb[i, C_SIDE] == comb[t, C_SIDE]:
+        return dmg
+    cap = 0
+    for k in range(MAXT):
+        if comb[g, C_TCODE + k] == E_REFLECTOR:
+            cap = comb[g, C_TP1 + k]
+    cut = dmg if dmg < cap else cap
+    if cut <= 0:
+        return dmg
+    cc[t, K_PREVENTED] += cut
+    took = apply_damage(i, cut, comb, rules, dyn, streams, cc)
+    cc[i, K_TAKEN] += took
+    cc[i, K_SELF_DMG] += took
+    cc[g, K_DEALT] += took
+    return dmg - cut
+
+
+@kernel
+def after_hit(i, t, dealt, comb, rules, dyn, streams, cc):
+    """What a hit on ``t`` (dealing ``dealt``) sets off on her side's talents:
+
+    * Life Bomb (L1712): her bomb goes off; she heals half the attack's
+      damage (round down, A46) if still standing (at 0 she has no magic, L1420);
+    * Implode (L1763): if the attacker ``i`` is imploded, it takes half the
+      damage it dealt (round up) itself.
+    """
+    if dyn[t, D_BOMB] != 0:
+        dyn[t, D_BOMB] = 0
+        if is_standing(dyn, t):
+            restore(t, t, dealt // 2, comb, dyn, cc)
+    g = dyn[i, D_IMPLODE_BY]
+    if g >= 0:
+        if dyn[g, D_TURNS_DONE] >= dyn[i, D_IMPLODE_UNTIL]:
+            dyn[i, D_IMPLODE_BY] = -1
+        elif dealt > 0:
+            took = apply_damage(i, (dealt + 1) // 2, comb, rules, dyn, streams, cc)
+            cc[i, K_TAKEN] += took
+            cc[i, K_SELF_DMG] += took
+            cc[g, K_DEALT] += took
+
+
+@kernel
+def try_life_bomb(i, comb, pol, rules, dyn, cc):
+    """Life Bomb (L1712): a Major action placing a bomb that heals her half
+    the damage of the next hit on her; placed when she has none and is
+    below ``heal_below``."""
+    if dyn[i, D_BOMB] != 0:
+        return False
+    if dyn[i, D_RES] * 100 >= pol[i, P_HEAL_BELOW] * comb[i, C_RES]:
+        return False
+    s = find_usable(i, E_LIFE_BOMB, comb, pol, dyn)
+    if s < 0:
+        return False
+    pay_talent(i, s, comb, rules, dyn, cc)
+    dyn[i, D_BOMB] = 1
+    return True
+
+
+@kernel
+def try_implode(i, comb, pol, rules, dyn, streams, cc):
+    """Implode (L1763): a Major action, Support vs Support against the
+    policy's target (ties to the defender, A21); on success, until the end of
+    her next turn, whenever it deals damage it takes half (round up) itself.
+    Used on a target with a higher Attack than hers that is not imploded."""
+    s = find_usable(i, E_IMPLODE, comb, pol, dyn)
+    if s < 0:
+        return False
+    t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    if t < 0:
+        return False
+    if not is_standing(dyn, t):
+        return False
+    if comb[t, C_ATT] <= comb[i, C_ATT]:
+        return False
+    g = dyn[t, D_IMPLODE_BY]
+    if g >= 0:
+        if dyn[g, D_TURNS_DONE] < dyn[t, D_IMPLODE_UNTIL]:
+            return False
+    pay_talent(i, s, comb, rules, dyn, cc)
+    chk = streams[S_CHECK]
+    u_total, u_six = exploding_d6(chk, 2)
+    u_total += comb[i, C_SUP] - roll_penalty(i, rules, dyn)
+    gain_overcharge(i, comb[i, C_RS], u_six, comb, rules, dyn, cc)
+    d_total, d_six = exploding_d6(chk, 2)
+    d_total += comb[t, C_SUP] - roll_penalty(t, rules, dyn)
+    gain_overcharge(t, comb[t, C_RS], d_six, comb, rules, dyn, cc)
+    if beats(u_total, u_six, comb[i, C_SUP], d_total, d_six, comb[t, C_SUP], False):
+        dyn[t, D_IMPLODE_BY] = i
+        dyn[t, D_IMPLODE_UNTIL] = dyn[i, D_TURNS_DONE] + 2
+    check_bursts(i, comb, rules, dyn, cc)
+    check_bursts(t, comb, rules, dyn, cc)
+    return True
+
+
+@kernel
 def take_turn(i, comb, pol, rules, dyn, streams, cc):
     """One turn of ``i`` (L1410): a Major and a Minor action, free actions.
 
-    1. Ailments: a removal roll (2d6! + Support) with the Minor action, or
-       with her only action if Stunned; removing Stun gives the second
-       action back (L1461, L1467, A25: Minor).
-    2. Minor: Heal (talent) on the ally (or herself) lowest in Resolve below
-       the policy's ``heal_below`` percent.
-    3. Major: a basic attack on the policy's target (A13).
-    4. Free: Bonus Action (talent) for another Major action (a basic attack).
+    1. Ailments: with Remedy she removes them for sure (:func:`try_remedy`),
+       else a removal roll (2d6! + Support); either takes the Minor action,
+       or her only action if Stunned; removing Stun gives the second action
+       back (L1461, L1467, A25: Minor).
+    2. Minor: a talent (:func:`minor_talent`: heal, Remedy on an ally,
+       Curse, Steal Action; a successful Steal Action gives another Minor).
+    3. Major: a Scream-like ability or Wave of Courage if enough would be
+       affected (:func:`major_talent`); else a basic attack on the policy's
+       target (A13) with its talent riders (:func:`declare_riders`), made by
+       an ally instead if she spends Guided Strike on her.
+    4. Free: Reflector after a successful attack; Bonus Action / Action
+       Burst (talent) for another Major action.
     """
+    mask = comb[i, C_TMASK]
+    dyn[i, D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
     actions = 2
     if dyn[i, D_AIL + A_STUN] != 0:
         actions = 1  # "can take only one action per turn" (L1461)
     if has_ailment(i, dyn):
         stunned = dyn[i, D_AIL + A_STUN] != 0
-        removal_roll(i, comb, rules, dyn, streams, cc)
+        remedied = False
+        if mask != 0:
+            remedied = try_remedy(i, i, comb, pol, rules, dyn, cc)
+        if not remedied:
+            removal_roll(i, comb, rules, dyn, streams, cc)
         actions -= 1
         if stunned:
             if dyn[i, D_AIL + A_STUN] == 0:
                 actions += 1  # "she regains the second action"
         check_bursts(i, comb, rules, dyn, cc)
     if actions >= 2:
-        if comb[i, C_TMASK] != 0:
-            if try_heal(i, comb, pol, rules, dyn, streams, cc):
+        if mask != 0:
+            r = minor_talent(i, comb, pol, rules, dyn, streams, cc)
+            if r > 0:
                 actions -= 1
+            while r == 2:  # Steal Action: "you may take another Minor action" (L1725)
+                r = minor_talent(i, comb, pol, rules, dyn, streams, cc)
     # Major action, then (Bonus Action, free) another Major: one attack site,
     # so the inlined attack is compiled once
     majors = 1 if actions >= 1 else 0
@@ -869,14 +1744,67 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
             if m > 0:
                 break
             continue
-        t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
-        if t < 0:
-            break
-        attack(i, t, comb, pol, rules, dyn, streams, cc)
+        acted = False
+        who = i
+        if mask != 0:
+            acted = major_talent(i, comb, pol, rules, dyn, streams, cc)
+            if not acted:
+                g = guided_strike(i, comb, pol, rules, dyn, cc)
+                if g >= 0:
+                    who = g
+        if not acted:
+            t = choose_target(who, comb, pol, dyn, streams[S_POLICY])
+            if t < 0:
+                break
+            dealt = attack(who, t, comb, pol, rules, dyn, streams, cc)
+            if m == 0:
+                if who == i:
+                    if dealt >= 0:
+                        if (mask >> E_REFLECTOR) & 1 != 0:
+                            give_reflector(i, comb, dyn, cc)
         if m == 0:
-            if comb[i, C_TMASK] != 0:
+            if mask != 0:
                 if bonus_action(i, comb, pol, rules, dyn, cc):
                     majors = 2
+    if mask != 0:
+        dyn[i, D_TURNS_DONE] += 1
+
+
+@kernel
+def minor_talent(i, comb, pol, rules, dyn, streams, cc):
+    """A Minor action from her talents, in this order: a heal
+    (:func:`try_heal`), Remedy on an ally, Curse, Steal Action. Returns 0
+    (none), 1 (used) or 2 (a successful Steal Action: another Minor)."""
+    if try_heal(i, comb, pol, rules, dyn, streams, cc):
+        return 1
+    if (comb[i, C_TMASK] >> E_REMEDY) & 1 != 0:
+        j = ailing_ally(i, comb, dyn)
+        if j >= 0:
+            if try_remedy(i, j, comb, pol, rules, dyn, cc):
+                return 1
+    if try_curse(i, comb, pol, rules, dyn, streams, cc):
+        return 1
+    return try_steal(i, comb, pol, rules, dyn, streams, cc)
+
+
+@kernel
+def major_talent(i, comb, pol, rules, dyn, streams, cc):
+    """A Major action from her talents instead of an attack, the first that
+    applies of: Wave of Courage (:func:`try_group_heal`), a Scream
+    (:func:`try_scream`), Life Bomb (:func:`try_life_bomb`), Implode
+    (:func:`try_implode`)."""
+    if (comb[i, C_TMASK] >> E_GROUP_HEAL) & 1 != 0:
+        if try_group_heal(i, comb, pol, rules, dyn, streams, cc):
+            return True
+    if (comb[i, C_TMASK] >> E_SCREAM) & 1 != 0:
+        if try_scream(i, comb, pol, rules, dyn, streams, cc):
+            return True
+    if (comb[i, C_TMASK] >> E_LIFE_BOMB) & 1 != 0:
+        if try_life_bomb(i, comb, pol, rules, dyn, cc):
+            return True
+    if (comb[i, C_TMASK] >> E_IMPLODE) & 1 != 0:
+        return try_implode(i, comb, pol, rules, dyn, streams, cc)
+    return False
 
 
 @kernel
@@ -896,6 +1824,26 @@ def bonus_action(i, comb, pol, rules, dyn, cc):
             pay_talent(i, s, comb, rules, dyn, cc)
             return True
     return False  # nobody left to attack: keep the use
+
+
+@kernel
+def extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf):
+    """Extra Action (L1979): ``i`` takes its extra turns of this round (if
+    standing; on the battlefield ``bf`` when there is one); returns the
+    fight's outcome after them, -1 while it goes on."""
+    k = extra_turns(i, comb)
+    outcome = -1
+    for e in range(k):
+        if not is_standing(dyn, i):
+            break
+        if bf is None:
+            take_turn(i, comb, pol, rules, dyn, streams, cc)
+        else:
+            BG.take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf)
+        outcome = outcome_now(comb, rules, dyn)
+        if outcome >= 0:
+            break
+    return outcome
 
 
 @kernel(inline="always")
@@ -1003,6 +1951,9 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
     for r in range(1, cap + 1):
         bled = False
         for j in range(n):
+            if (comb[j, C_TMASK] >> E_SHRUG_OFF) & 1 != 0:
+                if dyn[j, D_DEAD] == 0:
+                    shrug_off(j, comb, dyn, cc)
             if dyn[j, D_AIL + A_BLEED] != 0:
                 bleed(j, comb, rules, dyn, streams, cc)
                 bled = True
@@ -1036,6 +1987,19 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
             outcome = outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 break
+            if comb[i, C_TMASK] != 0:
+                if rules[R_EXTRA_TURN_AT] == 0:
+                    outcome = extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf)
+                    if outcome >= 0:
+                        break
+        if outcome < 0:
+            if rules[R_EXTRA_TURN_AT] == 1:
+                for k in range(n):
+                    i = order[k]
+                    if comb[i, C_TMASK] != 0:
+                        outcome = extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf)
+                        if outcome >= 0:
+                            break
         if outcome >= 0:
             rounds = r
             break

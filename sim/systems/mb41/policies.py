@@ -26,8 +26,20 @@ and can die (RULINGS: a policy parameter; lethality studies report both).
 rules allow it (the draft, DRAFT L486).
 ``heal_below``: with Heal, heal the standing ally (or herself) lowest in
 Resolve once she is below this percent of her maximum (default 50).
-``inflict``: with Inflict, the ailment tried first (stun, bound or bleed;
-then the next one the target lacks).
+``inflict``: with Inflict or Curse, the ailment tried first (stun, bound or
+bleed; then the next one the target lacks).
+``heal_below`` also decides Drain Life (used on a hit while she is below it).
+``shield_above``: with Shield or Bulwark, protect a hit of at least this much
+damage (default 5), spending as many points as cover it.
+``scream_min``: with Deafening Scream or Blood Rain, use it instead of an
+attack when at least this many enemies (or all that are left) lack its
+ailment (default 2).
+``all_or_nothing``: with All or Nothing, the damage she takes before an
+attack to add to it (default 6, at most 12; only while it leaves her standing).
+Life Bomb is placed below ``heal_below``; Implode targets an enemy with a
+higher Attack than hers.
+Killing Blow and Binding/Debilitating Attack are used whenever they apply;
+Want it Hard, Want it Now re-rolls the first miss it can pay for.
 On the hex grid (``grid: hex``, see :mod:`.battle_grid`):
 ``movement``: ``auto`` (the default: ``close-in`` for a melee ``attack_kind``,
 ``keep-range`` for a ranged one), ``close-in`` (move next to the target),
@@ -153,6 +165,9 @@ def encode(policy, burst_at: int = 13, attack_kind: str = "melee") -> np.ndarray
     row[K.P_PASSIVE] = int(policy.passive_defence)
     row[K.P_HEAL_BELOW] = policy.heal_below
     row[K.P_INFLICT] = {"stun": K.A_STUN, "bound": K.A_BOUND, "bleed": K.A_BLEED}[policy.inflict]
+    row[K.P_SHIELD_ABOVE] = policy.shield_above
+    row[K.P_SCREAM_MIN] = policy.scream_min
+    row[K.P_ALL_IN] = policy.all_or_nothing
     move = MOVES[policy.movement]
     if move < 0:
         move = K.MOVE_KEEP if attack_kind == "ranged" else K.MOVE_CLOSE

@@ -87,6 +87,14 @@ RULES = Ruleset(
         RuleOption("flair_tiers", [1, 5, 8, 11], "overcharge counter values where the minor flair, major flair, "
                    "temporary change and permanent change tiers start (L153-161; burst_at is the last tier)",
                    kind="intlist", length=4, lo=1, hi=100),
+        # --- talent and ability readings (audit section 2)
+        RuleOption("killing_blow_below", 4, "Killing Blow only on a target whose Resolve is below 1/this of its Base "
+                   "Resolve (the 4.1 fraction is lost, A37; RULINGS: the draft's 1/4)", lo=1, hi=20),
+        RuleOption("backlash_on", "every_attack", "Backlash (boss): the attacking girl takes 1d6 on every attack, hit "
+                   "or miss ('always', A30a), or on hits only (A30b)", kind="choice", choices=("every_attack", "hits")),
+        RuleOption("extra_turn_at", "end_of_round", "Extra Action (boss): its extra turns come at the end of each round "
+                   "(A32c) or right after its own turn (a reading of A32a)", kind="choice",
+                   choices=("after_own_turn", "end_of_round")),
         # --- the hex battlefield (grid: hex; L1406-1416, L1453, L1463, L1469)
         RuleOption("melee_range", [1, 1], "hexes a melee attack reaches, nearest and farthest: adjacent only (L1453)",
                    kind="intlist", length=2, lo=1, hi=20),

@@ -30,7 +30,7 @@ from pydantic import Field, field_validator, model_validator
 from sim.scenario.base import ScenarioHeader, StrictModel
 from sim.scenario.suggest import unknown_name_message
 
-from . import catalog
+from . import catalog, talents
 from .policies import BOOSTS, MOVES, PRESETS, TARGETS, parse_boost, parse_intercept, preset_fields
 from .rules import RULES
 
@@ -57,6 +57,9 @@ class Policy(StrictModel):
     passive_defence: bool = False
     heal_below: int = Field(50, ge=0, le=100)
     inflict: Literal["stun", "bound", "bleed"] = "stun"
+    shield_above: int = Field(5, ge=0, le=1000)
+    scream_min: int = Field(2, ge=1, le=20)
+    all_or_nothing: int = Field(6, ge=0, le=12)
     movement: str = "auto"
     intercept: str = "never"
     reckless: bool = False
@@ -179,6 +182,7 @@ class Member(StrictModel):
     resolve: int | None = Field(None, ge=1, le=10_000)
     attack_kind: Literal["melee", "ranged"] = "melee"
     talents: list[str] = Field(default_factory=list, max_length=40)
+    talent_uses: dict[str, int] = Field(default_factory=dict)
     overcharge: Overcharge = Overcharge()
     spread: int | None = Field(None, ge=1, le=10)
     power_level: int | None = Field(None, ge=2, le=20)
@@ -207,6 +211,14 @@ class Member(StrictModel):
             data.setdefault("hp", ex["hp"])
             data.setdefault("passive_defence", ex["passive_defence"])
             data.setdefault("attack", ex["att_supp"])
+            if "talents" not in data:
+                # the stat block's talents that the simulator plays, with their fixed uses
+                sim = set(catalog.simulated_names())
+                chosen = [t for t in ex.get("talents", []) if t["name"] in sim]
+                data["talents"] = [t["name"] for t in chosen]
+                data["talent_uses"] = {**{t["name"]: t["uses_per_scene"] for t in chosen
+                                          if t.get("uses_per_scene") is not None},
+                                       **(data.get("talent_uses") or {})}
         guide = catalog.minions().guidelines
         data.setdefault("hp", guide.hp_suggested)
         data.setdefault("passive_defence", guide.passive_defence_start)
@@ -232,10 +244,17 @@ class Member(StrictModel):
             row = catalog.lookup(name)
             if row is None:
                 raise ValueError(unknown_name_message("talent", name, known))
+            variants = talents.variant_names(row.name)
+            if variants:
+                match = [x for x in variants if x.casefold() == name.casefold()]
+                if not match:
+                    raise ValueError(f"talent '{row.name}' is a choice: write one of {', '.join(variants)}")
+                out.append(match[0])
+                continue
             out.append(row.name)
         sim = catalog.simulated_names()
         for name in out:
-            if name not in sim:
+            if name not in sim and catalog.lookup(name).name not in sim:
                 raise ValueError(f"talent '{name}' is in the catalog but not simulated yet "
                                  f"(simulated: {', '.join(sim)}; `sim catalog mb41` lists all)")
         return out
@@ -244,13 +263,22 @@ class Member(StrictModel):
     def _stats(self):
         by_role = [self.attack, self.defence, self.support]
         by_stat = [self.heart, self.fury, self.judgment]
+        for name, k in self.talent_uses.items():
+            if name not in self.talents:
+                raise ValueError(f"talent_uses names '{name}', which is not in this member's talents "
+                                 f"({', '.join(self.talents) or 'none'})")
+            if not 0 <= k <= 100:
+                raise ValueError(f"talent_uses of '{name}' must be 0..100 per scene, got {k}")
         if self.position is not None and self.count > 1:
             raise ValueError(f"{self.name}: 'position' places one combatant; the {self.count} copies of a member "
                              "with count are placed by the side's formation")
         if self.kind == "minion":
-            if self.talents:
-                raise ValueError("minion talents are not simulated yet (their fixed uses come with the "
-                                 "monster talents)")
+            if "Boost" in self.talents or "Monster Boost" in self.talents:
+                raise ValueError("minions have no overcharge, so no Boost (L2172)")
+            for name in self.talents:
+                if name not in self.talent_uses and catalog.lookup(name).uses_per_scene is None:
+                    raise ValueError(f"minions have fixed uses per talent (L2172): give "
+                                     f"'talent_uses: {{{name}: N}}'")
             return self  # normalised by _minion
         if any(v is not None for v in by_stat):
             if self.kind == "monster":
@@ -273,6 +301,8 @@ class Member(StrictModel):
             if "Boost" in self.talents:
                 raise ValueError("monsters do not have Boost (a magical girl's basic talent, L1518)")
         else:
+            if "Monster Boost" in self.talents:
+                raise ValueError("'Monster Boost' is a monster talent; a magical girl has Boost (L1565)")
             for f in ("spread", "power_level", "damage_bonus", "overcharge_pool"):
                 if getattr(self, f) is not None:
                     raise ValueError(f"'{f}' is for monsters; set kind: monster")

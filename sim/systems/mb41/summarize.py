@@ -59,6 +59,8 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
         row["ailments_received"] = k[K.K_AILED] / n_trials
         row["ailments_removed"] = k[K.K_AIL_REMOVED] / n_trials
         row["bleed_damage"] = k[K.K_BLEED_DMG] / n_trials
+        row["damage_prevented"] = k[K.K_PREVENTED] / n_trials
+        row["damage_outside_attacks"] = k[K.K_SELF_DMG] / n_trials  # Backlash, Reflector, Implode, All or Nothing
         if getattr(inputs, "battlefield", None) is not None:  # the hex grid's columns
             row["hexes_moved"] = k[K.K_MOVES] / n_trials
             row["reckless_moves"] = k[K.K_RECKLESS] / n_trials
@@ -78,7 +80,9 @@ def talent_uses(counters: dict, inputs, variant: str) -> pd.DataFrame:
         if inputs.kinds[j] == "girl":
             rows.append((variant, name, "Boost", c[j, K.K_BOOSTS] / n_trials))
         for s, talent in enumerate(inputs.talents[j] if inputs.talents else []):
-            rows.append((variant, name, talent, c[j, K.K_TUSE + s] / n_trials))
+            # Monster Boost plays through the Boost columns: its uses are the boosts
+            used = c[j, K.K_BOOSTS] if inputs.comb[j, K.C_TCODE + s] == K.E_MONSTER_BOOST else c[j, K.K_TUSE + s]
+            rows.append((variant, name, talent, used / n_trials))
     return pd.DataFrame(rows, columns=["variant", "combatant", "talent", "uses_per_fight"])
 
 

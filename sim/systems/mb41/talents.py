@@ -10,36 +10,163 @@ code, overcharge cost, the magical stat that pays it (the stat filling the
 cost's role, seed 000 L149), uses per scene (-1 unlimited) and two
 parameters.
 
-Mechanics (seed 000 lines from the catalog rows):
+Mechanics and their parameters P1, P2, P3 (seed 000 lines in the catalog
+rows; the kernel function that plays each is named in brackets). In a
+gridless fight every range is met; ranges come with the hex grid.
 
-* ``heal`` (Heal, L1602): a Minor action, restore ``dice``d6 + ``bonus``
-  Resolve to herself or an ally (the policy's ``heal_below`` picks who and when);
-* ``inflict`` (Inflict, L1607): a free action after a successful basic
-  attack: Stun, Bound or Bleed on the target (the policy's ``inflict`` order);
-* ``bonus_action`` (Bonus Action, L1579): a free action on her turn: one
-  more Major action (a basic attack).
+=================  ===========================  ====================================================
+mechanic           parameters                   rule
+=================  ===========================  ====================================================
+heal               dice, bonus, target          Minor: restore dice d6 + bonus to the ally lowest
+                                                in Resolve share below ``heal_below`` (target: ally =
+                                                herself or any ally, self, monster = a non-minion
+                                                monster ally) [try_heal]
+second_wind        dice, bonus, defence         Minor: heal herself, + defence to her Defence rolls
+                                                until her next turn [try_heal]
+inflict            --                           free after a hit: an ailment on the target [try_inflict]
+bonus_action       actions                      free: one more Major action [bonus_action]
+low_resolve        attack, damage, sticky       while Resolve <= half of Base: + attack, + damage;
+                                                sticky = for the rest of the scene once reached
+                                                [declare_riders]
+follow_target      per_miss                     + per_miss per miss in a row on the same target
+killing_blow       dice, bonus                  on a target below 1/``killing_blow_below`` of its
+                                                Base Resolve: pay; a hit deals + dice d6 + bonus
+attack_ailment     ailment                      pay on an attack; a hit gives the ailment
+reroll             --                           re-roll a missed attack, keep the new result [attack]
+drain              divisor                      on a hit below ``heal_below``: damage // divisor,
+                                                heal herself by what it dealt [attack]
+defence_die        form, dice                   + dice exploding dice defending against form
+                                                (melee / ranged) [defence_dice]
+armour             reduction, minimum           damage of each hit - reduction, not below minimum
+                                                [reduce_damage]
+shield             per_point, self_only         - per_point per point (uses = points per scene, cost
+                                                per point), on herself or an ally (self_only: 1)
+backlash           dice                         a girl attacking it takes dice d6 [backlash]
+disruptive         --                           each of its attacks on a girl: +1 overcharge on a
+                                                random stat [disruptive]
+fear_aura          penalty                      - penalty to its enemies' rolls while it stands
+monster_boost      --                           gives a monster Boost uses (uses per scene), paid
+                                                from its pool [can_boost]
+curse              ailments                     Minor: an ailment (of the listed ones) on the
+                                                policy's target, no roll [try_curse]
+scream             ailment                      Major: Support vs Support against every enemy, the
+                                                losers get the ailment [try_scream]
+extra_turn         turns                        extra turns per round [extra_turns_now]
+shrug_off          count                        remove count ailments at the start of each round
+guided_strike      --                           Major: the ally with the highest Attack (above hers)
+                                                makes the attack instead [guided_strike]
+group_heal         dice, bonus, min_low         Major: she and every standing ally regain dice d6 +
+                                                bonus each, when at least min_low are below
+                                                ``heal_below`` [try_group_heal]
+remedy             extra_cost                   Minor: remove an ailment of hers (instead of the
+                                                removal roll) or an ally's; each further one costs
+                                                extra_cost Support overcharge [try_remedy]
+steal_action       --                           Minor: attack challenge, no damage; a win Stuns the
+                                                target and gives another Minor [try_steal]
+reflector          ignore                       after a hit, an ally ignores up to ignore damage of
+                                                each enemy hit until the end of her next turn, the
+                                                attacker taking it [give_reflector, reflect]
+life_bomb          --                           Major (below ``heal_below``): the next hit on her
+                                                heals her half its damage [try_life_bomb, after_hit]
+implode            --                           Major: Support vs Support; a win makes the target
+                                                take half the damage it deals until the end of her
+                                                next turn [try_implode, after_hit]
+all_or_nothing     most                         before an attack take the policy's
+                                                ``all_or_nothing`` damage (at most most) and add it
+                                                to the attack's damage [declare_riders]
+=================  ===========================  ====================================================
 """
 from __future__ import annotations
 
 from . import catalog
 from . import kernel as K
 
-#: mechanic name -> (kernel effect code, parameter names for P1, P2)
+#: mechanic name -> (kernel effect code, parameter names for P1, P2, P3)
 MECHANICS = {
-    "heal": (K.E_HEAL, ("dice", "bonus")),
+    "heal": (K.E_HEAL, ("dice", "bonus", "target")),
+    "second_wind": (K.E_SECOND_WIND, ("dice", "bonus", "defence")),
     "inflict": (K.E_INFLICT, ()),
     "bonus_action": (K.E_BONUS_ACTION, ("actions",)),
+    "low_resolve": (K.E_LOW_RESOLVE, ("attack", "damage", "sticky")),
+    "follow_target": (K.E_FOLLOW_TARGET, ("per_miss",)),
+    "killing_blow": (K.E_KILLING_BLOW, ("dice", "bonus")),
+    "attack_ailment": (K.E_ATTACK_AILMENT, ("ailment",)),
+    "reroll": (K.E_REROLL, ()),
+    "drain": (K.E_DRAIN, ("divisor",)),
+    "defence_die": (K.E_DEFENCE_DIE, ("form", "dice")),
+    "armour": (K.E_ARMOUR, ("reduction", "minimum")),
+    "shield": (K.E_SHIELD, ("per_point", "self_only")),
+    "backlash": (K.E_BACKLASH, ("dice",)),
+    "disruptive": (K.E_DISRUPTIVE, ()),
+    "fear_aura": (K.E_FEAR_AURA, ("penalty",)),
+    "monster_boost": (K.E_MONSTER_BOOST, ()),
+    "curse": (K.E_CURSE, ("ailments",)),
+    "scream": (K.E_SCREAM, ("ailment",)),
+    "extra_turn": (K.E_EXTRA_TURN, ("turns",)),
+    "shrug_off": (K.E_SHRUG_OFF, ("count",)),
+    "guided_strike": (K.E_GUIDED_STRIKE, ()),
+    "group_heal": (K.E_GROUP_HEAL, ("dice", "bonus", "min_low")),
+    "remedy": (K.E_REMEDY, ("extra_cost",)),
+    "steal_action": (K.E_STEAL_ACTION, ()),
+    "reflector": (K.E_REFLECTOR, ("ignore",)),
+    "life_bomb": (K.E_LIFE_BOMB, ()),
+    "implode": (K.E_IMPLODE, ()),
+    "all_or_nothing": (K.E_ALL_OR_NOTHING, ("most",)),
+}
+
+_AILMENT = {"stun": K.A_STUN, "bound": K.A_BOUND, "bleed": K.A_BLEED}
+#: named parameter values -> numbers
+_VALUES = {
+    "target": {"ally": 0, "self": 1, "monster": 2},
+    "ailment": _AILMENT,
+    "form": {"melee": 0, "ranged": 1},
+    "sticky": {False: 0, True: 1},
+    "self_only": {False: 0, True: 1},
 }
 
 _ROLE_INDEX = {"attack": 0, "defence": 1, "support": 2}
 
 
-def fill_slots(row, talents: list[str], role_stat: dict[str, int]) -> None:
+def param_value(name: str, value) -> int:
+    """A mechanic parameter as the kernel's number (names mapped, ailment lists as bit masks)."""
+    if name == "ailments":
+        return sum(1 << _AILMENT[a] for a in value)
+    table = _VALUES.get(name)
+    if table is not None and value in table:
+        return table[value]
+    return int(value)
+
+
+def variant_names(name: str) -> list[str]:
+    """The names a scenario must use instead of ``name`` when its row is a
+    choice (Ranged/Melee Defence: 'Melee Defence' or 'Ranged Defence'); [] if none."""
+    r = catalog.lookup(name)
+    if r is None or not r.mechanic:
+        return []
+    return list((r.mechanic.get("variants") or {}).keys())
+
+
+def mechanic_params(name: str) -> dict:
+    """The mechanic of catalog talent ``name`` (a row name, alias or variant) with the variant's values applied."""
+    r = catalog.lookup(name)
+    m = dict(r.mechanic)
+    variants = m.pop("variants", None) or {}
+    for vname, vals in variants.items():
+        if vname.casefold() == name.casefold():
+            m.update(vals)
+    return m
+
+
+def fill_slots(row, talents: list[str], role_stat: dict[str, int], minion: bool = False,
+               uses: dict[str, int] | None = None) -> None:
     """Write the talent slots of one combatant's ``comb`` row.
 
     ``talents``: canonical catalog names (Boost excluded: it has its own
-    columns); ``role_stat``: role -> magical stat index (0 heart, 1 fury, 2 judgment).
+    columns); ``role_stat``: role -> magical stat index (0 heart, 1 fury, 2 judgment);
+    ``minion``: minions pay no overcharge for their talents (fixed uses, L2172);
+    ``uses``: per-scene uses that replace the catalog's (a minion's stat block).
     """
+    uses = uses or {}
     slots = [t for t in talents if t != "Boost"]
     if len(slots) > K.MAXT:
         raise ValueError(f"at most {K.MAXT} talents besides Boost per combatant")
@@ -50,15 +177,20 @@ def fill_slots(row, talents: list[str], role_stat: dict[str, int]) -> None:
         r = catalog.lookup(name)
         if r is None or not r.simulated or not r.mechanic:
             raise ValueError(f"talent {name!r} is not simulated")
-        code, params = MECHANICS[r.mechanic["code"]]
+        mech = mechanic_params(name)
+        code, params = MECHANICS[mech["code"]]
         row[K.C_TCODE + s] = code
         row[K.C_TMASK] |= 1 << code
-        row[K.C_TCOST + s] = r.cost or 0
+        row[K.C_TCOST + s] = 0 if minion else (r.cost or 0)
         role = r.cost_stat if r.cost_stat in _ROLE_INDEX else "support"
         row[K.C_TROLE + s] = role_stat[role]
-        row[K.C_TUSES + s] = -1 if r.uses_per_scene is None else r.uses_per_scene
-        for k, p in enumerate(params[:2]):
-            row[(K.C_TP1 if k == 0 else K.C_TP2) + s] = int(r.mechanic.get(p, 0))
+        # a single fight is the whole episode (A54): per-episode uses count per fight
+        per_scene = uses.get(name, r.uses_per_scene if r.uses_per_scene is not None else r.uses_per_episode)
+        row[K.C_TUSES + s] = -1 if per_scene is None else per_scene
+        for k, p in enumerate(params[:3]):
+            row[(K.C_TP1, K.C_TP2, K.C_TP3)[k] + s] = param_value(p, mech.get(p, 0))
+        if code == K.E_MONSTER_BOOST:
+            row[K.C_BOOSTS] = per_scene or 0
 
 
 def check_catalog() -> None:
@@ -67,3 +199,16 @@ def check_catalog() -> None:
         if r.simulated and r.name != "Boost":
             if not r.mechanic or r.mechanic.get("code") not in MECHANICS:
                 raise ValueError(f"catalog row {r.name!r} is simulated but has no known mechanic")
+            _, params = MECHANICS[r.mechanic["code"]]
+            extra = set(r.mechanic) - {"code", "variants"} - set(params)
+            if extra:
+                raise ValueError(f"catalog row {r.name!r}: unknown mechanic parameter(s) {sorted(extra)}")
+            for p in params:
+                param_value(p, r.mechanic.get(p, 0))
+            for vname, vals in (r.mechanic.get("variants") or {}).items():
+                if catalog.lookup(vname) is not r:
+                    raise ValueError(f"catalog row {r.name!r}: variant {vname!r} is not one of its aliases")
+                for p, v in vals.items():
+                    if p not in params:
+                        raise ValueError(f"catalog row {r.name!r}: variant {vname!r} sets unknown parameter {p!r}")
+                    param_value(p, v)
