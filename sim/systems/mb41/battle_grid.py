@@ -150,6 +150,17 @@ def sweep(dyn, bf):
 
 
 @kernel(inline="always")
+def leave_if_dead(j, dyn, bf):
+    if dyn[j, K.D_DEAD] != 0:
+        c = dyn[j, K.D_POS]
+        if c >= 0:
+            occ = bf[BF_OCC]
+            if occ[c] == j:
+                occ[c] = -1
+            dyn[j, K.D_POS] = -1
+
+
+@kernel(inline="always")
 def move_to(i, c, dyn, cc, bf):
     occ = bf[BF_OCC]
     occ[dyn[i, K.D_POS]] = -1
@@ -179,6 +190,14 @@ def hexes(a, b, bf):
     if ds < 0:
         ds = -ds
     return (dq + dr + ds) >> 1
+
+
+@kernel(inline="always")
+def away(i, goal, lo, hi, dyn, bf):
+    """She has a goal and is not in its range yet (a move is worth looking for)."""
+    if goal < 0:
+        return False
+    return band_gap(hexes(dyn[i, K.D_POS], goal, bf), lo, hi) > 0
 
 
 @kernel(inline="always")
@@ -237,7 +256,7 @@ def potential(m, goal, lo, hi, bf):
     return d - hi
 
 
-@kernel(inline="always")
+@kernel
 def best_step(i, goal, lo, hi, deep, comb, pol, rules, dyn, bf):
     """The hex ``i`` steps to toward being ``lo..hi`` hexes from cell ``goal``; -1 if none helps.
 
@@ -325,7 +344,8 @@ def pick(i, in_reach, comb, pol, rules, dyn, st_policy, bf):
             best = j
             best_res = dyn[j, K.D_RES]
             best_att = comb[j, K.C_ATT]
-            best_d = hexes(dyn[i, K.D_POS], dyn[j, K.D_POS], bf)
+            if mode == K.TARGET_NEAREST:
+                best_d = hexes(dyn[i, K.D_POS], dyn[j, K.D_POS], bf)
     if count == 0:
         return -1
     if mode != K.TARGET_RANDOM:
@@ -415,11 +435,12 @@ def reckless(i, step, comb, rules, dyn, streams, cc, bf):
         d = K.apply_damage(i, dmg, comb, rules, dyn, streams, cc)
         cc[i, K.K_RECKLESS_DMG] += d
         cc[i, K.K_TAKEN] += d
+        leave_if_dead(i, dyn, bf)  # a monster at 0 Resolve is dead (L1892)
     K.check_bursts(i, comb, rules, dyn, cc)
     return moved
 
 
-@kernel(inline="always")
+@kernel
 def minor_move(i, goal, lo, hi, unlocked, deep, comb, pol, rules, dyn, streams, cc, bf):
     """One hex toward the goal with the Minor action; returns True if the Minor was spent.
 
@@ -465,7 +486,7 @@ def minor_move(i, goal, lo, hi, unlocked, deep, comb, pol, rules, dyn, streams, 
     return True
 
 
-@kernel(inline="always")
+@kernel
 def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
     """Move toward the goal with the Major action (nobody in range).
 
@@ -601,11 +622,16 @@ def grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
         dyn[i, K.D_DMG_ADJ] = comb[i, K.C_MELEE_DMG] - comb[i, K.C_DMG]
     else:
         dyn[i, K.D_DMG_ADJ] = comb[i, K.C_RANGED_DMG] - comb[i, K.C_DMG]
-    dyn[t, K.D_GUARD] = guard_for(i, t, form == 1, comb, pol, dyn, bf)
+    g = -1
+    if comb[t, K.C_COVER] > 0:
+        g = guard_for(i, t, form == 1, comb, pol, dyn, bf)
+    dyn[t, K.D_GUARD] = g
     dealt = K.attack(i, t, comb, pol, rules, dyn, streams, cc)
     dyn[t, K.D_GUARD] = -1
     dyn[i, K.D_DMG_ADJ] = 0
-    sweep(dyn, bf)
+    leave_if_dead(t, dyn, bf)  # the dead leave the battlefield
+    if g >= 0:
+        leave_if_dead(g, dyn, bf)
     return dealt
 
 
@@ -625,7 +651,7 @@ def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
         dyn[i, K.D_TURNS_DONE] += 1
 
 
-@kernel
+@kernel(inline="always")
 def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
     mask = comb[i, K.C_TMASK]
     dyn[i, K.D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
@@ -664,7 +690,7 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
     disengaged = False
     # 2. a Minor step toward her range before the Major
     if minor:
-        if goal >= 0:
+        if away(i, goal, lo, hi, dyn, bf):
             if minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf):
                 minor = False
                 if not K.is_standing(dyn, i):
@@ -702,10 +728,9 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
         t = -1
         guarding = False
         if pol[i, K.P_MOVE] == K.MOVE_PROTECT:
-            if goal >= 0:  # a bodyguard gets next to her ally first
-                if band_gap(hexes(dyn[i, K.D_POS], goal, bf), lo, hi) > 0:
-                    if best_step(i, goal, lo, hi, 1, comb, pol, rules, dyn, bf) >= 0:
-                        guarding = True
+            if away(i, goal, lo, hi, dyn, bf):  # a bodyguard gets next to her ally first
+                if best_step(i, goal, lo, hi, 1, comb, pol, rules, dyn, bf) >= 0:
+                    guarding = True
         if not guarding:
             if K._candidate(t0, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
                 if reach(i, t0, rules, dyn, bf) >= 0:
@@ -724,7 +749,7 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                     if any_in_reach(i, comb, pol, rules, dyn, bf):
                         if K.bonus_action(i, comb, pol, rules, dyn, cc):
                             major = True
-        elif goal >= 0:
+        elif away(i, goal, lo, hi, dyn, bf):
             used, dis = major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf)
             if used:
                 minor = False
@@ -738,7 +763,7 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
             if not K._candidate(t0, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
                 t0 = pick(i, False, comb, pol, rules, dyn, st_policy, bf)
         goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
-        if goal >= 0:
+        if away(i, goal, lo, hi, dyn, bf):
             minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf)
 
 

@@ -115,6 +115,9 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
         slot_names.append([t for t in m.talents if t != "Boost"])
         pol[i] = policies.encode(m.policy, resolved["burst_at"], m.attack_kind)
     _side_effects(comb)
+    for i in range(n):  # allies who may intercept for her (minions never do)
+        comb[i, K.C_COVER] = sum(1 for j in range(n) if j != i and comb[j, K.C_SIDE] == comb[i, K.C_SIDE]
+                                 and comb[j, K.C_PDEF] < 0 and pol[j, K.P_INTERCEPT] >= 0)
     battlefield = None
     if resolved["grid"] == "hex":
         from .deploy import layout

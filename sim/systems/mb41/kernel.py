@@ -96,7 +96,8 @@ C_SIDEMASK = 63    # OR of C_TMASK over her side (Shield, armour: checked on eve
 C_CELL = 64        # starting cell, -1 without a grid
 C_MELEE_DMG = 65   # flat damage bonus of her melee attack (melee_bonus, + monster bonus)
 C_RANGED_DMG = 66  # ... of her ranged attack (ranged_bonus, + monster bonus)
-NC = 67
+C_COVER = 67       # allies whose policy may intercept for her (grid)
+NC = 68
 
 # talent effect codes (catalog ``mechanic: {code: ...}``, talents.MECHANICS;
 # parameters P1..P3 per code are documented there)
