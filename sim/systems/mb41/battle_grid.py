@@ -706,18 +706,10 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                 if t0 < 0:
                     return
                 goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
+        who = i  # Guided Strike: an ally makes the attack (one attack site: attack is inlined once)
+        t = -1
         if mask != 0:
-            acted = K.major_talent(i, comb, pol, rules, dyn, streams, cc)
-            if not acted:
-                s, g = K.guided_choice(i, comb, pol, dyn)
-                if g >= 0:
-                    tg = pick(g, True, comb, pol, rules, dyn, st_policy, bf)
-                    if tg >= 0:
-                        K.pay_talent(i, s, comb, rules, dyn, cc)
-                        K.check_bursts(i, comb, rules, dyn, cc)
-                        grid_attack(g, tg, comb, pol, rules, dyn, streams, cc, bf)
-                        acted = True
-            if acted:
+            if K.major_talent(i, comb, pol, rules, dyn, streams, cc):
                 if not K.is_standing(dyn, i):
                     return
                 if m == 0:
@@ -725,26 +717,35 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                         if K.bonus_action(i, comb, pol, rules, dyn, cc):
                             major = True
                 continue
-        t = -1
-        guarding = False
-        if pol[i, K.P_MOVE] == K.MOVE_PROTECT:
-            if away(i, goal, lo, hi, dyn, bf):  # a bodyguard gets next to her ally first
-                if best_step(i, goal, lo, hi, 1, comb, pol, rules, dyn, bf) >= 0:
-                    guarding = True
-        if not guarding:
-            if K._candidate(t0, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
-                if reach(i, t0, rules, dyn, bf) >= 0:
-                    t = t0
-            if t < 0:
-                t = pick(i, True, comb, pol, rules, dyn, st_policy, bf)
+            s, g = K.guided_choice(i, comb, pol, dyn)
+            if g >= 0:
+                tg = pick(g, True, comb, pol, rules, dyn, st_policy, bf)
+                if tg >= 0:
+                    K.pay_talent(i, s, comb, rules, dyn, cc)
+                    K.check_bursts(i, comb, rules, dyn, cc)
+                    who = g
+                    t = tg
+        if who == i:
+            guarding = False
+            if pol[i, K.P_MOVE] == K.MOVE_PROTECT:
+                if away(i, goal, lo, hi, dyn, bf):  # a bodyguard gets next to her ally first
+                    if best_step(i, goal, lo, hi, 1, comb, pol, rules, dyn, bf) >= 0:
+                        guarding = True
+            if not guarding:
+                if K._candidate(t0, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
+                    if reach(i, t0, rules, dyn, bf) >= 0:
+                        t = t0
+                if t < 0:
+                    t = pick(i, True, comb, pol, rules, dyn, st_policy, bf)
         if t >= 0:
-            dealt = grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf)
+            dealt = grid_attack(who, t, comb, pol, rules, dyn, streams, cc, bf)
             if not K.is_standing(dyn, i):
                 return
             if m == 0:
-                if dealt >= 0:
-                    if (mask >> K.E_REFLECTOR) & 1 != 0:
-                        K.give_reflector(i, comb, dyn, cc)
+                if who == i:
+                    if dealt >= 0:
+                        if (mask >> K.E_REFLECTOR) & 1 != 0:
+                            K.give_reflector(i, comb, dyn, cc)
                 if mask != 0:
                     if any_in_reach(i, comb, pol, rules, dyn, bf):
                         if K.bonus_action(i, comb, pol, rules, dyn, cc):
