@@ -112,11 +112,12 @@ def test_catalog_loads_and_validates():
 
 
 SIMULATED = ["Boost", "Reflector", "Follow Target", "Want it Hard, Want it Now", "Bonus Action", "Heal", "Inflict",
-             "Shield", "Remedy", "Desperation", "Life Bomb", "Second Wind", "Steal Action", "Curse", "Guided Strike",
-             "Healing Magic", "Wave of Courage", "Implode", "All or Nothing", "Drain Life", "Killing Blow", "Action Burst", "Backlash",
+             "Shield", "Remedy", "Aura of Strength", "Desperation", "Life Bomb", "Second Wind", "Steal Action",
+             "Courage Aura", "Curse", "Guided Strike", "Healing Magic", "Wave of Courage", "Implode", "Make an Opening",
+             "All or Nothing", "Amplify Magic", "Drain Life", "Follow Up", "Killing Blow", "Action Burst", "Backlash",
              "Blood Rain", "Deafening Scream", "Extra Action", "Shrug Off", "Thick Hide", "Binding Attack",
              "Bulwark", "Debilitating Attack", "Disruptive Strikes", "Fear Aura", "Memory Blaze", "Monster Boost",
-             "Ranged/Melee Defence", "A Little Longer", "Hello There"]
+             "Ranged/Melee Defence", "Seal Magic", "A Little Longer", "Hello There"]
 
 
 def test_simulated_rows_are_exactly_those_with_a_kernel_mechanic():

@@ -133,7 +133,8 @@ def play_by_turns(inp, dyn, cc, streams, bf):
     order = np.zeros(n, dtype=np.int64)
     K.roll_initiative(comb, rules, streams[K.S_SETUP], order, np.zeros(n, dtype=np.int64))
     outcome = -1
-    for _ in range(cap):
+    for r in range(1, cap + 1):
+        dyn[0, K.D_ROUND] = r
         bled = False
         for j in range(n):
             if dyn[j, K.D_AIL + K.A_BLEED]:
@@ -158,7 +159,7 @@ def play_by_turns(inp, dyn, cc, streams, bf):
                 dyn[i, K.D_RES] = min(dyn[i, K.D_PENDING], comb[i, K.C_RES])
                 dyn[i, K.D_PENDING] = -1
             if acts:
-                BG.take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf)
+                K.play_turn(i, comb, pol, rules, dyn, streams, cc, bf)   # the turn clock, then the grid turn
             check_positions(inp, dyn, bf)
             outcome = K.outcome_now(comb, rules, dyn)
             if outcome >= 0:

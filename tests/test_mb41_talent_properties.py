@@ -9,7 +9,8 @@ After every fight (trials seeded exactly as ``simulate_blocks`` does):
 * Resolve stays in [0, max]; a monster's pool never goes below 0 and its
   spending is counted; a girl's overcharge only changes as the rules allow
   (the starting counters plus every counted gain, unless a burst reset it);
-* the Fear Aura penalty on each combatant is the sum over living enemies;
+* the Fear Aura penalty on each combatant is the sum over living enemies,
+  less the Courage Auras of her standing allies;
 * the trial loop's totals equal ``mb41.simulate``, which gives the same
   counters on 1 and 2 threads.
 """
@@ -126,6 +127,10 @@ def check(inp, dyn, cc):
                 for s in range(K.MAXT):
                     if comb[e, K.C_TCODE + s] == K.E_FEAR_AURA:
                         fear += comb[e, K.C_TP1 + s]
+            if comb[e, K.C_SIDE] == comb[j, K.C_SIDE] and e != j and dyn[e, K.D_RES] > 0 and not dyn[e, K.D_DEAD]:
+                for s in range(K.MAXT):
+                    if comb[e, K.C_TCODE + s] == K.E_COURAGE:
+                        fear -= comb[e, K.C_TP1 + s]   # a standing ally's Courage Aura
         assert dyn[j, K.D_FEAR] == fear
 
 

@@ -139,7 +139,8 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
 
 def _side_effects(comb: np.ndarray) -> None:
     """Columns that depend on the other combatants: the Fear Aura penalty each
-    starts under (every enemy's, gridless) and the OR of her side's talent masks."""
+    starts under (every enemy's, gridless) less the Courage Aura bonus (every
+    other ally's, gridless), and the OR of her side's talent masks."""
     n = comb.shape[0]
     for i in range(n):
         fear = 0
@@ -147,12 +148,19 @@ def _side_effects(comb: np.ndarray) -> None:
         for j in range(n):
             if comb[j, K.C_SIDE] == comb[i, K.C_SIDE]:
                 side_mask |= int(comb[j, K.C_TMASK])
-            elif (int(comb[j, K.C_TMASK]) >> K.E_FEAR_AURA) & 1:
-                for s in range(K.MAXT):
-                    if comb[j, K.C_TCODE + s] == K.E_FEAR_AURA:
-                        fear += int(comb[j, K.C_TP1 + s])
+                if j != i:
+                    fear -= _aura(comb, j, K.E_COURAGE)
+            else:
+                fear += _aura(comb, j, K.E_FEAR_AURA)
         comb[i, K.C_FEAR0] = fear
         comb[i, K.C_SIDEMASK] = side_mask
+
+
+def _aura(comb: np.ndarray, j: int, code: int) -> int:
+    """Sum of P1 over combatant ``j``'s slots holding aura ``code``."""
+    if not (int(comb[j, K.C_TMASK]) >> code) & 1:
+        return 0
+    return sum(int(comb[j, K.C_TP1 + s]) for s in range(K.MAXT) if comb[j, K.C_TCODE + s] == code)
 
 
 assert set(ASSUMPTIONS) <= set(RULES.names())

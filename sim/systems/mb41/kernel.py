@@ -130,6 +130,12 @@ E_REFLECTOR = 26       # Reflector
 E_LIFE_BOMB = 27       # Life Bomb
 E_IMPLODE = 28         # Implode
 E_ALL_OR_NOTHING = 29  # All or Nothing
+E_FOLLOW_UP = 30       # Follow Up
+E_OPENING = 31         # Make an Opening
+E_SEAL_MAGIC = 32      # Seal Magic
+E_AMPLIFY = 33         # Amplify Magic
+E_AURA_STRENGTH = 34   # Aura of Strength
+E_COURAGE = 35         # Courage Aura
 
 # ailments (L1459-1467): columns D_AIL + these
 A_STUN = 0
@@ -178,7 +184,7 @@ D_BURSTED = 11     # 3 columns: this stat's burst was counted and its counter ke
 D_AIL = 14         # 3 columns: Stun, Bound, Bleed (1 = has it)
 D_TUSES = 17       # MAXT columns: uses left per talent slot (-1 unlimited)
 D_BURST_TRIAL = 23  # 3 columns: a burst of this stat was counted in this trial
-D_FEAR = 26        # penalty to all her rolls from standing enemies' Fear Auras
+D_FEAR = 26        # penalty to all her rolls from standing enemies' Fear Auras, less her standing allies' Courage Auras
 D_FT_TARGET = 27   # Follow Target: the target she last missed (-1 none)
 D_FT_STACK = 28    # Follow Target: misses in a row against it
 D_STICKY = 29      # Memory Blaze: reached half Resolve once this scene
@@ -193,7 +199,19 @@ D_POS = 37         # her cell on the battlefield, -1 without a grid
 D_GUARD = 38       # who may intercept the attack now aimed at her (set by the grid turn), -1 nobody
 D_DMG_ADJ = 39     # added to her attack's damage bonus (the grid turn's choice of melee or ranged)
 D_PAID = 40        # hexes of movement already paid toward leaving her rough hex (rough_cost split)
-ND = 41
+# team talents (Follow Up, Make an Opening, Seal Magic, Amplify Magic); the
+# fight clocks live in row 0 only
+D_CLOCK = 70       # row 0: turns begun this fight (each turn, extra turns included, adds 1)
+D_ROUND = 71       # row 0: the round being played (0 before round 1)
+D_HIT_BY = 72      # Follow Up: who last hit her (-1 nobody) ...
+D_HIT_AT = 73      # ... and the D_CLOCK value of the turn that hit
+D_OPEN_BY = 74     # Make an Opening: who opened her (-1 nobody) ...
+D_OPEN_UNTIL = 75  # ... valid while that girl has finished fewer turns than this ...
+D_OPEN_BONUS = 76  # ... and her allies' attack bonus against her
+D_SEALED_UNTIL = 77  # Seal Magic: no talent use while D_ROUND <= this
+D_AMP_HEAL = 78    # Amplify Magic on an ally: added to every healing she receives
+D_AMP_AIL = 79     # Amplify Magic on an enemy: penalty to her rolls to resist or remove ailments
+ND = 80
 
 # counters per combatant
 K_DEALT = 0
@@ -334,6 +352,16 @@ def reset(comb, rules, dyn):
         dyn[i, D_GUARD] = -1
         dyn[i, D_DMG_ADJ] = 0
         dyn[i, D_PAID] = 0
+        dyn[i, D_CLOCK] = 0
+        dyn[i, D_ROUND] = 0
+        dyn[i, D_HIT_BY] = -1
+        dyn[i, D_HIT_AT] = -1
+        dyn[i, D_OPEN_BY] = -1
+        dyn[i, D_OPEN_UNTIL] = 0
+        dyn[i, D_OPEN_BONUS] = 0
+        dyn[i, D_SEALED_UNTIL] = -1
+        dyn[i, D_AMP_HEAL] = 0
+        dyn[i, D_AMP_AIL] = 0
 
 
 @kernel(inline="always")
@@ -439,6 +467,13 @@ def beats(a_total, a_sixes, a_stat, d_total, d_sixes, d_stat, attacker_wins_full
 
 
 @kernel(inline="always")
+def sealed(i, dyn):
+    """Seal Magic (L2098): ``i`` may use no talent (Boost included) until
+    the end of round ``D_SEALED_UNTIL``; passive talents still work."""
+    return dyn[i, D_SEALED_UNTIL] >= dyn[0, D_ROUND]
+
+
+@kernel(inline="always")
 def can_boost(i, stat, pending, comb, pol, dyn):
     """Boost is possible: uses left, standing, and for a girl the +1 overcharge
     within her cap; a monster needs Monster Boost (its only source of Boost
@@ -450,6 +485,8 @@ def can_boost(i, stat, pending, comb, pol, dyn):
     if dyn[i, D_BOOSTS] <= 0:
         return False
     if dyn[i, D_RES] <= 0:
+        return False
+    if sealed(i, dyn):
         return False
     if comb[i, C_MONSTER] != 0:
         return dyn[i, D_POOL] >= 1
@@ -526,6 +563,8 @@ def dropped(t, comb, rules, dyn, streams, cc):
     if dyn[t, D_KO] == 0:
         dyn[t, D_KO] = 1
         cc[t, K_KO_TRIALS] += 1
+    if comb[t, C_SIDEMASK] != 0:
+        drop_effects(t, comb, dyn)
     if comb[t, C_MONSTER] != 0:
         dyn[t, D_DEAD] = 1
         cc[t, K_DEATHS] += 1
@@ -660,8 +699,11 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     dmg_bonus = 0
     kb_slot = -1
     ail_slot = -1
+    open_slot = -1
     if a_mask != 0:
-        a_bonus, dmg_bonus, kb_slot, ail_slot = declare_riders(i, t, comb, pol, rules, dyn, cc)
+        a_bonus, dmg_bonus, kb_slot, ail_slot, open_slot = declare_riders(i, t, comb, pol, rules, dyn, cc)
+    if (comb[i, C_SIDEMASK] >> E_OPENING) & 1 != 0:
+        a_bonus += opening_bonus(i, t, comb, dyn)
     # Random check stream and a rolled 2d6! defence: one draw gives both
     # pools and the first damage die (sim.dice.opposed_2d6; the duel fast
     # path draws the same); injected dice go die by die in the book's order.
@@ -788,8 +830,15 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
         gain_overcharge(t, d_role, d_six, comb, rules, dyn, cc)
     cc[i, K_ATTACKS] += 1
     dealt = -1
+    if not hit:
+        if magical_defence:
+            if (t_mask >> E_AURA_STRENGTH) & 1 != 0:
+                aura_of_strength(t, i, comb, rules, dyn, streams, cc)
     if hit:
         cc[i, K_HITS] += 1
+        if (comb[i, C_SIDEMASK] >> E_FOLLOW_UP) & 1 != 0:
+            dyn[t, D_HIT_BY] = i   # Follow Up: an ally may follow this hit next turn
+            dyn[t, D_HIT_AT] = dyn[0, D_CLOCK]
         if dmg_dice < 0:
             dmg_dice = sum_dice(dmg_st, ndice, 6)
         dmg = dmg_dice + comb[i, C_DMG] + dyn[i, D_DMG_ADJ]
@@ -831,7 +880,14 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
             if ail_slot >= 0:
                 if is_standing(dyn, t):
                     give_ailment(t, comb[i, C_TP1 + ail_slot], dyn, cc)
+            if open_slot >= 0:
+                # Make an Opening (L1776): allies get +P1 against her until the end of i's next turn
+                dyn[t, D_OPEN_BY] = i
+                dyn[t, D_OPEN_UNTIL] = dyn[i, D_TURNS_DONE] + 2
+                dyn[t, D_OPEN_BONUS] = comb[i, C_TP1 + open_slot]
             try_inflict(i, t, comb, pol, rules, dyn, cc)
+            if (a_mask >> E_SEAL_MAGIC) & 1 != 0:
+                seal_magic(i, t, comb, pol, rules, dyn, cc)
     if a_mask != 0:
         follow_target_after(i, t, hit, comb, dyn)
     if t_mask != 0:
@@ -868,7 +924,7 @@ def removal_roll(i, comb, rules, dyn, streams, cc):
     """Remove ailments (L1467): 2d6! + Support; 11-13 one of her choice
     (Stun, then Bound, then Bleed), 14+ all (``removal_bands``)."""
     total, sixes = exploding_d6(streams[S_CHECK], 2)
-    total += comb[i, C_SUP] - roll_penalty(i, rules, dyn)
+    total += comb[i, C_SUP] - roll_penalty(i, rules, dyn) - dyn[i, D_AMP_AIL]
     gain_overcharge(i, comb[i, C_RS], sixes, comb, rules, dyn, cc)
     if total <= rules[R_REMOVAL_BANDS]:
         return
@@ -886,6 +942,8 @@ def find_talent(i, code, comb, dyn):
     """The first slot of ``i`` holding effect ``code`` with uses left, or -1."""
     if (comb[i, C_TMASK] >> code) & 1 == 0:
         return -1
+    if sealed(i, dyn):
+        return -1
     for s in range(MAXT):
         if comb[i, C_TCODE + s] == code:
             if dyn[i, D_TUSES + s] != 0:
@@ -895,7 +953,10 @@ def find_talent(i, code, comb, dyn):
 
 @kernel(inline="always")
 def can_pay(i, s, comb, pol, dyn):
-    """A talent's overcharge cost: within a girl's cap, or within a monster's pool."""
+    """A talent's overcharge cost: within a girl's cap, or within a monster's
+    pool; never while Seal Magic holds her (:func:`sealed`)."""
+    if sealed(i, dyn):
+        return False
     cost = comb[i, C_TCOST + s]
     if comb[i, C_MONSTER] != 0:
         return dyn[i, D_POOL] >= cost
@@ -1052,6 +1113,8 @@ def give_ailment(t, a, dyn, cc):
 def restore(i, j, amount, comb, dyn, cc):
     """``i`` restores up to ``amount`` Resolve to ``j`` (never above her maximum);
     returns what was restored."""
+    if amount > 0:
+        amount += dyn[j, D_AMP_HEAL]  # Amplify Magic: +P1 from every healing effect (L1797)
     room = comb[j, C_RES] - dyn[j, D_RES]
     if amount > room:
         amount = room
@@ -1078,7 +1141,8 @@ def end_fear_aura(t, comb, dyn):
 def declare_riders(i, t, comb, pol, rules, dyn, cc):
     """Talents ``i`` adds to an attack on ``t``, before rolling.
 
-    Returns ``(attack_bonus, damage_bonus, killing_blow_slot, ailment_slot)``.
+    Returns ``(attack_bonus, damage_bonus, killing_blow_slot, ailment_slot,
+    opening_slot)``.
 
     * Desperation (L1707) / Memory Blaze (L2056), ``low_resolve``: +P1 to the
       attack and +P2 damage while her Resolve is at most half her Base
@@ -1087,7 +1151,14 @@ def declare_riders(i, t, comb, pol, rules, dyn, cc):
     * Killing Blow (L1821): on a target below 1/``killing_blow_below`` of its
       Base Resolve (A37), pay its cost; a hit deals +P1 d6 + P2;
     * Binding / Debilitating Attack (L2011, L2025), ``attack_ailment``: on a
-      target without ailment P1, pay the cost; a hit gives it.
+      target without ailment P1, pay the cost; a hit gives it;
+    * Follow Up (L1819): on a target an ally hit in the turn just before
+      this one (``D_HIT_AT`` = clock - 1), pay; +P1 to the attack, +P2 damage;
+    * Make an Opening (L1776): while another ally stands, pay; a hit opens
+      the target (see :func:`attack`, :func:`opening_bonus`).
+
+    Killing Blow, an ailment attack, Follow Up and Make an Opening are each
+    the Major action itself: at most one of them, in that order.
     """
     a_bonus = 0
     dmg_bonus = 0
@@ -1146,7 +1217,24 @@ def declare_riders(i, t, comb, pol, rules, dyn, cc):
                                     ail = s
         if ail >= 0:
             pay_talent(i, ail, comb, rules, dyn, cc)
-    return a_bonus, dmg_bonus, kb, ail
+    opening = -1
+    if kb < 0:
+        if ail < 0:
+            fu = -1
+            if followed(i, t, comb, dyn):
+                fu = find_usable(i, E_FOLLOW_UP, comb, pol, dyn)
+            if fu >= 0:
+                pay_talent(i, fu, comb, rules, dyn, cc)
+                a_bonus += comb[i, C_TP1 + fu]
+                dmg_bonus += comb[i, C_TP2 + fu]
+            else:
+                opening = find_usable(i, E_OPENING, comb, pol, dyn)
+                if opening >= 0:
+                    if has_other_ally(i, comb, dyn):
+                        pay_talent(i, opening, comb, rules, dyn, cc)
+                    else:
+                        opening = -1
+    return a_bonus, dmg_bonus, kb, ail, opening
 
 
 @kernel
@@ -1206,6 +1294,8 @@ def reduce_damage(t, dmg, comb, pol, rules, dyn, cc):
         if (comb[j, C_TMASK] >> E_SHIELD) & 1 == 0:
             continue
         if not is_standing(dyn, j):
+            continue
+        if sealed(j, dyn):
             continue
         if dmg < pol[j, P_SHIELD_ABOVE]:
             continue
@@ -1383,6 +1473,7 @@ def try_scream(i, comb, pol, rules, dyn, streams, cc):
         if not is_standing(dyn, j):
             continue
         d_total, d_six = support_roll(j, comb, rules, dyn, chk, cc)
+        d_total -= dyn[j, D_AMP_AIL]  # Amplify Magic: -P2 to resist ailments (L1797)
         if beats(u_total, u_six, comb[i, C_SUP], d_total, d_six, comb[j, C_SUP], False):
             give_ailment(j, a, dyn, cc)
         check_bursts(j, comb, rules, dyn, cc)
@@ -1589,6 +1680,8 @@ def give_reflector(i, comb, dyn, cc):
             s = k
     if s < 0:
         return
+    if sealed(i, dyn):
+        return
     best = i
     best_share = 1 << 40
     for j in range(comb.shape[0]):
@@ -1697,6 +1790,171 @@ def try_implode(i, comb, pol, rules, dyn, streams, cc):
     return True
 
 
+# ---------------------------------------------------------------- team talents
+
+
+@kernel
+def has_other_ally(i, comb, dyn):
+    """Some member of ``i``'s side other than ``i`` stands."""
+    for j in range(comb.shape[0]):
+        if other_ally(i, j, comb, dyn):
+            return True
+    return False
+
+
+@kernel
+def followed(i, t, comb, dyn):
+    """Follow Up (L1819): an ally of ``i`` (not herself) hit ``t`` in the
+    turn just before the current one (the fight's turn clock, ``D_CLOCK``)."""
+    if dyn[t, D_HIT_AT] != dyn[0, D_CLOCK] - 1:
+        return False
+    by = dyn[t, D_HIT_BY]
+    if by < 0:
+        return False
+    if by == i:
+        return False
+    return comb[by, C_SIDE] == comb[i, C_SIDE]
+
+
+@kernel
+def follow_up_target(i, comb, pol, dyn):
+    """The standing enemy an ally hit in the turn just before hers, when she
+    can use Follow Up on it (her Major action then follows the hit); -1 else."""
+    if find_usable(i, E_FOLLOW_UP, comb, pol, dyn) < 0:
+        return -1
+    side = comb[i, C_SIDE]
+    finish = pol[i, P_FINISH] != 0
+    for t in range(comb.shape[0]):
+        if _candidate(t, side, finish, comb, dyn):
+            if followed(i, t, comb, dyn):
+                return t
+    return -1
+
+
+@kernel
+def opening_bonus(i, t, comb, dyn):
+    """Make an Opening (L1776): +P1 to ``i``'s attack on ``t`` when an ally
+    (not ``i``) opened ``t`` and that ally's next turn has not ended yet."""
+    g = dyn[t, D_OPEN_BY]
+    if g < 0:
+        return 0
+    if g == i:
+        return 0
+    if comb[g, C_SIDE] != comb[i, C_SIDE]:
+        return 0
+    if dyn[g, D_TURNS_DONE] >= dyn[t, D_OPEN_UNTIL]:
+        return 0
+    return dyn[t, D_OPEN_BONUS]
+
+
+@kernel
+def seal_magic(i, t, comb, pol, rules, dyn, cc):
+    """Seal Magic (L2098, free, after a successful attack): pay; ``t`` uses
+    no talent until the end of the next round. Used on a standing target
+    with talents, or with Boost uses and a policy that boosts, not sealed
+    already."""
+    if not is_standing(dyn, t):
+        return
+    if comb[t, C_TMASK] == 0:
+        if dyn[t, D_BOOSTS] <= 0:
+            return
+        if pol[t, P_BOOST] == BOOST_NEVER:
+            return
+    if dyn[t, D_SEALED_UNTIL] > dyn[0, D_ROUND]:
+        return
+    s = find_usable(i, E_SEAL_MAGIC, comb, pol, dyn)
+    if s < 0:
+        return
+    pay_talent(i, s, comb, rules, dyn, cc)
+    dyn[t, D_SEALED_UNTIL] = dyn[0, D_ROUND] + 1
+
+
+@kernel
+def aura_of_strength(t, i, comb, rules, dyn, streams, cc):
+    """Aura of Strength (L1689): ``t`` succeeded on a defence roll against
+    ``i``; enemies adjacent to her take P1 damage each (not an attack, no
+    reductions). Adjacent = the attacker when its attack is melee
+    (``C_FORM``); see the STATUS file for the grid."""
+    if comb[i, C_FORM] != 0:
+        return
+    for s in range(MAXT):
+        if comb[t, C_TCODE + s] == E_AURA_STRENGTH:
+            cc[t, K_TUSE + s] += 1
+            took = apply_damage(i, comb[t, C_TP1 + s], comb, rules, dyn, streams, cc)
+            cc[t, K_DEALT] += took
+            cc[i, K_TAKEN] += took
+            cc[i, K_SELF_DMG] += took
+
+
+@kernel
+def courage_aura(i, sign, comb, dyn):
+    """Courage Aura (L1739): her allies (not herself) get +P1 to all
+    challenges while she stands (gridless: all of them; the bonus is a
+    negative entry in their ``D_FEAR`` penalty). ``sign`` +1 removes it (she
+    dropped), -1 gives it back (she revived)."""
+    p = 0
+    for s in range(MAXT):
+        if comb[i, C_TCODE + s] == E_COURAGE:
+            p += comb[i, C_TP1 + s]
+    for j in range(comb.shape[0]):
+        if j != i:
+            if comb[j, C_SIDE] == comb[i, C_SIDE]:
+                dyn[j, D_FEAR] += sign * p
+
+
+@kernel
+def drop_effects(t, comb, dyn):
+    """Effects that end when ``t`` drops to 0 Resolve: Amplify Magic on her
+    (L1797), her Courage Aura."""
+    dyn[t, D_AMP_HEAL] = 0
+    dyn[t, D_AMP_AIL] = 0
+    if (comb[t, C_TMASK] >> E_COURAGE) & 1 != 0:
+        courage_aura(t, 1, comb, dyn)
+
+
+@kernel
+def try_amplify(i, comb, pol, rules, dyn, streams, cc):
+    """Amplify Magic (L1795, Minor, until the scene ends or the target drops):
+    on the standing ally (herself included) lowest in Resolve share below
+    ``heal_below`` when her side heals, +P1 to every healing she receives;
+    else, when her side gives ailments, on the policy's target, -P2 to its
+    rolls to resist or remove ailments. Not on someone already amplified."""
+    s = find_usable(i, E_AMPLIFY, comb, pol, dyn)
+    if s < 0:
+        return False
+    side_mask = comb[i, C_SIDEMASK]
+    heals = (1 << E_HEAL) | (1 << E_SECOND_WIND) | (1 << E_GROUP_HEAL) | (1 << E_DRAIN) | (1 << E_LIFE_BOMB)
+    if (side_mask & heals) != 0:
+        best = -1
+        best_share = 1 << 40
+        for j in range(comb.shape[0]):
+            if comb[j, C_SIDE] != comb[i, C_SIDE]:
+                continue
+            if not is_standing(dyn, j):
+                continue
+            if dyn[j, D_AMP_HEAL] != 0:
+                continue
+            share = dyn[j, D_RES] * 100 // comb[j, C_RES]
+            if share < pol[i, P_HEAL_BELOW]:
+                if share < best_share:
+                    best_share = share
+                    best = j
+        if best >= 0:
+            pay_talent(i, s, comb, rules, dyn, cc)
+            dyn[best, D_AMP_HEAL] = comb[i, C_TP1 + s]
+            return True
+    ailing = (1 << E_INFLICT) | (1 << E_CURSE) | (1 << E_SCREAM) | (1 << E_ATTACK_AILMENT) | (1 << E_STEAL_ACTION)
+    if (side_mask & ailing) != 0:
+        t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+        if t >= 0:
+            if is_standing(dyn, t):
+                if dyn[t, D_AMP_AIL] == 0:
+                    pay_talent(i, s, comb, rules, dyn, cc)
+                    dyn[t, D_AMP_AIL] = comb[i, C_TP2 + s]
+                    return True
+    return False
+
+
 @kernel
 def take_turn(i, comb, pol, rules, dyn, streams, cc):
     """One turn of ``i`` (L1410): a Major and a Minor action, free actions.
@@ -1710,7 +1968,8 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
     3. Major: a Scream-like ability or Wave of Courage if enough would be
        affected (:func:`major_talent`); else a basic attack on the policy's
        target (A13) with its talent riders (:func:`declare_riders`), made by
-       an ally instead if she spends Guided Strike on her.
+       an ally instead if she spends Guided Strike on her; with Follow Up
+       usable she attacks the enemy an ally hit just before her turn.
     4. Free: Reflector after a successful attack; Bonus Action / Action
        Burst (talent) for another Major action.
     """
@@ -1755,7 +2014,12 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
                 if g >= 0:
                     who = g
         if not acted:
-            t = choose_target(who, comb, pol, dyn, streams[S_POLICY])
+            t = -1
+            if who == i:
+                if (mask >> E_FOLLOW_UP) & 1 != 0:
+                    t = follow_up_target(i, comb, pol, dyn)
+            if t < 0:
+                t = choose_target(who, comb, pol, dyn, streams[S_POLICY])
             if t < 0:
                 break
             dealt = attack(who, t, comb, pol, rules, dyn, streams, cc)
@@ -1775,7 +2039,8 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
 @kernel
 def minor_talent(i, comb, pol, rules, dyn, streams, cc):
     """A Minor action from her talents, in this order: a heal
-    (:func:`try_heal`), Remedy on an ally, Curse, Steal Action. Returns 0
+    (:func:`try_heal`), Remedy on an ally, Curse, Steal Action, Amplify
+    Magic (:func:`try_amplify`). Returns 0
     (none), 1 (used) or 2 (a successful Steal Action: another Minor)."""
     if try_heal(i, comb, pol, rules, dyn, streams, cc):
         return 1
@@ -1786,7 +2051,13 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc):
                 return 1
     if try_curse(i, comb, pol, rules, dyn, streams, cc):
         return 1
-    return try_steal(i, comb, pol, rules, dyn, streams, cc)
+    r = try_steal(i, comb, pol, rules, dyn, streams, cc)
+    if r != 0:
+        return r
+    if (comb[i, C_TMASK] >> E_AMPLIFY) & 1 != 0:
+        if try_amplify(i, comb, pol, rules, dyn, streams, cc):
+            return 1
+    return 0
 
 
 @kernel
@@ -1830,7 +2101,9 @@ def bonus_action(i, comb, pol, rules, dyn, cc):
 
 @kernel(inline="always")
 def play_turn(i, comb, pol, rules, dyn, streams, cc, bf):
-    """One turn of ``i``: gridless (``bf`` None) or on the battlefield."""
+    """One turn of ``i``: gridless (``bf`` None) or on the battlefield.
+    Every turn advances the fight's turn clock (``D_CLOCK``, row 0)."""
+    dyn[0, D_CLOCK] += 1
     if bf is None:
         take_turn(i, comb, pol, rules, dyn, streams, cc)
     else:
@@ -1957,6 +2230,7 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
     outcome = -1
     rounds = cap
     for r in range(1, cap + 1):
+        dyn[0, D_ROUND] = r
         bled = False
         for j in range(n):
             if (comb[j, C_TMASK] >> E_SHRUG_OFF) & 1 != 0:
@@ -1987,6 +2261,8 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
                 back = dyn[i, D_PENDING]
                 dyn[i, D_RES] = back if back < comb[i, C_RES] else comb[i, C_RES]
                 dyn[i, D_PENDING] = -1
+                if (comb[i, C_TMASK] >> E_COURAGE) & 1 != 0:
+                    courage_aura(i, -1, comb, dyn)  # standing again: her aura is back
             if acts:
                 play_turn(i, comb, pol, rules, dyn, streams, cc, bf)
             outcome = outcome_now(comb, rules, dyn)

@@ -74,6 +74,25 @@ implode            --                           Major: Support vs Support; a win
 all_or_nothing     most                         before an attack take the policy's
                                                 ``all_or_nothing`` damage (at most most) and add it
                                                 to the attack's damage [declare_riders]
+follow_up          attack, damage               Major: on the enemy an ally hit in the turn just
+                                                before hers, + attack and + damage [declare_riders,
+                                                follow_up_target]
+opening            bonus                        Major: while another ally stands, her attack; a hit
+                                                gives her allies + bonus to attack the target until
+                                                the end of her next turn [declare_riders,
+                                                opening_bonus]
+seal_magic         --                           free after a hit: the target uses no talent (Boost
+                                                included) until the end of the next round
+                                                [seal_magic, sealed]
+amplify            healing, ailment             Minor: an ally below ``heal_below`` gets + healing
+                                                from every heal (when her side heals), else the
+                                                policy's target - ailment to resist or remove
+                                                ailments; until the scene ends or it drops
+                                                [try_amplify]
+aura_of_strength   damage                       her successful defence roll: the (melee) attacker
+                                                takes damage, not an attack [aura_of_strength]
+courage_aura       bonus                        + bonus to her allies' rolls while she stands
+                                                [courage_aura]
 =================  ===========================  ====================================================
 """
 from __future__ import annotations
@@ -112,6 +131,12 @@ MECHANICS = {
     "life_bomb": (K.E_LIFE_BOMB, ()),
     "implode": (K.E_IMPLODE, ()),
     "all_or_nothing": (K.E_ALL_OR_NOTHING, ("most",)),
+    "follow_up": (K.E_FOLLOW_UP, ("attack", "damage")),
+    "opening": (K.E_OPENING, ("bonus",)),
+    "seal_magic": (K.E_SEAL_MAGIC, ()),
+    "amplify": (K.E_AMPLIFY, ("healing", "ailment")),
+    "aura_of_strength": (K.E_AURA_STRENGTH, ("damage",)),
+    "courage_aura": (K.E_COURAGE, ("bonus",)),
 }
 
 _AILMENT = {"stun": K.A_STUN, "bound": K.A_BOUND, "bleed": K.A_BLEED}
