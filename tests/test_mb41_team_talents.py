@@ -231,3 +231,40 @@ def test_seal_magic_is_not_spent_on_a_girl_without_talents():
                          [mb41_member("Shade", kind="monster", resolve=20, overcharge_pool=5, talents=["Seal Magic"])])
     call(K.attack, inp, dyn, cc, Script(check=faces(3, 3, 1, 1), damage=faces(1)), i=1, t=0)
     assert dyn[0, K.D_SEALED_UNTIL] == -1 and dyn[1, K.D_POOL] == 5
+
+
+# ------------------------------------------------------------------ Link
+
+
+def test_link_copies_healing_on_the_primary_to_the_secondary():
+    """Link (L1743-1752, Minor, one link at a time): healing on the primary is
+    copied to the secondary, the same amount (A47b)."""
+    inp, dyn, cc = setup([girl("Akari", talents=["Heal"]), girl("Bea", talents=["Link"]), girl("Cara")],
+                         [mb41_member("Shade")])
+    dyn[0, K.D_RES] = 5     # lowest share: primary
+    dyn[2, K.D_RES] = 16    # next: secondary
+    assert call(K.try_link, inp, dyn, cc, Script(), i=1)
+    assert dyn[0, K.D_LINK_TO] == 2 and dyn[1, K.D_LINKED] == 0
+    assert not call(K.try_link, inp, dyn, cc, Script(), i=1)          # one link at a time, still good
+    call(K.try_heal, inp, dyn, cc, Script(damage=faces(3)), i=0)      # Akari heals herself 3 + 1 = 4
+    assert dyn[0, K.D_RES] == 9
+    assert dyn[2, K.D_RES] == 18                                      # Cara gets 4 too, capped at 18
+    assert cc[0, K.K_HEALED] == 6
+
+
+def test_link_copies_ailments_between_enemies_and_relinks_when_one_drops():
+    inp, dyn, cc = setup([girl("Akari", talents=["Curse", "Link"])],
+                         [mb41_member("Shade"), mb41_member("Umbra"), mb41_member("Nox")])
+    assert call(K.try_link, inp, dyn, cc, Script(), i=0)              # focus-weakest: Shade, then Umbra
+    assert dyn[1, K.D_LINK_TO] == 2
+    assert call(K.try_curse, inp, dyn, cc, Script(), i=0)             # Stun on Shade ...
+    assert dyn[1, K.D_AIL + K.A_STUN] == 1 and dyn[2, K.D_AIL + K.A_STUN] == 1   # ... and on Umbra
+    assert dyn[3, K.D_AIL + K.A_STUN] == 0
+    call(K.apply_damage, inp, dyn, cc, Script(), t=2, dmg=18)         # Umbra drops: the link is useless
+    assert call(K.try_link, inp, dyn, cc, Script(), i=0)
+    assert dyn[1, K.D_LINK_TO] == 3 and dyn[0, K.D_LINKED] == 1
+
+
+def test_link_needs_a_heal_or_an_ailment_on_her_side():
+    inp, dyn, cc = setup([girl("Akari", talents=["Link"]), girl("Bea")], [mb41_member("Shade"), mb41_member("Umbra")])
+    assert not call(K.try_link, inp, dyn, cc, Script(), i=0)

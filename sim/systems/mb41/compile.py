@@ -112,6 +112,16 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
         role_stat = {r: _STAT_INDEX[st] for r, st in roles.items()}
         talents.fill_slots(row, list(m.talents), role_stat, minion=m.kind == "minion",
                             uses=m.talent_uses)
+        if (int(row[K.C_TMASK]) >> K.E_MID_CHILDAN) & 1:
+            # Mid-Childan System (L1669): no +2 melee damage bonus
+            row[K.C_MELEE_DMG] -= resolved["melee_bonus"]
+            if row[K.C_FORM] == 0:
+                row[K.C_DMG] -= resolved["melee_bonus"]
+        if (int(row[K.C_TMASK]) >> K.E_BELKAN) & 1 and row[K.C_FORM] == 1:
+            # Belkan System (L1675): no ranged attacks
+            row[K.C_FORM] = 0
+            row[K.C_DMG] += resolved["melee_bonus"] - resolved["ranged_bonus"]
+            notes.append(f"{m.name} has Belkan System: she attacks in melee (attack_kind ranged ignored)")
         slot_names.append([t for t in m.talents if t != "Boost"])
         pol[i] = policies.encode(m.policy, resolved["burst_at"], m.attack_kind)
     _side_effects(comb)

@@ -136,6 +136,12 @@ E_SEAL_MAGIC = 32      # Seal Magic
 E_AMPLIFY = 33         # Amplify Magic
 E_AURA_STRENGTH = 34   # Aura of Strength
 E_COURAGE = 35         # Courage Aura
+E_AMBUSH = 36          # Ambush Tactics
+E_CURSE_SHIFT = 37     # Curse Shift
+E_MINION_EXPLOSION = 38  # Minion Explosion
+E_BELKAN = 39          # Belkan System
+E_MID_CHILDAN = 40     # Mid-Childan System (compile time only: no kernel branch)
+E_LINK = 41            # Link
 
 # ailments (L1459-1467): columns D_AIL + these
 A_STUN = 0
@@ -211,7 +217,11 @@ D_OPEN_BONUS = 76  # ... and her allies' attack bonus against her
 D_SEALED_UNTIL = 77  # Seal Magic: no talent use while D_ROUND <= this
 D_AMP_HEAL = 78    # Amplify Magic on an ally: added to every healing she receives
 D_AMP_AIL = 79     # Amplify Magic on an enemy: penalty to her rolls to resist or remove ailments
-ND = 80
+D_AMBUSH = 80      # Ambush Tactics: 1 during its turn before round 1
+D_BELKAN = 81      # Belkan System: bonuses stored by her melee hits this scene
+D_LINK_TO = 82     # Link: she is a primary; healing and ailments she gets are copied to this one (-1 none)
+D_LINKED = 83      # Link: the primary of the link she made (-1 none; one link at a time)
+ND = 84
 
 # counters per combatant
 K_DEALT = 0
@@ -362,6 +372,10 @@ def reset(comb, rules, dyn):
         dyn[i, D_SEALED_UNTIL] = -1
         dyn[i, D_AMP_HEAL] = 0
         dyn[i, D_AMP_AIL] = 0
+        dyn[i, D_AMBUSH] = 0
+        dyn[i, D_BELKAN] = 0
+        dyn[i, D_LINK_TO] = -1
+        dyn[i, D_LINKED] = -1
 
 
 @kernel(inline="always")
@@ -880,6 +894,8 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
             if ail_slot >= 0:
                 if is_standing(dyn, t):
                     give_ailment(t, comb[i, C_TP1 + ail_slot], dyn, cc)
+            if (a_mask >> E_BELKAN) & 1 != 0:
+                belkan_hit(i, comb, dyn)
             if open_slot >= 0:
                 # Make an Opening (L1776): allies get +P1 against her until the end of i's next turn
                 dyn[t, D_OPEN_BY] = i
@@ -1064,8 +1080,7 @@ def try_inflict(i, t, comb, pol, rules, dyn, cc):
         a = (pol[i, P_INFLICT] + k) % 3
         if dyn[t, D_AIL + a] == 0:
             pay_talent(i, s, comb, rules, dyn, cc)
-            dyn[t, D_AIL + a] = 1
-            cc[t, K_AILED] += 1
+            give_ailment(t, a, dyn, cc)
             return
 
 
@@ -1102,17 +1117,25 @@ def find_usable(i, code, comb, pol, dyn):
 
 
 @kernel
-def give_ailment(t, a, dyn, cc):
-    """Put ailment ``a`` on ``t`` (no stacking of the same ailment, A25iii)."""
+def _ail(t, a, dyn, cc):
     if dyn[t, D_AIL + a] == 0:
         dyn[t, D_AIL + a] = 1
         cc[t, K_AILED] += 1
 
 
 @kernel
-def restore(i, j, amount, comb, dyn, cc):
-    """``i`` restores up to ``amount`` Resolve to ``j`` (never above her maximum);
-    returns what was restored."""
+def give_ailment(t, a, dyn, cc):
+    """Put ailment ``a`` on ``t`` (no stacking of the same ailment, A25iii);
+    a Link copies it to her secondary if standing (L1746, A47)."""
+    _ail(t, a, dyn, cc)
+    k = dyn[t, D_LINK_TO]
+    if k >= 0:
+        if is_standing(dyn, k):
+            _ail(k, a, dyn, cc)
+
+
+@kernel
+def _heal(i, j, amount, comb, dyn, cc):
     if amount > 0:
         amount += dyn[j, D_AMP_HEAL]  # Amplify Magic: +P1 from every healing effect (L1797)
     room = comb[j, C_RES] - dyn[j, D_RES]
@@ -1123,6 +1146,19 @@ def restore(i, j, amount, comb, dyn, cc):
     dyn[j, D_RES] += amount
     cc[i, K_HEALED] += amount
     return amount
+
+
+@kernel
+def restore(i, j, amount, comb, dyn, cc):
+    """``i`` restores up to ``amount`` Resolve to ``j`` (never above her maximum);
+    returns what ``j`` got. A Link on ``j`` gives her secondary, if standing,
+    the same amount (A47b), capped by her own maximum."""
+    got = _heal(i, j, amount, comb, dyn, cc)
+    k = dyn[j, D_LINK_TO]
+    if k >= 0:
+        if is_standing(dyn, k):
+            _heal(i, k, amount, comb, dyn, cc)
+    return got
 
 
 @kernel
@@ -1155,10 +1191,17 @@ def declare_riders(i, t, comb, pol, rules, dyn, cc):
     * Follow Up (L1819): on a target an ally hit in the turn just before
       this one (``D_HIT_AT`` = clock - 1), pay; +P1 to the attack, +P2 damage;
     * Make an Opening (L1776): while another ally stands, pay; a hit opens
-      the target (see :func:`attack`, :func:`opening_bonus`).
+      the target (see :func:`attack`, :func:`opening_bonus`);
+    * Ambush Tactics (L2006): during its turn before round 1, +P3 to the
+      attack and +P1 d6 + P2 damage on a hit (the Killing Blow slot);
+    * Minion Explosion (L1987): see :func:`minion_explosion` (the Killing
+      Blow slot: +P1 d6 on a hit);
+    * Belkan System (L1675): she spends the bonuses her melee hits stored
+      (+P1 each) on this attack.
 
-    Killing Blow, an ailment attack, Follow Up and Make an Opening are each
-    the Major action itself: at most one of them, in that order.
+    Killing Blow, Minion Explosion, an ailment attack, Follow Up and Make an
+    Opening are each the Major action itself: at most one of them, in that
+    order.
     """
     a_bonus = 0
     dmg_bonus = 0
@@ -1203,20 +1246,21 @@ def declare_riders(i, t, comb, pol, rules, dyn, cc):
                     if dyn[i, D_TUSES + s] != 0:
                         if can_pay(i, s, comb, pol, dyn):
                             kb = s
+    # the special attacks are each the Major action itself: the first that
+    # applies of Killing Blow, the ambush, Minion Explosion, an ailment attack
     if kb >= 0:
         pay_talent(i, kb, comb, rules, dyn, cc)
-    else:
-        # a special attack is the Major action itself: Killing Blow or an ailment attack, not both
+    elif dyn[i, D_AMBUSH] != 0:
+        # Ambush Tactics (L2006): its attack before round 1 gets +P3 and, on a hit, +P1 d6 + P2
         for s in range(MAXT):
-            if comb[i, C_TCODE + s] == E_ATTACK_AILMENT:
-                if ail < 0:
-                    if dyn[t, D_RES] > 0:
-                        if dyn[t, D_AIL + comb[i, C_TP1 + s]] == 0:
-                            if dyn[i, D_TUSES + s] != 0:
-                                if can_pay(i, s, comb, pol, dyn):
-                                    ail = s
-        if ail >= 0:
-            pay_talent(i, ail, comb, rules, dyn, cc)
+            if comb[i, C_TCODE + s] == E_AMBUSH:
+                kb = s
+        a_bonus += comb[i, C_TP3 + kb]
+        cc[i, K_TUSE + kb] += 1
+    else:
+        kb = minion_explosion(i, comb, pol, rules, dyn, cc)
+    if kb < 0:
+        ail = ailment_attack(i, t, comb, pol, rules, dyn, cc)
     opening = -1
     if kb < 0:
         if ail < 0:
@@ -1234,6 +1278,12 @@ def declare_riders(i, t, comb, pol, rules, dyn, cc):
                         pay_talent(i, opening, comb, rules, dyn, cc)
                     else:
                         opening = -1
+    if dyn[i, D_BELKAN] != 0:
+        for s in range(MAXT):
+            if comb[i, C_TCODE + s] == E_BELKAN:
+                a_bonus += dyn[i, D_BELKAN] * comb[i, C_TP1 + s]
+                cc[i, K_TUSE + s] += 1
+        dyn[i, D_BELKAN] = 0
     return a_bonus, dmg_bonus, kb, ail, opening
 
 
@@ -1956,6 +2006,178 @@ def try_amplify(i, comb, pol, rules, dyn, streams, cc):
 
 
 @kernel
+def ailment_attack(i, t, comb, pol, rules, dyn, cc):
+    """Binding / Debilitating Attack (L2011, L2025): the first usable slot
+    whose ailment a standing ``t`` lacks; paid; returns it or -1."""
+    for s in range(MAXT):
+        if comb[i, C_TCODE + s] == E_ATTACK_AILMENT:
+            if dyn[t, D_RES] > 0:
+                if dyn[t, D_AIL + comb[i, C_TP1 + s]] == 0:
+                    if dyn[i, D_TUSES + s] != 0:
+                        if can_pay(i, s, comb, pol, dyn):
+                            pay_talent(i, s, comb, rules, dyn, cc)
+                            return s
+    return -1
+
+
+@kernel
+def minion_explosion(i, comb, pol, rules, dyn, cc):
+    """Minion Explosion (L1987, Major, its cost): the monster's attack
+    originates from one of its standing minions, which is destroyed (dead);
+    returns the slot (a hit adds P1 d6 + P2) or -1. Used whenever it has a
+    standing minion and the pool for it (gridless: the minion's position is
+    as good as its own)."""
+    s = find_usable(i, E_MINION_EXPLOSION, comb, pol, dyn)
+    if s < 0:
+        return -1
+    for m in range(comb.shape[0]):
+        if comb[m, C_PDEF] >= 0:
+            if other_ally(i, m, comb, dyn):
+                pay_talent(i, s, comb, rules, dyn, cc)
+                dyn[m, D_RES] = 0
+                dyn[m, D_DEAD] = 1
+                cc[m, K_DEATHS] += 1
+                return s
+    return -1
+
+
+@kernel
+def belkan_hit(i, comb, dyn):
+    """Belkan System (L1675): each successful melee hit (she has no ranged
+    attacks) stores one +P1 bonus, at most P2 of them."""
+    for s in range(MAXT):
+        if comb[i, C_TCODE + s] == E_BELKAN:
+            if dyn[i, D_BELKAN] < comb[i, C_TP2 + s]:
+                dyn[i, D_BELKAN] += 1
+
+
+@kernel
+def try_curse_shift(i, comb, pol, rules, dyn, streams, cc):
+    """Curse Shift (L2017, Major, its cost + 1 per further effect): move the
+    ailments it bears to the policy's target (gridless: within 1-2), those
+    the target lacks, while its pool pays. Used when it bears an ailment
+    the target lacks."""
+    if not has_ailment(i, dyn):
+        return False
+    s, t = talent_on_target(i, E_CURSE_SHIFT, comb, pol, dyn, streams)
+    if s < 0:
+        return False
+    moved = 0
+    for a in range(3):
+        if dyn[i, D_AIL + a] != 0:
+            if dyn[t, D_AIL + a] == 0:
+                if moved > 0:
+                    if not can_pay(i, s, comb, pol, dyn):
+                        break
+                pay_talent(i, s, comb, rules, dyn, cc)
+                dyn[i, D_AIL + a] = 0
+                give_ailment(t, a, dyn, cc)
+                moved += 1
+    return moved > 0
+
+
+@kernel
+def ambush_turns(comb, pol, rules, dyn, order, streams, cc, bf):
+    """Ambush Tactics (L2006): before round 1 each standing combatant with it
+    (initiative order) takes an extra turn, its attack at +P3 and +P1 d6 + P2
+    damage; then the ambushers go first in round 1 ("can go first if it
+    chooses": it always does). Returns the outcome, -1 while the fight goes on."""
+    n = comb.shape[0]
+    outcome = -1
+    front = 0
+    for k in range(n):
+        i = order[k]
+        if (comb[i, C_TMASK] >> E_AMBUSH) & 1 == 0:
+            continue
+        for m in range(k, front, -1):  # move it to the front, keeping the others' order
+            order[m] = order[m - 1]
+        order[front] = i
+        front += 1
+        if outcome >= 0:
+            continue
+        if not is_standing(dyn, i):
+            continue
+        dyn[i, D_AMBUSH] = 1
+        play_turn(i, comb, pol, rules, dyn, streams, cc, bf)
+        dyn[i, D_AMBUSH] = 0
+        outcome = outcome_now(comb, rules, dyn)
+    return outcome
+
+
+@kernel
+def _lowest_two(i, comb, dyn):
+    """The two standing members of ``i``'s side (herself included) lowest in
+    Resolve share, ``(first, second)``; -1 where there are not enough."""
+    a = -1
+    b = -1
+    sa = 1 << 40
+    sb = 1 << 40
+    for j in range(comb.shape[0]):
+        if comb[j, C_SIDE] != comb[i, C_SIDE]:
+            continue
+        if not is_standing(dyn, j):
+            continue
+        share = dyn[j, D_RES] * 100 // comb[j, C_RES]
+        if share < sa:
+            b = a
+            sb = sa
+            a = j
+            sa = share
+        elif share < sb:
+            b = j
+            sb = share
+    return a, b
+
+
+@kernel
+def try_link(i, comb, pol, rules, dyn, streams, cc):
+    """Link (L1743, Minor, one link at a time, to the end of the scene):
+    when her side heals, link the two allies (herself included) lowest in
+    Resolve share, the lowest as primary: healing on the primary is copied to
+    the secondary (A47b, :func:`restore`); else, when her side gives
+    ailments, the policy's target as primary and another standing enemy as
+    secondary: ailments on the primary are copied (:func:`give_ailment`).
+    She makes a new link when she has none or one of the linked dropped."""
+    p = dyn[i, D_LINKED]
+    if p >= 0:
+        k = dyn[p, D_LINK_TO]
+        if k >= 0:
+            if is_standing(dyn, p):
+                if is_standing(dyn, k):
+                    return False
+    s = find_usable(i, E_LINK, comb, pol, dyn)
+    if s < 0:
+        return False
+    side_mask = comb[i, C_SIDEMASK]
+    heals = (1 << E_HEAL) | (1 << E_SECOND_WIND) | (1 << E_GROUP_HEAL) | (1 << E_DRAIN) | (1 << E_LIFE_BOMB)
+    ailing = (1 << E_INFLICT) | (1 << E_CURSE) | (1 << E_SCREAM) | (1 << E_ATTACK_AILMENT) | (1 << E_STEAL_ACTION)
+    a = -1
+    b = -1
+    if (side_mask & heals) != 0:
+        a, b = _lowest_two(i, comb, dyn)
+    elif (side_mask & ailing) != 0:
+        a = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+        if a >= 0:
+            if not is_standing(dyn, a):
+                a = -1
+        if a >= 0:
+            for j in range(comb.shape[0]):
+                if j != a:
+                    if comb[j, C_SIDE] == comb[a, C_SIDE]:
+                        if is_standing(dyn, j):
+                            b = j
+                            break
+    if b < 0:
+        return False
+    if p >= 0:
+        dyn[p, D_LINK_TO] = -1  # one link at a time: the old one ends
+    pay_talent(i, s, comb, rules, dyn, cc)
+    dyn[a, D_LINK_TO] = b
+    dyn[i, D_LINKED] = a
+    return True
+
+
+@kernel
 def take_turn(i, comb, pol, rules, dyn, streams, cc):
     """One turn of ``i`` (L1410): a Major and a Minor action, free actions.
 
@@ -2040,7 +2262,7 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
 def minor_talent(i, comb, pol, rules, dyn, streams, cc):
     """A Minor action from her talents, in this order: a heal
     (:func:`try_heal`), Remedy on an ally, Curse, Steal Action, Amplify
-    Magic (:func:`try_amplify`). Returns 0
+    Magic (:func:`try_amplify`), Link (:func:`try_link`). Returns 0
     (none), 1 (used) or 2 (a successful Steal Action: another Minor)."""
     if try_heal(i, comb, pol, rules, dyn, streams, cc):
         return 1
@@ -2057,6 +2279,9 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc):
     if (comb[i, C_TMASK] >> E_AMPLIFY) & 1 != 0:
         if try_amplify(i, comb, pol, rules, dyn, streams, cc):
             return 1
+    if (comb[i, C_TMASK] >> E_LINK) & 1 != 0:
+        if try_link(i, comb, pol, rules, dyn, streams, cc):
+            return 1
     return 0
 
 
@@ -2064,8 +2289,8 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc):
 def major_talent(i, comb, pol, rules, dyn, streams, cc):
     """A Major action from her talents instead of an attack, the first that
     applies of: Wave of Courage (:func:`try_group_heal`), a Scream
-    (:func:`try_scream`), Life Bomb (:func:`try_life_bomb`), Implode
-    (:func:`try_implode`)."""
+    (:func:`try_scream`), Life Bomb (:func:`try_life_bomb`), Curse Shift
+    (:func:`try_curse_shift`), Implode (:func:`try_implode`)."""
     if (comb[i, C_TMASK] >> E_GROUP_HEAL) & 1 != 0:
         if try_group_heal(i, comb, pol, rules, dyn, streams, cc):
             return True
@@ -2074,6 +2299,9 @@ def major_talent(i, comb, pol, rules, dyn, streams, cc):
             return True
     if (comb[i, C_TMASK] >> E_LIFE_BOMB) & 1 != 0:
         if try_life_bomb(i, comb, pol, rules, dyn, cc):
+            return True
+    if (comb[i, C_TMASK] >> E_CURSE_SHIFT) & 1 != 0:
+        if try_curse_shift(i, comb, pol, rules, dyn, streams, cc):
             return True
     if (comb[i, C_TMASK] >> E_IMPLODE) & 1 != 0:
         return try_implode(i, comb, pol, rules, dyn, streams, cc)
@@ -2229,7 +2457,13 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
     roll_initiative(comb, rules, streams[S_SETUP], order, key)
     outcome = -1
     rounds = cap
+    if ((comb[0, C_SIDEMASK] | comb[n - 1, C_SIDEMASK]) >> E_AMBUSH) & 1 != 0:  # the two sides' masks
+        outcome = ambush_turns(comb, pol, rules, dyn, order, streams, cc, bf)
+        if outcome >= 0:
+            rounds = 1  # over before round 1: counted as a one-round fight
     for r in range(1, cap + 1):
+        if outcome >= 0:
+            break
         dyn[0, D_ROUND] = r
         bled = False
         for j in range(n):

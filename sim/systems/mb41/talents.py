@@ -93,6 +93,22 @@ aura_of_strength   damage                       her successful defence roll: the
                                                 takes damage, not an attack [aura_of_strength]
 courage_aura       bonus                        + bonus to her allies' rolls while she stands
                                                 [courage_aura]
+ambush             dice, bonus, attack          a turn before round 1 (then first in round 1); its
+                                                attack + attack, a hit + dice d6 + bonus
+                                                [ambush_turns]
+curse_shift        --                           Major: move the ailments it bears to the policy's
+                                                target, the cost for each [try_curse_shift]
+minion_explosion   dice, bonus                  Major: its attack comes from a minion, which is
+                                                destroyed; a hit + dice d6 + bonus
+                                                [minion_explosion]
+belkan             bonus, most                  melee only; each hit stores + bonus (at most most),
+                                                all spent on her next attack [belkan_hit]
+mid_childan        --                           no melee damage bonus (compile time; on the grid
+                                                ranged reaches 4)
+link               --                           Minor, one at a time: two allies (when her side
+                                                heals; healing on the first is copied to the
+                                                second) or two enemies (when it gives ailments;
+                                                ailments copied) [try_link, restore, give_ailment]
 =================  ===========================  ====================================================
 """
 from __future__ import annotations
@@ -137,6 +153,12 @@ MECHANICS = {
     "amplify": (K.E_AMPLIFY, ("healing", "ailment")),
     "aura_of_strength": (K.E_AURA_STRENGTH, ("damage",)),
     "courage_aura": (K.E_COURAGE, ("bonus",)),
+    "ambush": (K.E_AMBUSH, ("dice", "bonus", "attack")),
+    "curse_shift": (K.E_CURSE_SHIFT, ()),
+    "minion_explosion": (K.E_MINION_EXPLOSION, ("dice", "bonus")),
+    "belkan": (K.E_BELKAN, ("bonus", "most")),
+    "mid_childan": (K.E_MID_CHILDAN, ()),
+    "link": (K.E_LINK, ()),
 }
 
 _AILMENT = {"stun": K.A_STUN, "bound": K.A_BOUND, "bleed": K.A_BLEED}

@@ -1,0 +1,152 @@
+"""Special attacks and attack styles of 4.1 (seed 000): Ambush Tactics,
+Minion Explosion, Curse Shift (monster talents / boss abilities), Belkan
+System and Mid-Childan System (common talents), each with injected dice
+showing its effect as the book states. Gridless fights: every range is met.
+
+``girl`` is 4/4/3 (attack/defence/support) with Resolve 18; monsters here
+have damage bonus 0, so a melee hit deals the die + 2.
+"""
+from __future__ import annotations
+
+from helpers import Script, faces, mb41_call, mb41_data, mb41_fight, mb41_inputs, mb41_member, mb41_state
+
+from sim.systems.mb41 import kernel as K
+
+NOCAP = {"boost": "never", "overcharge_cap": 99}
+
+
+def girl(name="Akari", **kw):
+    m = {"attack": 4, "defence": 4, "support": 3, "policy": dict(NOCAP)}
+    m.update(kw)
+    return mb41_member(name, **m)
+
+
+def monster(name="Lurker", **kw):
+    m = {"kind": "monster", "resolve": 20, "damage_bonus": 0, "overcharge_pool": 5}
+    m.update(kw)
+    return mb41_member(name, **m)
+
+
+def setup(side_a, side_b, rules=None):
+    inp = mb41_inputs(mb41_data(side_a, side_b, rules))
+    dyn, cc = mb41_state(inp)
+    return inp, dyn, cc
+
+
+def call(fn, inp, dyn, cc, s, **kw):
+    out = mb41_call(fn, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn, streams=s.streams, cc=cc, **kw)
+    s.assert_consumed()
+    return out
+
+
+# ------------------------------------------------------------------ Ambush Tactics
+
+
+def test_ambush_tactics_turn_before_round_one_then_first():
+    """Ambush Tactics (L2006-2009): an extra turn before round 1, its attack at
+    +3 and +1d6 damage; it goes first in round 1 (it always chooses to)."""
+    inp, dyn, cc = setup([girl()], [monster(talents=["Ambush Tactics"])], rules={"round_cap": 1})
+    check = (faces(2, 2, 2, 2)     # ambush: 4 + 3 + 3 = 10 vs 4 + 4 = 8 (7 vs 8 without the +3)
+             + faces(3, 3, 1, 1)   # round 1, Lurker first: 6 + 3 = 9 vs 2 + 4 = 6, hits
+             + faces(1, 1, 3, 3))  # then Akari: 2 + 4 = 6 vs 6 + 3 = 9, misses
+    s = Script(check=check, damage=faces(1, 4) + faces(2))   # 1 + 2 + 1d6 (4); then 2 + 2
+    outcome, rounds = mb41_fight(inp, dyn, s.streams, cc)
+    s.assert_consumed()
+    assert dyn[0, K.D_RES] == 18 - 7 - 4
+    assert dyn[1, K.D_RES] == 20
+    assert cc[1, K.K_TUSE] == 1 and cc[1, K.K_ATTACKS] == 2
+    assert (outcome, rounds) == (K.F_DRAW, 1)
+
+
+def test_ambush_that_ends_the_fight_counts_one_round():
+    inp, dyn, cc = setup([girl()], [monster(talents=["Ambush Tactics"])])
+    dyn[0, K.D_RES] = 3
+    s = Script(check=faces(2, 2, 2, 2), damage=faces(1, 1))
+    assert mb41_fight(inp, dyn, s.streams, cc) == (K.F_LOSS, 1)
+    s.assert_consumed()
+
+
+# ------------------------------------------------------------------ Minion Explosion
+
+
+def test_minion_explosion_destroys_a_minion_and_adds_a_d6():
+    """Minion Explosion (L1987-1989, Major, 1 overcharge): the attack comes from
+    one of its minions, which is destroyed; a hit deals +1d6."""
+    imp = {"name": "Imp", "kind": "minion", "attack": 2, "hp": 2, "passive_defence": 6}
+    inp, dyn, cc = setup([girl()], [monster(talents=["Minion Explosion"]), imp])
+    hit = faces(3, 3, 1, 1)  # 6 + 3 = 9 vs 2 + 4 = 6
+    assert call(K.attack, inp, dyn, cc, Script(check=hit, damage=faces(1, 5)), i=1, t=0) == 8   # 1 + 2 + 5
+    assert dyn[2, K.D_DEAD] == 1 and dyn[2, K.D_RES] == 0 and cc[2, K.K_DEATHS] == 1
+    assert dyn[1, K.D_POOL] == 4 and cc[1, K.K_TUSE] == 1
+    assert call(K.attack, inp, dyn, cc, Script(check=hit, damage=faces(1)), i=1, t=0) == 3      # no minion left
+    assert dyn[1, K.D_POOL] == 4
+
+
+# ------------------------------------------------------------------ Curse Shift
+
+
+def test_curse_shift_moves_its_ailments_one_overcharge_each():
+    """Curse Shift (L2017-2019, Major, 1 overcharge, +1 per further effect):
+    the ailments it bears go to another target."""
+    inp, dyn, cc = setup([girl()], [monster(talents=["Curse Shift"], overcharge_pool=3)])
+    dyn[1, K.D_AIL + K.A_STUN] = 1
+    dyn[1, K.D_AIL + K.A_BOUND] = 1
+    assert call(K.try_curse_shift, inp, dyn, cc, Script(), i=1)
+    assert list(dyn[1, K.D_AIL:K.D_AIL + 3]) == [0, 0, 0]
+    assert list(dyn[0, K.D_AIL:K.D_AIL + 3]) == [1, 1, 0]
+    assert dyn[1, K.D_POOL] == 1
+    assert not call(K.try_curse_shift, inp, dyn, cc, Script(), i=1)   # nothing left to move
+
+
+def test_curse_shift_moves_what_the_pool_pays_for_and_only_what_the_target_lacks():
+    inp, dyn, cc = setup([girl()], [monster(talents=["Curse Shift"], overcharge_pool=1)])
+    dyn[1, K.D_AIL:K.D_AIL + 3] = 1
+    dyn[0, K.D_AIL + K.A_STUN] = 1                                   # she is Stunned already
+    assert call(K.try_curse_shift, inp, dyn, cc, Script(), i=1)
+    assert list(dyn[1, K.D_AIL:K.D_AIL + 3]) == [1, 0, 1]            # Bound moved, then the pool ran dry
+    assert list(dyn[0, K.D_AIL:K.D_AIL + 3]) == [1, 1, 0]
+    assert dyn[1, K.D_POOL] == 0
+
+
+def test_curse_shift_is_its_major_action_after_a_failed_removal_roll():
+    inp, dyn, cc = setup([girl()], [monster(talents=["Curse Shift"])])
+    dyn[1, K.D_AIL + K.A_BLEED] = 1
+    call(K.take_turn, inp, dyn, cc, Script(check=faces(1, 1)), i=1)   # removal 2 + 3 = 5 fails; no attack
+    assert dyn[0, K.D_AIL + K.A_BLEED] == 1 and dyn[1, K.D_AIL + K.A_BLEED] == 0
+    assert cc[1, K.K_ATTACKS] == 0
+
+
+# ------------------------------------------------------------------ Belkan / Mid-Childan System
+
+
+def test_belkan_system_melee_hits_store_two_spent_on_the_next_attack():
+    """Belkan System (L1675-1679): no ranged attacks; each melee hit stores +2
+    for a later magical roll (at most +6); she spends it on her next attack."""
+    inp, dyn, cc = setup([girl(talents=["Belkan System"], attack_kind="ranged")], [mb41_member("Shade", resolve=40)])
+    assert inp.comb[0, K.C_FORM] == 0 and inp.comb[0, K.C_DMG] == 2
+    assert any("Belkan" in n for n in inp.notes)
+    hit = faces(3, 3, 1, 1)
+    assert call(K.attack, inp, dyn, cc, Script(check=hit, damage=faces(1)), i=0, t=1) == 3
+    assert dyn[0, K.D_BELKAN] == 1
+    # 3 + 4 = 7 (+2 = 9) vs 6 + 3 = 9: the tie goes to her higher stat (4 > 3)
+    assert call(K.attack, inp, dyn, cc, Script(check=faces(2, 1, 3, 3), damage=faces(1)), i=0, t=1) == 3
+    assert dyn[0, K.D_BELKAN] == 1                                   # spent, and stored again by the hit
+    assert call(K.attack, inp, dyn, cc, Script(check=faces(1, 1, 3, 3)), i=0, t=1) == -1
+    assert dyn[0, K.D_BELKAN] == 0                                   # spent on a miss: gone
+
+
+def test_belkan_system_stores_at_most_three():
+    inp, dyn, cc = setup([girl(talents=["Belkan System"])], [mb41_member("Shade", resolve=40)])
+    for _ in range(5):
+        mb41_call(K.belkan_hit, i=0, comb=inp.comb, dyn=dyn)
+    assert dyn[0, K.D_BELKAN] == 3
+
+
+def test_mid_childan_system_has_no_melee_bonus():
+    """Mid-Childan System (L1669-1673): no +2 melee damage; ranged unchanged."""
+    inp, dyn, cc = setup([girl(talents=["Mid-Childan System"]), girl("Bea", talents=["Mid-Childan System"],
+                                                                     attack_kind="ranged")],
+                         [mb41_member("Shade", resolve=40)])
+    assert inp.comb[0, K.C_DMG] == 0 and inp.comb[0, K.C_MELEE_DMG] == 0
+    assert inp.comb[1, K.C_DMG] == 0 and inp.comb[1, K.C_RANGED_DMG] == 0
+    assert call(K.attack, inp, dyn, cc, Script(check=faces(3, 3, 1, 1), damage=faces(4)), i=0, t=2) == 4
