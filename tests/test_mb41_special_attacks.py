@@ -150,3 +150,51 @@ def test_mid_childan_system_has_no_melee_bonus():
     assert inp.comb[0, K.C_DMG] == 0 and inp.comb[0, K.C_MELEE_DMG] == 0
     assert inp.comb[1, K.C_DMG] == 0 and inp.comb[1, K.C_RANGED_DMG] == 0
     assert call(K.attack, inp, dyn, cc, Script(check=faces(3, 3, 1, 1), damage=faces(4)), i=0, t=2) == 4
+
+
+# ------------------------------------------------------------------ Undying Brood
+
+
+def test_undying_brood_a_minion_becomes_the_monster_with_shrinking_resolve():
+    """Undying Brood (L1999-2002, free, 2 overcharge): on its death a living
+    minion becomes the monster, with its original Resolve divided by the
+    minions at the start; each later rebirth halves it."""
+    imp = {"kind": "minion", "attack": 2, "hp": 2, "passive_defence": 6}
+    inp, dyn, cc = setup([girl()], [monster(resolve=24, talents=["Undying Brood"]),
+                                    dict(imp, name="Imp1"), dict(imp, name="Imp2"), dict(imp, name="Imp3")])
+    assert inp.comb[1, K.C_TP1] == 3
+    dyn[1, K.D_AIL + K.A_BOUND] = 1
+    call(K.apply_damage, inp, dyn, cc, Script(), t=1, dmg=24)
+    assert dyn[1, K.D_DEAD] == 0 and dyn[1, K.D_RES] == 8           # 24 // 3
+    assert dyn[2, K.D_DEAD] == 1 and dyn[1, K.D_POOL] == 3            # Imp1 is gone; 5 - 2
+    assert dyn[1, K.D_AIL + K.A_BOUND] == 0
+    call(K.apply_damage, inp, dyn, cc, Script(), t=1, dmg=8)
+    assert dyn[1, K.D_RES] == 4 and dyn[3, K.D_DEAD] == 1 and dyn[1, K.D_POOL] == 1   # halved
+    call(K.apply_damage, inp, dyn, cc, Script(), t=1, dmg=4)          # pool 1 < 2: dies for good
+    assert dyn[1, K.D_DEAD] == 1 and dyn[4, K.D_DEAD] == 0
+    assert cc[1, K.K_TUSE] == 2 and cc[1, K.K_DEATHS] == 1
+
+
+def test_undying_brood_without_minions_dies():
+    inp, dyn, cc = setup([girl()], [monster(talents=["Undying Brood"])])
+    call(K.apply_damage, inp, dyn, cc, Script(), t=1, dmg=20)
+    assert dyn[1, K.D_DEAD] == 1 and dyn[1, K.D_POOL] == 5
+
+
+# ------------------------------------------------------------------ Fight for Friends
+
+
+def test_fight_for_friends_adds_six_and_six_while_an_ally_is_down():
+    """Fight for Friends (L1590-1595): +6 to the roll and +6 damage when acting
+    to prevent a disaster to someone close (read: an ally lies at 0 Resolve,
+    alive); uses: the draft's 2/Scene."""
+    inp, dyn, cc = setup([girl(talents=["Fight for Friends"]), girl("Bea")], [mb41_member("Shade", resolve=40)])
+    miss = faces(1, 1, 3, 3)   # 2 + 4 = 6 vs 6 + 3 = 9; +6: 12 hits
+    assert call(K.attack, inp, dyn, cc, Script(check=miss), i=0, t=2) == -1
+    assert dyn[0, K.D_TUSES] == 2
+    dyn[1, K.D_RES] = 0
+    assert call(K.attack, inp, dyn, cc, Script(check=miss, damage=faces(1)), i=0, t=2) == 9   # 1 + 2 + 6
+    assert dyn[0, K.D_TUSES] == 1
+    dyn[1, K.D_DEAD] = 1                                             # too late: no disaster to prevent
+    assert call(K.attack, inp, dyn, cc, Script(check=miss), i=0, t=2) == -1
+    assert dyn[0, K.D_TUSES] == 1

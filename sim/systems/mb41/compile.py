@@ -125,6 +125,7 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
         slot_names.append([t for t in m.talents if t != "Boost"])
         pol[i] = policies.encode(m.policy, resolved["burst_at"], m.attack_kind)
     _side_effects(comb)
+    _brood_minions(comb)
     for i in range(n):  # allies who may intercept for her (minions never do)
         comb[i, K.C_COVER] = sum(1 for j in range(n) if j != i and comb[j, K.C_SIDE] == comb[i, K.C_SIDE]
                                  and comb[j, K.C_PDEF] < 0 and pol[j, K.P_INTERCEPT] >= 0)
@@ -164,6 +165,16 @@ def _side_effects(comb: np.ndarray) -> None:
                 fear += _aura(comb, j, K.E_FEAR_AURA)
         comb[i, K.C_FEAR0] = fear
         comb[i, K.C_SIDEMASK] = side_mask
+
+
+def _brood_minions(comb: np.ndarray) -> None:
+    """Undying Brood (L1999) divides the monster's Resolve by its side's
+    minions at the start of the battle: P1 of its slot (at least 1)."""
+    minions = [int(((comb[:, K.C_SIDE] == side) & (comb[:, K.C_PDEF] >= 0)).sum()) for side in (0, 1)]
+    for i in range(comb.shape[0]):
+        for s in range(K.MAXT):
+            if comb[i, K.C_TCODE + s] == K.E_BROOD:
+                comb[i, K.C_TP1 + s] = max(1, minions[int(comb[i, K.C_SIDE])])
 
 
 def _aura(comb: np.ndarray, j: int, code: int) -> int:

@@ -142,6 +142,8 @@ E_MINION_EXPLOSION = 38  # Minion Explosion
 E_BELKAN = 39          # Belkan System
 E_MID_CHILDAN = 40     # Mid-Childan System (compile time only: no kernel branch)
 E_LINK = 41            # Link
+E_BROOD = 42           # Undying Brood (P1 = its side's minions at the start, set by the compiler)
+E_FRIENDS = 43         # Fight for Friends
 
 # ailments (L1459-1467): columns D_AIL + these
 A_STUN = 0
@@ -221,7 +223,8 @@ D_AMBUSH = 80      # Ambush Tactics: 1 during its turn before round 1
 D_BELKAN = 81      # Belkan System: bonuses stored by her melee hits this scene
 D_LINK_TO = 82     # Link: she is a primary; healing and ailments she gets are copied to this one (-1 none)
 D_LINKED = 83      # Link: the primary of the link she made (-1 none; one link at a time)
-ND = 84
+D_REBIRTHS = 84    # Undying Brood: rebirths so far this fight
+ND = 85
 
 # counters per combatant
 K_DEALT = 0
@@ -376,6 +379,7 @@ def reset(comb, rules, dyn):
         dyn[i, D_BELKAN] = 0
         dyn[i, D_LINK_TO] = -1
         dyn[i, D_LINKED] = -1
+        dyn[i, D_REBIRTHS] = 0
 
 
 @kernel(inline="always")
@@ -580,6 +584,9 @@ def dropped(t, comb, rules, dyn, streams, cc):
     if comb[t, C_SIDEMASK] != 0:
         drop_effects(t, comb, dyn)
     if comb[t, C_MONSTER] != 0:
+        if (comb[t, C_TMASK] >> E_BROOD) & 1 != 0:
+            if undying_brood(t, comb, rules, dyn, cc):
+                return
         dyn[t, D_DEAD] = 1
         cc[t, K_DEATHS] += 1
         if (comb[t, C_TMASK] >> E_FEAR_AURA) & 1 != 0:
@@ -1197,7 +1204,8 @@ def declare_riders(i, t, comb, pol, rules, dyn, cc):
     * Minion Explosion (L1987): see :func:`minion_explosion` (the Killing
       Blow slot: +P1 d6 on a hit);
     * Belkan System (L1675): she spends the bonuses her melee hits stored
-      (+P1 each) on this attack.
+      (+P1 each) on this attack;
+    * Fight for Friends (L1590): see :func:`fight_for_friends`.
 
     Killing Blow, Minion Explosion, an ailment attack, Follow Up and Make an
     Opening are each the Major action itself: at most one of them, in that
@@ -1278,6 +1286,11 @@ def declare_riders(i, t, comb, pol, rules, dyn, cc):
                         pay_talent(i, opening, comb, rules, dyn, cc)
                     else:
                         opening = -1
+    if (comb[i, C_TMASK] >> E_FRIENDS) & 1 != 0:
+        f = fight_for_friends(i, comb, pol, rules, dyn, cc)
+        if f >= 0:
+            a_bonus += comb[i, C_TP1 + f]
+            dmg_bonus += comb[i, C_TP2 + f]
     if dyn[i, D_BELKAN] != 0:
         for s in range(MAXT):
             if comb[i, C_TCODE + s] == E_BELKAN:
@@ -2175,6 +2188,66 @@ def try_link(i, comb, pol, rules, dyn, streams, cc):
     dyn[a, D_LINK_TO] = b
     dyn[i, D_LINKED] = a
     return True
+
+
+@kernel
+def undying_brood(t, comb, rules, dyn, cc):
+    """Undying Brood (L1999, free, its cost): the monster ``t`` has just
+    dropped; if a minion of its side stands and the pool pays, that minion
+    becomes the monster: the minion is gone (dead) and ``t`` stands again
+    with Resolve = its Base Resolve // P1 (its side's minions at the start),
+    halved for every earlier rebirth (at least 1), its pool carried over and
+    ailments cleared (a new body). Returns True when it was reborn. On a grid
+    it stays on its own hex."""
+    s = find_talent(t, E_BROOD, comb, dyn)
+    if s < 0:
+        return False
+    cost = comb[t, C_TCOST + s]
+    if dyn[t, D_POOL] < cost:
+        return False
+    for m in range(comb.shape[0]):
+        if comb[m, C_PDEF] < 0:
+            continue
+        if not other_ally(t, m, comb, dyn):
+            continue
+        pay_talent(t, s, comb, rules, dyn, cc)
+        dyn[m, D_RES] = 0
+        dyn[m, D_DEAD] = 1
+        cc[m, K_DEATHS] += 1
+        res = comb[t, C_RES] // comb[t, C_TP1 + s]
+        res = res >> dyn[t, D_REBIRTHS]
+        if res < 1:
+            res = 1
+        dyn[t, D_RES] = res
+        dyn[t, D_REBIRTHS] += 1
+        for a in range(3):
+            dyn[t, D_AIL + a] = 0
+        return True
+    return False
+
+
+@kernel
+def fight_for_friends(i, comb, pol, rules, dyn, cc):
+    """Fight for Friends (L1590): +P1 to the attack and +P2 damage, declared
+    before rolling, when the attack aims to prevent a disaster to someone
+    close: read as an ally of hers lying at 0 Resolve, alive (wounds can kill
+    her). Pays a use (the 4.1 uses line is lost; the draft's 2/Scene); returns
+    the slot or -1."""
+    side = comb[i, C_SIDE]
+    for j in range(comb.shape[0]):
+        if j == i:
+            continue
+        if comb[j, C_SIDE] != side:
+            continue
+        if dyn[j, D_DEAD] != 0:
+            continue
+        if dyn[j, D_RES] > 0:
+            continue
+        s = find_usable(i, E_FRIENDS, comb, pol, dyn)
+        if s >= 0:
+            pay_talent(i, s, comb, rules, dyn, cc)
+        return s
+    return -1
 
 
 @kernel

@@ -109,6 +109,12 @@ link               --                           Minor, one at a time: two allies
                                                 heals; healing on the first is copied to the
                                                 second) or two enemies (when it gives ailments;
                                                 ailments copied) [try_link, restore, give_ailment]
+undying_brood      (minions: set by the         on its death, a standing minion of its side becomes
+                   compiler)                    it: Resolve = Base // minions at the start, halved
+                                                per earlier rebirth [undying_brood]
+fight_for_friends  attack, damage               + attack and + damage while an ally lies at 0
+                                                Resolve, alive (uses: the draft's 2/Scene)
+                                                [fight_for_friends]
 =================  ===========================  ====================================================
 """
 from __future__ import annotations
@@ -159,6 +165,8 @@ MECHANICS = {
     "belkan": (K.E_BELKAN, ("bonus", "most")),
     "mid_childan": (K.E_MID_CHILDAN, ()),
     "link": (K.E_LINK, ()),
+    "undying_brood": (K.E_BROOD, ()),
+    "fight_for_friends": (K.E_FRIENDS, ("attack", "damage")),
 }
 
 _AILMENT = {"stun": K.A_STUN, "bound": K.A_BOUND, "bleed": K.A_BLEED}
