@@ -124,6 +124,12 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
             notes.append(f"{m.name} has Belkan System: she attacks in melee (attack_kind ranged ignored)")
         slot_names.append([t for t in m.talents if t != "Boost"])
         pol[i] = policies.encode(m.policy, resolved["burst_at"], m.attack_kind)
+        if pol[i, K.P_SORCERY] != K.SORCERY_NEVER:
+            if m.kind == "girl":
+                row[K.C_TMASK] |= 1 << K.E_SORCERY  # her turn reaches the talent code that casts
+            else:
+                pol[i, K.P_SORCERY] = K.SORCERY_NEVER
+                notes.append(f"{m.name}: only magical girls cast sorcery in battle; its sorcery policy is ignored")
     _side_effects(comb)
     _brood_minions(comb)
     for i in range(n):  # allies who may intercept for her (minions never do)

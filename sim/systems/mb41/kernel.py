@@ -144,6 +144,8 @@ E_MID_CHILDAN = 40     # Mid-Childan System (compile time only: no kernel branch
 E_LINK = 41            # Link
 E_BROOD = 42           # Undying Brood (P1 = its side's minions at the start, set by the compiler)
 E_FRIENDS = 43         # Fight for Friends
+E_SORCERY = 44         # not a slot: set in C_TMASK when her policy casts sorcery in battle
+E_BATTLE_SORCERY = 45  # Battle Sorcery
 
 # ailments (L1459-1467): columns D_AIL + these
 A_STUN = 0
@@ -165,7 +167,8 @@ P_ALL_IN = 10      # All or Nothing: damage she takes to add to an attack (0 = n
 P_MOVE = 11        # movement on a grid: MOVE_*
 P_INTERCEPT = 12   # intercept a hit on an adjacent ally: -1 never; else when it leaves her below this % (1000 always)
 P_RECKLESS = 13    # 1 = Reckless Movement instead of Disengage / a double move out of rough terrain
-NP = 14
+P_SORCERY = 14     # sorcery in battle: SORCERY_*
+NP = 15
 TARGET_WEAKEST = 0
 TARGET_RANDOM = 1
 TARGET_STRONGEST = 2
@@ -174,6 +177,10 @@ MOVE_CLOSE = 0     # close in to melee range
 MOVE_KEEP = 1      # keep at ranged range (2-3)
 MOVE_HOLD = 2      # never move
 MOVE_PROTECT = 3   # stay next to the most hurt ally
+SORCERY_NEVER = 0
+SORCERY_MINOR = 1
+SORCERY_MAJOR = 2
+SORCERY_TURN = 3   # the whole turn (Minor and Major)
 BOOST_NEVER = 0
 BOOST_ALWAYS = 1
 BOOST_LOSING = 2
@@ -224,7 +231,8 @@ D_BELKAN = 81      # Belkan System: bonuses stored by her melee hits this scene
 D_LINK_TO = 82     # Link: she is a primary; healing and ailments she gets are copied to this one (-1 none)
 D_LINKED = 83      # Link: the primary of the link she made (-1 none; one link at a time)
 D_REBIRTHS = 84    # Undying Brood: rebirths so far this fight
-ND = 85
+D_CASTING = 85     # sorcery: 1 while she spends the whole turn casting (her Minor is taken)
+ND = 86
 
 # counters per combatant
 K_DEALT = 0
@@ -256,7 +264,9 @@ K_RECKLESS = K_MOVES + 1       # Reckless Movement rolls
 K_RECKLESS_DMG = K_MOVES + 2   # damage Reckless Movement dealt her
 K_INTERCEPTS = K_MOVES + 3     # successful intercepts (she took the hit)
 K_INTERCEPT_DMG = K_MOVES + 4  # damage she took for others by intercepting
-NK = K_MOVES + 5
+K_SPELLS = K_MOVES + 5         # sorcery cast in battle
+K_SPELLS_OK = K_MOVES + 6      # ... that succeeded
+NK = K_MOVES + 7
 
 # fight counters
 F_WIN = 0
@@ -321,7 +331,10 @@ R_RECKLESS_DAMAGE = 60  # 2 entries
 R_BOUND_RECKLESS = 62
 R_INTERCEPT_BANDS = 63  # 2 entries
 R_INTERCEPT_HALF = 65
-R_SIZE = 66
+R_SORCERY_WINDOW = 66  # 3 entries: low, mid, high
+R_SORCERY_PENALTY = 69  # 3 entries: Minor, Major, whole turn
+R_SORCERY_LOW = 72    # 0 fails, 1 side effect, 2 clean
+R_SIZE = 73
 
 BOOST_FLAT_DAMAGE = 2  # "adds or subtracts 2 from the final damage" (L1565)
 
@@ -380,6 +393,7 @@ def reset(comb, rules, dyn):
         dyn[i, D_LINK_TO] = -1
         dyn[i, D_LINKED] = -1
         dyn[i, D_REBIRTHS] = 0
+        dyn[i, D_CASTING] = 0
 
 
 @kernel(inline="always")
@@ -2251,6 +2265,77 @@ def fight_for_friends(i, comb, pol, rules, dyn, cc):
 
 
 @kernel
+def sorcery_target(i, comb, pol, dyn, streams):
+    """The policy's target when it lacks an ailment sorcery could give, else -1."""
+    t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    if t < 0:
+        return -1
+    if not is_standing(dyn, t):
+        return -1
+    if dyn[t, D_AIL] + dyn[t, D_AIL + 1] + dyn[t, D_AIL + 2] >= 3:
+        return -1
+    return t
+
+
+@kernel
+def cast_sorcery(i, mode, comb, pol, rules, dyn, streams, cc):
+    """Sorcery in battle (L1169-1223, L1471), read as an ailment on the
+    policy's target (A27iv: "floorboards sprout and entangle an enemy").
+
+    ``mode``: 0 Minor, 1 Major, 2 the whole turn (``sorcery_penalty``). The
+    roll is 2d6! + Fury (hurting is Fury's intent, L1169; its sixes are Fury
+    overcharge) - the mode's penalty + Battle Sorcery, against
+    ``sorcery_window`` [low, mid, high]: at or below low it fails (exactly low:
+    ``sorcery_low``); below mid a success with a side effect (+1 Fury
+    overcharge); below high a clean success; from high a drawback (+1 Fury
+    overcharge) and a benefit (a second ailment). The target does not resist
+    (A27iii: the 4.1 text gives no roll). Returns True if she cast.
+    """
+    t = sorcery_target(i, comb, pol, dyn, streams)
+    if t < 0:
+        return False
+    fury = comb[i, C_ATT]
+    if comb[i, C_RD] == 1:
+        fury = comb[i, C_DEF]
+    elif comb[i, C_RS] == 1:
+        fury = comb[i, C_SUP]
+    total, sixes = exploding_d6(streams[S_CHECK], 2)
+    total += fury - roll_penalty(i, rules, dyn) - rules[R_SORCERY_PENALTY + mode]
+    for s in range(MAXT):
+        if comb[i, C_TCODE + s] == E_BATTLE_SORCERY:
+            total += comb[i, C_TP1 + s]
+            cc[i, K_TUSE + s] += 1
+    extra = 0
+    low = rules[R_SORCERY_WINDOW]
+    ok = total > low
+    if total == low:
+        ok = rules[R_SORCERY_LOW] != 0
+        if rules[R_SORCERY_LOW] == 1:
+            extra = 1
+    elif total < rules[R_SORCERY_WINDOW + 1]:
+        extra = 1
+    elif total >= rules[R_SORCERY_WINDOW + 2]:
+        extra = 1
+    cc[i, K_SPELLS] += 1
+    if not ok:
+        extra = 0
+    gain_overcharge(i, 1, sixes + extra, comb, rules, dyn, cc)
+    if ok:
+        cc[i, K_SPELLS_OK] += 1
+        n = 1
+        if total >= rules[R_SORCERY_WINDOW + 2]:
+            n = 2
+        for k in range(3):
+            a = (pol[i, P_INFLICT] + k) % 3
+            if n > 0:
+                if dyn[t, D_AIL + a] == 0:
+                    give_ailment(t, a, dyn, cc)
+                    n -= 1
+    check_bursts(i, comb, rules, dyn, cc)
+    return True
+
+
+@kernel
 def take_turn(i, comb, pol, rules, dyn, streams, cc):
     """One turn of ``i`` (L1410): a Major and a Minor action, free actions.
 
@@ -2333,10 +2418,16 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
 
 @kernel
 def minor_talent(i, comb, pol, rules, dyn, streams, cc):
-    """A Minor action from her talents, in this order: a heal
-    (:func:`try_heal`), Remedy on an ally, Curse, Steal Action, Amplify
-    Magic (:func:`try_amplify`), Link (:func:`try_link`). Returns 0
+    """A Minor action from her talents, in this order: (sorcery for the whole
+    turn: the Minor is taken, :func:`cast_sorcery`), a heal (:func:`try_heal`), Remedy on an ally, Curse, Steal Action, Amplify
+    Magic (:func:`try_amplify`), Link (:func:`try_link`), sorcery as a Minor
+    action. Returns 0
     (none), 1 (used) or 2 (a successful Steal Action: another Minor)."""
+    if (comb[i, C_TMASK] >> E_SORCERY) & 1 != 0:
+        if pol[i, P_SORCERY] == SORCERY_TURN:
+            if sorcery_target(i, comb, pol, dyn, streams) >= 0:
+                dyn[i, D_CASTING] = 1  # she spends the whole turn: the Major casts (major_talent)
+                return 1
     if try_heal(i, comb, pol, rules, dyn, streams, cc):
         return 1
     if (comb[i, C_TMASK] >> E_REMEDY) & 1 != 0:
@@ -2355,6 +2446,10 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc):
     if (comb[i, C_TMASK] >> E_LINK) & 1 != 0:
         if try_link(i, comb, pol, rules, dyn, streams, cc):
             return 1
+    if (comb[i, C_TMASK] >> E_SORCERY) & 1 != 0:
+        if pol[i, P_SORCERY] == SORCERY_MINOR:
+            if cast_sorcery(i, 0, comb, pol, rules, dyn, streams, cc):
+                return 1
     return 0
 
 
@@ -2363,7 +2458,16 @@ def major_talent(i, comb, pol, rules, dyn, streams, cc):
     """A Major action from her talents instead of an attack, the first that
     applies of: Wave of Courage (:func:`try_group_heal`), a Scream
     (:func:`try_scream`), Life Bomb (:func:`try_life_bomb`), Curse Shift
-    (:func:`try_curse_shift`), Implode (:func:`try_implode`)."""
+    (:func:`try_curse_shift`), Implode (:func:`try_implode`); sorcery (the
+    whole turn, or as a Major action) comes first."""
+    if (comb[i, C_TMASK] >> E_SORCERY) & 1 != 0:
+        if dyn[i, D_CASTING] != 0:
+            dyn[i, D_CASTING] = 0
+            cast_sorcery(i, 2, comb, pol, rules, dyn, streams, cc)
+            return True
+        if pol[i, P_SORCERY] >= SORCERY_MAJOR:  # as a Major (also a whole-turn caster without her Minor)
+            if cast_sorcery(i, 1, comb, pol, rules, dyn, streams, cc):
+                return True
     if (comb[i, C_TMASK] >> E_GROUP_HEAL) & 1 != 0:
         if try_group_heal(i, comb, pol, rules, dyn, streams, cc):
             return True

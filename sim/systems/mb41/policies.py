@@ -49,6 +49,12 @@ she attacks whatever her range allows, the policy's target first.
 ``intercept``: ``never`` (default), ``always``, or ``protect-below N`` (take
 an adjacent ally's hit when it would leave that ally below N percent of her
 maximum Resolve, or knock her out; a downed ally always) (L1469).
+``sorcery`` (girls): cast battle sorcery -- an ailment on the policy's
+target (the first it lacks in the ``inflict`` order; rule options
+``sorcery_window``, ``sorcery_penalty``, ``sorcery_low``) -- as a ``minor``
+action (-4), a ``major`` action instead of attacking (-2) or with the
+``whole-turn`` (no penalty); ``never`` (the default).
+
 ``reckless``: leave rough terrain or an enemy-adjacent hex by Reckless
 Movement (a Minor action and a 2d6! + Support roll, L1416) instead of
 Disengage (a Major) or a double move.
@@ -77,6 +83,8 @@ MOVES = {"auto": -1, "close-in": K.MOVE_CLOSE, "keep-range": K.MOVE_KEEP, "hold"
          "protect-ally": K.MOVE_PROTECT}
 INTERCEPT_ALWAYS = 1000
 BOOSTS = {"never": K.BOOST_NEVER, "always": K.BOOST_ALWAYS, "when-losing": K.BOOST_LOSING}
+SORCERY = {"never": K.SORCERY_NEVER, "minor": K.SORCERY_MINOR, "major": K.SORCERY_MAJOR,
+           "whole-turn": K.SORCERY_TURN}
 
 #: named presets: the fields a policy starts from (a member's own fields win),
 #: with ``for`` (who they are written for) and ``doc`` (one line, shown in the README)
@@ -174,4 +182,5 @@ def encode(policy, burst_at: int = 13, attack_kind: str = "melee") -> np.ndarray
     row[K.P_MOVE] = move
     row[K.P_INTERCEPT] = parse_intercept(policy.intercept)
     row[K.P_RECKLESS] = int(policy.reckless)
+    row[K.P_SORCERY] = SORCERY[policy.sorcery]
     return row

@@ -118,6 +118,16 @@ RULES = Ruleset(
                    kind="intlist", length=2, lo=0, hi=100),
         RuleOption("intercept_half", "down", "rounding of the interceptor's half damage (A26iii)", kind="choice",
                    choices=("down", "up")),
+        # --- sorcery in battle (L1169-1223, L1471), cast by a girl whose policy has sorcery
+        RuleOption("sorcery_window", [10, 12, 17], "battle sorcery (an ailment on one enemy, A27iv) uses the "
+                   "window [low, mid, high] (L1173-1181): above low a success with a side effect (+1 overcharge "
+                   "on Fury), from mid a clean success, from high a success with a drawback (+1 overcharge) and "
+                   "a benefit (a second ailment)", kind="intlist", length=3, lo=0, hi=100),
+        RuleOption("sorcery_penalty", [4, 2, 0], "sorcery penalty cast as a Minor action, a Major action, the whole "
+                   "turn (L1471)", kind="intlist", length=3, lo=0, hi=20),
+        RuleOption("sorcery_low", "fails", "a sorcery result exactly at the window's low number: 'fails' (the text "
+                   "says 'above the lowest', A27i-b), 'side_effect' (A27i-a) or 'clean' (A27i-c)", kind="choice",
+                   choices=("fails", "side_effect", "clean")),
     ],
 )
 

@@ -63,6 +63,7 @@ class Policy(StrictModel):
     movement: str = "auto"
     intercept: str = "never"
     reckless: bool = False
+    sorcery: Literal["never", "minor", "major", "whole-turn"] = "never"
 
     @model_validator(mode="before")
     @classmethod

@@ -61,6 +61,8 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
         row["bleed_damage"] = k[K.K_BLEED_DMG] / n_trials
         row["damage_prevented"] = k[K.K_PREVENTED] / n_trials
         row["damage_outside_attacks"] = k[K.K_SELF_DMG] / n_trials  # Backlash, Reflector, Implode, All or Nothing
+        row["sorcery_cast"] = k[K.K_SPELLS] / n_trials        # battle sorcery (policy sorcery)
+        row["sorcery_succeeded"] = k[K.K_SPELLS_OK] / n_trials
         if getattr(inputs, "battlefield", None) is not None:  # the hex grid's columns
             row["hexes_moved"] = k[K.K_MOVES] / n_trials
             row["reckless_moves"] = k[K.K_RECKLESS] / n_trials

@@ -115,6 +115,8 @@ undying_brood      (minions: set by the         on its death, a standing minion 
 fight_for_friends  attack, damage               + attack and + damage while an ally lies at 0
                                                 Resolve, alive (uses: the draft's 2/Scene)
                                                 [fight_for_friends]
+battle_sorcery     bonus                        + bonus to her sorcery in battle (policy
+                                                ``sorcery``) [cast_sorcery]
 =================  ===========================  ====================================================
 """
 from __future__ import annotations
@@ -167,6 +169,7 @@ MECHANICS = {
     "link": (K.E_LINK, ()),
     "undying_brood": (K.E_BROOD, ()),
     "fight_for_friends": (K.E_FRIENDS, ("attack", "damage")),
+    "battle_sorcery": (K.E_BATTLE_SORCERY, ("bonus",)),
 }
 
 _AILMENT = {"stun": K.A_STUN, "bound": K.A_BOUND, "bleed": K.A_BLEED}
