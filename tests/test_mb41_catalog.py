@@ -116,7 +116,8 @@ SIMULATED = ["Boost", "Reflector", "Follow Target", "Want it Hard, Want it Now",
              "Healing Magic", "Wave of Courage", "Implode", "All or Nothing", "Drain Life", "Killing Blow", "Action Burst", "Backlash",
              "Blood Rain", "Deafening Scream", "Extra Action", "Shrug Off", "Thick Hide", "Binding Attack",
              "Bulwark", "Debilitating Attack", "Disruptive Strikes", "Fear Aura", "Memory Blaze", "Monster Boost",
-             "Ranged/Melee Defence", "A Little Longer", "Hello There"]
+             "Ranged/Melee Defence", "A Little Longer", "Hello There",
+             "Alternating Damage", "Current", "Escher Doors", "Pendulum", "Perilous Terrain", "Wraparound"]
 
 
 def test_simulated_rows_are_exactly_those_with_a_kernel_mechanic():

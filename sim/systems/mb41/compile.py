@@ -124,6 +124,8 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
 
         battlefield, cells = layout(scenario)
         comb[:, K.C_CELL] = cells
+        if resolved["talent_ranges"] == "unlimited":
+            comb[:, K.C_TREACH:K.C_TREACH + K.MAXT] = -1
     elif scenario.battlefield is not None:
         notes.append("the battlefield is not used: rules grid is none (theatre of the mind)")
     for name in sorted(uses_monster_defaults):

@@ -97,7 +97,8 @@ C_CELL = 64        # starting cell, -1 without a grid
 C_MELEE_DMG = 65   # flat damage bonus of her melee attack (melee_bonus, + monster bonus)
 C_RANGED_DMG = 66  # ... of her ranged attack (ranged_bonus, + monster bonus)
 C_COVER = 67       # allies whose policy may intercept for her (grid)
-NC = 68
+C_TREACH = 68      # MAXT columns: farthest hexes the talent reaches on the grid (catalog range_hexes), -1 unlimited
+NC = 74
 
 # talent effect codes (catalog ``mechanic: {code: ...}``, talents.MECHANICS;
 # parameters P1..P3 per code are documented there)
@@ -225,7 +226,11 @@ K_RECKLESS = K_MOVES + 1       # Reckless Movement rolls
 K_RECKLESS_DMG = K_MOVES + 2   # damage Reckless Movement dealt her
 K_INTERCEPTS = K_MOVES + 3     # successful intercepts (she took the hit)
 K_INTERCEPT_DMG = K_MOVES + 4  # damage she took for others by intercepting
-NK = K_MOVES + 5
+K_LAB_DMG = K_MOVES + 5        # damage labyrinth features dealt her (Alternating Damage, Pendulum)
+K_LAB_MOVES = K_MOVES + 6      # hexes labyrinth features moved her (Current, Escher Doors)
+K_DOORS = K_MOVES + 7          # Escher Doors she went through
+K_PENDULUM = K_MOVES + 8       # Pendulum attacks on her
+NK = K_MOVES + 9
 
 # fight counters
 F_WIN = 0
@@ -290,7 +295,9 @@ R_RECKLESS_DAMAGE = 60  # 2 entries
 R_BOUND_RECKLESS = 62
 R_INTERCEPT_BANDS = 63  # 2 entries
 R_INTERCEPT_HALF = 65
-R_SIZE = 66
+R_PENDULUM_MOVES = 66  # labyrinth Pendulum: 0 once per round at its end (A44a), 1 after every turn (A44b)
+R_TALENT_RANGES = 67   # grid: 0 talents reach their book range (catalog range_hexes), 1 the whole field
+R_SIZE = 68
 
 BOOST_FLAT_DAMAGE = 2  # "adds or subtracts 2 from the final damage" (L1565)
 
@@ -918,8 +925,22 @@ def pay_talent(i, s, comb, rules, dyn, cc):
         cc[i, K_OC_GAIN + comb[i, C_TROLE + s]] += cost
 
 
+@kernel(inline="always")
+def within(i, j, s, comb, dyn, bf):
+    """``j`` is within the range of ``i``'s talent in slot ``s``: gridless
+    (``bf`` None) always; on the grid at most ``C_TREACH`` hexes away (-1 =
+    the whole field, a reading where the book gives no range)."""
+    if bf is None:
+        return True
+    else:
+        hi = comb[i, C_TREACH + s]
+        if hi < 0:
+            return True
+        return BG.hexes(dyn[i, D_POS], dyn[j, D_POS], bf) <= hi
+
+
 @kernel
-def heal_target(i, s, comb, pol, dyn):
+def heal_target(i, s, comb, pol, dyn, bf):
     """Who ``i``'s heal in slot ``s`` would restore: the standing ally lowest
     in Resolve share below ``heal_below`` percent, among those the row's P3
     allows (0 herself or any ally, 1 herself only, 2 a monster ally that is
@@ -943,6 +964,8 @@ def heal_target(i, s, comb, pol, dyn):
                 continue
         if not is_standing(dyn, j):
             continue
+        if not within(i, j, s, comb, dyn, bf):
+            continue
         share = dyn[j, D_RES] * 100 // comb[j, C_RES]
         if share < pol[i, P_HEAL_BELOW]:
             if share < best_share:
@@ -952,7 +975,7 @@ def heal_target(i, s, comb, pol, dyn):
 
 
 @kernel
-def try_heal(i, comb, pol, rules, dyn, streams, cc):
+def try_heal(i, comb, pol, rules, dyn, streams, cc, bf):
     """A healing Minor action: the first of her healing rows (listed order)
     with uses left, an affordable cost and someone to heal (:func:`heal_target`).
 
@@ -974,7 +997,7 @@ def try_heal(i, comb, pol, rules, dyn, streams, cc):
             continue
         if not can_pay(i, s, comb, pol, dyn):
             continue
-        best = heal_target(i, s, comb, pol, dyn)
+        best = heal_target(i, s, comb, pol, dyn, bf)
         if best < 0:
             continue
         pay_talent(i, s, comb, rules, dyn, cc)
@@ -1302,14 +1325,18 @@ def disruptive(i, t, comb, rules, dyn, streams, cc):
 
 
 @kernel
-def talent_on_target(i, code, comb, pol, dyn, streams):
+def talent_on_target(i, code, comb, pol, rules, dyn, streams, bf):
     """``(slot, target)`` for a talent used on the policy's target: the first
     usable slot of ``code`` (:func:`find_usable`) and a standing target, or
-    ``(-1, -1)``. The target is chosen only when a slot is usable."""
+    ``(-1, -1)``. The target is chosen only when a slot is usable; on the grid
+    among the enemies within the talent's range (:func:`.battle_grid.pick_near`)."""
     s = find_usable(i, code, comb, pol, dyn)
     if s < 0:
         return -1, -1
-    t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    if bf is None:
+        t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    else:
+        t = BG.pick_near(i, comb[i, C_TREACH + s], comb, pol, rules, dyn, streams[S_POLICY], bf)
     if t < 0:
         return -1, -1
     if not is_standing(dyn, t):
@@ -1329,12 +1356,12 @@ def support_roll(i, comb, rules, dyn, chk, cc):
 
 
 @kernel
-def try_curse(i, comb, pol, rules, dyn, streams, cc):
+def try_curse(i, comb, pol, rules, dyn, streams, cc, bf):
     """Curse (L1728) / Hello There (L2189), ``curse``: a Minor action giving
     the policy's target an ailment it lacks, no roll (A51); P1 is the mask of
     allowed ailments (1 Stun, 2 Bound, 4 Bleed), tried in the policy's
     ``inflict`` order."""
-    s, t = talent_on_target(i, E_CURSE, comb, pol, dyn, streams)
+    s, t = talent_on_target(i, E_CURSE, comb, pol, rules, dyn, streams, bf)
     if s < 0:
         return False
     for k in range(3):
@@ -1349,22 +1376,31 @@ def try_curse(i, comb, pol, rules, dyn, streams, cc):
 
 
 @kernel
-def try_scream(i, comb, pol, rules, dyn, streams, cc):
+def try_scream(i, comb, pol, rules, dyn, streams, cc, bf):
     """Deafening Scream (L1972) / Blood Rain (L1962), ``scream``: a Major
-    action, Support vs Support against every standing enemy (gridless: all
-    of them are in the area); those who lose get ailment P1. One roll for
-    the user, one per target; ties to the defender (A21). Used when at least
-    ``scream_min`` enemies (or all that are left) lack the ailment."""
+    action, Support vs Support against every standing enemy in the area
+    (gridless: all of them; grid: P2 ``area`` circle = within the row's
+    range of her, line = on the straight line of that length from her, in the
+    direction that catches the most, :func:`.battle_grid.scream_line`); those
+    who lose get ailment P1. One roll for the user, one per target; ties to
+    the defender (A21). Used when at least ``scream_min`` enemies in the area
+    (or all that are left in it) lack the ailment."""
     s = find_usable(i, E_SCREAM, comb, pol, dyn)
     if s < 0:
         return False
     a = comb[i, C_TP1 + s]
     side = comb[i, C_SIDE]
     n = comb.shape[0]
+    d = -1
+    if bf is not None:
+        if comb[i, C_TP2 + s] == 1:
+            d = BG.scream_line(i, s, a, comb, dyn, bf)
     open_ = 0
     left = 0
     for j in range(n):
         if comb[j, C_SIDE] != side:
+            if not in_area(i, j, s, d, comb, dyn, bf):
+                continue
             if is_standing(dyn, j):
                 left += 1
                 if dyn[j, D_AIL + a] == 0:
@@ -1382,12 +1418,25 @@ def try_scream(i, comb, pol, rules, dyn, streams, cc):
             continue
         if not is_standing(dyn, j):
             continue
+        if not in_area(i, j, s, d, comb, dyn, bf):
+            continue
         d_total, d_six = support_roll(j, comb, rules, dyn, chk, cc)
         if beats(u_total, u_six, comb[i, C_SUP], d_total, d_six, comb[j, C_SUP], False):
             give_ailment(j, a, dyn, cc)
         check_bursts(j, comb, rules, dyn, cc)
     check_bursts(i, comb, rules, dyn, cc)
     return True
+
+
+@kernel(inline="always")
+def in_area(i, j, s, d, comb, dyn, bf):
+    """``j`` stands in the area of ``i``'s Scream in slot ``s`` (line direction ``d``); gridless always."""
+    if bf is None:
+        return True
+    else:
+        if comb[i, C_TP2 + s] == 1:
+            return BG.on_line(dyn[i, D_POS], d, comb[i, C_TREACH + s], dyn[j, D_POS], bf)
+        return within(i, j, s, comb, dyn, bf)
 
 
 @kernel
@@ -1429,12 +1478,15 @@ def other_ally(i, j, comb, dyn):
 
 
 @kernel
-def ailing_ally(i, comb, dyn):
-    """The standing ally of ``i`` (not herself) with the most ailments, or -1."""
+def ailing_ally(i, s, comb, dyn, bf):
+    """The standing ally of ``i`` (not herself) with the most ailments within
+    the range of her talent in slot ``s``, or -1."""
     best = -1
     most = 0
     for j in range(comb.shape[0]):
         if not other_ally(i, j, comb, dyn):
+            continue
+        if not within(i, j, s, comb, dyn, bf):
             continue
         k = dyn[j, D_AIL] + dyn[j, D_AIL + 1] + dyn[j, D_AIL + 2]
         if k > most:
@@ -1475,12 +1527,12 @@ def try_remedy(i, j, comb, pol, rules, dyn, cc):
 
 
 @kernel
-def try_steal(i, comb, pol, rules, dyn, streams, cc):
+def try_steal(i, comb, pol, rules, dyn, streams, cc, bf):
     """Steal Action (L1725): a Minor action, an attack challenge (2d6! + Attack
     against the target's defence; no damage, A50a) on the policy's target if
     it is not Stunned; on success it is Stunned and she may take another
     Minor action. Returns 0 (not used), 1 (failed) or 2 (succeeded)."""
-    s, t = talent_on_target(i, E_STEAL_ACTION, comb, pol, dyn, streams)
+    s, t = talent_on_target(i, E_STEAL_ACTION, comb, pol, rules, dyn, streams, bf)
     if s < 0:
         return 0
     if dyn[t, D_AIL + A_STUN] != 0:
@@ -1511,10 +1563,11 @@ def try_steal(i, comb, pol, rules, dyn, streams, cc):
 
 
 @kernel
-def try_group_heal(i, comb, pol, rules, dyn, streams, cc):
+def try_group_heal(i, comb, pol, rules, dyn, streams, cc, bf):
     """Wave of Courage (L1746): a Major action; she and every standing ally
-    (gridless: all are within 3) regain P1 d6 + P2, one roll each (A45b).
-    Used when at least P3 of them (or all, if fewer) are below ``heal_below``."""
+    within the row's range (3; gridless: all) regain P1 d6 + P2, one roll
+    each (A45b). Used when at least P3 of them (or all, if fewer) are below
+    ``heal_below``."""
     s = find_usable(i, E_GROUP_HEAL, comb, pol, dyn)
     if s < 0:
         return False
@@ -1525,6 +1578,8 @@ def try_group_heal(i, comb, pol, rules, dyn, streams, cc):
         if comb[j, C_SIDE] != comb[i, C_SIDE]:
             continue
         if not is_standing(dyn, j):
+            continue
+        if not within(i, j, s, comb, dyn, bf):
             continue
         standing += 1
         if dyn[j, D_RES] * 100 < pol[i, P_HEAL_BELOW] * comb[j, C_RES]:
@@ -1539,6 +1594,8 @@ def try_group_heal(i, comb, pol, rules, dyn, streams, cc):
         if comb[j, C_SIDE] != comb[i, C_SIDE]:
             continue
         if not is_standing(dyn, j):
+            continue
+        if not within(i, j, s, comb, dyn, bf):
             continue
         restore(i, j, sum_d6(streams[S_DAMAGE], comb[i, C_TP1 + s]) + comb[i, C_TP2 + s], comb, dyn, cc)
     check_bursts(i, comb, rules, dyn, cc)
@@ -1579,10 +1636,11 @@ def guided_choice(i, comb, pol, dyn):
 
 
 @kernel
-def give_reflector(i, comb, dyn, cc):
+def give_reflector(i, comb, dyn, cc, bf):
     """Reflector (L1528): after her successful attack (once per round: her
-    first Major of the turn), the standing ally lowest in Resolve share bears
-    a Reflector until the end of her next turn; herself with no ally."""
+    first Major of the turn), the standing ally lowest in Resolve share
+    within the row's range (1-3; gridless: any) bears a Reflector until the
+    end of her next turn; herself with no ally in range."""
     s = -1
     for k in range(MAXT):
         if comb[i, C_TCODE + k] == E_REFLECTOR:
@@ -1593,6 +1651,8 @@ def give_reflector(i, comb, dyn, cc):
     best_share = 1 << 40
     for j in range(comb.shape[0]):
         if not other_ally(i, j, comb, dyn):
+            continue
+        if not within(i, j, s, comb, dyn, bf):
             continue
         share = dyn[j, D_RES] * 100 // comb[j, C_RES]
         if share < best_share:
@@ -1671,12 +1731,12 @@ def try_life_bomb(i, comb, pol, rules, dyn, cc):
 
 
 @kernel
-def try_implode(i, comb, pol, rules, dyn, streams, cc):
+def try_implode(i, comb, pol, rules, dyn, streams, cc, bf):
     """Implode (L1763): a Major action, Support vs Support against the
     policy's target (ties to the defender, A21); on success, until the end of
     her next turn, whenever it deals damage it takes half (round up) itself.
     Used on a target with a higher Attack than hers that is not imploded."""
-    s, t = talent_on_target(i, E_IMPLODE, comb, pol, dyn, streams)
+    s, t = talent_on_target(i, E_IMPLODE, comb, pol, rules, dyn, streams, bf)
     if s < 0:
         return False
     if comb[t, C_ATT] <= comb[i, C_ATT]:
@@ -1733,11 +1793,11 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
         check_bursts(i, comb, rules, dyn, cc)
     if actions >= 2:
         if mask != 0:
-            r = minor_talent(i, comb, pol, rules, dyn, streams, cc)
+            r = minor_talent(i, comb, pol, rules, dyn, streams, cc, None)
             if r > 0:
                 actions -= 1
             while r == 2:  # Steal Action: "you may take another Minor action" (L1725)
-                r = minor_talent(i, comb, pol, rules, dyn, streams, cc)
+                r = minor_talent(i, comb, pol, rules, dyn, streams, cc, None)
     # Major action, then (Bonus Action, free) another Major: one attack site,
     # so the inlined attack is compiled once
     majors = 1 if actions >= 1 else 0
@@ -1749,7 +1809,7 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
         acted = False
         who = i
         if mask != 0:
-            acted = major_talent(i, comb, pol, rules, dyn, streams, cc)
+            acted = major_talent(i, comb, pol, rules, dyn, streams, cc, None)
             if not acted:
                 g = guided_strike(i, comb, pol, rules, dyn, cc)
                 if g >= 0:
@@ -1763,7 +1823,7 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
                 if who == i:
                     if dealt >= 0:
                         if (mask >> E_REFLECTOR) & 1 != 0:
-                            give_reflector(i, comb, dyn, cc)
+                            give_reflector(i, comb, dyn, cc, None)
         if m == 0:
             if mask != 0:
                 if bonus_action(i, comb, pol, rules, dyn, cc):
@@ -1773,39 +1833,42 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
 
 
 @kernel
-def minor_talent(i, comb, pol, rules, dyn, streams, cc):
+def minor_talent(i, comb, pol, rules, dyn, streams, cc, bf):
     """A Minor action from her talents, in this order: a heal
-    (:func:`try_heal`), Remedy on an ally, Curse, Steal Action. Returns 0
-    (none), 1 (used) or 2 (a successful Steal Action: another Minor)."""
-    if try_heal(i, comb, pol, rules, dyn, streams, cc):
+    (:func:`try_heal`), Remedy on an ally, Curse, Steal Action, each within
+    its range on the grid (``bf``). Returns 0 (none), 1 (used) or 2 (a
+    successful Steal Action: another Minor)."""
+    if try_heal(i, comb, pol, rules, dyn, streams, cc, bf):
         return 1
     if (comb[i, C_TMASK] >> E_REMEDY) & 1 != 0:
-        j = ailing_ally(i, comb, dyn)
-        if j >= 0:
-            if try_remedy(i, j, comb, pol, rules, dyn, cc):
-                return 1
-    if try_curse(i, comb, pol, rules, dyn, streams, cc):
+        s = find_usable(i, E_REMEDY, comb, pol, dyn)
+        if s >= 0:
+            j = ailing_ally(i, s, comb, dyn, bf)
+            if j >= 0:
+                if try_remedy(i, j, comb, pol, rules, dyn, cc):
+                    return 1
+    if try_curse(i, comb, pol, rules, dyn, streams, cc, bf):
         return 1
-    return try_steal(i, comb, pol, rules, dyn, streams, cc)
+    return try_steal(i, comb, pol, rules, dyn, streams, cc, bf)
 
 
 @kernel
-def major_talent(i, comb, pol, rules, dyn, streams, cc):
+def major_talent(i, comb, pol, rules, dyn, streams, cc, bf):
     """A Major action from her talents instead of an attack, the first that
     applies of: Wave of Courage (:func:`try_group_heal`), a Scream
     (:func:`try_scream`), Life Bomb (:func:`try_life_bomb`), Implode
     (:func:`try_implode`)."""
     if (comb[i, C_TMASK] >> E_GROUP_HEAL) & 1 != 0:
-        if try_group_heal(i, comb, pol, rules, dyn, streams, cc):
+        if try_group_heal(i, comb, pol, rules, dyn, streams, cc, bf):
             return True
     if (comb[i, C_TMASK] >> E_SCREAM) & 1 != 0:
-        if try_scream(i, comb, pol, rules, dyn, streams, cc):
+        if try_scream(i, comb, pol, rules, dyn, streams, cc, bf):
             return True
     if (comb[i, C_TMASK] >> E_LIFE_BOMB) & 1 != 0:
         if try_life_bomb(i, comb, pol, rules, dyn, cc):
             return True
     if (comb[i, C_TMASK] >> E_IMPLODE) & 1 != 0:
-        return try_implode(i, comb, pol, rules, dyn, streams, cc)
+        return try_implode(i, comb, pol, rules, dyn, streams, cc, bf)
     return False
 
 
@@ -1953,6 +2016,7 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
         check_bursts(j, comb, rules, dyn, cc)
     if bf is not None:
         BG.place_all(dyn, bf)
+        BG.refresh_fear(comb, dyn, bf)
     roll_initiative(comb, rules, streams[S_SETUP], order, key)
     outcome = -1
     rounds = cap
@@ -1989,6 +2053,8 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
                 dyn[i, D_PENDING] = -1
             if acts:
                 play_turn(i, comb, pol, rules, dyn, streams, cc, bf)
+                if bf is not None:
+                    BG.after_turn(comb, pol, rules, dyn, streams, cc, bf)  # labyrinth: Pendulum (A44b)
             outcome = outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 break
@@ -2005,6 +2071,9 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
                         outcome = extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf)
                         if outcome >= 0:
                             break
+        if outcome < 0:
+            if bf is not None:
+                outcome = BG.end_of_round(r, comb, pol, rules, dyn, streams, cc, bf)  # labyrinth features
         if outcome >= 0:
             rounds = r
             break

@@ -118,6 +118,13 @@ RULES = Ruleset(
                    kind="intlist", length=2, lo=0, hi=100),
         RuleOption("intercept_half", "down", "rounding of the interceptor's half damage (A26iii)", kind="choice",
                    choices=("down", "up")),
+        # --- talent ranges and labyrinth features on the grid (L2126-2166; audit 1.15 item 67)
+        RuleOption("pendulum_moves", "round", "labyrinth Pendulum 'moves ... each turn' (L2143): once per round, at "
+                   "its end ('round', A44a) or after every combatant's turn ('turn', A44b)", kind="choice",
+                   choices=("round", "turn")),
+        RuleOption("talent_ranges", "book", "grid: a talent reaches the range of its catalog row (range_hexes: "
+                   "Heal 0-3, Remedy 0-2, Curse 1-3, Deafening Scream radius 3, Fear Aura 1, ...; 'book') or the "
+                   "whole field ('unlimited', as gridless)", kind="choice", choices=("book", "unlimited")),
     ],
 )
 
