@@ -134,7 +134,7 @@ def test_curse_reaches_one_to_three(row, dist, cursed):
     place(inp, dyn, bf, [(3, 4), (3, row)])
     assert apart(inp, dyn, 0, 1) == dist
     turn(inp, dyn, cc, bf, 0, check=MISS if cursed else [])
-    assert (dyn[1, K.D_AIL:K.D_AIL + 3].sum() == 1) is cursed
+    assert bool(dyn[1, K.D_AIL:K.D_AIL + 3].sum() == 1) is cursed
 
 
 def test_curse_picks_the_enemy_in_range():
@@ -153,7 +153,7 @@ def test_remedy_reaches_two_hexes():
         place(inp, dyn, bf, [(3, 4), (3, row), (7, 7)])
         dyn[1, K.D_AIL + K.A_BOUND] = 1
         turn(inp, dyn, cc, bf, 0)
-        assert (dyn[1, K.D_AIL + K.A_BOUND] == 0) is removed
+        assert bool(dyn[1, K.D_AIL + K.A_BOUND] == 0) is removed
 
 
 def test_wave_of_courage_only_within_three():

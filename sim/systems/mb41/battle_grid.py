@@ -38,8 +38,8 @@ place of the gridless :func:`.kernel.take_turn`:
 Turn order (what a player does, policy ``P_MOVE``/``P_RECKLESS``/``P_TARGET``):
 
 1. ailments: a removal roll with the Minor (the only action when Stunned),
-   as gridless; then Heal with the Minor when the policy asks (no range
-   check yet);
+   as gridless; then a Minor talent when the policy asks (heal, Remedy,
+   Curse, Steal Action, each within its range);
 2. the policy picks a target among all enemies (``nearest`` = fewest hexes);
    if it is out of her preferred range she moves one hex toward it with the
    Minor, when that is a plain move (or Reckless Movement, or a payment
@@ -59,18 +59,38 @@ neighbour closest to the goal's range (ties: not rough, then the lowest
 direction); when no neighbour gets closer, a breadth-first search finds the
 way round obstacles and people (:func:`.grid.step_toward`).
 
+Talent ranges (catalog ``range_hexes``, ``C_TREACH``; rule ``talent_ranges``):
+heals, Remedy, Curse, Steal Action, Wave of Courage, Screams (a circle, or
+Blood Rain's line: :func:`scream_line`), Reflector's recipient reach only so
+far (:func:`.kernel.within`, :func:`pick_near`); Fear Aura counts only within
+its range (:func:`refresh_fear`).
+
+Labyrinth features (seed 000 L2126-2166; the scenario's
+``battlefield.labyrinth``, built by :mod:`.deploy` into ``cellfx``, ``lab``,
+``path`` and the terrain flags ``PERILOUS`` / ``DOOR``): at the end of each
+round :func:`end_of_round` plays Alternating Damage, the Current and the
+Pendulum (or :func:`after_turn` after every turn, ``pendulum_moves: turn``);
+Escher Doors are entered by :func:`minor_move` / :func:`major_move`
+(:func:`use_door`) and :func:`best_step` walks to a door that leads nearer;
+Perilous Terrain makes leaving a Reckless Movement. The Pendulum roughens a
+per-block copy of the terrain (``bf[BF_TERRAIN]``; ``bf[BF_BASE]`` is the
+field's, restored by :func:`place_all`).
+
 The dead leave the battlefield (their hex is freed, ``D_POS`` -1); downed
 girls stay on their hex. Gridless fights never reach this module: numba
 prunes the ``bf is None`` branches of :func:`.kernel.fight_on`.
 
 ``bf``, the battlefield tuple, is ``(q, r, shifts, nbr, terrain, lut, meta,
-walk, occ, dist, queue, line)``: the static arrays of :class:`.grid.Battlefield`
+walk, occ, dist, queue, line, cellfx, lab, path, base, lst)``: the static arrays of :class:`.grid.Battlefield`
 (``meta = [qmin, rmin, has_walk]``; ``walk[a, b]`` the fewest steps from
 ``a`` to ``b`` round obstacles and barriers, people ignored, when the field
 has any, else a 1 x 1 dummy and steps follow the hex distance) and
 per-block scratch (``occ[N]`` combatant per cell or -1, ``dist[N]``,
-``queue[N]``, ``line[N + 1]``); :func:`field_arrays` gives the static part,
-:func:`make_bf` the whole tuple.
+``queue[N]``, ``line[N + 1]``), the labyrinth's arrays (``cellfx``, ``lab``,
+``path``: :mod:`.grid` ``FX_*`` / ``L_*``), ``base`` the field's terrain
+(``terrain`` is then a per-block copy) and ``lst`` the labyrinth's per-trial
+state (``LST_*``); :func:`field_arrays` gives the static part, :func:`make_bf`
+the whole tuple.
 """
 from __future__ import annotations
 
