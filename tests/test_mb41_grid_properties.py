@@ -1,8 +1,8 @@
 """Property tests of mb41 fights on the hex grid (hypothesis).
 
 Random battlefields (rectangles and hexagons, some wrapped, with obstacles,
-labyrinth features (Alternating Damage, Current, Escher Doors, Pendulum, Perilous Terrain),
-rough terrain and barriers), random sides (girls, monsters, minions; random
+rough terrain, barriers and labyrinth features: Alternating Damage, Current,
+Escher Doors, Pendulum, Perilous Terrain), random sides (girls, monsters, minions; random
 formations or positions), random movement/targeting/intercept/reckless
 policies and grid rule options:
 

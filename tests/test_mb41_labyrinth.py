@@ -446,3 +446,10 @@ def test_labyrinth_fight_runs_and_counts():
         total += cc
     assert total[:, K.K_LAB_DMG].sum() > 0 and total[:, K.K_LAB_MOVES].sum() > 0
     assert total[:, K.K_PENDULUM].sum() > 0
+
+
+def test_a_labyrinth_feature_is_not_a_talent():
+    data = mb41_data([girl("Akari", ["Pendulum"])], [foe()], rules={"grid": "hex"})
+    data["battlefield"] = {"width": 8, "height": 8}
+    with pytest.raises(ScenarioError, match="labyrinth feature, not a talent: set it in battlefield.labyrinth.pendulum"):
+        mb41_inputs(data)
