@@ -119,7 +119,8 @@ SIMULATED = ["Boost", "Reflector", "Follow Target", "Want it Hard, Want it Now",
              "Action Burst", "Backlash", "Blood Rain", "Deafening Scream", "Extra Action", "Minion Explosion",
              "Shrug Off", "Thick Hide", "Undying Brood", "Ambush Tactics", "Binding Attack", "Bulwark",
              "Curse Shift", "Debilitating Attack", "Disruptive Strikes", "Fear Aura", "Memory Blaze",
-             "Monster Boost", "Ranged/Melee Defence", "Seal Magic", "A Little Longer", "Hello There"]
+             "Monster Boost", "Ranged/Melee Defence", "Seal Magic", "A Little Longer", "Hello There",
+             "Alternating Damage", "Current", "Escher Doors", "Pendulum", "Perilous Terrain", "Wraparound"]
 
 
 def test_simulated_rows_are_exactly_those_with_a_kernel_mechanic():

@@ -1,7 +1,8 @@
 """Property tests of mb41 fights on the hex grid (hypothesis).
 
 Random battlefields (rectangles and hexagons, some wrapped, with obstacles,
-rough terrain and barriers), random sides (girls, monsters, minions; random
+rough terrain, barriers and labyrinth features: Alternating Damage, Current,
+Escher Doors, Pendulum, Perilous Terrain), random sides (girls, monsters, minions; random
 formations or positions), random movement/targeting/intercept/reckless
 policies and grid rule options:
 
@@ -50,7 +51,59 @@ def battlefields(draw):
                           max_size=len(picked)))
     for xy, k in zip(picked, kinds):
         spec.setdefault(k, []).append(xy)
+    if draw(st.booleans()):
+        spec["labyrinth"] = draw(labyrinths(spec, cells))
     return spec
+
+
+@st.composite
+def labyrinths(draw, spec, cells):
+    """Random labyrinth features (L2126-2166) on the free cells of ``spec``: Alternating Damage,
+    Current, Escher Doors, a Pendulum (along a row), Perilous Terrain; owner b0."""
+    blocked = {tuple(c) for k in ("obstacles", "barriers") for c in spec.get(k, [])}
+    free = [c for c in cells if tuple(c) not in blocked]
+    lab = {"owner": "b0"}
+    if free and draw(st.booleans()):
+        sets = draw(st.lists(st.lists(st.sampled_from(free), min_size=1, max_size=4, unique_by=tuple),
+                             min_size=1, max_size=3))
+        seen, clean = set(), []
+        for cs in sets:
+            cs = [c for c in cs if tuple(c) not in seen]
+            seen.update(tuple(c) for c in cs)
+            if cs:
+                clean.append(cs)
+        if clean:
+            lab["alternating_damage"] = {"sets": clean, "damage": draw(st.integers(1, 4)),
+                                         "exempt": draw(st.sampled_from(["none", "owner", "side"]))}
+    if draw(st.booleans()):
+        how = draw(st.sampled_from(["direction", "owner", "hex"]))
+        if how == "direction":
+            cur = {"direction": draw(st.sampled_from(list(G.DIRECTION_NAMES)))}
+        elif how == "owner" or not cells:
+            cur = {"toward": "owner"}
+        else:
+            cur = {"toward": draw(st.sampled_from(cells))}
+        cur["exempt"] = draw(st.sampled_from(["none", "owner", "side"]))
+        lab["current"] = cur
+    perilous = draw(st.lists(st.sampled_from(free), max_size=2, unique_by=tuple)) if free else []
+    if perilous:
+        lab["perilous"] = perilous
+    doorable = [c for c in free if c not in perilous]
+    if len(doorable) >= 2 and draw(st.booleans()):
+        a, b = draw(st.lists(st.sampled_from(doorable), min_size=2, max_size=2, unique_by=tuple))
+        lab["escher_doors"] = {"pairs": [[a, b]], "choose_on": draw(st.integers(1, 7))}
+    if cells and draw(st.booleans()):
+        q0, r0 = draw(st.sampled_from(cells))
+        row = sorted((c for c in cells if c[1] == r0 and c[0] >= q0), key=lambda c: c[0])
+        run = [row[0]]
+        for c in row[1:]:
+            if c[0] != run[-1][0] + 1:
+                break
+            run.append(c)
+        if len(run) >= 2:
+            lab["pendulum"] = {"trajectory": run, "length": draw(st.integers(1, len(run))),
+                               "exempt": draw(st.sampled_from(["none", "owner", "side"]))}
+    return lab
 
 
 @st.composite
@@ -70,7 +123,10 @@ def member(draw, name, side):
              resolve=draw(st.integers(3, 20)))
     if kind == "girl" and draw(st.booleans()):
         m["talents"] = draw(st.sampled_from([["Boost"], ["Boost", "Heal"], ["Boost", "Inflict"],
-                                             ["Boost", "Bonus Action"]]))
+                                             ["Boost", "Bonus Action"], ["Boost", "Curse", "Remedy"],
+                                             ["Boost", "Wave of Courage", "Reflector"]]))
+    elif kind == "monster" and draw(st.booleans()):
+        m["talents"] = draw(st.sampled_from([["Fear Aura"], ["Deafening Scream"], ["Blood Rain", "Fear Aura"]]))
     return m
 
 
@@ -84,6 +140,8 @@ def scenarios(draw):
              "rough_cost": draw(st.sampled_from(["same_turn", "split"])),
              "bound_reckless": draw(st.sampled_from(["major", "minor"])),
              "intercept_half": draw(st.sampled_from(["down", "up"])),
+             "pendulum_moves": draw(st.sampled_from(["round", "turn"])),
+             "talent_ranges": draw(st.sampled_from(["book", "unlimited"])),
              "defeat": draw(st.sampled_from(["all_down", "all_dead"]))}
     data = mb41_data(a, b, rules=rules, seed=draw(st.integers(0, 2**40)))
     data["battlefield"] = draw(battlefields())
@@ -129,6 +187,7 @@ def play_by_turns(inp, dyn, cc, streams, bf):
     for j in range(n):
         mb41_call(K.check_bursts, i=j, comb=comb, rules=rules, dyn=dyn, cc=cc)
     mb41_call(BG.place_all, dyn=dyn, bf=bf)
+    BG.refresh_fear(comb, dyn, bf)
     check_positions(inp, dyn, bf)
     order = np.zeros(n, dtype=np.int64)
     K.roll_initiative(comb, rules, streams[K.S_SETUP], order, np.zeros(n, dtype=np.int64))
@@ -160,10 +219,14 @@ def play_by_turns(inp, dyn, cc, streams, bf):
                 dyn[i, K.D_PENDING] = -1
             if acts:
                 K.play_turn(i, comb, pol, rules, dyn, streams, cc, bf)   # the turn clock, then the grid turn
+                BG.after_turn(comb, pol, rules, dyn, streams, cc, bf)
             check_positions(inp, dyn, bf)
             outcome = K.outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 break
+        if outcome < 0:
+            outcome = BG.end_of_round(r, comb, pol, rules, dyn, streams, cc, bf)  # labyrinth features
+            check_positions(inp, dyn, bf)
         if outcome >= 0:
             break
 

@@ -91,18 +91,18 @@ def test_curse_shift_moves_its_ailments_one_overcharge_each():
     inp, dyn, cc = setup([girl()], [monster(talents=["Curse Shift"], overcharge_pool=3)])
     dyn[1, K.D_AIL + K.A_STUN] = 1
     dyn[1, K.D_AIL + K.A_BOUND] = 1
-    assert call(K.try_curse_shift, inp, dyn, cc, Script(), i=1)
+    assert call(K.try_curse_shift, inp, dyn, cc, Script(), i=1, bf=None)
     assert list(dyn[1, K.D_AIL:K.D_AIL + 3]) == [0, 0, 0]
     assert list(dyn[0, K.D_AIL:K.D_AIL + 3]) == [1, 1, 0]
     assert dyn[1, K.D_POOL] == 1
-    assert not call(K.try_curse_shift, inp, dyn, cc, Script(), i=1)   # nothing left to move
+    assert not call(K.try_curse_shift, inp, dyn, cc, Script(), i=1, bf=None)   # nothing left to move
 
 
 def test_curse_shift_moves_what_the_pool_pays_for_and_only_what_the_target_lacks():
     inp, dyn, cc = setup([girl()], [monster(talents=["Curse Shift"], overcharge_pool=1)])
     dyn[1, K.D_AIL:K.D_AIL + 3] = 1
     dyn[0, K.D_AIL + K.A_STUN] = 1                                   # she is Stunned already
-    assert call(K.try_curse_shift, inp, dyn, cc, Script(), i=1)
+    assert call(K.try_curse_shift, inp, dyn, cc, Script(), i=1, bf=None)
     assert list(dyn[1, K.D_AIL:K.D_AIL + 3]) == [1, 0, 1]            # Bound moved, then the pool ran dry
     assert list(dyn[0, K.D_AIL:K.D_AIL + 3]) == [1, 1, 0]
     assert dyn[1, K.D_POOL] == 0

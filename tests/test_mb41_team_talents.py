@@ -172,7 +172,7 @@ def test_amplify_magic_on_an_ally_adds_two_to_every_heal_until_she_drops():
     assert call(K.try_amplify, inp, dyn, cc, Script(), i=1)
     assert dyn[0, K.D_AMP_HEAL] == 2 and dyn[1, K.D_TUSES] == 0
     assert not call(K.try_amplify, inp, dyn, cc, Script(), i=1)   # used up
-    call(K.try_heal, inp, dyn, cc, Script(damage=faces(3)), i=0)  # Heal 1d6+1 = 4, + 2
+    call(K.try_heal, inp, dyn, cc, Script(damage=faces(3)), i=0, bf=None)  # Heal 1d6+1 = 4, + 2
     assert dyn[0, K.D_RES] == 11
     call(K.apply_damage, inp, dyn, cc, Script(), t=0, dmg=11)
     assert dyn[0, K.D_AMP_HEAL] == 0
@@ -218,10 +218,10 @@ def test_seal_magic_stops_talents_until_the_end_of_the_next_round():
     dyn[0, K.D_RES] = 5
     for r in (1, 2):
         dyn[0, K.D_ROUND] = r
-        assert not call(K.try_heal, inp, dyn, cc, Script(), i=0)
+        assert not call(K.try_heal, inp, dyn, cc, Script(), i=0, bf=None)
         assert not call(K.can_boost, inp, dyn, cc, Script(), i=0, stat=0, pending=0)
     dyn[0, K.D_ROUND] = 3
-    assert call(K.try_heal, inp, dyn, cc, Script(damage=faces(1)), i=0)
+    assert call(K.try_heal, inp, dyn, cc, Script(damage=faces(1)), i=0, bf=None)
     assert call(K.can_boost, inp, dyn, cc, Script(), i=0, stat=0, pending=0)
 
 
@@ -246,7 +246,7 @@ def test_link_copies_healing_on_the_primary_to_the_secondary():
     assert call(K.try_link, inp, dyn, cc, Script(), i=1)
     assert dyn[0, K.D_LINK_TO] == 2 and dyn[1, K.D_LINKED] == 0
     assert not call(K.try_link, inp, dyn, cc, Script(), i=1)          # one link at a time, still good
-    call(K.try_heal, inp, dyn, cc, Script(damage=faces(3)), i=0)      # Akari heals herself 3 + 1 = 4
+    call(K.try_heal, inp, dyn, cc, Script(damage=faces(3)), i=0, bf=None)      # Akari heals herself 3 + 1 = 4
     assert dyn[0, K.D_RES] == 9
     assert dyn[2, K.D_RES] == 18                                      # Cara gets 4 too, capped at 18
     assert cc[0, K.K_HEALED] == 6
@@ -257,7 +257,7 @@ def test_link_copies_ailments_between_enemies_and_relinks_when_one_drops():
                          [mb41_member("Shade"), mb41_member("Umbra"), mb41_member("Nox")])
     assert call(K.try_link, inp, dyn, cc, Script(), i=0)              # focus-weakest: Shade, then Umbra
     assert dyn[1, K.D_LINK_TO] == 2
-    assert call(K.try_curse, inp, dyn, cc, Script(), i=0)             # Stun on Shade ...
+    assert call(K.try_curse, inp, dyn, cc, Script(), i=0, bf=None)             # Stun on Shade ...
     assert dyn[1, K.D_AIL + K.A_STUN] == 1 and dyn[2, K.D_AIL + K.A_STUN] == 1   # ... and on Umbra
     assert dyn[3, K.D_AIL + K.A_STUN] == 0
     call(K.apply_damage, inp, dyn, cc, Script(), t=2, dmg=18)         # Umbra drops: the link is useless

@@ -38,8 +38,8 @@ place of the gridless :func:`.kernel.take_turn`:
 Turn order (what a player does, policy ``P_MOVE``/``P_RECKLESS``/``P_TARGET``):
 
 1. ailments: a removal roll with the Minor (the only action when Stunned),
-   as gridless; then Heal with the Minor when the policy asks (no range
-   check yet);
+   as gridless; then a Minor talent when the policy asks (heal, Remedy,
+   Curse, Steal Action, each within its range);
 2. the policy picks a target among all enemies (``nearest`` = fewest hexes);
    if it is out of her preferred range she moves one hex toward it with the
    Minor, when that is a plain move (or Reckless Movement, or a payment
@@ -59,18 +59,38 @@ neighbour closest to the goal's range (ties: not rough, then the lowest
 direction); when no neighbour gets closer, a breadth-first search finds the
 way round obstacles and people (:func:`.grid.step_toward`).
 
+Talent ranges (catalog ``range_hexes``, ``C_TREACH``; rule ``talent_ranges``):
+heals, Remedy, Curse, Steal Action, Wave of Courage, Screams (a circle, or
+Blood Rain's line: :func:`scream_line`), Reflector's recipient reach only so
+far (:func:`.kernel.within`, :func:`pick_near`); Fear Aura counts only within
+its range (:func:`refresh_fear`).
+
+Labyrinth features (seed 000 L2126-2166; the scenario's
+``battlefield.labyrinth``, built by :mod:`.deploy` into ``cellfx``, ``lab``,
+``path`` and the terrain flags ``PERILOUS`` / ``DOOR``): at the end of each
+round :func:`end_of_round` plays Alternating Damage, the Current and the
+Pendulum (or :func:`after_turn` after every turn, ``pendulum_moves: turn``);
+Escher Doors are entered by :func:`minor_move` / :func:`major_move`
+(:func:`use_door`) and :func:`best_step` walks to a door that leads nearer;
+Perilous Terrain makes leaving a Reckless Movement. The Pendulum roughens a
+per-block copy of the terrain (``bf[BF_TERRAIN]``; ``bf[BF_BASE]`` is the
+field's, restored by :func:`place_all`).
+
 The dead leave the battlefield (their hex is freed, ``D_POS`` -1); downed
 girls stay on their hex. Gridless fights never reach this module: numba
 prunes the ``bf is None`` branches of :func:`.kernel.fight_on`.
 
 ``bf``, the battlefield tuple, is ``(q, r, shifts, nbr, terrain, lut, meta,
-walk, occ, dist, queue, line)``: the static arrays of :class:`.grid.Battlefield`
+walk, occ, dist, queue, line, cellfx, lab, path, base, lst)``: the static arrays of :class:`.grid.Battlefield`
 (``meta = [qmin, rmin, has_walk]``; ``walk[a, b]`` the fewest steps from
 ``a`` to ``b`` round obstacles and barriers, people ignored, when the field
 has any, else a 1 x 1 dummy and steps follow the hex distance) and
 per-block scratch (``occ[N]`` combatant per cell or -1, ``dist[N]``,
-``queue[N]``, ``line[N + 1]``); :func:`field_arrays` gives the static part,
-:func:`make_bf` the whole tuple.
+``queue[N]``, ``line[N + 1]``), the labyrinth's arrays (``cellfx``, ``lab``,
+``path``: :mod:`.grid` ``FX_*`` / ``L_*``), ``base`` the field's terrain
+(``terrain`` is then a per-block copy) and ``lst`` the labyrinth's per-trial
+state (``LST_*``); :func:`field_arrays` gives the static part, :func:`make_bf`
+the whole tuple.
 """
 from __future__ import annotations
 
@@ -78,19 +98,23 @@ import numba
 import numpy as np
 
 from sim._jit import kernel, pjit
-from sim.dice import exploding_d6
+from sim.dice import exploding_d6, sum_d6
 from sim.rng import STATE_WORDS, randbelow, seed_stream
 
 from . import grid as G
 from . import kernel as K  # circular on purpose: K.* is read when numba compiles, not at import
 
-BF_Q, BF_R, BF_SHIFTS, BF_NBR, BF_TERRAIN, BF_LUT, BF_META, BF_WALK, BF_OCC, BF_DIST, BF_QUEUE, BF_LINE = range(12)
+(BF_Q, BF_R, BF_SHIFTS, BF_NBR, BF_TERRAIN, BF_LUT, BF_META, BF_WALK, BF_OCC, BF_DIST, BF_QUEUE, BF_LINE,
+ BF_CELLFX, BF_LAB, BF_PATH, BF_BASE, BF_LST) = range(17)
+#: ``bf[BF_LST]`` per-trial labyrinth state: Pendulum start index on its trajectory, its direction (+1 / -1)
+LST_PEND, LST_PDIR, LST_SIZE = 0, 1, 4
 UNREACHABLE = 30000
 
 
 def field_arrays(field):
     """The static arrays of a :class:`.grid.Battlefield` for the kernels:
-    ``(q, r, shifts, nbr, terrain, lut, meta, walk)`` (cached on the field)."""
+    ``(q, r, shifts, nbr, terrain, lut, meta, walk, cellfx, lab, path)``
+    (cached on the field; the labyrinth's owner is set by :func:`.deploy.layout`)."""
     cached = getattr(field, "_kernel_arrays", None)
     if cached is not None:
         return cached
@@ -109,15 +133,19 @@ def field_arrays(field):
     else:
         walk = np.zeros((1, 1), dtype=np.int16)
     meta = np.array([field.qmin, field.rmin, int(has_walk)], dtype=np.int64)
-    field._kernel_arrays = (field.q, field.r, field.shifts, field.nbr, field.terrain, field.lut, meta, walk)
+    field._kernel_arrays = (field.q, field.r, field.shifts, field.nbr, field.terrain, field.lut, meta, walk,
+                            field.cellfx, field.lab, field.path)
     return field._kernel_arrays
 
 
 def make_bf(field):
-    """The battlefield tuple of a :class:`.grid.Battlefield` with fresh scratch (occupancy empty)."""
+    """The battlefield tuple of a :class:`.grid.Battlefield` with fresh scratch (occupancy empty;
+    a copy of the terrain that the Pendulum may roughen, reset by :func:`place_all`)."""
     n = field.n
-    return field_arrays(field) + (np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64),
-                                  np.zeros(n, dtype=np.int64), np.zeros(n + 1, dtype=np.int64))
+    q, r, shifts, nbr, terrain, lut, meta, walk, cellfx, lab, path = field_arrays(field)
+    return (q, r, shifts, nbr, terrain.copy(), lut, meta, walk, np.full(n, -1, dtype=np.int64),
+            np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n + 1, dtype=np.int64),
+            cellfx, lab, path, terrain, np.zeros(LST_SIZE, dtype=np.int64))
 
 
 # ---------------------------------------------------------------- occupancy
@@ -125,10 +153,17 @@ def make_bf(field):
 
 @kernel
 def place_all(dyn, bf):
-    """Rebuild the occupancy from ``D_POS`` (the start of a fight): the dead hold no hex."""
+    """Rebuild the occupancy from ``D_POS`` (the start of a fight): the dead hold no hex.
+    The terrain and the labyrinth state start afresh (the Pendulum at the start of its trajectory)."""
     occ = bf[BF_OCC]
+    terrain = bf[BF_TERRAIN]
+    base = bf[BF_BASE]
     for c in range(occ.shape[0]):
         occ[c] = -1
+        terrain[c] = base[c]
+    lst = bf[BF_LST]
+    lst[LST_PEND] = 0
+    lst[LST_PDIR] = 1
     for i in range(dyn.shape[0]):
         if dyn[i, K.D_DEAD] != 0:
             dyn[i, K.D_POS] = -1
@@ -279,8 +314,13 @@ def best_step(i, goal, lo, hi, deep, comb, pol, rules, dyn, bf):
         m = nbr[c, d]
         if m >= 0:
             if not G.blocked(terrain, occ, G.BLOCK_MOVE, m):
-                k = 2 * potential(m, goal, lo, hi, bf)
-                if terrain[m] & G.ROUGH:
+                pm = potential(m, goal, lo, hi, bf)
+                if terrain[m] & G.DOOR:
+                    dv = door_value(m, goal, lo, hi, bf)
+                    if dv < pm:
+                        pm = dv  # an Escher Door that leads nearer (L2135)
+                k = 2 * pm
+                if terrain[m] & (G.ROUGH | G.PERILOUS):
                     k += 1
                 if k < best_key:
                     best_key = k
@@ -324,6 +364,25 @@ def pick(i, in_reach, comb, pol, rules, dyn, st_policy, bf):
     :func:`.kernel.choose_target`), only those in range when ``in_reach``;
     -1 if none. nearest: fewest hexes, then the lowest Resolve, then the first
     listed."""
+    return _pick(i, in_reach, -1, comb, pol, rules, dyn, st_policy, bf)
+
+
+@kernel
+def pick_near(i, hi, comb, pol, rules, dyn, st_policy, bf):
+    """:func:`pick` among the enemies at most ``hi`` hexes away (-1: all), for a
+    talent with a range (Curse, Steal Action, Implode); -1 if none."""
+    return _pick(i, False, hi, comb, pol, rules, dyn, st_policy, bf)
+
+
+@kernel(inline="always")
+def _near(i, j, hi, dyn, bf):
+    if hi < 0:
+        return True
+    return hexes(dyn[i, K.D_POS], dyn[j, K.D_POS], bf) <= hi
+
+
+@kernel(inline="always")
+def _pick(i, in_reach, hi, comb, pol, rules, dyn, st_policy, bf):
     n = comb.shape[0]
     side = comb[i, K.C_SIDE]
     finish = pol[i, K.P_FINISH] != 0
@@ -339,6 +398,8 @@ def pick(i, in_reach, comb, pol, rules, dyn, st_policy, bf):
         if in_reach:
             if reach(i, j, rules, dyn, bf) < 0:
                 continue
+        if not _near(i, j, hi, dyn, bf):
+            continue
         count += 1
         if _prefer(i, j, best, best_res, best_att, best_d, mode, comb, dyn, bf):
             best = j
@@ -357,6 +418,8 @@ def pick(i, in_reach, comb, pol, rules, dyn, st_policy, bf):
         if in_reach:
             if reach(i, j, rules, dyn, bf) < 0:
                 continue
+        if not _near(i, j, hi, dyn, bf):
+            continue
         if k == 0:
             return j
         k -= 1
@@ -448,15 +511,29 @@ def minor_move(i, goal, lo, hi, unlocked, deep, comb, pol, rules, dyn, streams, 
     rough terrain paid); else Reckless Movement if her policy takes it; else,
     under ``rough_cost: split``, a payment toward leaving her rough hex.
     """
+    bound = dyn[i, K.D_AIL + K.A_BOUND] != 0
+    if not bound:
+        if door_worth(i, goal, lo, hi, dyn, bf):
+            if unlocked:
+                use_door(i, goal, lo, hi, comb, dyn, streams, cc, bf)
+                return True
+            if not engaged(i, comb, dyn, bf):
+                use_door(i, goal, lo, hi, comb, dyn, streams, cc, bf)
+                return True
     step = best_step(i, goal, lo, hi, deep, comb, pol, rules, dyn, bf)
     if step < 0:
         return False
-    rough = bf[BF_TERRAIN][dyn[i, K.D_POS]] & G.ROUGH != 0
+    here = bf[BF_TERRAIN][dyn[i, K.D_POS]]
+    rough = here & G.ROUGH != 0
+    peril = here & G.PERILOUS != 0
     eng = False
     if not unlocked:
         eng = engaged(i, comb, dyn, bf)
     rash = pol[i, K.P_RECKLESS] != 0
-    if dyn[i, K.D_AIL + K.A_BOUND] != 0:  # movement requires a Major action (L1463)
+    if peril:
+        rash = True  # Perilous Terrain: leaving takes a Minor action and Reckless Movement (L2146)
+        rough = True
+    if bound:  # movement requires a Major action (L1463)
         if rules[K.R_BOUND_RECKLESS] == 1:
             if rash:
                 if rough:
@@ -466,6 +543,9 @@ def minor_move(i, goal, lo, hi, unlocked, deep, comb, pol, rules, dyn, streams, 
                     reckless(i, step, comb, rules, dyn, streams, cc, bf)
                     return True
         return False
+    if peril:
+        reckless(i, step, comb, rules, dyn, streams, cc, bf)
+        return True
     short = False
     if rough:
         short = dyn[i, K.D_PAID] + 1 < 2
@@ -496,20 +576,36 @@ def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
     enemy-adjacent hex. Returns ``(minor_spent, disengaged)``: disengaged
     means she may now leave her (engaged) hex with the Minor.
     """
+    bound = dyn[i, K.D_AIL + K.A_BOUND] != 0
+    eng = engaged(i, comb, dyn, bf)
+    if not bound:
+        if not eng:
+            if door_worth(i, goal, lo, hi, dyn, bf):
+                use_door(i, goal, lo, hi, comb, dyn, streams, cc, bf)  # the Major does what a Minor does
+                return False, False
     step = best_step(i, goal, lo, hi, 1, comb, pol, rules, dyn, bf)
     if step < 0:
         return False, False
-    rough = bf[BF_TERRAIN][dyn[i, K.D_POS]] & G.ROUGH != 0
-    eng = engaged(i, comb, dyn, bf)
-    if dyn[i, K.D_AIL + K.A_BOUND] != 0:
+    here = bf[BF_TERRAIN][dyn[i, K.D_POS]]
+    rough = here & G.ROUGH != 0
+    peril = here & G.PERILOUS != 0
+    if bound:
         stuck = rough
         if eng:
             stuck = True  # an enemy-adjacent hex is rough terrain for her (L1463)
+        if peril:
+            stuck = True
         if stuck:
             if rules[K.R_BOUND_RECKLESS] == 0:
                 if pol[i, K.P_RECKLESS] != 0:
                     reckless(i, step, comb, rules, dyn, streams, cc, bf)
+                elif peril:
+                    reckless(i, step, comb, rules, dyn, streams, cc, bf)
             return False, False
+    if peril:
+        # Perilous Terrain (L2146): the Major acts as the Minor action, with Reckless Movement
+        reckless(i, step, comb, rules, dyn, streams, cc, bf)
+        return False, False
         move_to(i, step, dyn, cc, bf)
         return False, False
     pts = 1
@@ -611,6 +707,7 @@ def intercept(i, t, dmg, comb, pol, rules, dyn, streams, cc):
 def grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
     """``i``'s basic attack on ``t`` with the form the distance allows (her
     ``attack_kind`` when both do), an interceptor standing by (L1453, L1469)."""
+    refresh_fear(comb, dyn, bf)
     form = reach(i, t, rules, dyn, bf)
     if form == 0:
         if comb[i, K.C_FORM] == 1:
@@ -632,6 +729,7 @@ def grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
     leave_if_dead(t, dyn, bf)  # the dead leave the battlefield
     if g >= 0:
         leave_if_dead(g, dyn, bf)
+    refresh_fear(comb, dyn, bf)
     return dealt
 
 
@@ -643,10 +741,12 @@ def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
     instead of the removal roll, a Minor talent (:func:`.kernel.minor_talent`),
     a Major talent instead of the attack (:func:`.kernel.major_talent`),
     Guided Strike when the ally has someone in reach, Reflector after a hit,
-    Bonus Action. Talent ranges other than the attack's are not checked yet:
-    Curse, Steal Action, heals, Screams and Fear Aura reach the whole field.
+    Bonus Action. Talents reach their catalog range (``C_TREACH``, rule
+    ``talent_ranges``): heals, Remedy, Curse, Steal Action, Wave of Courage,
+    Screams, Reflector's recipient, Fear Aura (:func:`refresh_fear`).
     """
     _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf)
+    refresh_fear(comb, dyn, bf)
     if comb[i, K.C_TMASK] != 0:
         dyn[i, K.D_TURNS_DONE] += 1
 
@@ -656,6 +756,7 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
     mask = comb[i, K.C_TMASK]
     dyn[i, K.D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
     sweep(dyn, bf)
+    refresh_fear(comb, dyn, bf)
     if rules[K.R_ROUGH_COST] == 0:
         dyn[i, K.D_PAID] = 0  # the two hexes out of rough terrain are paid within one turn (A15a)
     major = True
@@ -680,7 +781,7 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
     if minor:
         if mask != 0:
             # a Minor talent; a successful Steal Action gives another Minor (L1725)
-            if K.minor_talent(i, comb, pol, rules, dyn, streams, cc) == 1:
+            if K.minor_talent(i, comb, pol, rules, dyn, streams, cc, bf) == 1:
                 minor = False
     st_policy = streams[K.S_POLICY]
     t0 = pick(i, False, comb, pol, rules, dyn, st_policy, bf)
@@ -709,7 +810,8 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
         who = i  # Guided Strike: an ally makes the attack (one attack site: attack is inlined once)
         t = -1
         if mask != 0:
-            if K.major_talent(i, comb, pol, rules, dyn, streams, cc):
+            refresh_fear(comb, dyn, bf)
+            if K.major_talent(i, comb, pol, rules, dyn, streams, cc, bf):
                 if not K.is_standing(dyn, i):
                     return
                 if m == 0:
@@ -745,7 +847,7 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                 if who == i:
                     if dealt >= 0:
                         if (mask >> K.E_REFLECTOR) & 1 != 0:
-                            K.give_reflector(i, comb, dyn, cc)
+                            K.give_reflector(i, comb, dyn, cc, bf)
                 if mask != 0:
                     if any_in_reach(i, comb, pol, rules, dyn, bf):
                         if K.bonus_action(i, comb, pol, rules, dyn, cc):
@@ -768,13 +870,441 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
             minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf)
 
 
+# ---------------------------------------------------------------- talent ranges on the grid
+
+
+@kernel
+def on_line(a, d, length, c, bf):
+    """Cell ``c`` lies on the straight line of ``length`` hexes (-1: to the edge) from ``a``
+    (excluded) in direction ``d``."""
+    if d < 0:
+        return False
+    nbr = bf[BF_NBR]
+    m = nbr[a, d]
+    k = 0
+    while m >= 0:
+        if length >= 0:
+            if k >= length:
+                break
+        if m == a:
+            break
+        if m == c:
+            return True
+        m = nbr[m, d]
+        k += 1
+    return False
+
+
+@kernel
+def scream_line(i, s, a, comb, dyn, bf):
+    """Blood Rain's direction (``area: line``): the one of the six whose line
+    (the row's range long) holds the most standing enemies without ailment
+    ``a`` (ties: the lowest direction)."""
+    best = 0
+    best_n = -1
+    c = dyn[i, K.D_POS]
+    hi = comb[i, K.C_TREACH + s]
+    side = comb[i, K.C_SIDE]
+    for d in range(6):
+        k = 0
+        for j in range(comb.shape[0]):
+            if comb[j, K.C_SIDE] != side:
+                if K.is_standing(dyn, j):
+                    if dyn[j, K.D_AIL + a] == 0:
+                        if on_line(c, d, hi, dyn[j, K.D_POS], bf):
+                            k += 1
+        if k > best_n:
+            best_n = k
+            best = d
+    return best
+
+
+@kernel
+def refresh_fear(comb, dyn, bf):
+    """Fear Aura on the grid (L2031): ``D_FEAR`` of each combatant is the sum
+    of the penalties of the enemy monsters with Fear Aura still alive within
+    the row's range (melee range: adjacent) of her, less the Courage Auras of
+    her standing allies within theirs (adjacent); recomputed after moves,
+    attacks and deaths (gridless: every enemy, :func:`.kernel.end_fear_aura`,
+    every ally, :func:`.kernel.courage_aura`)."""
+    n = comb.shape[0]
+    any_ = False
+    for k in range(n):
+        if (comb[k, K.C_TMASK] >> K.E_FEAR_AURA) & 1 != 0:
+            any_ = True
+        if (comb[k, K.C_TMASK] >> K.E_COURAGE) & 1 != 0:
+            any_ = True
+    if not any_:
+        return
+    for j in range(n):
+        dyn[j, K.D_FEAR] = 0
+    for k in range(n):
+        # Courage Aura (L1739): +P1 to her standing allies within its range (adjacent)
+        if (comb[k, K.C_TMASK] >> K.E_COURAGE) & 1 == 0:
+            continue
+        if not K.is_standing(dyn, k):
+            continue
+        if dyn[k, K.D_POS] < 0:
+            continue
+        for s in range(K.MAXT):
+            if comb[k, K.C_TCODE + s] != K.E_COURAGE:
+                continue
+            hi = comb[k, K.C_TREACH + s]
+            for j in range(n):
+                if j == k:
+                    continue
+                if comb[j, K.C_SIDE] != comb[k, K.C_SIDE]:
+                    continue
+                if dyn[j, K.D_POS] < 0:
+                    continue
+                if hi >= 0:
+                    if hexes(dyn[k, K.D_POS], dyn[j, K.D_POS], bf) > hi:
+                        continue
+                dyn[j, K.D_FEAR] -= comb[k, K.C_TP1 + s]
+    for k in range(n):
+        if (comb[k, K.C_TMASK] >> K.E_FEAR_AURA) & 1 == 0:
+            continue
+        if dyn[k, K.D_DEAD] != 0:
+            continue
+        if dyn[k, K.D_POS] < 0:
+            continue
+        for s in range(K.MAXT):
+            if comb[k, K.C_TCODE + s] != K.E_FEAR_AURA:
+                continue
+            hi = comb[k, K.C_TREACH + s]
+            for j in range(n):
+                if comb[j, K.C_SIDE] == comb[k, K.C_SIDE]:
+                    continue
+                if dyn[j, K.D_POS] < 0:
+                    continue
+                if hi >= 0:
+                    if hexes(dyn[k, K.D_POS], dyn[j, K.D_POS], bf) > hi:
+                        continue
+                dyn[j, K.D_FEAR] += comb[k, K.C_TP1 + s]
+
+
+# ---------------------------------------------------------------- labyrinth features (L2126-2166)
+
+
+@kernel(inline="always")
+def exempt(j, mode, comb, bf):
+    """``j`` is exempt from a labyrinth feature: ``mode`` EXEMPT_OWNER (the
+    labyrinth's owner) or EXEMPT_SIDE (the owner's whole side)."""
+    if mode == G.EXEMPT_NONE:
+        return False
+    o = bf[BF_LAB][G.L_OWNER]
+    if o < 0:
+        return False
+    if mode == G.EXEMPT_OWNER:
+        return j == o
+    return comb[j, K.C_SIDE] == comb[o, K.C_SIDE]
+
+
+@kernel(inline="always")
+def relocate(i, c, dyn, bf):
+    """Put ``i`` on free cell ``c`` (forced movement, a door's exit): no movement paid."""
+    occ = bf[BF_OCC]
+    occ[dyn[i, K.D_POS]] = -1
+    occ[c] = i
+    dyn[i, K.D_POS] = c
+    dyn[i, K.D_PAID] = 0
+
+
+@kernel
+def lab_damage(j, dmg, comb, rules, dyn, streams, cc, bf):
+    """A labyrinth feature deals ``dmg`` to ``j`` (not an attack)."""
+    d = K.apply_damage(j, dmg, comb, rules, dyn, streams, cc)
+    cc[j, K.K_LAB_DMG] += d
+    cc[j, K.K_TAKEN] += d
+    K.check_bursts(j, comb, rules, dyn, cc)
+    leave_if_dead(j, dyn, bf)
+
+
+@kernel
+def alternating_damage(r, comb, rules, dyn, streams, cc, bf):
+    """Alternating Damage (L2128-2130): at the end of round ``r`` everyone
+    (standing or down, not dead) in the sections of set ((r - 1) mod k) + 1
+    takes ``L_ALT_DMG`` (3), except the exempt."""
+    lab = bf[BF_LAB]
+    k = lab[G.L_ALT_SETS]
+    if k <= 0:
+        return
+    cur = (r - 1) % k + 1
+    fx = bf[BF_CELLFX]
+    for j in range(comb.shape[0]):
+        if dyn[j, K.D_DEAD] != 0:
+            continue
+        c = dyn[j, K.D_POS]
+        if c < 0:
+            continue
+        if fx[c, G.FX_ALT] != cur:
+            continue
+        if exempt(j, lab[G.L_ALT_EXEMPT], comb, bf):
+            continue
+        lab_damage(j, lab[G.L_ALT_DMG], comb, rules, dyn, streams, cc, bf)
+
+
+@kernel
+def current_step(j, comb, dyn, bf):
+    """The hex the Current pushes ``j`` to, -1 if none (blocked, off the field, already there)."""
+    lab = bf[BF_LAB]
+    mode = lab[G.L_CUR_MODE]
+    nbr = bf[BF_NBR]
+    c = dyn[j, K.D_POS]
+    if mode == G.CUR_DIRECTION:
+        m = nbr[c, lab[G.L_CUR_ARG]]
+        if m < 0:
+            return -1
+        if G.blocked(bf[BF_TERRAIN], bf[BF_OCC], G.BLOCK_MOVE, m):
+            return -1
+        return m
+    goal = lab[G.L_CUR_ARG]
+    if mode == G.CUR_OWNER:
+        o = lab[G.L_OWNER]
+        if o < 0:
+            return -1
+        if dyn[o, K.D_DEAD] != 0:
+            return -1  # the current moved with the monster (L2133): it ends with it
+        goal = dyn[o, K.D_POS]
+        if goal < 0:
+            return -1
+    now = hexes(c, goal, bf)
+    best = -1
+    for d in range(6):
+        m = nbr[c, d]
+        if m >= 0:
+            if not G.blocked(bf[BF_TERRAIN], bf[BF_OCC], G.BLOCK_MOVE, m):
+                dm = hexes(m, goal, bf)
+                if dm < now:
+                    now = dm
+                    best = m
+    return best
+
+
+@kernel
+def current(comb, dyn, cc, bf):
+    """Current (L2132-2133): at the end of each round everyone (not dead, not
+    exempt) is moved 1 hex in the set direction or toward the set hex (or
+    the owner); forced, so rough terrain, Perilous Terrain and enemies do not
+    hold her, but obstacles, barriers and people do (one per hex: she stays).
+    Those blocked by someone who then moves go in a later pass."""
+    lab = bf[BF_LAB]
+    if lab[G.L_CUR_MODE] == G.CUR_OFF:
+        return
+    n = comb.shape[0]
+    done = bf[BF_DIST]  # scratch: 1 = moved (or left alone) this round
+    for j in range(n):
+        done[j] = 0
+        if dyn[j, K.D_DEAD] != 0:
+            done[j] = 1
+        elif dyn[j, K.D_POS] < 0:
+            done[j] = 1
+        elif exempt(j, lab[G.L_CUR_EXEMPT], comb, bf):
+            done[j] = 1
+    moved = True
+    while moved:
+        moved = False
+        for j in range(n):
+            if done[j] != 0:
+                continue
+            m = current_step(j, comb, dyn, bf)
+            if m >= 0:
+                relocate(j, m, dyn, bf)
+                cc[j, K.K_LAB_MOVES] += 1
+                done[j] = 1
+                moved = True
+
+
+@kernel
+def pendulum(comb, rules, dyn, streams, cc, bf):
+    """Pendulum (L2143-2144): it swings along its trajectory, ``L_PEND_LEN``
+    hexes long, moving its length each time (back at either end); the hexes
+    it enters become rough terrain; it attacks a random character (not dead,
+    not exempt) in the hexes it occupies: 2d6! + the owner's Attack against
+    her defence as a basic attack's (passive for minions, Tenacity when
+    down; no Boost, no overcharge for the pendulum), 1d6 (``L_PEND_DICE``
+    d6) damage on a hit, no sixes added (the book gives 1d6)."""
+    lab = bf[BF_LAB]
+    ln = lab[G.L_PEND_LEN]
+    if ln <= 0:
+        return
+    path = bf[BF_PATH]
+    lst = bf[BF_LST]
+    top = path.shape[0] - ln
+    p = lst[LST_PEND]
+    if top > 0:
+        if lst[LST_PDIR] > 0:
+            if p >= top:
+                lst[LST_PDIR] = -1
+        elif p <= 0:
+            lst[LST_PDIR] = 1
+        p += lst[LST_PDIR] * ln
+        if p > top:
+            p = top
+        if p < 0:
+            p = 0
+        lst[LST_PEND] = p
+    terrain = bf[BF_TERRAIN]
+    occ = bf[BF_OCC]
+    count = 0
+    for k in range(p, p + ln):
+        c = path[k]
+        if terrain[c] & G.BLOCK_MOVE == 0:
+            terrain[c] |= G.ROUGH
+        w = occ[c]
+        if w >= 0:
+            if dyn[w, K.D_DEAD] == 0:
+                if not exempt(w, lab[G.L_PEND_EXEMPT], comb, bf):
+                    count += 1
+    if count == 0:
+        return
+    chk = streams[K.S_CHECK]
+    pickk = 0
+    if count > 1:
+        pickk = randbelow(chk, count)
+    t = -1
+    for k in range(p, p + ln):
+        w = occ[path[k]]
+        if w >= 0:
+            if dyn[w, K.D_DEAD] == 0:
+                if not exempt(w, lab[G.L_PEND_EXEMPT], comb, bf):
+                    if pickk == 0:
+                        t = w
+                        break
+                    pickk -= 1
+    o = lab[G.L_OWNER]
+    att = 0
+    if o >= 0:
+        att = comb[o, K.C_ATT]
+    cc[t, K.K_PENDULUM] += 1
+    a_total, a_six = exploding_d6(chk, 2)
+    a_total += att
+    passive = False
+    d_stat = 0
+    d_six = 0
+    if comb[t, K.C_PDEF] >= 0:
+        passive = True
+        d_total = comb[t, K.C_PDEF]
+    elif dyn[t, K.D_RES] > 0:
+        d_stat = comb[t, K.C_DEF]
+        d_total, d_six = exploding_d6(chk, 2)
+        d_total += d_stat - K.roll_penalty(t, rules, dyn) + dyn[t, K.D_DEF_BONUS]
+        K.gain_overcharge(t, comb[t, K.C_RD], d_six, comb, rules, dyn, cc)
+    elif rules[K.R_DOWNED_DEFENCE] == 0:
+        d_stat = comb[t, K.C_TEN]
+        d_total = sum_d6(chk, 2) + d_stat - K.roll_penalty(t, rules, dyn)
+    else:
+        d_total = -(1 << 40)
+    hit = K._hits(passive, rules[K.R_MINION_TIE], a_total, a_six, att, d_total, d_six, d_stat,
+                  rules[K.R_FULL_TIE] == 1)
+    if hit:
+        lab_damage(t, sum_d6(streams[K.S_DAMAGE], lab[G.L_PEND_DICE]), comb, rules, dyn, streams, cc, bf)
+    else:
+        K.check_bursts(t, comb, rules, dyn, cc)
+
+
+@kernel
+def end_of_round(r, comb, pol, rules, dyn, streams, cc, bf):
+    """The labyrinth at the end of round ``r``, in this order: Alternating
+    Damage, Current, then the Pendulum (``pendulum_moves: round``, A44a).
+    Returns the fight's outcome after it, -1 while it goes on."""
+    if bf[BF_LAB][G.L_ANY] == 0:
+        return -1
+    alternating_damage(r, comb, rules, dyn, streams, cc, bf)
+    current(comb, dyn, cc, bf)
+    if rules[K.R_PENDULUM_MOVES] == 0:
+        pendulum(comb, rules, dyn, streams, cc, bf)
+    refresh_fear(comb, dyn, bf)
+    return K.outcome_now(comb, rules, dyn)
+
+
+@kernel
+def after_turn(comb, pol, rules, dyn, streams, cc, bf):
+    """The labyrinth after a combatant's turn: the Pendulum moves (``pendulum_moves: turn``, A44b)."""
+    if bf[BF_LAB][G.L_PEND_LEN] > 0:
+        if rules[K.R_PENDULUM_MOVES] == 1:
+            pendulum(comb, rules, dyn, streams, cc, bf)
+            refresh_fear(comb, dyn, bf)
+
+
+@kernel(inline="always")
+def door_value(c, goal, lo, hi, bf):
+    """What going through the door on cell ``c`` is worth: the partner door's
+    :func:`potential` + 1 (the Minor it takes); a large number if ``c`` is no door."""
+    if bf[BF_TERRAIN][c] & G.DOOR == 0:
+        return UNREACHABLE
+    p = bf[BF_CELLFX][c, G.FX_DOOR]
+    if p < 0:
+        return UNREACHABLE
+    return potential(p, goal, lo, hi, bf) + 1
+
+
+@kernel(inline="always")
+def door_worth(i, goal, lo, hi, dyn, bf):
+    """She stands on a door whose partner brings her closer to her goal than she is."""
+    if bf[BF_LAB][G.L_DOORS] == 0:
+        return False
+    if goal < 0:
+        return False
+    c = dyn[i, K.D_POS]
+    if band_gap(hexes(c, goal, bf), lo, hi) == 0:
+        return False
+    return door_value(c, goal, lo, hi, bf) < potential(c, goal, lo, hi, bf)
+
+
+@kernel
+def exit_cell(d, bf):
+    """Where someone coming out of door ``d`` stands: the door hex if free, else
+    its first free neighbour (lowest direction); -1 if all are taken."""
+    occ = bf[BF_OCC]
+    terrain = bf[BF_TERRAIN]
+    if not G.blocked(terrain, occ, G.BLOCK_MOVE, d):
+        return d
+    nbr = bf[BF_NBR]
+    for k in range(6):
+        m = nbr[d, k]
+        if m >= 0:
+            if not G.blocked(terrain, occ, G.BLOCK_MOVE, m):
+                return m
+    return -1
+
+
+@kernel
+def use_door(i, goal, lo, hi, comb, dyn, streams, cc, bf):
+    """Escher Doors (L2135-2137): she enters the door she stands on (the
+    Minor action, or a Major acting as one): 1d6, on 1-5 (below
+    ``L_DOOR_CHOOSE``) she comes out of the paired door, on a 6 out of the
+    door of her choice (the one nearest her goal; ties: the lowest cell).
+    Coming out: the door hex, or the first free hex next to it; if none
+    she stays."""
+    c = dyn[i, K.D_POS]
+    cc[i, K.K_DOORS] += 1
+    roll = randbelow(streams[K.S_CHECK], 6) + 1
+    dest = bf[BF_CELLFX][c, G.FX_DOOR]
+    if roll >= bf[BF_LAB][G.L_DOOR_CHOOSE]:
+        best = UNREACHABLE + 1
+        terrain = bf[BF_TERRAIN]
+        for m in range(terrain.shape[0]):
+            if m == c:
+                continue
+            if terrain[m] & G.DOOR != 0:
+                v = potential(m, goal, lo, hi, bf)
+                if v < best:
+                    best = v
+                    dest = m
+    e = exit_cell(dest, bf)
+    if e >= 0:
+        relocate(i, e, dyn, bf)
+        refresh_fear(comb, dyn, bf)
+
+
 # ---------------------------------------------------------------- blocks of trials
 
 
 @pjit
 def simulate_blocks_grid(comb, pol, rules, key, start, count, nblocks,
                          fights, rounds_hist, side_curve, comb_curve, ccount,
-                         q, r, shifts, nbr, terrain, lut, meta, walk):
+                         q, r, shifts, nbr, terrain, lut, meta, walk, cellfx, lab, path):
     """:func:`.kernel.simulate_blocks` on a battlefield (the arrays of
     :class:`.grid.Battlefield`, :func:`field_arrays`): same streams, same
     counters; each block keeps its own occupancy and scratch."""
@@ -790,7 +1320,9 @@ def simulate_blocks_grid(comb, pol, rules, key, start, count, nblocks,
         dist = np.zeros(ncell, dtype=np.int64)
         queue = np.zeros(ncell, dtype=np.int64)
         line = np.zeros(ncell + 1, dtype=np.int64)
-        bf = (q, r, shifts, nbr, terrain, lut, meta, walk, occ, dist, queue, line)
+        terr = terrain.copy()
+        lst = np.zeros(LST_SIZE, dtype=np.int64)
+        bf = (q, r, shifts, nbr, terr, lut, meta, walk, occ, dist, queue, line, cellfx, lab, path, terrain, lst)
         lo = b * per
         hi = min(count, lo + per)
         for t in range(lo, hi):

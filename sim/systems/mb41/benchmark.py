@@ -36,13 +36,14 @@ SEED = 20240601
 
 
 @jit
-def _fights_counting(comb, pol, rules, key, count, q, r, shifts, nbr, terrain, lut, meta, walk):
+def _fights_counting(comb, pol, rules, key, count, q, r, shifts, nbr, terrain, lut, meta, walk, cellfx, lab, path):
     """Play ``count`` trials on this thread as :func:`.battle_grid.simulate_blocks_grid`
     does; returns the 64-bit outputs drawn by all streams."""
     n = comb.shape[0]
     ncell = q.shape[0]
-    bf = (q, r, shifts, nbr, terrain, lut, meta, walk, np.full(ncell, -1, dtype=np.int64),
-          np.zeros(ncell, dtype=np.int64), np.zeros(ncell, dtype=np.int64), np.zeros(ncell + 1, dtype=np.int64))
+    bf = (q, r, shifts, nbr, terrain.copy(), lut, meta, walk, np.full(ncell, -1, dtype=np.int64),
+          np.zeros(ncell, dtype=np.int64), np.zeros(ncell, dtype=np.int64), np.zeros(ncell + 1, dtype=np.int64),
+          cellfx, lab, path, terrain, np.zeros(4, dtype=np.int64))
     cap = rules[K.R_ROUND_CAP]
     dyn = np.zeros((n, K.ND), dtype=np.int64)
     order = np.zeros(n, dtype=np.int64)

@@ -65,7 +65,7 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
         roles = m.role_map()
         row = comb[i]
         row[K.C_SIDE] = s
-        row[K.C_MONSTER] = int(m.kind != "girl")  # monsters and minions: no revive, no personal overcharge
+        row[K.C_MONSTER] = K.WITCH if m.kind == "witch" else int(m.kind != "girl")  # no revive, no personal overcharge
         row[K.C_ATT] = stats["attack"]
         row[K.C_DEF] = stats["defence"]
         row[K.C_SUP] = stats["support"]
@@ -80,6 +80,16 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
             res = m.hp
             row[K.C_PDEF] = m.passive_defence
             row[K.C_POOL] = 0
+            row[K.C_BOOSTS] = 0
+        elif m.kind == "witch":
+            # L2216-2222 and A36 (Resolve, stats, attacks not given): Resolve 18 unless given,
+            # a girl's attacks, one counter for talents starting full or empty (witch_pool_start)
+            res = resolved["resolve"] if m.resolve is None else m.resolve
+            cap = 10 if m.pool_cap is None else m.pool_cap
+            start = (cap if resolved["witch_pool_start"] == "full" else 0) if m.overcharge_pool is None \
+                else m.overcharge_pool
+            row[K.C_POOL] = start
+            row[K.C_POOL_CAP] = cap
             row[K.C_BOOSTS] = 0
         elif m.kind == "monster":
             if m.resolve is not None:
@@ -141,6 +151,8 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
 
         battlefield, cells = layout(scenario)
         comb[:, K.C_CELL] = cells
+        if resolved["talent_ranges"] == "unlimited":
+            comb[:, K.C_TREACH:K.C_TREACH + K.MAXT] = -1
     elif scenario.battlefield is not None:
         notes.append("the battlefield is not used: rules grid is none (theatre of the mind)")
     for name in sorted(uses_monster_defaults):

@@ -12,6 +12,9 @@ loader shows them with the file and line.
 """
 from __future__ import annotations
 
+import numpy as np
+
+from . import grid as G
 from .grid import BARRIER, OBSTACLE, ROUGH, Battlefield
 
 DEFAULT_RECT = (8, 8)
@@ -45,7 +48,90 @@ def build_field(spec) -> Battlefield:
             if c < 0:
                 raise ValueError(f"battlefield.{name}[{k}] {list(xy)} is off the {_describe(spec)}")
             bf.terrain[c] |= flag
+    if spec.labyrinth is not None:
+        _build_labyrinth(bf, spec)
     return bf
+
+
+_EXEMPT = {"none": G.EXEMPT_NONE, "owner": G.EXEMPT_OWNER, "side": G.EXEMPT_SIDE}
+
+
+def _free_cell(bf, spec, xy, field: str, standable: bool = True) -> int:
+    c = cell_of(bf, spec, xy)
+    if c < 0:
+        raise ValueError(f"{field} {list(xy)} is off the {_describe(spec)}")
+    if standable and bf.terrain[c] & G.BLOCK_MOVE:
+        raise ValueError(f"{field} {list(xy)} is an obstacle or barrier; it must be a hex one can stand on")
+    return c
+
+
+def _build_labyrinth(bf: Battlefield, spec) -> None:
+    """Labyrinth features (seed 000 L2126-2166) into ``bf.cellfx``, ``bf.lab``, ``bf.path`` and the terrain."""
+    lab = spec.labyrinth
+    base = "battlefield.labyrinth"
+    any_ = False
+    if lab.alternating_damage is not None:
+        ad = lab.alternating_damage
+        for k, cells in enumerate(ad.sets):
+            for m, xy in enumerate(cells):
+                c = _free_cell(bf, spec, xy, f"{base}.alternating_damage.sets[{k}][{m}]")
+                if bf.cellfx[c, G.FX_ALT] not in (0, k + 1):
+                    raise ValueError(f"{base}.alternating_damage.sets[{k}][{m}] {list(xy)} is already in set "
+                                     f"{bf.cellfx[c, G.FX_ALT] - 1}; a hex belongs to one set")
+                bf.cellfx[c, G.FX_ALT] = k + 1
+        bf.lab[G.L_ALT_SETS] = len(ad.sets)
+        bf.lab[G.L_ALT_DMG] = ad.damage
+        bf.lab[G.L_ALT_EXEMPT] = _EXEMPT[ad.exempt]
+        any_ = True
+    if lab.current is not None:
+        cur = lab.current
+        if cur.direction is not None:
+            bf.lab[G.L_CUR_MODE] = G.CUR_DIRECTION
+            bf.lab[G.L_CUR_ARG] = G.DIRECTION_NAMES.index(cur.direction)
+        elif cur.toward == "owner":
+            bf.lab[G.L_CUR_MODE] = G.CUR_OWNER
+        else:
+            bf.lab[G.L_CUR_MODE] = G.CUR_HEX
+            bf.lab[G.L_CUR_ARG] = _free_cell(bf, spec, cur.toward, f"{base}.current.toward", standable=False)
+        bf.lab[G.L_CUR_EXEMPT] = _EXEMPT[cur.exempt]
+        any_ = True
+    for k, xy in enumerate(lab.perilous):
+        c = _free_cell(bf, spec, xy, f"{base}.perilous[{k}]")
+        bf.terrain[c] |= G.PERILOUS
+    if lab.escher_doors is not None:
+        doors = lab.escher_doors
+        for k, (a, b) in enumerate(doors.pairs):
+            ca = _free_cell(bf, spec, a, f"{base}.escher_doors.pairs[{k}][0]")
+            cb = _free_cell(bf, spec, b, f"{base}.escher_doors.pairs[{k}][1]")
+            if ca == cb:
+                raise ValueError(f"{base}.escher_doors.pairs[{k}]: a door cannot lead to itself")
+            for c, xy in ((ca, a), (cb, b)):
+                if bf.terrain[c] & G.DOOR:
+                    raise ValueError(f"{base}.escher_doors.pairs[{k}]: {list(xy)} is already a door")
+                if bf.terrain[c] & G.PERILOUS:
+                    raise ValueError(f"{base}.escher_doors.pairs[{k}]: {list(xy)} is Perilous Terrain; "
+                                     "a door hex cannot be")
+                bf.terrain[c] |= G.DOOR
+            bf.cellfx[ca, G.FX_DOOR] = cb
+            bf.cellfx[cb, G.FX_DOOR] = ca
+        bf.lab[G.L_DOORS] = 2 * len(doors.pairs)
+        bf.lab[G.L_DOOR_CHOOSE] = doors.choose_on
+    if lab.pendulum is not None:
+        pend = lab.pendulum
+        cells = [_free_cell(bf, spec, xy, f"{base}.pendulum.trajectory[{k}]", standable=False)
+                 for k, xy in enumerate(pend.trajectory)]
+        for k in range(1, len(cells)):
+            if bf.distance(cells[k - 1], cells[k]) != 1:
+                raise ValueError(f"{base}.pendulum.trajectory[{k}] {list(pend.trajectory[k])} is not next to the "
+                                 f"hex before it; a trajectory is a path of adjacent hexes")
+        if len(set(cells)) != len(cells):
+            raise ValueError(f"{base}.pendulum.trajectory passes a hex twice")
+        bf.path = np.array(cells, dtype=np.int64)
+        bf.lab[G.L_PEND_LEN] = pend.length
+        bf.lab[G.L_PEND_DICE] = pend.damage_dice
+        bf.lab[G.L_PEND_EXEMPT] = _EXEMPT[pend.exempt]
+        any_ = True
+    bf.lab[G.L_ANY] = int(any_)
 
 
 def cell_of(bf: Battlefield, spec, xy) -> int:
@@ -87,6 +173,8 @@ def layout(scenario) -> tuple[Battlefield, list[int]]:
         for m_i, m in enumerate(side.members):
             for k in range(m.count):
                 index.append((s, m_i, m))
+    if spec.labyrinth is not None:
+        bf.lab[G.L_OWNER] = _owner(scenario, spec.labyrinth, index)
     cells = [-1] * len(index)
     where = {}
     for i, (s, m_i, m) in enumerate(index):
@@ -117,6 +205,24 @@ def layout(scenario) -> tuple[Battlefield, list[int]]:
         for i, c in zip(dep.members, dep.cells):
             cells[i] = c
     return bf, cells
+
+
+def _owner(scenario, lab, index) -> int:
+    """The labyrinth owner's combatant index (-1 none): ``owner`` by name, else the
+    first monster (not a minion) of the second side."""
+    if lab.owner is not None:
+        for i, (s, m_i, m) in enumerate(index):
+            if m.name == lab.owner:
+                return i
+        names = ", ".join(m.name for _, _, m in index)
+        raise ValueError(f"battlefield.labyrinth.owner {lab.owner!r} is not a member name ({names})")
+    for i, (s, m_i, m) in enumerate(index):
+        if s == 1 and m.kind == "monster":
+            return i
+    if lab.pendulum is not None:
+        raise ValueError("battlefield.labyrinth.pendulum attacks with its owner's Attack: give "
+                         "battlefield.labyrinth.owner (no monster on the second side)")
+    return -1
 
 
 def render(scenario) -> str:

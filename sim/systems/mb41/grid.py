@@ -51,6 +51,19 @@ DIRECTION_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
 OBSTACLE = 1  #: solid: blocks movement; no one may stand there
 ROUGH = 2  #: leaving costs two hexes of movement (L1414)
 BARRIER = 4  #: magical barrier (Create Barrier, L1697): blocks movement except Bypass-like talents
+PERILOUS = 8  #: labyrinth Perilous Terrain (L2146): leaving takes a Minor action and Reckless Movement
+DOOR = 16  #: labyrinth Escher Doors (L2135): a door hex (its partner in ``cellfx[:, FX_DOOR]``)
+
+#: labyrinth feature arrays of a :class:`Battlefield` (seed 000 L2126-2166):
+#: ``cellfx[N, 2]`` per cell: Alternating Damage set (1..k, 0 none), paired door (-1 none)
+FX_ALT, FX_DOOR = 0, 1
+#: ``lab[L_SIZE]`` the features' numbers
+(L_ALT_SETS, L_ALT_DMG, L_ALT_EXEMPT, L_CUR_MODE, L_CUR_ARG, L_CUR_EXEMPT, L_OWNER, L_PEND_LEN, L_PEND_DICE,
+ L_PEND_EXEMPT, L_DOOR_CHOOSE, L_ANY, L_DOORS, L_SIZE) = range(14)
+#: exemptions (``L_*_EXEMPT``): nobody, the labyrinth's owner, the owner's whole side
+EXEMPT_NONE, EXEMPT_OWNER, EXEMPT_SIDE = 0, 1, 2
+#: Current modes (``L_CUR_MODE``): off, a direction (``L_CUR_ARG`` 0-5), toward a cell, toward the owner
+CUR_OFF, CUR_DIRECTION, CUR_HEX, CUR_OWNER = 0, 1, 2, 3
 
 #: cells a normal move may not enter
 BLOCK_MOVE = OBSTACLE | BARRIER
@@ -435,6 +448,13 @@ class Battlefield:
                 self.nbr[c, d] = cell_at(self.lut, self.qmin, self.rmin, self.shifts,
                                          self.q[c] + _DQ[d], self.r[c] + _DR[d])
         self.terrain = np.zeros(self.n, dtype=np.uint8)
+        # labyrinth features (none by default): see FX_* and L_*
+        self.cellfx = np.zeros((self.n, 2), dtype=np.int64)
+        self.cellfx[:, FX_DOOR] = -1
+        self.lab = np.zeros(L_SIZE, dtype=np.int64)
+        self.lab[L_OWNER] = -1
+        self.lab[L_DOOR_CHOOSE] = 6
+        self.path = np.zeros(1, dtype=np.int64)  # Pendulum trajectory (cells), used when lab[L_PEND_LEN] > 0
         self.add_terrain(obstacles, OBSTACLE)
         self.add_terrain(rough, ROUGH)
         self.add_terrain(barriers, BARRIER)
@@ -589,6 +609,10 @@ class Battlefield:
                     ch = "|"
                 elif self.terrain[c] & ROUGH:
                     ch = "~"
+                elif self.terrain[c] & DOOR:
+                    ch = "D"
+                elif self.terrain[c] & PERILOUS:
+                    ch = "!"
                 if occ is not None and occ[c] >= 0:
                     ch = str(int(occ[c]) % 10)
                 row.append(ch)

@@ -97,7 +97,10 @@ C_CELL = 64        # starting cell, -1 without a grid
 C_MELEE_DMG = 65   # flat damage bonus of her melee attack (melee_bonus, + monster bonus)
 C_RANGED_DMG = 66  # ... of her ranged attack (ranged_bonus, + monster bonus)
 C_COVER = 67       # allies whose policy may intercept for her (grid)
-NC = 68
+C_TREACH = 68      # MAXT columns: farthest hexes the talent reaches on the grid (catalog range_hexes), -1 unlimited
+C_POOL_CAP = 74    # a witch's overcharge counter cap (C_MONSTER == WITCH)
+NC = 75
+WITCH = 2          # C_MONSTER value of a witch: monster-like (one pool pays talents, no revive, no bursts)
 
 # talent effect codes (catalog ``mechanic: {code: ...}``, talents.MECHANICS;
 # parameters P1..P3 per code are documented there)
@@ -264,9 +267,13 @@ K_RECKLESS = K_MOVES + 1       # Reckless Movement rolls
 K_RECKLESS_DMG = K_MOVES + 2   # damage Reckless Movement dealt her
 K_INTERCEPTS = K_MOVES + 3     # successful intercepts (she took the hit)
 K_INTERCEPT_DMG = K_MOVES + 4  # damage she took for others by intercepting
-K_SPELLS = K_MOVES + 5         # sorcery cast in battle
-K_SPELLS_OK = K_MOVES + 6      # ... that succeeded
-NK = K_MOVES + 7
+K_LAB_DMG = K_MOVES + 5        # damage labyrinth features dealt her (Alternating Damage, Pendulum)
+K_LAB_MOVES = K_MOVES + 6      # hexes labyrinth features moved her (Current, Escher Doors)
+K_DOORS = K_MOVES + 7          # Escher Doors she went through
+K_PENDULUM = K_MOVES + 8       # Pendulum attacks on her
+K_SPELLS = K_MOVES + 9         # sorcery cast in battle
+K_SPELLS_OK = K_MOVES + 10     # ... that succeeded
+NK = K_MOVES + 11
 
 # fight counters
 F_WIN = 0
@@ -331,10 +338,13 @@ R_RECKLESS_DAMAGE = 60  # 2 entries
 R_BOUND_RECKLESS = 62
 R_INTERCEPT_BANDS = 63  # 2 entries
 R_INTERCEPT_HALF = 65
-R_SORCERY_WINDOW = 66  # 3 entries: low, mid, high
-R_SORCERY_PENALTY = 69  # 3 entries: Minor, Major, whole turn
-R_SORCERY_LOW = 72    # 0 fails, 1 side effect, 2 clean
-R_SIZE = 73
+R_PENDULUM_MOVES = 66  # labyrinth Pendulum: 0 once per round at its end (A44a), 1 after every turn (A44b)
+R_TALENT_RANGES = 67   # grid: 0 talents reach their book range (catalog range_hexes), 1 the whole field
+R_SORCERY_WINDOW = 68  # 3 entries: low, mid, high
+R_SORCERY_PENALTY = 71  # 3 entries: Minor, Major, whole turn
+R_SORCERY_LOW = 74    # 0 fails, 1 side effect, 2 clean
+R_WITCH_POOL_START = 75  # 0 full, 1 empty (read by the compiler)
+R_SIZE = 76
 
 BOOST_FLAT_DAMAGE = 2  # "adds or subtracts 2 from the final damage" (L1565)
 
@@ -528,10 +538,19 @@ def can_boost(i, stat, pending, comb, pol, dyn):
 @kernel(inline="always")
 def gain_overcharge(i, stat, amount, comb, rules, dyn, cc):
     """Sixes on a magical check: +1 per six for a girl (L149); a monster loses
-    ``monster_six_cost`` per six from its pool, not below 0 (L1892)."""
+    ``monster_six_cost`` per six from its pool, not below 0 (L1892); a witch's
+    pool gains them up to her cap (L2216; counted in ``K_OC_GAIN``)."""
     if amount <= 0:
         return
     if comb[i, C_MONSTER] != 0:
+        if comb[i, C_MONSTER] == WITCH:
+            # a witch "still gains overcharge whenever she rolls 6s", up to her cap (L2216-2222)
+            room = comb[i, C_POOL_CAP] - dyn[i, D_POOL]
+            if amount > room:
+                amount = room
+            dyn[i, D_POOL] += amount
+            cc[i, K_OC_GAIN] += amount
+            return
         spend = amount * rules[R_MONSTER_SIX_COST]
         if spend > dyn[i, D_POOL]:
             spend = dyn[i, D_POOL]
@@ -1016,8 +1035,22 @@ def pay_talent(i, s, comb, rules, dyn, cc):
         cc[i, K_OC_GAIN + comb[i, C_TROLE + s]] += cost
 
 
+@kernel(inline="always")
+def within(i, j, s, comb, dyn, bf):
+    """``j`` is within the range of ``i``'s talent in slot ``s``: gridless
+    (``bf`` None) always; on the grid at most ``C_TREACH`` hexes away (-1 =
+    the whole field, a reading where the book gives no range)."""
+    if bf is None:
+        return True
+    else:
+        hi = comb[i, C_TREACH + s]
+        if hi < 0:
+            return True
+        return BG.hexes(dyn[i, D_POS], dyn[j, D_POS], bf) <= hi
+
+
 @kernel
-def heal_target(i, s, comb, pol, dyn):
+def heal_target(i, s, comb, pol, dyn, bf):
     """Who ``i``'s heal in slot ``s`` would restore: the standing ally lowest
     in Resolve share below ``heal_below`` percent, among those the row's P3
     allows (0 herself or any ally, 1 herself only, 2 a monster ally that is
@@ -1041,6 +1074,8 @@ def heal_target(i, s, comb, pol, dyn):
                 continue
         if not is_standing(dyn, j):
             continue
+        if not within(i, j, s, comb, dyn, bf):
+            continue
         share = dyn[j, D_RES] * 100 // comb[j, C_RES]
         if share < pol[i, P_HEAL_BELOW]:
             if share < best_share:
@@ -1050,7 +1085,7 @@ def heal_target(i, s, comb, pol, dyn):
 
 
 @kernel
-def try_heal(i, comb, pol, rules, dyn, streams, cc):
+def try_heal(i, comb, pol, rules, dyn, streams, cc, bf):
     """A healing Minor action: the first of her healing rows (listed order)
     with uses left, an affordable cost and someone to heal (:func:`heal_target`).
 
@@ -1072,7 +1107,7 @@ def try_heal(i, comb, pol, rules, dyn, streams, cc):
             continue
         if not can_pay(i, s, comb, pol, dyn):
             continue
-        best = heal_target(i, s, comb, pol, dyn)
+        best = heal_target(i, s, comb, pol, dyn, bf)
         if best < 0:
             continue
         pay_talent(i, s, comb, rules, dyn, cc)
@@ -1469,14 +1504,18 @@ def disruptive(i, t, comb, rules, dyn, streams, cc):
 
 
 @kernel
-def talent_on_target(i, code, comb, pol, dyn, streams):
+def talent_on_target(i, code, comb, pol, rules, dyn, streams, bf):
     """``(slot, target)`` for a talent used on the policy's target: the first
     usable slot of ``code`` (:func:`find_usable`) and a standing target, or
-    ``(-1, -1)``. The target is chosen only when a slot is usable."""
+    ``(-1, -1)``. The target is chosen only when a slot is usable; on the grid
+    among the enemies within the talent's range (:func:`.battle_grid.pick_near`)."""
     s = find_usable(i, code, comb, pol, dyn)
     if s < 0:
         return -1, -1
-    t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    if bf is None:
+        t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    else:
+        t = BG.pick_near(i, comb[i, C_TREACH + s], comb, pol, rules, dyn, streams[S_POLICY], bf)
     if t < 0:
         return -1, -1
     if not is_standing(dyn, t):
@@ -1496,12 +1535,12 @@ def support_roll(i, comb, rules, dyn, chk, cc):
 
 
 @kernel
-def try_curse(i, comb, pol, rules, dyn, streams, cc):
+def try_curse(i, comb, pol, rules, dyn, streams, cc, bf):
     """Curse (L1728) / Hello There (L2189), ``curse``: a Minor action giving
     the policy's target an ailment it lacks, no roll (A51); P1 is the mask of
     allowed ailments (1 Stun, 2 Bound, 4 Bleed), tried in the policy's
     ``inflict`` order."""
-    s, t = talent_on_target(i, E_CURSE, comb, pol, dyn, streams)
+    s, t = talent_on_target(i, E_CURSE, comb, pol, rules, dyn, streams, bf)
     if s < 0:
         return False
     for k in range(3):
@@ -1516,22 +1555,31 @@ def try_curse(i, comb, pol, rules, dyn, streams, cc):
 
 
 @kernel
-def try_scream(i, comb, pol, rules, dyn, streams, cc):
+def try_scream(i, comb, pol, rules, dyn, streams, cc, bf):
     """Deafening Scream (L1972) / Blood Rain (L1962), ``scream``: a Major
-    action, Support vs Support against every standing enemy (gridless: all
-    of them are in the area); those who lose get ailment P1. One roll for
-    the user, one per target; ties to the defender (A21). Used when at least
-    ``scream_min`` enemies (or all that are left) lack the ailment."""
+    action, Support vs Support against every standing enemy in the area
+    (gridless: all of them; grid: P2 ``area`` circle = within the row's
+    range of her, line = on the straight line of that length from her, in the
+    direction that catches the most, :func:`.battle_grid.scream_line`); those
+    who lose get ailment P1. One roll for the user, one per target; ties to
+    the defender (A21). Used when at least ``scream_min`` enemies in the area
+    (or all that are left in it) lack the ailment."""
     s = find_usable(i, E_SCREAM, comb, pol, dyn)
     if s < 0:
         return False
     a = comb[i, C_TP1 + s]
     side = comb[i, C_SIDE]
     n = comb.shape[0]
+    d = -1
+    if bf is not None:
+        if comb[i, C_TP2 + s] == 1:
+            d = BG.scream_line(i, s, a, comb, dyn, bf)
     open_ = 0
     left = 0
     for j in range(n):
         if comb[j, C_SIDE] != side:
+            if not in_area(i, j, s, d, comb, dyn, bf):
+                continue
             if is_standing(dyn, j):
                 left += 1
                 if dyn[j, D_AIL + a] == 0:
@@ -1549,6 +1597,8 @@ def try_scream(i, comb, pol, rules, dyn, streams, cc):
             continue
         if not is_standing(dyn, j):
             continue
+        if not in_area(i, j, s, d, comb, dyn, bf):
+            continue
         d_total, d_six = support_roll(j, comb, rules, dyn, chk, cc)
         d_total -= dyn[j, D_AMP_AIL]  # Amplify Magic: -P2 to resist ailments (L1797)
         if beats(u_total, u_six, comb[i, C_SUP], d_total, d_six, comb[j, C_SUP], False):
@@ -1556,6 +1606,17 @@ def try_scream(i, comb, pol, rules, dyn, streams, cc):
         check_bursts(j, comb, rules, dyn, cc)
     check_bursts(i, comb, rules, dyn, cc)
     return True
+
+
+@kernel(inline="always")
+def in_area(i, j, s, d, comb, dyn, bf):
+    """``j`` stands in the area of ``i``'s Scream in slot ``s`` (line direction ``d``); gridless always."""
+    if bf is None:
+        return True
+    else:
+        if comb[i, C_TP2 + s] == 1:
+            return BG.on_line(dyn[i, D_POS], d, comb[i, C_TREACH + s], dyn[j, D_POS], bf)
+        return within(i, j, s, comb, dyn, bf)
 
 
 @kernel
@@ -1597,12 +1658,15 @@ def other_ally(i, j, comb, dyn):
 
 
 @kernel
-def ailing_ally(i, comb, dyn):
-    """The standing ally of ``i`` (not herself) with the most ailments, or -1."""
+def ailing_ally(i, s, comb, dyn, bf):
+    """The standing ally of ``i`` (not herself) with the most ailments within
+    the range of her talent in slot ``s``, or -1."""
     best = -1
     most = 0
     for j in range(comb.shape[0]):
         if not other_ally(i, j, comb, dyn):
+            continue
+        if not within(i, j, s, comb, dyn, bf):
             continue
         k = dyn[j, D_AIL] + dyn[j, D_AIL + 1] + dyn[j, D_AIL + 2]
         if k > most:
@@ -1643,12 +1707,12 @@ def try_remedy(i, j, comb, pol, rules, dyn, cc):
 
 
 @kernel
-def try_steal(i, comb, pol, rules, dyn, streams, cc):
+def try_steal(i, comb, pol, rules, dyn, streams, cc, bf):
     """Steal Action (L1725): a Minor action, an attack challenge (2d6! + Attack
     against the target's defence; no damage, A50a) on the policy's target if
     it is not Stunned; on success it is Stunned and she may take another
     Minor action. Returns 0 (not used), 1 (failed) or 2 (succeeded)."""
-    s, t = talent_on_target(i, E_STEAL_ACTION, comb, pol, dyn, streams)
+    s, t = talent_on_target(i, E_STEAL_ACTION, comb, pol, rules, dyn, streams, bf)
     if s < 0:
         return 0
     if dyn[t, D_AIL + A_STUN] != 0:
@@ -1679,10 +1743,11 @@ def try_steal(i, comb, pol, rules, dyn, streams, cc):
 
 
 @kernel
-def try_group_heal(i, comb, pol, rules, dyn, streams, cc):
+def try_group_heal(i, comb, pol, rules, dyn, streams, cc, bf):
     """Wave of Courage (L1746): a Major action; she and every standing ally
-    (gridless: all are within 3) regain P1 d6 + P2, one roll each (A45b).
-    Used when at least P3 of them (or all, if fewer) are below ``heal_below``."""
+    within the row's range (3; gridless: all) regain P1 d6 + P2, one roll
+    each (A45b). Used when at least P3 of them (or all, if fewer) are below
+    ``heal_below``."""
     s = find_usable(i, E_GROUP_HEAL, comb, pol, dyn)
     if s < 0:
         return False
@@ -1693,6 +1758,8 @@ def try_group_heal(i, comb, pol, rules, dyn, streams, cc):
         if comb[j, C_SIDE] != comb[i, C_SIDE]:
             continue
         if not is_standing(dyn, j):
+            continue
+        if not within(i, j, s, comb, dyn, bf):
             continue
         standing += 1
         if dyn[j, D_RES] * 100 < pol[i, P_HEAL_BELOW] * comb[j, C_RES]:
@@ -1707,6 +1774,8 @@ def try_group_heal(i, comb, pol, rules, dyn, streams, cc):
         if comb[j, C_SIDE] != comb[i, C_SIDE]:
             continue
         if not is_standing(dyn, j):
+            continue
+        if not within(i, j, s, comb, dyn, bf):
             continue
         restore(i, j, sum_d6(streams[S_DAMAGE], comb[i, C_TP1 + s]) + comb[i, C_TP2 + s], comb, dyn, cc)
     check_bursts(i, comb, rules, dyn, cc)
@@ -1747,10 +1816,11 @@ def guided_choice(i, comb, pol, dyn):
 
 
 @kernel
-def give_reflector(i, comb, dyn, cc):
+def give_reflector(i, comb, dyn, cc, bf):
     """Reflector (L1528): after her successful attack (once per round: her
-    first Major of the turn), the standing ally lowest in Resolve share bears
-    a Reflector until the end of her next turn; herself with no ally."""
+    first Major of the turn), the standing ally lowest in Resolve share
+    within the row's range (1-3; gridless: any) bears a Reflector until the
+    end of her next turn; herself with no ally in range."""
     s = -1
     for k in range(MAXT):
         if comb[i, C_TCODE + k] == E_REFLECTOR:
@@ -1763,6 +1833,8 @@ def give_reflector(i, comb, dyn, cc):
     best_share = 1 << 40
     for j in range(comb.shape[0]):
         if not other_ally(i, j, comb, dyn):
+            continue
+        if not within(i, j, s, comb, dyn, bf):
             continue
         share = dyn[j, D_RES] * 100 // comb[j, C_RES]
         if share < best_share:
@@ -1841,12 +1913,12 @@ def try_life_bomb(i, comb, pol, rules, dyn, cc):
 
 
 @kernel
-def try_implode(i, comb, pol, rules, dyn, streams, cc):
+def try_implode(i, comb, pol, rules, dyn, streams, cc, bf):
     """Implode (L1763): a Major action, Support vs Support against the
     policy's target (ties to the defender, A21); on success, until the end of
     her next turn, whenever it deals damage it takes half (round up) itself.
     Used on a target with a higher Attack than hers that is not imploded."""
-    s, t = talent_on_target(i, E_IMPLODE, comb, pol, dyn, streams)
+    s, t = talent_on_target(i, E_IMPLODE, comb, pol, rules, dyn, streams, bf)
     if s < 0:
         return False
     if comb[t, C_ATT] <= comb[i, C_ATT]:
@@ -2079,14 +2151,14 @@ def belkan_hit(i, comb, dyn):
 
 
 @kernel
-def try_curse_shift(i, comb, pol, rules, dyn, streams, cc):
+def try_curse_shift(i, comb, pol, rules, dyn, streams, cc, bf):
     """Curse Shift (L2017, Major, its cost + 1 per further effect): move the
-    ailments it bears to the policy's target (gridless: within 1-2), those
+    ailments it bears to the policy's target (1-2 hexes on the grid ``bf``), those
     the target lacks, while its pool pays. Used when it bears an ailment
     the target lacks."""
     if not has_ailment(i, dyn):
         return False
-    s, t = talent_on_target(i, E_CURSE_SHIFT, comb, pol, dyn, streams)
+    s, t = talent_on_target(i, E_CURSE_SHIFT, comb, pol, rules, dyn, streams, bf)
     if s < 0:
         return False
     moved = 0
@@ -2372,11 +2444,11 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
         check_bursts(i, comb, rules, dyn, cc)
     if actions >= 2:
         if mask != 0:
-            r = minor_talent(i, comb, pol, rules, dyn, streams, cc)
+            r = minor_talent(i, comb, pol, rules, dyn, streams, cc, None)
             if r > 0:
                 actions -= 1
             while r == 2:  # Steal Action: "you may take another Minor action" (L1725)
-                r = minor_talent(i, comb, pol, rules, dyn, streams, cc)
+                r = minor_talent(i, comb, pol, rules, dyn, streams, cc, None)
     # Major action, then (Bonus Action, free) another Major: one attack site,
     # so the inlined attack is compiled once
     majors = 1 if actions >= 1 else 0
@@ -2388,7 +2460,7 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
         acted = False
         who = i
         if mask != 0:
-            acted = major_talent(i, comb, pol, rules, dyn, streams, cc)
+            acted = major_talent(i, comb, pol, rules, dyn, streams, cc, None)
             if not acted:
                 g = guided_strike(i, comb, pol, rules, dyn, cc)
                 if g >= 0:
@@ -2407,7 +2479,7 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
                 if who == i:
                     if dealt >= 0:
                         if (mask >> E_REFLECTOR) & 1 != 0:
-                            give_reflector(i, comb, dyn, cc)
+                            give_reflector(i, comb, dyn, cc, None)
         if m == 0:
             if mask != 0:
                 if bonus_action(i, comb, pol, rules, dyn, cc):
@@ -2417,27 +2489,30 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
 
 
 @kernel
-def minor_talent(i, comb, pol, rules, dyn, streams, cc):
-    """A Minor action from her talents, in this order: (sorcery for the whole
-    turn: the Minor is taken, :func:`cast_sorcery`), a heal (:func:`try_heal`), Remedy on an ally, Curse, Steal Action, Amplify
-    Magic (:func:`try_amplify`), Link (:func:`try_link`), sorcery as a Minor
-    action. Returns 0
-    (none), 1 (used) or 2 (a successful Steal Action: another Minor)."""
+def minor_talent(i, comb, pol, rules, dyn, streams, cc, bf):
+    """A Minor action from her talents, in this order: sorcery for the whole
+    turn (the Minor is taken, :func:`cast_sorcery`), a heal
+    (:func:`try_heal`), Remedy on an ally, Curse, Steal Action, each within
+    its range on the grid (``bf``), Amplify Magic (:func:`try_amplify`), Link
+    (:func:`try_link`), sorcery as a Minor action. Returns 0 (none), 1 (used)
+    or 2 (a successful Steal Action: another Minor)."""
     if (comb[i, C_TMASK] >> E_SORCERY) & 1 != 0:
         if pol[i, P_SORCERY] == SORCERY_TURN:
             if sorcery_target(i, comb, pol, dyn, streams) >= 0:
                 dyn[i, D_CASTING] = 1  # she spends the whole turn: the Major casts (major_talent)
                 return 1
-    if try_heal(i, comb, pol, rules, dyn, streams, cc):
+    if try_heal(i, comb, pol, rules, dyn, streams, cc, bf):
         return 1
     if (comb[i, C_TMASK] >> E_REMEDY) & 1 != 0:
-        j = ailing_ally(i, comb, dyn)
-        if j >= 0:
-            if try_remedy(i, j, comb, pol, rules, dyn, cc):
-                return 1
-    if try_curse(i, comb, pol, rules, dyn, streams, cc):
+        s = find_usable(i, E_REMEDY, comb, pol, dyn)
+        if s >= 0:
+            j = ailing_ally(i, s, comb, dyn, bf)
+            if j >= 0:
+                if try_remedy(i, j, comb, pol, rules, dyn, cc):
+                    return 1
+    if try_curse(i, comb, pol, rules, dyn, streams, cc, bf):
         return 1
-    r = try_steal(i, comb, pol, rules, dyn, streams, cc)
+    r = try_steal(i, comb, pol, rules, dyn, streams, cc, bf)
     if r != 0:
         return r
     if (comb[i, C_TMASK] >> E_AMPLIFY) & 1 != 0:
@@ -2454,7 +2529,7 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc):
 
 
 @kernel
-def major_talent(i, comb, pol, rules, dyn, streams, cc):
+def major_talent(i, comb, pol, rules, dyn, streams, cc, bf):
     """A Major action from her talents instead of an attack, the first that
     applies of: Wave of Courage (:func:`try_group_heal`), a Scream
     (:func:`try_scream`), Life Bomb (:func:`try_life_bomb`), Curse Shift
@@ -2469,19 +2544,19 @@ def major_talent(i, comb, pol, rules, dyn, streams, cc):
             if cast_sorcery(i, 1, comb, pol, rules, dyn, streams, cc):
                 return True
     if (comb[i, C_TMASK] >> E_GROUP_HEAL) & 1 != 0:
-        if try_group_heal(i, comb, pol, rules, dyn, streams, cc):
+        if try_group_heal(i, comb, pol, rules, dyn, streams, cc, bf):
             return True
     if (comb[i, C_TMASK] >> E_SCREAM) & 1 != 0:
-        if try_scream(i, comb, pol, rules, dyn, streams, cc):
+        if try_scream(i, comb, pol, rules, dyn, streams, cc, bf):
             return True
     if (comb[i, C_TMASK] >> E_LIFE_BOMB) & 1 != 0:
         if try_life_bomb(i, comb, pol, rules, dyn, cc):
             return True
     if (comb[i, C_TMASK] >> E_CURSE_SHIFT) & 1 != 0:
-        if try_curse_shift(i, comb, pol, rules, dyn, streams, cc):
+        if try_curse_shift(i, comb, pol, rules, dyn, streams, cc, bf):
             return True
     if (comb[i, C_TMASK] >> E_IMPLODE) & 1 != 0:
-        return try_implode(i, comb, pol, rules, dyn, streams, cc)
+        return try_implode(i, comb, pol, rules, dyn, streams, cc, bf)
     return False
 
 
@@ -2631,6 +2706,7 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
         check_bursts(j, comb, rules, dyn, cc)
     if bf is not None:
         BG.place_all(dyn, bf)
+        BG.refresh_fear(comb, dyn, bf)
     roll_initiative(comb, rules, streams[S_SETUP], order, key)
     outcome = -1
     rounds = cap
@@ -2674,8 +2750,12 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
                 dyn[i, D_PENDING] = -1
                 if (comb[i, C_TMASK] >> E_COURAGE) & 1 != 0:
                     courage_aura(i, -1, comb, dyn)  # standing again: her aura is back
+                    if bf is not None:
+                        BG.refresh_fear(comb, dyn, bf)
             if acts:
                 play_turn(i, comb, pol, rules, dyn, streams, cc, bf)
+                if bf is not None:
+                    BG.after_turn(comb, pol, rules, dyn, streams, cc, bf)  # labyrinth: Pendulum (A44b)
             outcome = outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 break
@@ -2692,6 +2772,9 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
                         outcome = extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf)
                         if outcome >= 0:
                             break
+        if outcome < 0:
+            if bf is not None:
+                outcome = BG.end_of_round(r, comb, pol, rules, dyn, streams, cc, bf)  # labyrinth features
         if outcome >= 0:
             rounds = r
             break

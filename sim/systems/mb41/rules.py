@@ -118,6 +118,13 @@ RULES = Ruleset(
                    kind="intlist", length=2, lo=0, hi=100),
         RuleOption("intercept_half", "down", "rounding of the interceptor's half damage (A26iii)", kind="choice",
                    choices=("down", "up")),
+        # --- talent ranges and labyrinth features on the grid (L2126-2166; audit 1.15 item 67)
+        RuleOption("pendulum_moves", "round", "labyrinth Pendulum 'moves ... each turn' (L2143): once per round, at "
+                   "its end ('round', A44a) or after every combatant's turn ('turn', A44b)", kind="choice",
+                   choices=("round", "turn")),
+        RuleOption("talent_ranges", "book", "grid: a talent reaches the range of its catalog row (range_hexes: "
+                   "Heal 0-3, Remedy 0-2, Curse 1-3, Deafening Scream radius 3, Fear Aura 1, ...; 'book') or the "
+                   "whole field ('unlimited', as gridless)", kind="choice", choices=("book", "unlimited")),
         # --- sorcery in battle (L1169-1223, L1471), cast by a girl whose policy has sorcery
         RuleOption("sorcery_window", [10, 12, 17], "battle sorcery (an ailment on one enemy, A27iv) uses the "
                    "window [low, mid, high] (L1173-1181): above low a success with a side effect (+1 overcharge "
@@ -128,6 +135,10 @@ RULES = Ruleset(
         RuleOption("sorcery_low", "fails", "a sorcery result exactly at the window's low number: 'fails' (the text "
                    "says 'above the lowest', A27i-b), 'side_effect' (A27i-a) or 'clean' (A27i-c)", kind="choice",
                    choices=("fails", "side_effect", "clean")),
+        # --- witches (L2216-2222)
+        RuleOption("witch_pool_start", "full", "a witch's one overcharge counter (L2216-2222) starts full, at her "
+                   "pool_cap ('full', A36i-a, as a monster's pool) or empty ('empty', A36i-b); her sixes fill it",
+                   kind="choice", choices=("full", "empty")),
     ],
 )
 

@@ -136,12 +136,84 @@ class Overcharge(StrictModel):
 Cell = tuple[int, int]
 
 
+Exempt = Literal["none", "owner", "side"]
+
+
+class AlternatingDamageSpec(StrictModel):
+    """Alternating Damage (L2128-2130): at the end of round r the sections of
+    set ((r - 1) mod k) + 1 deal ``damage`` to everyone in them; ``exempt``:
+    nobody, the labyrinth's owner or the owner's whole side."""
+
+    damage: int = Field(3, ge=0, le=50)
+    sets: list[list[Cell]] = Field(min_length=1, max_length=12)
+    exempt: Exempt = "none"
+
+
+class CurrentSpec(StrictModel):
+    """Current (L2132-2133): at the end of each round everyone moves 1 hex in
+    ``direction`` (E, NE, NW, W, SW, SE) or ``toward`` a hex (``[col, row]``)
+    or ``toward: owner`` (the current moves with the monster)."""
+
+    direction: Literal["E", "NE", "NW", "W", "SW", "SE"] | None = None
+    toward: Cell | Literal["owner"] | None = None
+    exempt: Exempt = "none"
+
+    @model_validator(mode="after")
+    def _one(self):
+        if (self.direction is None) == (self.toward is None):
+            raise ValueError("battlefield.labyrinth.current needs exactly one of 'direction' or 'toward'")
+        return self
+
+
+class EscherDoorsSpec(StrictModel):
+    """Escher Doors (L2135-2137): ``pairs`` of door hexes; entering one is a
+    Minor action, 1d6: below ``choose_on`` (6) the paired door, else a door of
+    her choice."""
+
+    pairs: list[tuple[Cell, Cell]] = Field(min_length=1, max_length=30)
+    choose_on: int = Field(6, ge=1, le=7)
+
+
+class PendulumSpec(StrictModel):
+    """Pendulum (L2143-2144): a ``trajectory`` of hexes (adjacent in order),
+    ``length`` hexes long, swinging its length along it each round (rule
+    ``pendulum_moves``); attacks a random character in its hexes with the
+    owner's Attack, ``damage_dice`` d6 on a hit; the hexes it enters become rough."""
+
+    trajectory: list[Cell] = Field(min_length=2, max_length=60)
+    length: int = Field(1, ge=1, le=10)
+    damage_dice: int = Field(1, ge=1, le=5)
+    exempt: Exempt = "none"
+
+    @model_validator(mode="after")
+    def _len(self):
+        if self.length > len(self.trajectory):
+            raise ValueError(f"battlefield.labyrinth.pendulum.length {self.length} is longer than its trajectory "
+                             f"({len(self.trajectory)} hexes)")
+        return self
+
+
+class LabyrinthSpec(StrictModel):
+    """Labyrinth features of the battlefield (seed 000 L2126-2166); Wraparound
+    is the battlefield's ``wrap``. ``owner``: the monster whose labyrinth it is
+    (exemptions, the Pendulum's Attack, ``toward: owner``); default the first
+    monster (not a minion) of the second side."""
+
+    owner: str | None = None
+    alternating_damage: AlternatingDamageSpec | None = None
+    current: CurrentSpec | None = None
+    escher_doors: EscherDoorsSpec | None = None
+    pendulum: PendulumSpec | None = None
+    perilous: list[Cell] = Field(default_factory=list)
+
+
 class BattlefieldSpec(StrictModel):
     """The hex battlefield (seed 000 L1406): ``rect`` (``width`` x ``height``,
     default 8 x 8, cells ``[col, row]``) or ``hexagon`` (``radius``, default 4,
     cells ``[q, r]``); ``wrap`` joins opposite edges (Wraparound, L2166);
     ``obstacles`` block movement and standing, ``rough`` costs two hexes to
-    leave (L1414), ``barriers`` block like obstacles (Create Barrier, L1697)."""
+    leave (L1414), ``barriers`` block like obstacles (Create Barrier, L1697);
+    ``labyrinth`` adds labyrinth features (:class:`LabyrinthSpec`)."""
 
     shape: Literal["rect", "hexagon"] = "rect"
     width: int | None = Field(None, ge=1, le=60)
@@ -151,6 +223,7 @@ class BattlefieldSpec(StrictModel):
     obstacles: list[Cell] = Field(default_factory=list)
     rough: list[Cell] = Field(default_factory=list)
     barriers: list[Cell] = Field(default_factory=list)
+    labyrinth: LabyrinthSpec | None = None
 
     @model_validator(mode="after")
     def _shape_fields(self):
@@ -167,7 +240,7 @@ class Member(StrictModel):
     """One combatant."""
 
     name: str = Field(min_length=1, max_length=60)
-    kind: Literal["girl", "monster", "minion"] = "girl"
+    kind: Literal["girl", "monster", "minion", "witch"] = "girl"
     count: int = Field(1, ge=1, le=20)
     template: str | None = None
     hp: int | None = Field(None, ge=1, le=100)
@@ -189,6 +262,7 @@ class Member(StrictModel):
     power_level: int | None = Field(None, ge=2, le=20)
     damage_bonus: int | None = Field(None, ge=-10, le=50)
     overcharge_pool: int | None = Field(None, ge=0, le=1000)
+    pool_cap: int | None = Field(None, ge=1, le=1000)
     policy: Policy = Policy()
     position: Cell | None = None
 
@@ -245,6 +319,9 @@ class Member(StrictModel):
             row = catalog.lookup(name)
             if row is None:
                 raise ValueError(unknown_name_message("talent", name, known))
+            if row.group == "labyrinth":
+                where = talents.LABYRINTH_MECHANICS.get((row.mechanic or {}).get("code"), "battlefield.labyrinth")
+                raise ValueError(f"'{row.name}' is a labyrinth feature, not a talent: set it in {where}")
             variants = talents.variant_names(row.name)
             if variants:
                 match = [x for x in variants if x.casefold() == name.casefold()]
@@ -295,6 +372,22 @@ class Member(StrictModel):
             missing = [r for r, v in zip(ROLES, by_role) if v is None]
             raise ValueError(f"missing stat(s) {', '.join(missing)}: give attack, defence and support "
                              "(or heart, fury and judgment with roles)")
+        if self.kind == "witch":
+            # L2216-2222: one overcharge counter paid for talents, like a monster's pool,
+            # that grows with her sixes up to a cap (10; older witches 13 or more)
+            if "Boost" in self.talents:
+                raise ValueError("a witch pays for talents from her one overcharge counter: take 'Monster Boost', "
+                                 "not Boost (L2216)")
+            for f in ("spread", "power_level", "damage_bonus"):
+                if getattr(self, f) is not None:
+                    raise ValueError(f"'{f}' is for monsters; a witch has resolve, stats, overcharge_pool "
+                                     "and pool_cap")
+            cap = 10 if self.pool_cap is None else self.pool_cap
+            if self.overcharge_pool is not None and self.overcharge_pool > cap:
+                raise ValueError(f"overcharge_pool {self.overcharge_pool} is above the witch's pool_cap {cap}")
+            return self
+        if self.pool_cap is not None:
+            raise ValueError("'pool_cap' is for witches; set kind: witch")
         if self.kind == "monster":
             if self.resolve is None and (self.spread is None or self.power_level is None):
                 raise ValueError("a monster needs 'resolve', or 'spread' and 'power_level' "

@@ -69,6 +69,10 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
             row["reckless_damage"] = k[K.K_RECKLESS_DMG] / n_trials
             row["intercepts"] = k[K.K_INTERCEPTS] / n_trials
             row["intercept_damage"] = k[K.K_INTERCEPT_DMG] / n_trials
+            row["labyrinth_damage"] = k[K.K_LAB_DMG] / n_trials  # Alternating Damage, Pendulum
+            row["current_moves"] = k[K.K_LAB_MOVES] / n_trials
+            row["doors_used"] = k[K.K_DOORS] / n_trials
+            row["pendulum_attacks"] = k[K.K_PENDULUM] / n_trials
         rows.append(row)
     return pd.DataFrame(rows)
 

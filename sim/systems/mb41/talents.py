@@ -12,7 +12,10 @@ parameters.
 
 Mechanics and their parameters P1, P2, P3 (seed 000 lines in the catalog
 rows; the kernel function that plays each is named in brackets). In a
-gridless fight every range is met; ranges come with the hex grid.
+gridless fight every range is met. On the hex grid a talent reaches the
+farthest hex of its catalog row's ``range_hexes`` (``C_TREACH``; a row
+without one reaches the whole field: Guided Strike, Implode, Shield, A
+Little Longer), unless the rule ``talent_ranges`` is ``unlimited``.
 
 =================  ===========================  ====================================================
 mechanic           parameters                   rule
@@ -49,8 +52,10 @@ monster_boost      --                           gives a monster Boost uses (uses
                                                 from its pool [can_boost]
 curse              ailments                     Minor: an ailment (of the listed ones) on the
                                                 policy's target, no roll [try_curse]
-scream             ailment                      Major: Support vs Support against every enemy, the
-                                                losers get the ailment [try_scream]
+scream             ailment, area                Major: Support vs Support against every enemy in
+                                                the area (grid: circle = within the row's range,
+                                                line = a straight line that long), the losers get
+                                                the ailment [try_scream]
 extra_turn         turns                        extra turns per round [extra_turns_now]
 shrug_off          count                        remove count ailments at the start of each round
 guided_strike      --                           Major: the ally with the highest Attack (above hers)
@@ -144,7 +149,7 @@ MECHANICS = {
     "fear_aura": (K.E_FEAR_AURA, ("penalty",)),
     "monster_boost": (K.E_MONSTER_BOOST, ()),
     "curse": (K.E_CURSE, ("ailments",)),
-    "scream": (K.E_SCREAM, ("ailment",)),
+    "scream": (K.E_SCREAM, ("ailment", "area")),
     "extra_turn": (K.E_EXTRA_TURN, ("turns",)),
     "shrug_off": (K.E_SHRUG_OFF, ("count",)),
     "guided_strike": (K.E_GUIDED_STRIKE, ()),
@@ -172,6 +177,17 @@ MECHANICS = {
     "battle_sorcery": (K.E_BATTLE_SORCERY, ("bonus",)),
 }
 
+#: labyrinth features (catalog group ``labyrinth``): mechanic code -> where a scenario sets it
+#: (they belong to the battlefield, not to a combatant; :mod:`.battle_grid` plays them)
+LABYRINTH_MECHANICS = {
+    "alternating_damage": "battlefield.labyrinth.alternating_damage",
+    "current": "battlefield.labyrinth.current",
+    "escher_doors": "battlefield.labyrinth.escher_doors",
+    "pendulum": "battlefield.labyrinth.pendulum",
+    "perilous": "battlefield.labyrinth.perilous",
+    "wraparound": "battlefield.wrap",
+}
+
 _AILMENT = {"stun": K.A_STUN, "bound": K.A_BOUND, "bleed": K.A_BLEED}
 #: named parameter values -> numbers
 _VALUES = {
@@ -180,6 +196,7 @@ _VALUES = {
     "form": {"melee": 0, "ranged": 1},
     "sticky": {False: 0, True: 1},
     "self_only": {False: 0, True: 1},
+    "area": {"circle": 0, "line": 1},
 }
 
 _ROLE_INDEX = {"attack": 0, "defence": 1, "support": 2}
@@ -230,6 +247,7 @@ def fill_slots(row, talents: list[str], role_stat: dict[str, int], minion: bool 
         raise ValueError(f"at most {K.MAXT} talents besides Boost per combatant")
     for s in range(K.MAXT):
         row[K.C_TCODE + s] = 0
+        row[K.C_TREACH + s] = -1
     row[K.C_TMASK] = 0
     for s, name in enumerate(slots):
         r = catalog.lookup(name)
@@ -245,6 +263,7 @@ def fill_slots(row, talents: list[str], role_stat: dict[str, int], minion: bool 
         # a single fight is the whole episode (A54): per-episode uses count per fight
         per_scene = uses.get(name, r.uses_per_scene if r.uses_per_scene is not None else r.uses_per_episode)
         row[K.C_TUSES + s] = -1 if per_scene is None else per_scene
+        row[K.C_TREACH + s] = r.range_hexes[1] if r.range_hexes is not None else -1
         for k, p in enumerate(params[:3]):
             row[(K.C_TP1, K.C_TP2, K.C_TP3)[k] + s] = param_value(p, mech.get(p, 0))
         if code == K.E_MONSTER_BOOST:
@@ -254,6 +273,11 @@ def fill_slots(row, talents: list[str], role_stat: dict[str, int], minion: bool 
 def check_catalog() -> None:
     """Every simulated row names a known mechanic (tests call this)."""
     for r in catalog.rows():
+        if r.simulated and r.group == "labyrinth":
+            if not r.mechanic or set(r.mechanic) != {"code"} or r.mechanic["code"] not in LABYRINTH_MECHANICS:
+                raise ValueError(f"catalog row {r.name!r} is a simulated labyrinth feature but names no known "
+                                 f"labyrinth mechanic ({', '.join(LABYRINTH_MECHANICS)})")
+            continue
         if r.simulated and r.name != "Boost":
             if not r.mechanic or r.mechanic.get("code") not in MECHANICS:
                 raise ValueError(f"catalog row {r.name!r} is simulated but has no known mechanic")
