@@ -386,3 +386,29 @@ def test_bad_episode_yaml_errors():
     d = copy.deepcopy(base)
     d["episode"]["scenes"][1]["enemies"]["members"].append(girl("Aoi"))
     assert "two combatants are named 'Aoi'" in _err(d)
+
+
+# ------------------------------------------------------------------ statistics (slow)
+
+
+@pytest.mark.slow
+def test_a_full_reset_between_scenes_makes_scene_two_a_fresh_fight():
+    """With every carry-over switched off (full refill, no wound penalty,
+    overcharge reset, per-scene uses) and enemies that leave downed girls alone
+    (no wounds, no deaths), scene 2 given that it was reached is distributed as
+    the plain fight: its win rate lies within the plain fight's interval."""
+    from sim.stats import wilson
+
+    rules = {"initiative": "roll", "revive": True, "scene_resolve": "full", "wound_penalty": "none",
+             "scene_overcharge": "reset", "episode_uses": "scene"}
+    foes = [dict(f, policy={"preset": "cinematic"}) for f in FOES]
+    data = episode_data(PARTY, [foes, foes], rules=rules)
+    c = mb41.simulate(compiled(data), 0, 40000, 17)
+    assert c["party"][:, K.PE_DEAD].sum() == 0
+    one = episode_data(PARTY, [foes], rules=rules)
+    plain = mb41.simulate(compiled(_plain_of(one)), 0, 40000, 18)
+    w2, n2 = int(c["scene_outcomes"][1, 0]), int(c["scene_outcomes"][1].sum())
+    w, n = int(plain["outcomes"][0]), int(plain["outcomes"].sum())
+    lo2, hi2 = wilson(w2, n2)
+    lo, hi = wilson(w, n)
+    assert lo2 <= hi and lo <= hi2, (w2 / n2, w / n)

@@ -368,6 +368,17 @@ class Episode(StrictModel):
     rest: Rest = Rest()
     scenes: list[Scene] = Field(min_length=1, max_length=12)
 
+    @model_validator(mode="after")
+    def _scenes(self):
+        names = self.scene_names()
+        for k, name in enumerate(names):
+            if name in names[:k]:
+                raise ValueError(f"scenes[{k}]: two scenes are named '{name}'; names must be unique")
+        if self.scenes[-1].rest_after is not None:
+            raise ValueError(f"scenes[{len(names) - 1}].rest_after: the last scene has no rest after it "
+                             "(the episode ends there)")
+        return self
+
     def scene_names(self) -> list[str]:
         return [sc.name or f"Scene {k + 1}" for k, sc in enumerate(self.scenes)]
 
@@ -408,12 +419,6 @@ class Scenario(ScenarioHeader):
                 raise ValueError(f"with 'episode:', sides lists only the party (one side, got {len(self.sides)}); "
                                  "each scene gives its side under 'enemies:'")
             fights = [[self.sides[0], sc.enemies] for sc in self.episode.scenes]
-            names = self.episode.scene_names()
-            for k, name in enumerate(names):
-                if name in names[:k]:
-                    raise ValueError(f"episode.scenes[{k}]: two scenes are named '{name}'; names must be unique")
-            if self.episode.scenes[-1].rest_after is not None:
-                raise ValueError(f"episode.scenes[{len(names) - 1}].rest_after: the last scene has no rest after it")
             if self.battlefield is not None or self.resolved_rules()["grid"] != "none":
                 raise ValueError("episodes play gridless for now: remove 'battlefield:' and rules.grid "
                                  "(theatre of the mind, rules.grid: none)")
