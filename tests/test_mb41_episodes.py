@@ -412,3 +412,23 @@ def test_a_full_reset_between_scenes_makes_scene_two_a_fresh_fight():
     lo2, hi2 = wilson(w2, n2)
     lo, hi = wilson(w, n)
     assert lo2 <= hi and lo <= hi2, (w2 / n2, w / n)
+
+
+def test_variant_paths_reach_the_episode():
+    """``set:`` paths name scene members and sides like the party's, or start with 'episode'."""
+    base = episode_data([girl("Aoi")], [[foe("Hound")], [foe("Lord"), foe("Imp", resolve=4)]],
+                        rest={"recover": 1})
+    d = copy.deepcopy(base)
+    d["variants"] = [{"name": "v", "set": {"Lord.attack": 9, "episode.rest.recover": 2,
+                                           "episode.scenes[0].enemies.members[0].resolve": 30}}]
+    m = load_data(d).variants[-1][1]
+    assert m.episode.scenes[1].enemies.members[0].attack == 9
+    assert m.episode.rest.recover == 2 and m.episode.scenes[0].enemies.members[0].resolve == 30
+    d = copy.deepcopy(base)
+    d["episode"]["scenes"][0]["enemies"]["members"].append(foe("Imp", resolve=4))
+    d["variants"] = [{"name": "v", "set": {"Imp.attack": 4}}]
+    msg = _err(d)
+    assert "ambiguous" in msg and "episode.scenes[0].enemies.members[1].attack" in msg
+    d = copy.deepcopy(base)
+    d["variants"] = [{"name": "v", "set": {"episod.rest.recover": 0}}]
+    assert "Did you mean 'episode'" in _err(d)
