@@ -162,12 +162,17 @@ def cmd_run(a) -> int:
 
 def _summary_text(result) -> str:
     first = result.side_names[0] if result.side_names else "first side"
-    lines = [f"{result.scenario} ({result.system}, seed {result.seed}): win rate of {first}"]
+    episode = "scenes_won" in result.summary.columns
+    what = " (episodes: every scene won)" if episode else ""
+    lines = [f"{result.scenario} ({result.system}, seed {result.seed}): win rate of {first}{what}"]
     for r in result.summary.to_dict(orient="records"):
+        extra = ""
+        if episode and r.get("scenes_won") == r.get("scenes_won"):  # not NaN
+            extra = f"  scenes won {r['scenes_won']:.2f}/{int(r['scenes'])}"
         lines.append(
             f"  {r['variant']:<28} win {100 * r['win_rate']:5.1f}% [{100 * r['win_lo']:.1f}, {100 * r['win_hi']:.1f}]"
             f"  loss {100 * r['loss_rate']:5.1f}%  draw {100 * r['draw_rate']:5.1f}%"
-            f"  rounds {r['mean_rounds']:.2f}  (n={r['trials']:,})")
+            f"  rounds {r['mean_rounds']:.2f}{extra}  (n={r['trials']:,})")
     for note in result.notes:
         lines.append(f"  note: {note}")
     return "\n".join(lines)

@@ -261,6 +261,7 @@ def _result(loaded, variants, seed, precision, max_trials, crn, workers, threads
         rounds.append(pd.DataFrame({"variant": v.name, "rounds": np.arange(1, len(hist)),
                                     "count": hist[1:]}))
         frames = module.summarize(c, v.inputs, v.name)
+        row.update(frames.get("summary", {}))  # columns a system adds to the summary (e.g. an episode's)
         curves.append(frames["curves"])
         for name, df in frames.get("tables", {}).items():
             tables.setdefault(name, []).append(df)

@@ -69,24 +69,41 @@ class _Targets:
     def __init__(self, data: dict) -> None:
         self.members: dict[str, list[tuple]] = {}
         self.sides: dict[str, list[tuple]] = {}
+        self.episode = isinstance(data.get("episode"), dict)
+        places: list[tuple[tuple, Any]] = []
         sides = data.get("sides")
-        if not isinstance(sides, list):
-            return
-        for si, side in enumerate(sides):
+        if isinstance(sides, list):
+            places += [(("sides", si), side) for si, side in enumerate(sides)]
+        scenes = data["episode"].get("scenes") if self.episode else None
+        if isinstance(scenes, list):  # an episode's scenes bring their enemy sides (mb41)
+            places += [(("episode", "scenes", k, "enemies"), sc.get("enemies"))
+                       for k, sc in enumerate(scenes) if isinstance(sc, dict)]
+        for at, side in places:
             if not isinstance(side, dict):
                 continue
             if isinstance(side.get("name"), str):
-                self.sides.setdefault(side["name"], []).append(("sides", si))
+                self.sides.setdefault(side["name"], []).append(at)
             members = side.get("members")
             if not isinstance(members, list):
                 continue
             for mi, member in enumerate(members):
                 if isinstance(member, dict) and isinstance(member.get("name"), str):
-                    self.members.setdefault(member["name"], []).append(
-                        ("sides", si, "members", mi))
+                    self.members.setdefault(member["name"], []).append(at + ("members", mi))
 
     def choices(self) -> list[str]:
-        return ["rules", *self.members, *(s for s in self.sides if s not in self.members)]
+        return ["rules", *(["episode"] if self.episode else []), *self.members,
+                *(s for s in self.sides if s not in self.members)]
+
+
+_EPISODE_HINT = " or 'episode' ('episode.rest.recover', 'episode.scenes[n]...')"
+
+
+def _shown(path: tuple) -> str:
+    """``("sides", 0, "members", 1)`` -> ``sides[0].members[1]``."""
+    out = ""
+    for seg in path:
+        out += f"[{seg}]" if isinstance(seg, int) else (("." if out else "") + seg)
+    return out
 
 
 def _resolve(data: dict, targets: _Targets, key: str, doc, loc: tuple,
@@ -103,6 +120,8 @@ def _resolve(data: dict, targets: _Targets, key: str, doc, loc: tuple,
     # explicit index on the first part: only 'sides[...]'
     if head == "sides" and rest and isinstance(rest[0], int):
         return (), tokens
+    if head == "episode" and targets.episode and rest:
+        return (), tokens
     if rest and isinstance(rest[0], int):
         raise fail(f"path {key!r}: only 'sides' takes an index ([n]) at the start.")
     if not rest:
@@ -115,11 +134,11 @@ def _resolve(data: dict, targets: _Targets, key: str, doc, loc: tuple,
     member = targets.members.get(head, [])
     side = targets.sides.get(head, [])
     if len(member) + len(side) > 1:
-        where_found = [f"member {head!r} in sides[{m[1]}]" for m in member] + \
-                      [f"side {head!r} (sides[{s[1]}])" for s in side]
+        where_found = [f"member {head!r} ({_shown(m)})" for m in member] + \
+                      [f"side {head!r} ({_shown(s)})" for s in side]
         raise fail(f"path {key!r} is ambiguous: {head!r} names more than one thing "
                    f"({'; '.join(where_found)}). Give them unique names or write the "
-                   "explicit form, e.g. 'sides[0].members[1].attack'.")
+                   f"explicit form, e.g. '{_shown((member + side)[0] + tuple(rest))}'.")
     if member:
         return member[0], rest
     if side:
@@ -129,7 +148,7 @@ def _resolve(data: dict, targets: _Targets, key: str, doc, loc: tuple,
     raise fail(f"unknown name {head!r} at the start of path {key!r}."
                f"{suggest(head, targets.choices())} A path starts with 'rules', a "
                f"member name ({list_names(members) or 'none'}), a side name "
-               f"({list_names(sides) or 'none'}) or 'sides[n]'.")
+               f"({list_names(sides) or 'none'}) or 'sides[n]'{_EPISODE_HINT if targets.episode else ''}.")
 
 
 def _apply(data: dict, targets: _Targets, key: str, value: Any, doc, loc: tuple,

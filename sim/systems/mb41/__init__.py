@@ -15,7 +15,7 @@ from . import kernel as K
 from .compile import Inputs, compile  # noqa: A004
 from .rules import RULES
 from .schema import Scenario
-from .summarize import combatant_curves, combatants, curves, flair_tiers, talent_uses
+from .summarize import combatant_curves, combatants, curves, flair_tiers, summarize_episode, talent_uses
 
 NAME = "mb41"
 TITLE = "Magical Burst 4.1"
@@ -39,6 +39,10 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
     (fights in which the side had someone standing / the combatant stood at
     the end of round r), ``combatants[n, NK]``.
     """
+    if inputs.episode is not None:
+        if fast:
+            raise ValueError("duel fast path: an episode of several scenes plays on the general kernel")
+        return simulate_episode(inputs, start, count, key)
     n = inputs.n
     cap = inputs.round_cap
     nb = max(1, min(MAX_BLOCKS, count // 256))
@@ -66,9 +70,61 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
     }
 
 
+def simulate_episode(inputs: Inputs, start: int, count: int, key) -> dict:
+    """Episodes ``start .. start+count-1`` (:func:`.kernel.simulate_episode_blocks`).
+
+    Returns the counters of :func:`simulate` for the episode as a whole
+    (``outcomes``: every scene won / a scene lost / a draw ended it;
+    ``rounds_hist[S*cap+1]``: its total rounds; ``side_curve`` and
+    ``comb_curve`` of the first scene, ``combatants[N, NK]`` per stacked row)
+    plus ``scene_outcomes[S, 3]``, ``scene_rounds_sum[S]``,
+    ``scene_rounds_hist[S, cap+1]``, ``scene_side_curve[S, 2, cap+1]``,
+    ``scene_comb_curve[N, cap+1]`` and ``party[ng, NPE]``.
+    """
+    ep = inputs.episode
+    n = inputs.n
+    cap = inputs.round_cap
+    n_sc = ep.n_scenes
+    nb = max(1, min(MAX_BLOCKS, count // 256))
+    fights = np.zeros((nb, K.NF), dtype=np.int64)
+    rounds_hist = np.zeros((nb, n_sc * cap + 1), dtype=np.int64)
+    scene_fights = np.zeros((nb, n_sc, K.NF), dtype=np.int64)
+    scene_hist = np.zeros((nb, n_sc, cap + 1), dtype=np.int64)
+    side_curve = np.zeros((nb, n_sc, 2, 2, cap + 1), dtype=np.int64)
+    comb_curve = np.zeros((nb, n, 2, cap + 1), dtype=np.int64)
+    cc = np.zeros((nb, n, K.NK), dtype=np.int64)
+    party = np.zeros((nb, ep.party, K.NPE), dtype=np.int64)
+    K.simulate_episode_blocks(inputs.comb, inputs.pol, inputs.rules, ep.offsets, ep.party, ep.recover,
+                              np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights, scene_hist,
+                              side_curve, comb_curve, cc, party)
+    f = fights.sum(axis=0)
+    sf = scene_fights.sum(axis=0)
+    scene_side = K.standing_curves(side_curve.sum(axis=0))
+    scene_comb = K.standing_curves(comb_curve.sum(axis=0))
+    first = slice(int(ep.offsets[0]), int(ep.offsets[1]))
+    return {
+        "outcomes": f[:3].copy(),
+        "rounds_sum": f[K.F_ROUNDS:K.F_ROUNDS + 1].copy(),
+        "rounds_hist": rounds_hist.sum(axis=0),
+        "side_curve": scene_side[0].copy(),
+        "comb_curve": scene_comb[first].copy(),
+        "combatants": cc.sum(axis=0),
+        "scene_outcomes": sf[:, :3].copy(),
+        "scene_rounds_sum": sf[:, K.F_ROUNDS].copy(),
+        "scene_rounds_hist": scene_hist.sum(axis=0),
+        "scene_side_curve": scene_side,
+        "scene_comb_curve": scene_comb,
+        "party": party.sum(axis=0),
+    }
+
+
 def summarize(counters: dict, inputs: Inputs, variant: str) -> dict:
     """Tidy frames: ``curves`` (shared chart), and tables ``combatants``,
-    ``combatant_curves``."""
+    ``combatant_curves``; an episode's frames come from
+    :func:`.summarize.summarize_episode` (``summary``: columns added to the
+    run's summary row)."""
+    if inputs.episode is not None:
+        return summarize_episode(counters, inputs, variant)
     return {
         "curves": curves(counters, inputs, variant),
         "tables": {

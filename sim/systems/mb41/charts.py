@@ -111,7 +111,36 @@ def ko_death(result, path: Path):
     return _save(fig, path)
 
 
+def episode_progress(result, path: Path):
+    """Episodes: how far the party got (the share of episodes that ended in each
+    scene, and that won the last one, 95% Wilson intervals), one group per variant."""
+    t = _table(result, "episode_progress")
+    if t is None:
+        return None
+    variants = [v for v in variant_order(result, t) if v in set(t["variant"])][:MAX_PANELS]
+    stages = list(dict.fromkeys(t.sort_values("stage")["stage_name"]))
+    fig = Figure(figsize=(8.0, 1.6 + 0.45 * len(stages) * max(1, len(variants)) ** 0.5), layout="constrained")
+    ax = fig.add_subplot()
+    h = 0.8 / max(1, len(variants))
+    y = np.arange(len(stages))
+    for k, v in enumerate(variants):
+        df = t[t["variant"] == v].set_index("stage_name").reindex(stages)
+        x = df["rate"].fillna(0).to_numpy()
+        err = np.vstack([x - df["lo"].fillna(0).to_numpy(), df["hi"].fillna(0).to_numpy() - x])
+        ax.barh(y + k * h - 0.4 + h / 2, x, h, xerr=err, capsize=2, label=str(v))
+    ax.set_yticks(y, stages, fontsize="small")
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel("share of episodes")
+    ax.set_title("episode: where it ended", fontsize="small")
+    if len(variants) > 1:
+        ax.legend(fontsize="x-small")
+    return _save(fig, path)
+
+
 CHARTS = {
+    "episode_progress.png": episode_progress,
     "overcharge.png": overcharge,
     "talent_use.png": talent_use,
     "ko_death.png": ko_death,

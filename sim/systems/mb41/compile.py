@@ -34,6 +34,7 @@ class Inputs:
     notes: list[str] = field(default_factory=list)
     talents: list[list[str]] = field(default_factory=list)   # per combatant: talent per slot
     battlefield: object | None = None   # a grid.Battlefield when rules grid is hex (starting cells in comb C_CELL)
+    episode: "EpisodePlan | None" = None  # several scenes: comb/pol are the stacked blocks (see EpisodePlan)
 
     @property
     def round_cap(self) -> int:
@@ -44,7 +45,60 @@ class Inputs:
         return self.comb.shape[0]
 
 
+@dataclass
+class EpisodePlan:
+    """The scenes of an episode on the stacked arrays of :class:`Inputs`.
+
+    offsets: int64[S+1], scene s in rows offsets[s] .. offsets[s+1]-1 (the
+    ``party`` girls first in each block, in the same order); recover:
+    int64[S] Recover uses per girl in the rest after scene s (the last 0);
+    scene_names; scenes: each scene's own :class:`Inputs` (names, kinds...).
+    """
+
+    offsets: np.ndarray
+    party: int
+    recover: np.ndarray
+    scene_names: list[str]
+    scenes: list[Inputs]
+
+    @property
+    def n_scenes(self) -> int:
+        return len(self.scene_names)
+
+
 def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry point's name
+    if scenario.episode is not None:
+        return _compile_episode(scenario)
+    return _compile_fight(scenario)
+
+
+def _compile_episode(scenario: Scenario) -> Inputs:
+    """Stack the scenes' fights (party + that scene's enemies) into one array."""
+    scenes = [_compile_fight(sc) for sc in scenario.scene_scenarios()]
+    ng = sum(m.count for m in scenario.sides[0].members)
+    offsets = np.zeros(len(scenes) + 1, dtype=np.int64)
+    for k, inp in enumerate(scenes):
+        offsets[k + 1] = offsets[k] + inp.n
+    recover = np.zeros(len(scenes), dtype=np.int64)
+    for k, rest in enumerate(scenario.episode.rests()):
+        recover[k] = rest.recover
+    notes: list[str] = []
+    for inp in scenes:
+        notes += [x for x in inp.notes if x not in notes]
+    first = scenes[0]
+    names = [nm for inp in scenes for nm in inp.names]
+    return Inputs(
+        comb=np.concatenate([inp.comb for inp in scenes]), pol=np.concatenate([inp.pol for inp in scenes]),
+        rules=first.rules, names=names, sides=[s for inp in scenes for s in inp.sides],
+        kinds=[k for inp in scenes for k in inp.kinds],
+        side_names=[first.side_names[0], " / ".join(inp.side_names[1] for inp in scenes)],
+        resolved_rules=first.resolved_rules, notes=notes, talents=[t for inp in scenes for t in inp.talents],
+        episode=EpisodePlan(offsets=offsets, party=ng, recover=recover,
+                            scene_names=scenario.episode.scene_names(), scenes=scenes),
+    )
+
+
+def _compile_fight(scenario: Scenario) -> Inputs:
     resolved = scenario.resolved_rules()
     rules = RULES.to_array(resolved)
     members = []

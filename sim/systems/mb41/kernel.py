@@ -99,7 +99,8 @@ C_RANGED_DMG = 66  # ... of her ranged attack (ranged_bonus, + monster bonus)
 C_COVER = 67       # allies whose policy may intercept for her (grid)
 C_TREACH = 68      # MAXT columns: farthest hexes the talent reaches on the grid (catalog range_hexes), -1 unlimited
 C_POOL_CAP = 74    # a witch's overcharge counter cap (C_MONSTER == WITCH)
-NC = 75
+C_TEPISODE = 75    # bit (1 << slot) set for every talent slot whose uses count per episode (A54)
+NC = 76
 WITCH = 2          # C_MONSTER value of a witch: monster-like (one pool pays talents, no revive, no bursts)
 
 # talent effect codes (catalog ``mechanic: {code: ...}``, talents.MECHANICS;
@@ -235,7 +236,20 @@ D_LINK_TO = 82     # Link: she is a primary; healing and ailments she gets are c
 D_LINKED = 83      # Link: the primary of the link she made (-1 none; one link at a time)
 D_REBIRTHS = 84    # Undying Brood: rebirths so far this fight
 D_CASTING = 85     # sorcery: 1 while she spends the whole turn casting (her Minor is taken)
+# episodes (several scenes with rests)
+D_WOUND_HITS = 50  # hits that dealt her wound damage (A18 reading b: separate wounds)
+D_PEN_DICE = 51    # sum of the d6 rolled so far for her maximum-Resolve penalty (A18, episodes)
+D_PEN_LEVELS = 52  # wound levels (or wounds) those dice were rolled for
+D_RECOVERS = 53    # Recover uses this episode
 ND = 86
+#: dynamic columns a girl does NOT carry from one scene of an episode to the next
+#: (:func:`scene_columns` resets them); every other column carries over
+SCENE_COLUMNS = ("D_PENDING", "D_REVIVES", "D_BOOSTS", "D_KO", "D_AIL", "D_TUSES", "D_BURST_TRIAL", "D_FEAR",
+                 "D_FT_TARGET", "D_FT_STACK", "D_STICKY", "D_DEF_BONUS", "D_REFLECT_BY", "D_REFLECT_UNTIL",
+                 "D_TURNS_DONE", "D_BOMB", "D_IMPLODE_BY", "D_IMPLODE_UNTIL", "D_POS", "D_GUARD", "D_DMG_ADJ",
+                 "D_PAID", "D_CLOCK", "D_ROUND", "D_HIT_BY", "D_HIT_AT", "D_OPEN_BY", "D_OPEN_UNTIL", "D_OPEN_BONUS",
+                 "D_SEALED_UNTIL", "D_AMP_HEAL", "D_AMP_AIL", "D_AMBUSH", "D_BELKAN", "D_LINK_TO", "D_LINKED",
+                 "D_REBIRTHS", "D_CASTING")
 
 # counters per combatant
 K_DEALT = 0
@@ -274,6 +288,17 @@ K_PENDULUM = K_MOVES + 8       # Pendulum attacks on her
 K_SPELLS = K_MOVES + 9         # sorcery cast in battle
 K_SPELLS_OK = K_MOVES + 10     # ... that succeeded
 NK = K_MOVES + 11
+
+# per-girl episode counters (``party[g, PE_*]``, summed over episodes)
+PE_RES_END = 0     # Resolve at the end of the episode
+PE_STANDING_END = 1
+PE_DEAD = 2        # dead at the end of the episode
+PE_WOUNDS_END = 3  # wound damage at the end of the episode
+PE_MAXRES_END = 4  # maximum Resolve at the end (after the wound penalty, A18)
+PE_RECOVERED = 5   # Resolve regained by Recover in the rests (L1571)
+PE_RECOVERS = 6    # Recover uses
+PE_PENALTY_END = 7  # maximum-Resolve penalty at the end
+NPE = 8
 
 # fight counters
 F_WIN = 0
@@ -344,7 +369,17 @@ R_SORCERY_WINDOW = 68  # 3 entries: low, mid, high
 R_SORCERY_PENALTY = 71  # 3 entries: Minor, Major, whole turn
 R_SORCERY_LOW = 74    # 0 fails, 1 side effect, 2 clean
 R_WITCH_POOL_START = 75  # 0 full, 1 empty (read by the compiler)
-R_SIZE = 76
+# episodes (several scenes with rests, :func:`simulate_episode_blocks`)
+R_SCENE_RESOLVE = 76   # 0 carry, 1 full
+R_SCENE_DOWNED = 77    # 0 rise (a pending revive's Resolve comes back), 1 down
+R_SCENE_OVERCHARGE = 78  # 0 carry (A6), 1 back to the starting counters
+R_EPISODE_USES = 79    # 0 per-episode uses count over the episode (A54), 1 reset every scene
+R_WOUND_PENALTY = 80   # 0 1d6 per wound level (A18i a), 1 per wound (A18i b), 2 none
+R_MIN_MAX_RESOLVE = 81  # floor of the penalised maximum Resolve (A18iii)
+R_RECOVER = 82         # 2 entries: Recover dice and bonus (L1571)
+R_RECOVER_USES = 84    # Recover uses per episode, -1 no limit (A38)
+R_EPISODE_DRAW = 85    # 0 a drawn scene ends the episode, 1 it goes on
+R_SIZE = 86
 
 BOOST_FLAT_DAMAGE = 2  # "adds or subtracts 2 from the final damage" (L1565)
 
@@ -357,53 +392,70 @@ def reset(comb, rules, dyn):
     """Start-of-fight state: full Resolve, starting overcharge, Boost uses."""
     n = comb.shape[0]
     for i in range(n):
-        dyn[i, D_RES] = comb[i, C_RES]
-        dyn[i, D_WOUNDS] = 0
-        dyn[i, D_DEAD] = 0
-        dyn[i, D_PENDING] = -1
-        dyn[i, D_REVIVES] = 0
-        for s in range(3):
-            dyn[i, D_OC + s] = comb[i, C_OC0 + s]
-        dyn[i, D_POOL] = comb[i, C_POOL]
-        dyn[i, D_BOOSTS] = comb[i, C_BOOSTS]
-        dyn[i, D_KO] = 0
-        for s in range(3):
-            dyn[i, D_BURSTED + s] = 0
-            dyn[i, D_BURST_TRIAL + s] = 0
-            dyn[i, D_AIL + s] = 0  # ailments last until removed or the scene ends (A25)
-        for s in range(MAXT):
-            dyn[i, D_TUSES + s] = comb[i, C_TUSES + s]
-        dyn[i, D_FEAR] = comb[i, C_FEAR0]
-        dyn[i, D_FT_TARGET] = -1
-        dyn[i, D_FT_STACK] = 0
-        dyn[i, D_STICKY] = 0
-        dyn[i, D_DEF_BONUS] = 0
-        dyn[i, D_REFLECT_BY] = -1
-        dyn[i, D_REFLECT_UNTIL] = 0
-        dyn[i, D_TURNS_DONE] = 0
-        dyn[i, D_BOMB] = 0
-        dyn[i, D_IMPLODE_BY] = -1
-        dyn[i, D_IMPLODE_UNTIL] = 0
-        dyn[i, D_POS] = comb[i, C_CELL]
-        dyn[i, D_GUARD] = -1
-        dyn[i, D_DMG_ADJ] = 0
-        dyn[i, D_PAID] = 0
-        dyn[i, D_CLOCK] = 0
-        dyn[i, D_ROUND] = 0
-        dyn[i, D_HIT_BY] = -1
-        dyn[i, D_HIT_AT] = -1
-        dyn[i, D_OPEN_BY] = -1
-        dyn[i, D_OPEN_UNTIL] = 0
-        dyn[i, D_OPEN_BONUS] = 0
-        dyn[i, D_SEALED_UNTIL] = -1
-        dyn[i, D_AMP_HEAL] = 0
-        dyn[i, D_AMP_AIL] = 0
-        dyn[i, D_AMBUSH] = 0
-        dyn[i, D_BELKAN] = 0
-        dyn[i, D_LINK_TO] = -1
-        dyn[i, D_LINKED] = -1
-        dyn[i, D_REBIRTHS] = 0
-        dyn[i, D_CASTING] = 0
+        reset_row(i, comb, dyn)
+
+
+@kernel(inline="always")
+def reset_row(i, comb, dyn):
+    """Start-of-fight (and start-of-episode) state of combatant ``i``."""
+    dyn[i, D_RES] = comb[i, C_RES]
+    dyn[i, D_WOUNDS] = 0
+    dyn[i, D_DEAD] = 0
+    dyn[i, D_PENDING] = -1
+    dyn[i, D_REVIVES] = 0
+    for s in range(3):
+        dyn[i, D_OC + s] = comb[i, C_OC0 + s]
+    dyn[i, D_POOL] = comb[i, C_POOL]
+    dyn[i, D_BOOSTS] = comb[i, C_BOOSTS]
+    dyn[i, D_KO] = 0
+    for s in range(3):
+        dyn[i, D_BURSTED + s] = 0
+        dyn[i, D_BURST_TRIAL + s] = 0
+        dyn[i, D_AIL + s] = 0  # ailments last until removed or the scene ends (A25)
+    for s in range(MAXT):
+        dyn[i, D_TUSES + s] = comb[i, C_TUSES + s]
+    dyn[i, D_FEAR] = comb[i, C_FEAR0]
+    dyn[i, D_FT_TARGET] = -1
+    dyn[i, D_FT_STACK] = 0
+    dyn[i, D_STICKY] = 0
+    dyn[i, D_DEF_BONUS] = 0
+    dyn[i, D_REFLECT_BY] = -1
+    dyn[i, D_REFLECT_UNTIL] = 0
+    dyn[i, D_TURNS_DONE] = 0
+    dyn[i, D_BOMB] = 0
+    dyn[i, D_IMPLODE_BY] = -1
+    dyn[i, D_IMPLODE_UNTIL] = 0
+    dyn[i, D_POS] = comb[i, C_CELL]
+    dyn[i, D_GUARD] = -1
+    dyn[i, D_DMG_ADJ] = 0
+    dyn[i, D_PAID] = 0
+    dyn[i, D_WOUND_HITS] = 0
+    dyn[i, D_PEN_DICE] = 0
+    dyn[i, D_PEN_LEVELS] = 0
+    dyn[i, D_RECOVERS] = 0
+    team_state(i, dyn)
+
+
+@kernel(inline="always")
+def team_state(i, dyn):
+    """Per-scene state of the team talents, sorcery and the fight clocks
+    (row 0): reset at the start of every fight and scene."""
+    dyn[i, D_CLOCK] = 0
+    dyn[i, D_ROUND] = 0
+    dyn[i, D_HIT_BY] = -1
+    dyn[i, D_HIT_AT] = -1
+    dyn[i, D_OPEN_BY] = -1
+    dyn[i, D_OPEN_UNTIL] = 0
+    dyn[i, D_OPEN_BONUS] = 0
+    dyn[i, D_SEALED_UNTIL] = -1
+    dyn[i, D_AMP_HEAL] = 0
+    dyn[i, D_AMP_AIL] = 0
+    dyn[i, D_AMBUSH] = 0
+    dyn[i, D_BELKAN] = 0
+    dyn[i, D_LINK_TO] = -1
+    dyn[i, D_LINKED] = -1
+    dyn[i, D_REBIRTHS] = 0
+    dyn[i, D_CASTING] = 0
 
 
 @kernel(inline="always")
@@ -658,6 +710,7 @@ def apply_damage(t, dmg, comb, rules, dyn, streams, cc):
             dropped(t, comb, rules, dyn, streams, cc)
         return take
     dyn[t, D_WOUNDS] += dmg
+    dyn[t, D_WOUND_HITS] += 1
     cc[t, K_WOUND_DMG] += dmg
     if dyn[t, D_WOUNDS] >= rules[R_DEATH_WOUNDS]:
         dyn[t, D_DEAD] = 1
@@ -2822,3 +2875,219 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
             fights[b, outcome] += 1
             fights[b, F_ROUNDS] += rounds
             rounds_hist[b, rounds] += 1
+
+
+# ---------------------------------------------------------------- episodes
+# An episode (several scenes with rests, schema ``episode:``) plays on a
+# stacked combatant array: scene s occupies rows ``off[s] .. off[s+1]-1``, the
+# party's ``ng`` girls first (the same girls, in the same order, in every
+# block), then that scene's enemies. Each block is an ordinary fight for
+# :func:`fight`; between scenes :func:`next_scene` copies the party's dynamic
+# rows into the next block and resets only the per-scene columns
+# (``SCENE_COLUMNS``), so any other column (wounds, overcharge, per-episode
+# uses, and columns added later such as bonds) carries over.
+
+
+@kernel(inline="always")
+def wound_level(w):
+    """Wound level of ``w`` wound damage on the cumulative track (L1422, A16a):
+    1-2 level 1, 3-4 level 2, 5 and more level 3."""
+    if w <= 0:
+        return 0
+    if w <= 2:
+        return 1
+    if w <= 4:
+        return 2
+    return 3
+
+
+@kernel(inline="always")
+def scene_columns(i, comb, rules, dyn):
+    """Reset girl ``i``'s per-scene columns (``SCENE_COLUMNS``) for a new scene
+    whose static row is ``comb[i]``; overcharge and per-episode talent uses by
+    rule (``scene_overcharge``, ``episode_uses``)."""
+    dyn[i, D_REVIVES] = 0
+    dyn[i, D_BOOSTS] = comb[i, C_BOOSTS]  # Boost: 3/Scene (L1565)
+    dyn[i, D_KO] = 0
+    for s in range(3):
+        dyn[i, D_BURST_TRIAL + s] = 0
+        dyn[i, D_AIL + s] = 0  # ailments end with the scene (A25)
+    if rules[R_SCENE_OVERCHARGE] == 1:
+        for s in range(3):
+            dyn[i, D_OC + s] = comb[i, C_OC0 + s]
+            dyn[i, D_BURSTED + s] = 0
+    for s in range(MAXT):
+        if (comb[i, C_TEPISODE] >> s) & 1 == 0:
+            dyn[i, D_TUSES + s] = comb[i, C_TUSES + s]
+        elif rules[R_EPISODE_USES] == 1:
+            dyn[i, D_TUSES + s] = comb[i, C_TUSES + s]
+    dyn[i, D_FEAR] = comb[i, C_FEAR0]
+    dyn[i, D_FT_TARGET] = -1
+    dyn[i, D_FT_STACK] = 0
+    dyn[i, D_STICKY] = 0
+    dyn[i, D_DEF_BONUS] = 0
+    dyn[i, D_REFLECT_BY] = -1
+    dyn[i, D_REFLECT_UNTIL] = 0
+    dyn[i, D_TURNS_DONE] = 0
+    dyn[i, D_BOMB] = 0
+    dyn[i, D_IMPLODE_BY] = -1
+    dyn[i, D_IMPLODE_UNTIL] = 0
+    dyn[i, D_POS] = comb[i, C_CELL]
+    dyn[i, D_GUARD] = -1
+    dyn[i, D_DMG_ADJ] = 0
+    dyn[i, D_PAID] = 0
+    team_state(i, dyn)
+
+
+@kernel
+def next_scene(comb, rules, dyn, prev, a, e, ng, recover, streams, party):
+    """Set up the block ``a .. e-1`` after the scene in the block starting at
+    ``prev``: fresh enemies; the party carried over, then the rest.
+
+    For every living girl, in this order: her maximum Resolve after the wound
+    penalty (``wound_penalty``: 1d6 per wound level, or per wound, minus
+    Tenacity, rolled for the levels she gained since the last roll, L1443,
+    A18; not below ``min_max_resolve``; written to ``comb[i, C_RES]``, the
+    block's copy); a downed girl's pending revive (``scene_downed``);
+    Resolve carried and capped or refilled (``scene_resolve``); then
+    ``recover`` uses of Recover (1d6+2, never above the penalised maximum,
+    L1571; at most ``recover_uses`` per episode) while below the maximum.
+    Dice from the setup stream.
+    """
+    st = streams[S_SETUP]
+    for i in range(a + ng, e):
+        reset_row(i, comb, dyn)
+    for g in range(ng):
+        p = prev + g
+        i = a + g
+        for c in range(dyn.shape[1]):
+            dyn[i, c] = dyn[p, c]
+        comb[i, C_RES] = comb[p, C_RES]
+        pending = dyn[i, D_PENDING]
+        dyn[i, D_PENDING] = -1
+        scene_columns(i, comb, rules, dyn)
+        if dyn[i, D_DEAD] != 0:
+            continue
+        if comb[i, C_MONSTER] == 0:
+            # the wound penalty to her maximum Resolve (A18)
+            if rules[R_WOUND_PENALTY] != 2:
+                if rules[R_WOUND_PENALTY] == 0:
+                    levels = wound_level(dyn[i, D_WOUNDS])
+                else:
+                    levels = dyn[i, D_WOUND_HITS]
+                if levels > dyn[i, D_PEN_LEVELS]:
+                    dyn[i, D_PEN_DICE] += sum_d6(st, levels - dyn[i, D_PEN_LEVELS])
+                    dyn[i, D_PEN_LEVELS] = levels
+                pen = dyn[i, D_PEN_DICE] - comb[g, C_TEN]
+                if pen < 0:
+                    pen = 0
+                top = comb[g, C_RES] - pen
+                if top < rules[R_MIN_MAX_RESOLVE]:
+                    top = rules[R_MIN_MAX_RESOLVE]
+                comb[i, C_RES] = top
+        top = comb[i, C_RES]
+        if dyn[i, D_RES] <= 0:
+            if rules[R_SCENE_DOWNED] == 0:
+                if pending >= 0:
+                    dyn[i, D_RES] = pending
+                elif pending == -2:
+                    dyn[i, D_PENDING] = -2  # the draft: she rolls as her first Major action
+        if rules[R_SCENE_RESOLVE] == 1:
+            dyn[i, D_RES] = top
+        elif dyn[i, D_RES] > top:
+            dyn[i, D_RES] = top
+        if comb[i, C_MONSTER] != 0:
+            continue
+        for k in range(recover):
+            if dyn[i, D_RES] >= top:
+                break
+            if rules[R_RECOVER_USES] >= 0:
+                if dyn[i, D_RECOVERS] >= rules[R_RECOVER_USES]:
+                    break
+            gain = sum_d6(st, rules[R_RECOVER]) + rules[R_RECOVER + 1]
+            if gain > top - dyn[i, D_RES]:
+                gain = top - dyn[i, D_RES]
+            dyn[i, D_RES] += gain
+            dyn[i, D_RECOVERS] += 1
+            party[g, PE_RECOVERS] += 1
+            party[g, PE_RECOVERED] += gain
+
+
+@pjit
+def simulate_episode_blocks(comb, pol, rules, off, ng, recover, key, start, count, nblocks,
+                            fights, rounds_hist, scene_fights, scene_hist, side_curve, comb_curve,
+                            ccount, party):
+    """Play episodes ``start .. start+count-1`` in ``nblocks`` blocks (prange).
+
+    ``comb``/``pol``: the stacked arrays (scene s in rows ``off[s] ..
+    off[s+1]-1``, the ``ng`` party rows first); ``recover[s]``: Recover
+    uses per girl in the rest after scene s. A trial is one episode: its
+    streams are seeded once, and the scenes use them in turn. The episode
+    ends after a scene the party does not win (``episode_draw`` lets a
+    round-cap draw go on) or after the last scene.
+
+    Counters (leading block axis): ``fights[nb, NF]`` the episode's outcome
+    (win = every scene won) and total rounds, ``rounds_hist[nb, S*cap+1]``
+    its total rounds; per scene ``scene_fights[nb, S, NF]``,
+    ``scene_hist[nb, S, cap+1]``, ``side_curve[nb, S, 2, 2, cap+1]``; per
+    stacked row ``comb_curve[nb, N, 2, cap+1]``, ``ccount[nb, N, NK]``; per
+    party girl ``party[nb, ng, NPE]`` (the end of the episode).
+    """
+    n_all = comb.shape[0]
+    n_sc = off.shape[0] - 1
+    width = 0
+    for s in range(n_sc):
+        if off[s + 1] - off[s] > width:
+            width = off[s + 1] - off[s]
+    per = (count + nblocks - 1) // nblocks
+    for b in numba.prange(nblocks):
+        cb = comb.copy()  # the party's maximum Resolve per scene is written here
+        dyn = np.zeros((n_all, ND), dtype=np.int64)
+        order = np.zeros(width, dtype=np.int64)
+        ikey = np.zeros(width, dtype=np.int64)
+        streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
+        lo = b * per
+        hi = min(count, lo + per)
+        for t in range(lo, hi):
+            trial = start + t
+            for p in range(NS):
+                seed_stream(streams[p], key, trial, p)
+            reset(cb[off[0]:off[1]], rules, dyn[off[0]:off[1]])
+            total = 0
+            result = F_WIN
+            last = 0
+            for s in range(n_sc):
+                a = off[s]
+                e = off[s + 1]
+                if s > 0:
+                    next_scene(cb, rules, dyn, off[s - 1], a, e, ng, recover[s - 1], streams, party[b])
+                outcome, rounds = fight(cb[a:e], pol[a:e], rules, dyn[a:e], order[:e - a], ikey[:e - a],
+                                        streams, ccount[b, a:e], side_curve[b, s], comb_curve[b, a:e])
+                scene_fights[b, s, outcome] += 1
+                scene_fights[b, s, F_ROUNDS] += rounds
+                scene_hist[b, s, rounds] += 1
+                total += rounds
+                last = s
+                if outcome == F_DRAW:
+                    result = F_DRAW
+                    if rules[R_EPISODE_DRAW] == 1:
+                        if side_alive(0, cb[a:e], rules, dyn[a:e]):
+                            continue
+                    break
+                if outcome == F_LOSS:
+                    result = F_LOSS
+                    break
+            fights[b, result] += 1
+            fights[b, F_ROUNDS] += total
+            rounds_hist[b, total] += 1
+            a = off[last]
+            for g in range(ng):
+                i = a + g
+                party[b, g, PE_RES_END] += dyn[i, D_RES]
+                if is_standing(dyn, i):
+                    party[b, g, PE_STANDING_END] += 1
+                if dyn[i, D_DEAD] != 0:
+                    party[b, g, PE_DEAD] += 1
+                party[b, g, PE_WOUNDS_END] += dyn[i, D_WOUNDS]
+                party[b, g, PE_MAXRES_END] += cb[i, C_RES]
+                party[b, g, PE_PENALTY_END] += cb[g, C_RES] - cb[i, C_RES]

@@ -139,6 +139,35 @@ RULES = Ruleset(
         RuleOption("witch_pool_start", "full", "a witch's one overcharge counter (L2216-2222) starts full, at her "
                    "pool_cap ('full', A36i-a, as a monster's pool) or empty ('empty', A36i-b); her sixes fill it",
                    kind="choice", choices=("full", "empty")),
+        # --- episodes: several scenes with rests (schema ``episode:``; L1420, L1443, L1571, A6, A18, A54)
+        RuleOption("scene_resolve", "carry", "a girl's Resolve at the start of the next scene of an episode: what "
+                   "she ended the last one with ('carry'; the seed has no refill, and Recover exists to regain "
+                   "Resolve out of combat, L1571), or back to her (wound-penalised) maximum ('full') "
+                   "(episode reading, A54)", kind="choice", choices=("carry", "full")),
+        RuleOption("scene_downed", "rise", "a girl still at 0 Resolve when a scene ends: her pending revive "
+                   "(L1445, A19a) gives its Resolve before the next scene ('rise'), or she starts it down and out "
+                   "unless a rest's Recover lifts her ('down') (episode reading, A19, A54)",
+                   kind="choice", choices=("rise", "down")),
+        RuleOption("scene_overcharge", "carry", "overcharge counters at the start of the next scene: carried over "
+                   "(A6: 'counters carry over between scenes') or back to the starting counters ('reset')",
+                   kind="choice", choices=("carry", "reset")),
+        RuleOption("episode_uses", "episode", "talents with uses per episode: counted over the whole episode "
+                   "('episode', A54) or afresh every scene ('scene', the single-fight reading)", kind="choice",
+                   choices=("episode", "scene")),
+        RuleOption("wound_penalty", "level", "between scenes a girl with wounds loses 1d6 per wound level "
+                   "('level', A18i a: the cumulative track's level, A16a) or per separate wound ('wounds', A18i b: "
+                   "hits that dealt wound damage) minus Tenacity from her maximum Resolve (L1443); rolled at the "
+                   "start of the next scene for the levels gained since her last roll (A18ii c); 'none' = no "
+                   "penalty", kind="choice", choices=("level", "wounds", "none")),
+        RuleOption("min_max_resolve", 1, "the wound penalty never takes a girl's maximum Resolve below this "
+                   "(A18iii: the text is silent)", lo=0, hi=200),
+        RuleOption("recover", [1, 2], "Recover (basic talent, out of combat) regains dice d6 + bonus Resolve, "
+                   "never above the wound-penalised maximum (L1571)", kind="intlist", length=2, lo=0, hi=50),
+        RuleOption("recover_uses", 2, "Recover uses per girl per episode; -1 = no limit (its uses line is lost, "
+                   "A38; an MB 4.0 sheet gives 2/Episode)", lo=-1, hi=100),
+        RuleOption("episode_draw", "ends", "a scene that ends in a draw (round cap) ends the episode ('ends') or "
+                   "the party goes on to the next scene if a girl still stands ('continues') (RULINGS: draws)",
+                   kind="choice", choices=("ends", "continues")),
     ],
 )
 

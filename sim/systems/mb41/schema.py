@@ -423,13 +423,77 @@ class Side(StrictModel):
     formation: Literal["line", "wedge", "opposite-edges"] = "line"
 
 
+class Rest(StrictModel):
+    """What the party does between two scenes of an episode.
+
+    ``recover``: how many times each girl uses Recover (basic talent, out of
+    combat: 1d6+2 Resolve, never above her wound-penalised maximum, L1571)
+    in this rest, while below her maximum and within ``rules.recover_uses``
+    per episode; ``true`` = 1, ``false`` = 0 (the default).
+    """
+
+    recover: int = Field(0, ge=0, le=20)
+
+    @field_validator("recover", mode="before")
+    @classmethod
+    def _bool(cls, v: Any) -> Any:
+        if isinstance(v, bool):
+            return int(v)
+        return v
+
+
+class Scene(StrictModel):
+    """One scene (fight) of an episode: its ``enemies`` (a side, as in ``sides:``)
+    and optionally the ``rest_after`` it (else the episode's ``rest``)."""
+
+    name: str | None = Field(None, min_length=1, max_length=60)
+    enemies: Side
+    rest_after: Rest | None = None
+
+
+class Episode(StrictModel):
+    """Several scenes fought in order by the party (``sides:`` then lists only
+    the party), with a ``rest`` between two scenes (a scene's ``rest_after``
+    overrides it). What carries over between scenes follows the rule options
+    ``scene_resolve``, ``scene_downed``, ``scene_overcharge``, ``episode_uses``,
+    ``wound_penalty``, ``min_max_resolve``, ``recover``, ``recover_uses`` and
+    ``episode_draw`` (``sim rules mb41``). Episodes play gridless."""
+
+    rest: Rest = Rest()
+    scenes: list[Scene] = Field(min_length=1, max_length=12)
+
+    @model_validator(mode="after")
+    def _scenes(self):
+        names = self.scene_names()
+        for k, name in enumerate(names):
+            if name in names[:k]:
+                raise ValueError(f"scenes[{k}]: two scenes are named '{name}'; names must be unique")
+        if self.scenes[-1].rest_after is not None:
+            raise ValueError(f"scenes[{len(names) - 1}].rest_after: the last scene has no rest after it "
+                             "(the episode ends there)")
+        return self
+
+    def scene_names(self) -> list[str]:
+        return [sc.name or f"Scene {k + 1}" for k, sc in enumerate(self.scenes)]
+
+    def rests(self) -> list[Rest]:
+        """The rest after each scene but the last."""
+        return [sc.rest_after or self.rest for sc in self.scenes[:-1]]
+
+
 class Scenario(ScenarioHeader):
-    """One variant of an mb41 scenario."""
+    """One variant of an mb41 scenario.
+
+    Without ``episode`` it is one fight between the two ``sides``; with
+    ``episode`` (see :class:`Episode`) ``sides`` holds only the party and
+    each scene brings its enemies.
+    """
 
     system: Literal["mb41"] = "mb41"
     rules: dict[str, Any] = Field(default_factory=dict)
-    sides: list[Side] = Field(min_length=2, max_length=2)
+    sides: list[Side] = Field(min_length=1, max_length=2)
     battlefield: BattlefieldSpec | None = None
+    episode: Episode | None = None
 
     @field_validator("rules")
     @classmethod
@@ -439,16 +503,36 @@ class Scenario(ScenarioHeader):
 
     @model_validator(mode="after")
     def _unique_names(self):
-        seen = set()
-        for side in self.sides:
-            for m in side.members:
-                if m.name in seen:
-                    raise ValueError(f"two combatants are named '{m.name}'; names must be unique")
-                seen.add(m.name)
-        if self.sides[0].name == self.sides[1].name:
-            raise ValueError(f"both sides are named '{self.sides[0].name}'")
+        if self.episode is None:
+            if len(self.sides) != 2:
+                raise ValueError("sides: give two sides (the first side's wins are reported), or one side (the "
+                                 "party) with an 'episode:' of scenes that bring the enemies")
+            fights = [self.sides]
+        else:
+            if len(self.sides) != 1:
+                raise ValueError(f"with 'episode:', sides lists only the party (one side, got {len(self.sides)}); "
+                                 "each scene gives its side under 'enemies:'")
+            fights = [[self.sides[0], sc.enemies] for sc in self.episode.scenes]
+            if self.battlefield is not None or self.resolved_rules()["grid"] != "none":
+                raise ValueError("episodes play gridless for now: remove 'battlefield:' and rules.grid "
+                                 "(theatre of the mind, rules.grid: none)")
+            for k, sc in enumerate(self.episode.scenes):
+                for m_i, m in enumerate(sc.enemies.members):
+                    if m.position is not None:
+                        raise ValueError(f"episode.scenes[{k}].enemies.members[{m_i}] ({m.name}).position: "
+                                         "episodes play gridless, positions are not used")
+        for k, sides in enumerate(fights):
+            where = "" if self.episode is None else f"episode.scenes[{k}]: "
+            seen = set()
+            for side in sides:
+                for m in side.members:
+                    if m.name in seen:
+                        raise ValueError(f"{where}two combatants are named '{m.name}'; names must be unique")
+                    seen.add(m.name)
+            if sides[0].name == sides[1].name:
+                raise ValueError(f"{where}both sides are named '{sides[0].name}'")
         if self.resolved_rules()["passive_defence"] < 0:
-            for side in self.sides:
+            for side in [sd for sides in fights for sd in sides]:
                 for m in side.members:
                     if m.policy.passive_defence:
                         raise ValueError(f"{m.name}: a passive defence (Defense+4) is a rule of the earlier draft "
@@ -470,6 +554,11 @@ class Scenario(ScenarioHeader):
         from .deploy import layout
 
         layout(self)
+
+    def scene_scenarios(self) -> list["Scenario"]:
+        """One plain two-side scenario per scene of the episode (party, enemies)."""
+        return [self.model_copy(update={"sides": [self.sides[0], sc.enemies], "episode": None})
+                for sc in self.episode.scenes]
 
     def resolved_rules(self) -> dict:
         """The rule options; a ``battlefield:`` block implies ``grid: hex`` unless the rules set ``grid``."""

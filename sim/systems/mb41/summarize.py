@@ -111,3 +111,197 @@ def flair_tiers(counters: dict, inputs, variant: str) -> pd.DataFrame:
                 lo, hi = wilson(k, n_trials)
                 rows.append((variant, name, stat, t, tier, k / n_trials if n_trials else float("nan"), lo, hi))
     return pd.DataFrame(rows, columns=["variant", "combatant", "stat", "tier", "tier_name", "rate", "lo", "hi"])
+
+
+# ---------------------------------------------------------------- episodes
+
+
+class _SceneView:
+    """One scene's :class:`Inputs` with labels that name the scene (``"Aoi s2"``)."""
+
+    def __init__(self, inp, k: int):
+        self.names = [f"{nm} s{k + 1}" for nm in inp.names]
+        self.plain = list(inp.names)
+        self.sides = inp.sides
+        self.kinds = inp.kinds
+        self.side_names = inp.side_names
+        self.talents = inp.talents
+        self.comb = inp.comb
+        self.battlefield = None
+        self.round_cap = inp.round_cap
+
+
+def _scene_counters(counters: dict, ep, k: int) -> dict:
+    a, e = int(ep.offsets[k]), int(ep.offsets[k + 1])
+    return {"outcomes": counters["scene_outcomes"][k], "combatants": counters["combatants"][a:e],
+            "comb_curve": counters["scene_comb_curve"][a:e]}
+
+
+def _per_scene(fn, counters: dict, inputs, variant: str) -> pd.DataFrame:
+    """``fn`` (a per-fight table) for every scene reached, rows labelled by scene;
+    means are per episode that reached the scene."""
+    ep = inputs.episode
+    frames = []
+    for k, inp in enumerate(ep.scenes):
+        sc = _scene_counters(counters, ep, k)
+        if int(sc["outcomes"].sum()) == 0:
+            continue
+        view = _SceneView(inp, k)
+        df = fn(sc, view, variant)
+        name_col = "combatant"
+        plain = dict(zip(view.names, view.plain))
+        df.insert(1, "scene", k + 1)
+        df.insert(2, "scene_name", ep.scene_names[k])
+        df.insert(4, "name", df[name_col].map(plain))
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def episode_scenes(counters: dict, inputs, variant: str) -> pd.DataFrame:
+    """Per scene: episodes that reached it, its outcomes (rates of those that
+    reached it, 95% Wilson intervals) and mean rounds."""
+    ep = inputs.episode
+    n_ep = int(counters["outcomes"].sum())
+    rows = []
+    for k, name in enumerate(ep.scene_names):
+        w, lo_, d = (int(x) for x in counters["scene_outcomes"][k])
+        n = w + lo_ + d
+        row = {"variant": variant, "scene": k + 1, "scene_name": name,
+               "enemies": ep.scenes[k].side_names[1], "reached": n,
+               "reached_rate": n / n_ep if n_ep else float("nan"), "wins": w, "losses": lo_, "draws": d}
+        for key, c in (("win", w), ("loss", lo_), ("draw", d)):
+            a, b = wilson(c, n)
+            row[f"{key}_rate"] = c / n if n else float("nan")
+            row[f"{key}_lo"] = a
+            row[f"{key}_hi"] = b
+        row["mean_rounds"] = counters["scene_rounds_sum"][k] / n if n else float("nan")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def episode_progress(counters: dict, inputs, variant: str) -> pd.DataFrame:
+    """How far the party got: the share of episodes that ended in each scene
+    without winning it, and that won the last scene (95% Wilson intervals)."""
+    ep = inputs.episode
+    so = counters["scene_outcomes"]
+    reached = so.sum(axis=1)
+    n_ep = int(counters["outcomes"].sum())
+    s_n = ep.n_scenes
+    rows = []
+    for k in range(s_n):
+        if k < s_n - 1:
+            c = int(reached[k] - reached[k + 1])
+        else:
+            c = int(reached[k] - so[k, 0])
+        rows.append((variant, k + 1, f"ended in {ep.scene_names[k]}", k, c))
+    rows.append((variant, s_n + 1, f"won {ep.scene_names[-1]} (the last scene)", s_n, int(so[-1, 0])))
+    out = []
+    for v, stage, label, furthest, c in rows:
+        a, b = wilson(c, n_ep)
+        out.append((v, stage, label, c, c / n_ep if n_ep else float("nan"), a, b))
+    return pd.DataFrame(out, columns=["variant", "stage", "stage_name", "episodes", "rate", "lo", "hi"])
+
+
+def episode_party(counters: dict, inputs, variant: str) -> pd.DataFrame:
+    """Per party member over the whole episode: death rate, standing and Resolve
+    at the end, maximum Resolve after the wound penalty, Recover, scenes in
+    which she was KO'd, damage, bursts (means per episode)."""
+    ep = inputs.episode
+    n_ep = int(counters["outcomes"].sum())
+    party = counters["party"]
+    cc = counters["combatants"]
+    rows = []
+    for g in range(ep.party):
+        rows_g = [int(ep.offsets[k]) + g for k in range(ep.n_scenes)]
+        tot = cc[rows_g].sum(axis=0)
+        p = party[g]
+        d_lo, d_hi = wilson(int(p[K.PE_DEAD]), n_ep)
+        row = {"variant": variant, "combatant": ep.scenes[0].names[g], "kind": ep.scenes[0].kinds[g],
+               "death_rate": p[K.PE_DEAD] / n_ep, "death_lo": d_lo, "death_hi": d_hi,
+               "standing_at_end": p[K.PE_STANDING_END] / n_ep,
+               "resolve_left": p[K.PE_RES_END] / n_ep,
+               "max_resolve_end": p[K.PE_MAXRES_END] / n_ep,
+               "max_resolve_penalty": p[K.PE_PENALTY_END] / n_ep,
+               "wound_damage_end": p[K.PE_WOUNDS_END] / n_ep,
+               "recover_uses": p[K.PE_RECOVERS] / n_ep,
+               "resolve_recovered": p[K.PE_RECOVERED] / n_ep,
+               "ko_scenes": tot[K.K_KO_TRIALS] / n_ep,
+               "revives": tot[K.K_REVIVES] / n_ep,
+               "damage_dealt": tot[K.K_DEALT] / n_ep,
+               "damage_taken": tot[K.K_TAKEN] / n_ep}
+        for s, stat in enumerate(STATS):
+            row[f"bursts_{stat}"] = tot[K.K_BURSTS + s] / n_ep
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def episode_overview(counters: dict, inputs, variant: str) -> pd.DataFrame:
+    """One row per variant: episodes, the episode outcome rates (win = every
+    scene won) with 95% Wilson intervals, scenes won, rounds, and party
+    deaths, bursts and Resolve left, means per episode."""
+    ep = inputs.episode
+    w, lo_, d = (int(x) for x in counters["outcomes"])
+    n = w + lo_ + d
+    row = {"variant": variant, "scenes": ep.n_scenes, "episodes": n, "wins": w, "losses": lo_, "draws": d}
+    for key, c in (("win", w), ("loss", lo_), ("draw", d)):
+        a, b = wilson(c, n)
+        row[f"{key}_rate"] = c / n if n else float("nan")
+        row[f"{key}_lo"] = a
+        row[f"{key}_hi"] = b
+    row["scenes_won"] = counters["scene_outcomes"][:, 0].sum() / n
+    row["mean_rounds"] = counters["rounds_sum"][0] / n
+    party = counters["party"]
+    cc = counters["combatants"]
+    rows_p = [int(ep.offsets[k]) + g for k in range(ep.n_scenes) for g in range(ep.party)]
+    row["deaths"] = party[:, K.PE_DEAD].sum() / n
+    row["bursts"] = cc[rows_p][:, K.K_BURSTS:K.K_BURSTS + 3].sum() / n
+    row["resolve_left"] = party[:, K.PE_RES_END].sum() / n
+    row["standing_at_end"] = party[:, K.PE_STANDING_END].sum() / n
+    return pd.DataFrame([row])
+
+
+def episode_curves(counters: dict, inputs, variant: str) -> pd.DataFrame:
+    """``ongoing`` (episodes still running after r rounds in all) and, per
+    scene, ``<scene>: standing <side>`` (a fraction of the episodes that
+    reached the scene)."""
+    ep = inputs.episode
+    n_ep = int(counters["outcomes"].sum())
+    hist = counters["rounds_hist"]
+    total_cap = len(hist) - 1
+    ended_by = np.cumsum(hist)
+    rows = [(variant, r, "ongoing (episode)", (n_ep - ended_by[r]) / n_ep if r < total_cap else 0.0)
+            for r in range(0, total_cap + 1)]
+    cap = inputs.round_cap
+    for k, inp in enumerate(ep.scenes):
+        n = int(counters["scene_outcomes"][k].sum())
+        if n == 0:
+            continue
+        for s, side in enumerate(inp.side_names):
+            for r in range(0, cap + 1):
+                v = 1.0 if r == 0 else counters["scene_side_curve"][k, s, r] / n
+                rows.append((variant, r, f"{ep.scene_names[k]}: standing {side}", v))
+    return pd.DataFrame(rows, columns=["variant", "round", "metric", "value"])
+
+
+def summarize_episode(counters: dict, inputs, variant: str) -> dict:
+    """The frames of an episode: curves, the episode tables and the usual
+    per-combatant tables per scene (``scene`` columns, labels ``"<name> s<k>"``)."""
+    return {
+        "curves": episode_curves(counters, inputs, variant),
+        "summary": {"scenes": inputs.episode.n_scenes,
+                    "scenes_won": float(counters["scene_outcomes"][:, 0].sum() / counters["outcomes"].sum())},
+        "tables": {
+            "episode": episode_overview(counters, inputs, variant),
+            "episode_scenes": episode_scenes(counters, inputs, variant),
+            "episode_progress": episode_progress(counters, inputs, variant),
+            "episode_party": episode_party(counters, inputs, variant),
+            "combatants": _per_scene(combatants, counters, inputs, variant),
+            "combatant_curves": _per_scene(combatant_curves_scene, counters, inputs, variant),
+            "talents": _per_scene(talent_uses, counters, inputs, variant),
+            "flair_tiers": _per_scene(flair_tiers, counters, inputs, variant),
+        },
+    }
+
+
+def combatant_curves_scene(counters: dict, inputs, variant: str) -> pd.DataFrame:
+    return _combatant_curves(counters, inputs.names, inputs.round_cap, variant)

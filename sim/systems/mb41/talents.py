@@ -249,6 +249,7 @@ def fill_slots(row, talents: list[str], role_stat: dict[str, int], minion: bool 
         row[K.C_TCODE + s] = 0
         row[K.C_TREACH + s] = -1
     row[K.C_TMASK] = 0
+    row[K.C_TEPISODE] = 0
     for s, name in enumerate(slots):
         r = catalog.lookup(name)
         if r is None or not r.simulated or not r.mechanic:
@@ -260,10 +261,13 @@ def fill_slots(row, talents: list[str], role_stat: dict[str, int], minion: bool 
         row[K.C_TCOST + s] = 0 if minion else (r.cost or 0)
         role = r.cost_stat if r.cost_stat in _ROLE_INDEX else "support"
         row[K.C_TROLE + s] = role_stat[role]
-        # a single fight is the whole episode (A54): per-episode uses count per fight
+        # per-episode uses (A54): a single fight is the whole episode; in an episode of several
+        # scenes the slot's bit in C_TEPISODE keeps its uses from one scene to the next
         per_scene = uses.get(name, r.uses_per_scene if r.uses_per_scene is not None else r.uses_per_episode)
         row[K.C_TUSES + s] = -1 if per_scene is None else per_scene
         row[K.C_TREACH + s] = r.range_hexes[1] if r.range_hexes is not None else -1
+        if name not in uses and r.uses_per_scene is None and r.uses_per_episode is not None:
+            row[K.C_TEPISODE] |= 1 << s
         for k, p in enumerate(params[:3]):
             row[(K.C_TP1, K.C_TP2, K.C_TP3)[k] + s] = param_value(p, mech.get(p, 0))
         if code == K.E_MONSTER_BOOST:

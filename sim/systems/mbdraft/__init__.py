@@ -86,6 +86,15 @@ class Scenario(Scenario41):
                 if isinstance(side, dict) and isinstance(side.get("members"), list) else side
                 for side in data["sides"]
             ]
+        ep = data.get("episode") if isinstance(data, dict) else None
+        if isinstance(ep, dict) and isinstance(ep.get("scenes"), list):  # an episode's enemies too
+            scenes = []
+            for sc in ep["scenes"]:
+                en = sc.get("enemies") if isinstance(sc, dict) else None
+                if isinstance(en, dict) and isinstance(en.get("members"), list):
+                    sc = dict(sc, enemies=dict(en, members=[_magic_to_judgment(m) for m in en["members"]]))
+                scenes.append(sc)
+            data = dict(data, episode=dict(ep, scenes=scenes))
         return data
 
     @field_validator("rules")
