@@ -97,7 +97,9 @@ C_CELL = 64        # starting cell, -1 without a grid
 C_MELEE_DMG = 65   # flat damage bonus of her melee attack (melee_bonus, + monster bonus)
 C_RANGED_DMG = 66  # ... of her ranged attack (ranged_bonus, + monster bonus)
 C_COVER = 67       # allies whose policy may intercept for her (grid)
-NC = 68
+MAXB = 12          # bonds per girl (12 points at creation, each 1-4: at most 12 bonds, L117-121)
+C_BOND = 68        # MAXB columns: her bonds' ranks at the start of the fight (0 = no bond)
+NC = C_BOND + MAXB
 
 # talent effect codes (catalog ``mechanic: {code: ...}``, talents.MECHANICS;
 # parameters P1..P3 per code are documented there)
@@ -193,7 +195,13 @@ D_POS = 37         # her cell on the battlefield, -1 without a grid
 D_GUARD = 38       # who may intercept the attack now aimed at her (set by the grid turn), -1 nobody
 D_DMG_ADJ = 39     # added to her attack's damage bonus (the grid turn's choice of melee or ranged)
 D_PAID = 40        # hexes of movement already paid toward leaving her rough hex (rough_cost split)
-ND = 41
+# bursts (rule bursts: play; L451-453, L744-762, L1163-1165)
+D_BOND = 41        # MAXB columns: her bonds' ranks now (bursts burn them; Hate the World will spend them)
+D_PEND = D_BOND + MAXB  # 3 columns: a burst of this stat is due (plays after the action, A7b)
+D_FRENZY = D_PEND + 3   # 1 while she is in a Fury Burst's frenzy (her Fury counter is what is left to spend)
+D_LOST = D_FRENZY + 1   # 1 once a burst left her with no bonds: out of the fight (D_DEAD is set too)
+D_RETALIATE = D_LOST + 1  # frenzied: who attacked her, for her retaliation after that action (-1 none)
+ND = D_RETALIATE + 1
 
 # counters per combatant
 K_DEALT = 0
@@ -225,7 +233,16 @@ K_RECKLESS = K_MOVES + 1       # Reckless Movement rolls
 K_RECKLESS_DMG = K_MOVES + 2   # damage Reckless Movement dealt her
 K_INTERCEPTS = K_MOVES + 3     # successful intercepts (she took the hit)
 K_INTERCEPT_DMG = K_MOVES + 4  # damage she took for others by intercepting
-NK = K_MOVES + 5
+K_BONDS_LOST = K_MOVES + 5     # bond points her bursts burned
+K_LOST = K_MOVES + 6           # fights in which a burst left her with no bonds (lost, out of the fight)
+K_JUDG_DEALT = K_MOVES + 7     # damage her Judgment Bursts dealt to others
+K_JUDG_TAKEN = K_MOVES + 8     # damage she took from Judgment Bursts (her own with judgment_self)
+K_JUDG_AVOIDED = K_MOVES + 9   # Judgment Bursts she avoided with the Support check
+K_FRENZY_TURNS = K_MOVES + 10  # turns she took in a Fury frenzy
+K_FURY_SPENT = K_MOVES + 11    # Fury overcharge she spent in frenzies
+K_RETALIATIONS = K_MOVES + 12  # frenzy retaliation attacks
+K_FRENZY_REGEN = K_MOVES + 13  # Resolve regained at the start of frenzy turns
+NK = K_MOVES + 14
 
 # fight counters
 F_WIN = 0
@@ -290,7 +307,25 @@ R_RECKLESS_DAMAGE = 60  # 2 entries
 R_BOUND_RECKLESS = 62
 R_INTERCEPT_BANDS = 63  # 2 entries
 R_INTERCEPT_HALF = 65
-R_SIZE = 66
+R_BURSTS = 66          # 0 play, 1 count
+R_BURST_TIMING = 67    # 0 after the action (A7b), 1 at the end of the turn
+R_HEART_BURST = 68     # 0 apart (A8b)
+R_FURY_TARGET = 69     # 0 threat, 1 random, 2 enemies (A9)
+R_FURY_SECOND_TURN = 70  # 0 end of round (A9v-a), 1 consecutive (A9v-b)
+R_FURY_SPEND = 71      # 0 damage, 1 movement (A9iii)
+R_FURY_RETALIATE = 72
+R_FURY_DROP = 73       # 0 revive (A9iv-a), 1 out (A9iv-b)
+R_FURY_REGEN_DICE = 74
+R_FURY_BOND = 75       # 0 strongest, 1 weakest
+R_JUDGMENT_RADIUS = 76  # -1 whole battlefield (A10i)
+R_JUDGMENT_SELF = 77
+R_JUDGMENT_AVOID = 78  # 0 everyone, 1 girls, 2 nobody (A10iii)
+R_JUDGMENT_DIFFICULTY = 79
+R_SIZE = 80
+BURSTS_COUNT = 1
+HEART = 0
+FURY = 1
+JUDGMENT = 2
 
 BOOST_FLAT_DAMAGE = 2  # "adds or subtracts 2 from the final damage" (L1565)
 
@@ -334,6 +369,13 @@ def reset(comb, rules, dyn):
         dyn[i, D_GUARD] = -1
         dyn[i, D_DMG_ADJ] = 0
         dyn[i, D_PAID] = 0
+        for b in range(MAXB):
+            dyn[i, D_BOND + b] = comb[i, C_BOND + b]
+        for s in range(3):
+            dyn[i, D_PEND + s] = 0
+        dyn[i, D_FRENZY] = 0
+        dyn[i, D_LOST] = 0
+        dyn[i, D_RETALIATE] = -1
 
 
 @kernel(inline="always")
@@ -453,6 +495,8 @@ def can_boost(i, stat, pending, comb, pol, dyn):
         return False
     if comb[i, C_MONSTER] != 0:
         return dyn[i, D_POOL] >= 1
+    if dyn[i, D_FRENZY] != 0:
+        return False  # a frenzy's only talents are paid with Fury overcharge (L752; A9ii: no Boost)
     return dyn[i, D_OC + stat] + pending + 1 <= pol[i, P_OCCAP]
 
 
@@ -468,7 +512,7 @@ def gain_overcharge(i, stat, amount, comb, rules, dyn, cc):
             spend = dyn[i, D_POOL]
         dyn[i, D_POOL] -= spend
         cc[i, K_POOL_SPENT] += spend
-    else:
+    elif dyn[i, D_FRENZY] == 0:  # a frenzied girl gains no overcharge (L752)
         dyn[i, D_OC + stat] += amount
         cc[i, K_OC_GAIN + stat] += amount
 
@@ -483,6 +527,17 @@ def check_bursts(i, comb, rules, dyn, cc):
     """
     if comb[i, C_MONSTER] != 0:
         return
+    if rules[R_BURSTS] != BURSTS_COUNT:
+        mark_bursts(i, rules, dyn, cc)
+        return
+    count_bursts(i, comb, rules, dyn, cc)
+
+
+@kernel(inline="always")
+def count_bursts(i, comb, rules, dyn, cc):
+    """``bursts: count``: count a burst per stat at or above ``burst_at`` and
+    reset the counter (``burst_resets``); the duel fast path uses this in
+    either mode and replays the trials where it counted one (:mod:`.fast`)."""
     for s in range(3):
         if dyn[i, D_OC + s] >= rules[R_BURST_AT]:
             if rules[R_BURST_RESETS] != 0:
@@ -492,6 +547,25 @@ def check_bursts(i, comb, rules, dyn, cc):
             elif dyn[i, D_BURSTED + s] == 0:
                 cc[i, K_BURSTS + s] += 1
                 dyn[i, D_BURSTED + s] = 1
+                dyn[i, D_BURST_TRIAL + s] = 1
+
+
+@kernel
+def mark_bursts(i, rules, dyn, cc):
+    """``bursts: play``: a counter at or above ``burst_at`` makes a burst due
+    (counted now, played by :func:`settle` after the action, A7b). A frenzied
+    girl's Fury counter is her frenzy's pool, not a new burst; a lost girl
+    bursts no more."""
+    if dyn[i, D_LOST] != 0:
+        return
+    for s in range(3):
+        if dyn[i, D_OC + s] >= rules[R_BURST_AT]:
+            if dyn[i, D_PEND + s] == 0:
+                if s == FURY:
+                    if dyn[i, D_FRENZY] != 0:
+                        continue
+                dyn[i, D_PEND + s] = 1
+                cc[i, K_BURSTS + s] += 1
                 dyn[i, D_BURST_TRIAL + s] = 1
 
 
@@ -533,6 +607,8 @@ def dropped(t, comb, rules, dyn, streams, cc):
             end_fear_aura(t, comb, dyn)
     elif rules[R_REVIVE] != 0:
         allowed = True
+        if dyn[t, D_FRENZY] != 0:
+            allowed = end_frenzy_on_drop(t, rules, dyn)
         if rules[R_REVIVE_LIMIT] >= 0:
             if dyn[t, D_REVIVES] >= rules[R_REVIVE_LIMIT]:
                 allowed = False
@@ -541,6 +617,17 @@ def dropped(t, comb, rules, dyn, streams, cc):
                 dyn[t, D_PENDING] = -2  # the draft: she rolls as her next Major action
             else:
                 revive_roll(t, comb, rules, dyn, streams, cc)
+    elif dyn[t, D_FRENZY] != 0:
+        end_frenzy_on_drop(t, rules, dyn)
+
+
+@kernel
+def end_frenzy_on_drop(t, rules, dyn):
+    """A frenzied girl at 0 Resolve: the frenzy ends (L760) and its Fury
+    counter is gone; returns whether she still makes the revive roll (A9iv)."""
+    dyn[t, D_FRENZY] = 0
+    dyn[t, D_OC + FURY] = 0
+    return rules[R_FURY_DROP] == 0
 
 
 @kernel(inline="always")
@@ -787,6 +874,9 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     if magical_defence:
         gain_overcharge(t, d_role, d_six, comb, rules, dyn, cc)
     cc[i, K_ATTACKS] += 1
+    fury_dice = 0
+    if dyn[i, D_FRENZY] != 0:
+        fury_dice = fury_spend(i, hit, rules, dyn, cc)
     dealt = -1
     if hit:
         cc[i, K_HITS] += 1
@@ -804,6 +894,8 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
             if kb_slot >= 0:
                 # Killing Blow (L1821): a hit deals +P1 d6 + P2
                 dmg += sum_d6(dmg_st, comb[i, C_TP1 + kb_slot]) + comb[i, C_TP2 + kb_slot]
+        if fury_dice > 0:
+            dmg += sum_d6(dmg_st, fury_dice)  # the frenzy's +1d6 (L756)
         if dmg < rules[R_MIN_DAMAGE]:
             dmg = rules[R_MIN_DAMAGE]
         if dyn[t, D_GUARD] >= 0:  # an ally may intercept (grid, L1469)
@@ -840,9 +932,46 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     if a_mask != 0:
         if comb[t, C_MONSTER] == 0:
             disruptive(i, t, comb, rules, dyn, streams, cc)
+    if dyn[t, D_FRENZY] != 0:
+        if rules[R_FURY_RETALIATE] != 0:
+            dyn[t, D_RETALIATE] = i  # she may strike back after this action (L758)
     check_bursts(i, comb, rules, dyn, cc)
     check_bursts(t, comb, rules, dyn, cc)
     return dealt
+
+
+@kernel
+def attack_call(i, t, comb, pol, rules, dyn, streams, cc):
+    """:func:`attack` as a called function, for the rare attack sites (frenzy
+    turns, retaliation) so the turn's own inlined attack stays the only copy."""
+    return attack(i, t, comb, pol, rules, dyn, streams, cc)
+
+
+@kernel
+def spend_fury(i, k, dyn, cc):
+    """A frenzied girl spends ``k`` Fury overcharge; at 0 the frenzy ends (L760)."""
+    dyn[i, D_OC + FURY] -= k
+    cc[i, K_FURY_SPENT] += k
+    if dyn[i, D_OC + FURY] <= 0:
+        dyn[i, D_OC + FURY] = 0
+        dyn[i, D_FRENZY] = 0
+
+
+@kernel
+def fury_spend(i, hit, rules, dyn, cc):
+    """What a frenzied girl must spend on each attack (L754-758, A9iii):
+    ``fury_spend`` damage: 2 for +1d6 on a hit when she has 2, else 1 for a
+    hex of movement; movement: 1. Returns the extra damage dice."""
+    oc = dyn[i, D_OC + FURY]
+    if oc <= 0:
+        return 0
+    if rules[R_FURY_SPEND] == 0:
+        if hit:
+            if oc >= 2:
+                spend_fury(i, 2, dyn, cc)
+                return 1
+    spend_fury(i, 1, dyn, cc)
+    return 0
 
 
 @kernel(inline="always")
@@ -913,6 +1042,8 @@ def pay_talent(i, s, comb, rules, dyn, cc):
     if comb[i, C_MONSTER] != 0:
         dyn[i, D_POOL] -= cost
         cc[i, K_POOL_SPENT] += cost
+    elif dyn[i, D_FRENZY] != 0:
+        return  # no overcharge in a frenzy (L752); only reached on the grid (gridless frenzy turns use no talents)
     else:
         dyn[i, D_OC + comb[i, C_TROLE + s]] += cost
         cc[i, K_OC_GAIN + comb[i, C_TROLE + s]] += cost
@@ -1057,6 +1188,8 @@ def restore(i, j, amount, comb, dyn, cc):
         amount = room
     if amount < 0:
         amount = 0
+    if dyn[j, D_FRENZY] != 0:
+        amount = 0  # a frenzied girl has "no other ways of recovering resolve" (L750)
     dyn[j, D_RES] += amount
     cc[i, K_HEALED] += amount
     return amount
@@ -1207,6 +1340,8 @@ def reduce_damage(t, dmg, comb, pol, rules, dyn, cc):
             continue
         if not is_standing(dyn, j):
             continue
+        if dyn[j, D_FRENZY] != 0:
+            continue  # no talents but Fury-paid ones in a frenzy (A9ii)
         if dmg < pol[j, P_SHIELD_ABOVE]:
             continue
         for s in range(MAXT):
@@ -1697,6 +1832,249 @@ def try_implode(i, comb, pol, rules, dyn, streams, cc):
     return True
 
 
+# ---------------------------------------------------------------- bursts (rule bursts: play)
+
+
+@kernel
+def settle(comb, pol, rules, dyn, streams, cc, bf):
+    """What an action left due, played after it (``bursts: play``, A7b): a
+    frenzied girl's retaliation on whoever attacked her (L758), then every
+    due burst (:func:`play_burst`). What they set off (a Judgment Burst's
+    damage, a revive roll's overcharge) is played in the same call; every
+    burst empties its counter, so this ends."""
+    if rules[R_BURSTS] == BURSTS_COUNT:
+        return
+    n = comb.shape[0]
+    for _ in range(4 * n + 4):
+        busy = False
+        for j in range(n):
+            a = dyn[j, D_RETALIATE]
+            if a >= 0:
+                dyn[j, D_RETALIATE] = -1
+                busy = True
+                retaliate(j, a, comb, pol, rules, dyn, streams, cc)
+            for s in range(3):
+                if dyn[j, D_PEND + s] != 0:
+                    dyn[j, D_PEND + s] = 0
+                    busy = True
+                    play_burst(j, s, comb, pol, rules, dyn, streams, cc, bf)
+        if not busy:
+            return
+
+
+@kernel
+def retaliate(j, a, comb, pol, rules, dyn, streams, cc):
+    """Frenzied ``j`` spends 2 Fury overcharge for a basic attack on ``a``, who
+    attacked her (L758), if she is still frenzied and standing, has the 2
+    points and ``a`` is alive."""
+    if dyn[j, D_FRENZY] == 0:
+        return
+    if not is_standing(dyn, j):
+        return
+    if dyn[a, D_DEAD] != 0:
+        return
+    if dyn[j, D_OC + FURY] < 2:
+        return
+    spend_fury(j, 2, dyn, cc)
+    cc[j, K_RETALIATIONS] += 1
+    attack_call(j, a, comb, pol, rules, dyn, streams, cc)
+
+
+@kernel
+def lose_bond(j, strongest, dyn, cc):
+    """A burst burns one point of ``j``'s strongest (or weakest) bond, the
+    first listed on ties (L451, L762, L1165); with no bonds left she is lost
+    (out of the fight). Returns whether she is lost."""
+    best = -1
+    for b in range(MAXB):
+        v = dyn[j, D_BOND + b]
+        if v <= 0:
+            continue
+        if best < 0:
+            best = b
+        elif strongest:
+            if v > dyn[j, D_BOND + best]:
+                best = b
+        elif v < dyn[j, D_BOND + best]:
+            best = b
+    if best >= 0:
+        dyn[j, D_BOND + best] -= 1
+        cc[j, K_BONDS_LOST] += 1
+    left = 0
+    for b in range(MAXB):
+        left += dyn[j, D_BOND + b]
+    if left > 0:
+        return False
+    dyn[j, D_LOST] = 1
+    dyn[j, D_DEAD] = 1     # out of the fight: never targeted, never acts, her side no longer counts her
+    dyn[j, D_RES] = 0
+    dyn[j, D_PENDING] = -1
+    dyn[j, D_FRENZY] = 0
+    for s in range(3):
+        dyn[j, D_PEND + s] = 0
+    cc[j, K_LOST] += 1
+    return True
+
+
+@kernel
+def play_burst(j, s, comb, pol, rules, dyn, streams, cc, bf):
+    """Girl ``j``'s burst on stat ``s`` (counted when it became due):
+
+    * Heart (L451-453): the creature is a separate encounter (A8b,
+      ``heart_burst: apart``); she loses a point of her strongest bond and
+      the counter resets (L151);
+    * Fury (L744-762): she burns a point of a bond (``fury_bond``) and, unless
+      lost, is frenzied: the counter is the Fury she must spend
+      (:func:`frenzy_turn`, :func:`fury_spend`, :func:`retaliate`);
+    * Judgment (L1163-1165): the counter is released as damage
+      (:func:`judgment_blast`), resets, and she loses a point of her weakest
+      bond.
+    """
+    if dyn[j, D_LOST] != 0:
+        return
+    if s == HEART:
+        dyn[j, D_OC + HEART] = 0
+        lose_bond(j, True, dyn, cc)
+    elif s == FURY:
+        if not lose_bond(j, rules[R_FURY_BOND] == 0, dyn, cc):
+            if dyn[j, D_OC + FURY] > 0:
+                dyn[j, D_FRENZY] = 1
+    else:
+        released = dyn[j, D_OC + JUDGMENT]
+        dyn[j, D_OC + JUDGMENT] = 0
+        judgment_blast(j, released, comb, pol, rules, dyn, streams, cc, bf)
+        lose_bond(j, False, dyn, cc)
+
+
+@kernel
+def judgment_blast(j, released, comb, pol, rules, dyn, streams, cc, bf):
+    """A Judgment Burst (L1163): ``released`` damage to everyone in the
+    vicinity (gridless: the whole battlefield; on the grid within
+    ``judgment_radius`` hexes, -1 = all, A10i), herself only with
+    ``judgment_self`` (A10ii). Each bystander may avoid it entirely with a
+    Support check reaching ``judgment_difficulty`` x released (L1163, A10iii:
+    ``judgment_avoid``): 2d6! + Support (sixes give overcharge as usual), a
+    girl at 0 Resolve 2d6 + Tenacity. Not an attack: no defence, no
+    reductions."""
+    if released <= 0:
+        return
+    n = comb.shape[0]
+    diff = rules[R_JUDGMENT_DIFFICULTY] * released
+    mode = rules[R_JUDGMENT_AVOID]
+    chk = streams[S_CHECK]
+    for k in range(n):
+        if dyn[k, D_DEAD] != 0:
+            continue
+        if k == j:
+            if rules[R_JUDGMENT_SELF] == 0:
+                continue
+        if bf is not None:
+            if k != j:
+                if rules[R_JUDGMENT_RADIUS] >= 0:
+                    if BG.hexes(dyn[j, D_POS], dyn[k, D_POS], bf) > rules[R_JUDGMENT_RADIUS]:
+                        continue
+        rolls = k != j
+        if mode == 2:
+            rolls = False
+        elif mode == 1:
+            if comb[k, C_MONSTER] != 0:
+                rolls = False
+        if rolls:
+            if dyn[k, D_RES] > 0:
+                total, sixes = exploding_d6(chk, 2)
+                total += comb[k, C_SUP] - roll_penalty(k, rules, dyn)
+                gain_overcharge(k, comb[k, C_RS], sixes, comb, rules, dyn, cc)
+            else:  # a non-magical human (L1420, L1455)
+                total = sum_d6(chk, 2) + comb[k, C_TEN] - roll_penalty(k, rules, dyn)
+            if total >= diff:
+                cc[k, K_JUDG_AVOIDED] += 1
+                check_bursts(k, comb, rules, dyn, cc)
+                continue
+        took = apply_damage(k, released, comb, rules, dyn, streams, cc)
+        cc[k, K_TAKEN] += took
+        cc[k, K_JUDG_TAKEN] += took
+        if k != j:
+            cc[j, K_JUDG_DEALT] += took
+        check_bursts(k, comb, rules, dyn, cc)
+
+
+@kernel
+def frenzy_target(i, comb, pol, rules, dyn, streams):
+    """Whom frenzied ``i`` attacks, gridless (L746; every target is as close,
+    A9 ``fury_target``): 'threat' the standing combatant, allies included,
+    with the highest Attack, ties to hostiles, then the first listed;
+    'random' any standing combatant; 'enemies' her policy's target. -1 if
+    nobody."""
+    mode = rules[R_FURY_TARGET]
+    if mode == 2:
+        return choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    n = comb.shape[0]
+    side = comb[i, C_SIDE]
+    best = -1
+    count = 0
+    for j in range(n):
+        if j == i:
+            continue
+        if not is_standing(dyn, j):
+            continue
+        count += 1
+        if best < 0:
+            best = j
+        elif comb[j, C_ATT] > comb[best, C_ATT]:
+            best = j
+        elif comb[j, C_ATT] == comb[best, C_ATT]:
+            if comb[best, C_SIDE] == side:
+                if comb[j, C_SIDE] != side:
+                    best = j
+    if mode == 0:
+        return best
+    if count == 0:
+        return -1
+    k = randbelow(streams[S_POLICY], count)
+    for j in range(n):
+        if j == i:
+            continue
+        if not is_standing(dyn, j):
+            continue
+        if k == 0:
+            return j
+        k -= 1
+    return -1
+
+
+@kernel
+def frenzy_turn(i, comb, pol, rules, dyn, streams, cc, bf):
+    """A turn of frenzied ``i`` (L746-752): she regains ``fury_regen_dice``
+    d6 Resolve, then attacks (gridless: :func:`frenzy_target`, no talents,
+    no removal rolls: the attack is her one action). On the hex grid the turn
+    is her usual grid turn (moving, and targeting enemies by her policy)."""
+    cc[i, K_FRENZY_TURNS] += 1
+    nd = rules[R_FURY_REGEN_DICE]
+    if nd > 0:
+        g = sum_d6(streams[S_DAMAGE], nd)
+        room = comb[i, C_RES] - dyn[i, D_RES]
+        if g > room:
+            g = room
+        dyn[i, D_RES] += g
+        cc[i, K_FRENZY_REGEN] += g
+    if bf is None:
+        t = frenzy_target(i, comb, pol, rules, dyn, streams)
+        if t >= 0:
+            attack_call(i, t, comb, pol, rules, dyn, streams, cc)
+        if comb[i, C_TMASK] != 0:
+            dyn[i, D_TURNS_DONE] += 1
+    else:
+        BG.take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf)
+
+
+@kernel
+def frenzy_again(i, comb, rules, dyn):
+    """``i`` is frenzied and standing: she has the frenzy's second turn due."""
+    if dyn[i, D_FRENZY] == 0:
+        return False
+    return is_standing(dyn, i)
+
+
 @kernel
 def take_turn(i, comb, pol, rules, dyn, streams, cc):
     """One turn of ``i`` (L1410): a Major and a Minor action, free actions.
@@ -1731,6 +2109,8 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
             if dyn[i, D_AIL + A_STUN] == 0:
                 actions += 1  # "she regains the second action"
         check_bursts(i, comb, rules, dyn, cc)
+        if settle_now(rules):
+            actions = settle_in_turn(i, actions, comb, pol, rules, dyn, streams, cc)
     if actions >= 2:
         if mask != 0:
             r = minor_talent(i, comb, pol, rules, dyn, streams, cc)
@@ -1738,6 +2118,8 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
                 actions -= 1
             while r == 2:  # Steal Action: "you may take another Minor action" (L1725)
                 r = minor_talent(i, comb, pol, rules, dyn, streams, cc)
+            if settle_now(rules):
+                actions = settle_in_turn(i, actions, comb, pol, rules, dyn, streams, cc)
     # Major action, then (Bonus Action, free) another Major: one attack site,
     # so the inlined attack is compiled once
     majors = 1 if actions >= 1 else 0
@@ -1764,12 +2146,33 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
                     if dealt >= 0:
                         if (mask >> E_REFLECTOR) & 1 != 0:
                             give_reflector(i, comb, dyn, cc)
+        if settle_now(rules):
+            if settle_in_turn(i, 1, comb, pol, rules, dyn, streams, cc) == 0:
+                break
         if m == 0:
             if mask != 0:
                 if bonus_action(i, comb, pol, rules, dyn, cc):
                     majors = 2
     if mask != 0:
         dyn[i, D_TURNS_DONE] += 1
+
+
+@kernel(inline="always")
+def settle_now(rules):
+    """Bursts play after each action of a gridless turn (bursts play, A7b)."""
+    if rules[R_BURSTS] == BURSTS_COUNT:
+        return False
+    return rules[R_BURST_TIMING] == 0
+
+
+@kernel
+def settle_in_turn(i, actions, comb, pol, rules, dyn, streams, cc):
+    """:func:`settle` between the actions of ``i``'s turn; returns the actions
+    she has left (0 once she is down or lost)."""
+    settle(comb, pol, rules, dyn, streams, cc, None)
+    if not is_standing(dyn, i):
+        return 0
+    return actions
 
 
 @kernel
@@ -1848,6 +2251,24 @@ def extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf):
         if not is_standing(dyn, i):
             break
         play_turn(i, comb, pol, rules, dyn, streams, cc, bf)
+        settle(comb, pol, rules, dyn, streams, cc, bf)
+        outcome = outcome_now(comb, rules, dyn)
+        if outcome >= 0:
+            break
+    return outcome
+
+
+@kernel
+def frenzy_turns(i, k, comb, pol, rules, dyn, streams, cc, bf):
+    """Up to ``k`` frenzy turns of ``i`` (:func:`frenzy_turn`), each settled;
+    stops when the frenzy ends, she falls or the fight is decided. Returns
+    the outcome (-1 while it goes on)."""
+    outcome = -1
+    for _ in range(k):
+        if not frenzy_again(i, comb, rules, dyn):
+            break
+        frenzy_turn(i, comb, pol, rules, dyn, streams, cc, bf)
+        settle(comb, pol, rules, dyn, streams, cc, bf)
         outcome = outcome_now(comb, rules, dyn)
         if outcome >= 0:
             break
@@ -1953,6 +2374,7 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
         check_bursts(j, comb, rules, dyn, cc)
     if bf is not None:
         BG.place_all(dyn, bf)
+    settle(comb, pol, rules, dyn, streams, cc, bf)
     roll_initiative(comb, rules, streams[S_SETUP], order, key)
     outcome = -1
     rounds = cap
@@ -1966,6 +2388,7 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
                 bleed(j, comb, rules, dyn, streams, cc)
                 bled = True
         if bled:
+            settle(comb, pol, rules, dyn, streams, cc, bf)
             outcome = outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 rounds = r
@@ -1988,7 +2411,11 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
                 dyn[i, D_RES] = back if back < comb[i, C_RES] else comb[i, C_RES]
                 dyn[i, D_PENDING] = -1
             if acts:
-                play_turn(i, comb, pol, rules, dyn, streams, cc, bf)
+                if dyn[i, D_FRENZY] != 0:
+                    outcome = frenzy_turns(i, 1 + rules[R_FURY_SECOND_TURN], comb, pol, rules, dyn, streams, cc, bf)
+                else:
+                    play_turn(i, comb, pol, rules, dyn, streams, cc, bf)
+                    settle(comb, pol, rules, dyn, streams, cc, bf)
             outcome = outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 break
@@ -2005,6 +2432,15 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
                         outcome = extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf)
                         if outcome >= 0:
                             break
+        if outcome < 0:
+            if rules[R_BURSTS] != BURSTS_COUNT:
+                if rules[R_FURY_SECOND_TURN] == 0:  # the frenzy's second turn at the end of the round (A9v-a)
+                    for k in range(n):
+                        i = order[k]
+                        if frenzy_again(i, comb, rules, dyn):
+                            outcome = frenzy_turns(i, 1, comb, pol, rules, dyn, streams, cc, bf)
+                            if outcome >= 0:
+                                break
         if outcome >= 0:
             rounds = r
             break
