@@ -278,3 +278,75 @@ def test_rule_numbers_match_the_table():
                  "judgment_self", "judgment_avoid", "judgment_difficulty"):
         assert getattr(K, "R_" + name.upper()) == RULES.index(name), name
     assert np.all(mb41_inputs(mb41_data([girl()], [boss()])).rules[K.R_BURSTS] == 0)
+
+
+# ------------------------------------------------------------------ bursts: count is the engine before bursts played
+
+
+def test_count_mode_gives_the_counters_of_the_engine_before_bursts_played():
+    """``bursts: count`` reproduces the engine of commit c2af165 (bursts only
+    counted) bit for bit: a gridless party with talents (general kernel), the
+    benchmark duel (fast path) and a fight full of bursts; the counters saved
+    then are in tests/data/mb41_counters_c2af165.npz (20,000 trials each, key
+    stream_key(12345)); the columns added since are left out."""
+    from pathlib import Path
+
+    import yaml
+
+    from sim.rng import stream_key
+    from sim.scenario import load_scenario_text
+    from sim.systems import mb41
+
+    root = Path(__file__).resolve().parents[1]
+    saved = np.load(Path(__file__).parent / "data" / "mb41_counters_c2af165.npz")
+    oc_fight = {
+        "name": "duel-oc", "system": "mb41", "seed": 7, "trials": 1000,
+        "rules": {"grid": "none", "revive": True, "initiative": "roll"},
+        "sides": [
+            {"name": "girls", "members": [
+                {"name": "Akari", "attack": 4, "defence": 4, "support": 3, "resolve": 18,
+                 "overcharge": {"heart": 10, "fury": 10, "judgment": 11}, "policy": {"boost": "never"}},
+                {"name": "Bea", "attack": 3, "defence": 5, "support": 4, "resolve": 18, "talents": ["Heal"],
+                 "overcharge": {"heart": 11, "fury": 9, "judgment": 12}, "policy": {"boost": "when-losing"}}]},
+            {"name": "youma", "members": [
+                {"name": "Shade", "kind": "monster", "attack": 5, "defence": 4, "support": 4, "resolve": 40,
+                 "talents": ["Disruptive Strikes"]}]},
+        ],
+    }
+    texts = {"party": (root / "scenarios/mb41/party-vs-boss.yaml").read_text(),
+             "duel": (root / "scenarios/duel-basic.yaml").read_text(),
+             "oc": yaml.safe_dump(oc_fight)}
+    for name, text in texts.items():
+        d = yaml.safe_load(text)
+        d.setdefault("rules", {})["bursts"] = "count"
+        inp = mb41.compile(load_scenario_text(yaml.safe_dump(d, sort_keys=False), name).base)
+        got = mb41.simulate(inp, 0, 20000, stream_key(12345))
+        for k, v in got.items():
+            want = saved[f"{name}/{k}"]
+            v = np.asarray(v)
+            if k == "combatants":
+                v = v[:, :want.shape[1]]
+            np.testing.assert_array_equal(v, want, err_msg=f"{name}/{k}")
+    assert saved["oc/combatants"][:, K.K_BURSTS:K.K_BURSTS + 3].sum() > 0
+
+
+def test_play_mode_bursts_in_a_run_and_reach_the_report():
+    """The fight full of bursts, played: bonds burn, frenzies and explosions
+    happen, and the combatants table has the burst columns."""
+    from sim.rng import stream_key
+    from sim.systems import mb41
+
+    data = mb41_data([girl(overcharge={"heart": 10, "fury": 10, "judgment": 11}),
+                      girl("Bea", overcharge={"heart": 11, "fury": 9, "judgment": 12}, bonds=[1, 1])],
+                     [boss(attack=5, defence=4, support=4)], rules={"revive": True})
+    inp = mb41_inputs(data)
+    c = mb41.simulate(inp, 0, 3000, stream_key(3))
+    k = c["combatants"]
+    assert k[:2, K.K_BONDS_LOST].sum() > 0 and k[1, K.K_LOST] > 0
+    assert k[:2, K.K_FRENZY_TURNS].sum() > 0 and k[:2, K.K_JUDG_DEALT].sum() > 0
+    assert k[2, K.K_BONDS_LOST] == 0 and not k[2, K.K_BURSTS:K.K_BURSTS + 3].any()
+    table = mb41.summarize(c, inp, "v")["tables"]["combatants"]
+    for col in ("bonds_lost", "lost_rate", "lost_lo", "lost_hi", "judgment_dealt", "judgment_taken",
+                "judgment_avoided", "frenzy_turns", "fury_spent", "retaliations", "frenzy_regen"):
+        assert col in table.columns, col
+    assert table.loc[1, "lost_rate"] == k[1, K.K_LOST] / 3000

@@ -1845,7 +1845,7 @@ def settle(comb, pol, rules, dyn, streams, cc, bf):
     if rules[R_BURSTS] == BURSTS_COUNT:
         return
     n = comb.shape[0]
-    for _ in range(4 * n + 4):
+    for _ in range(1000 + 64 * n):  # a bound for safety only: every pass spends or empties a counter
         busy = False
         for j in range(n):
             a = dyn[j, D_RETALIATE]
