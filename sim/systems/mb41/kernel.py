@@ -1924,7 +1924,8 @@ def play_burst(j, s, comb, pol, rules, dyn, streams, cc, bf):
       ``heart_burst: apart``); she loses a point of her strongest bond and
       the counter resets (L151);
     * Fury (L744-762): she burns a point of a bond (``fury_bond``) and, unless
-      lost, is frenzied: the counter is the Fury she must spend
+      lost or at 0 Resolve (then the counter just resets), is frenzied: the
+      counter is the Fury she must spend
       (:func:`frenzy_turn`, :func:`fury_spend`, :func:`retaliate`);
     * Judgment (L1163-1165): the counter is released as damage
       (:func:`judgment_blast`), resets, and she loses a point of her weakest
@@ -1937,8 +1938,10 @@ def play_burst(j, s, comb, pol, rules, dyn, streams, cc, bf):
         lose_bond(j, True, dyn, cc)
     elif s == FURY:
         if not lose_bond(j, rules[R_FURY_BOND] == 0, dyn, cc):
-            if dyn[j, D_OC + FURY] > 0:
+            if dyn[j, D_RES] > 0:
                 dyn[j, D_FRENZY] = 1
+            else:  # at 0 Resolve she is a non-magical human (L1420): no frenzy, the counter is spent
+                dyn[j, D_OC + FURY] = 0
     else:
         released = dyn[j, D_OC + JUDGMENT]
         dyn[j, D_OC + JUDGMENT] = 0
