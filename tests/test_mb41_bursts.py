@@ -350,3 +350,55 @@ def test_play_mode_bursts_in_a_run_and_reach_the_report():
                 "judgment_avoided", "frenzy_turns", "fury_spent", "retaliations", "frenzy_regen"):
         assert col in table.columns, col
     assert table.loc[1, "lost_rate"] == k[1, K.K_LOST] / 3000
+
+
+# ------------------------------------------------------------------ the hex grid
+
+
+def test_judgment_radius_on_the_grid():
+    """A10i on the grid: ``judgment_radius: 2`` reaches Bea two hexes away, not
+    the boss four away (nobody rolls to avoid here)."""
+    from sim.systems.mb41 import battle_grid as BG
+
+    data = mb41_data([girl(position=[3, 4]), girl("Bea", position=[5, 4])], [boss(position=[7, 4])],
+                     rules={"grid": "hex", "judgment_radius": 2, "judgment_avoid": "nobody"})
+    data["battlefield"] = {"width": 8, "height": 8}
+    inp = mb41_inputs(data)
+    dyn, cc = mb41_state(inp)
+    bf = BG.make_bf(inp.battlefield)
+    mb41_call(BG.place_all, dyn=dyn, bf=bf)
+    dyn[0, K.D_OC + JUDGMENT] = 13
+    call(K.check_bursts, inp, dyn, cc, Script(), i=0)
+    call(K.settle, inp, dyn, cc, Script(), bf=bf)
+    assert dyn[1, K.D_RES] == 5 and dyn[2, K.D_RES] == 40
+
+
+def test_a_grid_fight_with_bursts_keeps_its_invariants():
+    """The hex grid plays bursts too (a frenzy's turns are grid turns there)."""
+    from sim.rng import stream_key
+    from sim.systems import mb41
+
+    data = mb41_data([girl(overcharge={"fury": 12, "judgment": 12, "heart": 12}, position=[3, 5]),
+                      girl("Bea", overcharge={"fury": 12}, position=[4, 5])],
+                     [boss(attack=5, defence=4, support=4, position=[3, 1])], rules={"grid": "hex"})
+    data["battlefield"] = {"width": 8, "height": 8}
+    inp = mb41_inputs(data)
+    c = mb41.simulate(inp, 0, 2000, stream_key(5))
+    k = c["combatants"]
+    assert k[:2, K.K_BURSTS:K.K_BURSTS + 3].sum() > 0 and k[:2, K.K_FRENZY_TURNS].sum() > 0
+    assert (k[:, K.K_LOST] <= 2000).all() and int(c["outcomes"].sum()) == 2000
+
+
+@pytest.mark.parametrize("timing", ["after_action", "after_turn"])
+def test_burst_timing_after_the_action_or_the_turn(timing):
+    """A7: a six on her attack takes Fury from 12 to 13; after_action (A7b) plays
+    the Fury Burst inside her turn, after_turn leaves it due for the fight loop."""
+    inp, dyn, cc = setup([girl()], [boss()], rules={"burst_timing": timing})
+    dyn[0, K.D_OC + FURY] = 12
+    s = Script(check=faces(6, 1, 1, 5, 5))   # 8 + 4 = 12 vs 10 + 3 = 13: a miss
+    mb41_call(K.take_turn, i=0, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn, streams=s.streams, cc=cc)
+    s.assert_consumed()
+    if timing == "after_action":
+        assert dyn[0, K.D_FRENZY] == 1 and dyn[0, K.D_PEND + FURY] == 0
+    else:
+        assert dyn[0, K.D_FRENZY] == 0 and dyn[0, K.D_PEND + FURY] == 1
