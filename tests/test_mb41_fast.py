@@ -4,7 +4,10 @@ The fast path must give bit-identical counters: on random streams (whole
 runs through ``simulate``) and on injected dice (one fight, every counter,
 every die drawn), over duels drawn at random by hypothesis: girls and
 monsters, every assignment of roles to stats, overcharge near a burst, every damage,
-initiative, burst and revive rule the fast path accepts.
+initiative, burst and revive rule the fast path accepts. With ``bursts:
+play`` a duel in which a burst happens is replayed on the general kernel
+(from its keyed streams in ``simulate``, from the same injected dice in
+``fast.fight``), so the comparison covers those too.
 """
 from __future__ import annotations
 
@@ -62,6 +65,7 @@ def duels(draw):
         "damage_dice": draw(st.integers(1, 3)),
         "burst_at": draw(st.integers(3, 14)),
         "burst_resets": draw(st.booleans()),
+        "bursts": draw(st.sampled_from(["play", "count"])),
         "revive": draw(st.booleans()),
         "revive_timing": draw(st.sampled_from(["immediate", "next_turn"])),
         "monster_six_cost": draw(st.integers(0, 2)),

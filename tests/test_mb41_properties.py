@@ -93,6 +93,10 @@ def rule_sets(draw):
         "boosts_per_roll": draw(st.integers(0, 3)),
         "burst_at": draw(st.integers(5, 13)),
         "burst_resets": draw(st.booleans()),
+        "bursts": draw(st.sampled_from(["play", "count"])),
+        "fury_target": draw(st.sampled_from(["threat", "random", "enemies"])),
+        "fury_second_turn": draw(st.sampled_from(["end_of_round", "consecutive"])),
+        "judgment_self": draw(st.booleans()),
         "resolve": draw(st.integers(4, 18)),
         "death_wounds": draw(st.integers(1, 8)),
         "revive": draw(st.booleans()),
@@ -191,8 +195,13 @@ def test_attack_invariants(scn, data):
         else:
             assert (dyn[j, K.D_OC:K.D_OC + 3] >= 0).all()
             assert dyn[j, K.D_POOL] == before[j, K.D_POOL]
-            if r[K.R_BURST_RESETS]:
-                assert (dyn[j, K.D_OC:K.D_OC + 3] < r[K.R_BURST_AT]).all()
+            if r[K.R_BURSTS] == K.BURSTS_COUNT:
+                if r[K.R_BURST_RESETS]:
+                    assert (dyn[j, K.D_OC:K.D_OC + 3] < r[K.R_BURST_AT]).all()
+            else:  # bursts play: a counter at the threshold has its burst due (played after the action)
+                for s in range(3):
+                    if dyn[j, K.D_OC + s] >= r[K.R_BURST_AT]:
+                        assert dyn[j, K.D_PEND + s] == 1
 
 
 # ------------------------------------------------------------------ per fight
@@ -203,16 +212,19 @@ def check_fight(inp, dyn, cc, outcome, rounds):
     cap = int(r[K.R_ROUND_CAP])
     assert outcome in (K.F_WIN, K.F_LOSS, K.F_DRAW)
     assert 1 <= rounds <= cap
+    play = r[K.R_BURSTS] != K.BURSTS_COUNT
     if outcome == K.F_DRAW:
-        assert rounds == cap          # one attack changes one side: no simultaneous defeat
+        if not play:                  # one attack changes one side (a Judgment Burst may down both)
+            assert rounds == cap
     else:
         assert mb41_call(K.outcome_now, comb=comb, rules=r, dyn=dyn) == outcome
     res = dyn[:, K.D_RES]
     assert (res >= 0).all() and (res <= comb[:, K.C_RES]).all()
     assert (cc[:, K.K_RES_END] == res).all()
     assert (cc[:, K.K_HITS] <= cc[:, K.K_ATTACKS]).all()
-    assert cc[:, K.K_DEALT].sum() == cc[:, K.K_TAKEN].sum()
-    assert (cc[:, K.K_DEATHS] == dyn[:, K.D_DEAD]).all()
+    assert cc[:, K.K_DEALT].sum() + cc[:, K.K_JUDG_TAKEN].sum() == cc[:, K.K_TAKEN].sum()
+    assert (cc[:, K.K_DEATHS] == dyn[:, K.D_DEAD] - dyn[:, K.D_LOST]).all()
+    check_bonds(inp, dyn, cc)
     assert (cc[:, K.K_KO_TRIALS] == dyn[:, K.D_KO]).all()
     assert (cc[:, K.K_KOS] >= cc[:, K.K_KO_TRIALS]).all()
     for j in range(inp.n):
@@ -234,7 +246,9 @@ def check_fight(inp, dyn, cc, outcome, rounds):
         assert cc[j, K.K_WOUND_DMG] == dyn[j, K.D_WOUNDS]
         if dyn[j, K.D_WOUNDS] > 0:
             assert dyn[j, K.D_KO] == 1, "wounds on a girl who never dropped to 0"
-        if dyn[j, K.D_DEAD]:
+        if dyn[j, K.D_LOST]:
+            assert res[j] == 0 and dyn[j, K.D_PENDING] == -1 and dyn[j, K.D_DEAD] == 1
+        elif dyn[j, K.D_DEAD]:
             assert dyn[j, K.D_WOUNDS] >= r[K.R_DEATH_WOUNDS] and res[j] == 0 and dyn[j, K.D_PENDING] == -1
         else:
             assert dyn[j, K.D_WOUNDS] < r[K.R_DEATH_WOUNDS]
@@ -245,18 +259,49 @@ def check_fight(inp, dyn, cc, outcome, rounds):
             assert cc[j, K.K_REVIVES] == 0
         elif r[K.R_REVIVE_LIMIT] >= 0:
             assert cc[j, K.K_REVIVES] <= r[K.R_REVIVE_LIMIT]
-        resolve_damage = cc[j, K.K_TAKEN] - cc[j, K.K_WOUND_DMG]
-        if cc[j, K.K_REVIVES] == 0:
+        resolve_damage = cc[j, K.K_TAKEN] - cc[j, K.K_WOUND_DMG] - cc[j, K.K_FRENZY_REGEN]
+        if dyn[j, K.D_LOST]:
+            pass
+        elif cc[j, K.K_REVIVES] == 0:
             assert comb[j, K.C_RES] - res[j] == resolve_damage
         else:
             assert comb[j, K.C_RES] - res[j] <= resolve_damage
         for s in range(3):
             gained = comb[j, K.C_OC0 + s] + cc[j, K.K_OC_GAIN + s]
             assert dyn[j, K.D_OC + s] >= 0
-            if not r[K.R_BURST_RESETS] or cc[j, K.K_BURSTS + s] == 0:
+            if play:
+                if cc[j, K.K_BURSTS + s] == 0:
+                    assert dyn[j, K.D_OC + s] == gained
+                else:
+                    assert dyn[j, K.D_OC + s] <= gained
+            elif not r[K.R_BURST_RESETS] or cc[j, K.K_BURSTS + s] == 0:
                 assert dyn[j, K.D_OC + s] == gained
             else:
                 assert dyn[j, K.D_OC + s] < gained
+
+
+def check_bonds(inp, dyn, cc):
+    """Bonds (rule bursts: play): never negative, never rising; the points gone are
+    the points burned; a girl is lost exactly when her bonds are gone; nothing of it
+    in bursts: count; no burst is left due at the end of a fight."""
+    comb, r = inp.comb, inp.rules
+    b0 = comb[:, K.C_BOND:K.C_BOND + K.MAXB]
+    b = dyn[:, K.D_BOND:K.D_BOND + K.MAXB]
+    assert (b >= 0).all() and (b <= b0).all()
+    assert ((b0 - b).sum(axis=1) == cc[:, K.K_BONDS_LOST]).all()
+    assert (cc[:, K.K_LOST] == dyn[:, K.D_LOST]).all()
+    assert not dyn[:, K.D_PEND:K.D_PEND + 3].any()
+    for j in range(inp.n):
+        if comb[j, K.C_MONSTER] != 0:
+            assert not b0[j].any() and not cc[j, K.K_BONDS_LOST] and not dyn[j, K.D_FRENZY]
+        if dyn[j, K.D_LOST]:
+            assert not b[j].any() and dyn[j, K.D_DEAD] == 1 and not dyn[j, K.D_FRENZY]
+        elif b0[j].any():
+            assert b[j].any()
+        if dyn[j, K.D_FRENZY]:
+            assert dyn[j, K.D_OC + 1] > 0 and dyn[j, K.D_RES] > 0
+        if r[K.R_BURSTS] == K.BURSTS_COUNT:
+            assert (b[j] == b0[j]).all() and not dyn[j, K.D_FRENZY] and not cc[j, K.K_FRENZY_TURNS]
 
 
 @settings(max_examples=120, **SETTINGS)

@@ -28,11 +28,14 @@ MAX_TIE = 1048575  # largest initiative tie-break draw (randbelow(st, 1048576))
 
 def duel(a=None, b=None, rules=None):
     """Akari (attack 4, defence 4, support 3) vs Shade (3/3/3), both 18 Resolve,
-    melee, no Boost, listed initiative, no revive unless ``rules`` say so."""
+    melee, no Boost, listed initiative, no revive unless ``rules`` say so.
+    ``bursts: count`` unless ``rules`` say so: the burst tests here check the
+    counting at the attack itself (bursts played: tests/test_mb41_bursts.py)."""
     a = dict(a or {})
     b = dict(b or {})
     if "heart" not in a:
         a = {"attack": 4, "defence": 4, "support": 3, **a}
+    rules = {"bursts": "count", **(rules or {})}
     inp = mb41_inputs(mb41_data([mb41_member("Akari", **a)], [mb41_member("Shade", **b)], rules))
     dyn, cc = mb41_state(inp)
     return inp, dyn, cc

@@ -198,3 +198,29 @@ def test_fight_for_friends_adds_six_and_six_while_an_ally_is_down():
     dyn[1, K.D_DEAD] = 1                                             # too late: no disaster to prevent
     assert call(K.attack, inp, dyn, cc, Script(check=miss), i=0, t=2) == -1
     assert dyn[0, K.D_TUSES] == 1
+
+
+# ------------------------------------------------------------------ Hate the World
+
+
+def test_hate_the_world_spends_a_bond_for_three_on_an_attack():
+    """Hate the World (L1597-1600): lower a bond by 1 for +3 to a challenge
+    result and +3 damage on an attack (uses: the draft's 2/Scene)."""
+    inp, dyn, cc = setup([girl(talents=["Hate the World"])], [mb41_member("Shade", resolve=40)])
+    miss = faces(1, 1, 3, 3)   # 6 vs 9; +3: 9 vs 9, the tie goes to her higher stat (4 > 3)
+    assert call(K.attack, inp, dyn, cc, Script(check=miss, damage=faces(1)), i=0, t=1) == 6   # 1 + 2 + 3
+    assert list(dyn[0, K.D_BOND:K.D_BOND + 4]) == [2, 3, 3, 3]
+    assert cc[0, K.K_BONDS_LOST] == 1 and dyn[0, K.D_TUSES] == 1
+    assert (dyn[0, K.D_OC:K.D_OC + 3] == 0).all()                    # paid with a bond, no overcharge
+
+
+def test_hate_the_world_heals_below_heal_below_and_never_spends_the_last_bond():
+    inp, dyn, cc = setup([girl(talents=["Hate the World"], bonds=[1, 1])], [mb41_member("Shade")])
+    dyn[0, K.D_RES] = 5                                               # 27% < heal_below 50
+    assert mb41_call(K.minor_talent, i=0, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn,
+                     streams=Script(damage=faces(2)).streams, cc=cc, bf=None) == 1
+    assert dyn[0, K.D_RES] == 5 + 2 + 4 and list(dyn[0, K.D_BOND:K.D_BOND + 2]) == [0, 1]
+    dyn[0, K.D_RES] = 5
+    assert mb41_call(K.minor_talent, i=0, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn,
+                     streams=Script().streams, cc=cc, bf=None) == 0      # one bond point left: kept
+    assert dyn[0, K.D_LOST] == 0

@@ -85,6 +85,10 @@ def scenarios(draw):
     rules = {"round_cap": draw(st.integers(1, 12)),
              "revive": draw(st.booleans()), "revive_limit": draw(st.integers(-1, 2)),
              "burst_resets": draw(st.booleans()), "burst_at": draw(st.integers(6, 13)),
+             "bursts": draw(st.sampled_from(["play", "count"])),
+             "burst_timing": draw(st.sampled_from(["after_action", "after_turn"])),
+             "fury_spend": draw(st.sampled_from(["damage", "movement"])),
+             "judgment_avoid": draw(st.sampled_from(["everyone", "girls", "nobody"])),
              "initiative": draw(st.sampled_from(["roll", "listed"])),
              "backlash_on": draw(st.sampled_from(["every_attack", "hits"])),
              "extra_turn_at": draw(st.sampled_from(["after_own_turn", "end_of_round"])),
@@ -119,7 +123,12 @@ def check(inp, dyn, cc):
             for s in range(3):
                 gained = comb[j, K.C_OC0 + s] + cc[j, K.K_OC_GAIN + s]
                 assert dyn[j, K.D_OC + s] >= 0
-                if not r[K.R_BURST_RESETS] or cc[j, K.K_BURSTS + s] == 0:
+                if r[K.R_BURSTS] != K.BURSTS_COUNT:
+                    if cc[j, K.K_BURSTS + s] == 0:
+                        assert dyn[j, K.D_OC + s] == gained
+                    else:
+                        assert dyn[j, K.D_OC + s] <= gained
+                elif not r[K.R_BURST_RESETS] or cc[j, K.K_BURSTS + s] == 0:
                     assert dyn[j, K.D_OC + s] == gained
         fear = 0
         for e in range(inp.n):
@@ -132,6 +141,17 @@ def check(inp, dyn, cc):
                     if comb[e, K.C_TCODE + s] == K.E_COURAGE:
                         fear -= comb[e, K.C_TP1 + s]   # a standing ally's Courage Aura
         assert dyn[j, K.D_FEAR] == fear
+    # bonds never negative, never rising; burned points are counted; lost = no bonds left
+    b0 = comb[:, K.C_BOND:K.C_BOND + K.MAXB]
+    b = dyn[:, K.D_BOND:K.D_BOND + K.MAXB]
+    assert (b >= 0).all() and (b <= b0).all()
+    assert ((b0 - b).sum(axis=1) == cc[:, K.K_BONDS_LOST]).all()
+    assert (cc[:, K.K_LOST] == dyn[:, K.D_LOST]).all() and not dyn[:, K.D_PEND:K.D_PEND + 3].any()
+    for j in range(inp.n):
+        if dyn[j, K.D_LOST]:
+            assert not b[j].any() and dyn[j, K.D_DEAD] == 1
+        if r[K.R_BURSTS] == K.BURSTS_COUNT:
+            assert (b[j] == b0[j]).all() and not cc[j, K.K_FRENZY_TURNS]
 
 
 @settings(max_examples=80, **SETTINGS)

@@ -8,7 +8,7 @@ import numpy as np
 from . import kernel as K
 from . import policies, talents
 from .rules import ASSUMPTIONS, RULES, monster_resolve
-from .schema import STATS, Scenario
+from .schema import MAX_BONDS, STATS, Scenario
 
 _STAT_INDEX = {s: i for i, s in enumerate(STATS)}
 
@@ -165,6 +165,8 @@ def _compile_fight(scenario: Scenario) -> Inputs:
             row[K.C_OC0 + 0] = m.overcharge.heart
             row[K.C_OC0 + 1] = m.overcharge.fury
             row[K.C_OC0 + 2] = m.overcharge.judgment
+            for b, rank in enumerate(m.bond_ranks()):
+                row[K.C_BOND + b] = rank
         row[K.C_RES] = res
         row[K.C_DMG] = bonus
         row[K.C_MELEE_DMG] = resolved["melee_bonus"] + extra
@@ -257,3 +259,4 @@ def _aura(comb: np.ndarray, j: int, code: int) -> int:
 
 
 assert set(ASSUMPTIONS) <= set(RULES.names())
+assert MAX_BONDS == K.MAXB

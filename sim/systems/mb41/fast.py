@@ -32,10 +32,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sim._jit import kernel, pjit
+from sim._jit import jit, kernel, pjit
 from sim.curves import add_duel_block
 from sim.dice import exploding_d6, opposed_2d6, sum_dice
-from sim.rng import STATE_WORDS, seed_stream_inline
+from sim.rng import STATE_WORDS, seed_stream, seed_stream_inline
 
 from sim.systems import duel_shape
 
@@ -136,8 +136,34 @@ def _room(c, role_col, comb, rules, dyn):
 
 @kernel
 def _bursts(c, comb, rules, dyn, cc):
-    """:func:`.kernel.check_bursts` as a called function (a rare path)."""
-    K.check_bursts(c, comb, rules, dyn, cc)
+    """:func:`.kernel.check_bursts` of ``bursts: count`` as a called function (a
+    rare path). With ``bursts: play`` a burst it counts (``D_BURST_TRIAL``)
+    marks the trial for a replay on the general kernel (:func:`_replay`): up
+    to that burst both kernels played the same fight."""
+    if comb[c, K.C_MONSTER] == 0:
+        K.count_bursts(c, comb, rules, dyn, cc)
+
+
+@kernel(inline="always")
+def _burst_seen(dyn):
+    """A burst was counted in this trial (by :func:`_bursts`)."""
+    seen = False
+    for j in range(2):
+        for s in range(3):
+            if dyn[j, K.D_BURST_TRIAL + s] != 0:
+                seen = True
+    return seen
+
+
+@kernel
+def _replay(comb, pol, rules, dyn, order, ikey, streams, key, trial, cc, side_curve, comb_curve):
+    """Trial ``trial`` on the general kernel from its own keyed streams (as
+    :func:`.kernel.simulate_blocks` plays it): a duel in which a burst
+    plays (``bursts: play``). Returns ``(outcome, rounds)``."""
+    for p in range(K.NS):
+        seed_stream(streams[p], key, trial, p)
+    K.reset(comb, rules, dyn)
+    return K.fight(comb, pol, rules, dyn, order, ikey, streams, cc, side_curve, comb_curve)
 
 
 @kernel
@@ -189,7 +215,7 @@ def duel(comb, rules, dyn, order, ikey, streams, cc, start_bursts, chk, dmg_st):
     synced = start_bursts  # dyn's counters are no longer the starting ones
     if start_bursts:  # a girl may start the scene at or over the threshold
         for j in range(2):
-            K.check_bursts(j, comb, rules, dyn, cc)
+            _bursts(j, comb, rules, dyn, cc)
     if rules[K.R_INITIATIVE] != 1:
         K.roll_initiative(comb, rules, streams[K.S_SETUP], order, ikey)
     c0 = order[0]
@@ -417,6 +443,10 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
             for s in range(3):
                 if comb[j, K.C_OC0 + s] >= rules[K.R_BURST_AT]:
                     start_bursts = True
+    # bursts: play: a trial in which a burst is counted is replayed on the
+    # general kernel; until then its counters go to a scratch table (cct)
+    play = rules[K.R_BURSTS] != K.BURSTS_COUNT
+    all_general = play & start_bursts  # a burst before the first roll: every trial
     per = (count + nblocks - 1) // nblocks
     for b in numba.prange(nblocks):
         dyn = np.zeros((n, K.ND), dtype=np.int64)
@@ -432,6 +462,8 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
         tier_table(rules, tiers)
         th = np.zeros((n, TH * TH), dtype=np.int64)
         cc = ccount[b]
+        cct = np.zeros((n, K.NK), dtype=np.int64)
+        cw = cct if play else cc  # where the duel's rare paths count
         # per combatant (0, 1): attacks, hits, dealt, taken, gains on the Attack /
         # Defence role's stat, pool spent, Resolve at the end, standing at the end, KOs, deaths
         at0 = at1 = hi0 = hi1 = de0 = de1 = ta0 = ta1 = 0
@@ -440,14 +472,36 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
         hi = min(count, lo + per)
         for t in range(lo, hi):
             trial = start + t
+            if all_general:
+                outcome, rounds = _replay(comb, pol, rules, dyn, order, ikey, streams, key, trial, cc,
+                                          side_curve[b], comb_curve[b])
+                fights[b, outcome] += 1
+                fights[b, K.F_ROUNDS] += rounds
+                rounds_hist[b, rounds] += 1
+                continue
             seed_stream_inline(chk, key, trial, K.S_CHECK)
             seed_stream_inline(dmg_st, key, trial, K.S_DAMAGE)
             if rolled:
                 seed_stream_inline(streams[K.S_SETUP], key, trial, K.S_SETUP)
             K.reset(comb, rules, dyn)
             (outcome, rounds, c0, r0, r1, a0, a1, h0, h1, d0, d1,
-             ga0, gd0, sp0, ga1, gd1, sp1, ko, synced) = duel(comb, rules, dyn, order, ikey, streams, cc,
+             ga0, gd0, sp0, ga1, gd1, sp1, ko, synced) = duel(comb, rules, dyn, order, ikey, streams, cw,
                                                              start_bursts, chk, dmg_st)
+            if play:
+                if synced:
+                    replay = _burst_seen(dyn)
+                    for j in range(n):
+                        for k in range(K.NK):
+                            if not replay:
+                                cc[j, k] += cct[j, k]
+                            cct[j, k] = 0
+                    if replay:
+                        outcome, rounds = _replay(comb, pol, rules, dyn, order, ikey, streams, key, trial, cc,
+                                                  side_curve[b], comb_curve[b])
+                        fights[b, outcome] += 1
+                        fights[b, K.F_ROUNDS] += rounds
+                        rounds_hist[b, rounds] += 1
+                        continue
             fights[b, outcome] += 1
             fights[b, K.F_ROUNDS] += rounds
             hist[rounds] += 1
@@ -519,9 +573,34 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
         add_duel_block(hist, rounds_hist[b], side_curve[b], comb_curve[b])
 
 
-@kernel
+@jit
 def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve):
     """The fast path as a drop-in for :func:`.kernel.fight`, for eligible duels.
+
+    ``bursts: play``: a fight in which a burst is counted is played again by
+    :func:`.kernel.fight` from the same state and the same (injected) dice.
+    """
+    if rules[K.R_BURSTS] == K.BURSTS_COUNT:
+        return _fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve)
+    dyn0 = dyn.copy()
+    cc0 = cc.copy()
+    streams0 = streams.copy()
+    side0 = side_curve.copy()
+    comb0 = comb_curve.copy()
+    out = _fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve)
+    if not _burst_seen(dyn):
+        return out
+    dyn[:] = dyn0
+    cc[:] = cc0
+    streams[:] = streams0
+    side_curve[:] = side0
+    comb_curve[:] = comb0
+    return K.fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve)
+
+
+@kernel
+def _fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve):
+    """:func:`fight` for ``bursts: count`` (and play when nothing bursts).
 
     Same arguments and effects on ``dyn``, ``cc`` and the curves (one trial,
     counters added per trial); streams are used in place, so injected dice

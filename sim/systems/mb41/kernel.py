@@ -100,7 +100,9 @@ C_COVER = 67       # allies whose policy may intercept for her (grid)
 C_TREACH = 68      # MAXT columns: farthest hexes the talent reaches on the grid (catalog range_hexes), -1 unlimited
 C_POOL_CAP = 74    # a witch's overcharge counter cap (C_MONSTER == WITCH)
 C_TEPISODE = 75    # bit (1 << slot) set for every talent slot whose uses count per episode (A54)
-NC = 76
+MAXB = 12          # bonds per girl (12 points at creation, each 1-4: at most 12 bonds, L117-121)
+C_BOND = 76        # MAXB columns: her bonds' ranks at the start of the fight (0 = no bond)
+NC = C_BOND + MAXB
 WITCH = 2          # C_MONSTER value of a witch: monster-like (one pool pays talents, no revive, no bursts)
 
 # talent effect codes (catalog ``mechanic: {code: ...}``, talents.MECHANICS;
@@ -150,6 +152,7 @@ E_BROOD = 42           # Undying Brood (P1 = its side's minions at the start, se
 E_FRIENDS = 43         # Fight for Friends
 E_SORCERY = 44         # not a slot: set in C_TMASK when her policy casts sorcery in battle
 E_BATTLE_SORCERY = 45  # Battle Sorcery
+E_HATE = 46            # Hate the World (paid with a bond point)
 
 # ailments (L1459-1467): columns D_AIL + these
 A_STUN = 0
@@ -241,7 +244,13 @@ D_WOUND_HITS = 50  # hits that dealt her wound damage (A18 reading b: separate w
 D_PEN_DICE = 51    # sum of the d6 rolled so far for her maximum-Resolve penalty (A18, episodes)
 D_PEN_LEVELS = 52  # wound levels (or wounds) those dice were rolled for
 D_RECOVERS = 53    # Recover uses this episode
-ND = 86
+# bursts (rule bursts: play; L451-453, L744-762, L1163-1165)
+D_BOND = 86        # MAXB columns: her bonds' ranks now (bursts burn them; Hate the World will spend them)
+D_PEND = D_BOND + MAXB  # 3 columns: a burst of this stat is due (plays after the action, A7b)
+D_FRENZY = D_PEND + 3   # 1 while she is in a Fury Burst's frenzy (her Fury counter is what is left to spend)
+D_LOST = D_FRENZY + 1   # 1 once a burst left her with no bonds: out of the fight (D_DEAD is set too)
+D_RETALIATE = D_LOST + 1  # frenzied: who attacked her, for her retaliation after that action (-1 none)
+ND = D_RETALIATE + 1
 #: dynamic columns a girl does NOT carry from one scene of an episode to the next
 #: (:func:`scene_columns` resets them); every other column carries over
 SCENE_COLUMNS = ("D_PENDING", "D_REVIVES", "D_BOOSTS", "D_KO", "D_AIL", "D_TUSES", "D_BURST_TRIAL", "D_FEAR",
@@ -249,7 +258,7 @@ SCENE_COLUMNS = ("D_PENDING", "D_REVIVES", "D_BOOSTS", "D_KO", "D_AIL", "D_TUSES
                  "D_TURNS_DONE", "D_BOMB", "D_IMPLODE_BY", "D_IMPLODE_UNTIL", "D_POS", "D_GUARD", "D_DMG_ADJ",
                  "D_PAID", "D_CLOCK", "D_ROUND", "D_HIT_BY", "D_HIT_AT", "D_OPEN_BY", "D_OPEN_UNTIL", "D_OPEN_BONUS",
                  "D_SEALED_UNTIL", "D_AMP_HEAL", "D_AMP_AIL", "D_AMBUSH", "D_BELKAN", "D_LINK_TO", "D_LINKED",
-                 "D_REBIRTHS", "D_CASTING")
+                 "D_REBIRTHS", "D_CASTING", "D_PEND", "D_FRENZY", "D_RETALIATE")
 
 # counters per combatant
 K_DEALT = 0
@@ -287,7 +296,16 @@ K_DOORS = K_MOVES + 7          # Escher Doors she went through
 K_PENDULUM = K_MOVES + 8       # Pendulum attacks on her
 K_SPELLS = K_MOVES + 9         # sorcery cast in battle
 K_SPELLS_OK = K_MOVES + 10     # ... that succeeded
-NK = K_MOVES + 11
+K_BONDS_LOST = K_MOVES + 11     # bond points her bursts burned or Hate the World spent
+K_LOST = K_MOVES + 12           # fights in which a burst left her with no bonds (lost, out of the fight)
+K_JUDG_DEALT = K_MOVES + 13     # damage her Judgment Bursts dealt to others
+K_JUDG_TAKEN = K_MOVES + 14     # damage she took from Judgment Bursts (her own with judgment_self)
+K_JUDG_AVOIDED = K_MOVES + 15   # Judgment Bursts she avoided with the Support check
+K_FRENZY_TURNS = K_MOVES + 16  # turns she took in a Fury frenzy
+K_FURY_SPENT = K_MOVES + 17    # Fury overcharge she spent in frenzies
+K_RETALIATIONS = K_MOVES + 18  # frenzy retaliation attacks
+K_FRENZY_REGEN = K_MOVES + 19  # Resolve regained at the start of frenzy turns
+NK = K_MOVES + 20
 
 # per-girl episode counters (``party[g, PE_*]``, summed over episodes)
 PE_RES_END = 0     # Resolve at the end of the episode
@@ -379,7 +397,26 @@ R_MIN_MAX_RESOLVE = 81  # floor of the penalised maximum Resolve (A18iii)
 R_RECOVER = 82         # 2 entries: Recover dice and bonus (L1571)
 R_RECOVER_USES = 84    # Recover uses per episode, -1 no limit (A38)
 R_EPISODE_DRAW = 85    # 0 a drawn scene ends the episode, 1 it goes on
-R_SIZE = 86
+# bursts (rule bursts: play)
+R_BURSTS = 86          # 0 play, 1 count
+R_BURST_TIMING = 87    # 0 after the action (A7b), 1 at the end of the turn
+R_HEART_BURST = 88     # 0 apart (A8b)
+R_FURY_TARGET = 89     # 0 threat, 1 random, 2 enemies (A9)
+R_FURY_SECOND_TURN = 90  # 0 end of round (A9v-a), 1 consecutive (A9v-b)
+R_FURY_SPEND = 91      # 0 damage, 1 movement (A9iii)
+R_FURY_RETALIATE = 92
+R_FURY_DROP = 93       # 0 revive (A9iv-a), 1 out (A9iv-b)
+R_FURY_REGEN_DICE = 94
+R_FURY_BOND = 95       # 0 strongest, 1 weakest
+R_JUDGMENT_RADIUS = 96  # -1 whole battlefield (A10i)
+R_JUDGMENT_SELF = 97
+R_JUDGMENT_AVOID = 98  # 0 everyone, 1 girls, 2 nobody (A10iii)
+R_JUDGMENT_DIFFICULTY = 99
+R_SIZE = 100
+BURSTS_COUNT = 1
+HEART = 0
+FURY = 1
+JUDGMENT = 2
 
 BOOST_FLAT_DAMAGE = 2  # "adds or subtracts 2 from the final damage" (L1565)
 
@@ -433,7 +470,20 @@ def reset_row(i, comb, dyn):
     dyn[i, D_PEN_DICE] = 0
     dyn[i, D_PEN_LEVELS] = 0
     dyn[i, D_RECOVERS] = 0
+    for b in range(MAXB):
+        dyn[i, D_BOND + b] = comb[i, C_BOND + b]
+    dyn[i, D_LOST] = 0
+    burst_state(i, dyn)
     team_state(i, dyn)
+
+
+@kernel(inline="always")
+def burst_state(i, dyn):
+    """Per-scene state of the bursts (none due, no frenzy, no retaliation)."""
+    for s in range(3):
+        dyn[i, D_PEND + s] = 0
+    dyn[i, D_FRENZY] = 0
+    dyn[i, D_RETALIATE] = -1
 
 
 @kernel(inline="always")
@@ -584,6 +634,8 @@ def can_boost(i, stat, pending, comb, pol, dyn):
         return False
     if comb[i, C_MONSTER] != 0:
         return dyn[i, D_POOL] >= 1
+    if dyn[i, D_FRENZY] != 0:
+        return False  # a frenzy's only talents are paid with Fury overcharge (L752; A9ii: no Boost)
     return dyn[i, D_OC + stat] + pending + 1 <= pol[i, P_OCCAP]
 
 
@@ -608,7 +660,7 @@ def gain_overcharge(i, stat, amount, comb, rules, dyn, cc):
             spend = dyn[i, D_POOL]
         dyn[i, D_POOL] -= spend
         cc[i, K_POOL_SPENT] += spend
-    else:
+    elif dyn[i, D_FRENZY] == 0:  # a frenzied girl gains no overcharge (L752)
         dyn[i, D_OC + stat] += amount
         cc[i, K_OC_GAIN + stat] += amount
 
@@ -623,6 +675,17 @@ def check_bursts(i, comb, rules, dyn, cc):
     """
     if comb[i, C_MONSTER] != 0:
         return
+    if rules[R_BURSTS] != BURSTS_COUNT:
+        mark_bursts(i, rules, dyn, cc)
+        return
+    count_bursts(i, comb, rules, dyn, cc)
+
+
+@kernel(inline="always")
+def count_bursts(i, comb, rules, dyn, cc):
+    """``bursts: count``: count a burst per stat at or above ``burst_at`` and
+    reset the counter (``burst_resets``); the duel fast path uses this in
+    either mode and replays the trials where it counted one (:mod:`.fast`)."""
     for s in range(3):
         if dyn[i, D_OC + s] >= rules[R_BURST_AT]:
             if rules[R_BURST_RESETS] != 0:
@@ -632,6 +695,25 @@ def check_bursts(i, comb, rules, dyn, cc):
             elif dyn[i, D_BURSTED + s] == 0:
                 cc[i, K_BURSTS + s] += 1
                 dyn[i, D_BURSTED + s] = 1
+                dyn[i, D_BURST_TRIAL + s] = 1
+
+
+@kernel
+def mark_bursts(i, rules, dyn, cc):
+    """``bursts: play``: a counter at or above ``burst_at`` makes a burst due
+    (counted now, played by :func:`settle` after the action, A7b). A frenzied
+    girl's Fury counter is her frenzy's pool, not a new burst; a lost girl
+    bursts no more."""
+    if dyn[i, D_LOST] != 0:
+        return
+    for s in range(3):
+        if dyn[i, D_OC + s] >= rules[R_BURST_AT]:
+            if dyn[i, D_PEND + s] == 0:
+                if s == FURY:
+                    if dyn[i, D_FRENZY] != 0:
+                        continue
+                dyn[i, D_PEND + s] = 1
+                cc[i, K_BURSTS + s] += 1
                 dyn[i, D_BURST_TRIAL + s] = 1
 
 
@@ -678,6 +760,8 @@ def dropped(t, comb, rules, dyn, streams, cc):
             end_fear_aura(t, comb, dyn)
     elif rules[R_REVIVE] != 0:
         allowed = True
+        if dyn[t, D_FRENZY] != 0:
+            allowed = end_frenzy_on_drop(t, rules, dyn)
         if rules[R_REVIVE_LIMIT] >= 0:
             if dyn[t, D_REVIVES] >= rules[R_REVIVE_LIMIT]:
                 allowed = False
@@ -686,6 +770,17 @@ def dropped(t, comb, rules, dyn, streams, cc):
                 dyn[t, D_PENDING] = -2  # the draft: she rolls as her next Major action
             else:
                 revive_roll(t, comb, rules, dyn, streams, cc)
+    elif dyn[t, D_FRENZY] != 0:
+        end_frenzy_on_drop(t, rules, dyn)
+
+
+@kernel
+def end_frenzy_on_drop(t, rules, dyn):
+    """A frenzied girl at 0 Resolve: the frenzy ends (L760) and its Fury
+    counter is gone; returns whether she still makes the revive roll (A9iv)."""
+    dyn[t, D_FRENZY] = 0
+    dyn[t, D_OC + FURY] = 0
+    return rules[R_FURY_DROP] == 0
 
 
 @kernel(inline="always")
@@ -936,6 +1031,9 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     if magical_defence:
         gain_overcharge(t, d_role, d_six, comb, rules, dyn, cc)
     cc[i, K_ATTACKS] += 1
+    fury_dice = 0
+    if dyn[i, D_FRENZY] != 0:
+        fury_dice = fury_spend(i, hit, rules, dyn, cc)
     dealt = -1
     if not hit:
         if magical_defence:
@@ -960,6 +1058,8 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
             if kb_slot >= 0:
                 # Killing Blow (L1821): a hit deals +P1 d6 + P2
                 dmg += sum_d6(dmg_st, comb[i, C_TP1 + kb_slot]) + comb[i, C_TP2 + kb_slot]
+        if fury_dice > 0:
+            dmg += sum_d6(dmg_st, fury_dice)  # the frenzy's +1d6 (L756)
         if dmg < rules[R_MIN_DAMAGE]:
             dmg = rules[R_MIN_DAMAGE]
         if dyn[t, D_GUARD] >= 0:  # an ally may intercept (grid, L1469)
@@ -1005,9 +1105,46 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     if a_mask != 0:
         if comb[t, C_MONSTER] == 0:
             disruptive(i, t, comb, rules, dyn, streams, cc)
+    if dyn[t, D_FRENZY] != 0:
+        if rules[R_FURY_RETALIATE] != 0:
+            dyn[t, D_RETALIATE] = i  # she may strike back after this action (L758)
     check_bursts(i, comb, rules, dyn, cc)
     check_bursts(t, comb, rules, dyn, cc)
     return dealt
+
+
+@kernel
+def attack_call(i, t, comb, pol, rules, dyn, streams, cc):
+    """:func:`attack` as a called function, for the rare attack sites (frenzy
+    turns, retaliation) so the turn's own inlined attack stays the only copy."""
+    return attack(i, t, comb, pol, rules, dyn, streams, cc)
+
+
+@kernel
+def spend_fury(i, k, dyn, cc):
+    """A frenzied girl spends ``k`` Fury overcharge; at 0 the frenzy ends (L760)."""
+    dyn[i, D_OC + FURY] -= k
+    cc[i, K_FURY_SPENT] += k
+    if dyn[i, D_OC + FURY] <= 0:
+        dyn[i, D_OC + FURY] = 0
+        dyn[i, D_FRENZY] = 0
+
+
+@kernel
+def fury_spend(i, hit, rules, dyn, cc):
+    """What a frenzied girl must spend on each attack (L754-758, A9iii):
+    ``fury_spend`` damage: 2 for +1d6 on a hit when she has 2, else 1 for a
+    hex of movement; movement: 1. Returns the extra damage dice."""
+    oc = dyn[i, D_OC + FURY]
+    if oc <= 0:
+        return 0
+    if rules[R_FURY_SPEND] == 0:
+        if hit:
+            if oc >= 2:
+                spend_fury(i, 2, dyn, cc)
+                return 1
+    spend_fury(i, 1, dyn, cc)
+    return 0
 
 
 @kernel(inline="always")
@@ -1083,6 +1220,8 @@ def pay_talent(i, s, comb, rules, dyn, cc):
     if comb[i, C_MONSTER] != 0:
         dyn[i, D_POOL] -= cost
         cc[i, K_POOL_SPENT] += cost
+    elif dyn[i, D_FRENZY] != 0:
+        return  # no overcharge in a frenzy (L752); only reached on the grid (gridless frenzy turns use no talents)
     else:
         dyn[i, D_OC + comb[i, C_TROLE + s]] += cost
         cc[i, K_OC_GAIN + comb[i, C_TROLE + s]] += cost
@@ -1252,6 +1391,8 @@ def _heal(i, j, amount, comb, dyn, cc):
         amount = room
     if amount < 0:
         amount = 0
+    if dyn[j, D_FRENZY] != 0:
+        amount = 0  # a frenzied girl has "no other ways of recovering resolve" (L750)
     dyn[j, D_RES] += amount
     cc[i, K_HEALED] += amount
     return amount
@@ -1307,7 +1448,9 @@ def declare_riders(i, t, comb, pol, rules, dyn, cc):
       Blow slot: +P1 d6 on a hit);
     * Belkan System (L1675): she spends the bonuses her melee hits stored
       (+P1 each) on this attack;
-    * Fight for Friends (L1590): see :func:`fight_for_friends`.
+    * Fight for Friends (L1590): see :func:`fight_for_friends`;
+    * Hate the World (L1597): at or above ``heal_below``, a bond point for
+      +P1 to the attack and +P1 damage (:func:`hate_the_world`).
 
     Killing Blow, Minion Explosion, an ailment attack, Follow Up and Make an
     Opening are each the Major action itself: at most one of them, in that
@@ -1388,6 +1531,12 @@ def declare_riders(i, t, comb, pol, rules, dyn, cc):
                         pay_talent(i, opening, comb, rules, dyn, cc)
                     else:
                         opening = -1
+    if (comb[i, C_TMASK] >> E_HATE) & 1 != 0:
+        if dyn[i, D_RES] * 100 >= pol[i, P_HEAL_BELOW] * comb[i, C_RES]:
+            h = hate_the_world(i, comb, pol, rules, dyn, cc)
+            if h >= 0:
+                a_bonus += comb[i, C_TP1 + h]
+                dmg_bonus += comb[i, C_TP1 + h]
     if (comb[i, C_TMASK] >> E_FRIENDS) & 1 != 0:
         f = fight_for_friends(i, comb, pol, rules, dyn, cc)
         if f >= 0:
@@ -1462,6 +1611,8 @@ def reduce_damage(t, dmg, comb, pol, rules, dyn, cc):
             continue
         if sealed(j, dyn):
             continue
+        if dyn[j, D_FRENZY] != 0:
+            continue  # no talents but Fury-paid ones in a frenzy (A9ii)
         if dmg < pol[j, P_SHIELD_ABOVE]:
             continue
         for s in range(MAXT):
@@ -2252,6 +2403,7 @@ def ambush_turns(comb, pol, rules, dyn, order, streams, cc, bf):
         dyn[i, D_AMBUSH] = 1
         play_turn(i, comb, pol, rules, dyn, streams, cc, bf)
         dyn[i, D_AMBUSH] = 0
+        settle(comb, pol, rules, dyn, streams, cc, bf)
         outcome = outcome_now(comb, rules, dyn)
     return outcome
 
@@ -2366,6 +2518,25 @@ def undying_brood(t, comb, rules, dyn, cc):
 
 
 @kernel
+def hate_the_world(i, comb, pol, rules, dyn, cc):
+    """Hate the World (L1597-1600, uses: the draft's 2/Scene): lower a bond
+    by 1 (her strongest; never her last bond point, which would leave her lost)
+    for +3 to a challenge and damage, or 1d6+4 Resolve (the callers). Returns
+    the slot, or -1 when she cannot or will not."""
+    s = find_usable(i, E_HATE, comb, pol, dyn)
+    if s < 0:
+        return -1
+    left = 0
+    for b in range(MAXB):
+        left += dyn[i, D_BOND + b]
+    if left <= 1:
+        return -1
+    pay_talent(i, s, comb, rules, dyn, cc)
+    lose_bond(i, True, dyn, cc)
+    return s
+
+
+@kernel
 def fight_for_friends(i, comb, pol, rules, dyn, cc):
     """Fight for Friends (L1590): +P1 to the attack and +P2 damage, declared
     before rolling, when the attack aims to prevent a disaster to someone
@@ -2386,6 +2557,219 @@ def fight_for_friends(i, comb, pol, rules, dyn, cc):
         if s >= 0:
             pay_talent(i, s, comb, rules, dyn, cc)
         return s
+    return -1
+
+
+# ---------------------------------------------------------------- bursts (rule bursts: play)
+
+
+@kernel
+def settle(comb, pol, rules, dyn, streams, cc, bf):
+    """What an action left due, played after it (``bursts: play``, A7b): a
+    frenzied girl's retaliation on whoever attacked her (L758), then every
+    due burst (:func:`play_burst`). What they set off (a Judgment Burst's
+    damage, a revive roll's overcharge) is played in the same call; every
+    burst empties its counter, so this ends."""
+    if rules[R_BURSTS] == BURSTS_COUNT:
+        return
+    n = comb.shape[0]
+    for _ in range(1000 + 64 * n):  # a bound for safety only: every pass spends or empties a counter
+        busy = False
+        for j in range(n):
+            a = dyn[j, D_RETALIATE]
+            if a >= 0:
+                dyn[j, D_RETALIATE] = -1
+                busy = True
+                retaliate(j, a, comb, pol, rules, dyn, streams, cc)
+            for s in range(3):
+                if dyn[j, D_PEND + s] != 0:
+                    dyn[j, D_PEND + s] = 0
+                    busy = True
+                    play_burst(j, s, comb, pol, rules, dyn, streams, cc, bf)
+        if not busy:
+            return
+
+
+@kernel
+def retaliate(j, a, comb, pol, rules, dyn, streams, cc):
+    """Frenzied ``j`` spends 2 Fury overcharge for a basic attack on ``a``, who
+    attacked her (L758), if she is still frenzied and standing, has the 2
+    points and ``a`` is alive."""
+    if dyn[j, D_FRENZY] == 0:
+        return
+    if not is_standing(dyn, j):
+        return
+    if dyn[a, D_DEAD] != 0:
+        return
+    if dyn[j, D_OC + FURY] < 2:
+        return
+    spend_fury(j, 2, dyn, cc)
+    cc[j, K_RETALIATIONS] += 1
+    attack_call(j, a, comb, pol, rules, dyn, streams, cc)
+
+
+@kernel
+def lose_bond(j, strongest, dyn, cc):
+    """A burst burns one point of ``j``'s strongest (or weakest) bond, the
+    first listed on ties (L451, L762, L1165); with no bonds left she is lost
+    (out of the fight). Returns whether she is lost."""
+    best = -1
+    for b in range(MAXB):
+        v = dyn[j, D_BOND + b]
+        if v <= 0:
+            continue
+        if best < 0:
+            best = b
+        elif strongest:
+            if v > dyn[j, D_BOND + best]:
+                best = b
+        elif v < dyn[j, D_BOND + best]:
+            best = b
+    if best >= 0:
+        dyn[j, D_BOND + best] -= 1
+        cc[j, K_BONDS_LOST] += 1
+    left = 0
+    for b in range(MAXB):
+        left += dyn[j, D_BOND + b]
+    if left > 0:
+        return False
+    dyn[j, D_LOST] = 1
+    dyn[j, D_DEAD] = 1     # out of the fight: never targeted, never acts, her side no longer counts her
+    dyn[j, D_RES] = 0
+    dyn[j, D_PENDING] = -1
+    dyn[j, D_FRENZY] = 0
+    for s in range(3):
+        dyn[j, D_PEND + s] = 0
+    cc[j, K_LOST] += 1
+    return True
+
+
+@kernel
+def play_burst(j, s, comb, pol, rules, dyn, streams, cc, bf):
+    """Girl ``j``'s burst on stat ``s`` (counted when it became due):
+
+    * Heart (L451-453): the creature is a separate encounter (A8b,
+      ``heart_burst: apart``); she loses a point of her strongest bond and
+      the counter resets (L151);
+    * Fury (L744-762): she burns a point of a bond (``fury_bond``) and, unless
+      lost or at 0 Resolve (then the counter just resets), is frenzied: the
+      counter is the Fury she must spend
+      (:func:`frenzy_turn`, :func:`fury_spend`, :func:`retaliate`);
+    * Judgment (L1163-1165): the counter is released as damage
+      (:func:`judgment_blast`), resets, and she loses a point of her weakest
+      bond.
+    """
+    if dyn[j, D_LOST] != 0:
+        return
+    if s == HEART:
+        dyn[j, D_OC + HEART] = 0
+        lose_bond(j, True, dyn, cc)
+    elif s == FURY:
+        if not lose_bond(j, rules[R_FURY_BOND] == 0, dyn, cc):
+            if dyn[j, D_RES] > 0:
+                dyn[j, D_FRENZY] = 1
+            else:  # at 0 Resolve she is a non-magical human (L1420): no frenzy, the counter is spent
+                dyn[j, D_OC + FURY] = 0
+    else:
+        released = dyn[j, D_OC + JUDGMENT]
+        dyn[j, D_OC + JUDGMENT] = 0
+        judgment_blast(j, released, comb, pol, rules, dyn, streams, cc, bf)
+        lose_bond(j, False, dyn, cc)
+
+
+@kernel
+def judgment_blast(j, released, comb, pol, rules, dyn, streams, cc, bf):
+    """A Judgment Burst (L1163): ``released`` damage to everyone in the
+    vicinity (gridless: the whole battlefield; on the grid within
+    ``judgment_radius`` hexes, -1 = all, A10i), herself only with
+    ``judgment_self`` (A10ii). Each bystander may avoid it entirely with a
+    Support check reaching ``judgment_difficulty`` x released (L1163, A10iii:
+    ``judgment_avoid``): 2d6! + Support (sixes give overcharge as usual), a
+    girl at 0 Resolve 2d6 + Tenacity. Not an attack: no defence, no
+    reductions."""
+    if released <= 0:
+        return
+    n = comb.shape[0]
+    diff = rules[R_JUDGMENT_DIFFICULTY] * released
+    mode = rules[R_JUDGMENT_AVOID]
+    chk = streams[S_CHECK]
+    for k in range(n):
+        if dyn[k, D_DEAD] != 0:
+            continue
+        if k == j:
+            if rules[R_JUDGMENT_SELF] == 0:
+                continue
+        if bf is not None:
+            if k != j:
+                if rules[R_JUDGMENT_RADIUS] >= 0:
+                    if BG.hexes(dyn[j, D_POS], dyn[k, D_POS], bf) > rules[R_JUDGMENT_RADIUS]:
+                        continue
+        rolls = k != j
+        if mode == 2:
+            rolls = False
+        elif mode == 1:
+            if comb[k, C_MONSTER] != 0:
+                rolls = False
+        if rolls:
+            if dyn[k, D_RES] > 0:
+                total, sixes = exploding_d6(chk, 2)
+                total += comb[k, C_SUP] - roll_penalty(k, rules, dyn)
+                gain_overcharge(k, comb[k, C_RS], sixes, comb, rules, dyn, cc)
+            else:  # a non-magical human (L1420, L1455)
+                total = sum_d6(chk, 2) + comb[k, C_TEN] - roll_penalty(k, rules, dyn)
+            if total >= diff:
+                cc[k, K_JUDG_AVOIDED] += 1
+                check_bursts(k, comb, rules, dyn, cc)
+                continue
+        took = apply_damage(k, released, comb, rules, dyn, streams, cc)
+        cc[k, K_TAKEN] += took
+        cc[k, K_JUDG_TAKEN] += took
+        if k != j:
+            cc[j, K_JUDG_DEALT] += took
+        check_bursts(k, comb, rules, dyn, cc)
+
+
+@kernel
+def frenzy_target(i, comb, pol, rules, dyn, streams):
+    """Whom frenzied ``i`` attacks, gridless (L746; every target is as close,
+    A9 ``fury_target``): 'threat' the standing combatant, allies included,
+    with the highest Attack, ties to hostiles, then the first listed;
+    'random' any standing combatant; 'enemies' her policy's target. -1 if
+    nobody."""
+    mode = rules[R_FURY_TARGET]
+    if mode == 2:
+        return choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    n = comb.shape[0]
+    side = comb[i, C_SIDE]
+    best = -1
+    count = 0
+    for j in range(n):
+        if j == i:
+            continue
+        if not is_standing(dyn, j):
+            continue
+        count += 1
+        if best < 0:
+            best = j
+        elif comb[j, C_ATT] > comb[best, C_ATT]:
+            best = j
+        elif comb[j, C_ATT] == comb[best, C_ATT]:
+            if comb[best, C_SIDE] == side:
+                if comb[j, C_SIDE] != side:
+                    best = j
+    if mode == 0:
+        return best
+    if count == 0:
+        return -1
+    k = randbelow(streams[S_POLICY], count)
+    for j in range(n):
+        if j == i:
+            continue
+        if not is_standing(dyn, j):
+            continue
+        if k == 0:
+            return j
+        k -= 1
     return -1
 
 
@@ -2461,6 +2845,39 @@ def cast_sorcery(i, mode, comb, pol, rules, dyn, streams, cc):
 
 
 @kernel
+def frenzy_turn(i, comb, pol, rules, dyn, streams, cc, bf):
+    """A turn of frenzied ``i`` (L746-752): she regains ``fury_regen_dice``
+    d6 Resolve, then attacks (gridless: :func:`frenzy_target`, no talents,
+    no removal rolls: the attack is her one action). On the hex grid the turn
+    is her usual grid turn (moving, and targeting enemies by her policy)."""
+    cc[i, K_FRENZY_TURNS] += 1
+    nd = rules[R_FURY_REGEN_DICE]
+    if nd > 0:
+        g = sum_d6(streams[S_DAMAGE], nd)
+        room = comb[i, C_RES] - dyn[i, D_RES]
+        if g > room:
+            g = room
+        dyn[i, D_RES] += g
+        cc[i, K_FRENZY_REGEN] += g
+    if bf is None:
+        t = frenzy_target(i, comb, pol, rules, dyn, streams)
+        if t >= 0:
+            attack_call(i, t, comb, pol, rules, dyn, streams, cc)
+        if comb[i, C_TMASK] != 0:
+            dyn[i, D_TURNS_DONE] += 1
+    else:
+        BG.take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf)
+
+
+@kernel
+def frenzy_again(i, comb, rules, dyn):
+    """``i`` is frenzied and standing: she has the frenzy's second turn due."""
+    if dyn[i, D_FRENZY] == 0:
+        return False
+    return is_standing(dyn, i)
+
+
+@kernel
 def take_turn(i, comb, pol, rules, dyn, streams, cc):
     """One turn of ``i`` (L1410): a Major and a Minor action, free actions.
 
@@ -2495,6 +2912,8 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
             if dyn[i, D_AIL + A_STUN] == 0:
                 actions += 1  # "she regains the second action"
         check_bursts(i, comb, rules, dyn, cc)
+        if settle_now(rules):
+            actions = settle_in_turn(i, actions, comb, pol, rules, dyn, streams, cc)
     if actions >= 2:
         if mask != 0:
             r = minor_talent(i, comb, pol, rules, dyn, streams, cc, None)
@@ -2502,6 +2921,8 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
                 actions -= 1
             while r == 2:  # Steal Action: "you may take another Minor action" (L1725)
                 r = minor_talent(i, comb, pol, rules, dyn, streams, cc, None)
+            if settle_now(rules):
+                actions = settle_in_turn(i, actions, comb, pol, rules, dyn, streams, cc)
     # Major action, then (Bonus Action, free) another Major: one attack site,
     # so the inlined attack is compiled once
     majors = 1 if actions >= 1 else 0
@@ -2533,12 +2954,33 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
                     if dealt >= 0:
                         if (mask >> E_REFLECTOR) & 1 != 0:
                             give_reflector(i, comb, dyn, cc, None)
+        if settle_now(rules):
+            if settle_in_turn(i, 1, comb, pol, rules, dyn, streams, cc) == 0:
+                break
         if m == 0:
             if mask != 0:
                 if bonus_action(i, comb, pol, rules, dyn, cc):
                     majors = 2
     if mask != 0:
         dyn[i, D_TURNS_DONE] += 1
+
+
+@kernel(inline="always")
+def settle_now(rules):
+    """Bursts play after each action of a gridless turn (bursts play, A7b)."""
+    if rules[R_BURSTS] == BURSTS_COUNT:
+        return False
+    return rules[R_BURST_TIMING] == 0
+
+
+@kernel
+def settle_in_turn(i, actions, comb, pol, rules, dyn, streams, cc):
+    """:func:`settle` between the actions of ``i``'s turn; returns the actions
+    she has left (0 once she is down or lost)."""
+    settle(comb, pol, rules, dyn, streams, cc, None)
+    if not is_standing(dyn, i):
+        return 0
+    return actions
 
 
 @kernel
@@ -2556,6 +2998,13 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc, bf):
                 return 1
     if try_heal(i, comb, pol, rules, dyn, streams, cc, bf):
         return 1
+    if (comb[i, C_TMASK] >> E_HATE) & 1 != 0:
+        if dyn[i, D_RES] * 100 < pol[i, P_HEAL_BELOW] * comb[i, C_RES]:
+            h = hate_the_world(i, comb, pol, rules, dyn, cc)
+            if h >= 0:
+                # Hate the World (L1597): regain P2 d6 + P3 Resolve
+                restore(i, i, sum_d6(streams[S_DAMAGE], comb[i, C_TP2 + h]) + comb[i, C_TP3 + h], comb, dyn, cc)
+                return 1
     if (comb[i, C_TMASK] >> E_REMEDY) & 1 != 0:
         s = find_usable(i, E_REMEDY, comb, pol, dyn)
         if s >= 0:
@@ -2654,6 +3103,24 @@ def extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf):
         if not is_standing(dyn, i):
             break
         play_turn(i, comb, pol, rules, dyn, streams, cc, bf)
+        settle(comb, pol, rules, dyn, streams, cc, bf)
+        outcome = outcome_now(comb, rules, dyn)
+        if outcome >= 0:
+            break
+    return outcome
+
+
+@kernel
+def frenzy_turns(i, k, comb, pol, rules, dyn, streams, cc, bf):
+    """Up to ``k`` frenzy turns of ``i`` (:func:`frenzy_turn`), each settled;
+    stops when the frenzy ends, she falls or the fight is decided. Returns
+    the outcome (-1 while it goes on)."""
+    outcome = -1
+    for _ in range(k):
+        if not frenzy_again(i, comb, rules, dyn):
+            break
+        frenzy_turn(i, comb, pol, rules, dyn, streams, cc, bf)
+        settle(comb, pol, rules, dyn, streams, cc, bf)
         outcome = outcome_now(comb, rules, dyn)
         if outcome >= 0:
             break
@@ -2760,6 +3227,7 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
     if bf is not None:
         BG.place_all(dyn, bf)
         BG.refresh_fear(comb, dyn, bf)
+    settle(comb, pol, rules, dyn, streams, cc, bf)
     roll_initiative(comb, rules, streams[S_SETUP], order, key)
     outcome = -1
     rounds = cap
@@ -2780,6 +3248,7 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
                 bleed(j, comb, rules, dyn, streams, cc)
                 bled = True
         if bled:
+            settle(comb, pol, rules, dyn, streams, cc, bf)
             outcome = outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 rounds = r
@@ -2806,7 +3275,11 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
                     if bf is not None:
                         BG.refresh_fear(comb, dyn, bf)
             if acts:
-                play_turn(i, comb, pol, rules, dyn, streams, cc, bf)
+                if dyn[i, D_FRENZY] != 0:
+                    outcome = frenzy_turns(i, 1 + rules[R_FURY_SECOND_TURN], comb, pol, rules, dyn, streams, cc, bf)
+                else:
+                    play_turn(i, comb, pol, rules, dyn, streams, cc, bf)
+                    settle(comb, pol, rules, dyn, streams, cc, bf)
                 if bf is not None:
                     BG.after_turn(comb, pol, rules, dyn, streams, cc, bf)  # labyrinth: Pendulum (A44b)
             outcome = outcome_now(comb, rules, dyn)
@@ -2825,6 +3298,15 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
                         outcome = extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf)
                         if outcome >= 0:
                             break
+        if outcome < 0:
+            if rules[R_BURSTS] != BURSTS_COUNT:
+                if rules[R_FURY_SECOND_TURN] == 0:  # the frenzy's second turn at the end of the round (A9v-a)
+                    for k in range(n):
+                        i = order[k]
+                        if frenzy_again(i, comb, rules, dyn):
+                            outcome = frenzy_turns(i, 1, comb, pol, rules, dyn, streams, cc, bf)
+                            if outcome >= 0:
+                                break
         if outcome < 0:
             if bf is not None:
                 outcome = BG.end_of_round(r, comb, pol, rules, dyn, streams, cc, bf)  # labyrinth features
@@ -2936,6 +3418,7 @@ def scene_columns(i, comb, rules, dyn):
     dyn[i, D_GUARD] = -1
     dyn[i, D_DMG_ADJ] = 0
     dyn[i, D_PAID] = 0
+    burst_state(i, dyn)
     team_state(i, dyn)
 
 

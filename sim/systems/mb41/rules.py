@@ -168,6 +168,49 @@ RULES = Ruleset(
         RuleOption("episode_draw", "ends", "a scene that ends in a draw (round cap) ends the episode ('ends') or "
                    "the party goes on to the next scene if a girl still stands ('continues') (RULINGS: draws)",
                    kind="choice", choices=("ends", "continues")),
+        # --- bursts (L149-161, L451-453, L744-762, L1163-1165; audit items 12-18, A6-A10)
+        RuleOption("bursts", "play", "'play' = a burst at burst_at plays its effect (Heart, Fury, Judgment; bonds "
+                   "burn, 0 bonds = the girl is lost); 'count' = bursts are only counted and the counter resets "
+                   "(burst_resets), as before bursts played (L161)", kind="choice", choices=("play", "count")),
+        RuleOption("burst_timing", "after_action", "A7: a burst plays after the action that set it off resolves "
+                   "(A7b, 'after_action'; gridless, each of her Minor/Major actions and each action of another "
+                   "combatant that gave her the overcharge) or at the end of the turn ('after_turn'); on the hex "
+                   "grid bursts play at the end of the turn; A7a (interrupting the action) is not simulated",
+                   kind="choice", choices=("after_action", "after_turn", "interrupt"),
+                   available=("after_action", "after_turn")),
+        RuleOption("heart_burst", "apart", "A8: the Heart Burst's creature: 'apart' = it is a separate encounter "
+                   "(A8b), in this fight she loses 1 point of her strongest bond and her counter resets; 'spawn' "
+                   "(A8a, a spread-1 monster in this fight) is not simulated yet", kind="choice",
+                   choices=("apart", "spawn"), available=("apart",)),
+        RuleOption("fury_target", "threat", "A9: whom a frenzied girl attacks, gridless (every target is as close): "
+                   "'threat' = the standing combatant (allies included, L746) with the highest Attack, ties to "
+                   "hostiles, then the first listed; 'random' = any standing combatant; 'enemies' = her policy's "
+                   "target among enemies. On the hex grid her turns pick enemies as her policy does",
+                   kind="choice", choices=("threat", "random", "enemies")),
+        RuleOption("fury_second_turn", "end_of_round", "A9v: the frenzy's second turn each round: at the end of "
+                   "the round (A9v-a) or right after her own turn ('consecutive', A9v-b)", kind="choice",
+                   choices=("end_of_round", "consecutive")),
+        RuleOption("fury_spend", "damage", "A9iii: what a frenzied girl spends on each attack (she must spend, "
+                   "L754): 'damage' = 2 Fury OC for +1d6 on a hit when she has 2, else 1 for a hex of movement; "
+                   "'movement' = always 1 for movement (the least)", kind="choice", choices=("damage", "movement")),
+        RuleOption("fury_retaliate", True, "A9iii: a frenzied girl with 2+ Fury OC spends 2 for a basic attack "
+                   "on whoever attacked her, after that attack (L758)", kind="bool"),
+        RuleOption("fury_drop", "revive", "A9iv: a frenzied girl dropping to 0 Resolve ends the frenzy; "
+                   "'revive' = she makes the normal revive roll (A9iv-a), 'out' = no revive roll (A9iv-b)",
+                   kind="choice", choices=("revive", "out")),
+        RuleOption("fury_regen_dice", 1, "d6 of Resolve a frenzied girl regains at the start of each of her turns "
+                   "(L750)", lo=0, hi=10),
+        RuleOption("fury_bond", "strongest", "A9: the bond a Fury Burst burns ('the most appropriate "
+                   "thematically', L762): her strongest or her weakest", kind="choice",
+                   choices=("strongest", "weakest")),
+        RuleOption("judgment_radius", -1, "A10i: hexes a Judgment Burst reaches on the hex grid; -1 = the whole "
+                   "battlefield (gridless it is always the whole battlefield)", lo=-1, hi=60),
+        RuleOption("judgment_self", False, "A10ii: the bursting girl takes her own explosion's damage", kind="bool"),
+        RuleOption("judgment_avoid", "everyone", "A10iii: who may roll to avoid a Judgment Burst: 'everyone' "
+                   "(2d6!+Support; a girl at 0 Resolve 2d6+Tenacity), 'girls' (monsters and minions take it), "
+                   "'nobody'", kind="choice", choices=("everyone", "girls", "nobody")),
+        RuleOption("judgment_difficulty", 2, "A10: the avoid roll must reach this times the overcharge released "
+                   "(L1163: twice)", lo=0, hi=10),
     ],
 )
 

@@ -35,6 +35,8 @@ from .policies import BOOSTS, MOVES, PRESETS, TARGETS, parse_boost, parse_interc
 from .rules import RULES
 
 STATS = ("heart", "fury", "judgment")
+MAX_BONDS = 12                  # 12 points, each bond at least 1 (L117-121); kernel.MAXB
+DEFAULT_BONDS = (3, 3, 3, 3)    # 12 points at creation (L1848) as four bonds of 3
 ROLES = ("attack", "defence", "support")
 DEFAULT_ROLES = {"attack": "fury", "defence": "heart", "support": "judgment"}
 
@@ -258,6 +260,7 @@ class Member(StrictModel):
     talents: list[str] = Field(default_factory=list, max_length=40)
     talent_uses: dict[str, int] = Field(default_factory=dict)
     overcharge: Overcharge = Overcharge()
+    bonds: list[int] | None = Field(None, max_length=MAX_BONDS)
     spread: int | None = Field(None, ge=1, le=10)
     power_level: int | None = Field(None, ge=2, le=20)
     damage_bonus: int | None = Field(None, ge=-10, le=50)
@@ -337,9 +340,29 @@ class Member(StrictModel):
                                  f"(simulated: {', '.join(sim)}; `sim catalog mb41` lists all)")
         return out
 
+    @field_validator("bonds")
+    @classmethod
+    def _bonds(cls, v):
+        """Each bond is rated 1-4 (L117-121); 12 points at creation is advice, not enforced."""
+        if v is None:
+            return v
+        for k, rank in enumerate(v):
+            if not 1 <= rank <= 4:
+                raise ValueError(f"bonds[{k}] is {rank}: each bond is rated 1 to 4 (L117-121); "
+                                 f"a girl starts with 12 points, e.g. bonds: [3, 3, 3, 3]")
+        return v
+
+    def bond_ranks(self) -> list[int]:
+        """Her bonds' ranks (a girl without ``bonds:`` has four bonds of 3; others none)."""
+        if self.kind != "girl":
+            return []
+        return list(DEFAULT_BONDS if self.bonds is None else self.bonds)
+
     @model_validator(mode="after")
     def _stats(self):
         by_role = [self.attack, self.defence, self.support]
+        if self.bonds is not None and self.kind != "girl":
+            raise ValueError(f"{self.name}: only magical girls have bonds (L117); {self.kind}s never burst")
         by_stat = [self.heart, self.fury, self.judgment]
         for name, k in self.talent_uses.items():
             if name not in self.talents:

@@ -55,6 +55,19 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
             row[f"oc_gain_{stat}"] = k[K.K_OC_GAIN + s] / n_trials
         for s, stat in enumerate(STATS):
             row[f"bursts_{stat}"] = k[K.K_BURSTS + s] / n_trials
+        if inputs.kinds[j] == "girl":  # bursts played (rule bursts: play; L451-453, L744-762, L1163-1165)
+            lost_lo, lost_hi = wilson(k[K.K_LOST], n_trials)
+            row["bonds_lost"] = k[K.K_BONDS_LOST] / n_trials
+            row["lost_rate"] = k[K.K_LOST] / n_trials
+            row["lost_lo"] = lost_lo
+            row["lost_hi"] = lost_hi
+            row["judgment_dealt"] = k[K.K_JUDG_DEALT] / n_trials
+            row["frenzy_turns"] = k[K.K_FRENZY_TURNS] / n_trials
+            row["fury_spent"] = k[K.K_FURY_SPENT] / n_trials
+            row["retaliations"] = k[K.K_RETALIATIONS] / n_trials
+            row["frenzy_regen"] = k[K.K_FRENZY_REGEN] / n_trials
+        row["judgment_taken"] = k[K.K_JUDG_TAKEN] / n_trials
+        row["judgment_avoided"] = k[K.K_JUDG_AVOIDED] / n_trials
         row["healed"] = k[K.K_HEALED] / n_trials
         row["ailments_received"] = k[K.K_AILED] / n_trials
         row["ailments_removed"] = k[K.K_AIL_REMOVED] / n_trials

@@ -122,6 +122,10 @@ fight_for_friends  attack, damage               + attack and + damage while an a
                                                 [fight_for_friends]
 battle_sorcery     bonus                        + bonus to her sorcery in battle (policy
                                                 ``sorcery``) [cast_sorcery]
+hate_the_world     bonus, dice, heal            a bond point (never the last): below
+                                                ``heal_below`` a Minor for dice d6 + heal Resolve,
+                                                else + bonus to an attack and its damage
+                                                [hate_the_world]
 =================  ===========================  ====================================================
 """
 from __future__ import annotations
@@ -175,6 +179,7 @@ MECHANICS = {
     "undying_brood": (K.E_BROOD, ()),
     "fight_for_friends": (K.E_FRIENDS, ("attack", "damage")),
     "battle_sorcery": (K.E_BATTLE_SORCERY, ("bonus",)),
+    "hate_the_world": (K.E_HATE, ("bonus", "dice", "heal")),
 }
 
 #: labyrinth features (catalog group ``labyrinth``): mechanic code -> where a scenario sets it
@@ -258,7 +263,8 @@ def fill_slots(row, talents: list[str], role_stat: dict[str, int], minion: bool 
         code, params = MECHANICS[mech["code"]]
         row[K.C_TCODE + s] = code
         row[K.C_TMASK] |= 1 << code
-        row[K.C_TCOST + s] = 0 if minion else (r.cost or 0)
+        # minions pay nothing (L2172); a bond-paid talent (Hate the World) costs no overcharge
+        row[K.C_TCOST + s] = 0 if (minion or r.cost_stat == "bond") else (r.cost or 0)
         role = r.cost_stat if r.cost_stat in _ROLE_INDEX else "support"
         row[K.C_TROLE + s] = role_stat[role]
         # per-episode uses (A54): a single fight is the whole episode; in an episode of several
