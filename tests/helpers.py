@@ -175,3 +175,96 @@ def mb41_call(fn, **args):
     if missing:
         raise TypeError(f"{fn.__name__} has parameters {missing} that the test does not supply")
     return fn(*[args[p] for p in params])
+
+
+#: a policy that never boosts and takes any overcharge (scripted 4.1 tests)
+MB41_NOCAP = {"boost": "never", "overcharge_cap": 99}
+
+
+def mb41_girl(name: str = "Akari", **fields) -> dict:
+    """A girl 4/4/3 (attack/defence/support), Resolve 18, no Boost, no overcharge cap."""
+    m = {"attack": 4, "defence": 4, "support": 3, "policy": dict(MB41_NOCAP)}
+    m.update(fields)
+    return mb41_member(name, **m)
+
+
+def mb41_boss(name: str = "Boss", **fields) -> dict:
+    """A monster 3/3/3 with 40 Resolve, damage bonus 0 and an overcharge pool of 10."""
+    m = {"kind": "monster", "resolve": 40, "damage_bonus": 0, "overcharge_pool": 10}
+    m.update(fields)
+    return mb41_member(name, **m)
+
+
+def mb41_setup(side_a, side_b, rules=None):
+    """Compile two sides of member dicts; returns ``(inputs, dyn, cc)`` after ``reset``."""
+    inp = mb41_inputs(mb41_data(side_a, side_b, rules))
+    dyn, cc = mb41_state(inp)
+    return inp, dyn, cc
+
+
+def mb41_run(fn, inp, dyn, cc, script, check=True, **args):
+    """Call kernel ``fn`` on ``inp``'s arrays, ``dyn``, ``cc`` and ``script``'s
+    streams (gridless: ``bf`` None unless given), then check that the script
+    was drawn exactly (``check``)."""
+    full = dict(comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn, streams=script.streams, cc=cc, bf=None)
+    full.update(args)
+    out = mb41_call(fn, **full)
+    if check:
+        script.assert_consumed()
+    return out
+
+
+# ---------------------------------------------------------------- the 4.1 hex battlefield
+
+
+def grid_arena(girls, foes, rules=None, battlefield=None):
+    """Compile a hex-grid fight (8 x 8 unless ``battlefield`` is given), reset
+    and deploy it; returns ``(inp, dyn, cc, bf)``."""
+    from sim.systems.mb41 import battle_grid as BG
+
+    data = mb41_data(girls, foes, rules={"grid": "hex", **(rules or {})})
+    data["battlefield"] = battlefield or {"width": 8, "height": 8}
+    inp = mb41_inputs(data)
+    dyn, cc = mb41_state(inp)
+    bf = BG.make_bf(inp.battlefield)
+    mb41_call(BG.place_all, dyn=dyn, bf=bf)
+    return inp, dyn, cc, bf
+
+
+def grid_put(inp, dyn, bf, i, col, row):
+    """Move combatant ``i`` to ``[col, row]`` and rebuild the occupancy."""
+    from sim.systems.mb41 import battle_grid as BG
+    from sim.systems.mb41 import kernel as K
+
+    dyn[i, K.D_POS] = inp.battlefield.cell_offset(col, row)
+    mb41_call(BG.place_all, dyn=dyn, bf=bf)
+
+
+def grid_where(inp, dyn, i):
+    """``[col, row]`` of combatant ``i``."""
+    from sim.systems.mb41 import grid as G
+    from sim.systems.mb41 import kernel as K
+
+    return list(G.axial_to_offset(*inp.battlefield.coords(int(dyn[i, K.D_POS]))))
+
+
+def grid_apart(inp, dyn, i, j):
+    """Hexes between combatants ``i`` and ``j``."""
+    from sim.systems.mb41 import kernel as K
+
+    return inp.battlefield.distance(int(dyn[i, K.D_POS]), int(dyn[j, K.D_POS]))
+
+
+def grid_run(fn, inp, dyn, cc, bf, script=None, **kw):
+    """Call kernel ``fn`` on the battlefield ``bf``; the script (default none) must be drawn exactly."""
+    s = script or Script()
+    out = mb41_call(fn, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn, streams=s.streams, cc=cc, bf=bf, **kw)
+    s.assert_consumed()
+    return out
+
+
+def grid_turn(inp, dyn, cc, bf, i, **script):
+    """One grid turn of ``i`` with the scripted streams ``script`` (check=..., damage=...)."""
+    from sim.systems.mb41 import battle_grid as BG
+
+    grid_run(BG.take_turn_grid, inp, dyn, cc, bf, Script(**script), i=i)

@@ -15,6 +15,8 @@ import numpy as np
 import pytest
 
 from helpers import Script, faces, mb41_call, mb41_data, mb41_inputs, mb41_member, mb41_state
+from helpers import grid_apart as apart, grid_arena as arena, grid_put as put, grid_run as call
+from helpers import grid_turn as turn, grid_where as where
 from sim.scenario import ScenarioError
 from sim.systems.mb41 import battle_grid as BG
 from sim.systems.mb41 import grid as G
@@ -24,43 +26,8 @@ HEART, FURY, JUDGMENT = 0, 1, 2
 MISS = faces(1, 1, 3, 3)   # Akari 1+1+4 = 6 against Shade 3+3+3 = 9
 
 
-def arena(girls, foes, rules=None, battlefield=None):
-    """Compile, reset and deploy; returns ``(inp, dyn, cc, bf)``."""
-    data = mb41_data(girls, foes, rules={"grid": "hex", **(rules or {})})
-    data["battlefield"] = battlefield or {"width": 8, "height": 8}
-    inp = mb41_inputs(data)
-    dyn, cc = mb41_state(inp)
-    bf = BG.make_bf(inp.battlefield)
-    mb41_call(BG.place_all, dyn=dyn, bf=bf)
-    return inp, dyn, cc, bf
-
-
 def akari(**kw):
     return mb41_member("Akari", attack=4, defence=4, support=3, **kw)
-
-
-def put(inp, dyn, bf, i, col, row):
-    dyn[i, K.D_POS] = inp.battlefield.cell_offset(col, row)
-    mb41_call(BG.place_all, dyn=dyn, bf=bf)
-
-
-def where(inp, dyn, i):
-    return list(G.axial_to_offset(*inp.battlefield.coords(int(dyn[i, K.D_POS]))))
-
-
-def apart(inp, dyn, i, j):
-    return inp.battlefield.distance(int(dyn[i, K.D_POS]), int(dyn[j, K.D_POS]))
-
-
-def call(fn, inp, dyn, cc, bf, script=None, **kw):
-    s = script or Script()
-    out = mb41_call(fn, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn, streams=s.streams, cc=cc, bf=bf, **kw)
-    s.assert_consumed()
-    return out
-
-
-def turn(inp, dyn, cc, bf, i, **script):
-    call(BG.take_turn_grid, inp, dyn, cc, bf, Script(**script), i=i)
 
 
 def duel(a=None, b=None, rules=None, at=((3, 4), (3, 2)), battlefield=None):

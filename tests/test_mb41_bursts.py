@@ -9,40 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import Script, faces, load_data, mb41_call, mb41_data, mb41_inputs, mb41_member, mb41_state
+from helpers import Script, faces, load_data, mb41_call, mb41_data, mb41_inputs, mb41_state
+from helpers import mb41_boss as boss, mb41_girl as girl, mb41_run as call, mb41_setup as setup
 
 from sim.scenario.errors import ScenarioError
 from sim.systems.mb41 import kernel as K
 
 HEART, FURY, JUDGMENT = 0, 1, 2
-NOCAP = {"boost": "never", "overcharge_cap": 99}
-
-
-def girl(name="Akari", **kw):
-    m = {"attack": 4, "defence": 4, "support": 3, "policy": dict(NOCAP)}
-    m.update(kw)
-    return mb41_member(name, **m)
-
-
-def boss(name="Boss", **kw):
-    m = {"kind": "monster", "resolve": 40, "damage_bonus": 0, "overcharge_pool": 10}
-    m.update(kw)
-    return mb41_member(name, **m)
-
-
-def setup(side_a, side_b, rules=None):
-    inp = mb41_inputs(mb41_data(side_a, side_b, rules))
-    dyn, cc = mb41_state(inp)
-    return inp, dyn, cc
-
-
-def call(fn, inp, dyn, cc, s, check=True, **kw):
-    args = dict(comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn, streams=s.streams, cc=cc, bf=None)
-    args.update(kw)
-    out = mb41_call(fn, **args)
-    if check:
-        s.assert_consumed()
-    return out
 
 
 def bonds(dyn, j, k=4):

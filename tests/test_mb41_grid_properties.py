@@ -188,6 +188,7 @@ def play_by_turns(inp, dyn, cc, streams, bf):
         mb41_call(K.check_bursts, i=j, comb=comb, rules=rules, dyn=dyn, cc=cc)
     mb41_call(BG.place_all, dyn=dyn, bf=bf)
     BG.refresh_fear(comb, dyn, bf)
+    K.settle(comb, pol, rules, dyn, streams, cc, bf)   # bursts due at the start (bursts: play)
     check_positions(inp, dyn, bf)
     order = np.zeros(n, dtype=np.int64)
     K.roll_initiative(comb, rules, streams[K.S_SETUP], order, np.zeros(n, dtype=np.int64))
@@ -200,6 +201,7 @@ def play_by_turns(inp, dyn, cc, streams, bf):
                 K.bleed(j, comb, rules, dyn, streams, cc)
                 bled = True
         if bled:
+            K.settle(comb, pol, rules, dyn, streams, cc, bf)
             outcome = K.outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 break
@@ -218,12 +220,24 @@ def play_by_turns(inp, dyn, cc, streams, bf):
                 dyn[i, K.D_RES] = min(dyn[i, K.D_PENDING], comb[i, K.C_RES])
                 dyn[i, K.D_PENDING] = -1
             if acts:
-                K.play_turn(i, comb, pol, rules, dyn, streams, cc, bf)   # the turn clock, then the grid turn
+                if dyn[i, K.D_FRENZY]:   # a Fury Burst's frenzy: her turns (bursts: play)
+                    K.frenzy_turns(i, 1 + rules[K.R_FURY_SECOND_TURN], comb, pol, rules, dyn, streams, cc, bf)
+                else:
+                    K.play_turn(i, comb, pol, rules, dyn, streams, cc, bf)   # the turn clock, then the grid turn
+                    K.settle(comb, pol, rules, dyn, streams, cc, bf)
                 BG.after_turn(comb, pol, rules, dyn, streams, cc, bf)
             check_positions(inp, dyn, bf)
             outcome = K.outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 break
+        if outcome < 0 and rules[K.R_BURSTS] != K.BURSTS_COUNT and rules[K.R_FURY_SECOND_TURN] == 0:
+            for k in range(n):   # the frenzy's second turn at the end of the round (A9v-a)
+                i = int(order[k])
+                if K.frenzy_again(i, comb, rules, dyn):
+                    outcome = K.frenzy_turns(i, 1, comb, pol, rules, dyn, streams, cc, bf)
+                    check_positions(inp, dyn, bf)
+                    if outcome >= 0:
+                        break
         if outcome < 0:
             outcome = BG.end_of_round(r, comb, pol, rules, dyn, streams, cc, bf)  # labyrinth features
             check_positions(inp, dyn, bf)

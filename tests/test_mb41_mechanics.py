@@ -11,39 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import Script, faces, load_data, mb41_call, mb41_data, mb41_inputs, mb41_member, mb41_state
+from helpers import Script, faces, load_data, mb41_data, mb41_inputs, mb41_member, MB41_NOCAP as NOCAP
+from helpers import mb41_boss as boss, mb41_girl as girl, mb41_run as call, mb41_setup as setup
 
 from sim.scenario.errors import ScenarioError
 from sim.systems.mb41 import kernel as K
 
 HEART, FURY, JUDGMENT = 0, 1, 2
-NOCAP = {"boost": "never", "overcharge_cap": 99}
-
-
-def girl(name="Akari", **kw):
-    """A girl 4/4/3 (attack/defence/support), no Boost, no overcharge cap."""
-    m = {"attack": 4, "defence": 4, "support": 3, "policy": dict(NOCAP)}
-    m.update(kw)
-    return mb41_member(name, **m)
-
-
-def boss(name="Boss", **kw):
-    """A monster 3/3/3 with 40 Resolve, damage bonus 0 and an overcharge pool of 10."""
-    m = {"kind": "monster", "resolve": 40, "damage_bonus": 0, "overcharge_pool": 10}
-    m.update(kw)
-    return mb41_member(name, **m)
-
-
-def setup(side_a, side_b, rules=None):
-    inp = mb41_inputs(mb41_data(side_a, side_b, rules))
-    dyn, cc = mb41_state(inp)
-    return inp, dyn, cc
-
-
-def call(fn, inp, dyn, cc, s, **kw):
-    out = mb41_call(fn, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn, streams=s.streams, cc=cc, **kw)
-    s.assert_consumed()
-    return out
 
 
 MISS = faces(1, 1, 3, 3)   # attack 2 + 4 = 6 vs defence 6 + 3 = 9

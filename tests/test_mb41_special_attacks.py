@@ -8,35 +8,16 @@ have damage bonus 0, so a melee hit deals the die + 2.
 """
 from __future__ import annotations
 
-from helpers import Script, faces, mb41_call, mb41_data, mb41_fight, mb41_inputs, mb41_member, mb41_state
+from helpers import Script, faces, mb41_call, mb41_fight, mb41_member
+from helpers import mb41_girl as girl, mb41_run as call, mb41_setup as setup
 
 from sim.systems.mb41 import kernel as K
-
-NOCAP = {"boost": "never", "overcharge_cap": 99}
-
-
-def girl(name="Akari", **kw):
-    m = {"attack": 4, "defence": 4, "support": 3, "policy": dict(NOCAP)}
-    m.update(kw)
-    return mb41_member(name, **m)
 
 
 def monster(name="Lurker", **kw):
     m = {"kind": "monster", "resolve": 20, "damage_bonus": 0, "overcharge_pool": 5}
     m.update(kw)
     return mb41_member(name, **m)
-
-
-def setup(side_a, side_b, rules=None):
-    inp = mb41_inputs(mb41_data(side_a, side_b, rules))
-    dyn, cc = mb41_state(inp)
-    return inp, dyn, cc
-
-
-def call(fn, inp, dyn, cc, s, **kw):
-    out = mb41_call(fn, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn, streams=s.streams, cc=cc, **kw)
-    s.assert_consumed()
-    return out
 
 
 # ------------------------------------------------------------------ Ambush Tactics

@@ -151,7 +151,9 @@ def check(inp, dyn, cc):
         if dyn[j, K.D_LOST]:
             assert not b[j].any() and dyn[j, K.D_DEAD] == 1
         if r[K.R_BURSTS] == K.BURSTS_COUNT:
-            assert (b[j] == b0[j]).all() and not cc[j, K.K_FRENZY_TURNS]
+            # no burst plays: only Hate the World spends bond points
+            hate = sum(cc[j, K.K_TUSE + s] for s in range(K.MAXT) if comb[j, K.C_TCODE + s] == K.E_HATE)
+            assert b0[j].sum() - b[j].sum() == hate and not cc[j, K.K_FRENZY_TURNS]
 
 
 @settings(max_examples=80, **SETTINGS)

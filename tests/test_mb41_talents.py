@@ -7,7 +7,8 @@ data path: a row's numbers are what the kernel plays.
 """
 from __future__ import annotations
 
-from helpers import Script, faces, mb41_call, mb41_data, mb41_inputs, mb41_member, mb41_state
+from helpers import Script, faces, mb41_data, mb41_inputs, mb41_member, mb41_state
+from helpers import mb41_run as call
 from sim.systems.mb41 import kernel as K
 
 AKARI, BENI, SHADE = 0, 1, 2
@@ -23,12 +24,6 @@ def party(akari=None, beni=None, shade=None, rules=None):
                                 [mb41_member("Shade", **c)], rules))
     dyn, cc = mb41_state(inp)
     return inp, dyn, cc
-
-
-def call(fn, inp, dyn, cc, s, **kw):
-    out = mb41_call(fn, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn, streams=s.streams, cc=cc, **kw)
-    s.assert_consumed()
-    return out
 
 
 def test_bound_is_minus_two_on_attack_and_defence():

@@ -9,33 +9,15 @@ judgment. ``girl`` is 4/4/3 (attack/defence/support) with Resolve 18;
 """
 from __future__ import annotations
 
-from helpers import Script, faces, mb41_call, mb41_data, mb41_inputs, mb41_member, mb41_state
+from helpers import Script, faces, mb41_member, MB41_NOCAP as NOCAP
+from helpers import mb41_girl as girl, mb41_run as call, mb41_setup as setup
 
 from sim.systems.mb41 import kernel as K
 
-NOCAP = {"boost": "never", "overcharge_cap": 99}
 HIT = faces(3, 3, 1, 1)     # 6 + 4 = 10 vs 2 + 3 = 5
 MISS = faces(1, 1, 3, 3)    # 2 + 4 = 6 vs 6 + 3 = 9
 # 3 + 4 = 7 vs 5 + 3 = 8: a miss, but +1 makes a tie the higher stat (4 > 3) wins (L1453)
 EDGE = faces(2, 1, 2, 3)
-
-
-def girl(name="Akari", **kw):
-    m = {"attack": 4, "defence": 4, "support": 3, "policy": dict(NOCAP)}
-    m.update(kw)
-    return mb41_member(name, **m)
-
-
-def setup(side_a, side_b, rules=None):
-    inp = mb41_inputs(mb41_data(side_a, side_b, rules))
-    dyn, cc = mb41_state(inp)
-    return inp, dyn, cc
-
-
-def call(fn, inp, dyn, cc, s, **kw):
-    out = mb41_call(fn, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn, streams=s.streams, cc=cc, **kw)
-    s.assert_consumed()
-    return out
 
 
 def turn(inp, dyn, cc, s, i):

@@ -7,7 +7,8 @@ Injected dice.
 from __future__ import annotations
 
 import pytest
-from helpers import Script, faces, load_data, mb41_call, mb41_data, mb41_inputs, mb41_member, mb41_state
+from helpers import Script, faces, load_data, mb41_data, mb41_inputs, mb41_member, mb41_state
+from helpers import mb41_run as call
 
 from sim.scenario.errors import ScenarioError
 from sim.systems.mb41 import fast
@@ -24,12 +25,6 @@ def setup(me, rules=None):
     inp = mb41_inputs(mb41_data([mb41_member("Akari", attack=4, defence=4, support=3)], [me], rules))
     dyn, cc = mb41_state(inp)
     return inp, dyn, cc
-
-
-def call(fn, inp, dyn, cc, s, **kw):
-    out = mb41_call(fn, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn, streams=s.streams, cc=cc, **kw)
-    s.assert_consumed()
-    return out
 
 
 def test_a_witch_compiles_with_one_full_counter_and_a_girls_resolve():

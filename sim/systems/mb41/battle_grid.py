@@ -939,48 +939,32 @@ def refresh_fear(comb, dyn, bf):
     for j in range(n):
         dyn[j, K.D_FEAR] = 0
     for k in range(n):
-        # Courage Aura (L1739): +P1 to her standing allies within its range (adjacent)
-        if (comb[k, K.C_TMASK] >> K.E_COURAGE) & 1 == 0:
-            continue
-        if not K.is_standing(dyn, k):
-            continue
         if dyn[k, K.D_POS] < 0:
             continue
         for s in range(K.MAXT):
-            if comb[k, K.C_TCODE + s] != K.E_COURAGE:
+            code = comb[k, K.C_TCODE + s]
+            if code == K.E_FEAR_AURA:
+                if dyn[k, K.D_DEAD] != 0:
+                    continue
+                sign = 1    # a penalty to the enemies within range
+            elif code == K.E_COURAGE:
+                if not K.is_standing(dyn, k):
+                    continue
+                sign = -1   # Courage Aura (L1739): a bonus to her allies within range
+            else:
                 continue
             hi = comb[k, K.C_TREACH + s]
             for j in range(n):
                 if j == k:
                     continue
-                if comb[j, K.C_SIDE] != comb[k, K.C_SIDE]:
+                if (comb[j, K.C_SIDE] == comb[k, K.C_SIDE]) != (sign < 0):
                     continue
                 if dyn[j, K.D_POS] < 0:
                     continue
                 if hi >= 0:
                     if hexes(dyn[k, K.D_POS], dyn[j, K.D_POS], bf) > hi:
                         continue
-                dyn[j, K.D_FEAR] -= comb[k, K.C_TP1 + s]
-    for k in range(n):
-        if (comb[k, K.C_TMASK] >> K.E_FEAR_AURA) & 1 == 0:
-            continue
-        if dyn[k, K.D_DEAD] != 0:
-            continue
-        if dyn[k, K.D_POS] < 0:
-            continue
-        for s in range(K.MAXT):
-            if comb[k, K.C_TCODE + s] != K.E_FEAR_AURA:
-                continue
-            hi = comb[k, K.C_TREACH + s]
-            for j in range(n):
-                if comb[j, K.C_SIDE] == comb[k, K.C_SIDE]:
-                    continue
-                if dyn[j, K.D_POS] < 0:
-                    continue
-                if hi >= 0:
-                    if hexes(dyn[k, K.D_POS], dyn[j, K.D_POS], bf) > hi:
-                        continue
-                dyn[j, K.D_FEAR] += comb[k, K.C_TP1 + s]
+                dyn[j, K.D_FEAR] += sign * comb[k, K.C_TP1 + s]
 
 
 # ---------------------------------------------------------------- labyrinth features (L2126-2166)

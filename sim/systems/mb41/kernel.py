@@ -451,6 +451,22 @@ def reset_row(i, comb, dyn):
         dyn[i, D_AIL + s] = 0  # ailments last until removed or the scene ends (A25)
     for s in range(MAXT):
         dyn[i, D_TUSES + s] = comb[i, C_TUSES + s]
+    dyn[i, D_WOUND_HITS] = 0
+    dyn[i, D_PEN_DICE] = 0
+    dyn[i, D_PEN_LEVELS] = 0
+    dyn[i, D_RECOVERS] = 0
+    for b in range(MAXB):
+        dyn[i, D_BOND + b] = comb[i, C_BOND + b]
+    dyn[i, D_LOST] = 0
+    scene_state(i, comb, dyn)
+
+
+@kernel(inline="always")
+def scene_state(i, comb, dyn):
+    """The columns every fight and every scene of an episode starts afresh
+    (a part of ``SCENE_COLUMNS``): Fear Aura, the talents' marks, the
+    position, bursts due and the frenzy (:func:`burst_state`), the team
+    talents and fight clocks (:func:`team_state`)."""
     dyn[i, D_FEAR] = comb[i, C_FEAR0]
     dyn[i, D_FT_TARGET] = -1
     dyn[i, D_FT_STACK] = 0
@@ -466,13 +482,6 @@ def reset_row(i, comb, dyn):
     dyn[i, D_GUARD] = -1
     dyn[i, D_DMG_ADJ] = 0
     dyn[i, D_PAID] = 0
-    dyn[i, D_WOUND_HITS] = 0
-    dyn[i, D_PEN_DICE] = 0
-    dyn[i, D_PEN_LEVELS] = 0
-    dyn[i, D_RECOVERS] = 0
-    for b in range(MAXB):
-        dyn[i, D_BOND + b] = comb[i, C_BOND + b]
-    dyn[i, D_LOST] = 0
     burst_state(i, dyn)
     team_state(i, dyn)
 
@@ -2532,7 +2541,7 @@ def hate_the_world(i, comb, pol, rules, dyn, cc):
     if left <= 1:
         return -1
     pay_talent(i, s, comb, rules, dyn, cc)
-    lose_bond(i, True, dyn, cc)
+    lose_bond(i, True, comb, dyn, cc)
     return s
 
 
@@ -2609,7 +2618,7 @@ def retaliate(j, a, comb, pol, rules, dyn, streams, cc):
 
 
 @kernel
-def lose_bond(j, strongest, dyn, cc):
+def lose_bond(j, strongest, comb, dyn, cc):
     """A burst burns one point of ``j``'s strongest (or weakest) bond, the
     first listed on ties (L451, L762, L1165); with no bonds left she is lost
     (out of the fight). Returns whether she is lost."""
@@ -2633,6 +2642,9 @@ def lose_bond(j, strongest, dyn, cc):
         left += dyn[j, D_BOND + b]
     if left > 0:
         return False
+    if dyn[j, D_RES] > 0:
+        if comb[j, C_SIDEMASK] != 0:
+            drop_effects(j, comb, dyn)  # her Courage Aura and Amplify Magic on her end
     dyn[j, D_LOST] = 1
     dyn[j, D_DEAD] = 1     # out of the fight: never targeted, never acts, her side no longer counts her
     dyn[j, D_RES] = 0
@@ -2663,9 +2675,9 @@ def play_burst(j, s, comb, pol, rules, dyn, streams, cc, bf):
         return
     if s == HEART:
         dyn[j, D_OC + HEART] = 0
-        lose_bond(j, True, dyn, cc)
+        lose_bond(j, True, comb, dyn, cc)
     elif s == FURY:
-        if not lose_bond(j, rules[R_FURY_BOND] == 0, dyn, cc):
+        if not lose_bond(j, rules[R_FURY_BOND] == 0, comb, dyn, cc):
             if dyn[j, D_RES] > 0:
                 dyn[j, D_FRENZY] = 1
             else:  # at 0 Resolve she is a non-magical human (L1420): no frenzy, the counter is spent
@@ -2674,7 +2686,7 @@ def play_burst(j, s, comb, pol, rules, dyn, streams, cc, bf):
         released = dyn[j, D_OC + JUDGMENT]
         dyn[j, D_OC + JUDGMENT] = 0
         judgment_blast(j, released, comb, pol, rules, dyn, streams, cc, bf)
-        lose_bond(j, False, dyn, cc)
+        lose_bond(j, False, comb, dyn, cc)
 
 
 @kernel
@@ -3403,23 +3415,7 @@ def scene_columns(i, comb, rules, dyn):
             dyn[i, D_TUSES + s] = comb[i, C_TUSES + s]
         elif rules[R_EPISODE_USES] == 1:
             dyn[i, D_TUSES + s] = comb[i, C_TUSES + s]
-    dyn[i, D_FEAR] = comb[i, C_FEAR0]
-    dyn[i, D_FT_TARGET] = -1
-    dyn[i, D_FT_STACK] = 0
-    dyn[i, D_STICKY] = 0
-    dyn[i, D_DEF_BONUS] = 0
-    dyn[i, D_REFLECT_BY] = -1
-    dyn[i, D_REFLECT_UNTIL] = 0
-    dyn[i, D_TURNS_DONE] = 0
-    dyn[i, D_BOMB] = 0
-    dyn[i, D_IMPLODE_BY] = -1
-    dyn[i, D_IMPLODE_UNTIL] = 0
-    dyn[i, D_POS] = comb[i, C_CELL]
-    dyn[i, D_GUARD] = -1
-    dyn[i, D_DMG_ADJ] = 0
-    dyn[i, D_PAID] = 0
-    burst_state(i, dyn)
-    team_state(i, dyn)
+    scene_state(i, comb, dyn)
 
 
 @kernel
