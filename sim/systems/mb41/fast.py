@@ -470,6 +470,10 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
         gA0 = gA1 = gD0 = gD1 = sP0 = sP1 = re0 = re1 = st0 = st1 = ko0 = ko1 = dd0 = dd1 = 0
         lo = b * per
         hi = min(count, lo + per)
+        # a duel that never left the fast path (not ``synced``) leaves ``dyn``
+        # as :func:`.kernel.reset` made it: only a synced or replayed trial
+        # needs the next trial to reset it
+        dirty = True
         for t in range(lo, hi):
             trial = start + t
             if all_general:
@@ -483,19 +487,24 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
             seed_stream_inline(dmg_st, key, trial, K.S_DAMAGE)
             if rolled:
                 seed_stream_inline(streams[K.S_SETUP], key, trial, K.S_SETUP)
-            K.reset(comb, rules, dyn)
+            if dirty:
+                K.reset(comb, rules, dyn)
             (outcome, rounds, c0, r0, r1, a0, a1, h0, h1, d0, d1,
              ga0, gd0, sp0, ga1, gd1, sp1, ko, synced) = duel(comb, rules, dyn, order, ikey, streams, cw,
                                                              start_bursts, chk, dmg_st)
+            dirty = synced
             if play:
                 if synced:
                     replay = _burst_seen(dyn)
-                    for j in range(n):
-                        for k in range(K.NK):
-                            if not replay:
-                                cc[j, k] += cct[j, k]
-                            cct[j, k] = 0
                     if replay:
+                        cct[:, :] = 0
+                    else:
+                        for j in range(n):
+                            for k in range(K.NK):
+                                cc[j, k] += cct[j, k]
+                                cct[j, k] = 0
+                    if replay:
+                        dirty = True
                         outcome, rounds = _replay(comb, pol, rules, dyn, order, ikey, streams, key, trial, cc,
                                                   side_curve[b], comb_curve[b])
                         fights[b, outcome] += 1
