@@ -229,16 +229,18 @@ def _side_effects(comb: np.ndarray) -> None:
     n = comb.shape[0]
     for i in range(n):
         fear = 0
-        side_mask = 0
+        side_mask = side_mask2 = 0
         for j in range(n):
             if comb[j, K.C_SIDE] == comb[i, K.C_SIDE]:
                 side_mask |= int(comb[j, K.C_TMASK])
+                side_mask2 |= int(comb[j, K.C_TMASK2])
                 if j != i:
                     fear -= _aura(comb, j, K.E_COURAGE)
             else:
                 fear += _aura(comb, j, K.E_FEAR_AURA)
         comb[i, K.C_FEAR0] = fear
         comb[i, K.C_SIDEMASK] = side_mask
+        comb[i, K.C_SIDEMASK2] = side_mask2
 
 
 def _brood_minions(comb: np.ndarray) -> None:
@@ -253,7 +255,8 @@ def _brood_minions(comb: np.ndarray) -> None:
 
 def _aura(comb: np.ndarray, j: int, code: int) -> int:
     """Sum of P1 over combatant ``j``'s slots holding aura ``code``."""
-    if not (int(comb[j, K.C_TMASK]) >> code) & 1:
+    mask, bit = (int(comb[j, K.C_TMASK]), code) if code < K.E_MORE else (int(comb[j, K.C_TMASK2]), code - 64)
+    if not (mask >> bit) & 1:
         return 0
     return sum(int(comb[j, K.C_TP1 + s]) for s in range(K.MAXT) if comb[j, K.C_TCODE + s] == code)
 

@@ -102,7 +102,10 @@ C_POOL_CAP = 74    # a witch's overcharge counter cap (C_MONSTER == WITCH)
 C_TEPISODE = 75    # bit (1 << slot) set for every talent slot whose uses count per episode (A54)
 MAXB = 12          # bonds per girl (12 points at creation, each 1-4: at most 12 bonds, L117-121)
 C_BOND = 76        # MAXB columns: her bonds' ranks at the start of the fight (0 = no bond)
-NC = C_BOND + MAXB
+C_TMASK2 = C_BOND + MAXB  # bit (1 << (code - 64)) for every effect code >= 64 in her slots (see E_MORE)
+C_SIDEMASK2 = C_TMASK2 + 1  # OR of C_TMASK2 over her side
+# columns 90-101 are reserved for the movement, area and spawning talents
+NC = 102
 WITCH = 2          # C_MONSTER value of a witch: monster-like (one pool pays talents, no revive, no bursts)
 
 # talent effect codes (catalog ``mechanic: {code: ...}``, talents.MECHANICS;
@@ -153,6 +156,11 @@ E_FRIENDS = 43         # Fight for Friends
 E_SORCERY = 44         # not a slot: set in C_TMASK when her policy casts sorcery in battle
 E_BATTLE_SORCERY = 45  # Battle Sorcery
 E_HATE = 46            # Hate the World (paid with a bond point)
+# codes 47-61 fit C_TMASK; bit 62 of C_TMASK (E_MORE) says "some code >= 64 is
+# in C_TMASK2" (bit code - 64; codes 64-126), so every ``C_TMASK != 0`` gate
+# still sees her talents; 63 (the sign bit) is unused. Test a code with
+# :func:`has_code` or :func:`side_has_code`.
+E_MORE = 62
 
 # ailments (L1459-1467): columns D_AIL + these
 A_STUN = 0
@@ -175,7 +183,8 @@ P_MOVE = 11        # movement on a grid: MOVE_*
 P_INTERCEPT = 12   # intercept a hit on an adjacent ally: -1 never; else when it leaves her below this % (1000 always)
 P_RECKLESS = 13    # 1 = Reckless Movement instead of Disengage / a double move out of rough terrain
 P_SORCERY = 14     # sorcery in battle: SORCERY_*
-NP = 15
+# P 15-17 are reserved for the movement, area and spawning talents
+NP = 18
 TARGET_WEAKEST = 0
 TARGET_RANDOM = 1
 TARGET_STRONGEST = 2
@@ -250,7 +259,8 @@ D_PEND = D_BOND + MAXB  # 3 columns: a burst of this stat is due (plays after th
 D_FRENZY = D_PEND + 3   # 1 while she is in a Fury Burst's frenzy (her Fury counter is what is left to spend)
 D_LOST = D_FRENZY + 1   # 1 once a burst left her with no bonds: out of the fight (D_DEAD is set too)
 D_RETALIATE = D_LOST + 1  # frenzied: who attacked her, for her retaliation after that action (-1 none)
-ND = D_RETALIATE + 1
+# columns 104-131 are reserved for the movement, area and spawning talents
+ND = 132
 #: dynamic columns a girl does NOT carry from one scene of an episode to the next
 #: (:func:`scene_columns` resets them); every other column carries over
 SCENE_COLUMNS = ("D_PENDING", "D_REVIVES", "D_BOOSTS", "D_KO", "D_AIL", "D_TUSES", "D_BURST_TRIAL", "D_FEAR",
@@ -305,7 +315,8 @@ K_FRENZY_TURNS = K_MOVES + 16  # turns she took in a Fury frenzy
 K_FURY_SPENT = K_MOVES + 17    # Fury overcharge she spent in frenzies
 K_RETALIATIONS = K_MOVES + 18  # frenzy retaliation attacks
 K_FRENZY_REGEN = K_MOVES + 19  # Resolve regained at the start of frenzy turns
-NK = K_MOVES + 20
+# K_MOVES + 20 .. + 41 are reserved for the movement, area and spawning talents
+NK = K_MOVES + 42
 
 # per-girl episode counters (``party[g, PE_*]``, summed over episodes)
 PE_RES_END = 0     # Resolve at the end of the episode
@@ -1193,9 +1204,26 @@ def removal_roll(i, comb, rules, dyn, streams, cc):
 
 
 @kernel(inline="always")
+def has_code(i, code, comb):
+    """Combatant ``i`` holds effect ``code`` in a talent slot (codes below 63 in
+    ``C_TMASK``, codes from 64 in ``C_TMASK2``)."""
+    if code < E_MORE:
+        return (comb[i, C_TMASK] >> code) & 1 != 0
+    return (comb[i, C_TMASK2] >> (code - 64)) & 1 != 0
+
+
+@kernel(inline="always")
+def side_has_code(i, code, comb):
+    """Some member of ``i``'s side holds effect ``code`` (``C_SIDEMASK``/``C_SIDEMASK2``)."""
+    if code < E_MORE:
+        return (comb[i, C_SIDEMASK] >> code) & 1 != 0
+    return (comb[i, C_SIDEMASK2] >> (code - 64)) & 1 != 0
+
+
+@kernel(inline="always")
 def find_talent(i, code, comb, dyn):
     """The first slot of ``i`` holding effect ``code`` with uses left, or -1."""
-    if (comb[i, C_TMASK] >> code) & 1 == 0:
+    if not has_code(i, code, comb):
         return -1
     if sealed(i, dyn):
         return -1
@@ -1363,7 +1391,7 @@ def bleed(j, comb, rules, dyn, streams, cc):
 def find_usable(i, code, comb, pol, dyn):
     """The first slot of ``i`` (listed order = priority) holding ``code`` with
     uses left and an affordable cost, or -1."""
-    if (comb[i, C_TMASK] >> code) & 1 == 0:
+    if not has_code(i, code, comb):
         return -1
     for s in range(MAXT):
         if comb[i, C_TCODE + s] == code:

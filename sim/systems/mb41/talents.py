@@ -254,6 +254,7 @@ def fill_slots(row, talents: list[str], role_stat: dict[str, int], minion: bool 
         row[K.C_TCODE + s] = 0
         row[K.C_TREACH + s] = -1
     row[K.C_TMASK] = 0
+    row[K.C_TMASK2] = 0
     row[K.C_TEPISODE] = 0
     for s, name in enumerate(slots):
         r = catalog.lookup(name)
@@ -262,7 +263,11 @@ def fill_slots(row, talents: list[str], role_stat: dict[str, int], minion: bool 
         mech = mechanic_params(name)
         code, params = MECHANICS[mech["code"]]
         row[K.C_TCODE + s] = code
-        row[K.C_TMASK] |= 1 << code
+        if code < K.E_MORE:
+            row[K.C_TMASK] |= 1 << code
+        else:  # codes from 64: C_TMASK2, and E_MORE so every "has talents" gate sees them
+            row[K.C_TMASK2] |= 1 << (code - 64)
+            row[K.C_TMASK] |= 1 << K.E_MORE
         # minions pay nothing (L2172); a bond-paid talent (Hate the World) costs no overcharge
         row[K.C_TCOST + s] = 0 if (minion or r.cost_stat == "bond") else (r.cost or 0)
         role = r.cost_stat if r.cost_stat in _ROLE_INDEX else "support"
