@@ -206,6 +206,27 @@ def exploding_d6_dice(state, n, total, sixes):
     return total, sixes
 
 
+@kernel
+def exploding_d6_ones(state, n):
+    """``n`` exploding d6 rolled die by die, also counting the dice that show 1
+    (Power Dampening, seed 000 L1554): ``(total, sixes, ones)``. The same law
+    as :func:`exploding_d6`; it draws one number per die."""
+    total = 0
+    sixes = 0
+    ones = 0
+    remaining = n
+    while remaining > 0:
+        r = randbelow(state, 6) + 1
+        total += r
+        six = np.int64(r == 6)
+        ones += np.int64(r == 1)
+        sixes += six
+        remaining += six - 1
+        if sixes >= MAX_EXPLOSIONS:
+            break
+    return total, sixes, ones
+
+
 @kernel(inline="always")
 def exploding_d6(state, n):
     """Magical Burst ``Nd6!`` (seed 000, L149): ``(total, sixes)``.

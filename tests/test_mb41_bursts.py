@@ -109,6 +109,7 @@ def test_judgment_burst_damage_and_the_avoid_roll_at_twice_the_release():
     assert dyn[1, K.D_OC + JUDGMENT] == 3           # Bea's sixes: Support (judgment) overcharge
     assert dyn[2, K.D_RES] == 27 and cc[2, K.K_JUDG_TAKEN] == 13 and cc[2, K.K_TAKEN] == 13
     assert cc[0, K.K_JUDG_DEALT] == 13 and dyn[0, K.D_RES] == 18   # not herself by default
+    assert cc[0, K.K_DEALT] == 13    # dealt and taken sum alike
     assert bonds(dyn, 0) == [3, 1, 2, 4]
     assert cc[0, K.K_BURSTS + JUDGMENT] == 1 and cc[0, K.K_BONDS_LOST] == 1
 

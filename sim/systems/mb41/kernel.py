@@ -57,7 +57,7 @@ import numpy as np
 
 from sim.curves import standing_curves  # noqa: F401 - used by the plug-in
 from sim._jit import kernel, pjit
-from sim.dice import exploding_d6, opposed_2d6, sum_d6, sum_dice
+from sim.dice import exploding_d6, exploding_d6_ones, opposed_2d6, sum_d6, sum_dice
 from sim.rng import STATE_WORDS, randbelow, seed_stream
 
 from . import battle_grid as BG  # the hex battlefield's turn (it uses this module's K.* at compile time)
@@ -161,6 +161,15 @@ E_HATE = 46            # Hate the World (paid with a bond point)
 # still sees her talents; 63 (the sign bit) is unused. Test a code with
 # :func:`has_code` or :func:`side_has_code`.
 E_MORE = 62
+E_POWER_DAMPENING = 64  # Power Dampening (a 1 on her magical action: -1 overcharge on her or an ally)
+E_DAMPEN_OC = 65        # Dampen Overcharge (an ally's overcharge from one action is halved)
+E_RADIATION = 66        # Overcharge Radiation (1d6 overcharge on every girl at the end of the scene)
+# the draft's own talents (seed 001; sim.systems.mbdraft.catalog)
+E_HEX = 88              # Hex (Minor: P1 damage at the start of every round for the rest of the scene)
+E_EVASION = 89          # Evasion (free, after a hit: + P1 to her defence result)
+E_REGEN = 90            # Regeneration (free: P1 Resolve at the start of every round for the rest of the scene)
+E_DETONATION = 91       # Magic Detonation (an attack whose damage is the target's overcharge)
+E_MOOD = 92             # Empower (P1 = 1, herself) / Rouse (P1 = 0, an ally): Excited or Calm
 
 # ailments (L1459-1467): columns D_AIL + these
 A_STUN = 0
@@ -259,8 +268,13 @@ D_PEND = D_BOND + MAXB  # 3 columns: a burst of this stat is due (plays after th
 D_FRENZY = D_PEND + 3   # 1 while she is in a Fury Burst's frenzy (her Fury counter is what is left to spend)
 D_LOST = D_FRENZY + 1   # 1 once a burst left her with no bonds: out of the fight (D_DEAD is set too)
 D_RETALIATE = D_LOST + 1  # frenzied: who attacked her, for her retaliation after that action (-1 none)
-# columns 104-131 are reserved for the movement, area and spawning talents
-ND = 132
+# columns 104-127 are reserved for the movement, area and spawning talents
+D_HEXES = 128       # the draft's Hex: damage she takes at the start of each round (1 per Hex on her)
+D_HEX_ROUND = 129   # the round in which she last placed a Hex (one a round; -1 none)
+D_REGEN = 130       # the draft's Regeneration: Resolve she regains at the start of each round (0 none)
+D_MOOD = 131        # the draft's Excited (1) or Calm (2) status (Empower, Rouse; 0 none)
+D_MINOR_USED = 132  # 1 once her Minor action of this turn is taken (the draft's Second Chance Attack)
+ND = 136
 #: dynamic columns a girl does NOT carry from one scene of an episode to the next
 #: (:func:`scene_columns` resets them); every other column carries over
 SCENE_COLUMNS = ("D_PENDING", "D_REVIVES", "D_BOOSTS", "D_KO", "D_AIL", "D_TUSES", "D_BURST_TRIAL", "D_FEAR",
@@ -268,7 +282,8 @@ SCENE_COLUMNS = ("D_PENDING", "D_REVIVES", "D_BOOSTS", "D_KO", "D_AIL", "D_TUSES
                  "D_TURNS_DONE", "D_BOMB", "D_IMPLODE_BY", "D_IMPLODE_UNTIL", "D_POS", "D_GUARD", "D_DMG_ADJ",
                  "D_PAID", "D_CLOCK", "D_ROUND", "D_HIT_BY", "D_HIT_AT", "D_OPEN_BY", "D_OPEN_UNTIL", "D_OPEN_BONUS",
                  "D_SEALED_UNTIL", "D_AMP_HEAL", "D_AMP_AIL", "D_AMBUSH", "D_BELKAN", "D_LINK_TO", "D_LINKED",
-                 "D_REBIRTHS", "D_CASTING", "D_PEND", "D_FRENZY", "D_RETALIATE")
+                 "D_REBIRTHS", "D_CASTING", "D_PEND", "D_FRENZY", "D_RETALIATE", "D_HEXES", "D_HEX_ROUND",
+                 "D_REGEN", "D_MOOD", "D_MINOR_USED")
 
 # counters per combatant
 K_DEALT = 0
@@ -315,7 +330,10 @@ K_FRENZY_TURNS = K_MOVES + 16  # turns she took in a Fury frenzy
 K_FURY_SPENT = K_MOVES + 17    # Fury overcharge she spent in frenzies
 K_RETALIATIONS = K_MOVES + 18  # frenzy retaliation attacks
 K_FRENZY_REGEN = K_MOVES + 19  # Resolve regained at the start of frenzy turns
-# K_MOVES + 20 .. + 41 are reserved for the movement, area and spawning talents
+# K_MOVES + 20 .. + 37 are reserved for the movement, area and spawning talents
+K_RADIATION = K_MOVES + 38     # overcharge Overcharge Radiation gave her at the end of scenes
+K_DAMPENED = K_MOVES + 39      # overcharge Power Dampening / Dampen Overcharge kept off her
+K_HEX_DMG = K_MOVES + 40       # damage Hexes dealt her (the draft; not an attack)
 NK = K_MOVES + 42
 
 # per-girl episode counters (``party[g, PE_*]``, summed over episodes)
@@ -423,7 +441,16 @@ R_JUDGMENT_RADIUS = 96  # -1 whole battlefield (A10i)
 R_JUDGMENT_SELF = 97
 R_JUDGMENT_AVOID = 98  # 0 everyone, 1 girls, 2 nobody (A10iii)
 R_JUDGMENT_DIFFICULTY = 99
-R_SIZE = 100
+R_POWER_DAMPENING_ROLLS = 100  # 0 her attack rolls, 1 any of her rolls
+R_DAMPEN_OVERCHARGE_AI = 101              # 0 only against a burst, 1 every gain of 2+
+R_DAMPEN_SELF = 102
+R_RADIATION_STAT = 103         # 0 role of the monster's highest attribute (A34a), 1 her fullest counter
+R_RADIATION_RANGE = 104        # -1 every girl
+R_EXCITED_BONUS = 105                # the draft's Excited: + to her attack rolls
+R_CALM_BONUS = 106                   # the draft's Calm: + to her defence rolls
+R_MOOD_STATUS = 107            # 0 excited, 1 calm, 2 by her stats
+R_DETONATION_MIN = 108         # Magic Detonation only on a target with at least this much overcharge
+R_SIZE = 109
 BURSTS_COUNT = 1
 HEART = 0
 FURY = 1
@@ -493,6 +520,11 @@ def scene_state(i, comb, dyn):
     dyn[i, D_GUARD] = -1
     dyn[i, D_DMG_ADJ] = 0
     dyn[i, D_PAID] = 0
+    dyn[i, D_HEXES] = 0
+    dyn[i, D_HEX_ROUND] = -1
+    dyn[i, D_REGEN] = 0
+    dyn[i, D_MOOD] = 0
+    dyn[i, D_MINOR_USED] = 0
     burst_state(i, dyn)
     team_state(i, dyn)
 
@@ -681,8 +713,261 @@ def gain_overcharge(i, stat, amount, comb, rules, dyn, cc):
         dyn[i, D_POOL] -= spend
         cc[i, K_POOL_SPENT] += spend
     elif dyn[i, D_FRENZY] == 0:  # a frenzied girl gains no overcharge (L752)
+        if comb[i, C_SIDEMASK2] != 0:
+            amount = dampen_overcharge(i, stat, amount, comb, rules, dyn, cc)
         dyn[i, D_OC + stat] += amount
         cc[i, K_OC_GAIN + stat] += amount
+
+
+@kernel
+def dampen_overcharge(i, stat, amount, comb, rules, dyn, cc):
+    """Dampen Overcharge (seed 000 L1748-1752; free, out of turn, 2/Scene, 1
+    Support overcharge): a Medium on girl ``i``'s side halves (round down)
+    the ``amount`` of overcharge ``i`` takes on ``stat`` from one roll or one
+    talent cost. Returns the amount ``i`` takes.
+
+    Who: the first standing girl of her side (listed order) holding it with
+    uses left, other than ``i`` unless ``dampen_self``; she pays only if her
+    own counter stays below ``burst_at``. When (``dampen_overcharge_ai``):
+    'burst' = the gain would make ``i`` burst and half of it would not;
+    'always' = any gain of 2 or more."""
+    if amount < 1:
+        return amount
+    after = dyn[i, D_OC + stat] + amount // 2
+    if rules[R_DAMPEN_OVERCHARGE_AI] == 0:
+        if dyn[i, D_OC + stat] + amount < rules[R_BURST_AT]:
+            return amount
+        if after >= rules[R_BURST_AT]:
+            return amount
+    elif amount < 2:
+        return amount
+    for d in range(comb.shape[0]):
+        if comb[d, C_SIDE] != comb[i, C_SIDE] or comb[d, C_MONSTER] != 0:
+            continue
+        if d == i and rules[R_DAMPEN_SELF] == 0:
+            continue
+        if not is_standing(dyn, d) or dyn[d, D_FRENZY] != 0:
+            continue
+        s = find_talent(d, E_DAMPEN_OC, comb, dyn)
+        if s < 0:
+            continue
+        pay_stat = comb[d, C_TROLE + s]
+        cost = comb[d, C_TCOST + s]
+        if d == i and pay_stat == stat:
+            if after + cost >= rules[R_BURST_AT]:
+                continue
+        elif dyn[d, D_OC + pay_stat] + cost >= rules[R_BURST_AT]:
+            continue
+        if dyn[d, D_TUSES + s] > 0:
+            dyn[d, D_TUSES + s] -= 1
+        cc[d, K_TUSE + s] += 1
+        dyn[d, D_OC + pay_stat] += cost   # paid directly: her own cost is not dampened again
+        cc[d, K_OC_GAIN + pay_stat] += cost
+        cc[i, K_DAMPENED] += amount - amount // 2
+        return amount // 2
+    return amount
+
+
+@kernel
+def power_dampening(i, comb, dyn, cc):
+    """Power Dampening (seed 000 L1554-1558; free, 2/Scene): a die of her
+    magical action showed 1, so she removes 1 overcharge from herself or an
+    ally: the fullest counter of a living girl of her side (her own on a
+    tie, then the listed order). P1 = 0 (the draft, DRAFT L175): an ally only."""
+    s = find_talent(i, E_POWER_DAMPENING, comb, dyn)
+    if s < 0:
+        return
+    best = -1
+    best_stat = 0
+    best_oc = 0
+    for k in range(comb.shape[0] + 1):
+        j = i if k == 0 else k - 1
+        if k > 0 and j == i:
+            continue
+        if j == i and comb[i, C_TP1 + s] == 0:  # the draft: 'from an ally' only (DRAFT L175)
+            continue
+        if comb[j, C_SIDE] != comb[i, C_SIDE] or comb[j, C_MONSTER] != 0:
+            continue
+        if dyn[j, D_DEAD] != 0:
+            continue
+        for st in range(3):
+            if dyn[j, D_OC + st] > best_oc:
+                best_oc = dyn[j, D_OC + st]
+                best = j
+                best_stat = st
+    if best < 0:
+        return
+    if dyn[i, D_TUSES + s] > 0:
+        dyn[i, D_TUSES + s] -= 1
+    cc[i, K_TUSE + s] += 1
+    dyn[best, D_OC + best_stat] -= 1
+    cc[best, K_DAMPENED] += 1
+
+
+@kernel
+def overcharge_radiation(comb, rules, dyn, streams, cc, bf):
+    """Overcharge Radiation (seed 000 L2047-2049): at the end of a scene every
+    magical girl near a monster with it (``radiation_range``; gridless: all)
+    takes 1d6 overcharge, per such monster, on the stat ``radiation_stat``
+    names (A34). A dead girl takes none. Bursts it causes are checked (and,
+    with ``bursts: play``, played by the caller's :func:`settle`)."""
+    n = comb.shape[0]
+    for m in range(n):
+        if not has_code(m, E_RADIATION, comb):
+            continue
+        role = C_RA
+        if comb[m, C_DEF] > comb[m, C_ATT]:
+            role = C_RD
+        if comb[m, C_SUP] > comb[m, C_ATT] and comb[m, C_SUP] > comb[m, C_DEF]:
+            role = C_RS
+        for j in range(n):
+            if comb[j, C_MONSTER] != 0 or dyn[j, D_DEAD] != 0:
+                continue
+            if rules[R_RADIATION_RANGE] >= 0 and bf is not None:
+                if dyn[j, D_POS] >= 0 and dyn[m, D_POS] >= 0:
+                    if BG.hexes(dyn[j, D_POS], dyn[m, D_POS], bf) > rules[R_RADIATION_RANGE]:
+                        continue
+            stat = comb[j, role]
+            if rules[R_RADIATION_STAT] == 1:
+                stat = 0
+                for st in range(1, 3):
+                    if dyn[j, D_OC + st] > dyn[j, D_OC + stat]:
+                        stat = st
+            amount = sum_d6(streams[S_CHECK], 1)
+            before = dyn[j, D_OC + stat]
+            gain_overcharge(j, stat, amount, comb, rules, dyn, cc)
+            cc[j, K_RADIATION] += dyn[j, D_OC + stat] - before
+            check_bursts(j, comb, rules, dyn, cc)
+
+
+@kernel
+def evasion(t, a_total, d_total, comb, pol, rules, dyn, cc):
+    """The draft's Evasion (DRAFT L113-117; free, 1/Scene): 'just been hit
+    ... before damage is rolled', + P1 to her defence result; the attacker
+    misses if that exceeds his result (strictly), and boosts no further. She
+    uses it only when it turns the hit into a miss. Returns True if it did."""
+    s = find_usable(t, E_EVASION, comb, pol, dyn)
+    if s < 0:
+        return False
+    if d_total + comb[t, C_TP1 + s] <= a_total:
+        return False
+    pay_talent(t, s, comb, rules, dyn, cc)
+    return True
+
+
+@kernel
+def try_hex(i, comb, pol, rules, dyn, streams, cc):
+    """The draft's Hex (DRAFT L251-255; Minor, no cost): a Hex on the
+    policy's target, which takes P1 damage at the start of every round until
+    the end of the scene (not an attack; Hexes stack); one Hex a round."""
+    s = find_usable(i, E_HEX, comb, pol, dyn)
+    if s < 0:
+        return False
+    if dyn[i, D_HEX_ROUND] == dyn[0, D_ROUND]:
+        return False
+    t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    if t < 0:
+        return False
+    pay_talent(i, s, comb, rules, dyn, cc)
+    dyn[t, D_HEXES] += comb[i, C_TP1 + s]
+    dyn[i, D_HEX_ROUND] = dyn[0, D_ROUND]
+    return True
+
+
+@kernel
+def mood_for(j, rules, comb):
+    """The status (1 Excited, 2 Calm) Empower or Rouse gives ``j`` (``mood_status``)."""
+    m = rules[R_MOOD_STATUS]
+    if m == 0:
+        return 1
+    if m == 1:
+        return 2
+    return 1 if comb[j, C_ATT] >= comb[j, C_DEF] else 2
+
+
+@kernel
+def try_mood(i, to_self, comb, pol, rules, dyn, cc):
+    """The draft's Empower (DRAFT L17-21; 1/Scene, herself, ``to_self``) and
+    Rouse (L235-239; Minor, 1/Scene, an ally within 0-2, gridless any):
+    Excited or Calm (:func:`mood_for`) on one who has neither; Rouse picks
+    the first listed standing ally without one."""
+    for s in range(MAXT):
+        if comb[i, C_TCODE + s] != E_MOOD:
+            continue
+        if (comb[i, C_TP1 + s] != 0) != to_self:
+            continue
+        if dyn[i, D_TUSES + s] == 0 or not can_pay(i, s, comb, pol, dyn):
+            continue
+        j = -1
+        if to_self:
+            if dyn[i, D_MOOD] == 0:
+                j = i
+        else:
+            for k in range(comb.shape[0]):
+                if other_ally(i, k, comb, dyn):
+                    if dyn[k, D_MOOD] == 0:
+                        j = k
+                        break
+        if j < 0:
+            continue
+        pay_talent(i, s, comb, rules, dyn, cc)
+        dyn[j, D_MOOD] = mood_for(j, rules, comb)
+        return True
+    return False
+
+
+@kernel
+def try_regeneration(i, comb, pol, rules, dyn, cc):
+    """The draft's Regeneration (DRAFT L137-141; free, 1/Episode): once she has
+    lost Resolve, she turns it on: P1 Resolve at the start of every round for
+    the rest of the scene, never above her Base Resolve (:func:`round_effects`)."""
+    if dyn[i, D_REGEN] != 0 or dyn[i, D_RES] >= comb[i, C_RES]:
+        return
+    s = find_usable(i, E_REGEN, comb, pol, dyn)
+    if s < 0:
+        return
+    pay_talent(i, s, comb, rules, dyn, cc)
+    dyn[i, D_REGEN] = comb[i, C_TP1 + s]
+
+
+@kernel
+def round_effects(j, comb, rules, dyn, streams, cc):
+    """Start of a round for ``j``: Regeneration's Resolve (standing only: at 0
+    she is a non-magical human), then her Hexes' damage (DRAFT L255: not an
+    attack; it may drop her, or wound her at 0). Returns True if damage was dealt."""
+    if dyn[j, D_REGEN] != 0:
+        if dyn[j, D_RES] > 0:
+            _heal(j, j, dyn[j, D_REGEN], comb, dyn, cc)
+    if dyn[j, D_HEXES] != 0:
+        took = apply_damage(j, dyn[j, D_HEXES], comb, rules, dyn, streams, cc)
+        cc[j, K_HEX_DMG] += took
+        return True
+    return False
+
+
+@kernel
+def detonation_slot(i, t, comb, pol, rules, dyn, cc):
+    """The draft's Magic Detonation (DRAFT L307-311; Major, 1 Attack
+    overcharge): a basic attack whose hit deals the target's overcharge
+    instead of the usual damage (:func:`detonation_damage`); the AI uses it
+    when that is at least ``detonation_min``. Returns the slot paid, or -1."""
+    s = find_usable(i, E_DETONATION, comb, pol, dyn)
+    if s < 0:
+        return -1
+    if detonation_damage(t, comb, dyn) < rules[R_DETONATION_MIN]:
+        return -1
+    pay_talent(i, s, comb, rules, dyn, cc)
+    return s
+
+
+@kernel(inline="always")
+def detonation_damage(t, comb, dyn):
+    """What Magic Detonation deals ``t``: 'the amount of Overcharge (or Magic
+    Overcharge if it's a magical girl) they currently have' (DRAFT L311): a
+    girl's Magic (4.1's Judgment) counter, a monster's or witch's pool."""
+    if comb[t, C_MONSTER] != 0:
+        return dyn[t, D_POOL]
+    return dyn[t, D_OC + JUDGMENT]
 
 
 @kernel(inline="always")
@@ -934,13 +1219,31 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
         if comb[t, C_PDEF] < 0:
             if magical_defence:
                 combined = not _takes_passive(t, pol, rules)
+    # Power Dampening: her dice are rolled one by one to see the 1s (L1554)
+    a_pd = False
+    if a_mask != 0:
+        a_pd = has_code(i, E_POWER_DAMPENING, comb)
+    d_pd = False
+    if t_mask != 0:
+        if rules[R_POWER_DAMPENING_ROLLS] == 1:
+            d_pd = has_code(t, E_POWER_DAMPENING, comb)
+    if a_pd | d_pd:
+        combined = False
+    a_ones = 0
+    d_ones = 0
     first_die = 0
     if combined:
         a_total, a_six, od_total, od_six, first_die = opposed_2d6(chk)
+    elif a_pd:
+        a_total, a_six, a_ones = exploding_d6_ones(chk, 2)
+        od_total = 0
+        od_six = 0
     else:
         a_total, a_six = exploding_d6(chk, 2)
         od_total = 0
         od_six = 0
+    if dyn[i, D_MOOD] == 1:
+        a_bonus += rules[R_EXCITED_BONUS]  # the draft's Excited (a reading: the seed never defines it)
     a_total += a_stat - roll_penalty(i, rules, dyn) + a_bonus
     if comb[t, C_PDEF] >= 0:
         # a minion's passive defence (L2170): no roll, no sixes, no boosts; the
@@ -962,6 +1265,8 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
             if combined:
                 d_total = od_total
                 d_six = od_six
+            elif d_pd:
+                d_total, d_six, d_ones = exploding_d6_ones(chk, 2)
             else:
                 d_total, d_six = exploding_d6(chk, 2)
             d_extra = 0
@@ -973,6 +1278,8 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
                 d_total += x_total
                 d_six += x_six
             d_total += d_stat - roll_penalty(t, rules, dyn) + dyn[t, D_DEF_BONUS]
+            if dyn[t, D_MOOD] == 2:
+                d_total += rules[R_CALM_BONUS]  # the draft's Calm (a reading)
     elif rules[R_DOWNED_DEFENCE] == 0:  # a human defends with Tenacity, no explosions
         passive = False
         d_stat = comb[t, C_TEN]
@@ -1041,15 +1348,34 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
         s_re = find_usable(i, E_REROLL, comb, pol, dyn)
         if s_re < 0:
             break
+        if comb[i, C_TP1 + s_re] != 0:
+            # the draft's Second Chance Attack (DRAFT L325) is a Minor action
+            if dyn[i, D_MINOR_USED] != 0:
+                break
+            dyn[i, D_MINOR_USED] = 1
         pay_talent(i, s_re, comb, rules, dyn, cc)
         gain_overcharge(i, a_role, a_six, comb, rules, dyn, cc)
-        a_total, a_six = exploding_d6(chk, 2)
+        if a_pd:
+            a_total, a_six, re_ones = exploding_d6_ones(chk, 2)
+            a_ones += re_ones
+        else:
+            a_total, a_six = exploding_d6(chk, 2)
         a_total += a_stat - roll_penalty(i, rules, dyn) + a_bonus
         a_boosts = 0
         hit = _hits(passive, tie_mode, a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
+    if hit:
+        if t_mask != 0:
+            if magical_defence:
+                if (t_mask >> E_MORE) & 1 != 0:
+                    if has_code(t, E_EVASION, comb):
+                        hit = not evasion(t, a_total, d_total, comb, pol, rules, dyn, cc)
     gain_overcharge(i, a_role, a_six, comb, rules, dyn, cc)
     if magical_defence:
         gain_overcharge(t, d_role, d_six, comb, rules, dyn, cc)
+    if a_ones > 0:
+        power_dampening(i, comb, dyn, cc)
+    if d_ones > 0:
+        power_dampening(t, comb, dyn, cc)
     cc[i, K_ATTACKS] += 1
     fury_dice = 0
     if dyn[i, D_FRENZY] != 0:
@@ -1080,6 +1406,9 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
                 dmg += sum_d6(dmg_st, comb[i, C_TP1 + kb_slot]) + comb[i, C_TP2 + kb_slot]
         if fury_dice > 0:
             dmg += sum_d6(dmg_st, fury_dice)  # the frenzy's +1d6 (L756)
+        if kb_slot >= 0:
+            if comb[i, C_TCODE + kb_slot] == E_DETONATION:
+                dmg = detonation_damage(t, comb, dyn)  # "instead of the usual damage" (DRAFT L311)
         if dmg < rules[R_MIN_DAMAGE]:
             dmg = rules[R_MIN_DAMAGE]
         if dyn[t, D_GUARD] >= 0:  # an ally may intercept (grid, L1469)
@@ -1260,6 +1589,9 @@ def pay_talent(i, s, comb, rules, dyn, cc):
     elif dyn[i, D_FRENZY] != 0:
         return  # no overcharge in a frenzy (L752); only reached on the grid (gridless frenzy turns use no talents)
     else:
+        if cost > 0:
+            if comb[i, C_SIDEMASK2] != 0:
+                cost = dampen_overcharge(i, comb[i, C_TROLE + s], cost, comb, rules, dyn, cc)
         dyn[i, D_OC + comb[i, C_TROLE + s]] += cost
         cc[i, K_OC_GAIN + comb[i, C_TROLE + s]] += cost
 
@@ -1550,6 +1882,10 @@ def declare_riders(i, t, comb, pol, rules, dyn, cc):
     else:
         kb = minion_explosion(i, comb, pol, rules, dyn, cc)
     if kb < 0:
+        if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:
+            if has_code(i, E_DETONATION, comb):
+                kb = detonation_slot(i, t, comb, pol, rules, dyn, cc)
+    if kb < 0:
         ail = ailment_attack(i, t, comb, pol, rules, dyn, cc)
     opening = -1
     if kb < 0:
@@ -1660,6 +1996,9 @@ def reduce_damage(t, dmg, comb, pol, rules, dyn, cc):
                     continue
             per = comb[j, C_TP1 + s]
             points = (dmg + per - 1) // per
+            if comb[j, C_TP3 + s] > 0:  # the draft: 'up to 3 Overcharge this way for one attack' (DRAFT L55)
+                if points > comb[j, C_TP3 + s]:
+                    points = comb[j, C_TP3 + s]
             left = dyn[j, D_TUSES + s]
             if left >= 0:
                 if points > left:
@@ -1926,6 +2265,9 @@ def try_remedy(i, j, comb, pol, rules, dyn, cc):
         return False
     if not has_ailment(j, dyn):
         return False
+    if j != i:
+        if comb[i, C_TP2 + s] != 0:  # the draft's Purge: 'from yourself' (DRAFT L61)
+            return False
     pay_talent(i, s, comb, rules, dyn, cc)
     removed = 0
     extra = comb[i, C_TP1 + s]
@@ -2072,6 +2414,8 @@ def give_reflector(i, comb, dyn, cc, bf):
         return
     best = i
     best_share = 1 << 40
+    if comb[i, C_TP2 + s] != 0:  # the draft: 'on yourself or an ally' (DRAFT L89)
+        best_share = dyn[i, D_RES] * 100 // comb[i, C_RES]
     for j in range(comb.shape[0]):
         if not other_ally(i, j, comb, dyn):
             continue
@@ -2764,6 +3108,7 @@ def judgment_blast(j, released, comb, pol, rules, dyn, streams, cc, bf):
         took = apply_damage(k, released, comb, rules, dyn, streams, cc)
         cc[k, K_TAKEN] += took
         cc[k, K_JUDG_TAKEN] += took
+        cc[j, K_DEALT] += took  # damage dealt and taken stay two views of the same hits
         if k != j:
             cc[j, K_JUDG_DEALT] += took
         check_bursts(k, comb, rules, dyn, cc)
@@ -2937,6 +3282,12 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
     """
     mask = comb[i, C_TMASK]
     dyn[i, D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
+    dyn[i, D_MINOR_USED] = 0
+    if (mask >> E_MORE) & 1 != 0:  # the draft's free Empower and Regeneration
+        if has_code(i, E_MOOD, comb):
+            try_mood(i, True, comb, pol, rules, dyn, cc)
+        if has_code(i, E_REGEN, comb):
+            try_regeneration(i, comb, pol, rules, dyn, cc)
     actions = 2
     if dyn[i, D_AIL + A_STUN] != 0:
         actions = 1  # "can take only one action per turn" (L1461)
@@ -2948,6 +3299,7 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
         if not remedied:
             removal_roll(i, comb, rules, dyn, streams, cc)
         actions -= 1
+        dyn[i, D_MINOR_USED] = 1
         if stunned:
             if dyn[i, D_AIL + A_STUN] == 0:
                 actions += 1  # "she regains the second action"
@@ -2959,6 +3311,7 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
             r = minor_talent(i, comb, pol, rules, dyn, streams, cc, None)
             if r > 0:
                 actions -= 1
+                dyn[i, D_MINOR_USED] = 1
             while r == 2:  # Steal Action: "you may take another Minor action" (L1725)
                 r = minor_talent(i, comb, pol, rules, dyn, streams, cc, None)
             if settle_now(rules):
@@ -3038,6 +3391,13 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc, bf):
                 return 1
     if try_heal(i, comb, pol, rules, dyn, streams, cc, bf):
         return 1
+    if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:  # the draft's Hex and Rouse
+        if has_code(i, E_HEX, comb):
+            if try_hex(i, comb, pol, rules, dyn, streams, cc):
+                return 1
+        if has_code(i, E_MOOD, comb):
+            if try_mood(i, False, comb, pol, rules, dyn, cc):
+                return 1
     if (comb[i, C_TMASK] >> E_HATE) & 1 != 0:
         if dyn[i, D_RES] * 100 < pol[i, P_HEAL_BELOW] * comb[i, C_RES]:
             h = hate_the_world(i, comb, pol, rules, dyn, cc)
@@ -3287,6 +3647,10 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
             if dyn[j, D_AIL + A_BLEED] != 0:
                 bleed(j, comb, rules, dyn, streams, cc)
                 bled = True
+            if dyn[j, D_HEXES] + dyn[j, D_REGEN] != 0:  # the draft's Hex and Regeneration
+                if dyn[j, D_DEAD] == 0:
+                    if round_effects(j, comb, rules, dyn, streams, cc):
+                        bled = True
         if bled:
             settle(comb, pol, rules, dyn, streams, cc, bf)
             outcome = outcome_now(comb, rules, dyn)
@@ -3355,6 +3719,15 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
             break
         if r < cap:
             _record_round(r, 0, comb, dyn, side_curve, comb_curve)
+    radiating = False
+    for j in range(n):
+        if comb[j, C_TMASK2] != 0:
+            if has_code(j, E_RADIATION, comb):
+                radiating = True
+    if radiating:  # Overcharge Radiation at the end of the scene (L2047)
+        overcharge_radiation(comb, rules, dyn, streams, cc, bf)
+        if rules[R_BURSTS] != BURSTS_COUNT:
+            settle(comb, pol, rules, dyn, streams, cc, bf)
     _record_round(rounds, 1, comb, dyn, side_curve, comb_curve)
     if outcome < 0:
         outcome = F_DRAW

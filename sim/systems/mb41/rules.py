@@ -211,6 +211,33 @@ RULES = Ruleset(
                    "'nobody'", kind="choice", choices=("everyone", "girls", "nobody")),
         RuleOption("judgment_difficulty", 2, "A10: the avoid roll must reach this times the overcharge released "
                    "(L1163: twice)", lo=0, hi=10),
+        # --- overcharge talents (Power Dampening L1554, Dampen Overcharge L1748, Overcharge Radiation L2047)
+        RuleOption("power_dampening_rolls", "attack", "Power Dampening: the rolls that are 'your magical action' "
+                   "(L1554): her attack rolls ('attack'), or also her defence rolls ('any')", kind="choice",
+                   choices=("attack", "any")),
+        RuleOption("dampen_overcharge_ai", "burst", "Dampen Overcharge (L1748): when the Medium uses it: 'burst' = "
+                   "only when the gain would make the ally burst and half of it would not; 'always' = on every gain "
+                   "of 2 or more", kind="choice", choices=("burst", "always")),
+        RuleOption("dampen_self", False, "Dampen Overcharge helps 'an ally' (L1748): whether the Medium may use it "
+                   "on her own overcharge", kind="bool"),
+        RuleOption("radiation_stat", "role", "A34: Overcharge Radiation's 1d6 goes on the girl's stat filling the "
+                   "role of the monster's highest attribute (a, 'role'; ties: attack, defence, support) or on her "
+                   "fullest counter (b, the GM's harshest choice, 'fullest')", kind="choice",
+                   choices=("role", "fullest")),
+        RuleOption("radiation_range", -1, "Overcharge Radiation: 'a scene spent near this monster' (L2049): hexes "
+                   "from the monster at the end of the scene on the grid; -1 = every girl in the scene", lo=-1, hi=60),
+        # --- the draft's statuses and talents (seed 001; 4.1 has none of them)
+        RuleOption("excited_bonus", 1, "the draft's Excited status (Empower DRAFT L17, Rouse L235), which the seed "
+                   "never defines: + this to her attack rolls (a reading; a 4.0 sheet hints 'Excited: +1 t...')",
+                   lo=0, hi=10),
+        RuleOption("calm_bonus", 1, "the draft's Calm status, never defined in the seed: + this to her defence "
+                   "rolls (a reading)", lo=0, hi=10),
+        RuleOption("mood_status", "by_stats", "which status Empower / Rouse give: 'excited', 'calm', or "
+                   "'by_stats' (Excited when her Attack is at least her Defence, else Calm)", kind="choice",
+                   choices=("excited", "calm", "by_stats")),
+        RuleOption("detonation_min", 6, "the AI's use of the draft's Magic Detonation (DRAFT L307): only against a "
+                   "target with at least this much overcharge (a girl's Magic counter, a monster's pool); 6 beats "
+                   "a melee attack's average damage", lo=0, hi=100),
     ],
 )
 

@@ -281,7 +281,7 @@ class Member(StrictModel):
             return data
         data = dict(data)
         if data.get("template") is not None:
-            examples = {m["name"]: m for m in catalog.example_minions()}
+            examples = {m["name"]: m for m in catalog.current().example_minions()}
             t = data["template"]
             if t not in examples:
                 raise ValueError(unknown_name_message("minion template", t, list(examples)))
@@ -291,13 +291,13 @@ class Member(StrictModel):
             data.setdefault("attack", ex["att_supp"])
             if "talents" not in data:
                 # the stat block's talents that the simulator plays, with their fixed uses
-                sim = set(catalog.simulated_names())
+                sim = set(catalog.current().simulated_names())
                 chosen = [t for t in ex.get("talents", []) if t["name"] in sim]
                 data["talents"] = [t["name"] for t in chosen]
                 data["talent_uses"] = {**{t["name"]: t["uses_per_scene"] for t in chosen
                                           if t.get("uses_per_scene") is not None},
                                        **(data.get("talent_uses") or {})}
-        guide = catalog.minions().guidelines
+        guide = catalog.current().minions().guidelines
         data.setdefault("hp", guide.hp_suggested)
         data.setdefault("passive_defence", guide.passive_defence_start)
         for f in ("resolve", "heart", "fury", "judgment", "roles", "spread", "power_level", "damage_bonus",
@@ -316,10 +316,11 @@ class Member(StrictModel):
     @classmethod
     def _talents(cls, v: list[str]) -> list[str]:
         """Catalog names or aliases (case-insensitive), returned as canonical names."""
-        known = catalog.talent_names()
+        cat = catalog.current()
+        known = cat.talent_names()
         out = []
         for name in v:
-            row = catalog.lookup(name)
+            row = cat.lookup(name)
             if row is None:
                 raise ValueError(unknown_name_message("talent", name, known))
             if row.group == "labyrinth":
@@ -333,11 +334,11 @@ class Member(StrictModel):
                 out.append(match[0])
                 continue
             out.append(row.name)
-        sim = catalog.simulated_names()
+        sim = cat.simulated_names()
         for name in out:
-            if name not in sim and catalog.lookup(name).name not in sim:
+            if name not in sim and cat.lookup(name).name not in sim:
                 raise ValueError(f"talent '{name}' is in the catalog but not simulated yet "
-                                 f"(simulated: {', '.join(sim)}; `sim catalog mb41` lists all)")
+                                 f"(simulated: {', '.join(sim)}; `sim catalog {cat.SYSTEM}` lists all)")
         return out
 
     @field_validator("bonds")
@@ -377,7 +378,7 @@ class Member(StrictModel):
             if "Boost" in self.talents or "Monster Boost" in self.talents:
                 raise ValueError("minions have no overcharge, so no Boost (L2172)")
             for name in self.talents:
-                if name not in self.talent_uses and catalog.lookup(name).uses_per_scene is None:
+                if name not in self.talent_uses and catalog.current().lookup(name).uses_per_scene is None:
                     raise ValueError(f"minions have fixed uses per talent (L2172): give "
                                      f"'talent_uses: {{{name}: N}}'")
             return self  # normalised by _minion

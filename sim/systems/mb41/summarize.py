@@ -66,6 +66,8 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
             row["fury_spent"] = k[K.K_FURY_SPENT] / n_trials
             row["retaliations"] = k[K.K_RETALIATIONS] / n_trials
             row["frenzy_regen"] = k[K.K_FRENZY_REGEN] / n_trials
+            row["radiation_oc"] = k[K.K_RADIATION] / n_trials      # Overcharge Radiation (L2047)
+            row["oc_dampened"] = k[K.K_DAMPENED] / n_trials        # Power Dampening, Dampen Overcharge
         row["judgment_taken"] = k[K.K_JUDG_TAKEN] / n_trials
         row["judgment_avoided"] = k[K.K_JUDG_AVOIDED] / n_trials
         row["healed"] = k[K.K_HEALED] / n_trials

@@ -35,15 +35,19 @@ follow_target      per_miss                     + per_miss per miss in a row on 
 killing_blow       dice, bonus                  on a target below 1/``killing_blow_below`` of its
                                                 Base Resolve: pay; a hit deals + dice d6 + bonus
 attack_ailment     ailment                      pay on an attack; a hit gives the ailment
-reroll             --                           re-roll a missed attack, keep the new result [attack]
+reroll             minor                        re-roll a missed attack, keep the new result; minor:
+                                                it takes her Minor action if still free (the draft's
+                                                Second Chance Attack) [attack]
 drain              divisor                      on a hit below ``heal_below``: damage // divisor,
                                                 heal herself by what it dealt [attack]
 defence_die        form, dice                   + dice exploding dice defending against form
                                                 (melee / ranged) [defence_dice]
 armour             reduction, minimum           damage of each hit - reduction, not below minimum
                                                 [reduce_damage]
-shield             per_point, self_only         - per_point per point (uses = points per scene, cost
-                                                per point), on herself or an ally (self_only: 1)
+shield             per_point, self_only,        - per_point per point (uses = points per scene, cost
+                   per_attack                   per point), on herself or an ally (self_only: 1);
+                                                per_attack > 0: at most that many points on one hit
+                                                (the draft) [reduce_damage]
 backlash           dice                         a girl attacking it takes dice d6 [backlash]
 disruptive         --                           each of its attacks on a girl: +1 overcharge on a
                                                 random stat [disruptive]
@@ -63,12 +67,14 @@ guided_strike      --                           Major: the ally with the highest
 group_heal         dice, bonus, min_low         Major: she and every standing ally regain dice d6 +
                                                 bonus each, when at least min_low are below
                                                 ``heal_below`` [try_group_heal]
-remedy             extra_cost                   Minor: remove an ailment of hers (instead of the
-                                                removal roll) or an ally's; each further one costs
-                                                extra_cost Support overcharge [try_remedy]
+remedy             extra_cost, self_only        Minor: remove an ailment of hers (instead of the
+                                                removal roll) or an ally's (not with self_only: the
+                                                draft's Purge); each further one costs extra_cost
+                                                Support overcharge [try_remedy]
 steal_action       --                           Minor: attack challenge, no damage; a win Stuns the
                                                 target and gives another Minor [try_steal]
-reflector          ignore                       after a hit, an ally ignores up to ignore damage of
+reflector          ignore, self                 after a hit, an ally (self: or herself, the lowest
+                                                in Resolve share) ignores up to ignore damage of
                                                 each enemy hit until the end of her next turn, the
                                                 attacker taking it [give_reflector, reflect]
 life_bomb          --                           Major (below ``heal_below``): the next hit on her
@@ -126,6 +132,33 @@ hate_the_world     bonus, dice, heal            a bond point (never the last): b
                                                 ``heal_below`` a Minor for dice d6 + heal Resolve,
                                                 else + bonus to an attack and its damage
                                                 [hate_the_world]
+power_dampening    self                         free, after an attack (and, with
+                                                ``power_dampening_rolls: any``, a defence) in which a
+                                                die of hers showed 1: -1 overcharge from the fullest
+                                                counter of an ally's (self: or hers)
+                                                [power_dampening]
+dampen_overcharge  --                           free, out of turn: an ally's overcharge from one roll
+                                                or one talent cost is halved (round down); used per
+                                                ``dampen_overcharge_ai`` [dampen_overcharge]
+radiation          --                           end of the scene: every girl (within
+                                                ``radiation_range``) takes 1d6 overcharge on the stat
+                                                ``radiation_stat`` names (A34) [overcharge_radiation]
+hex                damage                       (the draft) Minor, one a round: the policy's target
+                                                takes damage at the start of every round for the
+                                                rest of the scene; Hexes stack [try_hex,
+                                                round_effects]
+evasion            bonus                        (the draft) free, after a hit on her: + bonus to her
+                                                defence result, used when that beats the attack
+                                                [evasion]
+regeneration       resolve                      (the draft) free, once she has lost Resolve: +resolve
+                                                at the start of every round for the scene, up to her
+                                                Base [try_regeneration, round_effects]
+detonation         --                           (the draft) Major: a hit deals the target's
+                                                overcharge instead of the usual damage, when that is
+                                                at least ``detonation_min`` [detonation_slot]
+mood               self                         (the draft) Empower (self, free) / Rouse (an ally,
+                                                Minor): Excited or Calm, ``mood_status``,
+                                                ``excited_bonus``, ``calm_bonus`` [try_mood]
 =================  ===========================  ====================================================
 """
 from __future__ import annotations
@@ -143,11 +176,11 @@ MECHANICS = {
     "follow_target": (K.E_FOLLOW_TARGET, ("per_miss",)),
     "killing_blow": (K.E_KILLING_BLOW, ("dice", "bonus")),
     "attack_ailment": (K.E_ATTACK_AILMENT, ("ailment",)),
-    "reroll": (K.E_REROLL, ()),
+    "reroll": (K.E_REROLL, ("minor",)),
     "drain": (K.E_DRAIN, ("divisor",)),
     "defence_die": (K.E_DEFENCE_DIE, ("form", "dice")),
     "armour": (K.E_ARMOUR, ("reduction", "minimum")),
-    "shield": (K.E_SHIELD, ("per_point", "self_only")),
+    "shield": (K.E_SHIELD, ("per_point", "self_only", "per_attack")),
     "backlash": (K.E_BACKLASH, ("dice",)),
     "disruptive": (K.E_DISRUPTIVE, ()),
     "fear_aura": (K.E_FEAR_AURA, ("penalty",)),
@@ -158,9 +191,9 @@ MECHANICS = {
     "shrug_off": (K.E_SHRUG_OFF, ("count",)),
     "guided_strike": (K.E_GUIDED_STRIKE, ()),
     "group_heal": (K.E_GROUP_HEAL, ("dice", "bonus", "min_low")),
-    "remedy": (K.E_REMEDY, ("extra_cost",)),
+    "remedy": (K.E_REMEDY, ("extra_cost", "self_only")),
     "steal_action": (K.E_STEAL_ACTION, ()),
-    "reflector": (K.E_REFLECTOR, ("ignore",)),
+    "reflector": (K.E_REFLECTOR, ("ignore", "self")),
     "life_bomb": (K.E_LIFE_BOMB, ()),
     "implode": (K.E_IMPLODE, ()),
     "all_or_nothing": (K.E_ALL_OR_NOTHING, ("most",)),
@@ -180,6 +213,15 @@ MECHANICS = {
     "fight_for_friends": (K.E_FRIENDS, ("attack", "damage")),
     "battle_sorcery": (K.E_BATTLE_SORCERY, ("bonus",)),
     "hate_the_world": (K.E_HATE, ("bonus", "dice", "heal")),
+    "power_dampening": (K.E_POWER_DAMPENING, ("self",)),
+    # the draft's own talents (seed 001, sim/systems/mbdraft/catalog.yaml)
+    "hex": (K.E_HEX, ("damage",)),
+    "evasion": (K.E_EVASION, ("bonus",)),
+    "regeneration": (K.E_REGEN, ("resolve",)),
+    "detonation": (K.E_DETONATION, ()),
+    "mood": (K.E_MOOD, ("self",)),
+    "dampen_overcharge": (K.E_DAMPEN_OC, ()),
+    "radiation": (K.E_RADIATION, ()),
 }
 
 #: labyrinth features (catalog group ``labyrinth``): mechanic code -> where a scenario sets it
@@ -201,6 +243,8 @@ _VALUES = {
     "form": {"melee": 0, "ranged": 1},
     "sticky": {False: 0, True: 1},
     "self_only": {False: 0, True: 1},
+    "self": {False: 0, True: 1},
+    "minor": {False: 0, True: 1},
     "area": {"circle": 0, "line": 1},
 }
 
@@ -220,7 +264,7 @@ def param_value(name: str, value) -> int:
 def variant_names(name: str) -> list[str]:
     """The names a scenario must use instead of ``name`` when its row is a
     choice (Ranged/Melee Defence: 'Melee Defence' or 'Ranged Defence'); [] if none."""
-    r = catalog.lookup(name)
+    r = catalog.current().lookup(name)
     if r is None or not r.mechanic:
         return []
     return list((r.mechanic.get("variants") or {}).keys())
@@ -228,7 +272,7 @@ def variant_names(name: str) -> list[str]:
 
 def mechanic_params(name: str) -> dict:
     """The mechanic of catalog talent ``name`` (a row name, alias or variant) with the variant's values applied."""
-    r = catalog.lookup(name)
+    r = catalog.current().lookup(name)
     m = dict(r.mechanic)
     variants = m.pop("variants", None) or {}
     for vname, vals in variants.items():
@@ -257,7 +301,7 @@ def fill_slots(row, talents: list[str], role_stat: dict[str, int], minion: bool 
     row[K.C_TMASK2] = 0
     row[K.C_TEPISODE] = 0
     for s, name in enumerate(slots):
-        r = catalog.lookup(name)
+        r = catalog.current().lookup(name)
         if r is None or not r.simulated or not r.mechanic:
             raise ValueError(f"talent {name!r} is not simulated")
         mech = mechanic_params(name)

@@ -11,9 +11,18 @@ in numbers and readings, all of them options of the shared rule table:
   17+ (``revive_timing: next_turn``, ``revive_bands: [13, 16]``);
 * the third magical stat is Magic (``magic:`` is read as 4.1's Judgment).
 
-Positions instead of hexes and the draft's own talents (Hex, Evasion,
-Regeneration, Magic Detonation...) are not simulated yet; fights are
-gridless, as in ``grid: none``.
+Talents come from the draft's own catalog (:mod:`.catalog`, ``sim catalog
+mb-draft``) with the draft's numbers: Inflict 1/Scene, Shield on Support at
+most 3 points a hit, Power Dampening 1/Scene on an ally, Hate the World +2
+or 1d6, Purge, and the draft's own Hex, Evasion, Regeneration, Magic
+Detonation, Second Chance Attack, Hamstring, Empower and Rouse (Excited and
+Calm, never defined in the seed, are the rule options ``excited_bonus``,
+``calm_bonus`` and ``mood_status``). Monsters, minions and witches use the
+4.1 catalog's rows (the draft has no adversary rules).
+
+Positions instead of hexes (DRAFT L474-498) are not simulated yet: fights
+are gridless, as in ``grid: none``, and the talents that only move people
+(Bypass, Let's Move, Get Back, Safe Place...) are listed as not simulated.
 """
 from __future__ import annotations
 
@@ -23,6 +32,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from sim.ruleset import Ruleset
+from sim.systems.mbdraft import catalog as draft_catalog
 from sim.systems.mb41 import compile as _compile41  # the function (it shadows its module)
 from sim.systems.mb41 import report_charts, simulate, summarize  # noqa: F401 - plug-in entry points
 from sim.systems.mb41.rules import RULES as RULES_41
@@ -71,10 +81,17 @@ def _magic_to_judgment(member: Any) -> Any:
 
 
 class Scenario(Scenario41):
-    """One variant of an mb-draft scenario (the 4.1 schema with the draft's rules)."""
+    """One variant of an mb-draft scenario (the 4.1 schema with the draft's rules
+    and the draft's talent catalog)."""
 
     system: Literal["mb-draft"] = "mb-draft"  # type: ignore[assignment]
     rules: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _draft_catalog(cls, data: Any, handler):
+        with draft_catalog.active():  # members' talents are the draft's
+            return handler(data)
 
     @model_validator(mode="before")
     @classmethod
@@ -118,10 +135,13 @@ SCENARIO_MODEL = Scenario
 
 
 def compile(scenario: Scenario):  # noqa: A001 - the plug-in entry point's name
-    """The 4.1 compiler: the draft's rule table has the same layout."""
-    return _compile41(scenario)
+    """The 4.1 compiler, reading the draft's talent rows: the draft's rule
+    table has the same layout."""
+    with draft_catalog.active():
+        return _compile41(scenario)
 
 
 def catalog_rows() -> list[dict]:
-    """The draft's talents are not in the catalog yet (issue: Magical Burst at full fidelity)."""
-    return []
+    """``sim catalog mb-draft``: the draft's talents with their numbers and
+    whether they are simulated (its adversaries are the 4.1 catalog's)."""
+    return draft_catalog.catalog_rows()

@@ -51,6 +51,8 @@ Row fields (:class:`CatalogRow`; omitted YAML fields take these defaults):
 """
 from __future__ import annotations
 
+import sys
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -59,6 +61,18 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 _DIR = Path(__file__).parent
+SYSTEM = "mb41"
+#: another ruleset's talent catalog while its scenario is validated and compiled
+#: (the draft's, ``sim.systems.mbdraft.catalog.active``); None = this one
+CURRENT: ContextVar = ContextVar("mb41_talent_catalog", default=None)
+
+
+def current():
+    """The talent catalog in force: this module, or the module set in
+    :data:`CURRENT` (same functions: ``lookup``, ``talent_names``,
+    ``simulated_names``, ``example_minions``, ``minions``, ``SYSTEM``)."""
+    c = CURRENT.get()
+    return c if c is not None else sys.modules[__name__]
 
 #: catalog files holding talent-like rows, in audit order
 FILES = ("talents.yaml", "boss.yaml", "monster.yaml", "labyrinth.yaml")
