@@ -272,3 +272,16 @@ def test_reflector_in_the_draft_may_go_on_herself():
     dyn[0, K.D_RES] = 5      # she is the lowest in Resolve share: 5/18 < 18/18
     call(K.give_reflector, inp, dyn, cc, Script(), i=0)
     assert dyn[0, K.D_REFLECT_BY] == 0 and dyn[1, K.D_REFLECT_BY] == -1
+
+
+def test_fight_for_friends_in_the_draft_adds_her_strongest_bond_with_an_ally_present():
+    """DRAFT L27: 'Add the level of your relationship to a character that is
+    present to the result and any damage caused by one action' (2/Scene)."""
+    inp, dyn, cc = draft([girl("Akari", talents=["Fight for Friends"], bonds=[2, 4, 1]), girl("Bea")],
+                         [mb41_member("Shade")])
+    # 1 + 1 + 4 + 4 = 10 vs 2 + 3 + 3 = 8: a hit only with the bond's +4; damage 1 + 2 + 4
+    strike(inp, dyn, cc, Script(check=faces(1, 1, 2, 3), damage=faces(1)), t=2)
+    assert dyn[2, K.D_RES] == 11 and dyn[0, K.D_TUSES] == 1
+    inp, dyn, cc = draft([girl("Akari", talents=["Fight for Friends"], bonds=[2, 4, 1])], [mb41_member("Shade")])
+    strike(inp, dyn, cc, Script(check=faces(1, 1, 2, 3)))       # alone: nobody present, a miss (6 vs 8)
+    assert dyn[1, K.D_RES] == 18 and dyn[0, K.D_TUSES] == 2

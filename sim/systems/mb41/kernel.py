@@ -1913,8 +1913,9 @@ def declare_riders(i, t, comb, pol, rules, dyn, cc):
     if (comb[i, C_TMASK] >> E_FRIENDS) & 1 != 0:
         f = fight_for_friends(i, comb, pol, rules, dyn, cc)
         if f >= 0:
-            a_bonus += comb[i, C_TP1 + f]
-            dmg_bonus += comb[i, C_TP2 + f]
+            b = friends_bonus(i, f, comb, dyn)
+            a_bonus += comb[i, C_TP1 + f] + b
+            dmg_bonus += comb[i, C_TP2 + f] + b
     if dyn[i, D_BELKAN] != 0:
         for s in range(MAXT):
             if comb[i, C_TCODE + s] == E_BELKAN:
@@ -2923,7 +2924,12 @@ def fight_for_friends(i, comb, pol, rules, dyn, cc):
     before rolling, when the attack aims to prevent a disaster to someone
     close: read as an ally of hers lying at 0 Resolve, alive (wounds can kill
     her). Pays a use (the 4.1 uses line is lost; the draft's 2/Scene); returns
-    the slot or -1."""
+    the slot or -1.
+
+    P3 = 1, the draft (DRAFT L23-27): + the level of her relationship to a
+    character that is present, on any action: any living ally present, and
+    her strongest bond's rank (bonds are not tied to characters here; see
+    :func:`friends_bonus`)."""
     side = comb[i, C_SIDE]
     for j in range(comb.shape[0]):
         if j == i:
@@ -2932,13 +2938,28 @@ def fight_for_friends(i, comb, pol, rules, dyn, cc):
             continue
         if dyn[j, D_DEAD] != 0:
             continue
-        if dyn[j, D_RES] > 0:
-            continue
+        if dyn[j, D_RES] > 0:  # a standing ally counts only for the draft's reading
+            s = find_usable(i, E_FRIENDS, comb, pol, dyn)
+            if s < 0 or comb[i, C_TP3 + s] == 0:
+                continue
         s = find_usable(i, E_FRIENDS, comb, pol, dyn)
         if s >= 0:
             pay_talent(i, s, comb, rules, dyn, cc)
         return s
     return -1
+
+
+@kernel(inline="always")
+def friends_bonus(i, s, comb, dyn):
+    """The draft's Fight for Friends bonus (slot P3 = 1): her strongest bond's
+    rank (0 without bonds); 0 for the 4.1 row."""
+    if comb[i, C_TP3 + s] == 0:
+        return 0
+    best = 0
+    for b in range(MAXB):
+        if dyn[i, D_BOND + b] > best:
+            best = dyn[i, D_BOND + b]
+    return best
 
 
 # ---------------------------------------------------------------- bursts (rule bursts: play)

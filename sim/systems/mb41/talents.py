@@ -123,9 +123,10 @@ link               --                           Minor, one at a time: two allies
 undying_brood      (minions: set by the         on its death, a standing minion of its side becomes
                    compiler)                    it: Resolve = Base // minions at the start, halved
                                                 per earlier rebirth [undying_brood]
-fight_for_friends  attack, damage               + attack and + damage while an ally lies at 0
-                                                Resolve, alive (uses: the draft's 2/Scene)
-                                                [fight_for_friends]
+fight_for_friends  attack, damage, bond         + attack and + damage while an ally lies at 0
+                                                Resolve, alive (uses: the draft's 2/Scene); bond
+                                                (the draft): with any living ally present, + her
+                                                strongest bond's rank too [fight_for_friends]
 battle_sorcery     bonus                        + bonus to her sorcery in battle (policy
                                                 ``sorcery``) [cast_sorcery]
 hate_the_world     bonus, dice, heal            a bond point (never the last): below
@@ -210,7 +211,7 @@ MECHANICS = {
     "mid_childan": (K.E_MID_CHILDAN, ()),
     "link": (K.E_LINK, ()),
     "undying_brood": (K.E_BROOD, ()),
-    "fight_for_friends": (K.E_FRIENDS, ("attack", "damage")),
+    "fight_for_friends": (K.E_FRIENDS, ("attack", "damage", "bond")),
     "battle_sorcery": (K.E_BATTLE_SORCERY, ("bonus",)),
     "hate_the_world": (K.E_HATE, ("bonus", "dice", "heal")),
     "power_dampening": (K.E_POWER_DAMPENING, ("self",)),
@@ -245,6 +246,7 @@ _VALUES = {
     "self_only": {False: 0, True: 1},
     "self": {False: 0, True: 1},
     "minor": {False: 0, True: 1},
+    "bond": {False: 0, True: 1},
     "area": {"circle": 0, "line": 1},
 }
 
