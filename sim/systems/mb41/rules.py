@@ -211,6 +211,15 @@ RULES = Ruleset(
                    "'nobody'", kind="choice", choices=("everyone", "girls", "nobody")),
         RuleOption("judgment_difficulty", 2, "A10: the avoid roll must reach this times the overcharge released "
                    "(L1163: twice)", lo=0, hi=10),
+        # --- movement talents (grid)
+        RuleOption("move_attack_step", "book", "Dash Strike / Pounce (L1811, L2080, 'move 1 hex and make a basic "
+                   "attack'): 'book' = the hex is ordinary movement (not from a hex next to a standing enemy, which "
+                   "needs Disengage, L1412; not out of rough terrain, which costs 2, L1414); 'free' = the talent's "
+                   "hex ignores both", kind="choice", choices=("book", "free")),
+        RuleOption("teleport_sight", "obstacles", "Teleport (L1624, 'a place in the direct line of sight'; it "
+                   "cannot pass magical barriers): what blocks the line from her hex to the place: 'obstacles' = "
+                   "solid obstacles and magical barriers; 'barriers' = only magical barriers (people never do)",
+                   kind="choice", choices=("obstacles", "barriers")),
     ],
 )
 
