@@ -357,3 +357,36 @@ def test_safe_place_brings_an_engaged_hurt_ally_next_to_her():
     assert apart(inp, dyn, 0, 1) == 1
     assert apart(inp, dyn, 1, 2) > 1
     assert dyn[0, K.D_OC + JUDGMENT] == 1 and cc[0, K.K_TUSE] == 1 and cc[0, K.K_SHOVED] > 0
+
+
+def test_bypass_leaves_an_engaged_hex_without_disengage():
+    """Bypass 'without Disengage': the keep-range Akari next to Shade slips to 2
+    hexes with her Minor (1 hex is enough: the shorter move wins the tie) and
+    attacks at range; without Bypass she could not leave and attacks in melee."""
+    for talents, dist in ((["Bypass"], 2), ([], 1)):
+        inp, dyn, cc, bf = arena([girl(talents=talents, attack_kind="ranged", policy={"movement": "keep-range"})],
+                                 [foe()])
+        place(inp, dyn, bf, [(3, 4), (3, 3)])
+        turn(inp, dyn, cc, bf, 0, check=MISS)
+        assert apart(inp, dyn, 0, 1) == dist
+        assert dyn[0, K.D_OC + JUDGMENT] == (1 if talents else 0)
+        assert cc[0, K.K_MOVES] == (1 if talents else 0)
+
+
+def test_swift_when_engaged_is_a_one_hex_disengage():
+    """Swift 'or Disengage': the keep-range Shade next to Akari moves 1 hex (to 2)
+    with its Minor, then its ranged attack misses."""
+    inp, dyn, cc, bf = arena([girl()], [foe(talents=["Swift"], policy={"movement": "keep-range"})])
+    place(inp, dyn, bf, [(3, 4), (3, 3)])
+    turn(inp, dyn, cc, bf, 1, check=M_MISS)
+    assert apart(inp, dyn, 0, 1) == 2
+    assert cc[1, K.K_MOVES] == 1 and cc[1, K.K_TUSE] == 1
+
+
+def test_teleport_kept_when_a_plain_step_will_do():
+    """2 hexes out (1 step from melee range): the Minor step does it; Teleport is kept."""
+    inp, dyn, cc, bf = arena([girl(talents=["Teleport"], policy={"movement": "close-in"})], [foe()])
+    place(inp, dyn, bf, [(3, 4), (3, 2)])
+    turn(inp, dyn, cc, bf, 0, check=HIT, damage=faces(1))
+    assert apart(inp, dyn, 0, 1) == 1 and dyn[1, K.D_RES] == 15
+    assert dyn[0, K.D_TUSES] == 1 and dyn[0, K.D_OC + JUDGMENT] == 0 and cc[0, K.K_MOVES] == 1
