@@ -390,3 +390,27 @@ def test_teleport_kept_when_a_plain_step_will_do():
     turn(inp, dyn, cc, bf, 0, check=HIT, damage=faces(1))
     assert apart(inp, dyn, 0, 1) == 1 and dyn[1, K.D_RES] == 15
     assert dyn[0, K.D_TUSES] == 1 and dyn[0, K.D_OC + JUDGMENT] == 0 and cc[0, K.K_MOVES] == 1
+
+
+def test_report_columns_of_the_movement_talents():
+    """The combatants table reports the movement talents' counters per fight
+    (grid: hexes moved by talents, hexes she moved others, moves she held;
+    always: Defensive Switches). Pure Python: no kernel is called."""
+    import numpy as np
+
+    from helpers import mb41_data, mb41_inputs
+    import importlib
+
+    summarize = importlib.import_module("sim.systems.mb41.summarize")
+
+    data = mb41_data([girl()], [foe()], rules={"grid": "hex"})
+    data["battlefield"] = {"width": 8, "height": 8}
+    inp = mb41_inputs(data)
+    c = np.zeros((2, K.NK), dtype=np.int64)
+    c[0, K.K_TALENT_MOVES] = 6
+    c[0, K.K_SHOVED] = 4
+    c[0, K.K_HELD] = 2
+    c[0, K.K_SWITCHES] = 8
+    df = summarize.combatants({"outcomes": np.array([2, 0, 0]), "combatants": c}, inp, "v")
+    row = df.iloc[0]
+    assert (row["talent_hexes_moved"], row["others_moved"], row["moves_held"], row["defensive_switches"]) == (3, 2, 1, 4)
