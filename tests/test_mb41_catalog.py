@@ -111,17 +111,20 @@ def test_catalog_loads_and_validates():
     assert sum(r.starting for r in rows) == 6
 
 
-SIMULATED = ["Boost", "Reflector", "Follow Target", "Want it Hard, Want it Now", "Link", "Power Dampening",
-             "Battle Sorcery", "Bonus Action", "Fight for Friends", "Hate the World", "Heal", "Inflict",
-             "Shield", "Remedy", "Mid-Childan System", "Belkan System", "Aura of Strength", "Desperation",
-             "Life Bomb", "Second Wind", "Steal Action", "Courage Aura", "Curse", "Dampen Overcharge",
-             "Guided Strike", "Healing Magic", "Wave of Courage", "Implode", "Make an Opening",
-             "All or Nothing", "Amplify Magic", "Drain Life", "Follow Up", "Killing Blow", "Action Burst",
-             "Backlash", "Blood Rain", "Deafening Scream", "Extra Action", "Minion Explosion", "Shrug Off",
-             "Thick Hide", "Undying Brood", "Ambush Tactics", "Binding Attack", "Bulwark", "Curse Shift",
-             "Debilitating Attack", "Disruptive Strikes", "Fear Aura", "Overcharge Radiation", "Memory Blaze",
-             "Monster Boost", "Ranged/Melee Defence", "Seal Magic", "A Little Longer", "Hello There",
-             "Alternating Damage", "Current", "Escher Doors", "Pendulum", "Perilous Terrain", "Wraparound"]
+SIMULATED = ["Boost", "And Your Enemies Closer", "Reflector", "Follow Target", "Want it Hard, Want it Now",
+             "Link", "Power Dampening", "Battle Sorcery", "Bonus Action", "Bypass", "Fight for Friends",
+             "Hate the World", "Heal", "Inflict", "Shield", "Remedy", "Teleport", "Mid-Childan System",
+             "Belkan System", "Aura of Strength", "Defensive Switch", "Desperation", "Get Over Here",
+             "Life Bomb", "Second Wind", "Sprint", "Steal Action", "Courage Aura", "Curse",
+             "Dampen Overcharge", "Guided Strike", "Healing Magic", "Wave of Courage", "Implode",
+             "Make an Opening", "Safe Place", "All or Nothing", "Amplify Magic", "Dash Strike", "Drain Life",
+             "Follow Up", "Killing Blow", "Action Burst", "Backlash", "Blood Rain", "Deafening Scream",
+             "Extra Action", "Minion Explosion", "Shrug Off", "Thick Hide", "Undying Brood", "Ambush Tactics",
+             "Binding Attack", "Bulwark", "Curse Shift", "Debilitating Attack", "Disruptive Strikes",
+             "Fear Aura", "Overcharge Radiation", "Memory Blaze", "Monster Boost", "Pounce",
+             "Ranged/Melee Defence", "Repel", "Seal Magic", "Slither Away", "Swift", "Monster Teleport",
+             "A Little Longer", "Hello There", "Alternating Damage", "Current", "Escher Doors", "Pendulum",
+             "Perilous Terrain", "Wraparound"]
 
 
 def test_simulated_rows_are_exactly_those_with_a_kernel_mechanic():

@@ -124,9 +124,13 @@ def member(draw, name, side):
     if kind == "girl" and draw(st.booleans()):
         m["talents"] = draw(st.sampled_from([["Boost"], ["Boost", "Heal"], ["Boost", "Inflict"],
                                              ["Boost", "Bonus Action"], ["Boost", "Curse", "Remedy"],
-                                             ["Boost", "Wave of Courage", "Reflector"]]))
+                                             ["Boost", "Wave of Courage", "Reflector"],
+                                             ["Boost", "Dash Strike", "Get Over Here", "Sprint"],
+                                             ["Teleport", "Bypass", "Defensive Switch", "And Your Enemies Closer"],
+                                             ["Boost", "Safe Place", "Defensive Switch"]]))
     elif kind == "monster" and draw(st.booleans()):
-        m["talents"] = draw(st.sampled_from([["Fear Aura"], ["Deafening Scream"], ["Blood Rain", "Fear Aura"]]))
+        m["talents"] = draw(st.sampled_from([["Fear Aura"], ["Deafening Scream"], ["Blood Rain", "Fear Aura"],
+                                             ["Slither Away", "Swift", "Repel"], ["Pounce", "Monster Teleport"]]))
     return m
 
 

@@ -479,8 +479,12 @@ def goal_of(i, t, comb, pol, rules, dyn):
 
 
 @kernel
-def reckless(i, step, comb, rules, dyn, streams, cc, bf):
-    """Reckless Movement (L1416) to ``step``: 2d6! + Support; returns True if she moved."""
+def reckless(i, step, comb, pol, rules, dyn, streams, cc, bf):
+    """Reckless Movement (L1416) to ``step``: 2d6! + Support; returns True if she moved
+    (an enemy's And Your Enemies Closer may hold her first: no roll, :func:`held`)."""
+    if (comb[i, K.C_FOEMASK] >> K.E_CLOSER) & 1 != 0:
+        if held(i, step, comb, pol, rules, dyn, streams, cc, bf):
+            return False
     cc[i, K.K_RECKLESS] += 1
     total, sixes = exploding_d6(streams[K.S_CHECK], 2)
     total += comb[i, K.C_SUP] - K.roll_penalty(i, rules, dyn)
@@ -537,32 +541,32 @@ def minor_move(i, goal, lo, hi, unlocked, deep, comb, pol, rules, dyn, streams, 
         if rules[K.R_BOUND_RECKLESS] == 1:
             if rash:
                 if rough:
-                    reckless(i, step, comb, rules, dyn, streams, cc, bf)
+                    reckless(i, step, comb, pol, rules, dyn, streams, cc, bf)
                     return True
                 if engaged(i, comb, dyn, bf):
-                    reckless(i, step, comb, rules, dyn, streams, cc, bf)
+                    reckless(i, step, comb, pol, rules, dyn, streams, cc, bf)
                     return True
         return False
     if peril:
-        reckless(i, step, comb, rules, dyn, streams, cc, bf)
+        reckless(i, step, comb, pol, rules, dyn, streams, cc, bf)
         return True
     short = False
     if rough:
         short = dyn[i, K.D_PAID] + 1 < 2
     if eng:
         if rash:
-            reckless(i, step, comb, rules, dyn, streams, cc, bf)
+            reckless(i, step, comb, pol, rules, dyn, streams, cc, bf)
             return True
         return False
     if short:
         if rash:
-            reckless(i, step, comb, rules, dyn, streams, cc, bf)
+            reckless(i, step, comb, pol, rules, dyn, streams, cc, bf)
             return True
         if rules[K.R_ROUGH_COST] == 1:
             dyn[i, K.D_PAID] += 1
             return True
         return False
-    move_to(i, step, dyn, cc, bf)
+    walk_to(i, step, comb, pol, rules, dyn, streams, cc, bf)
     return True
 
 
@@ -598,13 +602,13 @@ def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
         if stuck:
             if rules[K.R_BOUND_RECKLESS] == 0:
                 if pol[i, K.P_RECKLESS] != 0:
-                    reckless(i, step, comb, rules, dyn, streams, cc, bf)
+                    reckless(i, step, comb, pol, rules, dyn, streams, cc, bf)
                 elif peril:
-                    reckless(i, step, comb, rules, dyn, streams, cc, bf)
+                    reckless(i, step, comb, pol, rules, dyn, streams, cc, bf)
             return False, False
     if peril:
         # Perilous Terrain (L2146): the Major acts as the Minor action, with Reckless Movement
-        reckless(i, step, comb, rules, dyn, streams, cc, bf)
+        reckless(i, step, comb, pol, rules, dyn, streams, cc, bf)
         return False, False
         move_to(i, step, dyn, cc, bf)
         return False, False
@@ -615,11 +619,11 @@ def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
     need = 2 if rough else 1
     paid = dyn[i, K.D_PAID] + pts
     if paid >= need:
-        move_to(i, step, dyn, cc, bf)
+        walk_to(i, step, comb, pol, rules, dyn, streams, cc, bf)
         return False, False
     if minor:
         if paid + 1 >= need:
-            move_to(i, step, dyn, cc, bf)
+            walk_to(i, step, comb, pol, rules, dyn, streams, cc, bf)
             return True, False
     dyn[i, K.D_PAID] = paid
     return False, eng
@@ -729,6 +733,9 @@ def grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
     leave_if_dead(t, dyn, bf)  # the dead leave the battlefield
     if g >= 0:
         leave_if_dead(g, dyn, bf)
+    if K.side_has_code(t, K.E_SLITHER, comb):
+        if K.has_code(t, K.E_SLITHER, comb):
+            slither(t, i, comb, pol, rules, dyn, streams, cc, bf)
     refresh_fear(comb, dyn, bf)
     return dealt
 
@@ -789,13 +796,21 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
         return  # nobody left to fight
     goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
     disengaged = False
-    # 2. a Minor step toward her range before the Major
+    # 2. a Minor step toward her range before the Major (a movement talent when a step would not do)
     if minor:
         if away(i, goal, lo, hi, dyn, bf):
-            if minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf):
-                minor = False
-                if not K.is_standing(dyn, i):
-                    return
+            if mask != 0:
+                if talent_move(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
+                    minor = False
+        if minor:
+            if away(i, goal, lo, hi, dyn, bf):
+                if minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf):
+                    minor = False
+                    if not K.is_standing(dyn, i):
+                        return
+    if mask != 0:
+        if K.has_code(i, K.E_SPRINT, comb):
+            sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
     # 3. the Major: attack what is in range, else move; Bonus Action: another Major
     for m in range(2):
         if not major:
@@ -811,6 +826,9 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
         t = -1
         if mask != 0:
             refresh_fear(comb, dyn, bf)
+            if K.has_code(i, K.E_SAFE_PLACE, comb):
+                if safe_place(i, comb, pol, rules, dyn, cc, bf):
+                    continue
             if K.major_talent(i, comb, pol, rules, dyn, streams, cc, bf):
                 if not K.is_standing(dyn, i):
                     return
@@ -839,8 +857,24 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                         t = t0
                 if t < 0:
                     t = pick(i, True, comb, pol, rules, dyn, st_policy, bf)
+                if t < 0:
+                    if mask != 0:
+                        if K.has_code(i, K.E_MOVE_ATTACK, comb):
+                            t = move_attack(i, t0, comb, pol, rules, dyn, streams, cc, bf)
+                            if t == -2:  # held by And Your Enemies Closer: the Major is used up
+                                continue
         if t >= 0:
+            sh = -1
+            if who == i:
+                if mask != 0:
+                    if K.has_code(i, K.E_SHOVE, comb):
+                        sh = K.pay_shove(i, comb, pol, rules, dyn, cc)
+            if K.side_has_code(t, K.E_SWITCH, comb):
+                t = K.defensive_switch(who, t, comb, pol, rules, dyn, cc, bf)
             dealt = grid_attack(who, t, comb, pol, rules, dyn, streams, cc, bf)
+            if sh >= 0:
+                if dealt >= 0:
+                    shove(i, t, comb[i, K.C_TP1 + sh], comb, dyn, cc, bf)
             if not K.is_standing(dyn, i):
                 return
             if m == 0:
@@ -867,7 +901,17 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                 t0 = pick(i, False, comb, pol, rules, dyn, st_policy, bf)
         goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
         if away(i, goal, lo, hi, dyn, bf):
-            minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf)
+            used = False
+            if mask != 0:
+                used = talent_move(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
+            if not used:
+                minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf)
+    if mask != 0:
+        if K.has_code(i, K.E_SPRINT, comb):
+            if K.is_standing(dyn, i):
+                if t0 >= 0:
+                    goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
+                    sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
 
 
 # ---------------------------------------------------------------- talent ranges on the grid
@@ -1319,3 +1363,503 @@ def simulate_blocks_grid(comb, pol, rules, key, start, count, nblocks,
             fights[b, outcome] += 1
             fights[b, K.F_ROUNDS] += rounds
             rounds_hist[b, rounds] += 1
+
+
+# ---------------------------------------------------------------- movement talents
+
+
+@kernel(inline="always")
+def swap_places(j, t, dyn, bf):
+    """Defensive Switch (L1701): ``j`` and ``t`` swap hexes (not movement)."""
+    occ = bf[BF_OCC]
+    a = dyn[j, K.D_POS]
+    b = dyn[t, K.D_POS]
+    occ[a] = t
+    occ[b] = j
+    dyn[j, K.D_POS] = b
+    dyn[t, K.D_POS] = a
+    dyn[j, K.D_PAID] = 0
+    dyn[t, K.D_PAID] = 0
+
+
+@kernel
+def held(i, step, comb, pol, rules, dyn, streams, cc, bf):
+    """And Your Enemies Closer (L1522-1526, free, 1 Defence overcharge): ``i``
+    tries to move to ``step``; each standing enemy adjacent to her that
+    ``step`` leaves behind (not adjacent to it) and holds the talent (its
+    policy always uses it when it can pay) rolls Support vs Support against
+    her (L1453 tie rules, the full tie to the mover unless ``full_tie:
+    attacker``); a win stops the move and "the action used for an attempt to
+    move is still used up". Returns True if she is held."""
+    if (comb[i, K.C_FOEMASK] >> K.E_CLOSER) & 1 == 0:
+        return False
+    nbr = bf[BF_NBR]
+    occ = bf[BF_OCC]
+    c = dyn[i, K.D_POS]
+    side = comb[i, K.C_SIDE]
+    for d in range(6):
+        m = nbr[c, d]
+        if m < 0:
+            continue
+        k = occ[m]
+        if k < 0:
+            continue
+        if comb[k, K.C_SIDE] == side:
+            continue
+        if not K.is_standing(dyn, k):
+            continue
+        if hexes(step, m, bf) <= 1:
+            continue
+        s = K.find_usable(k, K.E_CLOSER, comb, pol, dyn)
+        if s < 0:
+            continue
+        K.pay_talent(k, s, comb, rules, dyn, cc)
+        chk = streams[K.S_CHECK]
+        k_total, k_six = K.support_roll(k, comb, rules, dyn, chk, cc)
+        i_total, i_six = K.support_roll(i, comb, rules, dyn, chk, cc)
+        won = K.beats(k_total, k_six, comb[k, K.C_SUP], i_total, i_six, comb[i, K.C_SUP], rules[K.R_FULL_TIE] == 1)
+        K.check_bursts(k, comb, rules, dyn, cc)
+        K.check_bursts(i, comb, rules, dyn, cc)
+        if won:
+            cc[k, K.K_HELD] += 1
+            return True
+    return False
+
+
+@kernel(inline="always")
+def walk_to(i, step, comb, pol, rules, dyn, streams, cc, bf):
+    """An ordinary move of ``i`` to the adjacent ``step`` unless an enemy's
+    And Your Enemies Closer holds her (:func:`held`); True if she moved."""
+    if (comb[i, K.C_FOEMASK] >> K.E_CLOSER) & 1 != 0:
+        if held(i, step, comb, pol, rules, dyn, streams, cc, bf):
+            return False
+    move_to(i, step, dyn, cc, bf)
+    return True
+
+
+@kernel(inline="always")
+def form_at(d, rules):
+    """The attack form that reaches ``d`` hexes: 0 melee, 1 ranged, -1 none."""
+    if d >= rules[K.R_MELEE_RANGE]:
+        if d <= rules[K.R_MELEE_RANGE + 1]:
+            return 0
+    if d >= rules[K.R_RANGED_RANGE]:
+        if d <= rules[K.R_RANGED_RANGE + 1]:
+            return 1
+    return -1
+
+
+@kernel
+def move_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
+    """Dash Strike (L1807-1811) / Pounce (L2078-2081), ``move_attack``: a
+    Major action, move 1 hex and make a basic attack. Used when nobody is in
+    range and one hex brings the policy's target ``t`` into range (her
+    preferred form's range first, then the lowest direction); the hex is
+    ordinary movement under ``move_attack_step: book`` (not from an
+    enemy-adjacent hex, not out of rough or Perilous terrain, And Your
+    Enemies Closer may hold her). Returns the target to attack, -1 if not
+    used, -2 if held (the Major is used up)."""
+    if t < 0:
+        return -1
+    if not K._candidate(t, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
+        return -1
+    s = K.find_usable(i, K.E_MOVE_ATTACK, comb, pol, dyn)
+    if s < 0:
+        return -1
+    c = dyn[i, K.D_POS]
+    terrain = bf[BF_TERRAIN]
+    if terrain[c] & G.PERILOUS:
+        return -1
+    free = rules[K.R_MOVE_ATTACK_STEP] == 1
+    if not free:
+        if terrain[c] & G.ROUGH:
+            return -1
+        if engaged(i, comb, dyn, bf):
+            return -1
+    nbr = bf[BF_NBR]
+    occ = bf[BF_OCC]
+    pt = dyn[t, K.D_POS]
+    best = -1
+    best_k = 3
+    for d in range(6):
+        m = nbr[c, d]
+        if m < 0:
+            continue
+        if G.blocked(terrain, occ, G.BLOCK_MOVE, m):
+            continue
+        f = form_at(hexes(m, pt, bf), rules)
+        if f < 0:
+            continue
+        k = 0 if f == comb[i, K.C_FORM] else 1
+        if k < best_k:
+            best_k = k
+            best = m
+    if best < 0:
+        return -1
+    K.pay_talent(i, s, comb, rules, dyn, cc)
+    K.check_bursts(i, comb, rules, dyn, cc)
+    if not free:
+        if not walk_to(i, best, comb, pol, rules, dyn, streams, cc, bf):
+            return -2
+    else:
+        move_to(i, best, dyn, cc, bf)
+    cc[i, K.K_TALENT_MOVES] += 1
+    refresh_fear(comb, dyn, bf)
+    return t
+
+
+@kernel(inline="always")
+def in_sight(a, b, mask, bf):
+    """No cell strictly between ``a`` and ``b`` on the hex line has terrain in ``mask``."""
+    line = bf[BF_LINE]
+    n = G.line_between(bf[BF_Q], bf[BF_R], bf[BF_SHIFTS], bf[BF_LUT], bf[BF_META][0], bf[BF_META][1], a, b, line)
+    terrain = bf[BF_TERRAIN]
+    for k in range(1, n - 1):
+        c = line[k]
+        if c < 0:
+            return False
+        if terrain[c] & mask:
+            return False
+    return True
+
+
+@kernel(inline="always")
+def sight_mask(rules):
+    if rules[K.R_TELEPORT_SIGHT] == 1:
+        return G.BARRIER
+    return G.OBSTACLE | G.BARRIER
+
+
+@kernel
+def teleport_cell(i, goal, lo, hi, sight, rules, dyn, bf):
+    """The free hex ``lo..hi`` hexes from ``goal`` nearest to ``i`` (in sight of her
+    when ``sight``; ties: the lowest cell), -1 if none."""
+    c = dyn[i, K.D_POS]
+    terrain = bf[BF_TERRAIN]
+    occ = bf[BF_OCC]
+    mask = sight_mask(rules)
+    best = -1
+    best_d = UNREACHABLE
+    for m in range(occ.shape[0]):
+        if G.blocked(terrain, occ, G.BLOCK_MOVE, m):
+            continue
+        if band_gap(hexes(m, goal, bf), lo, hi) != 0:
+            continue
+        d = hexes(c, m, bf)
+        if d >= best_d:
+            continue
+        if sight != 0:
+            if not in_sight(c, m, mask, bf):
+                continue
+        best_d = d
+        best = m
+    return best
+
+
+@kernel
+def extra_cell(i, goal, lo, hi, n, through, comb, dyn, bf):
+    """Bypass (``through``: ignores barriers, rough terrain and Disengage and
+    passes obstacles and people, ending on a free hex) / Swift (up to 2
+    hexes, 1 out of or through rough terrain; engaged, the Minor is a
+    Disengage: 1 hex): the end hex of up to ``n`` hexes with the lowest
+    :func:`potential` (ties: not rough, the fewest hexes, the lowest
+    direction); returns ``(cell, hexes)``, cell -1 when none gets nearer."""
+    nbr = bf[BF_NBR]
+    terrain = bf[BF_TERRAIN]
+    occ = bf[BF_OCC]
+    c = dyn[i, K.D_POS]
+    now = potential(c, goal, lo, hi, bf)
+    best = -1
+    best_n = 0
+    best_key = 4 * now
+    two = n >= 2
+    if through == 0:
+        if terrain[c] & G.ROUGH:
+            two = False
+        if engaged(i, comb, dyn, bf):
+            two = False
+    for d1 in range(6):
+        m1 = nbr[c, d1]
+        if m1 < 0:
+            continue
+        open1 = not G.blocked(terrain, occ, G.BLOCK_MOVE, m1)
+        if open1:
+            k = 4 * potential(m1, goal, lo, hi, bf)
+            if terrain[m1] & (G.ROUGH | G.PERILOUS):
+                k += 2
+            if k < best_key:
+                best_key = k
+                best = m1
+                best_n = 1
+        if not two:
+            continue
+        if through == 0:
+            if not open1:
+                continue
+            if terrain[m1] & G.ROUGH:
+                continue
+        for d2 in range(6):
+            m2 = nbr[m1, d2]
+            if m2 < 0:
+                continue
+            if m2 == c:
+                continue
+            if G.blocked(terrain, occ, G.BLOCK_MOVE, m2):
+                continue
+            k = 4 * potential(m2, goal, lo, hi, bf) + 1
+            if terrain[m2] & (G.ROUGH | G.PERILOUS):
+                k += 2
+            if k < best_key:
+                best_key = k
+                best = m2
+                best_n = 2
+    if best_key >= 4 * now:
+        return -1, 0
+    return best, best_n
+
+
+@kernel
+def talent_move(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
+    """A movement talent as her Minor action toward her goal's range; True if
+    the Minor was spent. Used only when a plain step would not do (she is 2+
+    hexes out of range, engaged, on rough or Perilous terrain, or Bound):
+
+    1. Swift / Bypass (``extra_move``, L2109-2112 / L1585-1588) when it ends
+       in range, or (Swift costs nothing) whenever it gets nearer; not while
+       Bound (every move needs a Major, L1463) or on Perilous Terrain;
+    2. Teleport / Monster Teleport (``teleport``, L1622-1625 / L2114-2117) to
+       the nearest free hex in range (Teleport: in sight, rule
+       ``teleport_sight``; not movement: no Disengage, And Your Enemies
+       Closer or Bound);
+    3. Bypass when it gets nearer at all.
+    """
+    if goal < 0:
+        return False
+    c = dyn[i, K.D_POS]
+    gap = band_gap(hexes(c, goal, bf), lo, hi)
+    if gap == 0:
+        return False
+    terrain = bf[BF_TERRAIN]
+    bound = dyn[i, K.D_AIL + K.A_BOUND] != 0
+    need = gap >= 2 or bound or terrain[c] & (G.ROUGH | G.PERILOUS) != 0
+    if not need:
+        need = engaged(i, comb, dyn, bf)
+    if not need:
+        return False
+    es = -1
+    em = -1
+    en = 0
+    if K.has_code(i, K.E_EXTRA_MOVE, comb):
+        if not bound:
+            if terrain[c] & G.PERILOUS == 0:
+                es = K.find_usable(i, K.E_EXTRA_MOVE, comb, pol, dyn)
+                if es >= 0:
+                    em, en = extra_cell(i, goal, lo, hi, comb[i, K.C_TP1 + es], comb[i, K.C_TP2 + es], comb, dyn, bf)
+                    if em >= 0:
+                        if comb[i, K.C_TCOST + es] == 0 or potential(em, goal, lo, hi, bf) == 0:
+                            return extra_move(i, es, em, en, comb, pol, rules, dyn, streams, cc, bf)
+    if K.has_code(i, K.E_TELEPORT, comb):
+        s = K.find_usable(i, K.E_TELEPORT, comb, pol, dyn)
+        if s >= 0:
+            m = teleport_cell(i, goal, lo, hi, comb[i, K.C_TP1 + s], rules, dyn, bf)
+            if m >= 0:
+                K.pay_talent(i, s, comb, rules, dyn, cc)
+                cc[i, K.K_TALENT_MOVES] += hexes(c, m, bf)
+                relocate(i, m, dyn, bf)
+                K.check_bursts(i, comb, rules, dyn, cc)
+                refresh_fear(comb, dyn, bf)
+                return True
+    if em >= 0:
+        return extra_move(i, es, em, en, comb, pol, rules, dyn, streams, cc, bf)
+    return False
+
+
+@kernel
+def extra_move(i, s, m, n, comb, pol, rules, dyn, streams, cc, bf):
+    """Pay for Swift / Bypass in slot ``s`` and move ``n`` hexes to ``m`` (an
+    enemy's And Your Enemies Closer may hold her: the Minor is used up)."""
+    K.pay_talent(i, s, comb, rules, dyn, cc)
+    K.check_bursts(i, comb, rules, dyn, cc)
+    if (comb[i, K.C_FOEMASK] >> K.E_CLOSER) & 1 != 0:
+        if held(i, m, comb, pol, rules, dyn, streams, cc, bf):
+            return True
+    relocate(i, m, dyn, bf)
+    cc[i, K.K_MOVES] += n
+    cc[i, K.K_TALENT_MOVES] += n
+    refresh_fear(comb, dyn, bf)
+    return True
+
+
+@kernel
+def sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
+    """Sprint (L1726-1729, free, 2/Scene, once per round), on her turn: one
+    ordinary hex toward her goal's range when she is out of it (not while
+    Bound, engaged or on rough or Perilous terrain). The off-turn use "in
+    response to an enemy making an attack on your ally" is not played."""
+    if dyn[i, K.D_SPRINT_AT] == dyn[0, K.D_ROUND]:
+        return False
+    if not away(i, goal, lo, hi, dyn, bf):
+        return False
+    if dyn[i, K.D_AIL + K.A_BOUND] != 0:
+        return False
+    c = dyn[i, K.D_POS]
+    if bf[BF_TERRAIN][c] & (G.ROUGH | G.PERILOUS):
+        return False
+    if engaged(i, comb, dyn, bf):
+        return False
+    s = K.find_usable(i, K.E_SPRINT, comb, pol, dyn)
+    if s < 0:
+        return False
+    step = best_step(i, goal, lo, hi, 2, comb, pol, rules, dyn, bf)
+    if step < 0:
+        return False
+    K.pay_talent(i, s, comb, rules, dyn, cc)
+    dyn[i, K.D_SPRINT_AT] = dyn[0, K.D_ROUND]
+    if walk_to(i, step, comb, pol, rules, dyn, streams, cc, bf):
+        cc[i, K.K_TALENT_MOVES] += 1
+    refresh_fear(comb, dyn, bf)
+    return True
+
+
+@kernel
+def slither(t, a, comb, pol, rules, dyn, streams, cc, bf):
+    """Slither Away (L2103-2107, free, 1 overcharge): after ``a``'s attack on
+    it (hit or miss), ``t`` moves 1 hex ignoring rough terrain and the
+    Disengage requirement, when that gets it nearer its policy's range of
+    ``a`` (``keep-range``: back off to 2-3; ``close-in``: to adjacent).
+    Not while Bound (a move needs a Major action, L1463)."""
+    if not K.is_standing(dyn, t):
+        return
+    if dyn[t, K.D_POS] < 0:
+        return
+    if dyn[t, K.D_AIL + K.A_BOUND] != 0:
+        return
+    s = K.find_usable(t, K.E_SLITHER, comb, pol, dyn)
+    if s < 0:
+        return
+    goal, lo, hi = goal_of(t, a, comb, pol, rules, dyn)
+    if goal < 0:
+        return
+    if pol[t, K.P_MOVE] == K.MOVE_PROTECT:
+        return
+    step = best_step(t, goal, lo, hi, 0, comb, pol, rules, dyn, bf)
+    if step < 0:
+        return
+    K.pay_talent(t, s, comb, rules, dyn, cc)
+    move_to(t, step, dyn, cc, bf)
+    cc[t, K.K_TALENT_MOVES] += 1
+    K.check_bursts(t, comb, rules, dyn, cc)
+
+
+@kernel
+def shove(i, t, sign, comb, dyn, cc, bf):
+    """Get Over Here (``sign`` -1, L1708-1712) / Repel (+1, L2087-2090): after
+    a hit, ``t`` is forced 1 hex closer to / away from ``i``: the free
+    neighbour of its hex nearest to (farthest from) her (ties: the lowest
+    direction); forced, so rough terrain and enemies do not hold it;
+    obstacles, barriers and people do (it stays)."""
+    pt = dyn[t, K.D_POS]
+    if pt < 0:
+        return
+    if dyn[t, K.D_DEAD] != 0:
+        return
+    pi = dyn[i, K.D_POS]
+    nbr = bf[BF_NBR]
+    terrain = bf[BF_TERRAIN]
+    occ = bf[BF_OCC]
+    now = hexes(pt, pi, bf)
+    best = -1
+    best_key = 0
+    for d in range(6):
+        m = nbr[pt, d]
+        if m < 0:
+            continue
+        if G.blocked(terrain, occ, G.BLOCK_MOVE, m):
+            continue
+        k = sign * (hexes(m, pi, bf) - now)
+        if k > best_key:
+            best_key = k
+            best = m
+    if best < 0:
+        return
+    relocate(t, best, dyn, bf)
+    cc[i, K.K_SHOVED] += 1
+    refresh_fear(comb, dyn, bf)
+
+
+@kernel
+def safe_place(i, comb, pol, rules, dyn, cc, bf):
+    """Safe Place (L1782-1785, Major, 1 Support overcharge): a willing ally in
+    her line of sight (rule ``teleport_sight``) moves to a free hex adjacent
+    to her. Used on the ally (not herself; standing, or down and alive)
+    lowest in Resolve share below ``heal_below`` who stands next to a
+    standing enemy, to a hex next to her with no standing enemy adjacent
+    (the lowest direction); True if used."""
+    s = K.find_usable(i, K.E_SAFE_PLACE, comb, pol, dyn)
+    if s < 0:
+        return False
+    c = dyn[i, K.D_POS]
+    nbr = bf[BF_NBR]
+    terrain = bf[BF_TERRAIN]
+    occ = bf[BF_OCC]
+    dest = -1
+    for d in range(6):
+        m = nbr[c, d]
+        if m < 0:
+            continue
+        if G.blocked(terrain, occ, G.BLOCK_MOVE, m):
+            continue
+        if foe_next_to(m, i, comb, dyn, bf):
+            continue
+        dest = m
+        break
+    if dest < 0:
+        return False
+    mask = sight_mask(rules)
+    best = -1
+    best_share = pol[i, K.P_HEAL_BELOW]
+    for j in range(comb.shape[0]):
+        if j == i:
+            continue
+        if comb[j, K.C_SIDE] != comb[i, K.C_SIDE]:
+            continue
+        if dyn[j, K.D_DEAD] != 0:
+            continue
+        pj = dyn[j, K.D_POS]
+        if pj < 0:
+            continue
+        share = dyn[j, K.D_RES] * 100 // comb[j, K.C_RES]
+        if share >= best_share:
+            continue
+        if not foe_next_to(pj, i, comb, dyn, bf):
+            continue
+        if comb[i, K.C_TP1 + s] != 0:
+            if not in_sight(c, pj, mask, bf):
+                continue
+        best = j
+        best_share = share
+    if best < 0:
+        return False
+    K.pay_talent(i, s, comb, rules, dyn, cc)
+    cc[i, K.K_SHOVED] += hexes(dyn[best, K.D_POS], dest, bf)
+    relocate(best, dest, dyn, bf)
+    K.check_bursts(i, comb, rules, dyn, cc)
+    refresh_fear(comb, dyn, bf)
+    return True
+
+
+@kernel(inline="always")
+def foe_next_to(m, i, comb, dyn, bf):
+    """A standing enemy of ``i`` stands next to cell ``m``."""
+    nbr = bf[BF_NBR]
+    occ = bf[BF_OCC]
+    side = comb[i, K.C_SIDE]
+    for d in range(6):
+        x = nbr[m, d]
+        if x >= 0:
+            w = occ[x]
+            if w >= 0:
+                if comb[w, K.C_SIDE] != side:
+                    if K.is_standing(dyn, w):
+                        return True
+    return False

@@ -229,8 +229,10 @@ def _side_effects(comb: np.ndarray) -> None:
     n = comb.shape[0]
     for i in range(n):
         fear = 0
-        side_mask = side_mask2 = 0
+        side_mask = side_mask2 = foe_mask = 0
         for j in range(n):
+            if comb[j, K.C_SIDE] != comb[i, K.C_SIDE]:
+                foe_mask |= int(comb[j, K.C_TMASK])
             if comb[j, K.C_SIDE] == comb[i, K.C_SIDE]:
                 side_mask |= int(comb[j, K.C_TMASK])
                 side_mask2 |= int(comb[j, K.C_TMASK2])
@@ -241,6 +243,7 @@ def _side_effects(comb: np.ndarray) -> None:
         comb[i, K.C_FEAR0] = fear
         comb[i, K.C_SIDEMASK] = side_mask
         comb[i, K.C_SIDEMASK2] = side_mask2
+        comb[i, K.C_FOEMASK] = foe_mask
 
 
 def _brood_minions(comb: np.ndarray) -> None:

@@ -104,7 +104,8 @@ MAXB = 12          # bonds per girl (12 points at creation, each 1-4: at most 12
 C_BOND = 76        # MAXB columns: her bonds' ranks at the start of the fight (0 = no bond)
 C_TMASK2 = C_BOND + MAXB  # bit (1 << (code - 64)) for every effect code >= 64 in her slots (see E_MORE)
 C_SIDEMASK2 = C_TMASK2 + 1  # OR of C_TMASK2 over her side
-# columns 90-101 are reserved for the movement, area and spawning talents
+C_FOEMASK = 90     # OR of C_TMASK over her enemies (And Your Enemies Closer: checked when she moves away)
+# columns 91-101 are reserved for the movement, area and spawning talents
 NC = 102
 WITCH = 2          # C_MONSTER value of a witch: monster-like (one pool pays talents, no revive, no bursts)
 
@@ -156,6 +157,16 @@ E_FRIENDS = 43         # Fight for Friends
 E_SORCERY = 44         # not a slot: set in C_TMASK when her policy casts sorcery in battle
 E_BATTLE_SORCERY = 45  # Battle Sorcery
 E_HATE = 46            # Hate the World (paid with a bond point)
+# movement talents (grid: battle_grid.py; gridless see talents.py)
+E_MOVE_ATTACK = 47     # Dash Strike, Pounce
+E_TELEPORT = 48        # Teleport, Monster Teleport
+E_EXTRA_MOVE = 49      # Bypass, Swift
+E_SPRINT = 50          # Sprint
+E_SLITHER = 51         # Slither Away
+E_SHOVE = 52           # Get Over Here (pull), Repel (push)
+E_SAFE_PLACE = 53      # Safe Place
+E_SWITCH = 54          # Defensive Switch
+E_CLOSER = 55          # And Your Enemies Closer
 # codes 47-61 fit C_TMASK; bit 62 of C_TMASK (E_MORE) says "some code >= 64 is
 # in C_TMASK2" (bit code - 64; codes 64-126), so every ``C_TMASK != 0`` gate
 # still sees her talents; 63 (the sign bit) is unused. Test a code with
@@ -268,7 +279,8 @@ D_PEND = D_BOND + MAXB  # 3 columns: a burst of this stat is due (plays after th
 D_FRENZY = D_PEND + 3   # 1 while she is in a Fury Burst's frenzy (her Fury counter is what is left to spend)
 D_LOST = D_FRENZY + 1   # 1 once a burst left her with no bonds: out of the fight (D_DEAD is set too)
 D_RETALIATE = D_LOST + 1  # frenzied: who attacked her, for her retaliation after that action (-1 none)
-# columns 104-127 are reserved for the movement, area and spawning talents
+D_SPRINT_AT = 104  # Sprint: the round (D_ROUND) she last sprinted (once per round), -1 never
+# columns 105-127 are reserved for the area and spawning talents
 D_HEXES = 128       # the draft's Hex: damage she takes at the start of each round (1 per Hex on her)
 D_HEX_ROUND = 129   # the round in which she last placed a Hex (one a round; -1 none)
 D_REGEN = 130       # the draft's Regeneration: Resolve she regains at the start of each round (0 none)
@@ -282,8 +294,8 @@ SCENE_COLUMNS = ("D_PENDING", "D_REVIVES", "D_BOOSTS", "D_KO", "D_AIL", "D_TUSES
                  "D_TURNS_DONE", "D_BOMB", "D_IMPLODE_BY", "D_IMPLODE_UNTIL", "D_POS", "D_GUARD", "D_DMG_ADJ",
                  "D_PAID", "D_CLOCK", "D_ROUND", "D_HIT_BY", "D_HIT_AT", "D_OPEN_BY", "D_OPEN_UNTIL", "D_OPEN_BONUS",
                  "D_SEALED_UNTIL", "D_AMP_HEAL", "D_AMP_AIL", "D_AMBUSH", "D_BELKAN", "D_LINK_TO", "D_LINKED",
-                 "D_REBIRTHS", "D_CASTING", "D_PEND", "D_FRENZY", "D_RETALIATE", "D_HEXES", "D_HEX_ROUND",
-                 "D_REGEN", "D_MOOD", "D_MINOR_USED")
+                 "D_REBIRTHS", "D_CASTING", "D_PEND", "D_FRENZY", "D_RETALIATE", "D_SPRINT_AT", "D_HEXES",
+                 "D_HEX_ROUND", "D_REGEN", "D_MOOD", "D_MINOR_USED")
 
 # counters per combatant
 K_DEALT = 0
@@ -330,7 +342,11 @@ K_FRENZY_TURNS = K_MOVES + 16  # turns she took in a Fury frenzy
 K_FURY_SPENT = K_MOVES + 17    # Fury overcharge she spent in frenzies
 K_RETALIATIONS = K_MOVES + 18  # frenzy retaliation attacks
 K_FRENZY_REGEN = K_MOVES + 19  # Resolve regained at the start of frenzy turns
-# K_MOVES + 20 .. + 37 are reserved for the movement, area and spawning talents
+K_TALENT_MOVES = K_MOVES + 20  # hexes her movement talents moved her (Teleport: the hexes between)
+K_SHOVED = K_MOVES + 21        # hexes she moved others (Get Over Here, Repel, Safe Place)
+K_SWITCHES = K_MOVES + 22      # Defensive Switches (she became the target)
+K_HELD = K_MOVES + 23          # moves her And Your Enemies Closer stopped
+# K_MOVES + 24 .. + 37 are reserved for the area and spawning talents
 K_RADIATION = K_MOVES + 38     # overcharge Overcharge Radiation gave her at the end of scenes
 K_DAMPENED = K_MOVES + 39      # overcharge Power Dampening / Dampen Overcharge kept off her
 K_HEX_DMG = K_MOVES + 40       # damage Hexes dealt her (the draft; not an attack)
@@ -450,7 +466,10 @@ R_EXCITED_BONUS = 105                # the draft's Excited: + to her attack roll
 R_CALM_BONUS = 106                   # the draft's Calm: + to her defence rolls
 R_MOOD_STATUS = 107            # 0 excited, 1 calm, 2 by her stats
 R_DETONATION_MIN = 108         # Magic Detonation only on a target with at least this much overcharge
-R_SIZE = 109
+# movement talents
+R_MOVE_ATTACK_STEP = 109  # Dash Strike / Pounce's hex: 0 ordinary movement (no Disengage, not out of rough), 1 free
+R_TELEPORT_SIGHT = 110    # Teleport's line of sight: 0 obstacles and barriers block it, 1 only barriers
+R_SIZE = 111
 BURSTS_COUNT = 1
 HEART = 0
 FURY = 1
@@ -520,6 +539,7 @@ def scene_state(i, comb, dyn):
     dyn[i, D_GUARD] = -1
     dyn[i, D_DMG_ADJ] = 0
     dyn[i, D_PAID] = 0
+    dyn[i, D_SPRINT_AT] = -1
     dyn[i, D_HEXES] = 0
     dyn[i, D_HEX_ROUND] = -1
     dyn[i, D_REGEN] = 0
@@ -3362,6 +3382,11 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
                 t = choose_target(who, comb, pol, dyn, streams[S_POLICY])
             if t < 0:
                 break
+            if side_has_code(t, E_SWITCH, comb):
+                t = defensive_switch(who, t, comb, pol, rules, dyn, cc, None)
+            if who == i:
+                if has_code(i, E_SHOVE, comb):
+                    pay_shove(i, comb, pol, rules, dyn, cc)  # gridless: a basic attack, paid (no hex to move)
             dealt = attack(who, t, comb, pol, rules, dyn, streams, cc)
             if m == 0:
                 if who == i:
@@ -3377,6 +3402,55 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
                     majors = 2
     if mask != 0:
         dyn[i, D_TURNS_DONE] += 1
+
+
+@kernel
+def defensive_switch(i, t, comb, pol, rules, dyn, cc, bf):
+    """Defensive Switch (L1699-1703, free, 2/Scene, an ally 1-3 hexes away):
+    before ``i``'s attack roll on ``t``, an ally of ``t`` holding it, whose
+    intercept policy is willing (``P_INTERCEPT`` >= 0) and ``t`` below that
+    share of its Resolve (1000: always), standing and higher in Resolve than
+    ``t``, swaps places with it (grid, ``bf``; gridless she only becomes the
+    target) and is attacked instead; she defends normally. Returns the target."""
+    side = comb[t, C_SIDE]
+    for j in range(comb.shape[0]):
+        if j == t:
+            continue
+        if comb[j, C_SIDE] != side:
+            continue
+        if pol[j, P_INTERCEPT] < 0:
+            continue
+        if not is_standing(dyn, j):
+            continue
+        if dyn[t, D_RES] * 100 >= pol[j, P_INTERCEPT] * comb[t, C_RES]:
+            continue
+        if dyn[j, D_RES] <= dyn[t, D_RES]:
+            continue
+        s = find_usable(j, E_SWITCH, comb, pol, dyn)
+        if s < 0:
+            continue
+        if bf is not None:
+            if dyn[t, D_POS] < 0:
+                continue
+            if not within(j, t, s, comb, dyn, bf):
+                continue
+            BG.swap_places(j, t, dyn, bf)
+        pay_talent(j, s, comb, rules, dyn, cc)
+        cc[j, K_SWITCHES] += 1
+        check_bursts(j, comb, rules, dyn, cc)
+        return j
+    return t
+
+
+@kernel(inline="always")
+def pay_shove(i, comb, pol, rules, dyn, cc):
+    """Get Over Here / Repel (L1708-1712, L2087-2090): the policy uses it on
+    every basic attack it can pay for; returns the slot paid (-1 none)."""
+    s = find_usable(i, E_SHOVE, comb, pol, dyn)
+    if s >= 0:
+        pay_talent(i, s, comb, rules, dyn, cc)
+        check_bursts(i, comb, rules, dyn, cc)
+    return s
 
 
 @kernel(inline="always")

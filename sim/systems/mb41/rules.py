@@ -238,6 +238,15 @@ RULES = Ruleset(
         RuleOption("detonation_min", 6, "the AI's use of the draft's Magic Detonation (DRAFT L307): only against a "
                    "target with at least this much overcharge (a girl's Magic counter, a monster's pool); 6 beats "
                    "a melee attack's average damage", lo=0, hi=100),
+        # --- movement talents (grid)
+        RuleOption("move_attack_step", "book", "Dash Strike / Pounce (L1811, L2080, 'move 1 hex and make a basic "
+                   "attack'): 'book' = the hex is ordinary movement (not from a hex next to a standing enemy, which "
+                   "needs Disengage, L1412; not out of rough terrain, which costs 2, L1414); 'free' = the talent's "
+                   "hex ignores both", kind="choice", choices=("book", "free")),
+        RuleOption("teleport_sight", "obstacles", "Teleport (L1624, 'a place in the direct line of sight'; it "
+                   "cannot pass magical barriers): what blocks the line from her hex to the place: 'obstacles' = "
+                   "solid obstacles and magical barriers; 'barriers' = only magical barriers (people never do)",
+                   kind="choice", choices=("obstacles", "barriers")),
     ],
 )
 

@@ -78,8 +78,12 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
         row["damage_outside_attacks"] = k[K.K_SELF_DMG] / n_trials  # Backlash, Reflector, Implode, All or Nothing
         row["sorcery_cast"] = k[K.K_SPELLS] / n_trials        # battle sorcery (policy sorcery)
         row["sorcery_succeeded"] = k[K.K_SPELLS_OK] / n_trials
+        row["defensive_switches"] = k[K.K_SWITCHES] / n_trials  # Defensive Switch (grid and gridless)
         if getattr(inputs, "battlefield", None) is not None:  # the hex grid's columns
             row["hexes_moved"] = k[K.K_MOVES] / n_trials
+            row["talent_hexes_moved"] = k[K.K_TALENT_MOVES] / n_trials  # movement talents (Teleport: hexes between)
+            row["others_moved"] = k[K.K_SHOVED] / n_trials  # hexes she moved others (Get Over Here, Repel, Safe Place)
+            row["moves_held"] = k[K.K_HELD] / n_trials      # moves her And Your Enemies Closer stopped
             row["reckless_moves"] = k[K.K_RECKLESS] / n_trials
             row["reckless_damage"] = k[K.K_RECKLESS_DMG] / n_trials
             row["intercepts"] = k[K.K_INTERCEPTS] / n_trials

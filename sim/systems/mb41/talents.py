@@ -160,7 +160,46 @@ detonation         --                           (the draft) Major: a hit deals t
 mood               self                         (the draft) Empower (self, free) / Rouse (an ally,
                                                 Minor): Excited or Calm, ``mood_status``,
                                                 ``excited_bonus``, ``calm_bonus`` [try_mood]
+move_attack        move                         Major (grid): when nobody is in range and 1 hex brings
+                                                the policy's target into range, move that hex (rule
+                                                ``move_attack_step``) and make a basic attack
+                                                [battle_grid.move_attack]
+teleport           sight                        Minor (grid): to the nearest free hex in her goal's
+                                                range, in sight when sight (rule ``teleport_sight``);
+                                                not movement [battle_grid.talent_move]
+extra_move         move, through                Minor (grid): up to move hexes toward her goal; Swift
+                                                (through 0): 1 out of or into rough terrain, 1 when
+                                                engaged (a Disengage); Bypass (through 1): ignores
+                                                Disengage, rough terrain, barriers, obstacles and
+                                                people on the way [battle_grid.talent_move]
+sprint             move                         free (grid), once per round: 1 ordinary hex toward her
+                                                goal on her turn [battle_grid.sprint]
+slither            move                         free (grid): after an attack on it, 1 hex toward its
+                                                policy's range of the attacker, ignoring rough
+                                                terrain and Disengage [battle_grid.slither]
+shove              direction                    Major: a basic attack, paid on every attack it can
+                                                afford; a hit moves the target 1 hex toward her (pull,
+                                                Get Over Here) or away (push, Repel) [battle_grid.shove]
+safe_place         sight                        Major (grid): an engaged ally below ``heal_below``, in
+                                                sight, moves to a free hex next to her with no enemy
+                                                adjacent [battle_grid.safe_place]
+defensive_switch   --                           free, before the attack roll on an ally (1-3 hexes on
+                                                the grid) below her ``intercept`` share and lower in
+                                                Resolve: swap places and become the target
+                                                [kernel.defensive_switch]
+enemies_closer     --                           free: an adjacent enemy moving away from her (an
+                                                ordinary move, Reckless Movement, Disengage, Swift,
+                                                Bypass, Dash Strike, Sprint): Support vs Support, a win
+                                                stops it and its action is used up [battle_grid.held]
 =================  ===========================  ====================================================
+
+Movement talents in a gridless fight (``grid: none``): Get Over Here and Repel
+are a basic attack, paid as the row says (the policy uses them on every attack
+it can pay for); Dash Strike and Pounce would be a basic attack too, but
+gridless nobody is ever one hex out of reach, so they are never used;
+Defensive Switch makes her the target of the attack; the pure movement talents
+(Teleport, Monster Teleport, Bypass, Swift, Sprint, Slither Away, Safe Place,
+And Your Enemies Closer) do nothing and are not used, so they cost nothing.
 """
 from __future__ import annotations
 
@@ -223,6 +262,15 @@ MECHANICS = {
     "mood": (K.E_MOOD, ("self",)),
     "dampen_overcharge": (K.E_DAMPEN_OC, ()),
     "radiation": (K.E_RADIATION, ()),
+    "move_attack": (K.E_MOVE_ATTACK, ("move",)),
+    "teleport": (K.E_TELEPORT, ("sight",)),
+    "extra_move": (K.E_EXTRA_MOVE, ("move", "through")),
+    "sprint": (K.E_SPRINT, ("move",)),
+    "slither": (K.E_SLITHER, ("move",)),
+    "shove": (K.E_SHOVE, ("direction",)),
+    "safe_place": (K.E_SAFE_PLACE, ("sight",)),
+    "defensive_switch": (K.E_SWITCH, ()),
+    "enemies_closer": (K.E_CLOSER, ()),
 }
 
 #: labyrinth features (catalog group ``labyrinth``): mechanic code -> where a scenario sets it
@@ -248,6 +296,9 @@ _VALUES = {
     "minor": {False: 0, True: 1},
     "bond": {False: 0, True: 1},
     "area": {"circle": 0, "line": 1},
+    "sight": {False: 0, True: 1},
+    "through": {False: 0, True: 1},
+    "direction": {"pull": -1, "push": 1},
 }
 
 _ROLE_INDEX = {"attack": 0, "defence": 1, "support": 2}
