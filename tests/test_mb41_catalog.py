@@ -117,7 +117,7 @@ SIMULATED = ["Boost", "Reflector", "Follow Target", "Want it Hard, Want it Now",
              "Second Wind", "Steal Action", "Courage Aura", "Curse", "Guided Strike", "Healing Magic",
              "Wave of Courage", "Implode", "Make an Opening", "All or Nothing", "Amplify Magic", "Drain Life",
              "Follow Up", "Killing Blow", "Action Burst", "Backlash", "Blood Rain", "Deafening Scream",
-             "Extra Action", "Minion Explosion", "Shrug Off", "Thick Hide", "Undying Brood", "Ambush Tactics",
+             "Extra Action", "Minion Creation", "Minion Explosion", "Shrug Off", "Thick Hide", "Undying Brood", "Ambush Tactics",
              "Binding Attack", "Bulwark", "Curse Shift", "Debilitating Attack", "Disruptive Strikes",
              "Fear Aura", "Memory Blaze", "Monster Boost", "Ranged/Melee Defence", "Seal Magic",
              "A Little Longer", "Hello There", "Alternating Damage", "Current", "Escher Doors", "Pendulum",
@@ -220,7 +220,7 @@ def test_schema_suggests_boost_for_a_misspelling():
     assert "unknown talent 'Bost'" in str(e.value) and "Did you mean 'Boost'?" in str(e.value)
 
 
-@pytest.mark.parametrize("name", ["Create Barrier", "Minion Creation", "Tracking shot"])
+@pytest.mark.parametrize("name", ["Create Barrier", "Overcharge Radiation", "Tracking shot"])
 def test_schema_rejects_known_but_unsimulated(name):
     with pytest.raises(ScenarioError) as e:
         load_data(duel_data(a={"talents": [name]}))

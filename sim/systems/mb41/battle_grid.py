@@ -171,6 +171,33 @@ def place_all(dyn, bf):
             occ[dyn[i, K.D_POS]] = i
 
 
+@kernel
+def place_near(j, a, dyn, bf):
+    """Put combatant ``j`` (a reserve row appearing, :func:`.kernel.appear`) on
+    the free hex nearest to cell ``a`` (fewest hexes; ties to the lowest cell;
+    ``a`` -1: the first free hex); False when no hex is free."""
+    occ = bf[BF_OCC]
+    terrain = bf[BF_TERRAIN]
+    best = -1
+    best_d = 1 << 30
+    for c in range(occ.shape[0]):
+        if occ[c] >= 0:
+            continue
+        if terrain[c] & G.BLOCK_MOVE != 0:
+            continue
+        d = 0
+        if a >= 0:
+            d = hexes(a, c, bf)
+        if d < best_d:
+            best_d = d
+            best = c
+    if best < 0:
+        return False
+    occ[best] = j
+    dyn[j, K.D_POS] = best
+    return True
+
+
 @kernel(inline="always")
 def sweep(dyn, bf):
     """The dead leave the battlefield: free their hexes."""

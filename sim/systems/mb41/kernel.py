@@ -105,7 +105,13 @@ C_BOND = 76        # MAXB columns: her bonds' ranks at the start of the fight (0
 C_TMASK2 = C_BOND + MAXB  # bit (1 << (code - 64)) for every effect code >= 64 in her slots (see E_MORE)
 C_SIDEMASK2 = C_TMASK2 + 1  # OR of C_TMASK2 over her side
 # columns 90-101 are reserved for the movement, area and spawning talents
+# combatants that appear mid-fight (reserve rows, :func:`spawn_state`, :func:`appear`)
+C_SPAWN_KIND = 98  # 0 present from the start; else a reserve row: SPAWN_MINION, SPAWN_HEART, SPAWN_COPY
+C_SPAWN_BY = 99    # a reserve row: the combatant whose ability or burst makes it appear
 NC = 102
+SPAWN_MINION = 1   # Minion Creation (L1981-1985): C_SPAWN_BY is the creating monster
+SPAWN_HEART = 2    # the Heart Burst's creature (L451-453, A8a): C_SPAWN_BY is the bursting girl
+SPAWN_COPY = 3     # Marionette's copy (L1831-1834): C_SPAWN_BY is the girl
 WITCH = 2          # C_MONSTER value of a witch: monster-like (one pool pays talents, no revive, no bursts)
 
 # talent effect codes (catalog ``mechanic: {code: ...}``, talents.MECHANICS;
@@ -161,6 +167,8 @@ E_HATE = 46            # Hate the World (paid with a bond point)
 # still sees her talents; 63 (the sign bit) is unused. Test a code with
 # :func:`has_code` or :func:`side_has_code`.
 E_MORE = 62
+E_MINION_CREATION = 80  # Minion Creation (P1 = the monster's spread: minions per turn, set by the compiler)
+E_MARIONETTE = 81       # Marionette
 
 # ailments (L1459-1467): columns D_AIL + these
 A_STUN = 0
@@ -260,6 +268,9 @@ D_FRENZY = D_PEND + 3   # 1 while she is in a Fury Burst's frenzy (her Fury coun
 D_LOST = D_FRENZY + 1   # 1 once a burst left her with no bonds: out of the fight (D_DEAD is set too)
 D_RETALIATE = D_LOST + 1  # frenzied: who attacked her, for her retaliation after that action (-1 none)
 # columns 104-131 are reserved for the movement, area and spawning talents
+D_ABSENT = 120     # a reserve row (C_SPAWN_KIND) not (yet) in the fight: D_DEAD is set too while absent
+D_APPEARED = 121   # the round (D_ROUND) + 1 in which it appeared (0 not yet)
+D_COPY = 122       # Marionette: her copy's row while it stands in the fight (-1 none)
 ND = 132
 #: dynamic columns a girl does NOT carry from one scene of an episode to the next
 #: (:func:`scene_columns` resets them); every other column carries over
@@ -268,7 +279,8 @@ SCENE_COLUMNS = ("D_PENDING", "D_REVIVES", "D_BOOSTS", "D_KO", "D_AIL", "D_TUSES
                  "D_TURNS_DONE", "D_BOMB", "D_IMPLODE_BY", "D_IMPLODE_UNTIL", "D_POS", "D_GUARD", "D_DMG_ADJ",
                  "D_PAID", "D_CLOCK", "D_ROUND", "D_HIT_BY", "D_HIT_AT", "D_OPEN_BY", "D_OPEN_UNTIL", "D_OPEN_BONUS",
                  "D_SEALED_UNTIL", "D_AMP_HEAL", "D_AMP_AIL", "D_AMBUSH", "D_BELKAN", "D_LINK_TO", "D_LINKED",
-                 "D_REBIRTHS", "D_CASTING", "D_PEND", "D_FRENZY", "D_RETALIATE")
+                 "D_REBIRTHS", "D_CASTING", "D_PEND", "D_FRENZY", "D_RETALIATE", "D_ABSENT", "D_APPEARED",
+                 "D_COPY")
 
 # counters per combatant
 K_DEALT = 0
@@ -316,6 +328,10 @@ K_FURY_SPENT = K_MOVES + 17    # Fury overcharge she spent in frenzies
 K_RETALIATIONS = K_MOVES + 18  # frenzy retaliation attacks
 K_FRENZY_REGEN = K_MOVES + 19  # Resolve regained at the start of frenzy turns
 # K_MOVES + 20 .. + 41 are reserved for the movement, area and spawning talents
+K_CREATED = K_MOVES + 32       # minions it created with Minion Creation
+K_APPEARED = K_MOVES + 33      # fights in which this reserve row appeared (minion, Heart creature, copy)
+K_COPY_ABSORBED = K_MOVES + 34  # Marionette: hits her copy absorbed (counted on the girl)
+K_HEART_SPAWNS = K_MOVES + 35  # Heart Bursts whose creature appeared in the fight (on the girl)
 NK = K_MOVES + 42
 
 # per-girl episode counters (``party[g, PE_*]``, summed over episodes)
@@ -423,7 +439,15 @@ R_JUDGMENT_RADIUS = 96  # -1 whole battlefield (A10i)
 R_JUDGMENT_SELF = 97
 R_JUDGMENT_AVOID = 98  # 0 everyone, 1 girls, 2 nobody (A10iii)
 R_JUDGMENT_DIFFICULTY = 99
-R_SIZE = 100
+# combatants that appear mid-fight
+R_SPAWN_ACTS = 100     # 0 from the next round, 1 in the round it appears (at its initiative slot, if still to come)
+R_MINION_CREATION_DEFAULT = 101  # compiler: the minion stat block when the scenario names none
+R_MINION_CREATION_ATTACK = 102   # compiler: attack & support of the guidelines' minion
+R_MINION_CREATION_COUNT = 103    # compiler: reserve rows when ``creates`` gives no count
+R_HEART_CREATURE_SPREAD = 104    # compiler (A8a)
+R_HEART_CREATURE_POWER = 105     # compiler (A8)
+R_HEART_CREATURE_STATS = 106     # compiler: 0 her attack/defence/support, 1 her Heart in every role
+R_SIZE = 107
 BURSTS_COUNT = 1
 HEART = 0
 FURY = 1
@@ -495,6 +519,107 @@ def scene_state(i, comb, dyn):
     dyn[i, D_PAID] = 0
     burst_state(i, dyn)
     team_state(i, dyn)
+    spawn_state(i, comb, dyn)
+
+
+@kernel(inline="always")
+def spawn_state(i, comb, dyn):
+    """A reserve row (``C_SPAWN_KIND``) starts every fight and every scene
+    absent (``D_ABSENT``, with ``D_DEAD`` set so that nothing targets it, it
+    takes no turn, its side does not count it, it holds no hex and stands in
+    no survival curve) until :func:`appear`."""
+    dyn[i, D_APPEARED] = 0
+    dyn[i, D_COPY] = -1
+    if comb[i, C_SPAWN_KIND] == 0:
+        dyn[i, D_ABSENT] = 0
+        return
+    dyn[i, D_ABSENT] = 1
+    dyn[i, D_DEAD] = 1
+    dyn[i, D_RES] = 0
+    dyn[i, D_PENDING] = -1
+    dyn[i, D_POS] = -1
+
+
+@kernel
+def appear(j, anchor, comb, dyn, cc, bf):
+    """Reserve row ``j`` enters the fight with its full Resolve (HP) and its
+    starting state (:func:`reset_row` left it untouched while absent); on the
+    grid on the free hex nearest to cell ``anchor`` (fewest hexes, ties to the
+    lowest cell; ``spawn`` rules), and not at all when no hex is free.
+    Returns whether it appeared."""
+    if dyn[j, D_ABSENT] == 0:
+        return False
+    if bf is not None:
+        if not BG.place_near(j, anchor, dyn, bf):
+            return False
+    dyn[j, D_ABSENT] = 0
+    dyn[j, D_DEAD] = 0
+    dyn[j, D_RES] = comb[j, C_RES]
+    dyn[j, D_APPEARED] = dyn[0, D_ROUND] + 1
+    cc[j, K_APPEARED] += 1
+    return True
+
+
+@kernel(inline="always")
+def waits(i, r, comb, rules, dyn):
+    """A row that appeared in round ``r`` takes its first turn next round
+    (``spawn_acts: next_round``)."""
+    if comb[i, C_SPAWN_KIND] == 0:
+        return False
+    if rules[R_SPAWN_ACTS] != 0:
+        return False
+    return dyn[i, D_APPEARED] == r + 1
+
+
+@kernel
+def create_minions(i, comb, pol, rules, dyn, cc, bf):
+    """Minion Creation (L1981-1985, Minor, 1+ OC): 1 minion per overcharge
+    point spent, at most its spread (P1) in one turn. The monster creates
+    whenever it has the pool and reserve rows left (its scenario's
+    ``creates``: the stat block and the most that can exist); the minions
+    appear on the free hexes nearest to it (grid). Returns whether it did."""
+    s = find_usable(i, E_MINION_CREATION, comb, pol, dyn)
+    if s < 0:
+        return False
+    made = 0
+    cost = comb[i, C_TCOST + s]
+    for j in range(comb.shape[0]):
+        if made >= comb[i, C_TP1 + s]:
+            break
+        if comb[j, C_SPAWN_KIND] != SPAWN_MINION:
+            continue
+        if comb[j, C_SPAWN_BY] != i:
+            continue
+        if dyn[j, D_ABSENT] == 0:
+            continue
+        if not can_pay(i, s, comb, pol, dyn):
+            break
+        if not appear(j, dyn[i, D_POS], comb, dyn, cc, bf):
+            break
+        if made == 0:
+            pay_talent(i, s, comb, rules, dyn, cc)  # the Minor action: one use, the first point
+        elif comb[i, C_MONSTER] != 0:
+            dyn[i, D_POOL] -= cost
+            cc[i, K_POOL_SPENT] += cost
+        else:
+            dyn[i, D_OC + comb[i, C_TROLE + s]] += cost
+            cc[i, K_OC_GAIN + comb[i, C_TROLE + s]] += cost
+        made += 1
+    cc[i, K_CREATED] += made
+    return made > 0
+
+
+@kernel
+def heart_creature(j, anchor, comb, dyn, cc, bf):
+    """The Heart Burst's creature (L451-453, ``heart_burst: spawn``, A8a):
+    girl ``j``'s reserve row appears on the other side (on the grid on the
+    free hex nearest to her); one creature per girl and fight."""
+    for m in range(comb.shape[0]):
+        if comb[m, C_SPAWN_KIND] == SPAWN_HEART:
+            if comb[m, C_SPAWN_BY] == j:
+                if appear(m, anchor, comb, dyn, cc, bf):
+                    cc[j, K_HEART_SPAWNS] += 1
+                return
 
 
 @kernel(inline="always")
@@ -2703,7 +2828,10 @@ def play_burst(j, s, comb, pol, rules, dyn, streams, cc, bf):
         return
     if s == HEART:
         dyn[j, D_OC + HEART] = 0
+        anchor = dyn[j, D_POS]
         lose_bond(j, True, comb, dyn, cc)
+        if rules[R_HEART_BURST] == 1:
+            heart_creature(j, anchor, comb, dyn, cc, bf)
     elif s == FURY:
         if not lose_bond(j, rules[R_FURY_BOND] == 0, comb, dyn, cc):
             if dyn[j, D_RES] > 0:
@@ -3038,6 +3166,10 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc, bf):
                 return 1
     if try_heal(i, comb, pol, rules, dyn, streams, cc, bf):
         return 1
+    if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:
+        if has_code(i, E_MINION_CREATION, comb):
+            if create_minions(i, comb, pol, rules, dyn, cc, bf):
+                return 1
     if (comb[i, C_TMASK] >> E_HATE) & 1 != 0:
         if dyn[i, D_RES] * 100 < pol[i, P_HEAL_BELOW] * comb[i, C_RES]:
             h = hate_the_world(i, comb, pol, rules, dyn, cc)
@@ -3271,7 +3403,11 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
     roll_initiative(comb, rules, streams[S_SETUP], order, key)
     outcome = -1
     rounds = cap
-    if ((comb[0, C_SIDEMASK] | comb[n - 1, C_SIDEMASK]) >> E_AMBUSH) & 1 != 0:  # the two sides' masks
+    masks = comb[0, C_SIDEMASK] | comb[n - 1, C_SIDEMASK]  # the two sides' masks (reserve rows: any side last)
+    if comb[n - 1, C_SPAWN_KIND] != 0:
+        for j in range(n):
+            masks |= comb[j, C_TMASK]
+    if (masks >> E_AMBUSH) & 1 != 0:
         outcome = ambush_turns(comb, pol, rules, dyn, order, streams, cc, bf)
         if outcome >= 0:
             rounds = 1  # over before round 1: counted as a one-round fight
@@ -3296,6 +3432,8 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
         for k in range(n):
             i = order[k]
             if dyn[i, D_DEAD] != 0:
+                continue
+            if waits(i, r, comb, rules, dyn):
                 continue
             acts = True
             if dyn[i, D_RES] <= 0:

@@ -126,6 +126,11 @@ hate_the_world     bonus, dice, heal            a bond point (never the last): b
                                                 ``heal_below`` a Minor for dice d6 + heal Resolve,
                                                 else + bonus to an attack and its damage
                                                 [hate_the_world]
+minion_creation    (per_turn: the monster's     Minor, the cost per minion: its reserve minions
+                   spread, set by the           (scenario ``creates``) appear, at most per_turn in
+                   compiler)                    one turn, while it has the pool; they act from the
+                                                next round (``spawn_acts``); grid: the free hexes
+                                                nearest to it [create_minions, appear]
 =================  ===========================  ====================================================
 """
 from __future__ import annotations
@@ -180,6 +185,7 @@ MECHANICS = {
     "fight_for_friends": (K.E_FRIENDS, ("attack", "damage")),
     "battle_sorcery": (K.E_BATTLE_SORCERY, ("bonus",)),
     "hate_the_world": (K.E_HATE, ("bonus", "dice", "heal")),
+    "minion_creation": (K.E_MINION_CREATION, ("per_turn",)),
 }
 
 #: labyrinth features (catalog group ``labyrinth``): mechanic code -> where a scenario sets it
