@@ -295,3 +295,115 @@ def test_on_the_grid_created_minions_take_the_nearest_free_hexes():
     assert dyn[4, K.D_POS] == -1 and dyn[5, K.D_POS] == -1
     mb41_call(K.heart_creature, j=0, anchor=int(dyn[0, K.D_POS]), comb=inp.comb, dyn=dyn, cc=cc, bf=bf)
     assert grid_apart(inp, dyn, 0, 5) == 1 and occ[dyn[5, K.D_POS]] == 5
+
+
+# ------------------------------------------------------------------ Marionette
+
+
+FURY = 1   # her Attack role's stat (tests/helpers.py default roles): Marionette's cost (L1832)
+
+
+def mario(**fields):
+    return girl(talents=["Marionette"], **fields)
+
+
+def target(inp, dyn, i, script):
+    j = mb41_call(K.choose_target, i=i, comb=inp.comb, pol=inp.pol, dyn=dyn, st_policy=script.streams[K.S_POLICY])
+    script.assert_consumed()
+    return int(j)
+
+
+def test_marionette_copy_row_is_compiled_on_her_side():
+    inp, dyn, cc = setup([mario()], [boss()])
+    assert inp.names == ["Akari", "Boss", "Akari's copy (Marionette)"]
+    assert inp.sides == [0, 1, 0]
+    assert inp.comb[2, K.C_SPAWN_KIND] == K.SPAWN_COPY and inp.comb[2, K.C_SPAWN_BY] == 0
+    # her stats, 1 Resolve (any damage destroys it, L1834), no pool, rolls its defence (not passive)
+    assert inp.comb[2, [K.C_ATT, K.C_DEF, K.C_SUP, K.C_RES, K.C_POOL]].tolist() == [4, 4, 3, 1, 0]
+    assert inp.comb[2, K.C_PDEF] == -1 and inp.pol[2, K.P_INTERCEPT] == -1
+    assert inp.comb[1, K.C_FOE_COPIES] == 1 and inp.comb[0, K.C_FOE_COPIES] == 0
+    assert dyn[2, K.D_ABSENT] == 1 and dyn[0, K.D_COPY] == 0
+    inp = mb41_inputs(mb41_data([mario()], [boss()], rules={"marionette_decoy": "girl"}))
+    assert inp.comb[1, K.C_FOE_COPIES] == 3
+
+
+def test_marionette_makes_one_copy_for_one_attack_overcharge():
+    """Minor, 1 OC (Attack) (L1832): the copy appears; no second one while it stands."""
+    inp, dyn, cc = setup([mario()], [boss()])
+    assert call(K.minor_talent, inp, dyn, cc, Script(), i=0) == 1
+    assert dyn[0, K.D_OC + FURY] == 1 and cc[0, K.K_OC_GAIN + FURY] == 1 and cc[0, K.K_TUSE] == 1
+    assert dyn[0, K.D_COPY] == 3 and K.is_standing(dyn, 2) and dyn[2, K.D_RES] == 1
+    assert cc[2, K.K_APPEARED] == 1
+    assert call(K.minor_talent, inp, dyn, cc, Script(), i=0) == 0
+    assert dyn[0, K.D_OC + FURY] == 1 and cc[0, K.K_TUSE] == 1
+
+
+def test_enemies_target_her_or_the_copy_by_marionette_decoy():
+    """A53: the enemy's policy sees the copy as her; ``random`` flips a coin
+    on the policy stream (1 = the copy), ``copy`` / ``girl`` always."""
+    inp, dyn, cc = setup([mario()], [boss()])
+    assert target(inp, dyn, 1, Script()) == 0             # no copy yet: no coin
+    call(K.minor_talent, inp, dyn, cc, Script(), i=0)
+    assert target(inp, dyn, 1, Script(policy=[1])) == 2
+    assert target(inp, dyn, 1, Script(policy=[0])) == 0
+    for decoy, who in (("copy", 2), ("girl", 0)):
+        inp, dyn, cc = setup([mario()], [boss()], rules={"marionette_decoy": decoy})
+        call(K.minor_talent, inp, dyn, cc, Script(), i=0)
+        assert target(inp, dyn, 1, Script()) == who
+    # focus-weakest keys the copy by her Resolve, not its 1: a weaker ally is picked first
+    inp, dyn, cc = setup([mario(), girl("Bea")], [boss()], rules={"marionette_decoy": "girl"})
+    call(K.minor_talent, inp, dyn, cc, Script(), i=0)
+    dyn[1, K.D_RES] = 10
+    assert target(inp, dyn, 2, Script()) == 1
+
+
+def test_the_copy_defends_normally_and_any_damage_destroys_it():
+    """'If the copy is attacked you can make a defence challenge as usual, but
+    if it takes any damage it is destroyed' (L1834); then she may make another."""
+    inp, dyn, cc = setup([mario()], [boss()], rules={"marionette_decoy": "copy"})
+    call(K.minor_talent, inp, dyn, cc, Script(), i=0)
+    # boss 2 + 3 = 5 vs the copy's 6 + 4 = 10: it defends, and stands
+    call(K.attack, inp, dyn, cc, Script(check=MISS), i=1, t=2)
+    assert K.is_standing(dyn, 2) and dyn[0, K.D_COPY] == 3
+    # boss 6 + 3 = 9 vs 2 + 4 = 6: a hit, 1 + 2 melee = 3 damage: destroyed; her Resolve untouched
+    call(K.attack, inp, dyn, cc, Script(check=HIT, damage=faces(1)), i=1, t=2)
+    assert not K.is_standing(dyn, 2) and dyn[2, K.D_ABSENT] == 1 and dyn[0, K.D_COPY] == 0
+    assert cc[0, K.K_COPY_ABSORBED] == 1 and cc[2, K.K_DEATHS] == 1 and dyn[0, K.D_RES] == 18
+    assert target(inp, dyn, 1, Script()) == 0
+    assert call(K.minor_talent, inp, dyn, cc, Script(), i=0) == 1          # a new copy, 1 more OC
+    assert dyn[0, K.D_OC + FURY] == 2 and dyn[0, K.D_COPY] == 3 and cc[2, K.K_APPEARED] == 2
+
+
+def test_the_copy_takes_no_turn_keeps_no_side_in_the_fight_and_fades_at_scene_end():
+    inp, dyn, cc = setup([mario()], [boss()], rules={"round_cap": 1, "marionette_decoy": "girl"})
+    # Akari: the copy (Minor), misses the boss; the boss misses her; the copy does nothing
+    outcome, rounds, _, comb_curve = fight(inp, dyn, cc, Script(check=MISS + MISS))
+    assert (outcome, rounds) == (K.F_DRAW, 1)
+    assert cc[2, K.K_APPEARED] == 1 and cc[2, K.K_ATTACKS] == 0 and cc[0, K.K_ATTACKS] == 1
+    dyn[0, K.D_RES] = 0
+    dyn[0, K.D_DEAD] = 1
+    assert K.is_standing(dyn, 2)
+    assert mb41_call(K.outcome_now, comb=inp.comb, rules=inp.rules, dyn=dyn) == K.F_LOSS
+    mb41_call(K.reset, comb=inp.comb, rules=inp.rules, dyn=dyn)
+    assert dyn[2, K.D_ABSENT] == 1 and not K.is_standing(dyn, 2) and dyn[0, K.D_COPY] == 0
+
+
+def test_on_the_grid_the_copy_stands_within_four_and_her_attacks_start_from_it():
+    """Grid: the copy goes to the free hex within 1-4 of her nearest to the
+    nearest enemy (``marionette_place: enemy``); an enemy 5 hexes away is out
+    of her reach, but in melee reach of the copy (L1833)."""
+    inp, dyn, cc, bf = grid_arena([mario()], [boss()])
+    grid_put(inp, dyn, bf, 0, 3, 6)
+    grid_put(inp, dyn, bf, 1, 3, 1)
+    assert grid_apart(inp, dyn, 0, 1) == 5
+    reach = dict(i=0, t=1, rules=inp.rules, dyn=dyn, bf=bf)
+    assert mb41_call(BG.reach, **reach) == -1
+    assert mb41_call(K.minor_talent, i=0, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn,
+                     streams=Script().streams, cc=cc, bf=bf) == 1
+    assert grid_apart(inp, dyn, 0, 2) == 4 and grid_apart(inp, dyn, 1, 2) == 1
+    assert bf[BG.BF_OCC][dyn[2, K.D_POS]] == 2
+    assert mb41_call(BG.reach, **reach) == 0
+    # the copy destroyed: it leaves its hex and her reach is her own again
+    call(K.attack, inp, dyn, cc, Script(check=HIT, damage=faces(1)), i=1, t=2)
+    mb41_call(BG.leave_if_dead, j=2, dyn=dyn, bf=bf)
+    assert dyn[2, K.D_POS] == -1 and mb41_call(BG.reach, **reach) == -1

@@ -201,6 +201,11 @@ def _compile_fight(scenario: Scenario) -> Inputs:
     for i, (kind, by) in spawns.items():
         comb[i, K.C_SPAWN_KIND] = kind
         comb[i, K.C_SPAWN_BY] = by
+        if kind == K.SPAWN_COPY:  # the enemies' targeting sees the copy as her (A53, marionette_decoy)
+            decoy = 1 + ("random", "copy", "girl").index(resolved["marionette_decoy"])
+            for j in range(n):
+                if comb[j, K.C_SIDE] != comb[i, K.C_SIDE]:
+                    comb[j, K.C_FOE_COPIES] = decoy
     for i, (s, m) in enumerate(members):  # Minion Creation: at most its spread per turn (L1985)
         for k in range(K.MAXT):
             if comb[i, K.C_TCODE + k] == K.E_MINION_CREATION:
@@ -268,6 +273,16 @@ def _reserve_rows(scenario: Scenario, resolved: dict, members: list, names: list
             members.append((s, Member.model_validate({**block, "name": nm[:60]})))
             names.append(nm)
             out[len(members) - 1] = (K.SPAWN_MINION, i)
+    for i, (s, m) in enumerate(listed):  # Marionette (L1831-1834): her copy, on her side
+        if "Marionette" not in m.talents:
+            continue
+        stats = m.role_stats()
+        nm = f"{m.name}'s copy (Marionette)"
+        members.append((s, Member.model_validate({
+            "name": nm[:60], "kind": "monster", **stats, "resolve": 1, "damage_bonus": 0, "overcharge_pool": 0,
+            "attack_kind": m.attack_kind, "policy": {"intercept": "never"}})))
+        names.append(nm)
+        out[len(members) - 1] = (K.SPAWN_COPY, i)
     if resolved["heart_burst"] == "spawn" and resolved["bursts"] == "play":
         for i, (s, m) in enumerate(listed):
             if m.kind != "girl":

@@ -108,6 +108,7 @@ C_SIDEMASK2 = C_TMASK2 + 1  # OR of C_TMASK2 over her side
 # combatants that appear mid-fight (reserve rows, :func:`spawn_state`, :func:`appear`)
 C_SPAWN_KIND = 98  # 0 present from the start; else a reserve row: SPAWN_MINION, SPAWN_HEART, SPAWN_COPY
 C_SPAWN_BY = 99    # a reserve row: the combatant whose ability or burst makes it appear
+C_FOE_COPIES = 100  # some enemy has Marionette: 1 + rule marionette_decoy (0 none; set by the compiler)
 NC = 102
 SPAWN_MINION = 1   # Minion Creation (L1981-1985): C_SPAWN_BY is the creating monster
 SPAWN_HEART = 2    # the Heart Burst's creature (L451-453, A8a): C_SPAWN_BY is the bursting girl
@@ -270,7 +271,7 @@ D_RETALIATE = D_LOST + 1  # frenzied: who attacked her, for her retaliation afte
 # columns 104-131 are reserved for the movement, area and spawning talents
 D_ABSENT = 120     # a reserve row (C_SPAWN_KIND) not (yet) in the fight: D_DEAD is set too while absent
 D_APPEARED = 121   # the round (D_ROUND) + 1 in which it appeared (0 not yet)
-D_COPY = 122       # Marionette: her copy's row while it stands in the fight (-1 none)
+D_COPY = 122       # Marionette: her copy's row + 1 while it stands in the fight (0 none)
 ND = 132
 #: dynamic columns a girl does NOT carry from one scene of an episode to the next
 #: (:func:`scene_columns` resets them); every other column carries over
@@ -447,7 +448,9 @@ R_MINION_CREATION_COUNT = 103    # compiler: reserve rows when ``creates`` gives
 R_HEART_CREATURE_SPREAD = 104    # compiler (A8a)
 R_HEART_CREATURE_POWER = 105     # compiler (A8)
 R_HEART_CREATURE_STATS = 106     # compiler: 0 her attack/defence/support, 1 her Heart in every role
-R_SIZE = 107
+R_MARIONETTE_DECOY = 107  # compiler (C_FOE_COPIES): 0 random, 1 copy, 2 girl (A53)
+R_MARIONETTE_PLACE = 108  # grid: 0 the hex in range nearest to the nearest enemy, 1 nearest to her
+R_SIZE = 109
 BURSTS_COUNT = 1
 HEART = 0
 FURY = 1
@@ -529,7 +532,7 @@ def spawn_state(i, comb, dyn):
     takes no turn, its side does not count it, it holds no hex and stands in
     no survival curve) until :func:`appear`."""
     dyn[i, D_APPEARED] = 0
-    dyn[i, D_COPY] = -1
+    dyn[i, D_COPY] = 0
     if comb[i, C_SPAWN_KIND] == 0:
         dyn[i, D_ABSENT] = 0
         return
@@ -563,9 +566,11 @@ def appear(j, anchor, comb, dyn, cc, bf):
 @kernel(inline="always")
 def waits(i, r, comb, rules, dyn):
     """A row that appeared in round ``r`` takes its first turn next round
-    (``spawn_acts: next_round``)."""
+    (``spawn_acts: next_round``); Marionette's copy never takes a turn."""
     if comb[i, C_SPAWN_KIND] == 0:
         return False
+    if comb[i, C_SPAWN_KIND] == SPAWN_COPY:
+        return True
     if rules[R_SPAWN_ACTS] != 0:
         return False
     return dyn[i, D_APPEARED] == r + 1
@@ -607,6 +612,48 @@ def create_minions(i, comb, pol, rules, dyn, cc, bf):
         made += 1
     cc[i, K_CREATED] += made
     return made > 0
+
+
+@kernel
+def make_copy(i, comb, pol, rules, dyn, cc, bf):
+    """Marionette (L1831-1834, Minor, 1 OC Attack): while she has no copy
+    standing, her reserve row (the copy: her attack, defence and support, 1
+    Resolve so that any damage destroys it, no turns, no pool) appears;
+    gridless it is a decoy (:func:`choose_target`), on the grid also a second
+    origin of her attacks (:func:`.battle_grid.reach`), placed within the
+    slot's range (1-4) by ``marionette_place`` (:func:`.battle_grid.copy_cell`).
+    It fades at the end of the scene (:func:`spawn_state`)."""
+    if dyn[i, D_COPY] != 0:
+        return False
+    s = find_usable(i, E_MARIONETTE, comb, pol, dyn)
+    if s < 0:
+        return False
+    for j in range(comb.shape[0]):
+        if comb[j, C_SPAWN_KIND] == SPAWN_COPY:
+            if comb[j, C_SPAWN_BY] == i:
+                if dyn[j, D_ABSENT] == 0:
+                    return False  # (a destroyed copy's row is made anew below)
+                anchor = dyn[i, D_POS]
+                if bf is not None:
+                    anchor = BG.copy_cell(i, s, comb, rules, dyn, bf)
+                    if anchor < 0:
+                        return False
+                if not appear(j, anchor, comb, dyn, cc, bf):
+                    return False
+                pay_talent(i, s, comb, rules, dyn, cc)
+                dyn[i, D_COPY] = j + 1
+                return True
+    return False
+
+
+@kernel
+def copy_destroyed(t, comb, dyn, cc):
+    """Her copy took damage and is destroyed (L1834): its row goes back to
+    the reserve, so she may make a new one with another use."""
+    g = comb[t, C_SPAWN_BY]
+    dyn[g, D_COPY] = 0
+    cc[g, K_COPY_ABSORBED] += 1
+    dyn[t, D_ABSENT] = 1
 
 
 @kernel
@@ -721,17 +768,20 @@ def choose_target(i, comb, pol, dyn, st_policy):
         if not _candidate(j, side, finish, comb, dyn):
             continue
         count += 1
-        better = dyn[j, D_RES] < best_res
+        res = target_res(i, j, comb, dyn)
+        better = res < best_res
         if strongest:
             if comb[j, C_ATT] != best_att:
                 better = comb[j, C_ATT] > best_att
         if better:
-            best_res = dyn[j, D_RES]
+            best_res = res
             best_att = comb[j, C_ATT]
             best = j
     if count == 0:
         return best
     if pol[i, P_TARGET] != TARGET_RANDOM:
+        if comb[i, C_FOE_COPIES] != 0:
+            return decoy(i, best, comb, dyn, st_policy)
         return best
     k = randbelow(st_policy, count)
     for j in range(n):
@@ -741,6 +791,35 @@ def choose_target(i, comb, pol, dyn, st_policy):
             return j
         k -= 1
     return -1
+
+
+@kernel(inline="always")
+def target_res(i, j, comb, dyn):
+    """The Resolve ``i``'s targeting policy sees on ``j``: Marionette's copy
+    passes for her (A53: her Resolve)."""
+    if comb[i, C_FOE_COPIES] != 0:
+        if comb[j, C_SPAWN_KIND] == SPAWN_COPY:
+            return dyn[comb[j, C_SPAWN_BY], D_RES]
+    return dyn[j, D_RES]
+
+
+@kernel
+def decoy(i, best, comb, dyn, st_policy):
+    """Gridless, the policy picked ``best``; if her Marionette copy stands,
+    the enemy cannot tell them apart (A53, ``marionette_decoy``): a coin flip
+    (policy stream), always the copy, or always her."""
+    if best < 0:
+        return best
+    c = dyn[best, D_COPY] - 1
+    if c < 0:
+        return best
+    mode = comb[i, C_FOE_COPIES] - 1
+    if mode == 1:
+        return c
+    if mode == 0:
+        if randbelow(st_policy, 2) == 1:
+            return c
+    return best
 
 
 @kernel(inline="always")
@@ -903,6 +982,8 @@ def dropped(t, comb, rules, dyn, streams, cc):
         cc[t, K_DEATHS] += 1
         if (comb[t, C_TMASK] >> E_FEAR_AURA) & 1 != 0:
             end_fear_aura(t, comb, dyn)
+        if comb[t, C_SPAWN_KIND] == SPAWN_COPY:
+            copy_destroyed(t, comb, dyn, cc)
     elif rules[R_REVIVE] != 0:
         allowed = True
         if dyn[t, D_FRENZY] != 0:
@@ -3170,6 +3251,9 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc, bf):
         if has_code(i, E_MINION_CREATION, comb):
             if create_minions(i, comb, pol, rules, dyn, cc, bf):
                 return 1
+        if has_code(i, E_MARIONETTE, comb):
+            if make_copy(i, comb, pol, rules, dyn, cc, bf):
+                return 1
     if (comb[i, C_TMASK] >> E_HATE) & 1 != 0:
         if dyn[i, D_RES] * 100 < pol[i, P_HEAL_BELOW] * comb[i, C_RES]:
             h = hate_the_world(i, comb, pol, rules, dyn, cc)
@@ -3309,6 +3393,8 @@ def side_alive(side, comb, rules, dyn):
             continue
         if dyn[j, D_DEAD] != 0:
             continue
+        if comb[j, C_SPAWN_KIND] == SPAWN_COPY:
+            continue  # an illusion keeps no side in the fight
         if all_dead:
             return True
         if dyn[j, D_RES] > 0:
@@ -3339,6 +3425,8 @@ def _record_round(r, plane, comb, dyn, side_curve, comb_curve):
     for j in range(n):
         if is_standing(dyn, j):
             comb_curve[j, plane, r] += 1
+            if comb[j, C_SPAWN_KIND] == SPAWN_COPY:
+                continue
             if comb[j, C_SIDE] == 0:
                 s0 = 1
             else:

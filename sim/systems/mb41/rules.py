@@ -233,6 +233,14 @@ RULES = Ruleset(
                    "section, consider giving it her signature talents', L453): 'girl' = her own attack, defence "
                    "and support values, 'heart' = her Heart in all three; no talents; damage bonus and pool by "
                    "monster_damage_bonus / monster_oc_pool", kind="choice", choices=("girl", "heart")),
+        RuleOption("marionette_decoy", "random", "A53 (Marionette L1831-1834: can enemies tell the copy apart?): "
+                   "gridless, when an enemy's policy picks her while her copy stands (its targeting sees the copy "
+                   "as her), it attacks 'random' = either, a coin flip; 'copy' = the copy; 'girl' = her. On the "
+                   "grid the copy is a target of its own hex (keyed as her)", kind="choice",
+                   choices=("random", "copy", "girl")),
+        RuleOption("marionette_place", "enemy", "Marionette on the grid: the copy goes to the free hex within the "
+                   "talent's range (1-4) nearest to the nearest standing enemy ('enemy') or nearest to her "
+                   "('self'); not stated", kind="choice", choices=("enemy", "self")),
     ],
 )
 

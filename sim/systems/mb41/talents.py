@@ -131,6 +131,12 @@ minion_creation    (per_turn: the monster's     Minor, the cost per minion: its 
                    compiler)                    one turn, while it has the pool; they act from the
                                                 next round (``spawn_acts``); grid: the free hexes
                                                 nearest to it [create_minions, appear]
+marionette         --                           Minor, while she has no copy standing: her copy
+                                                (her stats, 1 Resolve: any damage destroys it, no
+                                                turns, counts for no side) appears; enemies'
+                                                targeting sees it as her (``marionette_decoy``);
+                                                grid: within the range, her attacks may start from
+                                                it (``marionette_place``) [make_copy, decoy, reach]
 =================  ===========================  ====================================================
 """
 from __future__ import annotations
@@ -186,6 +192,7 @@ MECHANICS = {
     "battle_sorcery": (K.E_BATTLE_SORCERY, ("bonus",)),
     "hate_the_world": (K.E_HATE, ("bonus", "dice", "heal")),
     "minion_creation": (K.E_MINION_CREATION, ("per_turn",)),
+    "marionette": (K.E_MARIONETTE, ()),
 }
 
 #: labyrinth features (catalog group ``labyrinth``): mechanic code -> where a scenario sets it
