@@ -118,13 +118,13 @@ SIMULATED = ["Boost", "And Your Enemies Closer", "Reflector", "Follow Target", "
              "Life Bomb", "Second Wind", "Sprint", "Steal Action", "Courage Aura", "Curse",
              "Dampen Overcharge", "Guided Strike", "Healing Magic", "Wave of Courage", "Implode",
              "Make an Opening", "Safe Place", "All or Nothing", "Amplify Magic", "Dash Strike", "Drain Life",
-             "Follow Up", "Killing Blow", "Action Burst", "Backlash", "Blood Rain", "Deafening Scream",
-             "Extra Action", "Minion Explosion", "Shrug Off", "Thick Hide", "Undying Brood", "Ambush Tactics",
-             "Binding Attack", "Bulwark", "Curse Shift", "Debilitating Attack", "Disruptive Strikes",
-             "Fear Aura", "Overcharge Radiation", "Memory Blaze", "Monster Boost", "Pounce",
-             "Ranged/Melee Defence", "Repel", "Seal Magic", "Slither Away", "Swift", "Monster Teleport",
-             "A Little Longer", "Hello There", "Alternating Damage", "Current", "Escher Doors", "Pendulum",
-             "Perilous Terrain", "Wraparound"]
+             "Follow Up", "Killing Blow", "Marionette", "Action Burst", "Backlash", "Blood Rain",
+             "Deafening Scream", "Extra Action", "Minion Creation", "Minion Explosion", "Shrug Off",
+             "Thick Hide", "Undying Brood", "Ambush Tactics", "Binding Attack", "Bulwark", "Curse Shift",
+             "Debilitating Attack", "Disruptive Strikes", "Fear Aura", "Overcharge Radiation", "Memory Blaze",
+             "Monster Boost", "Pounce", "Ranged/Melee Defence", "Repel", "Seal Magic", "Slither Away", "Swift",
+             "Monster Teleport", "A Little Longer", "Hello There", "Alternating Damage", "Current",
+             "Escher Doors", "Pendulum", "Perilous Terrain", "Wraparound"]
 
 
 def test_simulated_rows_are_exactly_those_with_a_kernel_mechanic():
@@ -223,7 +223,7 @@ def test_schema_suggests_boost_for_a_misspelling():
     assert "unknown talent 'Bost'" in str(e.value) and "Did you mean 'Boost'?" in str(e.value)
 
 
-@pytest.mark.parametrize("name", ["Create Barrier", "Minion Creation", "Tracking shot"])
+@pytest.mark.parametrize("name", ["Make up", "Aura Reading", "Tracking shot"])
 def test_schema_rejects_known_but_unsimulated(name):
     with pytest.raises(ScenarioError) as e:
         load_data(duel_data(a={"talents": [name]}))

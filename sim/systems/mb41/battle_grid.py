@@ -171,6 +171,74 @@ def place_all(dyn, bf):
             occ[dyn[i, K.D_POS]] = i
 
 
+@kernel
+def place_near(j, a, dyn, bf):
+    """Put combatant ``j`` (a reserve row appearing, :func:`.kernel.appear`) on
+    the free hex nearest to cell ``a`` (fewest hexes; ties to the lowest cell;
+    ``a`` -1: the first free hex); False when no hex is free."""
+    occ = bf[BF_OCC]
+    terrain = bf[BF_TERRAIN]
+    best = -1
+    best_d = 1 << 30
+    for c in range(occ.shape[0]):
+        if occ[c] >= 0:
+            continue
+        if terrain[c] & G.BLOCK_MOVE != 0:
+            continue
+        d = 0
+        if a >= 0:
+            d = hexes(a, c, bf)
+        if d < best_d:
+            best_d = d
+            best = c
+    if best < 0:
+        return False
+    occ[best] = j
+    dyn[j, K.D_POS] = best
+    return True
+
+
+@kernel
+def copy_cell(i, s, comb, rules, dyn, bf):
+    """Marionette's copy (L1833: within 1-4 hexes, the slot's ``C_TREACH``; -1
+    the whole field): the free hex in that band nearest to the nearest
+    standing enemy (``marionette_place: enemy``) or to her (``self``); ties
+    to the lowest cell; -1 if none."""
+    occ = bf[BF_OCC]
+    terrain = bf[BF_TERRAIN]
+    me = dyn[i, K.D_POS]
+    goal = me
+    if rules[K.R_MARIONETTE_PLACE] == 0:
+        gd = 1 << 30
+        for e in range(comb.shape[0]):
+            if comb[e, K.C_SIDE] != comb[i, K.C_SIDE]:
+                if K.is_standing(dyn, e):
+                    if dyn[e, K.D_POS] >= 0:
+                        d = hexes(me, dyn[e, K.D_POS], bf)
+                        if d < gd:
+                            gd = d
+                            goal = dyn[e, K.D_POS]
+    hi = comb[i, K.C_TREACH + s]
+    best = -1
+    best_d = 1 << 30
+    for c in range(occ.shape[0]):
+        if occ[c] >= 0:
+            continue
+        if terrain[c] & G.BLOCK_MOVE != 0:
+            continue
+        dm = hexes(me, c, bf)
+        if dm < 1:
+            continue
+        if hi >= 0:
+            if dm > hi:
+                continue
+        d = hexes(goal, c, bf)
+        if d < best_d:
+            best_d = d
+            best = c
+    return best
+
+
 @kernel(inline="always")
 def sweep(dyn, bf):
     """The dead leave the battlefield: free their hexes."""
@@ -247,8 +315,19 @@ def band_gap(d, lo, hi):
 
 @kernel(inline="always")
 def reach(i, t, rules, dyn, bf):
-    """The form ``i`` can attack ``t`` with from where they stand: 0 melee, 1 ranged, -1 none."""
-    d = hexes(dyn[i, K.D_POS], dyn[t, K.D_POS], bf)
+    """The form ``i`` can attack ``t`` with from where they stand: 0 melee, 1 ranged, -1 none.
+    Marionette: her attacks may originate from her copy's hex (L1833) when hers reaches nothing."""
+    f = reach_from(dyn[i, K.D_POS], t, rules, dyn, bf)
+    if f < 0:
+        if dyn[i, K.D_COPY] != 0:
+            return reach_from(dyn[dyn[i, K.D_COPY] - 1, K.D_POS], t, rules, dyn, bf)
+    return f
+
+
+@kernel(inline="always")
+def reach_from(a, t, rules, dyn, bf):
+    """The form an attack from cell ``a`` reaches ``t`` with: 0 melee, 1 ranged, -1 none."""
+    d = hexes(a, dyn[t, K.D_POS], bf)
     if d >= rules[K.R_MELEE_RANGE]:
         if d <= rules[K.R_MELEE_RANGE + 1]:
             return 0
@@ -355,7 +434,7 @@ def _prefer(i, j, best, best_res, best_att, best_d, mode, comb, dyn, bf):
     elif mode == K.TARGET_STRONGEST:
         if comb[j, K.C_ATT] != best_att:
             return comb[j, K.C_ATT] > best_att
-    return dyn[j, K.D_RES] < best_res
+    return K.target_res(i, j, comb, dyn) < best_res
 
 
 @kernel(inline="always")
@@ -403,7 +482,7 @@ def _pick(i, in_reach, hi, comb, pol, rules, dyn, st_policy, bf):
         count += 1
         if _prefer(i, j, best, best_res, best_att, best_d, mode, comb, dyn, bf):
             best = j
-            best_res = dyn[j, K.D_RES]
+            best_res = K.target_res(i, j, comb, dyn)
             best_att = comb[j, K.C_ATT]
             if mode == K.TARGET_NEAREST:
                 best_d = hexes(dyn[i, K.D_POS], dyn[j, K.D_POS], bf)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import kernel as K
-from . import policies, talents
+from . import catalog, policies, talents
 from .rules import ASSUMPTIONS, RULES, monster_resolve
 from .schema import MAX_BONDS, STATS, Scenario
 
@@ -108,6 +108,8 @@ def _compile_fight(scenario: Scenario) -> Inputs:
             for k in range(m.count):
                 members.append((s_i, m))
                 names.append(m.name if m.count == 1 else f"{m.name} {k + 1}")
+    n_listed = len(members)
+    spawns = _reserve_rows(scenario, resolved, members, names)
     n = len(members)
     comb = np.zeros((n, K.NC), dtype=np.int64)
     pol = np.zeros((n, K.NP), dtype=np.int64)
@@ -196,17 +198,30 @@ def _compile_fight(scenario: Scenario) -> Inputs:
             else:
                 pol[i, K.P_SORCERY] = K.SORCERY_NEVER
                 notes.append(f"{m.name}: only magical girls cast sorcery in battle; its sorcery policy is ignored")
+    for i, (kind, by) in spawns.items():
+        comb[i, K.C_SPAWN_KIND] = kind
+        comb[i, K.C_SPAWN_BY] = by
+        if kind == K.SPAWN_COPY:  # the enemies' targeting sees the copy as her (A53, marionette_decoy)
+            decoy = 1 + ("random", "copy", "girl").index(resolved["marionette_decoy"])
+            for j in range(n):
+                if comb[j, K.C_SIDE] != comb[i, K.C_SIDE]:
+                    comb[j, K.C_FOE_COPIES] = decoy
+    for i, (s, m) in enumerate(members):  # Minion Creation: at most its spread per turn (L1985)
+        for k in range(K.MAXT):
+            if comb[i, K.C_TCODE + k] == K.E_MINION_CREATION:
+                comb[i, K.C_TP1 + k] = m.spread if m.spread is not None else 1
     _side_effects(comb)
     _brood_minions(comb)
-    for i in range(n):  # allies who may intercept for her (minions never do)
+    for i in range(n):  # allies who may intercept for her (minions never do; nor rows absent at the start)
         comb[i, K.C_COVER] = sum(1 for j in range(n) if j != i and comb[j, K.C_SIDE] == comb[i, K.C_SIDE]
-                                 and comb[j, K.C_PDEF] < 0 and pol[j, K.P_INTERCEPT] >= 0)
+                                 and comb[j, K.C_PDEF] < 0 and pol[j, K.P_INTERCEPT] >= 0
+                                 and comb[j, K.C_SPAWN_KIND] == 0)
     battlefield = None
     if resolved["grid"] == "hex":
         from .deploy import layout
 
         battlefield, cells = layout(scenario)
-        comb[:, K.C_CELL] = cells
+        comb[:, K.C_CELL] = list(cells) + [-1] * (n - n_listed)  # reserve rows hold no hex until they appear
         if resolved["talent_ranges"] == "unlimited":
             comb[:, K.C_TREACH:K.C_TREACH + K.MAXT] = -1
     elif scenario.battlefield is not None:
@@ -220,6 +235,69 @@ def _compile_fight(scenario: Scenario) -> Inputs:
         kinds=[m.kind for _, m in members], side_names=[sd.name for sd in scenario.sides],
         resolved_rules=resolved, notes=notes, talents=slot_names, battlefield=battlefield,
     )
+
+
+def _reserve_rows(scenario: Scenario, resolved: dict, members: list, names: list) -> dict:
+    """Append the reserve rows (combatants absent at the start that appear
+    mid-fight) to ``members``/``names``; returns row -> (C_SPAWN_KIND, C_SPAWN_BY).
+
+    * Minion Creation (L1981-1985): ``creates.count`` rows (rule
+      ``minion_creation_count``) of the monster's side, each a minion of
+      ``creates.minion`` (an example stat block; rule
+      ``minion_creation_default``), with the monster's policy;
+    * the Heart Burst's creature (``heart_burst: spawn``, A8a): one monster
+      per girl on the other side (``heart_creature_*`` rules).
+    """
+    from .schema import Member
+
+    out = {}
+    listed = list(members)
+    for i, (s, m) in enumerate(listed):
+        if "Minion Creation" not in m.talents:
+            continue
+        cr = m.creates
+        block = {"kind": "minion", "policy": m.policy, "attack_kind": m.attack_kind}
+        example = cr.minion if cr is not None and cr.minion is not None else resolved["minion_creation_default"]
+        if example == "guidelines":
+            guide = catalog.minions().guidelines
+            block.update(hp=guide.hp_suggested, passive_defence=guide.passive_defence_start,
+                         attack=resolved["minion_creation_attack"])
+        else:
+            block["template"] = example
+        for f in ("hp", "passive_defence", "attack"):
+            if cr is not None and getattr(cr, f) is not None:
+                block[f] = getattr(cr, f)
+        count = cr.count if cr is not None and cr.count is not None else resolved["minion_creation_count"]
+        for k in range(count):
+            nm = f"{m.name}'s minion {k + 1}"
+            members.append((s, Member.model_validate({**block, "name": nm[:60]})))
+            names.append(nm)
+            out[len(members) - 1] = (K.SPAWN_MINION, i)
+    for i, (s, m) in enumerate(listed):  # Marionette (L1831-1834): her copy, on her side
+        if "Marionette" not in m.talents:
+            continue
+        stats = m.role_stats()
+        nm = f"{m.name}'s copy (Marionette)"
+        members.append((s, Member.model_validate({
+            "name": nm[:60], "kind": "monster", **stats, "resolve": 1, "damage_bonus": 0, "overcharge_pool": 0,
+            "attack_kind": m.attack_kind, "policy": {"intercept": "never"}})))
+        names.append(nm)
+        out[len(members) - 1] = (K.SPAWN_COPY, i)
+    if resolved["heart_burst"] == "spawn" and resolved["bursts"] == "play":
+        for i, (s, m) in enumerate(listed):
+            if m.kind != "girl":
+                continue
+            stats = m.role_stats()
+            if resolved["heart_creature_stats"] == "heart":
+                heart = stats[[r for r, st in m.role_map().items() if st == "heart"][0]]
+                stats = {"attack": heart, "defence": heart, "support": heart}
+            nm = f"{m.name}'s Heart creature"
+            members.append((1 - s, Member.model_validate({
+                "name": nm[:60], "kind": "monster", **stats, "spread": resolved["heart_creature_spread"],
+                "power_level": resolved["heart_creature_power"], "attack_kind": m.attack_kind})))
+            names.append(nm)
+            out[len(members) - 1] = (K.SPAWN_HEART, i)
+    return out
 
 
 def _side_effects(comb: np.ndarray) -> None:
@@ -236,9 +314,9 @@ def _side_effects(comb: np.ndarray) -> None:
             if comb[j, K.C_SIDE] == comb[i, K.C_SIDE]:
                 side_mask |= int(comb[j, K.C_TMASK])
                 side_mask2 |= int(comb[j, K.C_TMASK2])
-                if j != i:
+                if j != i and comb[j, K.C_SPAWN_KIND] == 0:
                     fear -= _aura(comb, j, K.E_COURAGE)
-            else:
+            elif comb[j, K.C_SPAWN_KIND] == 0:  # a reserve row's aura is not there at the start
                 fear += _aura(comb, j, K.E_FEAR_AURA)
         comb[i, K.C_FEAR0] = fear
         comb[i, K.C_SIDEMASK] = side_mask
@@ -249,7 +327,8 @@ def _side_effects(comb: np.ndarray) -> None:
 def _brood_minions(comb: np.ndarray) -> None:
     """Undying Brood (L1999) divides the monster's Resolve by its side's
     minions at the start of the battle: P1 of its slot (at least 1)."""
-    minions = [int(((comb[:, K.C_SIDE] == side) & (comb[:, K.C_PDEF] >= 0)).sum()) for side in (0, 1)]
+    minions = [int(((comb[:, K.C_SIDE] == side) & (comb[:, K.C_PDEF] >= 0) & (comb[:, K.C_SPAWN_KIND] == 0)).sum())
+               for side in (0, 1)]
     for i in range(comb.shape[0]):
         for s in range(K.MAXT):
             if comb[i, K.C_TCODE + s] == K.E_BROOD:

@@ -57,6 +57,8 @@ def eligible(inputs) -> list[str]:
             why.append("no passive defence (minions)")
         if comb[i, K.C_MONSTER] == K.WITCH:
             why.append("no witches")
+        if comb[i, K.C_SPAWN_KIND] != 0:
+            why.append("no combatants appearing mid-fight")
         if int(rules[K.R_PASSIVE_DEFENCE]) >= 0 and pol[i, K.P_PASSIVE] != 0:
             why.append("no passive defence (draft)")
         can_boost = comb[i, K.C_MONSTER] == 0 and comb[i, K.C_BOOSTS] > 0

@@ -105,8 +105,15 @@ C_BOND = 76        # MAXB columns: her bonds' ranks at the start of the fight (0
 C_TMASK2 = C_BOND + MAXB  # bit (1 << (code - 64)) for every effect code >= 64 in her slots (see E_MORE)
 C_SIDEMASK2 = C_TMASK2 + 1  # OR of C_TMASK2 over her side
 C_FOEMASK = 90     # OR of C_TMASK over her enemies (And Your Enemies Closer: checked when she moves away)
-# columns 91-101 are reserved for the movement, area and spawning talents
+# columns 91-97 and 101 are reserved for the area talents
+# combatants that appear mid-fight (reserve rows, :func:`spawn_state`, :func:`appear`)
+C_SPAWN_KIND = 98  # 0 present from the start; else a reserve row: SPAWN_MINION, SPAWN_HEART, SPAWN_COPY
+C_SPAWN_BY = 99    # a reserve row: the combatant whose ability or burst makes it appear
+C_FOE_COPIES = 100  # some enemy has Marionette: 1 + rule marionette_decoy (0 none; set by the compiler)
 NC = 102
+SPAWN_MINION = 1   # Minion Creation (L1981-1985): C_SPAWN_BY is the creating monster
+SPAWN_HEART = 2    # the Heart Burst's creature (L451-453, A8a): C_SPAWN_BY is the bursting girl
+SPAWN_COPY = 3     # Marionette's copy (L1831-1834): C_SPAWN_BY is the girl
 WITCH = 2          # C_MONSTER value of a witch: monster-like (one pool pays talents, no revive, no bursts)
 
 # talent effect codes (catalog ``mechanic: {code: ...}``, talents.MECHANICS;
@@ -175,6 +182,8 @@ E_MORE = 62
 E_POWER_DAMPENING = 64  # Power Dampening (a 1 on her magical action: -1 overcharge on her or an ally)
 E_DAMPEN_OC = 65        # Dampen Overcharge (an ally's overcharge from one action is halved)
 E_RADIATION = 66        # Overcharge Radiation (1d6 overcharge on every girl at the end of the scene)
+E_MINION_CREATION = 80  # Minion Creation (P1 = the monster's spread: minions per turn, set by the compiler)
+E_MARIONETTE = 81       # Marionette
 # the draft's own talents (seed 001; sim.systems.mbdraft.catalog)
 E_HEX = 88              # Hex (Minor: P1 damage at the start of every round for the rest of the scene)
 E_EVASION = 89          # Evasion (free, after a hit: + P1 to her defence result)
@@ -280,7 +289,10 @@ D_FRENZY = D_PEND + 3   # 1 while she is in a Fury Burst's frenzy (her Fury coun
 D_LOST = D_FRENZY + 1   # 1 once a burst left her with no bonds: out of the fight (D_DEAD is set too)
 D_RETALIATE = D_LOST + 1  # frenzied: who attacked her, for her retaliation after that action (-1 none)
 D_SPRINT_AT = 104  # Sprint: the round (D_ROUND) she last sprinted (once per round), -1 never
-# columns 105-127 are reserved for the area and spawning talents
+# columns 105-119 and 123-127 are reserved for the area talents
+D_ABSENT = 120     # a reserve row (C_SPAWN_KIND) not (yet) in the fight: D_DEAD is set too while absent
+D_APPEARED = 121   # the round (D_ROUND) + 1 in which it appeared (0 not yet)
+D_COPY = 122       # Marionette: her copy's row + 1 while it stands in the fight (0 none)
 D_HEXES = 128       # the draft's Hex: damage she takes at the start of each round (1 per Hex on her)
 D_HEX_ROUND = 129   # the round in which she last placed a Hex (one a round; -1 none)
 D_REGEN = 130       # the draft's Regeneration: Resolve she regains at the start of each round (0 none)
@@ -295,7 +307,7 @@ SCENE_COLUMNS = ("D_PENDING", "D_REVIVES", "D_BOOSTS", "D_KO", "D_AIL", "D_TUSES
                  "D_PAID", "D_CLOCK", "D_ROUND", "D_HIT_BY", "D_HIT_AT", "D_OPEN_BY", "D_OPEN_UNTIL", "D_OPEN_BONUS",
                  "D_SEALED_UNTIL", "D_AMP_HEAL", "D_AMP_AIL", "D_AMBUSH", "D_BELKAN", "D_LINK_TO", "D_LINKED",
                  "D_REBIRTHS", "D_CASTING", "D_PEND", "D_FRENZY", "D_RETALIATE", "D_SPRINT_AT", "D_HEXES",
-                 "D_HEX_ROUND", "D_REGEN", "D_MOOD", "D_MINOR_USED")
+                 "D_HEX_ROUND", "D_REGEN", "D_MOOD", "D_MINOR_USED", "D_ABSENT", "D_APPEARED", "D_COPY")
 
 # counters per combatant
 K_DEALT = 0
@@ -346,7 +358,11 @@ K_TALENT_MOVES = K_MOVES + 20  # hexes her movement talents moved her (Teleport:
 K_SHOVED = K_MOVES + 21        # hexes she moved others (Get Over Here, Repel, Safe Place)
 K_SWITCHES = K_MOVES + 22      # Defensive Switches (she became the target)
 K_HELD = K_MOVES + 23          # moves her And Your Enemies Closer stopped
-# K_MOVES + 24 .. + 37 are reserved for the area and spawning talents
+# K_MOVES + 24 .. + 31 are reserved for the area talents
+K_CREATED = K_MOVES + 32       # minions it created with Minion Creation
+K_APPEARED = K_MOVES + 33      # fights in which this reserve row appeared (minion, Heart creature, copy)
+K_COPY_ABSORBED = K_MOVES + 34  # Marionette: hits her copy absorbed (counted on the girl)
+K_HEART_SPAWNS = K_MOVES + 35  # Heart Bursts whose creature appeared in the fight (on the girl)
 K_RADIATION = K_MOVES + 38     # overcharge Overcharge Radiation gave her at the end of scenes
 K_DAMPENED = K_MOVES + 39      # overcharge Power Dampening / Dampen Overcharge kept off her
 K_HEX_DMG = K_MOVES + 40       # damage Hexes dealt her (the draft; not an attack)
@@ -469,7 +485,17 @@ R_DETONATION_MIN = 108         # Magic Detonation only on a target with at least
 # movement talents
 R_MOVE_ATTACK_STEP = 109  # Dash Strike / Pounce's hex: 0 ordinary movement (no Disengage, not out of rough), 1 free
 R_TELEPORT_SIGHT = 110    # Teleport's line of sight: 0 obstacles and barriers block it, 1 only barriers
-R_SIZE = 111
+# combatants that appear mid-fight
+R_SPAWN_ACTS = 111  # 0 from the next round, 1 in the round it appears (at its initiative slot, if still to come)
+R_MINION_CREATION_DEFAULT = 112  # compiler: the minion stat block when the scenario names none
+R_MINION_CREATION_ATTACK = 113  # compiler: attack & support of the guidelines' minion
+R_MINION_CREATION_COUNT = 114  # compiler: reserve rows when ``creates`` gives no count
+R_HEART_CREATURE_SPREAD = 115  # compiler (A8a)
+R_HEART_CREATURE_POWER = 116  # compiler (A8)
+R_HEART_CREATURE_STATS = 117  # compiler: 0 her attack/defence/support, 1 her Heart in every role
+R_MARIONETTE_DECOY = 118  # compiler (C_FOE_COPIES): 0 random, 1 copy, 2 girl (A53)
+R_MARIONETTE_PLACE = 119  # grid: 0 the hex in range nearest to the nearest enemy, 1 nearest to her
+R_SIZE = 120
 BURSTS_COUNT = 1
 HEART = 0
 FURY = 1
@@ -547,6 +573,151 @@ def scene_state(i, comb, dyn):
     dyn[i, D_MINOR_USED] = 0
     burst_state(i, dyn)
     team_state(i, dyn)
+    spawn_state(i, comb, dyn)
+
+
+@kernel(inline="always")
+def spawn_state(i, comb, dyn):
+    """A reserve row (``C_SPAWN_KIND``) starts every fight and every scene
+    absent (``D_ABSENT``, with ``D_DEAD`` set so that nothing targets it, it
+    takes no turn, its side does not count it, it holds no hex and stands in
+    no survival curve) until :func:`appear`."""
+    dyn[i, D_APPEARED] = 0
+    dyn[i, D_COPY] = 0
+    if comb[i, C_SPAWN_KIND] == 0:
+        dyn[i, D_ABSENT] = 0
+        return
+    dyn[i, D_ABSENT] = 1
+    dyn[i, D_DEAD] = 1
+    dyn[i, D_RES] = 0
+    dyn[i, D_PENDING] = -1
+    dyn[i, D_POS] = -1
+
+
+@kernel
+def appear(j, anchor, comb, dyn, cc, bf):
+    """Reserve row ``j`` enters the fight with its full Resolve (HP) and its
+    starting state (:func:`reset_row` left it untouched while absent); on the
+    grid on the free hex nearest to cell ``anchor`` (fewest hexes, ties to the
+    lowest cell; ``spawn`` rules), and not at all when no hex is free.
+    Returns whether it appeared."""
+    if dyn[j, D_ABSENT] == 0:
+        return False
+    if bf is not None:
+        if not BG.place_near(j, anchor, dyn, bf):
+            return False
+    dyn[j, D_ABSENT] = 0
+    dyn[j, D_DEAD] = 0
+    dyn[j, D_RES] = comb[j, C_RES]
+    dyn[j, D_APPEARED] = dyn[0, D_ROUND] + 1
+    cc[j, K_APPEARED] += 1
+    return True
+
+
+@kernel(inline="always")
+def waits(i, r, comb, rules, dyn):
+    """A row that appeared in round ``r`` takes its first turn next round
+    (``spawn_acts: next_round``); Marionette's copy never takes a turn."""
+    if comb[i, C_SPAWN_KIND] == 0:
+        return False
+    if comb[i, C_SPAWN_KIND] == SPAWN_COPY:
+        return True
+    if rules[R_SPAWN_ACTS] != 0:
+        return False
+    return dyn[i, D_APPEARED] == r + 1
+
+
+@kernel
+def create_minions(i, comb, pol, rules, dyn, cc, bf):
+    """Minion Creation (L1981-1985, Minor, 1+ OC): 1 minion per overcharge
+    point spent, at most its spread (P1) in one turn. The monster creates
+    whenever it has the pool and reserve rows left (its scenario's
+    ``creates``: the stat block and the most that can exist); the minions
+    appear on the free hexes nearest to it (grid). Returns whether it did."""
+    s = find_usable(i, E_MINION_CREATION, comb, pol, dyn)
+    if s < 0:
+        return False
+    made = 0
+    cost = comb[i, C_TCOST + s]
+    for j in range(comb.shape[0]):
+        if made >= comb[i, C_TP1 + s]:
+            break
+        if comb[j, C_SPAWN_KIND] != SPAWN_MINION:
+            continue
+        if comb[j, C_SPAWN_BY] != i:
+            continue
+        if dyn[j, D_ABSENT] == 0:
+            continue
+        if not can_pay(i, s, comb, pol, dyn):
+            break
+        if not appear(j, dyn[i, D_POS], comb, dyn, cc, bf):
+            break
+        if made == 0:
+            pay_talent(i, s, comb, rules, dyn, cc)  # the Minor action: one use, the first point
+        elif comb[i, C_MONSTER] != 0:
+            dyn[i, D_POOL] -= cost
+            cc[i, K_POOL_SPENT] += cost
+        else:
+            dyn[i, D_OC + comb[i, C_TROLE + s]] += cost
+            cc[i, K_OC_GAIN + comb[i, C_TROLE + s]] += cost
+        made += 1
+    cc[i, K_CREATED] += made
+    return made > 0
+
+
+@kernel
+def make_copy(i, comb, pol, rules, dyn, cc, bf):
+    """Marionette (L1831-1834, Minor, 1 OC Attack): while she has no copy
+    standing, her reserve row (the copy: her attack, defence and support, 1
+    Resolve so that any damage destroys it, no turns, no pool) appears;
+    gridless it is a decoy (:func:`choose_target`), on the grid also a second
+    origin of her attacks (:func:`.battle_grid.reach`), placed within the
+    slot's range (1-4) by ``marionette_place`` (:func:`.battle_grid.copy_cell`).
+    It fades at the end of the scene (:func:`spawn_state`)."""
+    if dyn[i, D_COPY] != 0:
+        return False
+    s = find_usable(i, E_MARIONETTE, comb, pol, dyn)
+    if s < 0:
+        return False
+    for j in range(comb.shape[0]):
+        if comb[j, C_SPAWN_KIND] == SPAWN_COPY:
+            if comb[j, C_SPAWN_BY] == i:
+                if dyn[j, D_ABSENT] == 0:
+                    return False  # (a destroyed copy's row is made anew below)
+                anchor = dyn[i, D_POS]
+                if bf is not None:
+                    anchor = BG.copy_cell(i, s, comb, rules, dyn, bf)
+                    if anchor < 0:
+                        return False
+                if not appear(j, anchor, comb, dyn, cc, bf):
+                    return False
+                pay_talent(i, s, comb, rules, dyn, cc)
+                dyn[i, D_COPY] = j + 1
+                return True
+    return False
+
+
+@kernel
+def copy_destroyed(t, comb, dyn, cc):
+    """Her copy took damage and is destroyed (L1834): its row goes back to
+    the reserve, so she may make a new one with another use."""
+    g = comb[t, C_SPAWN_BY]
+    dyn[g, D_COPY] = 0
+    cc[g, K_COPY_ABSORBED] += 1
+    dyn[t, D_ABSENT] = 1
+
+
+@kernel
+def heart_creature(j, anchor, comb, dyn, cc, bf):
+    """The Heart Burst's creature (L451-453, ``heart_burst: spawn``, A8a):
+    girl ``j``'s reserve row appears on the other side (on the grid on the
+    free hex nearest to her); one creature per girl and fight."""
+    for m in range(comb.shape[0]):
+        if comb[m, C_SPAWN_KIND] == SPAWN_HEART:
+            if comb[m, C_SPAWN_BY] == j:
+                if appear(m, anchor, comb, dyn, cc, bf):
+                    cc[j, K_HEART_SPAWNS] += 1
+                return
 
 
 @kernel(inline="always")
@@ -648,17 +819,20 @@ def choose_target(i, comb, pol, dyn, st_policy):
         if not _candidate(j, side, finish, comb, dyn):
             continue
         count += 1
-        better = dyn[j, D_RES] < best_res
+        res = target_res(i, j, comb, dyn)
+        better = res < best_res
         if strongest:
             if comb[j, C_ATT] != best_att:
                 better = comb[j, C_ATT] > best_att
         if better:
-            best_res = dyn[j, D_RES]
+            best_res = res
             best_att = comb[j, C_ATT]
             best = j
     if count == 0:
         return best
     if pol[i, P_TARGET] != TARGET_RANDOM:
+        if comb[i, C_FOE_COPIES] != 0:
+            return decoy(i, best, comb, dyn, st_policy)
         return best
     k = randbelow(st_policy, count)
     for j in range(n):
@@ -668,6 +842,35 @@ def choose_target(i, comb, pol, dyn, st_policy):
             return j
         k -= 1
     return -1
+
+
+@kernel(inline="always")
+def target_res(i, j, comb, dyn):
+    """The Resolve ``i``'s targeting policy sees on ``j``: Marionette's copy
+    passes for her (A53: her Resolve)."""
+    if comb[i, C_FOE_COPIES] != 0:
+        if comb[j, C_SPAWN_KIND] == SPAWN_COPY:
+            return dyn[comb[j, C_SPAWN_BY], D_RES]
+    return dyn[j, D_RES]
+
+
+@kernel
+def decoy(i, best, comb, dyn, st_policy):
+    """Gridless, the policy picked ``best``; if her Marionette copy stands,
+    the enemy cannot tell them apart (A53, ``marionette_decoy``): a coin flip
+    (policy stream), always the copy, or always her."""
+    if best < 0:
+        return best
+    c = dyn[best, D_COPY] - 1
+    if c < 0:
+        return best
+    mode = comb[i, C_FOE_COPIES] - 1
+    if mode == 1:
+        return c
+    if mode == 0:
+        if randbelow(st_policy, 2) == 1:
+            return c
+    return best
 
 
 @kernel(inline="always")
@@ -1083,6 +1286,8 @@ def dropped(t, comb, rules, dyn, streams, cc):
         cc[t, K_DEATHS] += 1
         if (comb[t, C_TMASK] >> E_FEAR_AURA) & 1 != 0:
             end_fear_aura(t, comb, dyn)
+        if comb[t, C_SPAWN_KIND] == SPAWN_COPY:
+            copy_destroyed(t, comb, dyn, cc)
     elif rules[R_REVIVE] != 0:
         allowed = True
         if dyn[t, D_FRENZY] != 0:
@@ -3088,7 +3293,10 @@ def play_burst(j, s, comb, pol, rules, dyn, streams, cc, bf):
         return
     if s == HEART:
         dyn[j, D_OC + HEART] = 0
+        anchor = dyn[j, D_POS]
         lose_bond(j, True, comb, dyn, cc)
+        if rules[R_HEART_BURST] == 1:
+            heart_creature(j, anchor, comb, dyn, cc, bf)
     elif s == FURY:
         if not lose_bond(j, rules[R_FURY_BOND] == 0, comb, dyn, cc):
             if dyn[j, D_RES] > 0:
@@ -3493,6 +3701,13 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc, bf):
         if has_code(i, E_MOOD, comb):
             if try_mood(i, False, comb, pol, rules, dyn, cc):
                 return 1
+    if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:  # Minion Creation, Marionette
+        if has_code(i, E_MINION_CREATION, comb):
+            if create_minions(i, comb, pol, rules, dyn, cc, bf):
+                return 1
+        if has_code(i, E_MARIONETTE, comb):
+            if make_copy(i, comb, pol, rules, dyn, cc, bf):
+                return 1
     if (comb[i, C_TMASK] >> E_HATE) & 1 != 0:
         if dyn[i, D_RES] * 100 < pol[i, P_HEAL_BELOW] * comb[i, C_RES]:
             h = hate_the_world(i, comb, pol, rules, dyn, cc)
@@ -3632,6 +3847,8 @@ def side_alive(side, comb, rules, dyn):
             continue
         if dyn[j, D_DEAD] != 0:
             continue
+        if comb[j, C_SPAWN_KIND] == SPAWN_COPY:
+            continue  # an illusion keeps no side in the fight
         if all_dead:
             return True
         if dyn[j, D_RES] > 0:
@@ -3662,6 +3879,8 @@ def _record_round(r, plane, comb, dyn, side_curve, comb_curve):
     for j in range(n):
         if is_standing(dyn, j):
             comb_curve[j, plane, r] += 1
+            if comb[j, C_SPAWN_KIND] == SPAWN_COPY:
+                continue
             if comb[j, C_SIDE] == 0:
                 s0 = 1
             else:
@@ -3726,7 +3945,11 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
     roll_initiative(comb, rules, streams[S_SETUP], order, key)
     outcome = -1
     rounds = cap
-    if ((comb[0, C_SIDEMASK] | comb[n - 1, C_SIDEMASK]) >> E_AMBUSH) & 1 != 0:  # the two sides' masks
+    masks = comb[0, C_SIDEMASK] | comb[n - 1, C_SIDEMASK]  # the two sides' masks (reserve rows: any side last)
+    if comb[n - 1, C_SPAWN_KIND] != 0:
+        for j in range(n):
+            masks |= comb[j, C_TMASK]
+    if (masks >> E_AMBUSH) & 1 != 0:
         outcome = ambush_turns(comb, pol, rules, dyn, order, streams, cc, bf)
         if outcome >= 0:
             rounds = 1  # over before round 1: counted as a one-round fight
@@ -3755,6 +3978,8 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
         for k in range(n):
             i = order[k]
             if dyn[i, D_DEAD] != 0:
+                continue
+            if waits(i, r, comb, rules, dyn):
                 continue
             acts = True
             if dyn[i, D_RES] <= 0:

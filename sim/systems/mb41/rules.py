@@ -180,8 +180,9 @@ RULES = Ruleset(
                    available=("after_action", "after_turn")),
         RuleOption("heart_burst", "apart", "A8: the Heart Burst's creature: 'apart' = it is a separate encounter "
                    "(A8b), in this fight she loses 1 point of her strongest bond and her counter resets; 'spawn' "
-                   "(A8a, a spread-1 monster in this fight) is not simulated yet", kind="choice",
-                   choices=("apart", "spawn"), available=("apart",)),
+                   "(A8a) = besides, the creature appears in this fight on the other side (a monster of "
+                   "heart_creature_spread / heart_creature_power, stats by heart_creature_stats; one per girl "
+                   "and fight; grid: the free hex nearest to her)", kind="choice", choices=("apart", "spawn")),
         RuleOption("fury_target", "threat", "A9: whom a frenzied girl attacks, gridless (every target is as close): "
                    "'threat' = the standing combatant (allies included, L746) with the highest Attack, ties to "
                    "hostiles, then the first listed; 'random' = any standing combatant; 'enemies' = her policy's "
@@ -247,6 +248,35 @@ RULES = Ruleset(
                    "cannot pass magical barriers): what blocks the line from her hex to the place: 'obstacles' = "
                    "solid obstacles and magical barriers; 'barriers' = only magical barriers (people never do)",
                    kind="choice", choices=("obstacles", "barriers")),
+        # --- combatants that appear mid-fight (Minion Creation, the Heart Burst's creature)
+        RuleOption("spawn_acts", "next_round", "a combatant that appears mid-fight (Minion Creation L1981-1985, "
+                   "the Heart Burst's creature) takes its first turn in the next round ('next_round'), or in the "
+                   "round it appears when its initiative slot (rolled with everyone's at the start) is still to "
+                   "come ('same_round'); not stated", kind="choice", choices=("next_round", "same_round")),
+        RuleOption("minion_creation_default", "guidelines", "Minion Creation (L1981-1985): the stat block of "
+                   "the created minions when the scenario's 'creates' names none: 'guidelines' = HP 4, passive "
+                   "defence 4 (L2170-2172) and attack & support minion_creation_attack, or an example minion "
+                   "(minions.yaml)", kind="choice", choices=("guidelines", "Maintenance imps", "Spider nanny")),
+        RuleOption("minion_creation_attack", 2, "Minion Creation: attack & support of the guidelines' minion "
+                   "(the book gives no number; 2 = the Maintenance imps, the weaker example, L2202)", lo=0, hi=20),
+        RuleOption("minion_creation_count", 4, "Minion Creation: the most minions that can exist (reserve rows) "
+                   "when the scenario's 'creates' gives no count (not stated)", lo=1, hi=20),
+        RuleOption("heart_creature_spread", 1, "A8a: the Heart Burst's creature's spread (Resolve = spread x the "
+                   "power level's multiplier, monster_resolve)", lo=1, hi=10),
+        RuleOption("heart_creature_power", 2, "A8: the Heart Burst's creature's power level (not given; 2 = the "
+                   "lowest full monster, spread x 12)", lo=2, hi=20),
+        RuleOption("heart_creature_stats", "girl", "A8: the creature's attack/defence/support ('use the Monster "
+                   "section, consider giving it her signature talents', L453): 'girl' = her own attack, defence "
+                   "and support values, 'heart' = her Heart in all three; no talents; damage bonus and pool by "
+                   "monster_damage_bonus / monster_oc_pool", kind="choice", choices=("girl", "heart")),
+        RuleOption("marionette_decoy", "random", "A53 (Marionette L1831-1834: can enemies tell the copy apart?): "
+                   "gridless, when an enemy's policy picks her while her copy stands (its targeting sees the copy "
+                   "as her), it attacks 'random' = either, a coin flip; 'copy' = the copy; 'girl' = her. On the "
+                   "grid the copy is a target of its own hex (keyed as her)", kind="choice",
+                   choices=("random", "copy", "girl")),
+        RuleOption("marionette_place", "enemy", "Marionette on the grid: the copy goes to the free hex within the "
+                   "talent's range (1-4) nearest to the nearest standing enemy ('enemy') or nearest to her "
+                   "('self'); not stated", kind="choice", choices=("enemy", "self")),
     ],
 )
 

@@ -238,6 +238,32 @@ class BattlefieldSpec(StrictModel):
         return self
 
 
+class Creates(StrictModel):
+    """Minion Creation (L1981-1985): the minions a monster creates mid-fight.
+
+    ``minion``: an example minion of ``catalog/minions.yaml`` (its stat block
+    and talents), else the rule ``minion_creation_default``; ``hp``,
+    ``passive_defence``, ``attack`` override its numbers; ``count``: the
+    most that can exist (reserve rows; the rule ``minion_creation_count``
+    when not given)."""
+
+    minion: str | None = None
+    count: int | None = Field(None, ge=1, le=20)
+    hp: int | None = Field(None, ge=1, le=100)
+    passive_defence: int | None = Field(None, ge=0, le=30)
+    attack: int | None = Field(None, ge=0, le=20)
+
+    @field_validator("minion")
+    @classmethod
+    def _example(cls, v):
+        if v is None:
+            return v
+        examples = [m["name"] for m in catalog.example_minions()]
+        if v not in examples:
+            raise ValueError(unknown_name_message("minion", v, examples))
+        return v
+
+
 class Member(StrictModel):
     """One combatant."""
 
@@ -268,6 +294,7 @@ class Member(StrictModel):
     pool_cap: int | None = Field(None, ge=1, le=1000)
     policy: Policy = Policy()
     position: Cell | None = None
+    creates: Creates | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -371,6 +398,9 @@ class Member(StrictModel):
                                  f"({', '.join(self.talents) or 'none'})")
             if not 0 <= k <= 100:
                 raise ValueError(f"talent_uses of '{name}' must be 0..100 per scene, got {k}")
+        if self.creates is not None and "Minion Creation" not in self.talents:
+            raise ValueError(f"{self.name}: 'creates' names the minions of Minion Creation (L1981), "
+                             "which is not in its talents")
         if self.position is not None and self.count > 1:
             raise ValueError(f"{self.name}: 'position' places one combatant; the {self.count} copies of a member "
                              "with count are placed by the side's formation")

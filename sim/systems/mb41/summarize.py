@@ -50,6 +50,11 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
             "wound_damage": k[K.K_WOUND_DMG] / n_trials,
             "boosts": k[K.K_BOOSTS] / n_trials,
             "pool_spent": k[K.K_POOL_SPENT] / n_trials,
+            # combatants that appear mid-fight (reserve rows): share of fights it appeared in; what made them
+            "appeared": k[K.K_APPEARED] / n_trials,
+            "minions_created": k[K.K_CREATED] / n_trials,
+            "copy_hits_absorbed": k[K.K_COPY_ABSORBED] / n_trials,
+            "heart_creatures": k[K.K_HEART_SPAWNS] / n_trials,
         }
         for s, stat in enumerate(STATS):
             row[f"oc_gain_{stat}"] = k[K.K_OC_GAIN + s] / n_trials

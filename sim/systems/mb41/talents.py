@@ -191,6 +191,17 @@ enemies_closer     --                           free: an adjacent enemy moving a
                                                 ordinary move, Reckless Movement, Disengage, Swift,
                                                 Bypass, Dash Strike, Sprint): Support vs Support, a win
                                                 stops it and its action is used up [battle_grid.held]
+minion_creation    (per_turn: the monster's     Minor, the cost per minion: its reserve minions
+                   spread, set by the           (scenario ``creates``) appear, at most per_turn in
+                   compiler)                    one turn, while it has the pool; they act from the
+                                                next round (``spawn_acts``); grid: the free hexes
+                                                nearest to it [create_minions, appear]
+marionette         --                           Minor, while she has no copy standing: her copy
+                                                (her stats, 1 Resolve: any damage destroys it, no
+                                                turns, counts for no side) appears; enemies'
+                                                targeting sees it as her (``marionette_decoy``);
+                                                grid: within the range, her attacks may start from
+                                                it (``marionette_place``) [make_copy, decoy, reach]
 =================  ===========================  ====================================================
 
 Movement talents in a gridless fight (``grid: none``): Get Over Here and Repel
@@ -271,6 +282,8 @@ MECHANICS = {
     "safe_place": (K.E_SAFE_PLACE, ("sight",)),
     "defensive_switch": (K.E_SWITCH, ()),
     "enemies_closer": (K.E_CLOSER, ()),
+    "minion_creation": (K.E_MINION_CREATION, ("per_turn",)),
+    "marionette": (K.E_MARIONETTE, ()),
 }
 
 #: labyrinth features (catalog group ``labyrinth``): mechanic code -> where a scenario sets it
