@@ -126,6 +126,53 @@ hate_the_world     bonus, dice, heal            a bond point (never the last): b
                                                 ``heal_below`` a Minor for dice d6 + heal Resolve,
                                                 else + bonus to an attack and its damage
                                                 [hate_the_world]
+area_attack        shape, width                 Major: one basic attack against every target in the
+                                                area, each defending separately (the attacker rolls
+                                                per target); grid: a straight line as long as the
+                                                far end of ``ranged_range`` in the direction reaching
+                                                the most enemies (width 2: and the parallel line
+                                                beside it), shape blast: or every adjacent hex when
+                                                that reaches more; allies in it only under
+                                                ``area_allies``; gridless: ``area_targets`` enemies
+                                                (the policy's target, then the next listed); used
+                                                when it reaches the policy's ``area_min``
+                                                [try_area_attack, battle_grid.area_attack]
+gravity_wave       pull                         Major: when ``area_min`` enemies are within range
+                                                (1-3), pull each pull hex(es) nearer (forced, the
+                                                nearest first), then one basic attack against each
+                                                target (``gravity_targets``: within range, A43a, or
+                                                adjacent, A43b); gridless: no pull, ``area_targets``
+                                                enemies [try_gravity, battle_grid.gravity_wave]
+veil               penalty                      Minor while none holds: until the end of her next
+                                                turn, attacks on her from beyond 1-2 hexes (row
+                                                range) take - penalty; grid: raised when an enemy
+                                                stands beyond 2; gridless: every attacker unless
+                                                ``veil_gridless`` none (then never raised)
+                                                [try_veil, veil_penalty]
+rough_going        hexes                        Minor, grid only: up to hexes hexes within the row's
+                                                range (4) become rough terrain for the rest of the
+                                                fight: the standing enemies' hexes, then free hexes
+                                                next to them; used when an enemy in reach stands on
+                                                plain ground; gridless never used
+                                                [try_rough_going, battle_grid.rough_going]
+lashing_ground     --                           passive, grid only: hexes adjacent to it are rough
+                                                terrain for everyone else while it lives
+                                                [battle_grid.lashed]
+mines              --                           Minor, grid only: a mine in her hex (at most 3 live,
+                                                none of hers within 1 hex); someone else (rule
+                                                ``mine_trigger``) moving into a hex within 1 of it
+                                                sets it off: its owner's basic melee attack on
+                                                everyone within 1 of it (not the owner), +
+                                                ``mine_bonus`` against the one who entered its own
+                                                hex; it outlives its owner; gridless never used
+                                                [try_mines, battle_grid.place_mine, detonate]
+scattering_shot    --                           Major, grid only: its basic attack on the policy's
+                                                target in reach when ``area_min`` enemies stand
+                                                within ``scatter_edge`` of it; a hit pushes everyone
+                                                in that circle (the shooter under ``scatter_self``)
+                                                out to its edge or the first hex that blocks; a
+                                                miss does nothing more; gridless never used
+                                                [try_scatter, battle_grid.scattering_shot]
 =================  ===========================  ====================================================
 """
 from __future__ import annotations
@@ -180,6 +227,13 @@ MECHANICS = {
     "fight_for_friends": (K.E_FRIENDS, ("attack", "damage")),
     "battle_sorcery": (K.E_BATTLE_SORCERY, ("bonus",)),
     "hate_the_world": (K.E_HATE, ("bonus", "dice", "heal")),
+    "area_attack": (K.E_AREA_ATTACK, ("shape", "width")),
+    "gravity_wave": (K.E_GRAVITY, ("pull",)),
+    "veil": (K.E_VEIL, ("penalty",)),
+    "rough_going": (K.E_ROUGH_GOING, ("hexes",)),
+    "lashing_ground": (K.E_LASHING, ()),
+    "mines": (K.E_MINES, ()),
+    "scattering_shot": (K.E_SCATTER, ()),
 }
 
 #: labyrinth features (catalog group ``labyrinth``): mechanic code -> where a scenario sets it
@@ -202,6 +256,7 @@ _VALUES = {
     "sticky": {False: 0, True: 1},
     "self_only": {False: 0, True: 1},
     "area": {"circle": 0, "line": 1},
+    "shape": {"line": 0, "blast": 1},
 }
 
 _ROLE_INDEX = {"attack": 0, "defence": 1, "support": 2}
