@@ -120,8 +120,8 @@ SIMULATED = ["Boost", "Reflector", "Follow Target", "Want it Hard, Want it Now",
              "Burst Attack", "Deafening Scream",
              "Extra Action", "Minion Explosion", "Shrug Off", "Thick Hide", "Undying Brood", "Ambush Tactics",
              "Binding Attack", "Bulwark", "Curse Shift", "Debilitating Attack", "Disruptive Strikes",
-             "Fear Aura", "Gravity Wave", "Lashing Ground", "Memory Blaze", "Mines", "Monster Boost",
-             "Ranged/Melee Defence", "Scattering shot", "Seal Magic", "Veil",
+             "Fear Aura", "Gravity Wave", "Memory Blaze", "Monster Boost",
+             "Ranged/Melee Defence", "Seal Magic", "Veil",
              "A Little Longer", "Hello There", "Alternating Damage", "Current", "Escher Doors", "Pendulum",
              "Perilous Terrain", "Wraparound"]
 

@@ -128,8 +128,7 @@ def member(draw, name, side):
                                              ["Boost", "Blast Strike", "Rough Going"]]))
     elif kind == "monster" and draw(st.booleans()):
         m["talents"] = draw(st.sampled_from([["Fear Aura"], ["Deafening Scream"], ["Blood Rain", "Fear Aura"],
-                                             ["Burst Attack", "Gravity Wave"], ["Veil", "Lashing Ground"],
-                                             ["Mines", "Scattering shot"]]))
+                                             ["Burst Attack", "Gravity Wave"], ["Veil"]]))
     return m
 
 
