@@ -293,6 +293,10 @@ def test_count_mode_gives_the_counters_of_the_engine_before_bursts_played():
     for name, text in texts.items():
         d = yaml.safe_load(text)
         d.setdefault("rules", {})["bursts"] = "count"
+        if name == "party":
+            # the imps' Veil (L2200) plays since the area talents landed; the engine of
+            # c2af165 did not play it, so the pinned counters are those of a fight without it
+            d["rules"]["veil_gridless"] = "none"
         inp = mb41.compile(load_scenario_text(yaml.safe_dump(d, sort_keys=False), name).base)
         got = mb41.simulate(inp, 0, 20000, stream_key(12345))
         for k, v in got.items():

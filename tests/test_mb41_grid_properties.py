@@ -127,10 +127,12 @@ def member(draw, name, side):
                                              ["Boost", "Wave of Courage", "Reflector"],
                                              ["Boost", "Dash Strike", "Get Over Here", "Sprint"],
                                              ["Teleport", "Bypass", "Defensive Switch", "And Your Enemies Closer"],
-                                             ["Boost", "Safe Place", "Defensive Switch"]]))
+                                             ["Boost", "Safe Place", "Defensive Switch"],
+                                             ["Boost", "Blast Strike", "Rough Going"]]))
     elif kind == "monster" and draw(st.booleans()):
         m["talents"] = draw(st.sampled_from([["Fear Aura"], ["Deafening Scream"], ["Blood Rain", "Fear Aura"],
-                                             ["Slither Away", "Swift", "Repel"], ["Pounce", "Monster Teleport"]]))
+                                             ["Slither Away", "Swift", "Repel"], ["Pounce", "Monster Teleport"],
+                                             ["Burst Attack", "Gravity Wave"], ["Veil"]]))
     return m
 
 
@@ -146,6 +148,10 @@ def scenarios(draw):
              "intercept_half": draw(st.sampled_from(["down", "up"])),
              "pendulum_moves": draw(st.sampled_from(["round", "turn"])),
              "talent_ranges": draw(st.sampled_from(["book", "unlimited"])),
+             "area_allies": draw(st.booleans()),
+             "gravity_targets": draw(st.sampled_from(["pulled", "adjacent"])),
+             "mine_trigger": draw(st.sampled_from(["anyone", "enemies"])),
+             "scatter_self": draw(st.booleans()),
              "defeat": draw(st.sampled_from(["all_down", "all_dead"]))}
     data = mb41_data(a, b, rules=rules, seed=draw(st.integers(0, 2**40)))
     data["battlefield"] = draw(battlefields())

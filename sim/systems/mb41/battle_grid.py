@@ -608,6 +608,9 @@ def minor_move(i, goal, lo, hi, unlocked, deep, comb, pol, rules, dyn, streams, 
         return False
     here = bf[BF_TERRAIN][dyn[i, K.D_POS]]
     rough = here & G.ROUGH != 0
+    if not rough:
+        if (comb[i, K.C_ALLMASK] >> K.E_LASHING) & 1 != 0:
+            rough = lashed(i, dyn[i, K.D_POS], comb, dyn, bf)
     peril = here & G.PERILOUS != 0
     eng = False
     if not unlocked:
@@ -671,6 +674,9 @@ def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
         return False, False
     here = bf[BF_TERRAIN][dyn[i, K.D_POS]]
     rough = here & G.ROUGH != 0
+    if not rough:
+        if (comb[i, K.C_ALLMASK] >> K.E_LASHING) & 1 != 0:
+            rough = lashed(i, dyn[i, K.D_POS], comb, dyn, bf)
     peril = here & G.PERILOUS != 0
     if bound:
         stuck = rough
@@ -806,6 +812,8 @@ def grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
     if comb[t, K.C_COVER] > 0:
         g = guard_for(i, t, form == 1, comb, pol, dyn, bf)
     dyn[t, K.D_GUARD] = g
+    if (comb[t, K.C_TMASK] >> K.E_VEIL) & 1 != 0:
+        dyn[i, K.D_VEIL_D] = hexes(dyn[i, K.D_POS], dyn[t, K.D_POS], bf)  # Veil: within 1-2 or not
     dealt = K.attack(i, t, comb, pol, rules, dyn, streams, cc)
     dyn[t, K.D_GUARD] = -1
     dyn[i, K.D_DMG_ADJ] = 0
@@ -878,13 +886,19 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
     # 2. a Minor step toward her range before the Major (a movement talent when a step would not do)
     if minor:
         if away(i, goal, lo, hi, dyn, bf):
+            p0 = dyn[i, K.D_POS]
             if mask != 0:
                 if talent_move(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
                     minor = False
+                    stepped(i, p0, comb, pol, rules, dyn, streams, cc, bf)
+                    if not K.is_standing(dyn, i):
+                        return
         if minor:
             if away(i, goal, lo, hi, dyn, bf):
+                p0 = dyn[i, K.D_POS]
                 if minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf):
                     minor = False
+                    stepped(i, p0, comb, pol, rules, dyn, streams, cc, bf)
                     if not K.is_standing(dyn, i):
                         return
     if mask != 0:
@@ -966,7 +980,9 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                         if K.bonus_action(i, comb, pol, rules, dyn, cc):
                             major = True
         elif away(i, goal, lo, hi, dyn, bf):
+            p0 = dyn[i, K.D_POS]
             used, dis = major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf)
+            stepped(i, p0, comb, pol, rules, dyn, streams, cc, bf)
             if used:
                 minor = False
             if dis:
@@ -980,11 +996,13 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                 t0 = pick(i, False, comb, pol, rules, dyn, st_policy, bf)
         goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
         if away(i, goal, lo, hi, dyn, bf):
+            p0 = dyn[i, K.D_POS]
             used = False
             if mask != 0:
                 used = talent_move(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
             if not used:
                 minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf)
+            stepped(i, p0, comb, pol, rules, dyn, streams, cc, bf)
     if mask != 0:
         if K.has_code(i, K.E_SPRINT, comb):
             if K.is_standing(dyn, i):
@@ -1088,6 +1106,467 @@ def refresh_fear(comb, dyn, bf):
                     if hexes(dyn[k, K.D_POS], dyn[j, K.D_POS], bf) > hi:
                         continue
                 dyn[j, K.D_FEAR] += sign * comb[k, K.C_TP1 + s]
+
+
+# ---------------------------------------------------------------- area and terrain talents
+
+
+@kernel(inline="always")
+def lashed(i, c, comb, dyn, bf):
+    """Lashing Ground (L2043): cell ``c`` is adjacent to a living combatant other than ``i``
+    with Lashing Ground, so it is rough terrain for ``i`` (the monster ignores its own)."""
+    for k in range(comb.shape[0]):
+        if k == i:
+            continue
+        if (comb[k, K.C_TMASK] >> K.E_LASHING) & 1 == 0:
+            continue
+        if dyn[k, K.D_DEAD] != 0:
+            continue
+        pk = dyn[k, K.D_POS]
+        if pk < 0:
+            continue
+        if hexes(pk, c, bf) == 1:
+            return True
+    return False
+
+
+@kernel
+def area_has(c, d, width, length, p, bf):
+    """Cell ``p`` lies in an area attack's area from cell ``c``: ``d`` 0-5 the straight line
+    of ``length`` hexes in that direction (``width`` 2: and the parallel line starting at the
+    neighbour in direction ``d + 1``, ``length - 1`` hexes more, so it stays within range);
+    ``d`` 6 every adjacent hex."""
+    if p < 0:
+        return False
+    if d == 6:
+        return hexes(c, p, bf) == 1
+    if on_line(c, d, length, p, bf):
+        return True
+    if width > 1:
+        m = bf[BF_NBR][c, (d + 1) % 6]
+        if m >= 0:
+            if p == m:
+                return True
+            if length > 1:
+                return on_line(m, d, length - 1, p, bf)
+    return False
+
+
+@kernel
+def area_count(i, d, width, length, comb, pol, dyn, bf):
+    """Enemies ``i`` may attack (:func:`.kernel._candidate`) in the area ``d``."""
+    c = dyn[i, K.D_POS]
+    side = comb[i, K.C_SIDE]
+    finish = pol[i, K.P_FINISH] != 0
+    k = 0
+    for j in range(comb.shape[0]):
+        if K._candidate(j, side, finish, comb, dyn):
+            if area_has(c, d, width, length, dyn[j, K.D_POS], bf):
+                k += 1
+    return k
+
+
+@kernel
+def area_strike(i, t, comb, pol, rules, dyn, streams, cc, bf):
+    """One target of an area attack: :func:`grid_attack` through the called attack (the
+    turn's inlined one stays the only copy); melee damage at the melee range, else ranged."""
+    refresh_fear(comb, dyn, bf)
+    d = hexes(dyn[i, K.D_POS], dyn[t, K.D_POS], bf)
+    if d <= rules[K.R_MELEE_RANGE + 1]:
+        dyn[i, K.D_DMG_ADJ] = comb[i, K.C_MELEE_DMG] - comb[i, K.C_DMG]
+    else:
+        dyn[i, K.D_DMG_ADJ] = comb[i, K.C_RANGED_DMG] - comb[i, K.C_DMG]
+    g = -1
+    if comb[t, K.C_COVER] > 0:
+        g = guard_for(i, t, d > rules[K.R_MELEE_RANGE + 1], comb, pol, dyn, bf)
+    dyn[t, K.D_GUARD] = g
+    dyn[i, K.D_VEIL_D] = d
+    dealt = K.attack_call(i, t, comb, pol, rules, dyn, streams, cc)
+    dyn[t, K.D_GUARD] = -1
+    dyn[i, K.D_DMG_ADJ] = 0
+    cc[i, K.K_AREA_TARGETS] += 1
+    leave_if_dead(t, dyn, bf)
+    if g >= 0:
+        leave_if_dead(g, dyn, bf)
+    refresh_fear(comb, dyn, bf)
+    return dealt
+
+
+@kernel
+def area_targets_in(i, d, width, length, comb, pol, rules, dyn, streams, cc, bf):
+    """Attack every target in area ``d`` of ``i`` (enemies she may attack; her allies too under
+    ``area_allies``), in listed order, while she stands."""
+    c = dyn[i, K.D_POS]
+    side = comb[i, K.C_SIDE]
+    finish = pol[i, K.P_FINISH] != 0
+    for j in range(comb.shape[0]):
+        if j == i:
+            continue
+        if not K.is_standing(dyn, i):
+            return
+        if comb[j, K.C_SIDE] == side:
+            if rules[K.R_AREA_ALLIES] == 0:
+                continue
+            if not K.is_standing(dyn, j):
+                continue
+        elif not K._candidate(j, side, finish, comb, dyn):
+            continue
+        if area_has(c, d, width, length, dyn[j, K.D_POS], bf):
+            area_strike(i, j, comb, pol, rules, dyn, streams, cc, bf)
+
+
+@kernel
+def area_attack(i, s, comb, pol, rules, dyn, streams, cc, bf):
+    """Blast Strike / Burst Attack on the grid (:func:`.kernel.try_area_attack`): the line
+    (``ranged_range``'s far end long, P2 ``width``) in the direction reaching the most enemies
+    (ties: the lowest direction), or for P1 ``shape`` blast every adjacent hex when that reaches
+    more; used when it reaches at least ``area_min`` enemies."""
+    width = comb[i, K.C_TP2 + s]
+    length = rules[K.R_RANGED_RANGE + 1]
+    if rules[K.R_MELEE_RANGE + 1] > length:
+        length = rules[K.R_MELEE_RANGE + 1]
+    best_d = -1
+    best_n = 0
+    for d in range(6):
+        k = area_count(i, d, width, length, comb, pol, dyn, bf)
+        if k > best_n:
+            best_n = k
+            best_d = d
+    if comb[i, K.C_TP1 + s] == 1:
+        k = area_count(i, 6, width, length, comb, pol, dyn, bf)
+        if k > best_n:
+            best_n = k
+            best_d = 6
+    if best_n == 0:
+        return False
+    if best_n < pol[i, K.P_AREA_MIN]:
+        return False
+    K.pay_talent(i, s, comb, rules, dyn, cc)
+    area_targets_in(i, best_d, width, length, comb, pol, rules, dyn, streams, cc, bf)
+    K.check_bursts(i, comb, rules, dyn, cc)
+    return True
+
+
+@kernel
+def pull_step(j, c, comb, dyn, bf):
+    """The free neighbour of ``j``'s hex one hex nearer to cell ``c`` (the lowest direction), -1 if none."""
+    p = dyn[j, K.D_POS]
+    d0 = hexes(p, c, bf)
+    nbr = bf[BF_NBR]
+    for d in range(6):
+        m = nbr[p, d]
+        if m >= 0:
+            if not G.blocked(bf[BF_TERRAIN], bf[BF_OCC], G.BLOCK_MOVE, m):
+                if hexes(m, c, bf) < d0:
+                    return m
+    return -1
+
+
+@kernel
+def gravity_wave(i, s, comb, pol, rules, dyn, streams, cc, bf):
+    """Gravity Wave on the grid (L2037): when at least ``area_min`` enemies it may attack
+    stand within its range (1 to the row's far end, 3), pull each P1 hex(es) closer (forced
+    movement, the nearest first, each to its free neighbour nearer to it, the lowest
+    direction; none free: it stays), then one basic attack against each target: those within
+    the range (``gravity_targets: pulled``, A43a) or adjacent (``adjacent``, A43b)."""
+    c = dyn[i, K.D_POS]
+    hi = comb[i, K.C_TREACH + s]
+    if hi < 0:
+        hi = UNREACHABLE
+    side = comb[i, K.C_SIDE]
+    finish = pol[i, K.P_FINISH] != 0
+    n = comb.shape[0]
+    k = 0
+    far = 0
+    for j in range(n):
+        if K._candidate(j, side, finish, comb, dyn):
+            d = hexes(c, dyn[j, K.D_POS], bf)
+            if d >= 1:
+                if d <= hi:
+                    k += 1
+                    if d > far:
+                        far = d
+    if k == 0:
+        return False
+    if k < pol[i, K.P_AREA_MIN]:
+        return False
+    K.pay_talent(i, s, comb, rules, dyn, cc)
+    for step in range(comb[i, K.C_TP1 + s]):
+        for dist in range(2, far + 1):
+            for j in range(n):
+                if comb[j, K.C_SIDE] == side:
+                    continue
+                if dyn[j, K.D_POS] < 0:
+                    continue
+                if hexes(c, dyn[j, K.D_POS], bf) != dist:
+                    continue
+                m = pull_step(j, c, comb, dyn, bf)
+                if m >= 0:
+                    relocate(j, m, dyn, bf)
+                    cc[i, K.K_FORCED] += 1
+        far -= 1
+    refresh_fear(comb, dyn, bf)
+    top = hi
+    if rules[K.R_GRAVITY_TARGETS] == 1:
+        top = 1
+    for j in range(n):
+        if not K.is_standing(dyn, i):
+            break
+        if K._candidate(j, side, finish, comb, dyn):
+            d = hexes(c, dyn[j, K.D_POS], bf)
+            if d >= 1:
+                if d <= top:
+                    area_strike(i, j, comb, pol, rules, dyn, streams, cc, bf)
+    K.check_bursts(i, comb, rules, dyn, cc)
+    return True
+
+
+@kernel
+def veil_worth(i, s, comb, dyn, bf):
+    """Veil is worth raising: a standing enemy is not within 1 to the row's far end (2) of ``i``."""
+    hi = comb[i, K.C_TREACH + s]
+    if hi < 0:
+        return False
+    for j in range(comb.shape[0]):
+        if comb[j, K.C_SIDE] != comb[i, K.C_SIDE]:
+            if K.is_standing(dyn, j):
+                if dyn[j, K.D_POS] >= 0:
+                    if hexes(dyn[i, K.D_POS], dyn[j, K.D_POS], bf) > hi:
+                        return True
+    return False
+
+
+@kernel
+def rough_going(i, s, comb, rules, dyn, cc, bf):
+    """Rough Going (L1836) on the grid: up to P1 (9) hexes at most the row's far end (4) from
+    her become rough terrain (the per-trial copy ``bf[BF_TERRAIN]``, reset by :func:`place_all`):
+    first the hexes of the standing enemies within reach (listed order), then the free hexes
+    next to them within reach (directions in order). Used when a standing enemy within reach
+    stands on a hex that is not rough."""
+    terrain = bf[BF_TERRAIN]
+    nbr = bf[BF_NBR]
+    occ = bf[BF_OCC]
+    c = dyn[i, K.D_POS]
+    hi = comb[i, K.C_TREACH + s]
+    if hi < 0:
+        hi = UNREACHABLE
+    most = comb[i, K.C_TP1 + s]
+    side = comb[i, K.C_SIDE]
+    n = comb.shape[0]
+    worth = False
+    for j in range(n):
+        if comb[j, K.C_SIDE] != side:
+            if K.is_standing(dyn, j):
+                p = dyn[j, K.D_POS]
+                if p >= 0:
+                    if hexes(c, p, bf) <= hi:
+                        if terrain[p] & G.ROUGH == 0:
+                            worth = True
+    if not worth:
+        return False
+    K.pay_talent(i, s, comb, rules, dyn, cc)
+    k = 0
+    for j in range(n):
+        if comb[j, K.C_SIDE] != side:
+            if K.is_standing(dyn, j):
+                p = dyn[j, K.D_POS]
+                if p >= 0:
+                    if k < most:
+                        if hexes(c, p, bf) <= hi:
+                            if terrain[p] & G.ROUGH == 0:
+                                terrain[p] |= G.ROUGH
+                                k += 1
+    for j in range(n):
+        if comb[j, K.C_SIDE] != side:
+            if K.is_standing(dyn, j):
+                p = dyn[j, K.D_POS]
+                if p >= 0:
+                    if hexes(c, p, bf) <= hi:
+                        for d in range(6):
+                            m = nbr[p, d]
+                            if m >= 0:
+                                if k < most:
+                                    if occ[m] < 0:
+                                        if terrain[m] & (G.ROUGH | G.BLOCK_MOVE) == 0:
+                                            if hexes(c, m, bf) <= hi:
+                                                terrain[m] |= G.ROUGH
+                                                k += 1
+    cc[i, K.K_ROUGHENED] += k
+    K.check_bursts(i, comb, rules, dyn, cc)
+    return True
+
+
+@kernel
+def place_mine(i, s, comb, rules, dyn, cc, bf):
+    """Mines (L2059-2066) on the grid: a mine in her hex, when she has a free mine (at most
+    ``MAXMINES`` live) and none of hers lies within 1 hex of it."""
+    c = dyn[i, K.D_POS]
+    free = -1
+    for k in range(K.MAXMINES):
+        m = dyn[i, K.D_MINE + k]
+        if m < 0:
+            if free < 0:
+                free = k
+        elif hexes(m, c, bf) <= 1:
+            return False
+    if free < 0:
+        return False
+    K.pay_talent(i, s, comb, rules, dyn, cc)
+    dyn[i, K.D_MINE + free] = c
+    return True
+
+
+@kernel(inline="always")
+def stepped(i, p0, comb, pol, rules, dyn, streams, cc, bf):
+    """After a movement action of ``i`` from cell ``p0``: a mine sets off when she entered a hex
+    within 1 of it (:func:`mine_check`)."""
+    if (comb[i, K.C_ALLMASK] >> K.E_MINES) & 1 != 0:
+        if dyn[i, K.D_POS] != p0:
+            if dyn[i, K.D_POS] >= 0:
+                mine_check(i, comb, pol, rules, dyn, streams, cc, bf)
+
+
+@kernel
+def mine_check(i, comb, pol, rules, dyn, streams, cc, bf):
+    """``i`` entered her hex: every mine within 1 hex of it whose owner is not her (rule
+    ``mine_trigger``: anyone, or only the owner's enemies) detonates (:func:`detonate`)."""
+    for o in range(comb.shape[0]):
+        if o == i:
+            continue
+        if (comb[o, K.C_TMASK] >> K.E_MINES) & 1 == 0:
+            continue
+        if rules[K.R_MINE_TRIGGER] == 1:
+            if comb[o, K.C_SIDE] == comb[i, K.C_SIDE]:
+                continue
+        for k in range(K.MAXMINES):
+            m = dyn[o, K.D_MINE + k]
+            if m >= 0:
+                if dyn[i, K.D_POS] >= 0:
+                    if hexes(m, dyn[i, K.D_POS], bf) <= 1:
+                        detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf)
+
+
+@kernel
+def detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf):
+    """Mine ``k`` of ``o`` detonates (L2062-2064): ``o``'s basic melee attack against everyone
+    in its hex or adjacent to it (its owner excepted; it attacks even after its owner died),
+    + ``mine_bonus`` damage against ``i`` when she entered the mine's own hex; the mine is gone."""
+    m = dyn[o, K.D_MINE + k]
+    dyn[o, K.D_MINE + k] = -1
+    cc[o, K.K_MINES] += 1
+    for j in range(comb.shape[0]):
+        if j == o:
+            continue
+        if dyn[j, K.D_DEAD] != 0:
+            continue
+        p = dyn[j, K.D_POS]
+        if p < 0:
+            continue
+        d = hexes(m, p, bf)
+        if d > 1:
+            continue
+        adj = comb[o, K.C_MELEE_DMG] - comb[o, K.C_DMG]
+        if d == 0:
+            if j == i:
+                adj += rules[K.R_MINE_BONUS]
+        dyn[o, K.D_DMG_ADJ] = adj
+        dyn[o, K.D_VEIL_D] = 1
+        dyn[j, K.D_GUARD] = -1
+        K.attack_call(o, j, comb, pol, rules, dyn, streams, cc)
+        dyn[o, K.D_DMG_ADJ] = 0
+        cc[o, K.K_MINE_ATTACKS] += 1
+        leave_if_dead(j, dyn, bf)
+    refresh_fear(comb, dyn, bf)
+
+
+@kernel
+def push_out(j, centre, edge, shooter, comb, dyn, cc, bf):
+    """Push ``j`` hex by hex away from cell ``centre`` until ``edge`` hexes from it or the first
+    hex that blocks (an obstacle, a barrier, someone, the field's edge): the first step to the
+    free neighbour one hex farther from the centre (straight on when she stands on a line from
+    it, from the centre itself the neighbour farthest from cell ``shooter``, else the lowest
+    direction), then straight on in that direction."""
+    nbr = bf[BF_NBR]
+    terrain = bf[BF_TERRAIN]
+    occ = bf[BF_OCC]
+    last = -1
+    for _ in range(edge + 1):
+        p = dyn[j, K.D_POS]
+        d = hexes(p, centre, bf)
+        if d >= edge:
+            return
+        best = -1
+        best_key = 1 << 40
+        for dd in range(6):
+            m = nbr[p, dd]
+            if m < 0:
+                continue
+            if G.blocked(terrain, occ, G.BLOCK_MOVE, m):
+                continue
+            if hexes(m, centre, bf) != d + 1:
+                continue
+            if last >= 0:
+                if dd != last:
+                    continue  # straight on: a blocked hex stops her
+            key = dd
+            if d == 0:
+                key = 6 * (UNREACHABLE - hexes(m, shooter, bf)) + dd
+            elif on_line(centre, dd, d, p, bf):
+                key = -1  # on a straight line from the centre: straight on outward
+            if key < best_key:
+                best_key = key
+                best = dd
+        if best < 0:
+            return
+        relocate(j, nbr[p, best], dyn, bf)
+        last = best
+    return
+
+
+@kernel
+def scattering_shot(i, s, comb, pol, rules, dyn, streams, cc, bf):
+    """Scattering shot (L2092-2096) on the grid: a Major action, 1 pool: its basic attack on the
+    enemy the policy picks in reach (an empty hex is never targeted); used when at least
+    ``area_min`` enemies stand within ``scatter_edge`` hexes of that target. A miss ends it; a hit
+    pushes everyone within the circle (the target's hex its centre, ``scatter_edge`` hexes to the
+    edge; the shooter too under ``scatter_self``) out to the edge or the first hex that blocks,
+    the farthest first (:func:`push_out`)."""
+    t = pick(i, True, comb, pol, rules, dyn, streams[K.S_POLICY], bf)
+    if t < 0:
+        return False
+    centre = dyn[t, K.D_POS]
+    edge = rules[K.R_SCATTER_EDGE]
+    side = comb[i, K.C_SIDE]
+    finish = pol[i, K.P_FINISH] != 0
+    n = comb.shape[0]
+    k = 0
+    for j in range(n):
+        if K._candidate(j, side, finish, comb, dyn):
+            if hexes(centre, dyn[j, K.D_POS], bf) <= edge:
+                k += 1
+    if k < pol[i, K.P_AREA_MIN]:
+        return False
+    K.pay_talent(i, s, comb, rules, dyn, cc)
+    shooter = dyn[i, K.D_POS]
+    dealt = area_strike(i, t, comb, pol, rules, dyn, streams, cc, bf)
+    cc[i, K.K_AREA_TARGETS] -= 1  # one attack on one target: not an area attack's target
+    if dealt >= 0:
+        for dist in range(edge - 1, -1, -1):
+            for j in range(n):
+                if j == i:
+                    if rules[K.R_SCATTER_SELF] == 0:
+                        continue
+                p = dyn[j, K.D_POS]
+                if p < 0:
+                    continue
+                if hexes(centre, p, bf) != dist:
+                    continue
+                p0 = p
+                push_out(j, centre, edge, shooter, comb, dyn, cc, bf)
+                cc[i, K.K_FORCED] += hexes(p0, dyn[j, K.D_POS], bf)
+        refresh_fear(comb, dyn, bf)
+    K.check_bursts(i, comb, rules, dyn, cc)
+    return True
 
 
 # ---------------------------------------------------------------- labyrinth features (L2126-2166)

@@ -180,6 +180,10 @@ def _compile_fight(scenario: Scenario) -> Inputs:
         role_stat = {r: _STAT_INDEX[st] for r, st in roles.items()}
         talents.fill_slots(row, list(m.talents), role_stat, minion=m.kind == "minion",
                             uses=m.talent_uses)
+        if m.kind != "minion":
+            for k in range(K.MAXT):  # Burst Attack (area_attack, shape line): its cost is a rule (A31)
+                if row[K.C_TCODE + k] == K.E_AREA_ATTACK and row[K.C_TP1 + k] == 0:
+                    row[K.C_TCOST + k] = resolved["burst_attack_cost"]
         if (int(row[K.C_TMASK]) >> K.E_MID_CHILDAN) & 1:
             # Mid-Childan System (L1669): no +2 melee damage bonus
             row[K.C_MELEE_DMG] -= resolved["melee_bonus"]
@@ -303,7 +307,7 @@ def _reserve_rows(scenario: Scenario, resolved: dict, members: list, names: list
 def _side_effects(comb: np.ndarray) -> None:
     """Columns that depend on the other combatants: the Fear Aura penalty each
     starts under (every enemy's, gridless) less the Courage Aura bonus (every
-    other ally's, gridless), and the OR of her side's talent masks."""
+    other ally's, gridless), the OR of her side's talent masks and of everyone's (``C_ALLMASK``)."""
     n = comb.shape[0]
     for i in range(n):
         fear = 0
@@ -322,6 +326,10 @@ def _side_effects(comb: np.ndarray) -> None:
         comb[i, K.C_SIDEMASK] = side_mask
         comb[i, K.C_SIDEMASK2] = side_mask2
         comb[i, K.C_FOEMASK] = foe_mask
+    all_mask = 0
+    for j in range(n):
+        all_mask |= int(comb[j, K.C_TMASK])
+    comb[:, K.C_ALLMASK] = all_mask  # field-wide talents (Lashing Ground) seen by everyone
 
 
 def _brood_minions(comb: np.ndarray) -> None:

@@ -105,7 +105,8 @@ C_BOND = 76        # MAXB columns: her bonds' ranks at the start of the fight (0
 C_TMASK2 = C_BOND + MAXB  # bit (1 << (code - 64)) for every effect code >= 64 in her slots (see E_MORE)
 C_SIDEMASK2 = C_TMASK2 + 1  # OR of C_TMASK2 over her side
 C_FOEMASK = 90     # OR of C_TMASK over her enemies (And Your Enemies Closer: checked when she moves away)
-# columns 91-97 and 101 are reserved for the area talents
+# columns 91-93, 95-97 and 101 are unused
+C_ALLMASK = 94     # OR of C_TMASK over every combatant of both sides (field-wide talents: Lashing Ground)
 # combatants that appear mid-fight (reserve rows, :func:`spawn_state`, :func:`appear`)
 C_SPAWN_KIND = 98  # 0 present from the start; else a reserve row: SPAWN_MINION, SPAWN_HEART, SPAWN_COPY
 C_SPAWN_BY = 99    # a reserve row: the combatant whose ability or burst makes it appear
@@ -179,6 +180,14 @@ E_CLOSER = 55          # And Your Enemies Closer
 # still sees her talents; 63 (the sign bit) is unused. Test a code with
 # :func:`has_code` or :func:`side_has_code`.
 E_MORE = 62
+# area and terrain talents (codes 56-61, 72-79 reserved for them)
+E_AREA_ATTACK = 56     # Blast Strike, Burst Attack
+E_GRAVITY = 57         # Gravity Wave
+E_VEIL = 58            # Veil
+E_ROUGH_GOING = 59     # Rough Going
+E_LASHING = 60         # Lashing Ground
+E_MINES = 61           # Mines
+E_SCATTER = 72         # Scattering shot (C_TMASK2)
 E_POWER_DAMPENING = 64  # Power Dampening (a 1 on her magical action: -1 overcharge on her or an ally)
 E_DAMPEN_OC = 65        # Dampen Overcharge (an ally's overcharge from one action is halved)
 E_RADIATION = 66        # Overcharge Radiation (1d6 overcharge on every girl at the end of the scene)
@@ -213,6 +222,7 @@ P_INTERCEPT = 12   # intercept a hit on an adjacent ally: -1 never; else when it
 P_RECKLESS = 13    # 1 = Reckless Movement instead of Disengage / a double move out of rough terrain
 P_SORCERY = 14     # sorcery in battle: SORCERY_*
 # P 15-17 are reserved for the movement, area and spawning talents
+P_AREA_MIN = 16    # an area attack (Blast Strike, Burst Attack, Gravity Wave) when it reaches at least this many enemies
 NP = 18
 TARGET_WEAKEST = 0
 TARGET_RANDOM = 1
@@ -289,7 +299,11 @@ D_FRENZY = D_PEND + 3   # 1 while she is in a Fury Burst's frenzy (her Fury coun
 D_LOST = D_FRENZY + 1   # 1 once a burst left her with no bonds: out of the fight (D_DEAD is set too)
 D_RETALIATE = D_LOST + 1  # frenzied: who attacked her, for her retaliation after that action (-1 none)
 D_SPRINT_AT = 104  # Sprint: the round (D_ROUND) she last sprinted (once per round), -1 never
-# columns 105-119 and 123-127 are reserved for the area talents
+# columns 105-111, 117-119 and 123-127 are unused
+D_VEIL_UNTIL = 112  # Veil: attacks on her take the penalty while her D_TURNS_DONE is below this
+D_VEIL_D = 113      # grid: hexes between the attacker (this row) and her Veiled target, set by the grid attack
+MAXMINES = 3        # live mines per owner (the imps' 3/Scene)
+D_MINE = 114        # MAXMINES columns: cells of her live mines (-1 none); they outlive her
 D_ABSENT = 120     # a reserve row (C_SPAWN_KIND) not (yet) in the fight: D_DEAD is set too while absent
 D_APPEARED = 121   # the round (D_ROUND) + 1 in which it appeared (0 not yet)
 D_COPY = 122       # Marionette: her copy's row + 1 while it stands in the fight (0 none)
@@ -307,7 +321,8 @@ SCENE_COLUMNS = ("D_PENDING", "D_REVIVES", "D_BOOSTS", "D_KO", "D_AIL", "D_TUSES
                  "D_PAID", "D_CLOCK", "D_ROUND", "D_HIT_BY", "D_HIT_AT", "D_OPEN_BY", "D_OPEN_UNTIL", "D_OPEN_BONUS",
                  "D_SEALED_UNTIL", "D_AMP_HEAL", "D_AMP_AIL", "D_AMBUSH", "D_BELKAN", "D_LINK_TO", "D_LINKED",
                  "D_REBIRTHS", "D_CASTING", "D_PEND", "D_FRENZY", "D_RETALIATE", "D_SPRINT_AT", "D_HEXES",
-                 "D_HEX_ROUND", "D_REGEN", "D_MOOD", "D_MINOR_USED", "D_ABSENT", "D_APPEARED", "D_COPY")
+                 "D_HEX_ROUND", "D_REGEN", "D_MOOD", "D_MINOR_USED", "D_ABSENT", "D_APPEARED", "D_COPY",
+                 "D_VEIL_UNTIL", "D_VEIL_D", "D_MINE")
 
 # counters per combatant
 K_DEALT = 0
@@ -358,7 +373,13 @@ K_TALENT_MOVES = K_MOVES + 20  # hexes her movement talents moved her (Teleport:
 K_SHOVED = K_MOVES + 21        # hexes she moved others (Get Over Here, Repel, Safe Place)
 K_SWITCHES = K_MOVES + 22      # Defensive Switches (she became the target)
 K_HELD = K_MOVES + 23          # moves her And Your Enemies Closer stopped
-# K_MOVES + 24 .. + 31 are reserved for the area talents
+# K_MOVES + 24, + 25, + 36, + 37, + 41 are unused
+K_AREA_TARGETS = K_MOVES + 26  # targets her area attacks (Blast Strike, Burst Attack, Gravity Wave) attacked
+K_FORCED = K_MOVES + 27        # hexes her Gravity Wave pulled and her Scattering shot pushed others
+K_ROUGHENED = K_MOVES + 28     # hexes her Rough Going made rough terrain
+K_VEILED = K_MOVES + 29        # attacks on her that took her Veil's penalty
+K_MINES = K_MOVES + 30         # her mines that detonated
+K_MINE_ATTACKS = K_MOVES + 31  # attacks her mines made
 K_CREATED = K_MOVES + 32       # minions it created with Minion Creation
 K_APPEARED = K_MOVES + 33      # fights in which this reserve row appeared (minion, Heart creature, copy)
 K_COPY_ABSORBED = K_MOVES + 34  # Marionette: hits her copy absorbed (counted on the girl)
@@ -495,7 +516,17 @@ R_HEART_CREATURE_POWER = 116  # compiler (A8)
 R_HEART_CREATURE_STATS = 117  # compiler: 0 her attack/defence/support, 1 her Heart in every role
 R_MARIONETTE_DECOY = 118  # compiler (C_FOE_COPIES): 0 random, 1 copy, 2 girl (A53)
 R_MARIONETTE_PLACE = 119  # grid: 0 the hex in range nearest to the nearest enemy, 1 nearest to her
-R_SIZE = 120
+# area and terrain talents
+R_AREA_TARGETS = 120  # gridless: enemies an area attack reaches (the policy's target first)
+R_AREA_ALLIES = 121  # grid: allies standing in the area are attacked too (1)
+R_GRAVITY_TARGETS = 122  # Gravity Wave's attack: 0 every target pulled (A43a), 1 those now adjacent (A43b)
+R_VEIL_GRIDLESS = 123  # Veil gridless: 0 every attacker takes the penalty, 1 nobody
+R_BURST_ATTACK_COST = 124  # Burst Attack's pool cost (A31; read by the compiler)
+R_MINE_TRIGGER = 125  # Mines: 0 anyone but its owner sets it off, 1 only the owner's enemies
+R_MINE_BONUS = 126  # Mines: + damage against the one who entered the mine's own hex (L2064: 4)
+R_SCATTER_EDGE = 127  # Scattering shot: hexes from the centre to the circle's edge (4: 'radius 5 incl. the centre')
+R_SCATTER_SELF = 128  # Scattering shot: the shooter in the circle is pushed too (1)
+R_SIZE = 129
 BURSTS_COUNT = 1
 HEART = 0
 FURY = 1
@@ -571,6 +602,10 @@ def scene_state(i, comb, dyn):
     dyn[i, D_REGEN] = 0
     dyn[i, D_MOOD] = 0
     dyn[i, D_MINOR_USED] = 0
+    dyn[i, D_VEIL_UNTIL] = 0
+    dyn[i, D_VEIL_D] = 0
+    for k in range(MAXMINES):
+        dyn[i, D_MINE + k] = -1
     burst_state(i, dyn)
     team_state(i, dyn)
     spawn_state(i, comb, dyn)
@@ -1436,6 +1471,8 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
         a_bonus, dmg_bonus, kb_slot, ail_slot, open_slot = declare_riders(i, t, comb, pol, rules, dyn, cc)
     if (comb[i, C_SIDEMASK] >> E_OPENING) & 1 != 0:
         a_bonus += opening_bonus(i, t, comb, dyn)
+    if (t_mask >> E_VEIL) & 1 != 0:
+        a_bonus -= veil_penalty(i, t, comb, rules, dyn, cc)
     # Random check stream and a rolled 2d6! defence: one draw gives both
     # pools and the first damage die (sim.dice.opposed_2d6; the duel fast
     # path draws the same); injected dice go die by die in the book's order.
@@ -3708,6 +3745,15 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc, bf):
         if has_code(i, E_MARIONETTE, comb):
             if make_copy(i, comb, pol, rules, dyn, cc, bf):
                 return 1
+    if (comb[i, C_TMASK] >> E_VEIL) & 1 != 0:
+        if try_veil(i, comb, pol, rules, dyn, cc, bf):
+            return 1
+    if (comb[i, C_TMASK] >> E_ROUGH_GOING) & 1 != 0:
+        if try_rough_going(i, comb, pol, rules, dyn, cc, bf):
+            return 1
+    if (comb[i, C_TMASK] >> E_MINES) & 1 != 0:
+        if try_mines(i, comb, pol, rules, dyn, cc, bf):
+            return 1
     if (comb[i, C_TMASK] >> E_HATE) & 1 != 0:
         if dyn[i, D_RES] * 100 < pol[i, P_HEAL_BELOW] * comb[i, C_RES]:
             h = hate_the_world(i, comb, pol, rules, dyn, cc)
@@ -3761,6 +3807,15 @@ def major_talent(i, comb, pol, rules, dyn, streams, cc, bf):
     if (comb[i, C_TMASK] >> E_SCREAM) & 1 != 0:
         if try_scream(i, comb, pol, rules, dyn, streams, cc, bf):
             return True
+    if (comb[i, C_TMASK] >> E_GRAVITY) & 1 != 0:
+        if try_gravity(i, comb, pol, rules, dyn, streams, cc, bf):
+            return True
+    if (comb[i, C_TMASK] >> E_AREA_ATTACK) & 1 != 0:
+        if try_area_attack(i, comb, pol, rules, dyn, streams, cc, bf):
+            return True
+    if has_code(i, E_SCATTER, comb):
+        if try_scatter(i, comb, pol, rules, dyn, streams, cc, bf):
+            return True
     if (comb[i, C_TMASK] >> E_LIFE_BOMB) & 1 != 0:
         if try_life_bomb(i, comb, pol, rules, dyn, cc):
             return True
@@ -3770,6 +3825,183 @@ def major_talent(i, comb, pol, rules, dyn, streams, cc, bf):
     if (comb[i, C_TMASK] >> E_IMPLODE) & 1 != 0:
         return try_implode(i, comb, pol, rules, dyn, streams, cc, bf)
     return False
+
+
+# ---------------------------------------------------------------- area and terrain talents
+
+
+@kernel
+def area_gridless(i, comb, pol, rules, dyn, streams, cc):
+    """An area attack without a grid (Blast Strike, Burst Attack, Gravity Wave): it reaches
+    ``area_targets`` enemies: the policy's target, then the next ones listed. Used when
+    that is at least the policy's ``area_min`` (and 1). Returns the attacks planned (0 = not used;
+    the caller pays and this attacks)."""
+    side = comb[i, C_SIDE]
+    finish = pol[i, P_FINISH] != 0
+    k = 0
+    for j in range(comb.shape[0]):
+        if _candidate(j, side, finish, comb, dyn):
+            k += 1
+    if k > rules[R_AREA_TARGETS]:
+        k = rules[R_AREA_TARGETS]
+    if k < 1:
+        return 0
+    if k < pol[i, P_AREA_MIN]:
+        return 0
+    return k
+
+
+@kernel
+def area_attacks(i, k, comb, pol, rules, dyn, streams, cc):
+    """Gridless: ``k`` basic attacks of one area attack, each target defending separately."""
+    side = comb[i, C_SIDE]
+    finish = pol[i, P_FINISH] != 0
+    t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    if t < 0:
+        return
+    attack_call(i, t, comb, pol, rules, dyn, streams, cc)
+    cc[i, K_AREA_TARGETS] += 1
+    left = k - 1
+    for j in range(comb.shape[0]):
+        if left <= 0:
+            break
+        if j == t:
+            continue
+        if not is_standing(dyn, i):
+            break
+        if _candidate(j, side, finish, comb, dyn):
+            attack_call(i, j, comb, pol, rules, dyn, streams, cc)
+            cc[i, K_AREA_TARGETS] += 1
+            left -= 1
+
+
+@kernel
+def try_area_attack(i, comb, pol, rules, dyn, streams, cc, bf):
+    """Blast Strike (L1801) / Burst Attack (L1965), ``area_attack``: a Major action, one basic
+    attack against every target in the area, each defending separately (each target is its
+    own attack: the attacker rolls per target). Grid: a straight line as long as her attack
+    range (``ranged_range``'s far end) in the direction that reaches the most enemies (P2
+    ``width`` 2: and the parallel line beside it); P1 ``shape`` blast: or every adjacent hex,
+    whichever reaches more (:func:`.battle_grid.area_attack`). Gridless: ``area_targets``
+    enemies. Used when it reaches at least the policy's ``area_min`` enemies."""
+    s = find_usable(i, E_AREA_ATTACK, comb, pol, dyn)
+    if s < 0:
+        return False
+    if bf is None:
+        k = area_gridless(i, comb, pol, rules, dyn, streams, cc)
+        if k == 0:
+            return False
+        pay_talent(i, s, comb, rules, dyn, cc)
+        area_attacks(i, k, comb, pol, rules, dyn, streams, cc)
+        check_bursts(i, comb, rules, dyn, cc)
+        return True
+    else:
+        return BG.area_attack(i, s, comb, pol, rules, dyn, streams, cc, bf)
+
+
+@kernel
+def try_gravity(i, comb, pol, rules, dyn, streams, cc, bf):
+    """Gravity Wave (L2037), ``gravity_wave``: a Major action when at least ``area_min``
+    enemies stand within its range (1-3): pull each P1 hex(es) closer, then one basic
+    attack against the targets (rule ``gravity_targets``, A43) (:func:`.battle_grid.gravity_wave`).
+    Gridless: no pull; it attacks ``area_targets`` enemies."""
+    s = find_usable(i, E_GRAVITY, comb, pol, dyn)
+    if s < 0:
+        return False
+    if bf is None:
+        k = area_gridless(i, comb, pol, rules, dyn, streams, cc)
+        if k == 0:
+            return False
+        pay_talent(i, s, comb, rules, dyn, cc)
+        area_attacks(i, k, comb, pol, rules, dyn, streams, cc)
+        check_bursts(i, comb, rules, dyn, cc)
+        return True
+    else:
+        return BG.gravity_wave(i, s, comb, pol, rules, dyn, streams, cc, bf)
+
+
+@kernel
+def try_veil(i, comb, pol, rules, dyn, cc, bf):
+    """Veil (L2119), ``veil``: a Minor action while no Veil of hers holds: until the end of
+    her next turn, attacks on her from anyone not within 1-2 hexes (the row's range) take
+    - P1 (:func:`veil_penalty`). Grid: used when a standing enemy is not within 1-2 of her;
+    gridless: used unless ``veil_gridless`` is none (then it would do nothing)."""
+    if dyn[i, D_VEIL_UNTIL] > dyn[i, D_TURNS_DONE]:
+        return False
+    s = find_usable(i, E_VEIL, comb, pol, dyn)
+    if s < 0:
+        return False
+    if bf is None:
+        if rules[R_VEIL_GRIDLESS] == 1:
+            return False
+    else:
+        if not BG.veil_worth(i, s, comb, dyn, bf):
+            return False
+    pay_talent(i, s, comb, rules, dyn, cc)
+    dyn[i, D_VEIL_UNTIL] = dyn[i, D_TURNS_DONE] + 2
+    return True
+
+
+@kernel(inline="always")
+def veil_penalty(i, t, comb, rules, dyn, cc):
+    """Veil on ``t`` (L2121): the penalty to ``i``'s attack on her while it holds and ``i``
+    is not within 1-2 hexes (grid: ``D_VEIL_D`` set by the grid attack; gridless: every
+    attacker unless ``veil_gridless`` is none)."""
+    if dyn[t, D_VEIL_UNTIL] <= dyn[t, D_TURNS_DONE]:
+        return 0
+    for s in range(MAXT):
+        if comb[t, C_TCODE + s] == E_VEIL:
+            if dyn[t, D_POS] < 0:
+                if rules[R_VEIL_GRIDLESS] == 1:
+                    return 0
+            else:
+                d = dyn[i, D_VEIL_D]
+                hi = comb[t, C_TREACH + s]
+                if d >= 1:
+                    if hi < 0 or d <= hi:
+                        return 0
+            cc[t, K_VEILED] += 1
+            return comb[t, C_TP1 + s]
+    return 0
+
+
+@kernel
+def try_rough_going(i, comb, pol, rules, dyn, cc, bf):
+    """Rough Going (L1836), ``rough_going``: a Minor action on the grid (gridless it is never
+    used and costs nothing): :func:`.battle_grid.rough_going`."""
+    if bf is None:
+        return False
+    else:
+        s = find_usable(i, E_ROUGH_GOING, comb, pol, dyn)
+        if s < 0:
+            return False
+        return BG.rough_going(i, s, comb, rules, dyn, cc, bf)
+
+
+@kernel
+def try_scatter(i, comb, pol, rules, dyn, streams, cc, bf):
+    """Scattering shot (L2092-2096), ``scattering_shot``: a Major action on the grid
+    (:func:`.battle_grid.scattering_shot`); gridless never used (the push does nothing there)."""
+    if bf is None:
+        return False
+    else:
+        s = find_usable(i, E_SCATTER, comb, pol, dyn)
+        if s < 0:
+            return False
+        return BG.scattering_shot(i, s, comb, pol, rules, dyn, streams, cc, bf)
+
+
+@kernel
+def try_mines(i, comb, pol, rules, dyn, cc, bf):
+    """Mines (L2059-2066), ``mines``: a Minor action on the grid (gridless never used, no
+    cost): a mine in her hex (:func:`.battle_grid.place_mine`)."""
+    if bf is None:
+        return False
+    else:
+        s = find_usable(i, E_MINES, comb, pol, dyn)
+        if s < 0:
+            return False
+        return BG.place_mine(i, s, comb, rules, dyn, cc, bf)
 
 
 @kernel

@@ -34,6 +34,8 @@ damage (default 5), spending as many points as cover it.
 ``scream_min``: with Deafening Scream or Blood Rain, use it instead of an
 attack when at least this many enemies (or all that are left) lack its
 ailment (default 2).
+``area_min``: with Blast Strike, Burst Attack or Gravity Wave, use it instead
+of a basic attack when it reaches at least this many enemies (default 2).
 ``all_or_nothing``: with All or Nothing, the damage she takes before an
 attack to add to it (default 6, at most 12; only while it leaves her standing).
 Life Bomb is placed below ``heal_below``; Implode targets an enemy with a
@@ -175,6 +177,7 @@ def encode(policy, burst_at: int = 13, attack_kind: str = "melee") -> np.ndarray
     row[K.P_INFLICT] = {"stun": K.A_STUN, "bound": K.A_BOUND, "bleed": K.A_BLEED}[policy.inflict]
     row[K.P_SHIELD_ABOVE] = policy.shield_above
     row[K.P_SCREAM_MIN] = policy.scream_min
+    row[K.P_AREA_MIN] = policy.area_min
     row[K.P_ALL_IN] = policy.all_or_nothing
     move = MOVES[policy.movement]
     if move < 0:

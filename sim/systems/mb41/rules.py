@@ -277,6 +277,33 @@ RULES = Ruleset(
         RuleOption("marionette_place", "enemy", "Marionette on the grid: the copy goes to the free hex within the "
                    "talent's range (1-4) nearest to the nearest standing enemy ('enemy') or nearest to her "
                    "('self'); not stated", kind="choice", choices=("enemy", "self")),
+        # --- area and terrain talents (Blast Strike, Burst Attack, Gravity Wave, Veil, Rough Going,
+        # Lashing Ground; catalog rows 49, 55, 59, 74, 75, 90)
+        RuleOption("area_targets", 2, "gridless: enemies an area attack (Blast Strike L1801, Burst Attack L1965, "
+                   "Gravity Wave L2037) reaches without a grid (the policy's target, then the next listed); the "
+                   "text gives only hex areas", lo=1, hi=20),
+        RuleOption("area_allies", False, "grid: the area attacks also attack the attacker's own allies standing "
+                   "in the area ('every target on the line', L1803, read as enemies by default)", kind="bool"),
+        RuleOption("gravity_targets", "pulled", "A43: whom Gravity Wave's attack reaches, 'all targets within the "
+                   "same position' (L2040): every target within its range after the pull ('pulled', A43a) or "
+                   "those now adjacent ('adjacent', A43b); A43c (one hex line) is not simulated", kind="choice",
+                   choices=("pulled", "adjacent")),
+        RuleOption("veil_gridless", "all", "gridless Veil (L2121, -2 to anyone not within 1-2): 'all' = every "
+                   "attacker takes the penalty (nobody is placed); 'none' = nobody (the Veil is never raised)",
+                   kind="choice", choices=("all", "none")),
+        RuleOption("burst_attack_cost", 0, "A31: Burst Attack's cost in overcharge pool points, not stated (L1965): "
+                   "0 (A31a: a Major action, 0 OC) or 1 (A31b: like Blast Strike)", lo=0, hi=5),
+        RuleOption("mine_trigger", "anyone", "Mines (L2062, 'someone else enters a hex adjacent'): who sets a mine "
+                   "off by entering its hex or one next to it: 'anyone' but its owner, or only the owner's "
+                   "'enemies'; entering by forced movement or leaving does not set it off", kind="choice",
+                   choices=("anyone", "enemies")),
+        RuleOption("mine_bonus", 4, "Mines: + damage against the one who entered the mine's own hex (L2064)",
+                   lo=0, hi=20),
+        RuleOption("scatter_edge", 4, "Scattering shot: hexes from the circle's centre to its edge, where those "
+                   "in it are pushed ('a radius of 5 (including the central hex)', L2096: 4; 5 counts the radius "
+                   "from the centre)", lo=1, hi=20),
+        RuleOption("scatter_self", True, "Scattering shot: the shooter standing in the circle is pushed too "
+                   "('everybody in that circle', L2096)", kind="bool"),
     ],
 )
 

@@ -202,6 +202,53 @@ marionette         --                           Minor, while she has no copy sta
                                                 targeting sees it as her (``marionette_decoy``);
                                                 grid: within the range, her attacks may start from
                                                 it (``marionette_place``) [make_copy, decoy, reach]
+area_attack        shape, width                 Major: one basic attack against every target in the
+                                                area, each defending separately (the attacker rolls
+                                                per target); grid: a straight line as long as the
+                                                far end of ``ranged_range`` in the direction reaching
+                                                the most enemies (width 2: and the parallel line
+                                                beside it), shape blast: or every adjacent hex when
+                                                that reaches more; allies in it only under
+                                                ``area_allies``; gridless: ``area_targets`` enemies
+                                                (the policy's target, then the next listed); used
+                                                when it reaches the policy's ``area_min``
+                                                [try_area_attack, battle_grid.area_attack]
+gravity_wave       pull                         Major: when ``area_min`` enemies are within range
+                                                (1-3), pull each pull hex(es) nearer (forced, the
+                                                nearest first), then one basic attack against each
+                                                target (``gravity_targets``: within range, A43a, or
+                                                adjacent, A43b); gridless: no pull, ``area_targets``
+                                                enemies [try_gravity, battle_grid.gravity_wave]
+veil               penalty                      Minor while none holds: until the end of her next
+                                                turn, attacks on her from beyond 1-2 hexes (row
+                                                range) take - penalty; grid: raised when an enemy
+                                                stands beyond 2; gridless: every attacker unless
+                                                ``veil_gridless`` none (then never raised)
+                                                [try_veil, veil_penalty]
+rough_going        hexes                        Minor, grid only: up to hexes hexes within the row's
+                                                range (4) become rough terrain for the rest of the
+                                                fight: the standing enemies' hexes, then free hexes
+                                                next to them; used when an enemy in reach stands on
+                                                plain ground; gridless never used
+                                                [try_rough_going, battle_grid.rough_going]
+lashing_ground     --                           passive, grid only: hexes adjacent to it are rough
+                                                terrain for everyone else while it lives
+                                                [battle_grid.lashed]
+mines              --                           Minor, grid only: a mine in her hex (at most 3 live,
+                                                none of hers within 1 hex); someone else (rule
+                                                ``mine_trigger``) moving into a hex within 1 of it
+                                                sets it off: its owner's basic melee attack on
+                                                everyone within 1 of it (not the owner), +
+                                                ``mine_bonus`` against the one who entered its own
+                                                hex; it outlives its owner; gridless never used
+                                                [try_mines, battle_grid.place_mine, detonate]
+scattering_shot    --                           Major, grid only: its basic attack on the policy's
+                                                target in reach when ``area_min`` enemies stand
+                                                within ``scatter_edge`` of it; a hit pushes everyone
+                                                in that circle (the shooter under ``scatter_self``)
+                                                out to its edge or the first hex that blocks; a
+                                                miss does nothing more; gridless never used
+                                                [try_scatter, battle_grid.scattering_shot]
 =================  ===========================  ====================================================
 
 Movement talents in a gridless fight (``grid: none``): Get Over Here and Repel
@@ -284,6 +331,13 @@ MECHANICS = {
     "enemies_closer": (K.E_CLOSER, ()),
     "minion_creation": (K.E_MINION_CREATION, ("per_turn",)),
     "marionette": (K.E_MARIONETTE, ()),
+    "area_attack": (K.E_AREA_ATTACK, ("shape", "width")),
+    "gravity_wave": (K.E_GRAVITY, ("pull",)),
+    "veil": (K.E_VEIL, ("penalty",)),
+    "rough_going": (K.E_ROUGH_GOING, ("hexes",)),
+    "lashing_ground": (K.E_LASHING, ()),
+    "mines": (K.E_MINES, ()),
+    "scattering_shot": (K.E_SCATTER, ()),
 }
 
 #: labyrinth features (catalog group ``labyrinth``): mechanic code -> where a scenario sets it
@@ -312,6 +366,7 @@ _VALUES = {
     "sight": {False: 0, True: 1},
     "through": {False: 0, True: 1},
     "direction": {"pull": -1, "push": 1},
+    "shape": {"line": 0, "blast": 1},
 }
 
 _ROLE_INDEX = {"attack": 0, "defence": 1, "support": 2}
