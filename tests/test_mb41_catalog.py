@@ -114,7 +114,7 @@ def test_catalog_loads_and_validates():
 SIMULATED = ["Boost", "And Your Enemies Closer", "Reflector", "Follow Target", "Want it Hard, Want it Now",
              "Link", "Power Dampening", "Battle Sorcery", "Bonus Action", "Bypass", "Fight for Friends",
              "Hate the World", "Heal", "Inflict", "Shield", "Remedy", "Teleport", "Mid-Childan System",
-             "Belkan System", "Aura of Strength", "Defensive Switch", "Desperation", "Get Over Here",
+             "Belkan System", "Aura of Strength", "Create Barrier", "Defensive Switch", "Desperation", "Get Over Here",
              "Life Bomb", "Second Wind", "Sprint", "Steal Action", "Courage Aura", "Curse",
              "Dampen Overcharge", "Guided Strike", "Healing Magic", "Wave of Courage", "Implode",
              "Make an Opening", "Safe Place", "All or Nothing", "Amplify Magic", "Blast Strike", "Dash Strike",

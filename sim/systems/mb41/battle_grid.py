@@ -76,6 +76,16 @@ Perilous Terrain makes leaving a Reckless Movement. The Pendulum roughens a
 per-block copy of the terrain (``bf[BF_TERRAIN]``; ``bf[BF_BASE]`` is the
 field's, restored by :func:`place_all`).
 
+Create Barrier (L1693-1697, :func:`create_barrier`): a Minor action that
+writes barrier hexes (``BARRIER | RAISED``) into the per-trial terrain copy,
+20 Resolve between them, per owner (``D_BARRIER_*``); ``bf[BF_LST][LST_BARRIERS]``
+counts those standing. While one stands, walking goals use a breadth-first
+field round the barriers (:func:`barrier_field`; the static ``walk`` matrix
+does not know them), Teleport never crosses one, attacks from 2+ hexes whose
+line crosses one are impossible (rule ``barrier_blocks_ranged``), and an enemy
+kept from everyone by it attacks it (:func:`strike_barrier`, rule
+``barrier_defence``). With no barrier standing every path is the one it was.
+
 The dead leave the battlefield (their hex is freed, ``D_POS`` -1); downed
 girls stay on their hex. Gridless fights never reach this module: numba
 prunes the ``bf is None`` branches of :func:`.kernel.fight_on`.
@@ -106,8 +116,9 @@ from . import kernel as K  # circular on purpose: K.* is read when numba compile
 
 (BF_Q, BF_R, BF_SHIFTS, BF_NBR, BF_TERRAIN, BF_LUT, BF_META, BF_WALK, BF_OCC, BF_DIST, BF_QUEUE, BF_LINE,
  BF_CELLFX, BF_LAB, BF_PATH, BF_BASE, BF_LST) = range(17)
-#: ``bf[BF_LST]`` per-trial labyrinth state: Pendulum start index on its trajectory, its direction (+1 / -1)
-LST_PEND, LST_PDIR, LST_SIZE = 0, 1, 4
+#: ``bf[BF_LST]`` per-trial labyrinth state: Pendulum start index on its trajectory, its direction (+1 / -1);
+#: ``LST_BARRIERS``: Create Barrier's barriers standing (0: pathing and reach exactly as without the talent)
+LST_PEND, LST_PDIR, LST_BARRIERS, LST_SIZE = 0, 1, 2, 4
 UNREACHABLE = 30000
 
 
@@ -164,6 +175,7 @@ def place_all(dyn, bf):
     lst = bf[BF_LST]
     lst[LST_PEND] = 0
     lst[LST_PDIR] = 1
+    lst[LST_BARRIERS] = 0  # the terrain copy above dropped every raised barrier (Create Barrier)
     for i in range(dyn.shape[0]):
         if dyn[i, K.D_DEAD] != 0:
             dyn[i, K.D_POS] = -1
@@ -326,8 +338,15 @@ def reach(i, t, rules, dyn, bf):
 
 @kernel(inline="always")
 def reach_from(a, t, rules, dyn, bf):
-    """The form an attack from cell ``a`` reaches ``t`` with: 0 melee, 1 ranged, -1 none."""
+    """The form an attack from cell ``a`` reaches ``t`` with: 0 melee, 1 ranged, -1 none.
+    A raised barrier (Create Barrier, L1697) on the hex line of an attack from 2+ hexes blocks it
+    (rule ``barrier_blocks_ranged``, A52)."""
     d = hexes(a, dyn[t, K.D_POS], bf)
+    if d >= 2:
+        if bf[BF_LST][LST_BARRIERS] != 0:
+            if rules[K.R_BARRIER_BLOCKS_RANGED] == 1:
+                if not in_sight(a, dyn[t, K.D_POS], G.RAISED, bf):
+                    return -1
     if d >= rules[K.R_MELEE_RANGE]:
         if d <= rules[K.R_MELEE_RANGE + 1]:
             return 0
@@ -370,6 +389,56 @@ def potential(m, goal, lo, hi, bf):
     return d - hi
 
 
+@kernel(inline="always")
+def potential_at(m, goal, lo, hi, rt, bf):
+    """:func:`potential`, or with ``rt`` (a barrier raised during the fight stands, so the
+    static ``walk`` is stale) the steps of :func:`barrier_field` (already filled for this
+    goal) beyond the range; UNREACHABLE when no walk gets there."""
+    if rt:
+        d = hexes(m, goal, bf)
+        if d < lo:
+            return lo - d
+        if d <= hi:
+            return 0
+        x = bf[BF_DIST][m]
+        if x < 0:
+            return UNREACHABLE
+        return x
+    return potential(m, goal, lo, hi, bf)
+
+
+@kernel
+def barrier_field(goal, lo, hi, bf):
+    """``bf[BF_DIST][c]``: the fewest steps from ``c`` to a hex ``lo..hi`` from ``goal``
+    round obstacles and barriers (raised ones included), people ignored; -1 if none.
+    Used instead of the static ``walk`` while a Create Barrier barrier stands."""
+    terrain = bf[BF_TERRAIN]
+    nbr = bf[BF_NBR]
+    dist = bf[BF_DIST]
+    queue = bf[BF_QUEUE]
+    tail = 0
+    for c in range(dist.shape[0]):
+        dist[c] = -1
+        if terrain[c] & G.BLOCK_MOVE == 0:
+            if band_gap(hexes(c, goal, bf), lo, hi) == 0:
+                dist[c] = 0
+                queue[tail] = c
+                tail += 1
+    head = 0
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for d in range(6):
+            m = nbr[c, d]
+            if m >= 0:
+                if dist[m] < 0:
+                    if terrain[m] & G.BLOCK_MOVE == 0:
+                        dist[m] = dist[c] + 1
+                        queue[tail] = m
+                        tail += 1
+    return tail
+
+
 @kernel
 def best_step(i, goal, lo, hi, deep, comb, pol, rules, dyn, bf):
     """The hex ``i`` steps to toward being ``lo..hi`` hexes from cell ``goal``; -1 if none helps.
@@ -386,14 +455,17 @@ def best_step(i, goal, lo, hi, deep, comb, pol, rules, dyn, bf):
     c = dyn[i, K.D_POS]
     if band_gap(hexes(c, goal, bf), lo, hi) == 0:
         return -1
-    now = potential(c, goal, lo, hi, bf)
+    rt = bf[BF_LST][LST_BARRIERS] != 0  # a raised barrier stands: walk round it (barrier_field)
+    if rt:
+        barrier_field(goal, lo, hi, bf)
+    now = potential_at(c, goal, lo, hi, rt, bf)
     best = -1
     best_key = 2 * now
     for d in range(6):
         m = nbr[c, d]
         if m >= 0:
             if not G.blocked(terrain, occ, G.BLOCK_MOVE, m):
-                pm = potential(m, goal, lo, hi, bf)
+                pm = potential_at(m, goal, lo, hi, rt, bf)
                 if terrain[m] & G.DOOR:
                     dv = door_value(m, goal, lo, hi, bf)
                     if dv < pm:
@@ -979,6 +1051,8 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                     if any_in_reach(i, comb, pol, rules, dyn, bf):
                         if K.bonus_action(i, comb, pol, rules, dyn, cc):
                             major = True
+        elif barrier_turn(i, who, goal, lo, hi, comb, rules, dyn, streams, cc, bf):
+            pass  # the Major hit an enemy's barrier that keeps her from everyone (Create Barrier)
         elif away(i, goal, lo, hi, dyn, bf):
             p0 = dyn[i, K.D_POS]
             used, dis = major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf)
@@ -2109,6 +2183,9 @@ def teleport_cell(i, goal, lo, hi, sight, rules, dyn, bf):
         if sight != 0:
             if not in_sight(c, m, mask, bf):
                 continue
+        elif bf[BF_LST][LST_BARRIERS] != 0:
+            if not in_sight(c, m, G.RAISED, bf):
+                continue  # no teleport across a raised barrier, sight or not (Create Barrier, L1697)
         best_d = d
         best = m
     return best
@@ -2126,7 +2203,12 @@ def extra_cell(i, goal, lo, hi, n, through, comb, dyn, bf):
     terrain = bf[BF_TERRAIN]
     occ = bf[BF_OCC]
     c = dyn[i, K.D_POS]
-    now = potential(c, goal, lo, hi, bf)
+    rt = False  # Swift walks round a raised barrier (barrier_field); Bypass passes it
+    if through == 0:
+        if bf[BF_LST][LST_BARRIERS] != 0:
+            rt = True
+            barrier_field(goal, lo, hi, bf)
+    now = potential_at(c, goal, lo, hi, rt, bf)
     best = -1
     best_n = 0
     best_key = 4 * now
@@ -2142,7 +2224,7 @@ def extra_cell(i, goal, lo, hi, n, through, comb, dyn, bf):
             continue
         open1 = not G.blocked(terrain, occ, G.BLOCK_MOVE, m1)
         if open1:
-            k = 4 * potential(m1, goal, lo, hi, bf)
+            k = 4 * potential_at(m1, goal, lo, hi, rt, bf)
             if terrain[m1] & (G.ROUGH | G.PERILOUS):
                 k += 2
             if k < best_key:
@@ -2164,7 +2246,7 @@ def extra_cell(i, goal, lo, hi, n, through, comb, dyn, bf):
                 continue
             if G.blocked(terrain, occ, G.BLOCK_MOVE, m2):
                 continue
-            k = 4 * potential(m2, goal, lo, hi, bf) + 1
+            k = 4 * potential_at(m2, goal, lo, hi, rt, bf) + 1
             if terrain[m2] & (G.ROUGH | G.PERILOUS):
                 k += 2
             if k < best_key:
@@ -2421,3 +2503,281 @@ def foe_next_to(m, i, comb, dyn, bf):
                     if K.is_standing(dyn, w):
                         return True
     return False
+
+
+# ---------------------------------------------------------------- Create Barrier (L1693-1697)
+
+
+@kernel
+def barrier_cell_of(k, c, dyn, bf):
+    """Cell ``c`` lies on the shape of ``k``'s barrier (``D_BARRIER_*``): the ring ``D_BARRIER_ARG``
+    hexes from its centre, or the straight wall of ``D_BARRIER_LEN`` hexes through ``D_BARRIER_AT``
+    in direction ``D_BARRIER_ARG`` and its opposite ((len - 1) // 2 hexes that way, the rest the
+    other way)."""
+    kind = dyn[k, K.D_BARRIER_KIND]
+    at = dyn[k, K.D_BARRIER_AT]
+    if kind == 1:
+        return hexes(at, c, bf) == dyn[k, K.D_BARRIER_ARG]
+    if kind == 2:
+        if c == at:
+            return True
+        n = dyn[k, K.D_BARRIER_LEN]
+        la = (n - 1) // 2
+        e = dyn[k, K.D_BARRIER_ARG]
+        if on_line(at, e, la, c, bf):
+            return True
+        return on_line(at, (e + 3) % 6, n - 1 - la, c, bf)
+    return False
+
+
+@kernel
+def raise_cells(k, commit, dyn, bf):
+    """The hexes of ``k``'s barrier shape that can hold barrier (no obstacle, barrier or person
+    there: those are skipped); with ``commit`` they become barrier (``BARRIER | RAISED``).
+    Returns their count."""
+    terrain = bf[BF_TERRAIN]
+    occ = bf[BF_OCC]
+    n = 0
+    for c in range(terrain.shape[0]):
+        if terrain[c] & G.BLOCK_MOVE != 0:
+            continue
+        if occ[c] >= 0:
+            continue
+        if barrier_cell_of(k, c, dyn, bf):
+            n += 1
+            if commit:
+                terrain[c] |= G.BARRIER | G.RAISED
+    return n
+
+
+@kernel
+def barrier_owner(c, dyn, bf):
+    """Whose standing barrier raised hex ``c`` belongs to (the first listed whose shape holds it), -1 none."""
+    if bf[BF_TERRAIN][c] & G.RAISED == 0:
+        return -1
+    for k in range(dyn.shape[0]):
+        if dyn[k, K.D_BARRIER_RES] > 0:
+            if barrier_cell_of(k, c, dyn, bf):
+                return k
+    return -1
+
+
+@kernel
+def create_barrier(i, s, comb, rules, dyn, cc, bf):
+    """Create Barrier (L1693-1697; Minor, 1 Defence overcharge, 1/Episode): barrier hexes with
+    P1 (20) points of Resolve between them, in the per-trial terrain copy (``BARRIER | RAISED``,
+    gone at the next fight: :func:`place_all`).
+
+    Raised (a policy-free default) when a standing enemy is on the field and none stands next to
+    a standing member of her side. Shape (rule ``barrier_shape``): ``circle``, the largest radius
+    r <= ``barrier_radius`` (3) whose ring of hexes r + 1 from her lies wholly on the field with no
+    standing enemy within r + 1 hexes: the ring is the barrier, so everyone within r (the radius's
+    edge included, L1697) is inside; when no circle fits ("not enough space") or under ``wall``,
+    the straight wall of ``barrier_wall_length`` (7) hexes through her neighbour nearest to the
+    nearest standing enemy (fewest hexes, ties the first listed, then the lowest direction),
+    along whichever of the two axes 60 and 120 degrees from that direction lies more squarely
+    across her line to that enemy (the smaller gap between its two ends' distances to the enemy;
+    ties: more barrier hexes on the field, then 60), (len - 1) // 2 hexes one way (the 60 or 120
+    degree direction) and the rest the other. Hexes of the shape holding an obstacle, a barrier
+    or a person are left open. Returns True if raised (never with no hex to raise).
+    """
+    c = dyn[i, K.D_POS]
+    if c < 0:
+        return False
+    nbr = bf[BF_NBR]
+    side = comb[i, K.C_SIDE]
+    n = comb.shape[0]
+    near = -1
+    near_d = UNREACHABLE
+    for j in range(n):
+        if comb[j, K.C_SIDE] == side:
+            continue
+        if not K.is_standing(dyn, j):
+            continue
+        pj = dyn[j, K.D_POS]
+        if pj < 0:
+            continue
+        for a in range(n):
+            if comb[a, K.C_SIDE] == side:
+                if K.is_standing(dyn, a):
+                    if dyn[a, K.D_POS] >= 0:
+                        if hexes(dyn[a, K.D_POS], pj, bf) <= 1:
+                            return False  # already engaged: nothing left to keep out
+        d = hexes(c, pj, bf)
+        if d < near_d:
+            near_d = d
+            near = j
+    if near < 0:
+        return False
+    placed = 0
+    if rules[K.R_BARRIER_SHAPE] == 0:
+        for r in range(rules[K.R_BARRIER_RADIUS], 0, -1):
+            if near_d <= r + 1:
+                continue
+            k = 0
+            for m in range(nbr.shape[0]):
+                if hexes(c, m, bf) == r + 1:
+                    k += 1
+            if k != 6 * (r + 1):
+                continue  # the ring leaves the field: not enough space for this circle
+            dyn[i, K.D_BARRIER_KIND] = 1
+            dyn[i, K.D_BARRIER_AT] = c
+            dyn[i, K.D_BARRIER_ARG] = r + 1
+            dyn[i, K.D_BARRIER_LEN] = 0
+            placed = raise_cells(i, False, dyn, bf)
+            if placed > 0:
+                break
+    if placed == 0:
+        pn = dyn[near, K.D_POS]
+        dn = -1
+        best = UNREACHABLE
+        for d in range(6):
+            m = nbr[c, d]
+            if m >= 0:
+                x = hexes(m, pn, bf)
+                if x < best:
+                    best = x
+                    dn = d
+        if dn < 0:
+            dyn[i, K.D_BARRIER_KIND] = 0
+            return False
+        best_e = -1
+        best_skew = UNREACHABLE
+        at = nbr[c, dn]
+        qa = bf[BF_Q][at]
+        ra = bf[BF_R][at]
+        qn = bf[BF_Q][pn]
+        rn = bf[BF_R][pn]
+        wl = rules[K.R_BARRIER_WALL_LENGTH]
+        la = (wl - 1) // 2
+        lb = wl - 1 - la
+        for t in range(1, 3):
+            e = (dn + t) % 6
+            dyn[i, K.D_BARRIER_KIND] = 2
+            dyn[i, K.D_BARRIER_AT] = at
+            dyn[i, K.D_BARRIER_ARG] = e
+            dyn[i, K.D_BARRIER_LEN] = wl
+            k = raise_cells(i, False, dyn, bf)
+            # how far from square across her line to the enemy: the gap between its two ends'
+            # distances to the enemy (axial, as if the field went on)
+            da = G.axial_distance(qa + la * G._DQ[e], ra + la * G._DR[e], qn, rn)
+            db = G.axial_distance(qa - lb * G._DQ[e], ra - lb * G._DR[e], qn, rn)
+            skew = da - db
+            if skew < 0:
+                skew = -skew
+            if k > 0:
+                better = skew < best_skew
+                if skew == best_skew:
+                    better = k > placed
+                if better:
+                    placed = k
+                    best_e = e
+                    best_skew = skew
+        if placed == 0:
+            dyn[i, K.D_BARRIER_KIND] = 0
+            return False
+        dyn[i, K.D_BARRIER_ARG] = best_e
+    K.pay_talent(i, s, comb, rules, dyn, cc)
+    raise_cells(i, True, dyn, bf)
+    dyn[i, K.D_BARRIER_RES] = comb[i, K.C_TP1 + s]
+    bf[BF_LST][LST_BARRIERS] += 1
+    cc[i, K.K_BARRIERS] += 1
+    K.check_bursts(i, comb, rules, dyn, cc)
+    return True
+
+
+@kernel
+def collapse_barrier(k, dyn, bf):
+    """``k``'s barrier is down (its Resolve spent): every hex of it is open again."""
+    terrain = bf[BF_TERRAIN]
+    keep = np.uint8(255 - G.BARRIER - G.RAISED)
+    for c in range(terrain.shape[0]):
+        if terrain[c] & G.RAISED != 0:
+            if barrier_cell_of(k, c, dyn, bf):
+                terrain[c] = terrain[c] & keep
+    dyn[k, K.D_BARRIER_RES] = 0
+    dyn[k, K.D_BARRIER_KIND] = 0
+    bf[BF_LST][LST_BARRIERS] -= 1
+
+
+@kernel(inline="always")
+def barrier_turn(i, who, goal, lo, hi, comb, rules, dyn, streams, cc, bf):
+    """While a raised barrier stands, ``i``'s Major (nobody in reach) may go on an enemy's
+    barrier (:func:`strike_barrier`); True if it did."""
+    if bf[BF_LST][LST_BARRIERS] == 0:
+        return False
+    if who != i:
+        return False
+    return strike_barrier(i, goal, lo, hi, comb, rules, dyn, streams, cc, bf)
+
+
+@kernel
+def strike_barrier(i, goal, lo, hi, comb, rules, dyn, streams, cc, bf):
+    """Attacking a barrier (A52, rule ``barrier_defence: auto``): with nobody in reach, when she
+    cannot walk to her goal's range (:func:`barrier_field`) or stands in it with her attack's line
+    crossing a barrier, she attacks the raised hex of an enemy's barrier in reach (melee or
+    ranged range, its line not crossing another raised hex) nearest to her goal (then her
+    preferred form, the lowest cell). It is hit automatically (no dice but the damage roll):
+    damage_dice d6 + her melee / ranged damage bonus (at least ``min_damage``) off the barrier's
+    Resolve; at 0 it is gone (:func:`collapse_barrier`). Not an attack on a combatant (no attack
+    counters, no intercept)."""
+    if rules[K.R_BARRIER_DEFENCE] == 1:
+        return False
+    if goal < 0:
+        return False
+    c = dyn[i, K.D_POS]
+    if c < 0:
+        return False
+    if band_gap(hexes(c, goal, bf), lo, hi) != 0:
+        barrier_field(goal, lo, hi, bf)
+        if bf[BF_DIST][c] >= 0:
+            return False  # she can walk there, round the barrier
+    terrain = bf[BF_TERRAIN]
+    side = comb[i, K.C_SIDE]
+    best = -1
+    best_k = 0
+    for m in range(terrain.shape[0]):
+        if terrain[m] & G.RAISED == 0:
+            continue
+        dm = hexes(c, m, bf)
+        f = form_at(dm, rules)
+        if f < 0:
+            continue
+        k = barrier_owner(m, dyn, bf)
+        if k < 0:
+            continue
+        if comb[k, K.C_SIDE] == side:
+            continue
+        if dm >= 2:
+            if rules[K.R_BARRIER_BLOCKS_RANGED] == 1:
+                if not in_sight(c, m, G.RAISED, bf):
+                    continue
+        key = 2 * hexes(m, goal, bf)
+        if f != comb[i, K.C_FORM]:
+            key += 1
+        if best < 0:
+            best = m
+            best_k = key
+        elif key < best_k:
+            best = m
+            best_k = key
+    if best < 0:
+        return False
+    f = form_at(hexes(c, best, bf), rules)
+    dmg = sum_d6(streams[K.S_DAMAGE], rules[K.R_DAMAGE_DICE])
+    if f == 0:
+        dmg += comb[i, K.C_MELEE_DMG]
+    else:
+        dmg += comb[i, K.C_RANGED_DMG]
+    if dmg < rules[K.R_MIN_DAMAGE]:
+        dmg = rules[K.R_MIN_DAMAGE]
+    k = barrier_owner(best, dyn, bf)
+    take = dmg
+    if take > dyn[k, K.D_BARRIER_RES]:
+        take = dyn[k, K.D_BARRIER_RES]
+    dyn[k, K.D_BARRIER_RES] -= take
+    cc[k, K.K_BARRIER_DMG] += take
+    cc[i, K.K_BARRIER_ATTACKS] += 1
+    if dyn[k, K.D_BARRIER_RES] == 0:
+        collapse_barrier(k, dyn, bf)
+    return True

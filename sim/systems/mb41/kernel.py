@@ -188,6 +188,7 @@ E_ROUGH_GOING = 59     # Rough Going
 E_LASHING = 60         # Lashing Ground
 E_MINES = 61           # Mines
 E_SCATTER = 72         # Scattering shot (C_TMASK2)
+E_BARRIER = 73         # Create Barrier (C_TMASK2; grid only: battle_grid.create_barrier)
 E_POWER_DAMPENING = 64  # Power Dampening (a 1 on her magical action: -1 overcharge on her or an ally)
 E_DAMPEN_OC = 65        # Dampen Overcharge (an ally's overcharge from one action is halved)
 E_RADIATION = 66        # Overcharge Radiation (1d6 overcharge on every girl at the end of the scene)
@@ -299,7 +300,13 @@ D_FRENZY = D_PEND + 3   # 1 while she is in a Fury Burst's frenzy (her Fury coun
 D_LOST = D_FRENZY + 1   # 1 once a burst left her with no bonds: out of the fight (D_DEAD is set too)
 D_RETALIATE = D_LOST + 1  # frenzied: who attacked her, for her retaliation after that action (-1 none)
 D_SPRINT_AT = 104  # Sprint: the round (D_ROUND) she last sprinted (once per round), -1 never
-# columns 105-111, 117-119 and 123-127 are unused
+# Create Barrier (L1693-1697, battle_grid.create_barrier): her run-time barrier
+D_BARRIER_RES = 105   # Resolve left of her standing barrier (0: none standing)
+D_BARRIER_KIND = 106  # its shape: 0 none, 1 circle, 2 straight wall
+D_BARRIER_AT = 107    # circle: its centre (her cell when raised); wall: the adjacent hex it passes through
+D_BARRIER_ARG = 108   # circle: hexes from the centre to the ring of barrier hexes (radius + 1); wall: its direction
+D_BARRIER_LEN = 109   # wall: its length in hexes (rule barrier_wall_length)
+# columns 110-111, 117-119 and 123-127 are unused
 D_VEIL_UNTIL = 112  # Veil: attacks on her take the penalty while her D_TURNS_DONE is below this
 D_VEIL_D = 113      # grid: hexes between the attacker (this row) and her Veiled target, set by the grid attack
 MAXMINES = 3        # live mines per owner (the imps' 3/Scene)
@@ -322,7 +329,8 @@ SCENE_COLUMNS = ("D_PENDING", "D_REVIVES", "D_BOOSTS", "D_KO", "D_AIL", "D_TUSES
                  "D_SEALED_UNTIL", "D_AMP_HEAL", "D_AMP_AIL", "D_AMBUSH", "D_BELKAN", "D_LINK_TO", "D_LINKED",
                  "D_REBIRTHS", "D_CASTING", "D_PEND", "D_FRENZY", "D_RETALIATE", "D_SPRINT_AT", "D_HEXES",
                  "D_HEX_ROUND", "D_REGEN", "D_MOOD", "D_MINOR_USED", "D_ABSENT", "D_APPEARED", "D_COPY",
-                 "D_VEIL_UNTIL", "D_VEIL_D", "D_MINE")
+                 "D_VEIL_UNTIL", "D_VEIL_D", "D_MINE", "D_BARRIER_RES", "D_BARRIER_KIND", "D_BARRIER_AT",
+                 "D_BARRIER_ARG", "D_BARRIER_LEN")
 
 # counters per combatant
 K_DEALT = 0
@@ -373,7 +381,10 @@ K_TALENT_MOVES = K_MOVES + 20  # hexes her movement talents moved her (Teleport:
 K_SHOVED = K_MOVES + 21        # hexes she moved others (Get Over Here, Repel, Safe Place)
 K_SWITCHES = K_MOVES + 22      # Defensive Switches (she became the target)
 K_HELD = K_MOVES + 23          # moves her And Your Enemies Closer stopped
-# K_MOVES + 24, + 25, + 36, + 37, + 41 are unused
+# K_MOVES + 36, + 37 are unused
+K_BARRIERS = K_MOVES + 24        # barriers she raised with Create Barrier (L1697)
+K_BARRIER_DMG = K_MOVES + 25     # damage her barriers absorbed (of their 20 Resolve)
+K_BARRIER_ATTACKS = K_MOVES + 41  # attacks she made on an enemy's barrier
 K_AREA_TARGETS = K_MOVES + 26  # targets her area attacks (Blast Strike, Burst Attack, Gravity Wave) attacked
 K_FORCED = K_MOVES + 27        # hexes her Gravity Wave pulled and her Scattering shot pushed others
 K_ROUGHENED = K_MOVES + 28     # hexes her Rough Going made rough terrain
@@ -526,7 +537,13 @@ R_MINE_TRIGGER = 125  # Mines: 0 anyone but its owner sets it off, 1 only the ow
 R_MINE_BONUS = 126  # Mines: + damage against the one who entered the mine's own hex (L2064: 4)
 R_SCATTER_EDGE = 127  # Scattering shot: hexes from the centre to the circle's edge (4: 'radius 5 incl. the centre')
 R_SCATTER_SELF = 128  # Scattering shot: the shooter in the circle is pushed too (1)
-R_SIZE = 129
+# Create Barrier (L1693-1697, A52)
+R_BARRIER_SHAPE = 129  # 0 circle (a wall when no circle fits), 1 wall
+R_BARRIER_RADIUS = 130  # largest circle radius (hexes; the ring of barrier hexes is one further)
+R_BARRIER_WALL_LENGTH = 131  # hexes in the straight wall
+R_BARRIER_BLOCKS_RANGED = 132  # 1: an attack from 2+ hexes whose line crosses a raised barrier hex is impossible
+R_BARRIER_DEFENCE = 133  # 0 auto (hit automatically, damage off its Resolve), 1 indestructible
+R_SIZE = 134
 BURSTS_COUNT = 1
 HEART = 0
 FURY = 1
@@ -606,6 +623,11 @@ def scene_state(i, comb, dyn):
     dyn[i, D_VEIL_D] = 0
     for k in range(MAXMINES):
         dyn[i, D_MINE + k] = -1
+    dyn[i, D_BARRIER_RES] = 0
+    dyn[i, D_BARRIER_KIND] = 0
+    dyn[i, D_BARRIER_AT] = -1
+    dyn[i, D_BARRIER_ARG] = 0
+    dyn[i, D_BARRIER_LEN] = 0
     burst_state(i, dyn)
     team_state(i, dyn)
     spawn_state(i, comb, dyn)
@@ -3754,6 +3776,10 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc, bf):
     if (comb[i, C_TMASK] >> E_MINES) & 1 != 0:
         if try_mines(i, comb, pol, rules, dyn, cc, bf):
             return 1
+    if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:  # Create Barrier
+        if has_code(i, E_BARRIER, comb):
+            if try_barrier(i, comb, pol, rules, dyn, cc, bf):
+                return 1
     if (comb[i, C_TMASK] >> E_HATE) & 1 != 0:
         if dyn[i, D_RES] * 100 < pol[i, P_HEAL_BELOW] * comb[i, C_RES]:
             h = hate_the_world(i, comb, pol, rules, dyn, cc)
@@ -4002,6 +4028,22 @@ def try_mines(i, comb, pol, rules, dyn, cc, bf):
         if s < 0:
             return False
         return BG.place_mine(i, s, comb, rules, dyn, cc, bf)
+
+
+@kernel
+def try_barrier(i, comb, pol, rules, dyn, cc, bf):
+    """Create Barrier (L1693-1697), ``create_barrier``: a Minor action on the grid
+    (:func:`.battle_grid.create_barrier`); gridless it is never used and costs nothing
+    (with no hexes there is nothing for a barrier to block)."""
+    if bf is None:
+        return False
+    else:
+        if dyn[i, D_BARRIER_RES] > 0:
+            return False
+        s = find_usable(i, E_BARRIER, comb, pol, dyn)
+        if s < 0:
+            return False
+        return BG.create_barrier(i, s, comb, rules, dyn, cc, bf)
 
 
 @kernel

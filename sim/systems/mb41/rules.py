@@ -304,6 +304,24 @@ RULES = Ruleset(
                    "from the centre)", lo=1, hi=20),
         RuleOption("scatter_self", True, "Scattering shot: the shooter standing in the circle is pushed too "
                    "('everybody in that circle', L2096)", kind="bool"),
+        # --- Create Barrier (L1693-1697; catalog row 30; A52)
+        RuleOption("barrier_shape", "circle", "Create Barrier (L1697): the shape the Guardian raises: 'circle' = a "
+                   "ring of barrier hexes one hex beyond the radius (those on the radius's edge are inside), the "
+                   "largest radius up to barrier_radius whose ring lies wholly on the field with no standing "
+                   "enemy within it, else (not enough space, L1697) the straight wall; 'wall' = always the wall",
+                   kind="choice", choices=("circle", "wall")),
+        RuleOption("barrier_radius", 3, "Create Barrier: the largest circle radius in hexes ('a radius of up to "
+                   "three hexes', L1697); the barrier hexes stand radius + 1 hexes from her", lo=1, hi=3),
+        RuleOption("barrier_wall_length", 7, "A52: Create Barrier's straight wall length in hexes, not stated "
+                   "(7 = the adjacent hex it passes through and 3 either side)", lo=1, hi=41),
+        RuleOption("barrier_blocks_ranged", True, "A52: a raised barrier blocks attacks from 2+ hexes (ranged) "
+                   "whose hex line crosses one of its hexes, not stated (false: only movement and teleports)",
+                   kind="bool"),
+        RuleOption("barrier_defence", "auto", "A52: a raised barrier's defence, not stated: 'auto' = an enemy "
+                   "who cannot reach anyone because of it attacks a barrier hex in reach and hits "
+                   "automatically, the damage roll off the barrier's 20 Resolve (at 0 every hex of it is "
+                   "gone); 'indestructible' = it stands for the whole fight", kind="choice",
+                   choices=("auto", "indestructible")),
     ],
 )
 

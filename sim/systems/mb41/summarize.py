@@ -89,6 +89,9 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
             row["talent_hexes_moved"] = k[K.K_TALENT_MOVES] / n_trials  # movement talents (Teleport: hexes between)
             row["others_moved"] = k[K.K_SHOVED] / n_trials  # hexes she moved others (Get Over Here, Repel, Safe Place)
             row["moves_held"] = k[K.K_HELD] / n_trials      # moves her And Your Enemies Closer stopped
+            row["barriers_raised"] = k[K.K_BARRIERS] / n_trials  # Create Barrier (L1697)
+            row["barrier_damage"] = k[K.K_BARRIER_DMG] / n_trials  # damage her barriers absorbed
+            row["barrier_attacks"] = k[K.K_BARRIER_ATTACKS] / n_trials  # her attacks on enemy barriers
             row["reckless_moves"] = k[K.K_RECKLESS] / n_trials
             row["reckless_damage"] = k[K.K_RECKLESS_DMG] / n_trials
             row["intercepts"] = k[K.K_INTERCEPTS] / n_trials

@@ -249,6 +249,19 @@ scattering_shot    --                           Major, grid only: its basic atta
                                                 out to its edge or the first hex that blocks; a
                                                 miss does nothing more; gridless never used
                                                 [try_scatter, battle_grid.scattering_shot]
+create_barrier     resolve                      Minor, grid only, while no barrier of hers stands:
+                                                barrier hexes with resolve Resolve in all (rules
+                                                ``barrier_shape``: a ring radius + 1 hexes from her,
+                                                ``barrier_radius``; or a straight wall through an
+                                                adjacent hex, ``barrier_wall_length``), blocking
+                                                movement (not Bypass), teleports and (rule
+                                                ``barrier_blocks_ranged``) attacks across it; raised
+                                                when a standing enemy exists and none stands next to
+                                                her side; an enemy who cannot reach anyone because
+                                                of it hits it automatically (``barrier_defence``);
+                                                gridless never used
+                                                [try_barrier, battle_grid.create_barrier,
+                                                battle_grid.barrier_turn]
 =================  ===========================  ====================================================
 
 Movement talents in a gridless fight (``grid: none``): Get Over Here and Repel
@@ -338,6 +351,7 @@ MECHANICS = {
     "lashing_ground": (K.E_LASHING, ()),
     "mines": (K.E_MINES, ()),
     "scattering_shot": (K.E_SCATTER, ()),
+    "create_barrier": (K.E_BARRIER, ("resolve",)),
 }
 
 #: labyrinth features (catalog group ``labyrinth``): mechanic code -> where a scenario sets it
