@@ -345,7 +345,7 @@ def reach_from(a, t, rules, dyn, bf):
     if d >= 2:
         if bf[BF_LST][LST_BARRIERS] != 0:
             if rules[K.R_BARRIER_BLOCKS_RANGED] == 1:
-                if not in_sight(a, dyn[t, K.D_POS], G.RAISED, bf):
+                if raised_between(a, dyn[t, K.D_POS], bf):
                     return -1
     if d >= rules[K.R_MELEE_RANGE]:
         if d <= rules[K.R_MELEE_RANGE + 1]:
@@ -392,19 +392,32 @@ def potential(m, goal, lo, hi, bf):
 @kernel(inline="always")
 def potential_at(m, goal, lo, hi, rt, bf):
     """:func:`potential`, or with ``rt`` (a barrier raised during the fight stands, so the
-    static ``walk`` is stale) the steps of :func:`barrier_field` (already filled for this
-    goal) beyond the range; UNREACHABLE when no walk gets there."""
+    static ``walk`` is stale) :func:`field_potential`."""
     if rt:
-        d = hexes(m, goal, bf)
-        if d < lo:
-            return lo - d
-        if d <= hi:
-            return 0
-        x = bf[BF_DIST][m]
-        if x < 0:
-            return UNREACHABLE
-        return x
+        return field_potential(m, goal, lo, hi, bf)
     return potential(m, goal, lo, hi, bf)
+
+
+@kernel
+def field_potential(m, goal, lo, hi, bf):
+    """:func:`potential` from the steps of :func:`barrier_field` (already filled for this goal)
+    instead of ``walk``: too close, the hexes to back off; too far, the steps to the range;
+    UNREACHABLE when no walk gets there."""
+    d = hexes(m, goal, bf)
+    if d < lo:
+        return np.int64(lo - d)
+    if d <= hi:
+        return np.int64(0)
+    x = bf[BF_DIST][m]
+    if x < 0:
+        return np.int64(UNREACHABLE)
+    return np.int64(x)
+
+
+@kernel
+def raised_between(a, b, bf):
+    """A raised barrier hex (Create Barrier) lies strictly between cells ``a`` and ``b`` on the hex line."""
+    return not in_sight(a, b, G.RAISED, bf)
 
 
 @kernel
@@ -2184,7 +2197,7 @@ def teleport_cell(i, goal, lo, hi, sight, rules, dyn, bf):
             if not in_sight(c, m, mask, bf):
                 continue
         elif bf[BF_LST][LST_BARRIERS] != 0:
-            if not in_sight(c, m, G.RAISED, bf):
+            if raised_between(c, m, bf):
                 continue  # no teleport across a raised barrier, sight or not (Create Barrier, L1697)
         best_d = d
         best = m
@@ -2750,7 +2763,7 @@ def strike_barrier(i, goal, lo, hi, comb, rules, dyn, streams, cc, bf):
             continue
         if dm >= 2:
             if rules[K.R_BARRIER_BLOCKS_RANGED] == 1:
-                if not in_sight(c, m, G.RAISED, bf):
+                if raised_between(c, m, bf):
                     continue
         key = 2 * hexes(m, goal, bf)
         if f != comb[i, K.C_FORM]:
