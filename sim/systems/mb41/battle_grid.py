@@ -340,19 +340,7 @@ def reach_from(a, t, rules, dyn, bf):
 @kernel(inline="always")
 def engaged(i, comb, dyn, bf):
     """A standing enemy stands next to ``i``: leaving her hex needs Disengage (L1412)."""
-    nbr = bf[BF_NBR]
-    occ = bf[BF_OCC]
-    c = dyn[i, K.D_POS]
-    side = comb[i, K.C_SIDE]
-    for d in range(6):
-        m = nbr[c, d]
-        if m >= 0:
-            w = occ[m]
-            if w >= 0:
-                if comb[w, K.C_SIDE] != side:
-                    if K.is_standing(dyn, w):
-                        return True
-    return False
+    return foe_next_to(dyn[i, K.D_POS], i, comb, dyn, bf)
 
 
 @kernel(inline="always")
@@ -598,10 +586,10 @@ def minor_move(i, goal, lo, hi, unlocked, deep, comb, pol, rules, dyn, streams, 
     if not bound:
         if door_worth(i, goal, lo, hi, dyn, bf):
             if unlocked:
-                use_door(i, goal, lo, hi, comb, dyn, streams, cc, bf)
+                use_door(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
                 return True
             if not engaged(i, comb, dyn, bf):
-                use_door(i, goal, lo, hi, comb, dyn, streams, cc, bf)
+                use_door(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
                 return True
     step = best_step(i, goal, lo, hi, deep, comb, pol, rules, dyn, bf)
     if step < 0:
@@ -667,7 +655,7 @@ def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
     if not bound:
         if not eng:
             if door_worth(i, goal, lo, hi, dyn, bf):
-                use_door(i, goal, lo, hi, comb, dyn, streams, cc, bf)  # the Major does what a Minor does
+                use_door(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)  # the Major does what a Minor does
                 return False, False
     step = best_step(i, goal, lo, hi, 1, comb, pol, rules, dyn, bf)
     if step < 0:
@@ -903,7 +891,11 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                         return
     if mask != 0:
         if K.has_code(i, K.E_SPRINT, comb):
+            p0 = dyn[i, K.D_POS]
             sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
+            stepped(i, p0, comb, pol, rules, dyn, streams, cc, bf)
+            if not K.is_standing(dyn, i):
+                return
     # 3. the Major: attack what is in range, else move; Bonus Action: another Major
     for m in range(2):
         if not major:
@@ -1008,7 +1000,9 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
             if K.is_standing(dyn, i):
                 if t0 >= 0:
                     goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
+                    p0 = dyn[i, K.D_POS]
                     sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
+                    stepped(i, p0, comb, pol, rules, dyn, streams, cc, bf)
 
 
 # ---------------------------------------------------------------- talent ranges on the grid
@@ -1418,12 +1412,39 @@ def place_mine(i, s, comb, rules, dyn, cc, bf):
 
 @kernel(inline="always")
 def stepped(i, p0, comb, pol, rules, dyn, streams, cc, bf):
-    """After a movement action of ``i`` from cell ``p0``: a mine sets off when she entered a hex
-    within 1 of it (:func:`mine_check`)."""
+    """After a movement action of ``i`` from cell ``p0``: a mine sets off when she stepped out of
+    its range (:func:`mine_left`, rule ``mine_step_out``) or entered a hex within 1 of it
+    (:func:`mine_check`)."""
     if (comb[i, K.C_ALLMASK] >> K.E_MINES) & 1 != 0:
         if dyn[i, K.D_POS] != p0:
             if dyn[i, K.D_POS] >= 0:
-                mine_check(i, comb, pol, rules, dyn, streams, cc, bf)
+                if rules[K.R_MINE_STEP_OUT] != 0:
+                    if p0 >= 0:
+                        mine_left(i, p0, comb, pol, rules, dyn, streams, cc, bf)
+                if K.is_standing(dyn, i):
+                    mine_check(i, comb, pol, rules, dyn, streams, cc, bf)
+
+
+@kernel
+def mine_left(i, p0, comb, pol, rules, dyn, streams, cc, bf):
+    """``i`` stepped from cell ``p0`` (within 1 hex of a mine) to a hex farther from it: the mine
+    detonates (L2065: 'the next time somebody enters into or steps out of the range'; 'you can
+    step away and it will detonate without harming you'): its attack reaches those still within
+    1 hex of it, not her. Who sets it off follows ``mine_trigger`` as for entering."""
+    for o in range(comb.shape[0]):
+        if o == i:
+            continue
+        if (comb[o, K.C_TMASK] >> K.E_MINES) & 1 == 0:
+            continue
+        if rules[K.R_MINE_TRIGGER] == 1:
+            if comb[o, K.C_SIDE] == comb[i, K.C_SIDE]:
+                continue
+        for k in range(K.MAXMINES):
+            m = dyn[o, K.D_MINE + k]
+            if m >= 0:
+                if hexes(m, p0, bf) <= 1:
+                    if hexes(m, dyn[i, K.D_POS], bf) > 1:
+                        detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf)
 
 
 @kernel
@@ -1856,13 +1877,14 @@ def exit_cell(d, bf):
 
 
 @kernel
-def use_door(i, goal, lo, hi, comb, dyn, streams, cc, bf):
+def use_door(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
     """Escher Doors (L2135-2137): she enters the door she stands on (the
     Minor action, or a Major acting as one): 1d6, on 1-5 (below
     ``L_DOOR_CHOOSE``) she comes out of the paired door, on a 6 out of the
     door of her choice (the one nearest her goal; ties: the lowest cell).
     Coming out: the door hex, or the first free hex next to it; if none
-    she stays."""
+    she stays. An enemy's And Your Enemies Closer may hold her when the way
+    out leaves it behind (:func:`held`, after the d6; the action is used)."""
     c = dyn[i, K.D_POS]
     cc[i, K.K_DOORS] += 1
     roll = randbelow(streams[K.S_CHECK], 6) + 1
@@ -1880,6 +1902,8 @@ def use_door(i, goal, lo, hi, comb, dyn, streams, cc, bf):
                     dest = m
     e = exit_cell(dest, bf)
     if e >= 0:
+        if held(i, e, comb, pol, rules, dyn, streams, cc, bf):
+            return
         relocate(i, e, dyn, bf)
         refresh_fear(comb, dyn, bf)
 
@@ -1888,19 +1912,26 @@ def use_door(i, goal, lo, hi, comb, dyn, streams, cc, bf):
 
 
 @pjit
-def simulate_blocks_grid(comb, pol, rules, key, start, count, nblocks,
-                         fights, rounds_hist, side_curve, comb_curve, ccount,
-                         q, r, shifts, nbr, terrain, lut, meta, walk, cellfx, lab, path):
-    """:func:`.kernel.simulate_blocks` on a battlefield (the arrays of
-    :class:`.grid.Battlefield`, :func:`field_arrays`): same streams, same
-    counters; each block keeps its own occupancy and scratch."""
-    n = comb.shape[0]
+def simulate_episode_blocks_grid(comb, pol, rules, off, ng, recover, key, start, count, nblocks,
+                                 fights, rounds_hist, scene_fights, scene_hist, side_curve, comb_curve, ccount,
+                                 party, q, r, shifts, nbr, terrain, lut, meta, walk, cellfx, lab, path):
+    """:func:`.kernel.simulate_episode_blocks` on a battlefield: every scene of the episode is
+    fought on the same field, each deployed afresh from that scene's starting hexes (the
+    party's too), the terrain restored (:func:`place_all`); same streams and counters.
+
+    A plain grid fight is played here too, as an episode of one scene with no party rows
+    (``off = [0, n]``, ``ng = 0``): the same trial as :func:`.kernel.simulate_blocks` on the
+    battlefield, and one grid kernel to compile. Each block keeps its own occupancy, scratch
+    and terrain copy."""
+    n_all = comb.shape[0]
     ncell = q.shape[0]
+    width = K.episode_width(off)
     per = (count + nblocks - 1) // nblocks
     for b in numba.prange(nblocks):
-        dyn = np.zeros((n, K.ND), dtype=np.int64)
-        order = np.zeros(n, dtype=np.int64)
-        ikey = np.zeros(n, dtype=np.int64)
+        cb = comb.copy()
+        dyn = np.zeros((n_all, K.ND), dtype=np.int64)
+        order = np.zeros(width, dtype=np.int64)
+        ikey = np.zeros(width, dtype=np.int64)
         streams = np.zeros((K.NS, STATE_WORDS), dtype=np.uint64)
         occ = np.full(ncell, -1, dtype=np.int64)
         dist = np.zeros(ncell, dtype=np.int64)
@@ -1915,12 +1946,8 @@ def simulate_blocks_grid(comb, pol, rules, key, start, count, nblocks,
             trial = start + t
             for p in range(K.NS):
                 seed_stream(streams[p], key, trial, p)
-            K.reset(comb, rules, dyn)
-            outcome, rounds = K.fight_on(comb, pol, rules, dyn, order, ikey, streams, ccount[b],
-                                         side_curve[b], comb_curve[b], bf)
-            fights[b, outcome] += 1
-            fights[b, K.F_ROUNDS] += rounds
-            rounds_hist[b, rounds] += 1
+            K.play_episode(cb, pol, rules, off, ng, recover, dyn, order, ikey, streams, fights[b], rounds_hist[b],
+                           scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], ccount[b], party[b], bf)
 
 
 # ---------------------------------------------------------------- movement talents
@@ -2263,6 +2290,9 @@ def sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
     c = dyn[i, K.D_POS]
     if bf[BF_TERRAIN][c] & (G.ROUGH | G.PERILOUS):
         return False
+    if (comb[i, K.C_ALLMASK] >> K.E_LASHING) & 1 != 0:
+        if lashed(i, c, comb, dyn, bf):
+            return False  # Lashing Ground: her hex is rough terrain for her (L2045)
     if engaged(i, comb, dyn, bf):
         return False
     s = K.find_usable(i, K.E_SPRINT, comb, pol, dyn)
@@ -2285,7 +2315,8 @@ def slither(t, a, comb, pol, rules, dyn, streams, cc, bf):
     it (hit or miss), ``t`` moves 1 hex ignoring rough terrain and the
     Disengage requirement, when that gets it nearer its policy's range of
     ``a`` (``keep-range``: back off to 2-3; ``close-in``: to adjacent).
-    Not while Bound (a move needs a Major action, L1463)."""
+    Not while Bound (a move needs a Major action, L1463). An adjacent girl's
+    And Your Enemies Closer may hold it (:func:`held`; the overcharge is spent)."""
     if not K.is_standing(dyn, t):
         return
     if dyn[t, K.D_POS] < 0:
@@ -2304,6 +2335,9 @@ def slither(t, a, comb, pol, rules, dyn, streams, cc, bf):
     if step < 0:
         return
     K.pay_talent(t, s, comb, rules, dyn, cc)
+    if held(t, step, comb, pol, rules, dyn, streams, cc, bf):
+        K.check_bursts(t, comb, rules, dyn, cc)
+        return  # And Your Enemies Closer: the move attempted is used up (L1526)
     move_to(t, step, dyn, cc, bf)
     cc[t, K.K_TALENT_MOVES] += 1
     K.check_bursts(t, comb, rules, dyn, cc)

@@ -93,6 +93,7 @@ def _compile_episode(scenario: Scenario) -> Inputs:
         kinds=[k for inp in scenes for k in inp.kinds],
         side_names=[first.side_names[0], " / ".join(inp.side_names[1] for inp in scenes)],
         resolved_rules=first.resolved_rules, notes=notes, talents=[t for inp in scenes for t in inp.talents],
+        battlefield=first.battlefield,
         episode=EpisodePlan(offsets=offsets, party=ng, recover=recover,
                             scene_names=scenario.episode.scene_names(), scenes=scenes),
     )
@@ -206,6 +207,7 @@ def _compile_fight(scenario: Scenario) -> Inputs:
         comb[i, K.C_SPAWN_KIND] = kind
         comb[i, K.C_SPAWN_BY] = by
         if kind == K.SPAWN_COPY:  # the enemies' targeting sees the copy as her (A53, marionette_decoy)
+            comb[i, K.C_RA:K.C_RS + 1] = comb[by, K.C_RA:K.C_RS + 1]  # its sixes are her stats' (gain_overcharge)
             decoy = 1 + ("random", "copy", "girl").index(resolved["marionette_decoy"])
             for j in range(n):
                 if comb[j, K.C_SIDE] != comb[i, K.C_SIDE]:

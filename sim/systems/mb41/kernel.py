@@ -526,7 +526,8 @@ R_MINE_TRIGGER = 125  # Mines: 0 anyone but its owner sets it off, 1 only the ow
 R_MINE_BONUS = 126  # Mines: + damage against the one who entered the mine's own hex (L2064: 4)
 R_SCATTER_EDGE = 127  # Scattering shot: hexes from the centre to the circle's edge (4: 'radius 5 incl. the centre')
 R_SCATTER_SELF = 128  # Scattering shot: the shooter in the circle is pushed too (1)
-R_SIZE = 129
+R_MINE_STEP_OUT = 129  # Mines: stepping out of a mine's range sets it off too (1, L2065)
+R_SIZE = 130
 BURSTS_COUNT = 1
 HEART = 0
 FURY = 1
@@ -646,6 +647,8 @@ def appear(j, anchor, comb, dyn, cc, bf):
     dyn[j, D_RES] = comb[j, C_RES]
     dyn[j, D_APPEARED] = dyn[0, D_ROUND] + 1
     cc[j, K_APPEARED] += 1
+    if (comb[j, C_TMASK] >> E_FEAR_AURA) & 1 != 0:
+        end_fear_aura(j, comb, dyn, 1)  # its aura arrives with it (none at the start: C_FEAR0)
     return True
 
 
@@ -953,9 +956,13 @@ def can_boost(i, stat, pending, comb, pol, dyn):
 def gain_overcharge(i, stat, amount, comb, rules, dyn, cc):
     """Sixes on a magical check: +1 per six for a girl (L149); a monster loses
     ``monster_six_cost`` per six from its pool, not below 0 (L1892); a witch's
-    pool gains them up to her cap (L2216; counted in ``K_OC_GAIN``)."""
+    pool gains them up to her cap (L2216; counted in ``K_OC_GAIN``). Marionette's copy
+    defends 'as usual' (L1834): its sixes are the girl's overcharge (and her burst check)."""
     if amount <= 0:
         return
+    copy = comb[i, C_SPAWN_KIND] == SPAWN_COPY
+    if copy:
+        i = comb[i, C_SPAWN_BY]
     if comb[i, C_MONSTER] != 0:
         if comb[i, C_MONSTER] == WITCH:
             # a witch "still gains overcharge whenever she rolls 6s", up to her cap (L2216-2222)
@@ -975,6 +982,8 @@ def gain_overcharge(i, stat, amount, comb, rules, dyn, cc):
             amount = dampen_overcharge(i, stat, amount, comb, rules, dyn, cc)
         dyn[i, D_OC + stat] += amount
         cc[i, K_OC_GAIN + stat] += amount
+        if copy:
+            check_bursts(i, comb, rules, dyn, cc)
 
 
 @kernel
@@ -1663,6 +1672,8 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
             dmg += BOOST_FLAT_DAMAGE * (a_boosts - d_flat)
         if a_mask != 0:
             dmg += dmg_bonus
+            if (a_mask >> E_ALL_OR_NOTHING) & 1 != 0:
+                dmg += all_in_after(i, comb, pol, rules, dyn, cc)
             if kb_slot >= 0:
                 # Killing Blow (L1821): a hit deals +P1 d6 + P2
                 dmg += sum_d6(dmg_st, comb[i, C_TP1 + kb_slot]) + comb[i, C_TP2 + kb_slot]
@@ -1722,6 +1733,30 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     check_bursts(i, comb, rules, dyn, cc)
     check_bursts(t, comb, rules, dyn, cc)
     return dealt
+
+
+@kernel
+def all_in_after(i, comb, pol, rules, dyn, cc):
+    """The draft's All or Nothing (DRAFT L259-263, free, 1/Scene, param ``after``): on an
+    attack she just made that hit, she takes up to P1 damage (the policy's ``all_or_nothing``,
+    only while it leaves her standing) and the attack deals as much more. Returns the bonus."""
+    s = find_usable(i, E_ALL_OR_NOTHING, comb, pol, dyn)
+    if s < 0:
+        return 0
+    if comb[i, C_TP2 + s] == 0:
+        return 0
+    x = pol[i, P_ALL_IN]
+    if x > comb[i, C_TP1 + s]:
+        x = comb[i, C_TP1 + s]
+    if x <= 0:
+        return 0
+    if dyn[i, D_RES] <= x:
+        return 0
+    pay_talent(i, s, comb, rules, dyn, cc)
+    dyn[i, D_RES] -= x
+    cc[i, K_TAKEN] += x
+    cc[i, K_SELF_DMG] += x
+    return x
 
 
 @kernel
@@ -2043,15 +2078,17 @@ def restore(i, j, amount, comb, dyn, cc):
 
 
 @kernel
-def end_fear_aura(t, comb, dyn):
-    """A monster with Fear Aura is dead: its -P1 to its enemies' rolls ends."""
+def end_fear_aura(t, comb, dyn, sign=-1):
+    """A monster with Fear Aura is dead: its -P1 to its enemies' rolls ends (gridless; the
+    grid recomputes auras, :func:`.battle_grid.refresh_fear`). ``sign`` +1: it begins (a
+    reserve row appearing mid-fight, :func:`appear`)."""
     p = 0
     for s in range(MAXT):
         if comb[t, C_TCODE + s] == E_FEAR_AURA:
             p += comb[t, C_TP1 + s]
     for j in range(comb.shape[0]):
         if comb[j, C_SIDE] != comb[t, C_SIDE]:
-            dyn[j, D_FEAR] -= p
+            dyn[j, D_FEAR] += sign * p
 
 
 @kernel
@@ -2096,6 +2133,9 @@ def declare_riders(i, t, comb, pol, rules, dyn, cc):
         # policy's all_or_nothing, only while it leaves her standing); the
         # attack's damage rises as much, lost on a miss (A49)
         s = find_usable(i, E_ALL_OR_NOTHING, comb, pol, dyn)
+        if s >= 0:
+            if comb[i, C_TP2 + s] != 0:
+                s = -1  # the draft's: after the attack, on a hit (all_in_after)
         if s >= 0:
             x = pol[i, P_ALL_IN]
             if x > comb[i, C_TP1 + s]:
@@ -3244,7 +3284,7 @@ def settle(comb, pol, rules, dyn, streams, cc, bf):
             if a >= 0:
                 dyn[j, D_RETALIATE] = -1
                 busy = True
-                retaliate(j, a, comb, pol, rules, dyn, streams, cc)
+                retaliate(j, a, comb, pol, rules, dyn, streams, cc, bf)
             for s in range(3):
                 if dyn[j, D_PEND + s] != 0:
                     dyn[j, D_PEND + s] = 0
@@ -3255,7 +3295,7 @@ def settle(comb, pol, rules, dyn, streams, cc, bf):
 
 
 @kernel
-def retaliate(j, a, comb, pol, rules, dyn, streams, cc):
+def retaliate(j, a, comb, pol, rules, dyn, streams, cc, bf):
     """Frenzied ``j`` spends 2 Fury overcharge for a basic attack on ``a``, who
     attacked her (L758), if she is still frenzied and standing, has the 2
     points and ``a`` is alive."""
@@ -3269,6 +3309,8 @@ def retaliate(j, a, comb, pol, rules, dyn, streams, cc):
         return
     spend_fury(j, 2, dyn, cc)
     cc[j, K_RETALIATIONS] += 1
+    if side_has_code(a, E_SWITCH, comb):
+        a = defensive_switch(j, a, comb, pol, rules, dyn, cc, bf)
     attack_call(j, a, comb, pol, rules, dyn, streams, cc)
 
 
@@ -3533,6 +3575,8 @@ def frenzy_turn(i, comb, pol, rules, dyn, streams, cc, bf):
     if bf is None:
         t = frenzy_target(i, comb, pol, rules, dyn, streams)
         if t >= 0:
+            if side_has_code(t, E_SWITCH, comb):
+                t = defensive_switch(i, t, comb, pol, rules, dyn, cc, None)
             attack_call(i, t, comb, pol, rules, dyn, streams, cc)
         if comb[i, C_TMASK] != 0:
             dyn[i, D_TURNS_DONE] += 1
@@ -3661,6 +3705,8 @@ def defensive_switch(i, t, comb, pol, rules, dyn, cc, bf):
     for j in range(comb.shape[0]):
         if j == t:
             continue
+        if j == i:
+            continue  # a frenzied attacker never switches into her own attack
         if comb[j, C_SIDE] != side:
             continue
         if pol[j, P_INTERCEPT] < 0:
@@ -3731,14 +3777,13 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc, bf):
                 return 1
     if try_heal(i, comb, pol, rules, dyn, streams, cc, bf):
         return 1
-    if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:  # the draft's Hex and Rouse
+    if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:  # the draft's Hex and Rouse, Minion Creation, Marionette
         if has_code(i, E_HEX, comb):
             if try_hex(i, comb, pol, rules, dyn, streams, cc):
                 return 1
         if has_code(i, E_MOOD, comb):
             if try_mood(i, False, comb, pol, rules, dyn, cc):
                 return 1
-    if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:  # Minion Creation, Marionette
         if has_code(i, E_MINION_CREATION, comb):
             if create_minions(i, comb, pol, rules, dyn, cc, bf):
                 return 1
@@ -4445,18 +4490,78 @@ def next_scene(comb, rules, dyn, prev, a, e, ng, recover, streams, party):
             party[g, PE_RECOVERED] += gain
 
 
+@kernel
+def play_episode(cb, pol, rules, off, ng, recover, dyn, order, ikey, streams,
+                 fights, rounds_hist, scene_fights, scene_hist, side_curve, comb_curve, ccount, party, bf):
+    """One episode on seeded ``streams`` (:func:`simulate_episode_blocks`; the counters are one
+    block's): the scenes in turn, each an ordinary fight (:func:`fight_on`, gridless when ``bf``
+    is None, else on that battlefield, every scene deployed afresh from its own starting hexes:
+    :func:`scene_state` reads the block's ``C_CELL``); between them :func:`next_scene`."""
+    n_sc = off.shape[0] - 1
+    reset(cb[off[0]:off[1]], rules, dyn[off[0]:off[1]])
+    total = 0
+    result = F_WIN
+    last = 0
+    for s in range(n_sc):
+        a = off[s]
+        e = off[s + 1]
+        if s > 0:
+            next_scene(cb, rules, dyn, off[s - 1], a, e, ng, recover[s - 1], streams, party)
+        outcome, rounds = fight_on(cb[a:e], pol[a:e], rules, dyn[a:e], order[:e - a], ikey[:e - a],
+                                   streams, ccount[a:e], side_curve[s], comb_curve[a:e], bf)
+        scene_fights[s, outcome] += 1
+        scene_fights[s, F_ROUNDS] += rounds
+        scene_hist[s, rounds] += 1
+        total += rounds
+        last = s
+        if outcome == F_DRAW:
+            result = F_DRAW
+            if rules[R_EPISODE_DRAW] == 1:
+                if side_alive(0, cb[a:e], rules, dyn[a:e]):
+                    continue
+            break
+        if outcome == F_LOSS:
+            result = F_LOSS
+            break
+    fights[result] += 1
+    fights[F_ROUNDS] += total
+    rounds_hist[total] += 1
+    a = off[last]
+    for g in range(ng):
+        i = a + g
+        party[g, PE_RES_END] += dyn[i, D_RES]
+        if is_standing(dyn, i):
+            party[g, PE_STANDING_END] += 1
+        if dyn[i, D_DEAD] != 0:
+            party[g, PE_DEAD] += 1
+        party[g, PE_WOUNDS_END] += dyn[i, D_WOUNDS]
+        party[g, PE_MAXRES_END] += cb[i, C_RES]
+        party[g, PE_PENALTY_END] += cb[g, C_RES] - cb[i, C_RES]
+
+
+@kernel(inline="always")
+def episode_width(off):
+    """The most rows any scene of an episode has (the size of the turn-order scratch)."""
+    width = 0
+    for s in range(off.shape[0] - 1):
+        if off[s + 1] - off[s] > width:
+            width = off[s + 1] - off[s]
+    return width
+
+
 @pjit
 def simulate_episode_blocks(comb, pol, rules, off, ng, recover, key, start, count, nblocks,
                             fights, rounds_hist, scene_fights, scene_hist, side_curve, comb_curve,
                             ccount, party):
-    """Play episodes ``start .. start+count-1`` in ``nblocks`` blocks (prange).
+    """Play episodes ``start .. start+count-1`` in ``nblocks`` blocks (prange), gridless.
 
     ``comb``/``pol``: the stacked arrays (scene s in rows ``off[s] ..
     off[s+1]-1``, the ``ng`` party rows first); ``recover[s]``: Recover
     uses per girl in the rest after scene s. A trial is one episode: its
     streams are seeded once, and the scenes use them in turn. The episode
     ends after a scene the party does not win (``episode_draw`` lets a
-    round-cap draw go on) or after the last scene.
+    round-cap draw go on) or after the last scene (:func:`play_episode`;
+    on a battlefield :func:`.battle_grid.simulate_episode_blocks_grid`).
 
     Counters (leading block axis): ``fights[nb, NF]`` the episode's outcome
     (win = every scene won) and total rounds, ``rounds_hist[nb, S*cap+1]``
@@ -4466,11 +4571,7 @@ def simulate_episode_blocks(comb, pol, rules, off, ng, recover, key, start, coun
     party girl ``party[nb, ng, NPE]`` (the end of the episode).
     """
     n_all = comb.shape[0]
-    n_sc = off.shape[0] - 1
-    width = 0
-    for s in range(n_sc):
-        if off[s + 1] - off[s] > width:
-            width = off[s + 1] - off[s]
+    width = episode_width(off)
     per = (count + nblocks - 1) // nblocks
     for b in numba.prange(nblocks):
         cb = comb.copy()  # the party's maximum Resolve per scene is written here
@@ -4484,42 +4585,5 @@ def simulate_episode_blocks(comb, pol, rules, off, ng, recover, key, start, coun
             trial = start + t
             for p in range(NS):
                 seed_stream(streams[p], key, trial, p)
-            reset(cb[off[0]:off[1]], rules, dyn[off[0]:off[1]])
-            total = 0
-            result = F_WIN
-            last = 0
-            for s in range(n_sc):
-                a = off[s]
-                e = off[s + 1]
-                if s > 0:
-                    next_scene(cb, rules, dyn, off[s - 1], a, e, ng, recover[s - 1], streams, party[b])
-                outcome, rounds = fight(cb[a:e], pol[a:e], rules, dyn[a:e], order[:e - a], ikey[:e - a],
-                                        streams, ccount[b, a:e], side_curve[b, s], comb_curve[b, a:e])
-                scene_fights[b, s, outcome] += 1
-                scene_fights[b, s, F_ROUNDS] += rounds
-                scene_hist[b, s, rounds] += 1
-                total += rounds
-                last = s
-                if outcome == F_DRAW:
-                    result = F_DRAW
-                    if rules[R_EPISODE_DRAW] == 1:
-                        if side_alive(0, cb[a:e], rules, dyn[a:e]):
-                            continue
-                    break
-                if outcome == F_LOSS:
-                    result = F_LOSS
-                    break
-            fights[b, result] += 1
-            fights[b, F_ROUNDS] += total
-            rounds_hist[b, total] += 1
-            a = off[last]
-            for g in range(ng):
-                i = a + g
-                party[b, g, PE_RES_END] += dyn[i, D_RES]
-                if is_standing(dyn, i):
-                    party[b, g, PE_STANDING_END] += 1
-                if dyn[i, D_DEAD] != 0:
-                    party[b, g, PE_DEAD] += 1
-                party[b, g, PE_WOUNDS_END] += dyn[i, D_WOUNDS]
-                party[b, g, PE_MAXRES_END] += cb[i, C_RES]
-                party[b, g, PE_PENALTY_END] += cb[g, C_RES] - cb[i, C_RES]
+            play_episode(cb, pol, rules, off, ng, recover, dyn, order, ikey, streams, fights[b], rounds_hist[b],
+                         scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], ccount[b], party[b], None)

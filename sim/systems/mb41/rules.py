@@ -304,6 +304,9 @@ RULES = Ruleset(
                    "from the centre)", lo=1, hi=20),
         RuleOption("scatter_self", True, "Scattering shot: the shooter standing in the circle is pushed too "
                    "('everybody in that circle', L2096)", kind="bool"),
+        RuleOption("mine_step_out", True, "Mines: someone stepping out of a mine's range (from a hex within 1 of "
+                   "it to a farther one) sets it off too, unharmed ('it will detonate the next time somebody enters "
+                   "into or steps out of the range', L2065); false: only entering does", kind="bool"),
     ],
 )
 
