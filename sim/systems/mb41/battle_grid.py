@@ -552,6 +552,20 @@ def reckless(i, step, comb, pol, rules, dyn, streams, cc, bf):
     if (comb[i, K.C_FOEMASK] >> K.E_CLOSER) & 1 != 0:
         if held(i, step, comb, pol, rules, dyn, streams, cc, bf):
             return False
+    moved = reckless_roll(i, comb, rules, dyn, streams, cc)
+    if moved:
+        move_to(i, step, dyn, cc, bf)
+    leave_if_dead(i, dyn, bf)  # a monster at 0 Resolve is dead (L1892)
+    return moved
+
+
+@kernel
+def reckless_roll(i, comb, rules, dyn, streams, cc):
+    """The challenge of Reckless Movement, shared by the hex grid (L1416) and
+    the draft's positions (DRAFT L510, :mod:`.positions`): 2d6! + Support
+    (sixes are Support overcharge), ``reckless_bands`` / ``reckless_damage``;
+    the damage is dealt here (not an attack) and bursts checked. Returns
+    whether she may move (the caller moves her)."""
     cc[i, K.K_RECKLESS] += 1
     total, sixes = exploding_d6(streams[K.S_CHECK], 2)
     total += comb[i, K.C_SUP] - K.roll_penalty(i, rules, dyn)
@@ -563,13 +577,10 @@ def reckless(i, step, comb, pol, rules, dyn, streams, cc, bf):
         dmg = rules[K.R_RECKLESS_DAMAGE]
     elif total <= rules[K.R_RECKLESS_BANDS + 1]:
         dmg = rules[K.R_RECKLESS_DAMAGE + 1]
-    if moved:
-        move_to(i, step, dyn, cc, bf)
     if dmg > 0:
         d = K.apply_damage(i, dmg, comb, rules, dyn, streams, cc)
         cc[i, K.K_RECKLESS_DMG] += d
         cc[i, K.K_TAKEN] += d
-        leave_if_dead(i, dyn, bf)  # a monster at 0 Resolve is dead (L1892)
     K.check_bursts(i, comb, rules, dyn, cc)
     return moved
 

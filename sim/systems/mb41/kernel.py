@@ -61,6 +61,7 @@ from sim.dice import exploding_d6, exploding_d6_ones, opposed_2d6, sum_d6, sum_d
 from sim.rng import STATE_WORDS, randbelow, seed_stream
 
 from . import battle_grid as BG  # the hex battlefield's turn (it uses this module's K.* at compile time)
+from . import positions as PS  # the draft's positions (rule positions > 0), played inside take_turn
 
 # ---------------------------------------------------------------- columns
 # static combatant columns
@@ -221,7 +222,8 @@ P_MOVE = 11        # movement on a grid: MOVE_*
 P_INTERCEPT = 12   # intercept a hit on an adjacent ally: -1 never; else when it leaves her below this % (1000 always)
 P_RECKLESS = 13    # 1 = Reckless Movement instead of Disengage / a double move out of rough terrain
 P_SORCERY = 14     # sorcery in battle: SORCERY_*
-# P 15-17 are reserved for the movement, area and spawning talents
+P_PLACE = 15       # positions: where she starts, 0-based (member 'position:' or the formation); -1 no map
+# P 17 is reserved for the movement, area and spawning talents
 P_AREA_MIN = 16    # an area attack (Blast Strike, Burst Attack, Gravity Wave) when it reaches at least this many enemies
 NP = 18
 TARGET_WEAKEST = 0
@@ -299,7 +301,9 @@ D_FRENZY = D_PEND + 3   # 1 while she is in a Fury Burst's frenzy (her Fury coun
 D_LOST = D_FRENZY + 1   # 1 once a burst left her with no bonds: out of the fight (D_DEAD is set too)
 D_RETALIATE = D_LOST + 1  # frenzied: who attacked her, for her retaliation after that action (-1 none)
 D_SPRINT_AT = 104  # Sprint: the round (D_ROUND) she last sprinted (once per round), -1 never
-# columns 105-111, 117-119 and 123-127 are unused
+# columns 105-111, 117-119 and 124-127 are unused
+# the draft's positions (rule positions > 0, :mod:`.positions`); meaningful only with positions on
+D_PLACE = 123      # her position on the line, 0-based (set by :func:`.positions.place_all`, :func:`appear`)
 D_VEIL_UNTIL = 112  # Veil: attacks on her take the penalty while her D_TURNS_DONE is below this
 D_VEIL_D = 113      # grid: hexes between the attacker (this row) and her Veiled target, set by the grid attack
 MAXMINES = 3        # live mines per owner (the imps' 3/Scene)
@@ -373,7 +377,7 @@ K_TALENT_MOVES = K_MOVES + 20  # hexes her movement talents moved her (Teleport:
 K_SHOVED = K_MOVES + 21        # hexes she moved others (Get Over Here, Repel, Safe Place)
 K_SWITCHES = K_MOVES + 22      # Defensive Switches (she became the target)
 K_HELD = K_MOVES + 23          # moves her And Your Enemies Closer stopped
-# K_MOVES + 24, + 25, + 36, + 37, + 41 are unused
+# K_MOVES + 24, + 25, + 41 are unused
 K_AREA_TARGETS = K_MOVES + 26  # targets her area attacks (Blast Strike, Burst Attack, Gravity Wave) attacked
 K_FORCED = K_MOVES + 27        # hexes her Gravity Wave pulled and her Scattering shot pushed others
 K_ROUGHENED = K_MOVES + 28     # hexes her Rough Going made rough terrain
@@ -384,6 +388,8 @@ K_CREATED = K_MOVES + 32       # minions it created with Minion Creation
 K_APPEARED = K_MOVES + 33      # fights in which this reserve row appeared (minion, Heart creature, copy)
 K_COPY_ABSORBED = K_MOVES + 34  # Marionette: hits her copy absorbed (counted on the girl)
 K_HEART_SPAWNS = K_MOVES + 35  # Heart Bursts whose creature appeared in the fight (on the girl)
+K_PLACES = K_MOVES + 36        # positions: positions she moved (Movement, Disengage, Reckless Movement)
+K_DISENGAGES = K_MOVES + 37    # positions: Disengage moves she made (DRAFT L498)
 K_RADIATION = K_MOVES + 38     # overcharge Overcharge Radiation gave her at the end of scenes
 K_DAMPENED = K_MOVES + 39      # overcharge Power Dampening / Dampen Overcharge kept off her
 K_HEX_DMG = K_MOVES + 40       # damage Hexes dealt her (the draft; not an attack)
@@ -527,7 +533,15 @@ R_MINE_BONUS = 126  # Mines: + damage against the one who entered the mine's own
 R_SCATTER_EDGE = 127  # Scattering shot: hexes from the centre to the circle's edge (4: 'radius 5 incl. the centre')
 R_SCATTER_SELF = 128  # Scattering shot: the shooter in the circle is pushed too (1)
 R_MINE_STEP_OUT = 129  # Mines: stepping out of a mine's range sets it off too (1, L2065)
-R_SIZE = 130
+# the draft's Battlefield map of positions (mb-draft; :mod:`.positions`)
+R_POSITIONS = 130          # positions on the line; 0 = gridless
+R_MELEE_POSITIONS = 131    # 2 entries: nearest, farthest (DRAFT L480: 0, 0)
+R_RANGED_POSITIONS = 133   # 2 entries (DRAFT L480: 1, 2)
+R_ROUGH_POSITIONS = 135    # 4 entries: 1-based rough positions, 0 = none
+R_POSITION_GAP = 139       # compiler: default formation, -1 = the far end
+R_POSITION_FORMS = 140     # 0 both basic attacks, 1 only her attack_kind
+R_ENGAGE_DOWNED = 141      # 1 = a downed enemy in her position engages her too
+R_SIZE = 142
 BURSTS_COUNT = 1
 HEART = 0
 FURY = 1
@@ -642,6 +656,8 @@ def appear(j, anchor, comb, dyn, cc, bf):
     if bf is not None:
         if not BG.place_near(j, anchor, dyn, bf):
             return False
+    else:
+        dyn[j, D_PLACE] = dyn[comb[j, C_SPAWN_BY], D_PLACE]  # positions: where the one who made it stands
     dyn[j, D_ABSENT] = 0
     dyn[j, D_DEAD] = 0
     dyn[j, D_RES] = comb[j, C_RES]
@@ -2911,7 +2927,25 @@ def aura_of_strength(t, i, comb, rules, dyn, streams, cc):
     """Aura of Strength (L1689): ``t`` succeeded on a defence roll against
     ``i``; enemies adjacent to her take P1 damage each (not an attack, no
     reductions). Adjacent = the attacker when its attack is melee
-    (``C_FORM``); see the STATUS file for the grid."""
+    (``C_FORM``); see the STATUS file for the grid. On the draft's positions
+    (DRAFT L95, 'all enemies in the same position as you'): every enemy of
+    ``t`` in her position, standing or downed, the attacker or not."""
+    if rules[R_POSITIONS] > 0:
+        for s in range(MAXT):
+            if comb[t, C_TCODE + s] == E_AURA_STRENGTH:
+                cc[t, K_TUSE + s] += 1
+                for j in range(comb.shape[0]):
+                    if comb[j, C_SIDE] == comb[t, C_SIDE]:
+                        continue
+                    if dyn[j, D_DEAD] != 0:
+                        continue
+                    if dyn[j, D_PLACE] != dyn[t, D_PLACE]:
+                        continue
+                    took = apply_damage(j, comb[t, C_TP1 + s], comb, rules, dyn, streams, cc)
+                    cc[t, K_DEALT] += took
+                    cc[j, K_TAKEN] += took
+                    cc[j, K_SELF_DMG] += took
+        return
     if comb[i, C_FORM] != 0:
         return
     for s in range(MAXT):
@@ -3609,10 +3643,21 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
        usable she attacks the enemy an ally hit just before her turn.
     4. Free: Reflector after a successful attack; Bonus Action / Action
        Burst (talent) for another Major action.
+
+    With the draft's positions (rule ``positions`` > 0, :mod:`.positions`)
+    she moves toward her target's range with the Minor first, attacks only
+    what her basic attacks reach (the form by distance, Cover by someone in
+    the target's position), moves with the Major (Disengage) when nothing is
+    in reach, and moves with a Minor still unused afterwards. Without
+    positions none of this runs: no draw, no counter.
     """
     mask = comb[i, C_TMASK]
     dyn[i, D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
     dyn[i, D_MINOR_USED] = 0
+    pos = rules[R_POSITIONS] > 0
+    if pos:
+        if rules[R_ROUGH_COST] == 0:
+            dyn[i, D_PAID] = 0  # the two positions out of rough terrain are paid within one turn (A15a)
     if (mask >> E_MORE) & 1 != 0:  # the draft's free Empower and Regeneration
         if has_code(i, E_MOOD, comb):
             try_mood(i, True, comb, pol, rules, dyn, cc)
@@ -3646,6 +3691,21 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
                 r = minor_talent(i, comb, pol, rules, dyn, streams, cc, None)
             if settle_now(rules):
                 actions = settle_in_turn(i, actions, comb, pol, rules, dyn, streams, cc)
+    # positions: the policy's target and a Minor step toward its range first
+    minor = actions >= 2
+    t0 = -1
+    if pos:
+        if actions >= 1:
+            t0 = PS.pick(i, False, comb, pol, rules, dyn, streams[S_POLICY])
+            if minor:
+                if PS.minor_toward(i, t0, comb, pol, rules, dyn, streams, cc):
+                    minor = False
+                    actions -= 1
+                    dyn[i, D_MINOR_USED] = 1
+                    if not is_standing(dyn, i):
+                        actions = 0
+                    if settle_now(rules):
+                        actions = settle_in_turn(i, actions, comb, pol, rules, dyn, streams, cc)
     # Major action, then (Bonus Action, free) another Major: one attack site,
     # so the inlined attack is compiled once
     majors = 1 if actions >= 1 else 0
@@ -3656,39 +3716,92 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
             continue
         acted = False
         who = i
+        t = -1
         if mask != 0:
             acted = major_talent(i, comb, pol, rules, dyn, streams, cc, None)
             if not acted:
-                g = guided_strike(i, comb, pol, rules, dyn, cc)
-                if g >= 0:
-                    who = g
+                if pos:  # Guided Strike only when the ally has someone in reach
+                    gs, g = guided_choice(i, comb, pol, dyn)
+                    if g >= 0:
+                        tg = PS.pick(g, True, comb, pol, rules, dyn, streams[S_POLICY])
+                        if tg >= 0:
+                            pay_talent(i, gs, comb, rules, dyn, cc)
+                            check_bursts(i, comb, rules, dyn, cc)
+                            who = g
+                            t = tg
+                else:
+                    g = guided_strike(i, comb, pol, rules, dyn, cc)
+                    if g >= 0:
+                        who = g
         if not acted:
-            t = -1
             if who == i:
                 if (mask >> E_FOLLOW_UP) & 1 != 0:
                     t = follow_up_target(i, comb, pol, dyn)
+                    if pos:
+                        if t >= 0:
+                            if PS.reach(i, t, comb, rules, dyn) < 0:
+                                t = -1
             if t < 0:
-                t = choose_target(who, comb, pol, dyn, streams[S_POLICY])
+                if pos:
+                    if who == i:
+                        if m > 0:  # after a Bonus Action: her target may be down
+                            if t0 >= 0:
+                                if not _candidate(t0, comb[i, C_SIDE], pol[i, P_FINISH] != 0, comb, dyn):
+                                    t0 = PS.pick(i, False, comb, pol, rules, dyn, streams[S_POLICY])
+                        if t0 >= 0:
+                            if _candidate(t0, comb[i, C_SIDE], pol[i, P_FINISH] != 0, comb, dyn):
+                                if PS.reach(i, t0, comb, rules, dyn) >= 0:
+                                    t = t0
+                    if t < 0:
+                        t = PS.pick(who, True, comb, pol, rules, dyn, streams[S_POLICY])
+                else:
+                    t = choose_target(who, comb, pol, dyn, streams[S_POLICY])
             if t < 0:
-                break
-            if side_has_code(t, E_SWITCH, comb):
-                t = defensive_switch(who, t, comb, pol, rules, dyn, cc, None)
-            if who == i:
-                if has_code(i, E_SHOVE, comb):
-                    pay_shove(i, comb, pol, rules, dyn, cc)  # gridless: a basic attack, paid (no hex to move)
-            dealt = attack(who, t, comb, pol, rules, dyn, streams, cc)
-            if m == 0:
+                if not pos:
+                    break
+                if t0 < 0:
+                    break  # nobody left to fight
+                # nobody in reach: the Major moves her (Disengage when engaged)
+                if PS.major_toward(i, t0, minor, comb, pol, rules, dyn, streams, cc):
+                    minor = False
+                    dyn[i, D_MINOR_USED] = 1
+                if not is_standing(dyn, i):
+                    break
+            else:
+                if side_has_code(t, E_SWITCH, comb):
+                    t = defensive_switch(who, t, comb, pol, rules, dyn, cc, None)
                 if who == i:
-                    if dealt >= 0:
-                        if (mask >> E_REFLECTOR) & 1 != 0:
-                            give_reflector(i, comb, dyn, cc, None)
+                    if has_code(i, E_SHOVE, comb):
+                        pay_shove(i, comb, pol, rules, dyn, cc)  # gridless: a basic attack, paid (no hex to move)
+                if pos:
+                    PS.ready(who, t, comb, pol, rules, dyn)
+                dealt = attack(who, t, comb, pol, rules, dyn, streams, cc)
+                if pos:
+                    PS.done(who, t, dyn)
+                if m == 0:
+                    if who == i:
+                        if dealt >= 0:
+                            if (mask >> E_REFLECTOR) & 1 != 0:
+                                give_reflector(i, comb, dyn, cc, None)
         if settle_now(rules):
             if settle_in_turn(i, 1, comb, pol, rules, dyn, streams, cc) == 0:
                 break
         if m == 0:
             if mask != 0:
-                if bonus_action(i, comb, pol, rules, dyn, cc):
-                    majors = 2
+                bonus = True
+                if pos:
+                    bonus = PS.any_in_reach(i, comb, pol, rules, dyn)
+                if bonus:
+                    if bonus_action(i, comb, pol, rules, dyn, cc):
+                        majors = 2
+    if pos:  # a Minor still unused: one more position toward her range
+        if minor:
+            if dyn[i, D_MINOR_USED] == 0:
+                if is_standing(dyn, i):
+                    if t0 >= 0:
+                        if not _candidate(t0, comb[i, C_SIDE], pol[i, P_FINISH] != 0, comb, dyn):
+                            t0 = PS.pick(i, False, comb, pol, rules, dyn, streams[S_POLICY])
+                    PS.minor_toward(i, t0, comb, pol, rules, dyn, streams, cc)
     if mask != 0:
         dyn[i, D_TURNS_DONE] += 1
 
@@ -4218,6 +4331,8 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
     if bf is not None:
         BG.place_all(dyn, bf)
         BG.refresh_fear(comb, dyn, bf)
+    elif rules[R_POSITIONS] > 0:
+        PS.place_all(comb, pol, dyn)  # the draft's positions: everyone to her starting position
     settle(comb, pol, rules, dyn, streams, cc, bf)
     roll_initiative(comb, rules, streams[S_SETUP], order, key)
     outcome = -1

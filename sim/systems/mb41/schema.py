@@ -295,6 +295,9 @@ class Member(StrictModel):
     pool_cap: int | None = Field(None, ge=1, le=1000)
     policy: Policy = Policy()
     position: Cell | None = None
+    #: the draft's positions (rule ``positions`` > 0): her starting position, 1-based; an mb-draft
+    #: scenario writes it ``position: 2`` (:mod:`sim.systems.mbdraft` moves it here)
+    place: int | None = None
     creates: Creates | None = None
 
     @model_validator(mode="before")
@@ -599,8 +602,25 @@ class Scenario(ScenarioHeader):
         return self
 
     def _check_grid(self) -> None:
-        """Positions need a battlefield; on the grid, every start must be a free hex of it."""
-        if self.resolved_rules()["grid"] == "none":
+        """Positions need a battlefield; on the grid, every start must be a free hex of it.
+        The draft's positions (rule ``positions``): every ``place`` on the map, and no hex grid."""
+        rules = self.resolved_rules()
+        npos = rules["positions"]
+        if npos > 0 and rules["grid"] != "none":
+            raise ValueError(f"rules.positions: {npos} is the draft's map of positions (DRAFT L480); it plays "
+                             "gridless: remove the battlefield / set rules.grid: none, or positions: 0")
+        for s, side in enumerate(self.sides):
+            for m_i, m in enumerate(side.members):
+                if m.place is None:
+                    continue
+                if npos == 0:
+                    raise ValueError(f"sides[{s}].members[{m_i}] ({m.name}).position: {m.place} needs the "
+                                     "draft's map of positions: set rules.positions (e.g. 4) in an mb-draft "
+                                     "scenario")
+                if m.place < 1 or m.place > npos:
+                    raise ValueError(f"sides[{s}].members[{m_i}] ({m.name}).position: {m.place} is off the "
+                                     f"map: expected a position from 1 to {npos} (rules.positions: {npos})")
+        if rules["grid"] == "none":
             if self.battlefield is None:
                 for s, side in enumerate(self.sides):
                     for m_i, m in enumerate(side.members):
