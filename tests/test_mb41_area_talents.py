@@ -380,7 +380,7 @@ def test_mine_trigger_rule(trigger):
                              rules={"mine_trigger": trigger})
     place(inp, dyn, bf, [(7, 7), (1, 1), (4, 4)])
     dyn[1, K.D_MINE] = inp.battlefield.cell_offset(5, 4)
-    grid_run(BG.mine_check, inp, dyn, cc, bf, Script(check=MISS if trigger == "anyone" else []), i=2)
+    grid_run(BG.mine_sweep, inp, dyn, cc, bf, Script(check=MISS if trigger == "anyone" else []), i=2, p0=-1)
     assert cc[1, K.K_MINES] == (1 if trigger == "anyone" else 0)
     assert dyn[1, K.D_MINE] == (-1 if trigger == "anyone" else inp.battlefield.cell_offset(5, 4))
 

@@ -316,8 +316,10 @@ def test_two_scene_episode_on_the_grid_redeploys_and_is_reproducible():
     import numba
 
     data = episode_data(PARTY, [FOES, [foe("Lord", attack=6, defence=5, resolve=30, position=[7, 5])]],
-                        rules={"initiative": "roll", "revive": True}, rest={"recover": 1}, battlefield=GRID)
+                        rules={"initiative": "roll", "revive": True, "grid": "hex"}, rest={"recover": 1},
+                        battlefield=GRID)
     inp = compiled(data)
+    assert inp.battlefield is not None
     old = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
@@ -426,6 +428,7 @@ def test_bad_episode_yaml_errors():
     assert "episode.rest.recovr" in msg and "recover" in msg
     d = copy.deepcopy(base)
     d["battlefield"] = {"width": 6, "height": 6}
+    d["rules"]["grid"] = "hex"
     d["episode"]["scenes"][1]["enemies"]["members"][0]["position"] = [9, 9]
     msg = _err(d)
     assert "episode.scenes[1]" in msg and "position" in msg

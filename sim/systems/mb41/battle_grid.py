@@ -723,24 +723,12 @@ def guard_for(i, t, ranged, comb, pol, dyn, bf):
     between them; the highest Defence, then the first listed. -1 if none."""
     n = comb.shape[0]
     pt = dyn[t, K.D_POS]
-    side = comb[t, K.C_SIDE]
     best = -1
     nline = -1
     line = bf[BF_LINE]
     for j in range(n):
-        if j == t:
+        if not K.may_guard(j, t, best, comb, pol, dyn):
             continue
-        if comb[j, K.C_SIDE] != side:
-            continue
-        if pol[j, K.P_INTERCEPT] < 0:
-            continue
-        if comb[j, K.C_PDEF] >= 0:
-            continue
-        if not K.is_standing(dyn, j):
-            continue
-        if best >= 0:
-            if comb[j, K.C_DEF] <= comb[best, K.C_DEF]:
-                continue
         pj = dyn[j, K.D_POS]
         ok = hexes(pj, pt, bf) == 1
         if not ok:
@@ -1424,24 +1412,24 @@ def place_mine(i, s, comb, rules, dyn, cc, bf):
 @kernel(inline="always")
 def stepped(i, p0, comb, pol, rules, dyn, streams, cc, bf):
     """After a movement action of ``i`` from cell ``p0``: a mine sets off when she stepped out of
-    its range (:func:`mine_left`, rule ``mine_step_out``) or entered a hex within 1 of it
-    (:func:`mine_check`)."""
+    its range (rule ``mine_step_out``) or entered a hex within 1 of it (:func:`mine_sweep`)."""
     if (comb[i, K.C_ALLMASK] >> K.E_MINES) & 1 != 0:
         if dyn[i, K.D_POS] != p0:
             if dyn[i, K.D_POS] >= 0:
                 if rules[K.R_MINE_STEP_OUT] != 0:
                     if p0 >= 0:
-                        mine_left(i, p0, comb, pol, rules, dyn, streams, cc, bf)
-                if K.is_standing(dyn, i):
-                    mine_check(i, comb, pol, rules, dyn, streams, cc, bf)
+                        mine_sweep(i, p0, comb, pol, rules, dyn, streams, cc, bf)
+                mine_sweep(i, -1, comb, pol, rules, dyn, streams, cc, bf)
 
 
 @kernel
-def mine_left(i, p0, comb, pol, rules, dyn, streams, cc, bf):
-    """``i`` stepped from cell ``p0`` (within 1 hex of a mine) to a hex farther from it: the mine
-    detonates (L2065: 'the next time somebody enters into or steps out of the range'; 'you can
-    step away and it will detonate without harming you'): its attack reaches those still within
-    1 hex of it, not her. Who sets it off follows ``mine_trigger`` as for entering."""
+def mine_sweep(i, p0, comb, pol, rules, dyn, streams, cc, bf):
+    """The mines ``i``'s move sets off (:func:`detonate`), those of owners other than her (rule
+    ``mine_trigger``: anyone, or only the owner's enemies). ``p0`` < 0: she entered her hex,
+    every such mine within 1 hex of it goes off (L2062). ``p0`` >= 0: she stepped out from cell
+    ``p0``: every such mine within 1 hex of ``p0`` and farther than 1 from her now goes off
+    (L2065: 'the next time somebody enters into or steps out of the range'; 'you can step away
+    and it will detonate without harming you': its attack reaches those still next to it)."""
     for o in range(comb.shape[0]):
         if o == i:
             continue
@@ -1452,30 +1440,18 @@ def mine_left(i, p0, comb, pol, rules, dyn, streams, cc, bf):
                 continue
         for k in range(K.MAXMINES):
             m = dyn[o, K.D_MINE + k]
-            if m >= 0:
+            if m < 0:
+                continue
+            here = dyn[i, K.D_POS]
+            if here < 0:
+                return  # a mine's attack killed her: she left the field
+            d = hexes(m, here, bf)
+            if p0 < 0:
+                if d <= 1:
+                    detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf)
+            elif d > 1:
                 if hexes(m, p0, bf) <= 1:
-                    if hexes(m, dyn[i, K.D_POS], bf) > 1:
-                        detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf)
-
-
-@kernel
-def mine_check(i, comb, pol, rules, dyn, streams, cc, bf):
-    """``i`` entered her hex: every mine within 1 hex of it whose owner is not her (rule
-    ``mine_trigger``: anyone, or only the owner's enemies) detonates (:func:`detonate`)."""
-    for o in range(comb.shape[0]):
-        if o == i:
-            continue
-        if (comb[o, K.C_TMASK] >> K.E_MINES) & 1 == 0:
-            continue
-        if rules[K.R_MINE_TRIGGER] == 1:
-            if comb[o, K.C_SIDE] == comb[i, K.C_SIDE]:
-                continue
-        for k in range(K.MAXMINES):
-            m = dyn[o, K.D_MINE + k]
-            if m >= 0:
-                if dyn[i, K.D_POS] >= 0:
-                    if hexes(m, dyn[i, K.D_POS], bf) <= 1:
-                        detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf)
+                    detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf)
 
 
 @kernel

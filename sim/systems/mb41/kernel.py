@@ -3806,6 +3806,28 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
         dyn[i, D_TURNS_DONE] += 1
 
 
+@kernel(inline="always")
+def may_guard(j, t, best, comb, pol, dyn):
+    """``j`` may intercept (Cover) an attack on ``t`` and is a better guard than ``best`` (-1
+    none): a standing ally of ``t`` other than ``t`` whose intercept policy is willing, who
+    rolls Defence (not a minion with passive defence), with a higher Defence than ``best``
+    (the first listed on ties). Where she must stand is the caller's (grid, positions)."""
+    if j == t:
+        return False
+    if comb[j, C_SIDE] != comb[t, C_SIDE]:
+        return False
+    if pol[j, P_INTERCEPT] < 0:
+        return False
+    if comb[j, C_PDEF] >= 0:
+        return False
+    if not is_standing(dyn, j):
+        return False
+    if best >= 0:
+        if comb[j, C_DEF] <= comb[best, C_DEF]:
+            return False
+    return True
+
+
 @kernel
 def defensive_switch(i, t, comb, pol, rules, dyn, cc, bf):
     """Defensive Switch (L1699-1703, free, 2/Scene, an ally 1-3 hexes away):
@@ -4034,6 +4056,20 @@ def area_attacks(i, k, comb, pol, rules, dyn, streams, cc):
 
 
 @kernel
+def area_gridless_use(i, s, comb, pol, rules, dyn, streams, cc):
+    """Gridless Blast Strike / Burst Attack / Gravity Wave from slot ``s``: when it reaches
+    enough enemies (:func:`area_gridless`), pay and make its attacks (:func:`area_attacks`).
+    Returns whether it was used."""
+    k = area_gridless(i, comb, pol, rules, dyn, streams, cc)
+    if k == 0:
+        return False
+    pay_talent(i, s, comb, rules, dyn, cc)
+    area_attacks(i, k, comb, pol, rules, dyn, streams, cc)
+    check_bursts(i, comb, rules, dyn, cc)
+    return True
+
+
+@kernel
 def try_area_attack(i, comb, pol, rules, dyn, streams, cc, bf):
     """Blast Strike (L1801) / Burst Attack (L1965), ``area_attack``: a Major action, one basic
     attack against every target in the area, each defending separately (each target is its
@@ -4046,13 +4082,7 @@ def try_area_attack(i, comb, pol, rules, dyn, streams, cc, bf):
     if s < 0:
         return False
     if bf is None:
-        k = area_gridless(i, comb, pol, rules, dyn, streams, cc)
-        if k == 0:
-            return False
-        pay_talent(i, s, comb, rules, dyn, cc)
-        area_attacks(i, k, comb, pol, rules, dyn, streams, cc)
-        check_bursts(i, comb, rules, dyn, cc)
-        return True
+        return area_gridless_use(i, s, comb, pol, rules, dyn, streams, cc)
     else:
         return BG.area_attack(i, s, comb, pol, rules, dyn, streams, cc, bf)
 
@@ -4067,13 +4097,7 @@ def try_gravity(i, comb, pol, rules, dyn, streams, cc, bf):
     if s < 0:
         return False
     if bf is None:
-        k = area_gridless(i, comb, pol, rules, dyn, streams, cc)
-        if k == 0:
-            return False
-        pay_talent(i, s, comb, rules, dyn, cc)
-        area_attacks(i, k, comb, pol, rules, dyn, streams, cc)
-        check_bursts(i, comb, rules, dyn, cc)
-        return True
+        return area_gridless_use(i, s, comb, pol, rules, dyn, streams, cc)
     else:
         return BG.gravity_wave(i, s, comb, pol, rules, dyn, streams, cc, bf)
 

@@ -192,7 +192,9 @@ def pick(i, in_reach, comb, pol, rules, dyn, st_policy):
             best_att = comb[j, K.C_ATT]
             best_d = apart(i, j, dyn)
             best = j
-    if count == 0 or mode != K.TARGET_RANDOM:
+    if count == 0:
+        return best
+    if mode != K.TARGET_RANDOM:
         return best
     k = randbelow(st_policy, count)
     for j in range(n):
@@ -360,23 +362,11 @@ def ready(i, t, comb, pol, rules, dyn):
         dyn[i, K.D_DMG_ADJ] = comb[i, K.C_RANGED_DMG] - comb[i, K.C_DMG]
     g = -1
     if comb[t, K.C_COVER] > 0:
-        side = comb[t, K.C_SIDE]
         for j in range(comb.shape[0]):
-            if j == t:
-                continue
-            if comb[j, K.C_SIDE] != side:
-                continue
-            if pol[j, K.P_INTERCEPT] < 0:
-                continue
-            if comb[j, K.C_PDEF] >= 0:
-                continue
-            if not K.is_standing(dyn, j):
+            if not K.may_guard(j, t, g, comb, pol, dyn):
                 continue
             if dyn[j, K.D_PLACE] != dyn[t, K.D_PLACE]:
                 continue
-            if g >= 0:
-                if comb[j, K.C_DEF] <= comb[g, K.C_DEF]:
-                    continue
             g = j
     dyn[t, K.D_GUARD] = g
 
