@@ -287,7 +287,6 @@ def test_rough_terrain_costs_two_hexes():
     assert where(inp, dyn, 0) == [2, 4]
 
 
-@pytest.mark.skip(reason="catalog row not simulated yet: this test did not run before the deadline")
 @pytest.mark.parametrize("dead", [False, True])
 def test_lashing_ground_makes_adjacent_hexes_rough(dead):
     """Lashing Ground (L2043-2045): the hexes next to the monster are rough terrain: Akari
@@ -333,7 +332,6 @@ def test_burst_attack_taken_twice_is_two_hexes_wide(name):
 # ------------------------------------------------------------------ Mines
 
 
-@pytest.mark.skip(reason="catalog row not simulated yet: this test did not run before the deadline")
 def test_mines_placed_in_its_hex():
     """Mines (L2059-2066, Minor, 1 pool): a mine in its own hex; not a second one within 1 hex
     of it (the girl 5 hexes away is out of reach: no dice)."""
@@ -348,7 +346,6 @@ def test_mines_placed_in_its_hex():
     assert (dyn[1, K.D_MINE:K.D_MINE + K.MAXMINES] == -1).all()   # a new fight: no mines
 
 
-@pytest.mark.skip(reason="catalog row not simulated yet: this test did not run before the deadline")
 def test_mines_not_used_gridless():
     """Gridless Mines do nothing: never placed, no pool spent; the Imp attacks instead."""
     inp, dyn, cc = setup([girl("Akari")], [foe("Imp", ["Mines"])])
@@ -356,7 +353,6 @@ def test_mines_not_used_gridless():
     assert dyn[1, K.D_POOL] == 10 and cc[1, K.K_TUSE] == 0
 
 
-@pytest.mark.skip(reason="catalog row not simulated yet: this test did not run before the deadline")
 @pytest.mark.parametrize("col", [2, 3])
 def test_mine_detonates_after_its_owner_died(col):
     """A mine outlives its dead owner (L2065). Akari steps east into [2, 4]: a mine there or next
@@ -376,7 +372,6 @@ def test_mine_detonates_after_its_owner_died(col):
     assert cc[2, K.K_MINES] == 1 and cc[2, K.K_MINE_ATTACKS] == 2
 
 
-@pytest.mark.skip(reason="catalog row not simulated yet: this test did not run before the deadline")
 @pytest.mark.parametrize("trigger", ["anyone", "enemies"])
 def test_mine_trigger_rule(trigger):
     """Rule ``mine_trigger``: the owner's ally Umbra entering next to the mine sets it off
@@ -385,15 +380,46 @@ def test_mine_trigger_rule(trigger):
                              rules={"mine_trigger": trigger})
     place(inp, dyn, bf, [(7, 7), (1, 1), (4, 4)])
     dyn[1, K.D_MINE] = inp.battlefield.cell_offset(5, 4)
-    grid_run(BG.mine_check, inp, dyn, cc, bf, Script(check=MISS if trigger == "anyone" else []), i=2)
+    grid_run(BG.mine_sweep, inp, dyn, cc, bf, Script(check=MISS if trigger == "anyone" else []), i=2, p0=-1)
     assert cc[1, K.K_MINES] == (1 if trigger == "anyone" else 0)
     assert dyn[1, K.D_MINE] == (-1 if trigger == "anyone" else inp.battlefield.cell_offset(5, 4))
+
+
+@pytest.mark.parametrize("step_out", [True, False])
+def test_stepping_out_of_a_mines_range_sets_it_off_unharmed(step_out):
+    """L2065: a mine placed with someone already in range detonates 'the next time somebody
+    enters into or steps out of the range'; 'you can step away and it will detonate without
+    harming you'. Akari steps from [2, 4] (next to the mine at [3, 4]) west to [1, 4]: the mine
+    attacks Bea, still beside it at [4, 4] (a hit, 1d6 = 3 + 2 melee), not Akari. Rule
+    ``mine_step_out: false``: nothing happens."""
+    inp, dyn, cc, bf = arena([girl("Akari"), girl("Bea")], [foe("Shade", ["Mines"]), foe("Umbra")],
+                             rules={"mine_step_out": step_out})
+    place(inp, dyn, bf, [(1, 4), (4, 4), (7, 0), (7, 7)])
+    mine = inp.battlefield.cell_offset(3, 4)
+    dyn[2, K.D_MINE] = mine
+    p0 = inp.battlefield.cell_offset(2, 4)
+    s = Script(check=HIT, damage=faces(3)) if step_out else Script()
+    grid_run(BG.stepped, inp, dyn, cc, bf, s, i=0, p0=p0)
+    assert dyn[0, K.D_RES] == 18
+    assert dyn[1, K.D_RES] == (18 - 5 if step_out else 18)
+    assert dyn[2, K.D_MINE] == (-1 if step_out else mine)
+    assert cc[2, K.K_MINES] == (1 if step_out else 0) and cc[2, K.K_MINE_ATTACKS] == (1 if step_out else 0)
+
+
+def test_moving_within_a_mines_range_sets_it_off():
+    """Entering a hex adjacent to the mine from another hex adjacent to it is entering (L2062):
+    Akari steps from [2, 4] to [2, 3], both next to the mine at [3, 4]: it attacks her (a miss)."""
+    inp, dyn, cc, bf = arena([girl("Akari")], [foe("Shade", ["Mines"])])
+    place(inp, dyn, bf, [(2, 3), (7, 7)])
+    assert inp.battlefield.cell_offset(3, 4) != dyn[1, K.D_POS]
+    dyn[1, K.D_MINE] = inp.battlefield.cell_offset(3, 4)
+    grid_run(BG.stepped, inp, dyn, cc, bf, Script(check=MISS), i=0, p0=inp.battlefield.cell_offset(2, 4))
+    assert cc[1, K.K_MINES] == 1 and cc[1, K.K_MINE_ATTACKS] == 1 and dyn[1, K.D_MINE] == -1
 
 
 # ------------------------------------------------------------------ Scattering shot
 
 
-@pytest.mark.skip(reason="catalog row not simulated yet: this test did not run before the deadline")
 @pytest.mark.parametrize("self_, hit", [(True, True), (False, True), (True, False)])
 def test_scattering_shot_pushes_everyone_out(self_, hit):
     """Scattering shot (L2092-2096, Major, 1 pool): a charged attack on Akari (1d6 + 2 melee);
@@ -416,7 +442,6 @@ def test_scattering_shot_pushes_everyone_out(self_, hit):
     assert cc[2, K.K_FORCED] == 3 + 3 + (1 if self_ else 0)
 
 
-@pytest.mark.skip(reason="catalog row not simulated yet: this test did not run before the deadline")
 def test_scattering_shot_not_used_gridless():
     """Gridless Scattering shot is never used (its push does nothing): a basic attack, no pool."""
     inp, dyn, cc = setup([girl("Akari"), girl("Bea")], [foe("Boss", ["Scattering shot"])])

@@ -202,6 +202,35 @@ def test_retaliation_after_being_attacked():
     assert dyn[0, K.D_OC + FURY] == 9 and dyn[0, K.D_RETALIATE] == -1
 
 
+def test_defensive_switch_in_a_frenzy_attack():
+    """Gridless frenzy (L746-756): Akari's forced target is her ally Bea (Attack 5, the
+    most threatening); Cara's Defensive Switch (L1699-1703, intercept always, more Resolve
+    than the hurt Bea) makes Cara the target. Akari holds the talent too but never
+    switches into her own attack. 5,5 + 4 = 14 vs 1,1 + 4: a hit, 3 + 2 and 2 Fury for +4."""
+    from helpers import MB41_NOCAP
+
+    willing = {**MB41_NOCAP, "intercept": "always"}
+    inp, dyn, cc = _frenzied([girl(talents=["Defensive Switch"], policy=willing), girl("Bea", attack=5),
+                              girl("Cara", talents=["Defensive Switch"], policy=willing)], [boss()])
+    dyn[1, K.D_RES] = 10
+    call(K.frenzy_turn, inp, dyn, cc, Script(check=faces(5, 5, 1, 1), damage=faces(1, 3, 4)), i=0)
+    assert dyn[1, K.D_RES] == 10 and dyn[2, K.D_RES] == 18 - 9
+    assert cc[2, K.K_SWITCHES] == 1 and cc[0, K.K_SWITCHES] == 0
+
+
+def test_defensive_switch_in_a_retaliation():
+    """The boss attacks the frenzied Akari (a miss); her retaliation (L758) on the boss is
+    taken by its Guard's Defensive Switch (more Resolve than the hurt boss): 14 vs 2 + 3,
+    3 + 2 and 2 Fury for +4 on the Guard."""
+    inp, dyn, cc = _frenzied([girl()], [boss(), boss("Guard", talents=["Defensive Switch"],
+                                                    policy={"boost": "never", "intercept": "always"})])
+    dyn[1, K.D_RES] = 20
+    call(K.attack, inp, dyn, cc, Script(check=faces(1, 1, 1, 1)), i=1, t=0)   # 5 vs 6: miss
+    call(K.settle, inp, dyn, cc, Script(check=faces(5, 5, 1, 1), damage=faces(3, 4)))
+    assert cc[0, K.K_RETALIATIONS] == 1 and cc[2, K.K_SWITCHES] == 1
+    assert dyn[1, K.D_RES] == 20 and dyn[2, K.D_RES] == 40 - 9
+
+
 def test_frenzy_ends_when_the_fury_is_spent_or_she_drops():
     inp, dyn, cc = _frenzied([girl()], [boss()])
     dyn[0, K.D_OC + FURY] = 1

@@ -115,17 +115,17 @@ SIMULATED = ["Boost", "And Your Enemies Closer", "Reflector", "Follow Target", "
              "Link", "Power Dampening", "Battle Sorcery", "Bonus Action", "Bypass", "Fight for Friends",
              "Hate the World", "Heal", "Inflict", "Shield", "Remedy", "Teleport", "Mid-Childan System",
              "Belkan System", "Aura of Strength", "Create Barrier", "Defensive Switch", "Desperation", "Get Over Here",
-             "Life Bomb", "Second Wind", "Sprint", "Steal Action", "Courage Aura", "Curse",
-             "Dampen Overcharge", "Guided Strike", "Healing Magic", "Wave of Courage", "Implode",
-             "Make an Opening", "Safe Place", "All or Nothing", "Amplify Magic", "Blast Strike", "Dash Strike",
-             "Drain Life", "Follow Up", "Killing Blow", "Marionette", "Rough Going", "Action Burst",
-             "Backlash", "Blood Rain", "Burst Attack", "Deafening Scream", "Extra Action", "Minion Creation",
-             "Minion Explosion", "Shrug Off", "Thick Hide", "Undying Brood", "Ambush Tactics",
-             "Binding Attack", "Bulwark", "Curse Shift", "Debilitating Attack", "Disruptive Strikes",
-             "Fear Aura", "Gravity Wave", "Overcharge Radiation", "Memory Blaze", "Monster Boost", "Pounce",
-             "Ranged/Melee Defence", "Repel", "Seal Magic", "Slither Away", "Swift", "Monster Teleport",
-             "Veil", "A Little Longer", "Hello There", "Alternating Damage", "Current", "Escher Doors",
-             "Pendulum", "Perilous Terrain", "Wraparound"]
+             "Life Bomb", "Second Wind", "Sprint", "Steal Action", "Courage Aura", "Curse", "Dampen Overcharge",
+             "Guided Strike", "Healing Magic", "Wave of Courage", "Implode", "Make an Opening", "Safe Place",
+             "All or Nothing", "Amplify Magic", "Blast Strike", "Dash Strike", "Drain Life", "Follow Up",
+             "Killing Blow", "Marionette", "Rough Going", "Action Burst", "Backlash", "Blood Rain",
+             "Burst Attack", "Deafening Scream", "Extra Action", "Minion Creation", "Minion Explosion",
+             "Shrug Off", "Thick Hide", "Undying Brood", "Ambush Tactics", "Binding Attack", "Bulwark",
+             "Curse Shift", "Debilitating Attack", "Disruptive Strikes", "Fear Aura", "Gravity Wave",
+             "Lashing Ground", "Overcharge Radiation", "Memory Blaze", "Mines", "Monster Boost", "Pounce",
+             "Ranged/Melee Defence", "Repel", "Scattering shot", "Seal Magic", "Slither Away", "Swift",
+             "Monster Teleport", "Veil", "A Little Longer", "Hello There", "Alternating Damage", "Current",
+             "Escher Doors", "Pendulum", "Perilous Terrain", "Wraparound"]
 
 
 def test_simulated_rows_are_exactly_those_with_a_kernel_mechanic():

@@ -290,6 +290,55 @@ def test_episode_threads_and_chunks_do_not_change_results():
         assert np.array_equal(one[k], parts[0][k] + parts[1][k]), k
 
 
+GRID = {"width": 8, "height": 6}
+
+
+def test_one_scene_episode_on_the_grid_is_the_plain_grid_fight_bit_for_bit():
+    """An episode on a battlefield plays each scene as the plain grid fight does: one scene
+    gives the plain fight's counters exactly (same streams, same deployment)."""
+    rules = {"initiative": "roll", "revive": True, "grid": "hex"}
+    data = episode_data(PARTY, [FOES], rules=rules, battlefield=GRID)
+    ep_inp = compiled(data)
+    plain = compiled(_plain_of(data))
+    assert ep_inp.battlefield is not None and plain.battlefield is not None
+    a = mb41.simulate(ep_inp, 0, 2000, 99)
+    b = mb41.simulate(plain, 0, 2000, 99)
+    for k in ("outcomes", "rounds_sum", "rounds_hist", "side_curve", "comb_curve", "combatants"):
+        assert np.array_equal(a[k], b[k]), k
+    assert b["combatants"][:, K.K_MOVES].sum() > 0   # they did move on the grid
+    gridless = mb41.simulate(compiled(episode_data(PARTY, [FOES], rules={**rules, "grid": "none"})), 0, 2000, 99)
+    assert not np.array_equal(a["combatants"], gridless["combatants"])
+
+
+def test_two_scene_episode_on_the_grid_redeploys_and_is_reproducible():
+    """Scene 2 on the same battlefield starts from its own starting hexes (the party's too):
+    the girls move again in scene 2; 1 and 2 threads and two chunks give the same counters."""
+    import numba
+
+    data = episode_data(PARTY, [FOES, [foe("Lord", attack=6, defence=5, resolve=30, position=[7, 5])]],
+                        rules={"initiative": "roll", "revive": True, "grid": "hex"}, rest={"recover": 1},
+                        battlefield=GRID)
+    inp = compiled(data)
+    assert inp.battlefield is not None
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = mb41.simulate(inp, 0, 1024, 5)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = mb41.simulate(inp, 0, 1024, 5)
+    finally:
+        numba.set_num_threads(old)
+    parts = [mb41.simulate(inp, 0, 500, 5), mb41.simulate(inp, 500, 524, 5)]
+    for k in one:
+        assert np.array_equal(one[k], two[k]), k
+        assert np.array_equal(one[k], parts[0][k] + parts[1][k]), k
+    off = inp.episode.offsets
+    scene2 = slice(int(off[1]), int(off[2]))
+    assert one["scene_outcomes"][1].sum() > 0
+    assert one["combatants"][scene2][:2, K.K_MOVES].sum() > 0   # the party walked to the Lord
+    assert inp.comb[int(off[1]) + 2, K.C_CELL] == inp.battlefield.cell_offset(7, 5)
+
+
 def test_a_lost_scene_ends_the_episode():
     hopeless = [foe("Titan", attack=20, defence=20, support=10, resolve=500, damage_bonus=10)]
     data = episode_data([girl("Aoi")], [hopeless, [foe("Never")]])
@@ -378,8 +427,11 @@ def test_bad_episode_yaml_errors():
     msg = _err(d)
     assert "episode.rest.recovr" in msg and "recover" in msg
     d = copy.deepcopy(base)
+    d["battlefield"] = {"width": 6, "height": 6}
     d["rules"]["grid"] = "hex"
-    assert "gridless" in _err(d)
+    d["episode"]["scenes"][1]["enemies"]["members"][0]["position"] = [9, 9]
+    msg = _err(d)
+    assert "episode.scenes[1]" in msg and "position" in msg
     d = copy.deepcopy(base)
     d["rules"]["scene_resolv"] = "full"
     assert "scene_resolve" in _err(d)

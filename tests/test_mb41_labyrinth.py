@@ -278,6 +278,19 @@ def test_escher_door_exit_taken_comes_out_next_to_it():
     assert apart(inp, dyn, 0, 1) == 1
 
 
+@pytest.mark.parametrize("ayec, held", [(faces(5, 5, 1, 1), True), (faces(1, 1, 5, 5), False)])
+def test_and_your_enemies_closer_on_an_escher_door(ayec, held):
+    """The Shade on the door at [0, 7] enters it (1d6 = 1: the paired door [7, 0]); Akari
+    beside it holds And Your Enemies Closer (L1522-1526): Support vs Support, she first:
+    13 vs 5 holds it on its hex (the action used, L1526); 5 vs 13 lets it through."""
+    inp, dyn, cc, bf = arena([girl("Akari", ["And Your Enemies Closer"], overcharge={"heart": 0})],
+                             [foe(damage_bonus=0, overcharge_pool=5)], battlefield=DOORS)
+    place(inp, dyn, bf, [(1, 7), (0, 7)])
+    call(BG.use_door, inp, dyn, cc, bf, Script(check=[0] + ayec), i=1, goal=int(dyn[0, K.D_POS]), lo=1, hi=1)
+    assert where(inp, dyn, 1) == ([0, 7] if held else [7, 0]) and cc[1, K.K_DOORS] == 1
+    assert cc[0, K.K_HELD] == (1 if held else 0) and cc[0, K.K_TUSE] == 1
+
+
 def test_a_girl_on_a_door_takes_it_as_her_minor():
     """On a door whose partner is next to her target, the policy enters it (Minor, 1d6 = 2)
     and comes out next to the foe; then her Major attacks (a miss)."""

@@ -285,6 +285,19 @@ def test_slither_away_after_being_attacked(move, slides):
     assert cc[1, K.K_TALENT_MOVES] == (1 if slides else 0)
 
 
+@pytest.mark.parametrize("ayec, held", [(faces(5, 5, 1, 1), True), (faces(1, 1, 5, 5), False)])
+def test_and_your_enemies_closer_on_slither_away(ayec, held):
+    """Akari (And Your Enemies Closer, L1522-1526) attacks the keep-range Shade (a miss); its
+    Slither Away (1 from the pool) tries to leave her side: Support vs Support, Akari first:
+    13 vs 5 holds it (the pool point is spent, L1526); 5 vs 13 lets it slip 1 hex away."""
+    inp, dyn, cc, bf = arena([girl(talents=["And Your Enemies Closer"])],
+                             [foe(talents=["Slither Away"], policy={"movement": "keep-range"})])
+    place(inp, dyn, bf, [(3, 4), (3, 3)])
+    turn(inp, dyn, cc, bf, 0, check=MISS + ayec)
+    assert apart(inp, dyn, 0, 1) == (1 if held else 2) and dyn[1, K.D_POOL] == 4
+    assert cc[0, K.K_HELD] == (1 if held else 0) and cc[1, K.K_TALENT_MOVES] == (0 if held else 1)
+
+
 # ------------------------------------------------------------------ Defensive Switch
 
 

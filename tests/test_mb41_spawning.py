@@ -67,6 +67,22 @@ def test_reserve_rows_are_compiled_named_and_absent_at_the_start():
     assert dyn[0, K.D_ABSENT] == 0 and dyn[1, K.D_ABSENT] == 0
 
 
+def test_a_reserve_rows_fear_aura_arrives_and_ends_with_it():
+    """Gridless, a Fear Aura (L2021) counts from the start only for combatants present
+    (``C_FEAR0``); a reserve row holding one adds it to its enemies' penalty when it appears
+    and takes it off when it dies (no stale bonus is left behind)."""
+    inp, dyn, cc = setup([girl()], [creator(creates={"minion": "Maintenance imps", "count": 1})])
+    comb = inp.comb
+    comb[2, K.C_TCODE + 2] = K.E_FEAR_AURA   # give the reserve imp a Fear Aura of 1 in a free slot
+    comb[2, K.C_TP1 + 2] = 1
+    comb[2, K.C_TMASK] |= 1 << K.E_FEAR_AURA
+    assert comb[0, K.C_FEAR0] == 0 and dyn[0, K.D_FEAR] == 0
+    assert mb41_call(K.appear, j=2, anchor=-1, comb=comb, dyn=dyn, cc=cc, bf=None)
+    assert dyn[0, K.D_FEAR] == 1 and dyn[1, K.D_FEAR] == 0
+    call(K.apply_damage, inp, dyn, cc, Script(), t=2, dmg=10)
+    assert dyn[2, K.D_DEAD] == 1 and dyn[0, K.D_FEAR] == 0
+
+
 def test_minion_creation_defaults_and_schema():
     """No ``creates``: the guidelines' minion (HP 4, passive defence 4,
     L2170-2172; attack ``minion_creation_attack`` 2) and
@@ -372,6 +388,20 @@ def test_the_copy_defends_normally_and_any_damage_destroys_it():
     assert target(inp, dyn, 1, Script()) == 0
     assert call(K.minor_talent, inp, dyn, cc, Script(), i=0) == 1          # a new copy, 1 more OC
     assert dyn[0, K.D_OC + FURY] == 2 and dyn[0, K.D_COPY] == 3 and cc[2, K.K_APPEARED] == 2
+
+
+def test_the_copys_defence_sixes_are_her_overcharge():
+    """The copy defends 'as usual' (L1834): a six on its defence roll is overcharge on her
+    Defence role's stat (Heart here), as if she had rolled it; a burst it sets off is hers."""
+    inp, dyn, cc = setup([mario()], [boss()], rules={"marionette_decoy": "copy"})
+    call(K.minor_talent, inp, dyn, cc, Script(), i=0)
+    assert list(inp.comb[2, K.C_RA:K.C_RS + 1]) == list(inp.comb[0, K.C_RA:K.C_RS + 1])
+    dyn[0, K.D_OC + HEART] = 12
+    # boss 1 + 1 + 3 = 5 vs the copy's 6 + 2 + 1 (the six's extra die) + 4 = 13: a miss, one six
+    call(K.attack, inp, dyn, cc, Script(check=faces(1, 1, 6, 2, 1)), i=1, t=2)
+    assert dyn[0, K.D_OC + HEART] == 13 and cc[0, K.K_OC_GAIN + HEART] == 1
+    assert dyn[0, K.D_PEND + HEART] == 1 and cc[0, K.K_BURSTS + HEART] == 1   # her Heart Burst is due
+    assert dyn[2, K.D_POOL] == 0 and cc[2, K.K_POOL_SPENT] == 0
 
 
 def test_the_copy_takes_no_turn_keeps_no_side_in_the_fight_and_fades_at_scene_end():

@@ -285,3 +285,19 @@ def test_fight_for_friends_in_the_draft_adds_her_strongest_bond_with_an_ally_pre
     inp, dyn, cc = draft([girl("Akari", talents=["Fight for Friends"], bonds=[2, 4, 1])], [mb41_member("Shade")])
     strike(inp, dyn, cc, Script(check=faces(1, 1, 2, 3)))       # alone: nobody present, a miss (6 vs 8)
     assert dyn[1, K.D_RES] == 18 and dyn[0, K.D_TUSES] == 2
+
+
+def test_all_or_nothing_in_the_draft_comes_after_a_hit():
+    """The draft's All or Nothing (DRAFT L259-263, free, 1/Scene): 'boost the damage of an
+    attack you just made': a miss costs nothing and keeps the use; on the hit that follows she
+    takes 5 (the policy) and the hit deals 1 + 2 + 5 = 8 (1d6 = 1, melee +2)."""
+    inp, dyn, cc = draft([girl(talents=["All or Nothing"], policy={"boost": "never", "overcharge_cap": 99,
+                                                                    "all_or_nothing": 5})],
+                         [mb41_member("Shade", kind="monster", resolve=40, damage_bonus=0, overcharge_pool=10)])
+    s = slot(inp, 0, K.E_ALL_OR_NOTHING)
+    assert inp.comb[0, K.C_TP2 + s] == 1 and inp.comb[0, K.C_TP1 + s] == 12
+    assert strike(inp, dyn, cc, Script(check=MISS)) < 0
+    assert dyn[0, K.D_RES] == 18 and dyn[0, K.D_TUSES + s] == 1 and cc[0, K.K_SELF_DMG] == 0
+    assert strike(inp, dyn, cc, Script(check=HIT, damage=faces(1))) == 8
+    assert dyn[0, K.D_RES] == 13 and dyn[0, K.D_TUSES + s] == 0 and cc[0, K.K_SELF_DMG] == 5
+    assert strike(inp, dyn, cc, Script(check=HIT, damage=faces(1))) == 3   # 1/Scene: spent

@@ -53,9 +53,14 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
     cc = np.zeros((nb, n, K.NK), dtype=np.int64)
     blocks = pick_blocks(K.simulate_blocks, F.simulate_blocks, F.eligible, inputs, fast, "duel fast path")
     if inputs.battlefield is not None:  # the hex grid (F.eligible refuses it)
-        BG.simulate_blocks_grid(inputs.comb, inputs.pol, inputs.rules, np.uint64(key), start, count, nb,
-                                fights, rounds_hist, side_curve, comb_curve, cc,
-                                *BG.field_arrays(inputs.battlefield))
+        # a plain fight is an episode of one scene with no party carried over: one grid kernel
+        # (:func:`.battle_grid.simulate_episode_blocks_grid`) plays both, compiled once
+        BG.simulate_episode_blocks_grid(
+            inputs.comb, inputs.pol, inputs.rules, np.array([0, n], dtype=np.int64), 0,
+            np.zeros(0, dtype=np.int64), np.uint64(key), start, count, nb, fights, rounds_hist,
+            np.zeros((nb, 1, K.NF), dtype=np.int64), np.zeros((nb, 1, cap + 1), dtype=np.int64),
+            side_curve.reshape(nb, 1, 2, 2, cap + 1), comb_curve, cc, np.zeros((nb, 0, K.NPE), dtype=np.int64),
+            *BG.field_arrays(inputs.battlefield))
     else:
         blocks(inputs.comb, inputs.pol, inputs.rules, np.uint64(key), start, count, nb,
                fights, rounds_hist, side_curve, comb_curve, cc)
@@ -94,9 +99,15 @@ def simulate_episode(inputs: Inputs, start: int, count: int, key) -> dict:
     comb_curve = np.zeros((nb, n, 2, cap + 1), dtype=np.int64)
     cc = np.zeros((nb, n, K.NK), dtype=np.int64)
     party = np.zeros((nb, ep.party, K.NPE), dtype=np.int64)
-    K.simulate_episode_blocks(inputs.comb, inputs.pol, inputs.rules, ep.offsets, ep.party, ep.recover,
-                              np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights, scene_hist,
-                              side_curve, comb_curve, cc, party)
+    if inputs.battlefield is not None:  # every scene on the same hex grid
+        BG.simulate_episode_blocks_grid(inputs.comb, inputs.pol, inputs.rules, ep.offsets, ep.party, ep.recover,
+                                        np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights,
+                                        scene_hist, side_curve, comb_curve, cc, party,
+                                        *BG.field_arrays(inputs.battlefield))
+    else:
+        K.simulate_episode_blocks(inputs.comb, inputs.pol, inputs.rules, ep.offsets, ep.party, ep.recover,
+                                  np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights, scene_hist,
+                                  side_curve, comb_curve, cc, party)
     f = fights.sum(axis=0)
     sf = scene_fights.sum(axis=0)
     scene_side = K.standing_curves(side_curve.sum(axis=0))

@@ -359,19 +359,7 @@ def reach_from(a, t, rules, dyn, bf):
 @kernel(inline="always")
 def engaged(i, comb, dyn, bf):
     """A standing enemy stands next to ``i``: leaving her hex needs Disengage (L1412)."""
-    nbr = bf[BF_NBR]
-    occ = bf[BF_OCC]
-    c = dyn[i, K.D_POS]
-    side = comb[i, K.C_SIDE]
-    for d in range(6):
-        m = nbr[c, d]
-        if m >= 0:
-            w = occ[m]
-            if w >= 0:
-                if comb[w, K.C_SIDE] != side:
-                    if K.is_standing(dyn, w):
-                        return True
-    return False
+    return foe_next_to(dyn[i, K.D_POS], i, comb, dyn, bf)
 
 
 @kernel(inline="always")
@@ -649,6 +637,20 @@ def reckless(i, step, comb, pol, rules, dyn, streams, cc, bf):
     if (comb[i, K.C_FOEMASK] >> K.E_CLOSER) & 1 != 0:
         if held(i, step, comb, pol, rules, dyn, streams, cc, bf):
             return False
+    moved = reckless_roll(i, comb, rules, dyn, streams, cc)
+    if moved:
+        move_to(i, step, dyn, cc, bf)
+    leave_if_dead(i, dyn, bf)  # a monster at 0 Resolve is dead (L1892)
+    return moved
+
+
+@kernel
+def reckless_roll(i, comb, rules, dyn, streams, cc):
+    """The challenge of Reckless Movement, shared by the hex grid (L1416) and
+    the draft's positions (DRAFT L510, :mod:`.positions`): 2d6! + Support
+    (sixes are Support overcharge), ``reckless_bands`` / ``reckless_damage``;
+    the damage is dealt here (not an attack) and bursts checked. Returns
+    whether she may move (the caller moves her)."""
     cc[i, K.K_RECKLESS] += 1
     total, sixes = exploding_d6(streams[K.S_CHECK], 2)
     total += comb[i, K.C_SUP] - K.roll_penalty(i, rules, dyn)
@@ -660,13 +662,10 @@ def reckless(i, step, comb, pol, rules, dyn, streams, cc, bf):
         dmg = rules[K.R_RECKLESS_DAMAGE]
     elif total <= rules[K.R_RECKLESS_BANDS + 1]:
         dmg = rules[K.R_RECKLESS_DAMAGE + 1]
-    if moved:
-        move_to(i, step, dyn, cc, bf)
     if dmg > 0:
         d = K.apply_damage(i, dmg, comb, rules, dyn, streams, cc)
         cc[i, K.K_RECKLESS_DMG] += d
         cc[i, K.K_TAKEN] += d
-        leave_if_dead(i, dyn, bf)  # a monster at 0 Resolve is dead (L1892)
     K.check_bursts(i, comb, rules, dyn, cc)
     return moved
 
@@ -683,10 +682,10 @@ def minor_move(i, goal, lo, hi, unlocked, deep, comb, pol, rules, dyn, streams, 
     if not bound:
         if door_worth(i, goal, lo, hi, dyn, bf):
             if unlocked:
-                use_door(i, goal, lo, hi, comb, dyn, streams, cc, bf)
+                use_door(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
                 return True
             if not engaged(i, comb, dyn, bf):
-                use_door(i, goal, lo, hi, comb, dyn, streams, cc, bf)
+                use_door(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
                 return True
     step = best_step(i, goal, lo, hi, deep, comb, pol, rules, dyn, bf)
     if step < 0:
@@ -752,7 +751,7 @@ def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
     if not bound:
         if not eng:
             if door_worth(i, goal, lo, hi, dyn, bf):
-                use_door(i, goal, lo, hi, comb, dyn, streams, cc, bf)  # the Major does what a Minor does
+                use_door(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)  # the Major does what a Minor does
                 return False, False
     step = best_step(i, goal, lo, hi, 1, comb, pol, rules, dyn, bf)
     if step < 0:
@@ -809,24 +808,12 @@ def guard_for(i, t, ranged, comb, pol, dyn, bf):
     between them; the highest Defence, then the first listed. -1 if none."""
     n = comb.shape[0]
     pt = dyn[t, K.D_POS]
-    side = comb[t, K.C_SIDE]
     best = -1
     nline = -1
     line = bf[BF_LINE]
     for j in range(n):
-        if j == t:
+        if not K.may_guard(j, t, best, comb, pol, dyn):
             continue
-        if comb[j, K.C_SIDE] != side:
-            continue
-        if pol[j, K.P_INTERCEPT] < 0:
-            continue
-        if comb[j, K.C_PDEF] >= 0:
-            continue
-        if not K.is_standing(dyn, j):
-            continue
-        if best >= 0:
-            if comb[j, K.C_DEF] <= comb[best, K.C_DEF]:
-                continue
         pj = dyn[j, K.D_POS]
         ok = hexes(pj, pt, bf) == 1
         if not ok:
@@ -988,7 +975,11 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                         return
     if mask != 0:
         if K.has_code(i, K.E_SPRINT, comb):
+            p0 = dyn[i, K.D_POS]
             sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
+            stepped(i, p0, comb, pol, rules, dyn, streams, cc, bf)
+            if not K.is_standing(dyn, i):
+                return
     # 3. the Major: attack what is in range, else move; Bonus Action: another Major
     for m in range(2):
         if not major:
@@ -1095,7 +1086,9 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
             if K.is_standing(dyn, i):
                 if t0 >= 0:
                     goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
+                    p0 = dyn[i, K.D_POS]
                     sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
+                    stepped(i, p0, comb, pol, rules, dyn, streams, cc, bf)
 
 
 # ---------------------------------------------------------------- talent ranges on the grid
@@ -1505,18 +1498,25 @@ def place_mine(i, s, comb, rules, dyn, cc, bf):
 
 @kernel(inline="always")
 def stepped(i, p0, comb, pol, rules, dyn, streams, cc, bf):
-    """After a movement action of ``i`` from cell ``p0``: a mine sets off when she entered a hex
-    within 1 of it (:func:`mine_check`)."""
+    """After a movement action of ``i`` from cell ``p0``: a mine sets off when she stepped out of
+    its range (rule ``mine_step_out``) or entered a hex within 1 of it (:func:`mine_sweep`)."""
     if (comb[i, K.C_ALLMASK] >> K.E_MINES) & 1 != 0:
         if dyn[i, K.D_POS] != p0:
             if dyn[i, K.D_POS] >= 0:
-                mine_check(i, comb, pol, rules, dyn, streams, cc, bf)
+                if rules[K.R_MINE_STEP_OUT] != 0:
+                    if p0 >= 0:
+                        mine_sweep(i, p0, comb, pol, rules, dyn, streams, cc, bf)
+                mine_sweep(i, -1, comb, pol, rules, dyn, streams, cc, bf)
 
 
 @kernel
-def mine_check(i, comb, pol, rules, dyn, streams, cc, bf):
-    """``i`` entered her hex: every mine within 1 hex of it whose owner is not her (rule
-    ``mine_trigger``: anyone, or only the owner's enemies) detonates (:func:`detonate`)."""
+def mine_sweep(i, p0, comb, pol, rules, dyn, streams, cc, bf):
+    """The mines ``i``'s move sets off (:func:`detonate`), those of owners other than her (rule
+    ``mine_trigger``: anyone, or only the owner's enemies). ``p0`` < 0: she entered her hex,
+    every such mine within 1 hex of it goes off (L2062). ``p0`` >= 0: she stepped out from cell
+    ``p0``: every such mine within 1 hex of ``p0`` and farther than 1 from her now goes off
+    (L2065: 'the next time somebody enters into or steps out of the range'; 'you can step away
+    and it will detonate without harming you': its attack reaches those still next to it)."""
     for o in range(comb.shape[0]):
         if o == i:
             continue
@@ -1527,10 +1527,18 @@ def mine_check(i, comb, pol, rules, dyn, streams, cc, bf):
                 continue
         for k in range(K.MAXMINES):
             m = dyn[o, K.D_MINE + k]
-            if m >= 0:
-                if dyn[i, K.D_POS] >= 0:
-                    if hexes(m, dyn[i, K.D_POS], bf) <= 1:
-                        detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf)
+            if m < 0:
+                continue
+            here = dyn[i, K.D_POS]
+            if here < 0:
+                return  # a mine's attack killed her: she left the field
+            d = hexes(m, here, bf)
+            if p0 < 0:
+                if d <= 1:
+                    detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf)
+            elif d > 1:
+                if hexes(m, p0, bf) <= 1:
+                    detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf)
 
 
 @kernel
@@ -1943,13 +1951,14 @@ def exit_cell(d, bf):
 
 
 @kernel
-def use_door(i, goal, lo, hi, comb, dyn, streams, cc, bf):
+def use_door(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
     """Escher Doors (L2135-2137): she enters the door she stands on (the
     Minor action, or a Major acting as one): 1d6, on 1-5 (below
     ``L_DOOR_CHOOSE``) she comes out of the paired door, on a 6 out of the
     door of her choice (the one nearest her goal; ties: the lowest cell).
     Coming out: the door hex, or the first free hex next to it; if none
-    she stays."""
+    she stays. An enemy's And Your Enemies Closer may hold her when the way
+    out leaves it behind (:func:`held`, after the d6; the action is used)."""
     c = dyn[i, K.D_POS]
     cc[i, K.K_DOORS] += 1
     roll = randbelow(streams[K.S_CHECK], 6) + 1
@@ -1967,6 +1976,8 @@ def use_door(i, goal, lo, hi, comb, dyn, streams, cc, bf):
                     dest = m
     e = exit_cell(dest, bf)
     if e >= 0:
+        if held(i, e, comb, pol, rules, dyn, streams, cc, bf):
+            return
         relocate(i, e, dyn, bf)
         refresh_fear(comb, dyn, bf)
 
@@ -1975,19 +1986,26 @@ def use_door(i, goal, lo, hi, comb, dyn, streams, cc, bf):
 
 
 @pjit
-def simulate_blocks_grid(comb, pol, rules, key, start, count, nblocks,
-                         fights, rounds_hist, side_curve, comb_curve, ccount,
-                         q, r, shifts, nbr, terrain, lut, meta, walk, cellfx, lab, path):
-    """:func:`.kernel.simulate_blocks` on a battlefield (the arrays of
-    :class:`.grid.Battlefield`, :func:`field_arrays`): same streams, same
-    counters; each block keeps its own occupancy and scratch."""
-    n = comb.shape[0]
+def simulate_episode_blocks_grid(comb, pol, rules, off, ng, recover, key, start, count, nblocks,
+                                 fights, rounds_hist, scene_fights, scene_hist, side_curve, comb_curve, ccount,
+                                 party, q, r, shifts, nbr, terrain, lut, meta, walk, cellfx, lab, path):
+    """:func:`.kernel.simulate_episode_blocks` on a battlefield: every scene of the episode is
+    fought on the same field, each deployed afresh from that scene's starting hexes (the
+    party's too), the terrain restored (:func:`place_all`); same streams and counters.
+
+    A plain grid fight is played here too, as an episode of one scene with no party rows
+    (``off = [0, n]``, ``ng = 0``): the same trial as :func:`.kernel.simulate_blocks` on the
+    battlefield, and one grid kernel to compile. Each block keeps its own occupancy, scratch
+    and terrain copy."""
+    n_all = comb.shape[0]
     ncell = q.shape[0]
+    width = K.episode_width(off)
     per = (count + nblocks - 1) // nblocks
     for b in numba.prange(nblocks):
-        dyn = np.zeros((n, K.ND), dtype=np.int64)
-        order = np.zeros(n, dtype=np.int64)
-        ikey = np.zeros(n, dtype=np.int64)
+        cb = comb.copy()
+        dyn = np.zeros((n_all, K.ND), dtype=np.int64)
+        order = np.zeros(width, dtype=np.int64)
+        ikey = np.zeros(width, dtype=np.int64)
         streams = np.zeros((K.NS, STATE_WORDS), dtype=np.uint64)
         occ = np.full(ncell, -1, dtype=np.int64)
         dist = np.zeros(ncell, dtype=np.int64)
@@ -2002,12 +2020,8 @@ def simulate_blocks_grid(comb, pol, rules, key, start, count, nblocks,
             trial = start + t
             for p in range(K.NS):
                 seed_stream(streams[p], key, trial, p)
-            K.reset(comb, rules, dyn)
-            outcome, rounds = K.fight_on(comb, pol, rules, dyn, order, ikey, streams, ccount[b],
-                                         side_curve[b], comb_curve[b], bf)
-            fights[b, outcome] += 1
-            fights[b, K.F_ROUNDS] += rounds
-            rounds_hist[b, rounds] += 1
+            K.play_episode(cb, pol, rules, off, ng, recover, dyn, order, ikey, streams, fights[b], rounds_hist[b],
+                           scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], ccount[b], party[b], bf)
 
 
 # ---------------------------------------------------------------- movement talents
@@ -2358,6 +2372,9 @@ def sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
     c = dyn[i, K.D_POS]
     if bf[BF_TERRAIN][c] & (G.ROUGH | G.PERILOUS):
         return False
+    if (comb[i, K.C_ALLMASK] >> K.E_LASHING) & 1 != 0:
+        if lashed(i, c, comb, dyn, bf):
+            return False  # Lashing Ground: her hex is rough terrain for her (L2045)
     if engaged(i, comb, dyn, bf):
         return False
     s = K.find_usable(i, K.E_SPRINT, comb, pol, dyn)
@@ -2380,7 +2397,8 @@ def slither(t, a, comb, pol, rules, dyn, streams, cc, bf):
     it (hit or miss), ``t`` moves 1 hex ignoring rough terrain and the
     Disengage requirement, when that gets it nearer its policy's range of
     ``a`` (``keep-range``: back off to 2-3; ``close-in``: to adjacent).
-    Not while Bound (a move needs a Major action, L1463)."""
+    Not while Bound (a move needs a Major action, L1463). An adjacent girl's
+    And Your Enemies Closer may hold it (:func:`held`; the overcharge is spent)."""
     if not K.is_standing(dyn, t):
         return
     if dyn[t, K.D_POS] < 0:
@@ -2399,6 +2417,9 @@ def slither(t, a, comb, pol, rules, dyn, streams, cc, bf):
     if step < 0:
         return
     K.pay_talent(t, s, comb, rules, dyn, cc)
+    if held(t, step, comb, pol, rules, dyn, streams, cc, bf):
+        K.check_bursts(t, comb, rules, dyn, cc)
+        return  # And Your Enemies Closer: the move attempted is used up (L1526)
     move_to(t, step, dyn, cc, bf)
     cc[t, K.K_TALENT_MOVES] += 1
     K.check_bursts(t, comb, rules, dyn, cc)

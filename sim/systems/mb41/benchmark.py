@@ -37,7 +37,7 @@ SEED = 20240601
 
 @jit
 def _fights_counting(comb, pol, rules, key, count, q, r, shifts, nbr, terrain, lut, meta, walk, cellfx, lab, path):
-    """Play ``count`` trials on this thread as :func:`.battle_grid.simulate_blocks_grid`
+    """Play ``count`` trials on this thread as :func:`.battle_grid.simulate_episode_blocks_grid`
     does; returns the 64-bit outputs drawn by all streams."""
     n = comb.shape[0]
     ncell = q.shape[0]

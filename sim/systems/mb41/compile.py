@@ -93,6 +93,7 @@ def _compile_episode(scenario: Scenario) -> Inputs:
         kinds=[k for inp in scenes for k in inp.kinds],
         side_names=[first.side_names[0], " / ".join(inp.side_names[1] for inp in scenes)],
         resolved_rules=first.resolved_rules, notes=notes, talents=[t for inp in scenes for t in inp.talents],
+        battlefield=first.battlefield,
         episode=EpisodePlan(offsets=offsets, party=ng, recover=recover,
                             scene_names=scenario.episode.scene_names(), scenes=scenes),
     )
@@ -196,6 +197,7 @@ def _compile_fight(scenario: Scenario) -> Inputs:
             notes.append(f"{m.name} has Belkan System: she attacks in melee (attack_kind ranged ignored)")
         slot_names.append([t for t in m.talents if t != "Boost"])
         pol[i] = policies.encode(m.policy, resolved["burst_at"], m.attack_kind)
+        pol[i, K.P_PLACE] = _start_place(s, m, resolved)
         if pol[i, K.P_SORCERY] != K.SORCERY_NEVER:
             if m.kind == "girl":
                 row[K.C_TMASK] |= 1 << K.E_SORCERY  # her turn reaches the talent code that casts
@@ -206,6 +208,7 @@ def _compile_fight(scenario: Scenario) -> Inputs:
         comb[i, K.C_SPAWN_KIND] = kind
         comb[i, K.C_SPAWN_BY] = by
         if kind == K.SPAWN_COPY:  # the enemies' targeting sees the copy as her (A53, marionette_decoy)
+            comb[i, K.C_RA:K.C_RS + 1] = comb[by, K.C_RA:K.C_RS + 1]  # its sixes are her stats' (gain_overcharge)
             decoy = 1 + ("random", "copy", "girl").index(resolved["marionette_decoy"])
             for j in range(n):
                 if comb[j, K.C_SIDE] != comb[i, K.C_SIDE]:
@@ -302,6 +305,25 @@ def _reserve_rows(scenario: Scenario, resolved: dict, members: list, names: list
             names.append(nm)
             out[len(members) - 1] = (K.SPAWN_HEART, i)
     return out
+
+
+def _start_place(side: int, m, resolved: dict) -> int:
+    """Her starting position on the draft's map (0-based; -1 without one): her
+    ``position:`` (1-based, stored as ``place``), else the formation of rule
+    ``position_gap`` (the first side at position 1, the second that many
+    positions further, -1 = the far end; not stated in the seed, DRAFT L480)."""
+    npos = resolved["positions"]
+    if npos <= 0:
+        return -1
+    if m.place is not None:
+        if m.place < 1 or m.place > npos:
+            raise ValueError(f"{m.name}.position: {m.place} is off the map: expected a position from 1 to "
+                             f"{npos} (rules.positions: {npos})")
+        return m.place - 1
+    if side == 0:
+        return 0
+    gap = resolved["position_gap"]
+    return npos - 1 if gap < 0 else min(gap, npos - 1)
 
 
 def _side_effects(comb: np.ndarray) -> None:

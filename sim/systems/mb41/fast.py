@@ -50,6 +50,8 @@ def eligible(inputs) -> list[str]:
         why.append("defeat all_down")
     if int(rules[K.R_GRID]) != 0:
         why.append("no grid (grid none)")
+    if int(rules[K.R_POSITIONS]) != 0:
+        why.append("no positions (positions 0)")
     for i in range(comb.shape[0]):
         if comb[i, K.C_TMASK] != 0 or np.any(comb[i, K.C_TCODE:K.C_TCODE + K.MAXT] != 0):
             why.append("no talents")

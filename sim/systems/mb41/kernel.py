@@ -61,6 +61,7 @@ from sim.dice import exploding_d6, exploding_d6_ones, opposed_2d6, sum_d6, sum_d
 from sim.rng import STATE_WORDS, randbelow, seed_stream
 
 from . import battle_grid as BG  # the hex battlefield's turn (it uses this module's K.* at compile time)
+from . import positions as PS  # the draft's positions (rule positions > 0), played inside take_turn
 
 # ---------------------------------------------------------------- columns
 # static combatant columns
@@ -222,7 +223,8 @@ P_MOVE = 11        # movement on a grid: MOVE_*
 P_INTERCEPT = 12   # intercept a hit on an adjacent ally: -1 never; else when it leaves her below this % (1000 always)
 P_RECKLESS = 13    # 1 = Reckless Movement instead of Disengage / a double move out of rough terrain
 P_SORCERY = 14     # sorcery in battle: SORCERY_*
-# P 15-17 are reserved for the movement, area and spawning talents
+P_PLACE = 15       # positions: where she starts, 0-based (member 'position:' or the formation); -1 no map
+# P 17 is reserved for the movement, area and spawning talents
 P_AREA_MIN = 16    # an area attack (Blast Strike, Burst Attack, Gravity Wave) when it reaches at least this many enemies
 NP = 18
 TARGET_WEAKEST = 0
@@ -306,7 +308,9 @@ D_BARRIER_KIND = 106  # its shape: 0 none, 1 circle, 2 straight wall
 D_BARRIER_AT = 107    # circle: its centre (her cell when raised); wall: the adjacent hex it passes through
 D_BARRIER_ARG = 108   # circle: hexes from the centre to the ring of barrier hexes (radius + 1); wall: its direction
 D_BARRIER_LEN = 109   # wall: its length in hexes (rule barrier_wall_length)
-# columns 110-111, 117-119 and 123-127 are unused
+# columns 110-111, 117-119 and 124-127 are unused
+# the draft's positions (rule positions > 0, :mod:`.positions`); meaningful only with positions on
+D_PLACE = 123      # her position on the line, 0-based (set by :func:`.positions.place_all`, :func:`appear`)
 D_VEIL_UNTIL = 112  # Veil: attacks on her take the penalty while her D_TURNS_DONE is below this
 D_VEIL_D = 113      # grid: hexes between the attacker (this row) and her Veiled target, set by the grid attack
 MAXMINES = 3        # live mines per owner (the imps' 3/Scene)
@@ -381,7 +385,6 @@ K_TALENT_MOVES = K_MOVES + 20  # hexes her movement talents moved her (Teleport:
 K_SHOVED = K_MOVES + 21        # hexes she moved others (Get Over Here, Repel, Safe Place)
 K_SWITCHES = K_MOVES + 22      # Defensive Switches (she became the target)
 K_HELD = K_MOVES + 23          # moves her And Your Enemies Closer stopped
-# K_MOVES + 36, + 37 are unused
 K_BARRIERS = K_MOVES + 24        # barriers she raised with Create Barrier (L1697)
 K_BARRIER_DMG = K_MOVES + 25     # damage her barriers absorbed (of their 20 Resolve)
 K_BARRIER_ATTACKS = K_MOVES + 41  # attacks she made on an enemy's barrier
@@ -395,6 +398,8 @@ K_CREATED = K_MOVES + 32       # minions it created with Minion Creation
 K_APPEARED = K_MOVES + 33      # fights in which this reserve row appeared (minion, Heart creature, copy)
 K_COPY_ABSORBED = K_MOVES + 34  # Marionette: hits her copy absorbed (counted on the girl)
 K_HEART_SPAWNS = K_MOVES + 35  # Heart Bursts whose creature appeared in the fight (on the girl)
+K_PLACES = K_MOVES + 36        # positions: positions she moved (Movement, Disengage, Reckless Movement)
+K_DISENGAGES = K_MOVES + 37    # positions: Disengage moves she made (DRAFT L498)
 K_RADIATION = K_MOVES + 38     # overcharge Overcharge Radiation gave her at the end of scenes
 K_DAMPENED = K_MOVES + 39      # overcharge Power Dampening / Dampen Overcharge kept off her
 K_HEX_DMG = K_MOVES + 40       # damage Hexes dealt her (the draft; not an attack)
@@ -537,13 +542,22 @@ R_MINE_TRIGGER = 125  # Mines: 0 anyone but its owner sets it off, 1 only the ow
 R_MINE_BONUS = 126  # Mines: + damage against the one who entered the mine's own hex (L2064: 4)
 R_SCATTER_EDGE = 127  # Scattering shot: hexes from the centre to the circle's edge (4: 'radius 5 incl. the centre')
 R_SCATTER_SELF = 128  # Scattering shot: the shooter in the circle is pushed too (1)
+R_MINE_STEP_OUT = 129  # Mines: stepping out of a mine's range sets it off too (1, L2065)
+# the draft's Battlefield map of positions (mb-draft; :mod:`.positions`)
+R_POSITIONS = 130          # positions on the line; 0 = gridless
+R_MELEE_POSITIONS = 131    # 2 entries: nearest, farthest (DRAFT L480: 0, 0)
+R_RANGED_POSITIONS = 133   # 2 entries (DRAFT L480: 1, 2)
+R_ROUGH_POSITIONS = 135    # 4 entries: 1-based rough positions, 0 = none
+R_POSITION_GAP = 139       # compiler: default formation, -1 = the far end
+R_POSITION_FORMS = 140     # 0 both basic attacks, 1 only her attack_kind
+R_ENGAGE_DOWNED = 141      # 1 = a downed enemy in her position engages her too
 # Create Barrier (L1693-1697, A52)
-R_BARRIER_SHAPE = 129  # 0 circle (a wall when no circle fits), 1 wall
-R_BARRIER_RADIUS = 130  # largest circle radius (hexes; the ring of barrier hexes is one further)
-R_BARRIER_WALL_LENGTH = 131  # hexes in the straight wall
-R_BARRIER_BLOCKS_RANGED = 132  # 1: an attack from 2+ hexes whose line crosses a raised barrier hex is impossible
-R_BARRIER_DEFENCE = 133  # 0 auto (hit automatically, damage off its Resolve), 1 indestructible
-R_SIZE = 134
+R_BARRIER_SHAPE = 142  # 0 circle (a wall when no circle fits), 1 wall
+R_BARRIER_RADIUS = 143  # largest circle radius (hexes; the ring of barrier hexes is one further)
+R_BARRIER_WALL_LENGTH = 144  # hexes in the straight wall
+R_BARRIER_BLOCKS_RANGED = 145  # 1: an attack from 2+ hexes whose line crosses a raised barrier hex is impossible
+R_BARRIER_DEFENCE = 146  # 0 auto (hit automatically, damage off its Resolve), 1 indestructible
+R_SIZE = 147
 BURSTS_COUNT = 1
 HEART = 0
 FURY = 1
@@ -663,11 +677,15 @@ def appear(j, anchor, comb, dyn, cc, bf):
     if bf is not None:
         if not BG.place_near(j, anchor, dyn, bf):
             return False
+    else:
+        dyn[j, D_PLACE] = dyn[comb[j, C_SPAWN_BY], D_PLACE]  # positions: where the one who made it stands
     dyn[j, D_ABSENT] = 0
     dyn[j, D_DEAD] = 0
     dyn[j, D_RES] = comb[j, C_RES]
     dyn[j, D_APPEARED] = dyn[0, D_ROUND] + 1
     cc[j, K_APPEARED] += 1
+    if (comb[j, C_TMASK] >> E_FEAR_AURA) & 1 != 0:
+        end_fear_aura(j, comb, dyn, 1)  # its aura arrives with it (none at the start: C_FEAR0)
     return True
 
 
@@ -975,9 +993,13 @@ def can_boost(i, stat, pending, comb, pol, dyn):
 def gain_overcharge(i, stat, amount, comb, rules, dyn, cc):
     """Sixes on a magical check: +1 per six for a girl (L149); a monster loses
     ``monster_six_cost`` per six from its pool, not below 0 (L1892); a witch's
-    pool gains them up to her cap (L2216; counted in ``K_OC_GAIN``)."""
+    pool gains them up to her cap (L2216; counted in ``K_OC_GAIN``). Marionette's copy
+    defends 'as usual' (L1834): its sixes are the girl's overcharge (and her burst check)."""
     if amount <= 0:
         return
+    copy = comb[i, C_SPAWN_KIND] == SPAWN_COPY
+    if copy:
+        i = comb[i, C_SPAWN_BY]
     if comb[i, C_MONSTER] != 0:
         if comb[i, C_MONSTER] == WITCH:
             # a witch "still gains overcharge whenever she rolls 6s", up to her cap (L2216-2222)
@@ -997,6 +1019,8 @@ def gain_overcharge(i, stat, amount, comb, rules, dyn, cc):
             amount = dampen_overcharge(i, stat, amount, comb, rules, dyn, cc)
         dyn[i, D_OC + stat] += amount
         cc[i, K_OC_GAIN + stat] += amount
+        if copy:
+            check_bursts(i, comb, rules, dyn, cc)
 
 
 @kernel
@@ -1685,6 +1709,8 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
             dmg += BOOST_FLAT_DAMAGE * (a_boosts - d_flat)
         if a_mask != 0:
             dmg += dmg_bonus
+            if (a_mask >> E_ALL_OR_NOTHING) & 1 != 0:
+                dmg += all_in_after(i, comb, pol, rules, dyn, cc)
             if kb_slot >= 0:
                 # Killing Blow (L1821): a hit deals +P1 d6 + P2
                 dmg += sum_d6(dmg_st, comb[i, C_TP1 + kb_slot]) + comb[i, C_TP2 + kb_slot]
@@ -1744,6 +1770,30 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     check_bursts(i, comb, rules, dyn, cc)
     check_bursts(t, comb, rules, dyn, cc)
     return dealt
+
+
+@kernel
+def all_in_after(i, comb, pol, rules, dyn, cc):
+    """The draft's All or Nothing (DRAFT L259-263, free, 1/Scene, param ``after``): on an
+    attack she just made that hit, she takes up to P1 damage (the policy's ``all_or_nothing``,
+    only while it leaves her standing) and the attack deals as much more. Returns the bonus."""
+    s = find_usable(i, E_ALL_OR_NOTHING, comb, pol, dyn)
+    if s < 0:
+        return 0
+    if comb[i, C_TP2 + s] == 0:
+        return 0
+    x = pol[i, P_ALL_IN]
+    if x > comb[i, C_TP1 + s]:
+        x = comb[i, C_TP1 + s]
+    if x <= 0:
+        return 0
+    if dyn[i, D_RES] <= x:
+        return 0
+    pay_talent(i, s, comb, rules, dyn, cc)
+    dyn[i, D_RES] -= x
+    cc[i, K_TAKEN] += x
+    cc[i, K_SELF_DMG] += x
+    return x
 
 
 @kernel
@@ -2065,15 +2115,17 @@ def restore(i, j, amount, comb, dyn, cc):
 
 
 @kernel
-def end_fear_aura(t, comb, dyn):
-    """A monster with Fear Aura is dead: its -P1 to its enemies' rolls ends."""
+def end_fear_aura(t, comb, dyn, sign=-1):
+    """A monster with Fear Aura is dead: its -P1 to its enemies' rolls ends (gridless; the
+    grid recomputes auras, :func:`.battle_grid.refresh_fear`). ``sign`` +1: it begins (a
+    reserve row appearing mid-fight, :func:`appear`)."""
     p = 0
     for s in range(MAXT):
         if comb[t, C_TCODE + s] == E_FEAR_AURA:
             p += comb[t, C_TP1 + s]
     for j in range(comb.shape[0]):
         if comb[j, C_SIDE] != comb[t, C_SIDE]:
-            dyn[j, D_FEAR] -= p
+            dyn[j, D_FEAR] += sign * p
 
 
 @kernel
@@ -2118,6 +2170,9 @@ def declare_riders(i, t, comb, pol, rules, dyn, cc):
         # policy's all_or_nothing, only while it leaves her standing); the
         # attack's damage rises as much, lost on a miss (A49)
         s = find_usable(i, E_ALL_OR_NOTHING, comb, pol, dyn)
+        if s >= 0:
+            if comb[i, C_TP2 + s] != 0:
+                s = -1  # the draft's: after the attack, on a hit (all_in_after)
         if s >= 0:
             x = pol[i, P_ALL_IN]
             if x > comb[i, C_TP1 + s]:
@@ -2893,7 +2948,25 @@ def aura_of_strength(t, i, comb, rules, dyn, streams, cc):
     """Aura of Strength (L1689): ``t`` succeeded on a defence roll against
     ``i``; enemies adjacent to her take P1 damage each (not an attack, no
     reductions). Adjacent = the attacker when its attack is melee
-    (``C_FORM``); see the STATUS file for the grid."""
+    (``C_FORM``); see the STATUS file for the grid. On the draft's positions
+    (DRAFT L95, 'all enemies in the same position as you'): every enemy of
+    ``t`` in her position, standing or downed, the attacker or not."""
+    if rules[R_POSITIONS] > 0:
+        for s in range(MAXT):
+            if comb[t, C_TCODE + s] == E_AURA_STRENGTH:
+                cc[t, K_TUSE + s] += 1
+                for j in range(comb.shape[0]):
+                    if comb[j, C_SIDE] == comb[t, C_SIDE]:
+                        continue
+                    if dyn[j, D_DEAD] != 0:
+                        continue
+                    if dyn[j, D_PLACE] != dyn[t, D_PLACE]:
+                        continue
+                    took = apply_damage(j, comb[t, C_TP1 + s], comb, rules, dyn, streams, cc)
+                    cc[t, K_DEALT] += took
+                    cc[j, K_TAKEN] += took
+                    cc[j, K_SELF_DMG] += took
+        return
     if comb[i, C_FORM] != 0:
         return
     for s in range(MAXT):
@@ -3266,7 +3339,7 @@ def settle(comb, pol, rules, dyn, streams, cc, bf):
             if a >= 0:
                 dyn[j, D_RETALIATE] = -1
                 busy = True
-                retaliate(j, a, comb, pol, rules, dyn, streams, cc)
+                retaliate(j, a, comb, pol, rules, dyn, streams, cc, bf)
             for s in range(3):
                 if dyn[j, D_PEND + s] != 0:
                     dyn[j, D_PEND + s] = 0
@@ -3277,7 +3350,7 @@ def settle(comb, pol, rules, dyn, streams, cc, bf):
 
 
 @kernel
-def retaliate(j, a, comb, pol, rules, dyn, streams, cc):
+def retaliate(j, a, comb, pol, rules, dyn, streams, cc, bf):
     """Frenzied ``j`` spends 2 Fury overcharge for a basic attack on ``a``, who
     attacked her (L758), if she is still frenzied and standing, has the 2
     points and ``a`` is alive."""
@@ -3291,6 +3364,8 @@ def retaliate(j, a, comb, pol, rules, dyn, streams, cc):
         return
     spend_fury(j, 2, dyn, cc)
     cc[j, K_RETALIATIONS] += 1
+    if side_has_code(a, E_SWITCH, comb):
+        a = defensive_switch(j, a, comb, pol, rules, dyn, cc, bf)
     attack_call(j, a, comb, pol, rules, dyn, streams, cc)
 
 
@@ -3555,6 +3630,8 @@ def frenzy_turn(i, comb, pol, rules, dyn, streams, cc, bf):
     if bf is None:
         t = frenzy_target(i, comb, pol, rules, dyn, streams)
         if t >= 0:
+            if side_has_code(t, E_SWITCH, comb):
+                t = defensive_switch(i, t, comb, pol, rules, dyn, cc, None)
             attack_call(i, t, comb, pol, rules, dyn, streams, cc)
         if comb[i, C_TMASK] != 0:
             dyn[i, D_TURNS_DONE] += 1
@@ -3587,10 +3664,21 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
        usable she attacks the enemy an ally hit just before her turn.
     4. Free: Reflector after a successful attack; Bonus Action / Action
        Burst (talent) for another Major action.
+
+    With the draft's positions (rule ``positions`` > 0, :mod:`.positions`)
+    she moves toward her target's range with the Minor first, attacks only
+    what her basic attacks reach (the form by distance, Cover by someone in
+    the target's position), moves with the Major (Disengage) when nothing is
+    in reach, and moves with a Minor still unused afterwards. Without
+    positions none of this runs: no draw, no counter.
     """
     mask = comb[i, C_TMASK]
     dyn[i, D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
     dyn[i, D_MINOR_USED] = 0
+    pos = rules[R_POSITIONS] > 0
+    if pos:
+        if rules[R_ROUGH_COST] == 0:
+            dyn[i, D_PAID] = 0  # the two positions out of rough terrain are paid within one turn (A15a)
     if (mask >> E_MORE) & 1 != 0:  # the draft's free Empower and Regeneration
         if has_code(i, E_MOOD, comb):
             try_mood(i, True, comb, pol, rules, dyn, cc)
@@ -3624,6 +3712,21 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
                 r = minor_talent(i, comb, pol, rules, dyn, streams, cc, None)
             if settle_now(rules):
                 actions = settle_in_turn(i, actions, comb, pol, rules, dyn, streams, cc)
+    # positions: the policy's target and a Minor step toward its range first
+    minor = actions >= 2
+    t0 = -1
+    if pos:
+        if actions >= 1:
+            t0 = PS.pick(i, False, comb, pol, rules, dyn, streams[S_POLICY])
+            if minor:
+                if PS.minor_toward(i, t0, comb, pol, rules, dyn, streams, cc):
+                    minor = False
+                    actions -= 1
+                    dyn[i, D_MINOR_USED] = 1
+                    if not is_standing(dyn, i):
+                        actions = 0
+                    if settle_now(rules):
+                        actions = settle_in_turn(i, actions, comb, pol, rules, dyn, streams, cc)
     # Major action, then (Bonus Action, free) another Major: one attack site,
     # so the inlined attack is compiled once
     majors = 1 if actions >= 1 else 0
@@ -3634,41 +3737,116 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
             continue
         acted = False
         who = i
+        t = -1
         if mask != 0:
             acted = major_talent(i, comb, pol, rules, dyn, streams, cc, None)
             if not acted:
-                g = guided_strike(i, comb, pol, rules, dyn, cc)
-                if g >= 0:
-                    who = g
+                if pos:  # Guided Strike only when the ally has someone in reach
+                    gs, g = guided_choice(i, comb, pol, dyn)
+                    if g >= 0:
+                        tg = PS.pick(g, True, comb, pol, rules, dyn, streams[S_POLICY])
+                        if tg >= 0:
+                            pay_talent(i, gs, comb, rules, dyn, cc)
+                            check_bursts(i, comb, rules, dyn, cc)
+                            who = g
+                            t = tg
+                else:
+                    g = guided_strike(i, comb, pol, rules, dyn, cc)
+                    if g >= 0:
+                        who = g
         if not acted:
-            t = -1
             if who == i:
                 if (mask >> E_FOLLOW_UP) & 1 != 0:
                     t = follow_up_target(i, comb, pol, dyn)
+                    if pos:
+                        if t >= 0:
+                            if PS.reach(i, t, comb, rules, dyn) < 0:
+                                t = -1
             if t < 0:
-                t = choose_target(who, comb, pol, dyn, streams[S_POLICY])
+                if pos:
+                    if who == i:
+                        if m > 0:  # after a Bonus Action: her target may be down
+                            if t0 >= 0:
+                                if not _candidate(t0, comb[i, C_SIDE], pol[i, P_FINISH] != 0, comb, dyn):
+                                    t0 = PS.pick(i, False, comb, pol, rules, dyn, streams[S_POLICY])
+                        if t0 >= 0:
+                            if _candidate(t0, comb[i, C_SIDE], pol[i, P_FINISH] != 0, comb, dyn):
+                                if PS.reach(i, t0, comb, rules, dyn) >= 0:
+                                    t = t0
+                    if t < 0:
+                        t = PS.pick(who, True, comb, pol, rules, dyn, streams[S_POLICY])
+                else:
+                    t = choose_target(who, comb, pol, dyn, streams[S_POLICY])
             if t < 0:
-                break
-            if side_has_code(t, E_SWITCH, comb):
-                t = defensive_switch(who, t, comb, pol, rules, dyn, cc, None)
-            if who == i:
-                if has_code(i, E_SHOVE, comb):
-                    pay_shove(i, comb, pol, rules, dyn, cc)  # gridless: a basic attack, paid (no hex to move)
-            dealt = attack(who, t, comb, pol, rules, dyn, streams, cc)
-            if m == 0:
+                if not pos:
+                    break
+                if t0 < 0:
+                    break  # nobody left to fight
+                # nobody in reach: the Major moves her (Disengage when engaged)
+                if PS.major_toward(i, t0, minor, comb, pol, rules, dyn, streams, cc):
+                    minor = False
+                    dyn[i, D_MINOR_USED] = 1
+                if not is_standing(dyn, i):
+                    break
+            else:
+                if side_has_code(t, E_SWITCH, comb):
+                    t = defensive_switch(who, t, comb, pol, rules, dyn, cc, None)
                 if who == i:
-                    if dealt >= 0:
-                        if (mask >> E_REFLECTOR) & 1 != 0:
-                            give_reflector(i, comb, dyn, cc, None)
+                    if has_code(i, E_SHOVE, comb):
+                        pay_shove(i, comb, pol, rules, dyn, cc)  # gridless: a basic attack, paid (no hex to move)
+                if pos:
+                    PS.ready(who, t, comb, pol, rules, dyn)
+                dealt = attack(who, t, comb, pol, rules, dyn, streams, cc)
+                if pos:
+                    PS.done(who, t, dyn)
+                if m == 0:
+                    if who == i:
+                        if dealt >= 0:
+                            if (mask >> E_REFLECTOR) & 1 != 0:
+                                give_reflector(i, comb, dyn, cc, None)
         if settle_now(rules):
             if settle_in_turn(i, 1, comb, pol, rules, dyn, streams, cc) == 0:
                 break
         if m == 0:
             if mask != 0:
-                if bonus_action(i, comb, pol, rules, dyn, cc):
-                    majors = 2
+                bonus = True
+                if pos:
+                    bonus = PS.any_in_reach(i, comb, pol, rules, dyn)
+                if bonus:
+                    if bonus_action(i, comb, pol, rules, dyn, cc):
+                        majors = 2
+    if pos:  # a Minor still unused: one more position toward her range
+        if minor:
+            if dyn[i, D_MINOR_USED] == 0:
+                if is_standing(dyn, i):
+                    if t0 >= 0:
+                        if not _candidate(t0, comb[i, C_SIDE], pol[i, P_FINISH] != 0, comb, dyn):
+                            t0 = PS.pick(i, False, comb, pol, rules, dyn, streams[S_POLICY])
+                    PS.minor_toward(i, t0, comb, pol, rules, dyn, streams, cc)
     if mask != 0:
         dyn[i, D_TURNS_DONE] += 1
+
+
+@kernel(inline="always")
+def may_guard(j, t, best, comb, pol, dyn):
+    """``j`` may intercept (Cover) an attack on ``t`` and is a better guard than ``best`` (-1
+    none): a standing ally of ``t`` other than ``t`` whose intercept policy is willing, who
+    rolls Defence (not a minion with passive defence), with a higher Defence than ``best``
+    (the first listed on ties). Where she must stand is the caller's (grid, positions)."""
+    if j == t:
+        return False
+    if comb[j, C_SIDE] != comb[t, C_SIDE]:
+        return False
+    if pol[j, P_INTERCEPT] < 0:
+        return False
+    if comb[j, C_PDEF] >= 0:
+        return False
+    if not is_standing(dyn, j):
+        return False
+    if best >= 0:
+        if comb[j, C_DEF] <= comb[best, C_DEF]:
+            return False
+    return True
 
 
 @kernel
@@ -3683,6 +3861,8 @@ def defensive_switch(i, t, comb, pol, rules, dyn, cc, bf):
     for j in range(comb.shape[0]):
         if j == t:
             continue
+        if j == i:
+            continue  # a frenzied attacker never switches into her own attack
         if comb[j, C_SIDE] != side:
             continue
         if pol[j, P_INTERCEPT] < 0:
@@ -3753,14 +3933,13 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc, bf):
                 return 1
     if try_heal(i, comb, pol, rules, dyn, streams, cc, bf):
         return 1
-    if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:  # the draft's Hex and Rouse
+    if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:  # the draft's Hex and Rouse, Minion Creation, Marionette
         if has_code(i, E_HEX, comb):
             if try_hex(i, comb, pol, rules, dyn, streams, cc):
                 return 1
         if has_code(i, E_MOOD, comb):
             if try_mood(i, False, comb, pol, rules, dyn, cc):
                 return 1
-    if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:  # Minion Creation, Marionette
         if has_code(i, E_MINION_CREATION, comb):
             if create_minions(i, comb, pol, rules, dyn, cc, bf):
                 return 1
@@ -3902,6 +4081,20 @@ def area_attacks(i, k, comb, pol, rules, dyn, streams, cc):
 
 
 @kernel
+def area_gridless_use(i, s, comb, pol, rules, dyn, streams, cc):
+    """Gridless Blast Strike / Burst Attack / Gravity Wave from slot ``s``: when it reaches
+    enough enemies (:func:`area_gridless`), pay and make its attacks (:func:`area_attacks`).
+    Returns whether it was used."""
+    k = area_gridless(i, comb, pol, rules, dyn, streams, cc)
+    if k == 0:
+        return False
+    pay_talent(i, s, comb, rules, dyn, cc)
+    area_attacks(i, k, comb, pol, rules, dyn, streams, cc)
+    check_bursts(i, comb, rules, dyn, cc)
+    return True
+
+
+@kernel
 def try_area_attack(i, comb, pol, rules, dyn, streams, cc, bf):
     """Blast Strike (L1801) / Burst Attack (L1965), ``area_attack``: a Major action, one basic
     attack against every target in the area, each defending separately (each target is its
@@ -3914,13 +4107,7 @@ def try_area_attack(i, comb, pol, rules, dyn, streams, cc, bf):
     if s < 0:
         return False
     if bf is None:
-        k = area_gridless(i, comb, pol, rules, dyn, streams, cc)
-        if k == 0:
-            return False
-        pay_talent(i, s, comb, rules, dyn, cc)
-        area_attacks(i, k, comb, pol, rules, dyn, streams, cc)
-        check_bursts(i, comb, rules, dyn, cc)
-        return True
+        return area_gridless_use(i, s, comb, pol, rules, dyn, streams, cc)
     else:
         return BG.area_attack(i, s, comb, pol, rules, dyn, streams, cc, bf)
 
@@ -3935,13 +4122,7 @@ def try_gravity(i, comb, pol, rules, dyn, streams, cc, bf):
     if s < 0:
         return False
     if bf is None:
-        k = area_gridless(i, comb, pol, rules, dyn, streams, cc)
-        if k == 0:
-            return False
-        pay_talent(i, s, comb, rules, dyn, cc)
-        area_attacks(i, k, comb, pol, rules, dyn, streams, cc)
-        check_bursts(i, comb, rules, dyn, cc)
-        return True
+        return area_gridless_use(i, s, comb, pol, rules, dyn, streams, cc)
     else:
         return BG.gravity_wave(i, s, comb, pol, rules, dyn, streams, cc, bf)
 
@@ -4215,6 +4396,8 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
     if bf is not None:
         BG.place_all(dyn, bf)
         BG.refresh_fear(comb, dyn, bf)
+    elif rules[R_POSITIONS] > 0:
+        PS.place_all(comb, pol, dyn)  # the draft's positions: everyone to her starting position
     settle(comb, pol, rules, dyn, streams, cc, bf)
     roll_initiative(comb, rules, streams[S_SETUP], order, key)
     outcome = -1
@@ -4487,18 +4670,78 @@ def next_scene(comb, rules, dyn, prev, a, e, ng, recover, streams, party):
             party[g, PE_RECOVERED] += gain
 
 
+@kernel
+def play_episode(cb, pol, rules, off, ng, recover, dyn, order, ikey, streams,
+                 fights, rounds_hist, scene_fights, scene_hist, side_curve, comb_curve, ccount, party, bf):
+    """One episode on seeded ``streams`` (:func:`simulate_episode_blocks`; the counters are one
+    block's): the scenes in turn, each an ordinary fight (:func:`fight_on`, gridless when ``bf``
+    is None, else on that battlefield, every scene deployed afresh from its own starting hexes:
+    :func:`scene_state` reads the block's ``C_CELL``); between them :func:`next_scene`."""
+    n_sc = off.shape[0] - 1
+    reset(cb[off[0]:off[1]], rules, dyn[off[0]:off[1]])
+    total = 0
+    result = F_WIN
+    last = 0
+    for s in range(n_sc):
+        a = off[s]
+        e = off[s + 1]
+        if s > 0:
+            next_scene(cb, rules, dyn, off[s - 1], a, e, ng, recover[s - 1], streams, party)
+        outcome, rounds = fight_on(cb[a:e], pol[a:e], rules, dyn[a:e], order[:e - a], ikey[:e - a],
+                                   streams, ccount[a:e], side_curve[s], comb_curve[a:e], bf)
+        scene_fights[s, outcome] += 1
+        scene_fights[s, F_ROUNDS] += rounds
+        scene_hist[s, rounds] += 1
+        total += rounds
+        last = s
+        if outcome == F_DRAW:
+            result = F_DRAW
+            if rules[R_EPISODE_DRAW] == 1:
+                if side_alive(0, cb[a:e], rules, dyn[a:e]):
+                    continue
+            break
+        if outcome == F_LOSS:
+            result = F_LOSS
+            break
+    fights[result] += 1
+    fights[F_ROUNDS] += total
+    rounds_hist[total] += 1
+    a = off[last]
+    for g in range(ng):
+        i = a + g
+        party[g, PE_RES_END] += dyn[i, D_RES]
+        if is_standing(dyn, i):
+            party[g, PE_STANDING_END] += 1
+        if dyn[i, D_DEAD] != 0:
+            party[g, PE_DEAD] += 1
+        party[g, PE_WOUNDS_END] += dyn[i, D_WOUNDS]
+        party[g, PE_MAXRES_END] += cb[i, C_RES]
+        party[g, PE_PENALTY_END] += cb[g, C_RES] - cb[i, C_RES]
+
+
+@kernel(inline="always")
+def episode_width(off):
+    """The most rows any scene of an episode has (the size of the turn-order scratch)."""
+    width = 0
+    for s in range(off.shape[0] - 1):
+        if off[s + 1] - off[s] > width:
+            width = off[s + 1] - off[s]
+    return width
+
+
 @pjit
 def simulate_episode_blocks(comb, pol, rules, off, ng, recover, key, start, count, nblocks,
                             fights, rounds_hist, scene_fights, scene_hist, side_curve, comb_curve,
                             ccount, party):
-    """Play episodes ``start .. start+count-1`` in ``nblocks`` blocks (prange).
+    """Play episodes ``start .. start+count-1`` in ``nblocks`` blocks (prange), gridless.
 
     ``comb``/``pol``: the stacked arrays (scene s in rows ``off[s] ..
     off[s+1]-1``, the ``ng`` party rows first); ``recover[s]``: Recover
     uses per girl in the rest after scene s. A trial is one episode: its
     streams are seeded once, and the scenes use them in turn. The episode
     ends after a scene the party does not win (``episode_draw`` lets a
-    round-cap draw go on) or after the last scene.
+    round-cap draw go on) or after the last scene (:func:`play_episode`;
+    on a battlefield :func:`.battle_grid.simulate_episode_blocks_grid`).
 
     Counters (leading block axis): ``fights[nb, NF]`` the episode's outcome
     (win = every scene won) and total rounds, ``rounds_hist[nb, S*cap+1]``
@@ -4508,11 +4751,7 @@ def simulate_episode_blocks(comb, pol, rules, off, ng, recover, key, start, coun
     party girl ``party[nb, ng, NPE]`` (the end of the episode).
     """
     n_all = comb.shape[0]
-    n_sc = off.shape[0] - 1
-    width = 0
-    for s in range(n_sc):
-        if off[s + 1] - off[s] > width:
-            width = off[s + 1] - off[s]
+    width = episode_width(off)
     per = (count + nblocks - 1) // nblocks
     for b in numba.prange(nblocks):
         cb = comb.copy()  # the party's maximum Resolve per scene is written here
@@ -4526,42 +4765,5 @@ def simulate_episode_blocks(comb, pol, rules, off, ng, recover, key, start, coun
             trial = start + t
             for p in range(NS):
                 seed_stream(streams[p], key, trial, p)
-            reset(cb[off[0]:off[1]], rules, dyn[off[0]:off[1]])
-            total = 0
-            result = F_WIN
-            last = 0
-            for s in range(n_sc):
-                a = off[s]
-                e = off[s + 1]
-                if s > 0:
-                    next_scene(cb, rules, dyn, off[s - 1], a, e, ng, recover[s - 1], streams, party[b])
-                outcome, rounds = fight(cb[a:e], pol[a:e], rules, dyn[a:e], order[:e - a], ikey[:e - a],
-                                        streams, ccount[b, a:e], side_curve[b, s], comb_curve[b, a:e])
-                scene_fights[b, s, outcome] += 1
-                scene_fights[b, s, F_ROUNDS] += rounds
-                scene_hist[b, s, rounds] += 1
-                total += rounds
-                last = s
-                if outcome == F_DRAW:
-                    result = F_DRAW
-                    if rules[R_EPISODE_DRAW] == 1:
-                        if side_alive(0, cb[a:e], rules, dyn[a:e]):
-                            continue
-                    break
-                if outcome == F_LOSS:
-                    result = F_LOSS
-                    break
-            fights[b, result] += 1
-            fights[b, F_ROUNDS] += total
-            rounds_hist[b, total] += 1
-            a = off[last]
-            for g in range(ng):
-                i = a + g
-                party[b, g, PE_RES_END] += dyn[i, D_RES]
-                if is_standing(dyn, i):
-                    party[b, g, PE_STANDING_END] += 1
-                if dyn[i, D_DEAD] != 0:
-                    party[b, g, PE_DEAD] += 1
-                party[b, g, PE_WOUNDS_END] += dyn[i, D_WOUNDS]
-                party[b, g, PE_MAXRES_END] += cb[i, C_RES]
-                party[b, g, PE_PENALTY_END] += cb[g, C_RES] - cb[i, C_RES]
+            play_episode(cb, pol, rules, off, ng, recover, dyn, order, ikey, streams, fights[b], rounds_hist[b],
+                         scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], ccount[b], party[b], None)

@@ -304,6 +304,35 @@ RULES = Ruleset(
                    "from the centre)", lo=1, hi=20),
         RuleOption("scatter_self", True, "Scattering shot: the shooter standing in the circle is pushed too "
                    "('everybody in that circle', L2096)", kind="bool"),
+        RuleOption("mine_step_out", True, "Mines: someone stepping out of a mine's range (from a hex within 1 of "
+                   "it to a farther one) sets it off too, unharmed ('it will detonate the next time somebody enters "
+                   "into or steps out of the range', L2065); false: only entering does", kind="bool"),
+        # --- the draft's Battlefield map of positions (seed 001 DRAFT L474-510; mb-draft only, positions.py)
+        RuleOption("positions", 0, "the draft's Battlefield map (DRAFT L480, L496-510), whose shape the seed "
+                   "never states: a line of this many positions, distance |a - b| positions, several "
+                   "combatants to a position; 0 = no map, the fight is gridless (theatre of the mind)",
+                   lo=0, hi=12),
+        RuleOption("melee_positions", [0, 0], "positions a basic melee attack reaches, nearest and farthest: "
+                   "'range of 0, the same position as the target' (DRAFT L480, L482)", kind="intlist",
+                   length=2, lo=0, hi=11),
+        RuleOption("ranged_positions", [1, 2], "positions a basic ranged attack reaches, nearest and farthest: "
+                   "'1 or 2 positions away (but not targets in the same position)' (DRAFT L480, L484)",
+                   kind="intlist", length=2, lo=0, hi=11),
+        RuleOption("rough_positions", [0, 0, 0, 0], "the positions (1-based, 0 = no entry, up to 4) that have "
+                   "Rough Terrain: leaving one takes 2 positions' worth of movement or Reckless Movement "
+                   "(DRAFT L508-510; which positions are rough is the scenario's)", kind="intlist", length=4,
+                   lo=0, hi=12),
+        RuleOption("position_gap", -1, "the default formation, not stated in the seed (DRAFT L480 gives no "
+                   "starting rule; L123 names 'Position 1'): the first side starts at position 1, the second "
+                   "this many positions further (clamped to the map); -1 = the far end (position "
+                   "'positions'); a member's own 'position:' overrides it", lo=-1, hi=11),
+        RuleOption("position_forms", "both", "positions: which basic attacks a combatant has (DRAFT L482-484 "
+                   "list both for everyone, L478 'in melee or at range'): 'both' = she attacks with the one the "
+                   "distance allows (her attack_kind when both do) and moves to her attack_kind's range; "
+                   "'kind' = only her attack_kind", kind="choice", choices=("both", "kind")),
+        RuleOption("engage_downed", False, "positions: a downed enemy (0 Resolve, not dead) in her position "
+                   "also keeps her from leaving with Movement (DRAFT L498, L504 'one or more enemies in the "
+                   "same Position'; false = only standing enemies, as on the hex grid)", kind="bool"),
         # --- Create Barrier (L1693-1697; catalog row 30; A52)
         RuleOption("barrier_shape", "circle", "Create Barrier (L1697): the shape the Guardian raises: 'circle' = a "
                    "ring of barrier hexes one hex beyond the radius (those on the radius's edge are inside), the "

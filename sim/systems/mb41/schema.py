@@ -295,6 +295,9 @@ class Member(StrictModel):
     pool_cap: int | None = Field(None, ge=1, le=1000)
     policy: Policy = Policy()
     position: Cell | None = None
+    #: the draft's positions (rule ``positions`` > 0): her starting position, 1-based; an mb-draft
+    #: scenario writes it ``position: 2`` (:mod:`sim.systems.mbdraft` moves it here)
+    place: int | None = None
     creates: Creates | None = None
 
     @model_validator(mode="before")
@@ -512,7 +515,9 @@ class Episode(StrictModel):
     overrides it). What carries over between scenes follows the rule options
     ``scene_resolve``, ``scene_downed``, ``scene_overcharge``, ``episode_uses``,
     ``wound_penalty``, ``min_max_resolve``, ``recover``, ``recover_uses`` and
-    ``episode_draw`` (``sim rules mb41``). Episodes play gridless."""
+    ``episode_draw`` (``sim rules mb41``). With a ``battlefield:`` every scene
+    is fought on it, deployed afresh from its own starting hexes (members'
+    ``position`` or the formation); the party's positions do not carry over."""
 
     rest: Rest = Rest()
     scenes: list[Scene] = Field(min_length=1, max_length=12)
@@ -568,14 +573,6 @@ class Scenario(ScenarioHeader):
                 raise ValueError(f"with 'episode:', sides lists only the party (one side, got {len(self.sides)}); "
                                  "each scene gives its side under 'enemies:'")
             fights = [[self.sides[0], sc.enemies] for sc in self.episode.scenes]
-            if self.battlefield is not None or self.resolved_rules()["grid"] != "none":
-                raise ValueError("episodes play gridless for now: remove 'battlefield:' and rules.grid "
-                                 "(theatre of the mind, rules.grid: none)")
-            for k, sc in enumerate(self.episode.scenes):
-                for m_i, m in enumerate(sc.enemies.members):
-                    if m.position is not None:
-                        raise ValueError(f"episode.scenes[{k}].enemies.members[{m_i}] ({m.name}).position: "
-                                         "episodes play gridless, positions are not used")
         for k, sides in enumerate(fights):
             where = "" if self.episode is None else f"episode.scenes[{k}]: "
             seen = set()
@@ -593,12 +590,37 @@ class Scenario(ScenarioHeader):
                         raise ValueError(f"{m.name}: a passive defence (Defense+4) is a rule of the earlier draft "
                                          "(DRAFT L486), not of 4.1; set rules.passive_defence: 4 or use "
                                          "system: mb-draft")
-        self._check_grid()
+        if self.episode is None:
+            self._check_grid()
+        else:
+            for k, sc in enumerate(self.scene_scenarios()):
+                try:
+                    sc._check_grid()
+                except ValueError as e:
+                    raise ValueError(f"episode.scenes[{k}] (the party and this scene's enemies as sides[0] "
+                                     f"and sides[1]): {e}") from None
         return self
 
     def _check_grid(self) -> None:
-        """Positions need a battlefield; on the grid, every start must be a free hex of it."""
-        if self.resolved_rules()["grid"] == "none":
+        """Positions need a battlefield; on the grid, every start must be a free hex of it.
+        The draft's positions (rule ``positions``): every ``place`` on the map, and no hex grid."""
+        rules = self.resolved_rules()
+        npos = rules["positions"]
+        if npos > 0 and rules["grid"] != "none":
+            raise ValueError(f"rules.positions: {npos} is the draft's map of positions (DRAFT L480); it plays "
+                             "gridless: remove the battlefield / set rules.grid: none, or positions: 0")
+        for s, side in enumerate(self.sides):
+            for m_i, m in enumerate(side.members):
+                if m.place is None:
+                    continue
+                if npos == 0:
+                    raise ValueError(f"sides[{s}].members[{m_i}] ({m.name}).position: {m.place} needs the "
+                                     "draft's map of positions: set rules.positions (e.g. 4) in an mb-draft "
+                                     "scenario")
+                if m.place < 1 or m.place > npos:
+                    raise ValueError(f"sides[{s}].members[{m_i}] ({m.name}).position: {m.place} is off the "
+                                     f"map: expected a position from 1 to {npos} (rules.positions: {npos})")
+        if rules["grid"] == "none":
             if self.battlefield is None:
                 for s, side in enumerate(self.sides):
                     for m_i, m in enumerate(side.members):

@@ -84,6 +84,13 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
         row["sorcery_cast"] = k[K.K_SPELLS] / n_trials        # battle sorcery (policy sorcery)
         row["sorcery_succeeded"] = k[K.K_SPELLS_OK] / n_trials
         row["defensive_switches"] = k[K.K_SWITCHES] / n_trials  # Defensive Switch (grid and gridless)
+        if (getattr(inputs, "resolved_rules", None) or {}).get("positions", 0) > 0:  # the draft's positions
+            row["positions_moved"] = k[K.K_PLACES] / n_trials  # Movement, Disengage, Reckless Movement
+            row["disengages"] = k[K.K_DISENGAGES] / n_trials
+            row["reckless_moves"] = k[K.K_RECKLESS] / n_trials
+            row["reckless_damage"] = k[K.K_RECKLESS_DMG] / n_trials
+            row["covers"] = k[K.K_INTERCEPTS] / n_trials  # Cover (DRAFT L492): hits she took for someone
+            row["cover_damage"] = k[K.K_INTERCEPT_DMG] / n_trials
         if getattr(inputs, "battlefield", None) is not None:  # the hex grid's columns
             row["hexes_moved"] = k[K.K_MOVES] / n_trials
             row["talent_hexes_moved"] = k[K.K_TALENT_MOVES] / n_trials  # movement talents (Teleport: hexes between)

@@ -82,9 +82,11 @@ life_bomb          --                           Major (below ``heal_below``): th
 implode            --                           Major: Support vs Support; a win makes the target
                                                 take half the damage it deals until the end of her
                                                 next turn [try_implode, after_hit]
-all_or_nothing     most                         before an attack take the policy's
+all_or_nothing     most, after                  before an attack take the policy's
                                                 ``all_or_nothing`` damage (at most most) and add it
-                                                to the attack's damage [declare_riders]
+                                                to the attack's damage [declare_riders]; after
+                                                (the draft): only once the attack hit
+                                                [all_in_after]
 follow_up          attack, damage               Major: on the enemy an ally hit in the turn just
                                                 before hers, + attack and + damage [declare_riders,
                                                 follow_up_target]
@@ -237,7 +239,8 @@ lashing_ground     --                           passive, grid only: hexes adjace
 mines              --                           Minor, grid only: a mine in her hex (at most 3 live,
                                                 none of hers within 1 hex); someone else (rule
                                                 ``mine_trigger``) moving into a hex within 1 of it
-                                                sets it off: its owner's basic melee attack on
+                                                sets it off (stepping out of its range too,
+                                                ``mine_step_out``): its owner's basic melee attack on
                                                 everyone within 1 of it (not the owner), +
                                                 ``mine_bonus`` against the one who entered its own
                                                 hex; it outlives its owner; gridless never used
@@ -307,7 +310,7 @@ MECHANICS = {
     "reflector": (K.E_REFLECTOR, ("ignore", "self")),
     "life_bomb": (K.E_LIFE_BOMB, ()),
     "implode": (K.E_IMPLODE, ()),
-    "all_or_nothing": (K.E_ALL_OR_NOTHING, ("most",)),
+    "all_or_nothing": (K.E_ALL_OR_NOTHING, ("most", "after")),
     "follow_up": (K.E_FOLLOW_UP, ("attack", "damage")),
     "opening": (K.E_OPENING, ("bonus",)),
     "seal_magic": (K.E_SEAL_MAGIC, ()),
@@ -376,6 +379,7 @@ _VALUES = {
     "self": {False: 0, True: 1},
     "minor": {False: 0, True: 1},
     "bond": {False: 0, True: 1},
+    "after": {False: 0, True: 1},
     "area": {"circle": 0, "line": 1},
     "sight": {False: 0, True: 1},
     "through": {False: 0, True: 1},

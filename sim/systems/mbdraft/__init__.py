@@ -20,9 +20,22 @@ Calm, never defined in the seed, are the rule options ``excited_bonus``,
 ``calm_bonus`` and ``mood_status``). Monsters, minions and witches use the
 4.1 catalog's rows (the draft has no adversary rules).
 
-Positions instead of hexes (DRAFT L474-498) are not simulated yet: fights
-are gridless, as in ``grid: none``, and the talents that only move people
-(Bypass, Let's Move, Get Back, Safe Place...) are listed as not simulated.
+Positions instead of hexes (DRAFT L474-510): with ``rules: {positions: N}``
+(N > 0) the fight plays on the draft's Battlefield map, read as a line of N
+positions (the shape is not stated; :mod:`sim.systems.mb41.positions` has
+the rules and the turn): melee reaches the same position (range 0), ranged
+1-2 positions (L480-484); Movement is a Minor action of 1 position, not out
+of a position an enemy holds (L502-504); Disengage, a Major, moves 1
+position anyway (L496-498); Reckless Movement (2d6! + Support: 17+ moves,
+14-16 moves and takes 2, 13 or less stays, L508-510) leaves an enemy's
+position or a rough one (``rough_positions``) without Disengage or 2
+positions of movement; Cover by someone in the target's position (L490-492).
+A member's ``position: 2`` (1-based, like the book's "Position 1") sets where
+she starts; otherwise the first side starts at position 1 and the second at
+the far end (``position_gap``). ``positions: 0`` (the default) keeps the
+fight gridless, as in ``grid: none``, bit for bit. Talents' own ranges and
+the talents that only move people (Bypass, Let's Move, Get Back, Safe
+Place...) still ignore positions (listed as not simulated).
 """
 from __future__ import annotations
 
@@ -48,6 +61,9 @@ DRAFT_DEFAULTS = {
     "revive_timing": ("next_turn", "DRAFT L512-516: a Major action on her next turn"),
     "revive_bands": ([13, 16], "DRAFT L514-516: 13 or less / 14-16 / 17+"),
     "removal_bands": ([13, 16], "DRAFT L518-522: Status Recovery 14-16 one, 17+ all"),
+    "reckless_bands": ([13, 16], "DRAFT L510: 13 or less she stays, 14-16 moves with 2 damage, 17+ moves"),
+    "reckless_damage": ([0, 2], "DRAFT L510: no damage when she fails to move, 2 on a 14-16"),
+    "intercept_bands": ([13, 16], "DRAFT L492 (Cover): 14-16 she takes the damage, 17+ half and they none"),
 }
 
 RULES = Ruleset(
@@ -55,8 +71,8 @@ RULES = Ruleset(
     options=[
         replace(o, default=DRAFT_DEFAULTS[o.name][0], note=f"{o.note} [draft default: {DRAFT_DEFAULTS[o.name][1]}]")
         if o.name in DRAFT_DEFAULTS else
-        replace(o, available=("none",), note="battlefield: 'none' only; the draft's positions (DRAFT L474-498) "
-                "are not simulated yet") if o.name == "grid" else o
+        replace(o, available=("none",), note="battlefield: 'none' only; the draft's map of positions "
+                "(DRAFT L474-510) is the rule 'positions'") if o.name == "grid" else o
         for o in RULES_41.options
     ],
 )
@@ -66,6 +82,12 @@ def _magic_to_judgment(member: Any) -> Any:
     if not isinstance(member, dict):
         return member
     m = dict(member)
+    if "position" in m:  # the draft's starting position (1-based), not a hex cell
+        p = m.pop("position")
+        if p is not None and (isinstance(p, bool) or not isinstance(p, int)):
+            raise ValueError(f"position: the draft's starting position is a number (1 = 'Position 1', up to "
+                             f"rules.positions), got {p!r}; hex cells are 4.1's (system: mb41)")
+        m["place"] = p
     if "magic" in m:
         if "judgment" in m:
             raise ValueError("give 'magic' (the draft's name) or 'judgment', not both")
@@ -126,8 +148,9 @@ class Scenario(Scenario41):
     @model_validator(mode="after")
     def _no_battlefield(self):
         if self.battlefield is not None:
-            raise ValueError("battlefield: the draft fights on positions, not hexes (DRAFT L474-498), "
-                             "which are not simulated yet; use system: mb41 for the hex grid")
+            raise ValueError("battlefield: the draft fights on positions, not hexes (DRAFT L474-498): set "
+                             "rules.positions (e.g. 4) and members' position: 1..positions; use system: mb41 "
+                             "for the hex grid")
         return self
 
 
