@@ -198,7 +198,7 @@ def test_walking_enemy_goes_round_the_wall():
     assert raised(inp, bf) == [[c, 6] for c in range(1, 8)]
     goal = [[2, 7], [4, 7]]  # her free neighbours
     before = walk_steps(inp, bf, where(inp, dyn, 1), goal)
-    assert before == 7
+    assert before == 8
     turn(inp, dyn, cc, bf, 1)
     assert walk_steps(inp, bf, where(inp, dyn, 1), goal) == before - 2
     assert cc[1, K.K_MOVES] == 2 and where(inp, dyn, 1) not in raised(inp, bf)
@@ -234,7 +234,7 @@ def test_teleport_cannot_cross_the_barrier():
     assert len(raised(inp, bf)) == 24
     turn(inp, dyn, cc, bf, 1)
     assert where(inp, dyn, 1) == [8, 0]
-    assert dyn[1, K.D_POOL] == 5 and dyn[1, K.D_TUSES] == 1 and cc[1, K.K_TALENT_MOVES] == 0
+    assert dyn[1, K.D_POOL] == 5 and dyn[1, K.D_TUSES] == -1 and cc[1, K.K_TALENT_MOVES] == 0  # -1: no use limit (its pool pays)
 
 
 def test_teleport_without_the_barrier_gets_in():
