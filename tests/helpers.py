@@ -268,3 +268,27 @@ def grid_turn(inp, dyn, cc, bf, i, **script):
     from sim.systems.mb41 import battle_grid as BG
 
     grid_run(BG.take_turn_grid, inp, dyn, cc, bf, Script(**script), i=i)
+
+
+def draft_arena(side_a, side_b, rules=None, places=None):
+    """Compile an ``mb-draft`` fight from member dicts and reset it; returns
+    ``(inp, dyn, cc)``. With rule ``positions`` > 0 everyone is put on her
+    starting position, or on ``places`` (0-based, one per listed member)."""
+    import numpy as np
+
+    from sim.systems.mb41 import kernel as K
+    from sim.systems.mb41 import positions as PS
+
+    data = mb41_data(side_a, side_b, rules)
+    data["system"] = "mb-draft"
+    loaded = load_data(data)
+    inp = loaded.module.compile(loaded.base)
+    dyn = np.zeros((inp.n, K.ND), dtype=np.int64)
+    cc = np.zeros((inp.n, K.NK), dtype=np.int64)
+    mb41_call(K.reset, comb=inp.comb, rules=inp.rules, dyn=dyn)
+    if (rules or {}).get("positions", 0) > 0:
+        mb41_call(PS.place_all, comb=inp.comb, pol=inp.pol, dyn=dyn)
+    if places is not None:
+        for i, p in enumerate(places):
+            dyn[i, K.D_PLACE] = p
+    return inp, dyn, cc

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import Script, faces, load_data, mb41_call, mb41_data, mb41_member
+from helpers import Script, draft_arena, faces, load_data, mb41_call, mb41_data, mb41_member
 from helpers import mb41_girl as girl, mb41_run as call
 
 from sim.systems.mb41 import kernel as K
@@ -22,24 +22,10 @@ JUDGMENT = 2  # the default Support role's stat (the draft's Magic)
 
 
 def arena(side_a, side_b, rules=None, places=None):
-    """Compile an mb-draft fight on ``positions: 4`` (unless ``rules`` says
-    otherwise), reset it and put everyone on their starting positions (or on
-    ``places``, 0-based). Returns ``(inp, dyn, cc)``."""
+    """An mb-draft fight on ``positions: 4`` unless ``rules`` says otherwise (:func:`helpers.draft_arena`)."""
     r = {"positions": 4}
     r.update(rules or {})
-    data = mb41_data(side_a, side_b, r)
-    data["system"] = "mb-draft"
-    loaded = load_data(data)
-    inp = loaded.module.compile(loaded.base)
-    dyn = np.zeros((inp.n, K.ND), dtype=np.int64)
-    cc = np.zeros((inp.n, K.NK), dtype=np.int64)
-    mb41_call(K.reset, comb=inp.comb, rules=inp.rules, dyn=dyn)
-    if r["positions"] > 0:
-        mb41_call(PS.place_all, comb=inp.comb, pol=inp.pol, dyn=dyn)
-    if places is not None:
-        for i, p in enumerate(places):
-            dyn[i, K.D_PLACE] = p
-    return inp, dyn, cc
+    return draft_arena(side_a, side_b, r, places)
 
 
 def turn(inp, dyn, cc, i=0, **script):

@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 import pytest
-from helpers import Script, faces, load_data, mb41_call, mb41_data, mb41_member
+from helpers import Script, draft_arena, faces, load_data, mb41_call, mb41_data, mb41_member
 from helpers import mb41_girl as girl, mb41_run as call
 
 from sim.systems.mb41 import kernel as K
@@ -29,14 +29,7 @@ MISS = faces(1, 1, 3, 3)    # 2 + 4 = 6 vs 6 + 3 = 9
 
 def draft(side_a, side_b, rules=None):
     """Compile an mb-draft fight; returns ``(inp, dyn, cc)`` after reset."""
-    data = mb41_data(side_a, side_b, rules)
-    data["system"] = "mb-draft"
-    loaded = load_data(data)
-    inp = loaded.module.compile(loaded.base)
-    dyn = np.zeros((inp.n, K.ND), dtype=np.int64)
-    cc = np.zeros((inp.n, K.NK), dtype=np.int64)
-    mb41_call(K.reset, comb=inp.comb, rules=inp.rules, dyn=dyn)
-    return inp, dyn, cc
+    return draft_arena(side_a, side_b, rules)
 
 
 def slot(inp, i, code):

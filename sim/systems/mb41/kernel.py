@@ -3718,6 +3718,12 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
     if pos:
         if actions >= 1:
             t0 = PS.pick(i, False, comb, pol, rules, dyn, streams[S_POLICY])
+            if mask != 0:
+                if has_code(i, E_SPRINT, comb):  # free, once per round: before her Minor (DRAFT L149-153)
+                    PS.sprint(i, t0, comb, pol, rules, dyn, streams, cc)
+                    if not is_standing(dyn, i):
+                        actions = 0
+                        minor = False
             if minor:
                 if PS.minor_toward(i, t0, comb, pol, rules, dyn, streams, cc):
                     minor = False
@@ -3775,6 +3781,11 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
                                     t = t0
                     if t < 0:
                         t = PS.pick(who, True, comb, pol, rules, dyn, streams[S_POLICY])
+                    if t < 0:
+                        if who == i:
+                            if mask != 0:
+                                if has_code(i, E_MOVE_ATTACK, comb):  # Dash Strike: a step, then the attack
+                                    t = PS.dash(i, t0, comb, pol, rules, dyn, streams, cc)
                 else:
                     t = choose_target(who, comb, pol, dyn, streams[S_POLICY])
             if t < 0:
@@ -3791,14 +3802,18 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
             else:
                 if side_has_code(t, E_SWITCH, comb):
                     t = defensive_switch(who, t, comb, pol, rules, dyn, cc, None)
+                sh = -1
                 if who == i:
                     if has_code(i, E_SHOVE, comb):
-                        pay_shove(i, comb, pol, rules, dyn, cc)  # gridless: a basic attack, paid (no hex to move)
+                        sh = pay_shove(i, comb, pol, rules, dyn, cc)  # gridless: a basic attack, paid (no hex to move)
                 if pos:
                     PS.ready(who, t, comb, pol, rules, dyn)
                 dealt = attack(who, t, comb, pol, rules, dyn, streams, cc)
                 if pos:
                     PS.done(who, t, dyn)
+                    if sh >= 0:
+                        if dealt >= 0:  # Get Over Here / Repel: the hit moves the target 1 position
+                            PS.shove(i, t, comb[i, C_TP1 + sh], comb, rules, dyn, cc)
                 if m == 0:
                     if who == i:
                         if dealt >= 0:
@@ -3882,6 +3897,14 @@ def defensive_switch(i, t, comb, pol, rules, dyn, cc, bf):
             if not within(j, t, s, comb, dyn, bf):
                 continue
             BG.swap_places(j, t, dyn, bf)
+        elif rules[R_POSITIONS] > 0:  # the draft's positions: an ally 0-3 positions away (DRAFT L103-107)
+            hi = comb[j, C_TREACH + s]
+            if hi >= 0:
+                if PS.apart(j, t, dyn) > hi:
+                    continue
+            pj = dyn[j, D_PLACE]
+            dyn[j, D_PLACE] = dyn[t, D_PLACE]
+            dyn[t, D_PLACE] = pj
         pay_talent(j, s, comb, rules, dyn, cc)
         cc[j, K_SWITCHES] += 1
         check_bursts(j, comb, rules, dyn, cc)
@@ -4107,6 +4130,8 @@ def try_area_attack(i, comb, pol, rules, dyn, streams, cc, bf):
     if s < 0:
         return False
     if bf is None:
+        if rules[R_POSITIONS] > 0:  # the draft's positions: every target in one position (DRAFT L271-275)
+            return PS.area_position(i, s, comb, pol, rules, dyn, streams, cc)
         return area_gridless_use(i, s, comb, pol, rules, dyn, streams, cc)
     else:
         return BG.area_attack(i, s, comb, pol, rules, dyn, streams, cc, bf)
@@ -4122,6 +4147,8 @@ def try_gravity(i, comb, pol, rules, dyn, streams, cc, bf):
     if s < 0:
         return False
     if bf is None:
+        if rules[R_POSITIONS] > 0:  # positions: every target in one position in reach, no pull
+            return PS.area_position(i, s, comb, pol, rules, dyn, streams, cc)
         return area_gridless_use(i, s, comb, pol, rules, dyn, streams, cc)
     else:
         return BG.gravity_wave(i, s, comb, pol, rules, dyn, streams, cc, bf)

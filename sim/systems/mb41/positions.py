@@ -61,12 +61,30 @@ in her target's position steps away from it), only when it gets closer;
 ties go toward her own side's end (side 0 toward position 1, side 1 toward
 the last position).
 
-Not on positions yet (these still act as gridless): talents' ranges (heals,
-Remedy, Curse, Screams, Link, Inflict, Reflector...), Courage Aura (every
-ally, not only those in her position), the Fury frenzy's turns and
-retaliations, Ambush Tactics' turns, Defensive Switch, area attacks and the
-movement talents (listed as not simulated in ``sim catalog mb-draft``).
-Aura of Strength hits every standing enemy in her position.
+Talents on positions (each a scripted test in
+``tests/test_mbdraft_position_talents.py``):
+
+* Sprint (:func:`sprint`): a free position at the start of her turn, once
+  per round, when a plain Movement would do;
+* Bypass / Swift and Teleport (:func:`talent_move`): her Minor when a plain
+  Movement would not (2+ positions out of her band, engaged, short of
+  leaving a rough position); Bypass ignores enemies and rough terrain,
+  Teleport goes to the nearest position in her band and is not movement;
+* Dash Strike / Pounce (:func:`dash`): one position into reach, then the
+  attack, as her Major;
+* Get Over Here / Repel (:func:`shove`): a hit moves the target 1 position;
+* Guardian (:func:`held`, the 4.1 And Your Enemies Closer mechanic): every
+  move out of the Guardian's position but Teleport and forced moves;
+* Defensive Switch (:func:`.kernel.defensive_switch`): an ally up to
+  ``range_positions`` (3) away swaps positions with the target;
+* Aura of Strength hits every standing enemy in her position.
+
+Not on positions yet (these still act as gridless): other talents' ranges
+(heals, Remedy, Curse, Screams, Link, Inflict, Reflector...), Courage Aura
+(every ally, not only those in her position), the Fury frenzy's turns and
+retaliations, Ambush Tactics' turns, area attacks (Blast Strike), and
+Let's Move, Speed Burst, Get Back, Safe Place, Rough Going, Create Barrier,
+Marionette (listed as not simulated in ``sim catalog mb-draft``).
 """
 from __future__ import annotations
 
@@ -299,14 +317,16 @@ def minor_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc):
         short = dyn[i, K.D_PAID] + 1 < 2
     if eng or short:
         if rash:
-            reckless(i, p, comb, rules, dyn, streams, cc)
+            if not held(i, comb, pol, rules, dyn, streams, cc):
+                reckless(i, p, comb, rules, dyn, streams, cc)
             return True
         if not eng:
             if rules[K.R_ROUGH_COST] == 1:
                 dyn[i, K.D_PAID] += 1
                 return True
         return False
-    move_to(i, p, dyn, cc)
+    if not held(i, comb, pol, rules, dyn, streams, cc):
+        move_to(i, p, dyn, cc)
     return True
 
 
@@ -326,9 +346,11 @@ def major_move(i, who, lo, hi, minor, comb, pol, rules, dyn, streams, cc):
     if dyn[i, K.D_AIL + K.A_BOUND] != 0:
         if eng or rough:
             if pol[i, K.P_RECKLESS] != 0:
-                reckless(i, p, comb, rules, dyn, streams, cc)
+                if not held(i, comb, pol, rules, dyn, streams, cc):
+                    reckless(i, p, comb, rules, dyn, streams, cc)
             return False
-        move_to(i, p, dyn, cc)
+        if not held(i, comb, pol, rules, dyn, streams, cc):
+            move_to(i, p, dyn, cc)
         return False
     pts = 1
     if eng:
@@ -338,11 +360,13 @@ def major_move(i, who, lo, hi, minor, comb, pol, rules, dyn, streams, cc):
     need = 2 if rough else 1
     paid = dyn[i, K.D_PAID] + pts
     if paid >= need:
-        move_to(i, p, dyn, cc)
+        if not held(i, comb, pol, rules, dyn, streams, cc):
+            move_to(i, p, dyn, cc)
         return False
     if minor:
         if paid + 1 >= need:
-            move_to(i, p, dyn, cc)
+            if not held(i, comb, pol, rules, dyn, streams, cc):
+                move_to(i, p, dyn, cc)
             return True
     dyn[i, K.D_PAID] = paid
     return False
@@ -385,6 +409,9 @@ def minor_toward(i, t, comb, pol, rules, dyn, streams, cc):
     who, lo, hi = goal_of(i, t, comb, pol, rules, dyn)
     if not away(i, who, lo, hi, dyn):
         return False
+    if comb[i, K.C_TMASK] != 0:
+        if talent_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc):
+            return True
     return minor_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc)
 
 
@@ -408,3 +435,373 @@ def any_in_reach(i, comb, pol, rules, dyn):
             if reach(i, j, comb, rules, dyn) >= 0:
                 return True
     return False
+
+
+# ---------------------------------------------------------------- the draft's movement talents on positions
+
+
+@kernel
+def held(i, comb, pol, rules, dyn, streams, cc):
+    """Guardian (DRAFT L79-83, free, 1 Defense overcharge; the 4.1 And Your
+    Enemies Closer mechanic ``enemies_closer``): ``i`` attempts to move out of
+    her position; each standing enemy in that position holding the talent
+    (its policy always uses it when it can pay) makes a Support vs Support
+    challenge against her (L1453 tie rules, the full tie to the mover unless
+    ``full_tie: attacker``); a win keeps her there, and the action used for
+    the attempt is spent (as 4.1 L1524). Teleport is not movement (DRAFT L73)
+    and forced moves are not hers: neither calls this. Returns True if held."""
+    if (comb[i, K.C_FOEMASK] >> K.E_CLOSER) & 1 == 0:
+        return False
+    p = dyn[i, K.D_PLACE]
+    side = comb[i, K.C_SIDE]
+    for k in range(comb.shape[0]):
+        if comb[k, K.C_SIDE] == side:
+            continue
+        if dyn[k, K.D_PLACE] != p:
+            continue
+        if not K.is_standing(dyn, k):
+            continue
+        s = K.find_usable(k, K.E_CLOSER, comb, pol, dyn)
+        if s < 0:
+            continue
+        K.pay_talent(k, s, comb, rules, dyn, cc)
+        chk = streams[K.S_CHECK]
+        k_total, k_six = K.support_roll(k, comb, rules, dyn, chk, cc)
+        i_total, i_six = K.support_roll(i, comb, rules, dyn, chk, cc)
+        won = K.beats(k_total, k_six, comb[k, K.C_SUP], i_total, i_six, comb[i, K.C_SUP], rules[K.R_FULL_TIE] == 1)
+        K.check_bursts(k, comb, rules, dyn, cc)
+        K.check_bursts(i, comb, rules, dyn, cc)
+        if won:
+            cc[k, K.K_HELD] += 1
+            return True
+    return False
+
+
+@kernel(inline="always")
+def rough_short(i, rules, dyn):
+    """She stands on a rough position and one more position's worth of movement
+    would not pay its two (DRAFT L510, ``D_PAID``)."""
+    if not is_rough(dyn[i, K.D_PLACE], rules):
+        return False
+    return dyn[i, K.D_PAID] + 1 < 2
+
+
+@kernel
+def shove(i, t, sign, comb, rules, dyn, cc):
+    """Get Over Here (``sign`` -1, DRAFT L125-129) / Repel (+1): after a hit,
+    ``t`` moves 1 position closer to / farther from ``i`` (forced: rough
+    terrain, enemies and Guardian do not hold it; the map's end does). Pulled
+    from her own position: it stays; pushed out of her position: toward its
+    own side's end."""
+    if dyn[t, K.D_DEAD] != 0:
+        return
+    pt = dyn[t, K.D_PLACE]
+    pi = dyn[i, K.D_PLACE]
+    if pt < 0:
+        return
+    if sign < 0:
+        if pt == pi:
+            return
+        m = pt - 1 if pt > pi else pt + 1
+    else:
+        if pt > pi:
+            m = pt + 1
+        elif pt < pi:
+            m = pt - 1
+        else:
+            m = pt - 1 if comb[t, K.C_SIDE] == 0 else pt + 1
+    if m < 0 or m > rules[K.R_POSITIONS] - 1:
+        return
+    dyn[t, K.D_PLACE] = m
+    dyn[t, K.D_PAID] = 0
+    cc[i, K.K_SHOVED] += 1
+
+
+@kernel
+def sprint(i, t, comb, pol, rules, dyn, streams, cc):
+    """Sprint (DRAFT L149-153, free, 2/Scene, once per round, on her turn):
+    one position toward her band around target ``t`` as a free action, when
+    she is out of it and a plain Movement would do (not while Bound, engaged
+    or short of leaving a rough position: so never out of a Guardian's
+    position). Returns True if she sprinted."""
+    if dyn[i, K.D_SPRINT_AT] == dyn[0, K.D_ROUND]:
+        return False
+    who, lo, hi = goal_of(i, t, comb, pol, rules, dyn)
+    if not away(i, who, lo, hi, dyn):
+        return False
+    if dyn[i, K.D_AIL + K.A_BOUND] != 0:
+        return False
+    if rough_short(i, rules, dyn):
+        return False
+    if engaged(i, comb, rules, dyn):
+        return False
+    p = step_to(i, who, lo, hi, comb, rules, dyn)
+    if p < 0:
+        return False
+    s = K.find_usable(i, K.E_SPRINT, comb, pol, dyn)
+    if s < 0:
+        return False
+    K.pay_talent(i, s, comb, rules, dyn, cc)
+    K.check_bursts(i, comb, rules, dyn, cc)
+    dyn[i, K.D_SPRINT_AT] = dyn[0, K.D_ROUND]
+    move_to(i, p, dyn, cc)
+    cc[i, K.K_TALENT_MOVES] += 1
+    return True
+
+
+@kernel
+def dash(i, t, comb, pol, rules, dyn, streams, cc):
+    """Dash Strike (DRAFT L277-281, Major, 2/Scene) / Pounce: move 1 position
+    and make a basic attack. Used when nobody is in reach and one position
+    brings the policy's target ``t`` into reach (her attack_kind's form
+    first, then the step toward her side's end); the move is ordinary
+    movement (not out of an enemy's position, so never out of a Guardian's,
+    nor short of leaving a rough one, not while Bound). Returns the target to
+    attack, -1 if not used."""
+    if t < 0:
+        return -1
+    if not K._candidate(t, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
+        return -1
+    if dyn[i, K.D_AIL + K.A_BOUND] != 0:
+        return -1
+    if rough_short(i, rules, dyn):
+        return -1
+    if engaged(i, comb, rules, dyn):
+        return -1
+    s = K.find_usable(i, K.E_MOVE_ATTACK, comb, pol, dyn)
+    if s < 0:
+        return -1
+    p = dyn[i, K.D_PLACE]
+    q = dyn[t, K.D_PLACE]
+    last = rules[K.R_POSITIONS] - 1
+    home = -1 if comb[i, K.C_SIDE] == 0 else 1
+    best = -1
+    best_k = 3
+    for k in range(2):
+        m = p + (home if k == 0 else -home)
+        if m < 0 or m > last:
+            continue
+        f = form_at(i, m - q if m >= q else q - m, comb, rules)
+        if f < 0:
+            continue
+        key = 0 if f == comb[i, K.C_FORM] else 1
+        if key < best_k:
+            best_k = key
+            best = m
+    if best < 0:
+        return -1
+    K.pay_talent(i, s, comb, rules, dyn, cc)
+    K.check_bursts(i, comb, rules, dyn, cc)
+    move_to(i, best, dyn, cc)
+    cc[i, K.K_TALENT_MOVES] += 1
+    return t
+
+
+@kernel
+def extra_place(i, who, lo, hi, n, through, comb, rules, dyn):
+    """Where Bypass / Swift (``extra_move``: ``n`` positions, ``through`` =
+    ignoring rough terrain and enemies) takes ``i``: up to ``n`` steps toward
+    her band (:func:`step_to`), stopping in it; without ``through`` she cannot
+    leave an enemy's position or a rough one (Swift then is a plain move).
+    Returns ``(position, steps)``, (-1, 0) if it gets her nowhere."""
+    p0 = dyn[i, K.D_PLACE]
+    if through == 0:
+        if engaged(i, comb, rules, dyn):
+            return -1, 0
+        if is_rough(p0, rules):
+            return -1, 0
+    k = 0
+    for _ in range(n):
+        p = step_to(i, who, lo, hi, comb, rules, dyn)
+        if p < 0:
+            break
+        dyn[i, K.D_PLACE] = p
+        k += 1
+        if through == 0:
+            if is_rough(p, rules):
+                break
+    m = dyn[i, K.D_PLACE]
+    dyn[i, K.D_PLACE] = p0
+    if k == 0:
+        return -1, 0
+    return m, k
+
+
+@kernel
+def teleport_place(i, who, lo, hi, rules, dyn):
+    """Teleport's destination (DRAFT L69-73): the position in her band around
+    ``who`` nearest to hers (ties toward position 1), -1 if none differs."""
+    p = dyn[i, K.D_PLACE]
+    q = dyn[who, K.D_PLACE]
+    best = -1
+    best_d = 1 << 30
+    for m in range(rules[K.R_POSITIONS]):
+        if m == p:
+            continue
+        e = m - q if m >= q else q - m
+        if BG.band_gap(e, lo, hi) != 0:
+            continue
+        d = m - p if m >= p else p - m
+        if d < best_d:
+            best_d = d
+            best = m
+    return best
+
+
+@kernel
+def talent_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc):
+    """A movement talent as her Minor toward her band (the draft's Bypass,
+    DRAFT L11-15, and Teleport, L69-73; a monster's Swift / Monster Teleport
+    alike); True if the Minor was spent. Used only when a plain Movement
+    would not do (she is 2+ positions out of her band, engaged, short of
+    leaving a rough position, or Bound):
+
+    1. Bypass / Swift when it ends in her band, or (Swift costs nothing)
+       whenever it gets her nearer; not while Bound (every move needs a
+       Major, 4.1 L1463); Guardian may hold her (the Minor is spent);
+    2. Teleport to the position in her band nearest to hers (not movement:
+       enemies, rough terrain, Bound and Guardian do not stop it);
+    3. Bypass when it gets her nearer at all.
+    """
+    gap = BG.band_gap(apart(i, who, dyn), lo, hi)
+    if gap == 0:
+        return False
+    bound = dyn[i, K.D_AIL + K.A_BOUND] != 0
+    need = gap >= 2 or bound or rough_short(i, rules, dyn)
+    if not need:
+        need = engaged(i, comb, rules, dyn)
+    if not need:
+        return False
+    es = -1
+    em = -1
+    en = 0
+    if K.has_code(i, K.E_EXTRA_MOVE, comb):
+        if not bound:
+            es = K.find_usable(i, K.E_EXTRA_MOVE, comb, pol, dyn)
+            if es >= 0:
+                em, en = extra_place(i, who, lo, hi, comb[i, K.C_TP1 + es], comb[i, K.C_TP2 + es], comb, rules, dyn)
+                if em >= 0:
+                    e = em - dyn[who, K.D_PLACE]
+                    if e < 0:
+                        e = -e
+                    if comb[i, K.C_TCOST + es] == 0 or BG.band_gap(e, lo, hi) == 0:
+                        return extra_move(i, es, em, en, comb, pol, rules, dyn, streams, cc)
+    if K.has_code(i, K.E_TELEPORT, comb):
+        s = K.find_usable(i, K.E_TELEPORT, comb, pol, dyn)
+        if s >= 0:
+            m = teleport_place(i, who, lo, hi, rules, dyn)
+            if m >= 0:
+                K.pay_talent(i, s, comb, rules, dyn, cc)
+                K.check_bursts(i, comb, rules, dyn, cc)
+                cc[i, K.K_TALENT_MOVES] += apart_to(i, m, dyn)
+                dyn[i, K.D_PLACE] = m
+                dyn[i, K.D_PAID] = 0
+                return True
+    if em >= 0:
+        return extra_move(i, es, em, en, comb, pol, rules, dyn, streams, cc)
+    return False
+
+
+@kernel(inline="always")
+def apart_to(i, m, dyn):
+    """Positions between ``i`` and position ``m``."""
+    d = dyn[i, K.D_PLACE] - m
+    if d < 0:
+        return -d
+    return d
+
+
+@kernel
+def extra_move(i, s, m, n, comb, pol, rules, dyn, streams, cc):
+    """Pay for Bypass / Swift in slot ``s`` and move ``n`` positions to ``m``
+    (Guardian may hold her: the Minor is spent)."""
+    K.pay_talent(i, s, comb, rules, dyn, cc)
+    K.check_bursts(i, comb, rules, dyn, cc)
+    if held(i, comb, pol, rules, dyn, streams, cc):
+        return True
+    dyn[i, K.D_PLACE] = m
+    dyn[i, K.D_PAID] = 0
+    cc[i, K.K_PLACES] += n
+    cc[i, K.K_TALENT_MOVES] += n
+    return True
+
+
+# ---------------------------------------------------------------- area attacks on positions
+
+
+@kernel
+def area_position(i, s, comb, pol, rules, dyn, streams, cc):
+    """Blast Strike on positions (DRAFT L271-275: "choose one position within
+    range. Each target within that position must attempt to defend
+    themselves"); Burst Attack and Gravity Wave (no pull) alike. The position
+    her basic attack reaches with the most enemies she may target (ties: the
+    fewest of her allies in it under ``area_allies``, then the nearest, then
+    the lowest), used when that is at least her policy's ``area_min`` (and
+    1): pay (slot ``s``), then one basic attack on each of them, the form
+    the distance allows, each defending separately (Cover as for any attack);
+    under ``area_allies`` her standing allies in it are attacked too (not
+    herself). Returns whether it was used."""
+    side = comb[i, K.C_SIDE]
+    finish = pol[i, K.P_FINISH] != 0
+    allies = rules[K.R_AREA_ALLIES] != 0
+    here = dyn[i, K.D_PLACE]
+    best = -1
+    best_n = 0
+    best_a = 0
+    best_d = 0
+    for p in range(rules[K.R_POSITIONS]):
+        d = p - here if p >= here else here - p
+        if form_at(i, d, comb, rules) < 0:
+            continue
+        n = 0
+        a = 0
+        for j in range(comb.shape[0]):
+            if dyn[j, K.D_PLACE] != p:
+                continue
+            if K._candidate(j, side, finish, comb, dyn):
+                n += 1
+            elif allies:
+                if j != i:
+                    if comb[j, K.C_SIDE] == side:
+                        if K.is_standing(dyn, j):
+                            a += 1
+        if n == 0:
+            continue
+        better = best < 0 or n > best_n
+        if not better:
+            if n == best_n:
+                if a != best_a:
+                    better = a < best_a
+                elif d < best_d:
+                    better = True
+        if better:
+            best = p
+            best_n = n
+            best_a = a
+            best_d = d
+    need = pol[i, K.P_AREA_MIN]
+    if need < 1:
+        need = 1
+    if best < 0 or best_n < need:
+        return False
+    K.pay_talent(i, s, comb, rules, dyn, cc)
+    for j in range(comb.shape[0]):
+        if not K.is_standing(dyn, i):
+            break
+        if j == i:
+            continue
+        if dyn[j, K.D_PLACE] != best:
+            continue
+        hit = K._candidate(j, side, finish, comb, dyn)
+        if not hit:
+            if allies:
+                if comb[j, K.C_SIDE] == side:
+                    hit = K.is_standing(dyn, j)
+        if not hit:
+            continue
+        ready(i, j, comb, pol, rules, dyn)
+        K.attack_call(i, j, comb, pol, rules, dyn, streams, cc)
+        done(i, j, dyn)
+        cc[i, K.K_AREA_TARGETS] += 1
+    K.check_bursts(i, comb, rules, dyn, cc)
+    return True

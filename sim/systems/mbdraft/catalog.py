@@ -62,10 +62,26 @@ class DraftRow(BaseModel):
     simulated: bool = False
     mechanic: dict[str, Any] | None = None
     notes: str | None = None
-    #: the 4.1 rows' fields the compiler reads: no aliases, no hex ranges (the draft is gridless)
+    #: ``[lo, hi]`` in positions where the kernel checks the range on the draft's map (rule
+    #: ``positions``); only Defensive Switch reads it so far
+    range_positions: tuple[int, int] | None = None
+    #: the 4.1 rows' fields the compiler reads: no aliases; the compiler's per-talent reach
+    #: (``C_TREACH``) carries ``range_positions`` (the draft has no hex grid)
     aliases: tuple[str, ...] = ()
     range_hexes: tuple[int, int] | None = None
     matters_in_fight: bool = True
+
+    @model_validator(mode="before")
+    @classmethod
+    def _reach(cls, data):
+        """``range_positions`` is the reach the compiler reads (``range_hexes``)."""
+        if isinstance(data, dict) and data.get("range_positions") is not None:
+            rp = data["range_positions"]
+            if (not isinstance(rp, (list, tuple)) or len(rp) != 2
+                    or not all(isinstance(v, int) for v in rp) or not 0 <= rp[0] <= rp[1] <= 11):
+                raise ValueError(f"range_positions {rp!r} must be [lo, hi] with 0 <= lo <= hi <= 11")
+            data = {**data, "range_hexes": tuple(rp)}
+        return data
 
     @model_validator(mode="after")
     def _consistent(self):

@@ -1,0 +1,283 @@
+"""The draft's movement talents on its Battlefield map of positions (seed 001,
+DRAFT L11-15 Bypass, L69-73 Teleport, L79-83 Guardian, L103-107 Defensive
+Switch, L125-129 Get Over Here, L149-153 Sprint, L277-281 Dash Strike;
+:mod:`sim.systems.mb41.positions`), each turn with injected dice, every
+script drawn exactly.
+
+Positions in ``dyn[:, D_PLACE]`` are 0-based (the book's "Position 1" is 0);
+the map has 4 positions. ``girl`` is 4/4/3 (attack/defence/support), Resolve
+18; ``foe`` 3/3/3 (a girl-kind member, so the draft's talents are open to
+it). A girl's Defense overcharge is her Heart counter, her Support
+(the draft's Magic) her Judgment counter. HIT: 6 + 4 = 10 against 2 + 3 = 5.
+"""
+from __future__ import annotations
+
+import pytest
+from helpers import MB41_NOCAP, Script, draft_arena, faces, mb41_member
+from helpers import mb41_girl as girl, mb41_run as call
+
+from sim.systems.mb41 import kernel as K
+
+HEART, FURY, JUDGMENT = 0, 1, 2
+HIT = faces(3, 3, 1, 1)        # girl 6 + 4 = 10 vs 2 + 3 = 5
+MISS = faces(1, 1, 3, 3)       # girl 2 + 4 = 6 vs 6 + 3 = 9
+F_HIT = faces(3, 3, 1, 1)      # foe 6 + 3 = 9 vs 2 + 4 = 6
+F_MISS = faces(1, 1, 3, 3)     # foe 2 + 3 = 5 vs 6 + 4 = 10
+MELEE_ONLY = {"position_forms": "kind"}
+RANGED = {"attack_kind": "ranged"}
+
+
+def arena(side_a, side_b, places, rules=None):
+    r = {"positions": 4}
+    r.update(rules or {})
+    return draft_arena(side_a, side_b, r, places)
+
+
+def turn(inp, dyn, cc, i=0, **script):
+    call(K.take_turn, inp, dyn, cc, Script(**script), i=i)
+
+
+def foe(name="Shade", **kw):
+    kw.setdefault("policy", dict(MB41_NOCAP))
+    return mb41_member(name, **kw)
+
+
+# ------------------------------------------------------------------ Get Over Here (DRAFT L125-129)
+
+
+def test_get_over_here_pulls_the_target_one_position_on_a_hit():
+    """Major, 1 Defense overcharge: her ranged attack hits (1d6 = 4) at 2
+    positions and the target is pulled 1 position closer; on a miss it
+    stays, the overcharge still paid."""
+    g = girl(talents=["Get Over Here"], policy={**MB41_NOCAP, "movement": "hold"}, **RANGED)
+    inp, dyn, cc = arena([g], [foe()], places=[0, 2])
+    turn(inp, dyn, cc, check=HIT, damage=faces(4))
+    assert dyn[1, K.D_RES] == 18 - 4 and dyn[1, K.D_PLACE] == 1
+    assert cc[0, K.K_SHOVED] == 1 and dyn[0, K.D_OC + HEART] == 1 and cc[0, K.K_PLACES] == 0
+    inp, dyn, cc = arena([g], [foe()], places=[0, 2])
+    turn(inp, dyn, cc, check=MISS)
+    assert dyn[1, K.D_PLACE] == 2 and cc[0, K.K_SHOVED] == 0 and dyn[0, K.D_OC + HEART] == 1
+
+
+def test_get_over_here_in_her_own_position_moves_nobody():
+    g = girl(talents=["Get Over Here"], policy={**MB41_NOCAP, "movement": "hold"})
+    inp, dyn, cc = arena([g], [foe()], places=[1, 1])
+    turn(inp, dyn, cc, check=HIT, damage=faces(4))
+    assert dyn[1, K.D_RES] == 18 - 6 and dyn[1, K.D_PLACE] == 1 and cc[0, K.K_SHOVED] == 0
+
+
+# ------------------------------------------------------------------ Sprint (DRAFT L149-153)
+
+
+def test_sprint_is_a_free_position_once_per_round():
+    """Melee only, 2 positions from Shade: Sprint (free) to 1, Movement (Minor)
+    to 2, then the Major attacks (1d6 + 2). Without Sprint the same turn only
+    moves her (test_mbdraft_positions). A second turn in the same round: no
+    Sprint (once per round), one use of two spent."""
+    g = girl(talents=["Sprint"])
+    inp, dyn, cc = arena([g], [foe(policy={**MB41_NOCAP, "movement": "hold"})], places=[0, 2], rules=MELEE_ONLY)
+    turn(inp, dyn, cc, check=HIT, damage=faces(4))
+    assert dyn[0, K.D_PLACE] == 2 and dyn[1, K.D_RES] == 18 - 6
+    assert cc[0, K.K_PLACES] == 2 and cc[0, K.K_TALENT_MOVES] == 1 and dyn[0, K.D_TUSES] == 1
+    assert dyn[0, K.D_SPRINT_AT] == dyn[0, K.D_ROUND]
+    dyn[1, K.D_PLACE] = 0
+    turn(inp, dyn, cc)                       # same round: Minor to 1, Major to 0, no attack
+    assert dyn[0, K.D_PLACE] == 0 and cc[0, K.K_TALENT_MOVES] == 1 and dyn[0, K.D_TUSES] == 1
+    dyn[0, K.D_ROUND] += 1
+    dyn[1, K.D_PLACE] = 2
+    turn(inp, dyn, cc, check=HIT, damage=faces(1))
+    assert dyn[0, K.D_PLACE] == 2 and cc[0, K.K_TALENT_MOVES] == 2 and dyn[0, K.D_TUSES] == 0
+
+
+def test_sprint_not_out_of_an_enemys_position():
+    """Ranged only, sharing Shade's position: Sprint is movement and cannot
+    leave an enemy's position (DRAFT L498); the Major Disengages instead."""
+    g = girl(talents=["Sprint"], **RANGED)
+    inp, dyn, cc = arena([g], [foe(policy={**MB41_NOCAP, "movement": "hold"})], places=[1, 1], rules=MELEE_ONLY)
+    turn(inp, dyn, cc)
+    assert dyn[0, K.D_PLACE] == 0 and cc[0, K.K_TALENT_MOVES] == 0 and cc[0, K.K_DISENGAGES] == 1
+    assert dyn[0, K.D_TUSES] == 2
+
+
+# ------------------------------------------------------------------ Dash Strike (DRAFT L277-281)
+
+
+def test_dash_strike_steps_into_reach_and_attacks():
+    """Melee only, 2 positions off: Movement to 1, then Dash Strike (Major,
+    2/Scene) moves her to 2 and attacks (1d6 + 2 = 6)."""
+    g = girl(talents=["Dash Strike"])
+    inp, dyn, cc = arena([g], [foe(policy={**MB41_NOCAP, "movement": "hold"})], places=[0, 2], rules=MELEE_ONLY)
+    turn(inp, dyn, cc, check=HIT, damage=faces(4))
+    assert dyn[0, K.D_PLACE] == 2 and dyn[1, K.D_RES] == 18 - 6 and cc[0, K.K_ATTACKS] == 1
+    assert cc[0, K.K_PLACES] == 2 and cc[0, K.K_TALENT_MOVES] == 1 and dyn[0, K.D_TUSES] == 1
+
+
+@pytest.mark.parametrize("engage_downed", [False, True])
+def test_dash_strike_not_out_of_an_enemys_position(engage_downed):
+    """Dash Strike is ordinary movement. Melee only, a downed Shade in her
+    position, Mist 2 off: when the downed do not engage, the Minor moves her
+    to 2 and Dash Strike to 3 with the attack (6); under ``engage_downed``
+    she is engaged: the Minor cannot move her, Dash Strike is not used, the
+    Major Disengages to 2 and the unused Minor moves her to 3, no attack."""
+    g = girl(talents=["Dash Strike"])
+    hold = {**MB41_NOCAP, "movement": "hold"}
+    inp, dyn, cc = arena([g], [foe(policy=hold), foe("Mist", policy=hold)], places=[1, 1, 3],
+                         rules={**MELEE_ONLY, "engage_downed": engage_downed})
+    dyn[1, K.D_RES] = 0
+    if engage_downed:
+        turn(inp, dyn, cc)
+        assert dyn[0, K.D_PLACE] == 3 and dyn[0, K.D_TUSES] == 2 and cc[0, K.K_DISENGAGES] == 1
+        assert dyn[2, K.D_RES] == 18 and cc[0, K.K_ATTACKS] == 0
+    else:
+        turn(inp, dyn, cc, check=HIT, damage=faces(4))
+        assert dyn[0, K.D_PLACE] == 3 and dyn[0, K.D_TUSES] == 1 and cc[0, K.K_DISENGAGES] == 0
+        assert dyn[2, K.D_RES] == 18 - 6
+
+
+# ------------------------------------------------------------------ Bypass and Teleport (DRAFT L11-15, L69-73)
+
+
+def test_bypass_moves_two_positions_as_the_minor():
+    """Melee only, 3 positions off: Bypass (Minor, 1 Support overcharge) 2
+    positions to 2, then the Major moves her into Shade's position."""
+    g = girl(talents=["Bypass"])
+    inp, dyn, cc = arena([g], [foe(policy={**MB41_NOCAP, "movement": "hold"})], places=[0, 3], rules=MELEE_ONLY)
+    turn(inp, dyn, cc)
+    assert dyn[0, K.D_PLACE] == 3 and cc[0, K.K_PLACES] == 3 and cc[0, K.K_TALENT_MOVES] == 2
+    assert dyn[0, K.D_OC + JUDGMENT] == 1 and dyn[0, K.D_TUSES] == 1
+
+
+def test_bypass_leaves_an_enemys_position_without_disengage():
+    """Ranged only, in Shade's position: Bypass takes her 1 position out (she
+    stops in her band, 1-2 off) with the Minor, no Disengage; the Major shoots."""
+    g = girl(talents=["Bypass"], **RANGED)
+    inp, dyn, cc = arena([g], [foe(policy={**MB41_NOCAP, "movement": "hold"})], places=[1, 1], rules=MELEE_ONLY)
+    turn(inp, dyn, cc, check=HIT, damage=faces(3))
+    assert dyn[0, K.D_PLACE] == 0 and cc[0, K.K_DISENGAGES] == 0 and cc[0, K.K_TALENT_MOVES] == 1
+    assert dyn[1, K.D_RES] == 18 - 3 and dyn[0, K.D_OC + JUDGMENT] == 1
+
+
+def test_teleport_to_the_nearest_position_in_reach():
+    """Teleport (Minor, 1/Scene, 1 Support overcharge): melee only, 3 off (a
+    Minor Movement would not do): she teleports into Shade's position (not
+    movement, DRAFT L73: no positions counted) and attacks (1d6 + 2)."""
+    g = girl(talents=["Teleport"])
+    inp, dyn, cc = arena([g], [foe(policy={**MB41_NOCAP, "movement": "hold"})], places=[0, 3], rules=MELEE_ONLY)
+    turn(inp, dyn, cc, check=HIT, damage=faces(4))
+    assert dyn[0, K.D_PLACE] == 3 and dyn[1, K.D_RES] == 18 - 6
+    assert cc[0, K.K_PLACES] == 0 and cc[0, K.K_TALENT_MOVES] == 3
+    assert dyn[0, K.D_OC + JUDGMENT] == 1 and dyn[0, K.D_TUSES] == 0
+
+
+def test_teleport_out_of_an_enemys_position():
+    """Ranged only, in Shade's position: Teleport (not movement, 'regardless of
+    whether there are enemies present') to the nearest position 1-2 off."""
+    g = girl(talents=["Teleport"], **RANGED)
+    inp, dyn, cc = arena([g], [foe(policy={**MB41_NOCAP, "movement": "hold"})], places=[2, 2], rules=MELEE_ONLY)
+    turn(inp, dyn, cc, check=HIT, damage=faces(2))
+    assert dyn[0, K.D_PLACE] == 1 and cc[0, K.K_DISENGAGES] == 0 and dyn[1, K.D_RES] == 18 - 2
+
+
+# ------------------------------------------------------------------ Guardian (DRAFT L79-83)
+
+
+@pytest.mark.parametrize("dice, held", [(faces(5, 5, 1, 1), True), (faces(1, 1, 5, 5), False)])
+def test_guardian_keeps_an_enemy_in_her_position(dice, held):
+    """Ranged only Akari shares a position with the Guardian: her Major is
+    Disengage; Support vs Support (the Guardian first, 13 vs 5): a win keeps
+    her there, the Major spent; a loss lets her go. 1 Defense overcharge."""
+    g = girl(**RANGED)
+    k = foe("Knight", talents=["Guardian"], policy={**MB41_NOCAP, "movement": "hold"})
+    inp, dyn, cc = arena([g], [k], places=[1, 1], rules=MELEE_ONLY)
+    turn(inp, dyn, cc, check=dice)
+    assert dyn[0, K.D_PLACE] == (1 if held else 0)
+    assert cc[1, K.K_HELD] == (1 if held else 0) and dyn[1, K.D_OC + HEART] == 1
+
+
+@pytest.mark.parametrize("dice, held", [(faces(5, 5, 1, 1), True), (faces(1, 1, 5, 5), False)])
+def test_guardian_holds_bypass_too(dice, held):
+    """Bypass needs no Disengage but is movement out of the Guardian's position:
+    a won challenge (13 vs 5) keeps her, her Minor and one Bypass use spent;
+    her Major (nobody in reach, ranged only) is then Disengage, challenged
+    again (another Defense overcharge) and lost (5 vs 13): she leaves. A lost
+    first challenge: Bypass takes her 1 position out and she shoots (2)."""
+    g = girl(talents=["Bypass"], **RANGED)
+    k = foe("Knight", talents=["Guardian"], policy={**MB41_NOCAP, "movement": "hold"})
+    inp, dyn, cc = arena([g], [k], places=[1, 1], rules=MELEE_ONLY)
+    check = dice + (faces(1, 1, 5, 5) if held else HIT)
+    turn(inp, dyn, cc, check=check, **({} if held else {"damage": faces(2)}))
+    assert dyn[0, K.D_TUSES] == 1 and dyn[0, K.D_OC + JUDGMENT] == 1
+    if held:
+        assert cc[1, K.K_HELD] == 1 and dyn[0, K.D_PLACE] == 0 and cc[0, K.K_DISENGAGES] == 1
+        assert dyn[1, K.D_OC + HEART] == 2
+    else:
+        assert cc[1, K.K_HELD] == 0 and dyn[0, K.D_PLACE] == 0 and dyn[1, K.D_RES] == 18 - 2
+
+
+def test_guardian_does_not_stop_teleport():
+    g = girl(talents=["Teleport"], **RANGED)
+    k = foe("Knight", talents=["Guardian"], policy={**MB41_NOCAP, "movement": "hold"})
+    inp, dyn, cc = arena([g], [k], places=[2, 2], rules=MELEE_ONLY)
+    turn(inp, dyn, cc, check=HIT, damage=faces(2))
+    assert dyn[0, K.D_PLACE] == 1 and cc[1, K.K_HELD] == 0 and dyn[1, K.D_OC + HEART] == 0
+
+
+# ------------------------------------------------------------------ Defensive Switch (DRAFT L103-107)
+
+
+@pytest.mark.parametrize("beni_at, switched", [(3, True), (0, True), (4, False)])
+def test_defensive_switch_swaps_positions_within_three(beni_at, switched):
+    """Shade attacks the hurt Akari (position 0); Beni (intercept always) up to
+    3 positions away swaps positions with her before the roll and is hit
+    instead (1d6 + 2 = 4); 4 positions away she cannot."""
+    a = girl("Akari")
+    b = girl("Beni", talents=["Defensive Switch"], policy={**MB41_NOCAP, "intercept": "always", "movement": "hold"})
+    inp, dyn, cc = arena([a, b], [foe(policy={**MB41_NOCAP, "movement": "hold"})], places=[0, beni_at, 0],
+                         rules={"positions": 5})
+    dyn[0, K.D_RES] = 5
+    turn(inp, dyn, cc, i=2, check=F_HIT, damage=faces(2))
+    if switched:
+        assert dyn[0, K.D_RES] == 5 and dyn[1, K.D_RES] == 18 - 4 and cc[1, K.K_SWITCHES] == 1
+        assert dyn[1, K.D_PLACE] == 0 and dyn[0, K.D_PLACE] == beni_at and dyn[1, K.D_TUSES] == 1
+    else:
+        assert dyn[0, K.D_RES] == 1 and cc[1, K.K_SWITCHES] == 0 and dyn[1, K.D_PLACE] == beni_at
+
+
+# ------------------------------------------------------------------ Blast Strike (DRAFT L271-275)
+
+
+def test_blast_strike_attacks_everyone_in_one_position():
+    """Blast Strike (Major, 1 Attack overcharge): of the positions her basic
+    attacks reach she picks the one with the most enemies (Shade and Mist at
+    2, Fog alone at 1) and attacks each there, each defending separately
+    (ranged, 1d6: 4 and 3); Fog is not attacked. With one enemy per position
+    the policy's area_min (2) keeps her to a basic attack."""
+    g = girl(talents=["Blast Strike"], policy={**MB41_NOCAP, "movement": "hold"}, **RANGED)
+    hold = {**MB41_NOCAP, "movement": "hold"}
+    inp, dyn, cc = arena([g], [foe(policy=hold), foe("Mist", policy=hold), foe("Fog", policy=hold)],
+                         places=[0, 2, 2, 1])
+    turn(inp, dyn, cc, check=HIT + HIT, damage=faces(4, 3))
+    assert dyn[1, K.D_RES] == 18 - 4 and dyn[2, K.D_RES] == 18 - 3 and dyn[3, K.D_RES] == 18
+    assert cc[0, K.K_AREA_TARGETS] == 2 and cc[0, K.K_ATTACKS] == 2 and dyn[0, K.D_OC + FURY] == 1
+    inp, dyn, cc = arena([g], [foe(policy=hold), foe("Mist", policy=hold), foe("Fog", policy=hold)],
+                         places=[0, 2, 3, 1])
+    turn(inp, dyn, cc, check=HIT, damage=faces(4))
+    assert cc[0, K.K_AREA_TARGETS] == 0 and cc[0, K.K_ATTACKS] == 1 and dyn[0, K.D_OC + FURY] == 0
+
+
+@pytest.mark.parametrize("allies", [False, True])
+def test_blast_strike_and_allies_in_the_position(allies):
+    """Her ally Beni shares Shade's position (policy area_min 1): under
+    ``area_allies`` she is attacked too (a miss on her: 2 + 4 = 6 vs
+    6 + 4 = 10), else only Shade."""
+    g = girl(talents=["Blast Strike"], policy={**MB41_NOCAP, "movement": "hold", "area_min": 1}, **RANGED)
+    b = girl("Beni", policy={**MB41_NOCAP, "movement": "hold"})
+    inp, dyn, cc = arena([g, b], [foe(policy={**MB41_NOCAP, "movement": "hold"})], places=[0, 2, 2],
+                         rules={"area_allies": allies})
+    if allies:
+        turn(inp, dyn, cc, check=faces(1, 1, 3, 3) + HIT, damage=faces(5))
+        assert cc[0, K.K_AREA_TARGETS] == 2 and dyn[1, K.D_RES] == 18
+    else:
+        turn(inp, dyn, cc, check=HIT, damage=faces(5))
+        assert cc[0, K.K_AREA_TARGETS] == 1
+    assert dyn[2, K.D_RES] == 18 - 5
