@@ -281,3 +281,27 @@ def test_blast_strike_and_allies_in_the_position(allies):
         turn(inp, dyn, cc, check=HIT, damage=faces(5))
         assert cc[0, K.K_AREA_TARGETS] == 1
     assert dyn[2, K.D_RES] == 18 - 5
+
+
+# ------------------------------------------------------------------ Safe Place (DRAFT L241-245)
+
+
+def test_safe_place_brings_a_hurt_engaged_ally_to_her_position():
+    """Safe Place (Major, no cost in the draft): Beni (5 of 18, below the
+    policy's heal_below 50) shares Shade's position 2; Akari at 0, no enemy
+    there, spends her Major to bring her to 0 (2 positions). With no hurt
+    ally she attacks instead; with an enemy in her own position it is not used."""
+    hold = {**MB41_NOCAP, "movement": "hold"}
+    a = girl("Akari", talents=["Safe Place"], policy=hold, **RANGED)
+    b = girl("Beni", policy=hold)
+    inp, dyn, cc = arena([a, b], [foe(policy=hold)], places=[0, 2, 2])
+    dyn[1, K.D_RES] = 5
+    turn(inp, dyn, cc)
+    assert dyn[1, K.D_PLACE] == 0 and cc[0, K.K_SHOVED] == 2 and cc[0, K.K_ATTACKS] == 0
+    inp, dyn, cc = arena([a, b], [foe(policy=hold)], places=[0, 2, 2])
+    turn(inp, dyn, cc, check=HIT, damage=faces(3))       # Beni unhurt: the attack
+    assert dyn[1, K.D_PLACE] == 2 and dyn[2, K.D_RES] == 18 - 3
+    inp, dyn, cc = arena([a, b], [foe(policy=hold), foe("Mist", policy=hold)], places=[0, 2, 2, 0])
+    dyn[1, K.D_RES] = 5
+    turn(inp, dyn, cc, check=HIT, damage=faces(3))       # Mist in her position: the attack on it
+    assert dyn[1, K.D_PLACE] == 2 and cc[0, K.K_SHOVED] == 0 and cc[0, K.K_ATTACKS] == 1

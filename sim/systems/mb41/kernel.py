@@ -3745,7 +3745,11 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
         who = i
         t = -1
         if mask != 0:
-            acted = major_talent(i, comb, pol, rules, dyn, streams, cc, None)
+            if pos:
+                if has_code(i, E_SAFE_PLACE, comb):  # Safe Place: an engaged ally to her position
+                    acted = PS.safe_place(i, comb, pol, rules, dyn, cc)
+            if not acted:
+                acted = major_talent(i, comb, pol, rules, dyn, streams, cc, None)
             if not acted:
                 if pos:  # Guided Strike only when the ally has someone in reach
                     gs, g = guided_choice(i, comb, pol, dyn)

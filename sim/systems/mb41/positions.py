@@ -77,14 +77,16 @@ Talents on positions (each a scripted test in
   move out of the Guardian's position but Teleport and forced moves;
 * Defensive Switch (:func:`.kernel.defensive_switch`): an ally up to
   ``range_positions`` (3) away swaps positions with the target;
+* Blast Strike / Burst Attack / Gravity Wave (:func:`area_position`): every
+  target in one position in reach;
+* Safe Place (:func:`safe_place`): an engaged, hurt ally to her position;
 * Aura of Strength hits every standing enemy in her position.
 
 Not on positions yet (these still act as gridless): other talents' ranges
 (heals, Remedy, Curse, Screams, Link, Inflict, Reflector...), Courage Aura
 (every ally, not only those in her position), the Fury frenzy's turns and
-retaliations, Ambush Tactics' turns, area attacks (Blast Strike), and
-Let's Move, Speed Burst, Get Back, Safe Place, Rough Going, Create Barrier,
-Marionette (listed as not simulated in ``sim catalog mb-draft``).
+retaliations, Ambush Tactics' turns, and Let's Move, Speed Burst, Get Back,
+Rough Going, Create Barrier, Marionette (listed as not simulated in ``sim catalog mb-draft``).
 """
 from __future__ import annotations
 
@@ -803,5 +805,58 @@ def area_position(i, s, comb, pol, rules, dyn, streams, cc):
         K.attack_call(i, j, comb, pol, rules, dyn, streams, cc)
         done(i, j, dyn)
         cc[i, K.K_AREA_TARGETS] += 1
+    K.check_bursts(i, comb, rules, dyn, cc)
+    return True
+
+
+@kernel
+def safe_place(i, comb, pol, rules, dyn, cc):
+    """Safe Place (DRAFT L241-243, Major): one willing ally moves to her
+    position. Used, as on the hex grid, on the ally (not herself; standing,
+    or down and alive) lowest in Resolve share below ``heal_below`` who shares
+    a position with a standing enemy, when no standing enemy is in hers; the
+    move is the talent's (no Disengage, rough terrain or Guardian, as the
+    grid's). True if used."""
+    s = K.find_usable(i, K.E_SAFE_PLACE, comb, pol, dyn)
+    if s < 0:
+        return False
+    here = dyn[i, K.D_PLACE]
+    side = comb[i, K.C_SIDE]
+    for k in range(comb.shape[0]):
+        if comb[k, K.C_SIDE] != side:
+            if dyn[k, K.D_PLACE] == here:
+                if K.is_standing(dyn, k):
+                    return False
+    best = -1
+    best_share = pol[i, K.P_HEAL_BELOW]
+    for j in range(comb.shape[0]):
+        if j == i:
+            continue
+        if comb[j, K.C_SIDE] != side:
+            continue
+        if dyn[j, K.D_DEAD] != 0:
+            continue
+        pj = dyn[j, K.D_PLACE]
+        if pj < 0 or pj == here:
+            continue
+        share = dyn[j, K.D_RES] * 100 // comb[j, K.C_RES]
+        if share >= best_share:
+            continue
+        foe_there = False
+        for k in range(comb.shape[0]):
+            if comb[k, K.C_SIDE] != side:
+                if dyn[k, K.D_PLACE] == pj:
+                    if K.is_standing(dyn, k):
+                        foe_there = True
+        if not foe_there:
+            continue
+        best = j
+        best_share = share
+    if best < 0:
+        return False
+    K.pay_talent(i, s, comb, rules, dyn, cc)
+    cc[i, K.K_SHOVED] += apart(i, best, dyn)
+    dyn[best, K.D_PLACE] = here
+    dyn[best, K.D_PAID] = 0
     K.check_bursts(i, comb, rules, dyn, cc)
     return True
