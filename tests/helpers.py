@@ -292,3 +292,32 @@ def draft_arena(side_a, side_b, rules=None, places=None):
         for i, p in enumerate(places):
             dyn[i, K.D_PLACE] = p
     return inp, dyn, cc
+
+
+#: a policy that never Boosts, never moves on its own and has no overcharge cap (scripted grid turns)
+HOLD = {"boost": "never", "movement": "hold", "overcharge_cap": 99}
+
+
+def hold_girl(name="Akari", talents=(), policy=None, **kw) -> dict:
+    """A girl 4/4/3 with the :data:`HOLD` policy (``policy`` entries override it)."""
+    pol = dict(HOLD)
+    pol.update(policy or {})
+    return mb41_member(name, attack=4, defence=4, support=3, talents=list(talents), policy=pol, **kw)
+
+
+def hold_foe(name="Shade", talents=(), policy=None, **kw) -> dict:
+    """A monster 3/3/3, Resolve 18, damage bonus 0, pool 5, with the :data:`HOLD` policy."""
+    pol = dict(HOLD)
+    pol.update(policy or {})
+    return mb41_member(name, kind="monster", resolve=18, damage_bonus=0, overcharge_pool=5,
+                       talents=list(talents), policy=pol, **kw)
+
+
+def grid_place(inp, dyn, bf, cells):
+    """Put every combatant ``i`` on ``cells[i]`` (``[col, row]``) at once."""
+    from sim.systems.mb41 import battle_grid as BG
+    from sim.systems.mb41 import kernel as K
+
+    for i, (c, r) in enumerate(cells):
+        dyn[i, K.D_POS] = inp.battlefield.cell_offset(c, r)
+    mb41_call(BG.place_all, dyn=dyn, bf=bf)

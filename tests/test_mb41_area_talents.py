@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import Script, faces, mb41_call, mb41_member, MB41_NOCAP as NOCAP
+from helpers import Script, faces, mb41_call, mb41_member
 from helpers import grid_apart as apart, grid_arena as arena, grid_run, grid_turn as gturn, grid_where as where
-from helpers import mb41_girl, mb41_run as call, mb41_setup as setup
+from helpers import grid_place as place, mb41_girl, mb41_run as call, mb41_setup as setup
 from sim.systems.mb41 import battle_grid as BG
 from sim.systems.mb41 import grid as G
 from sim.systems.mb41 import kernel as K
@@ -36,13 +36,6 @@ def foe(name="Shade", talents=(), **kw):
     pol.update(kw.pop("policy", {}))
     return mb41_member(name, kind="monster", resolve=18, damage_bonus=0, overcharge_pool=10,
                        talents=list(talents), policy=pol, **kw)
-
-
-def place(inp, dyn, bf, cells):
-    """Put every combatant ``i`` on ``cells[i]`` (``[col, row]``) at once."""
-    for i, (c, r) in enumerate(cells):
-        dyn[i, K.D_POS] = inp.battlefield.cell_offset(c, r)
-    mb41_call(BG.place_all, dyn=dyn, bf=bf)
 
 
 def turn(inp, dyn, cc, s, i):

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers import Script, faces, mb41_call, mb41_member
+from helpers import Script, faces, mb41_call
 from helpers import grid_arena as arena, grid_turn as turn, grid_where as where
-from helpers import mb41_run, mb41_setup
+from helpers import grid_place as place, hold_foe as foe, hold_girl, mb41_run, mb41_setup
 from sim.systems.mb41 import battle_grid as BG
 from sim.systems.mb41 import grid as G
 from sim.systems.mb41 import kernel as K
@@ -27,28 +27,11 @@ from sim.systems.mb41 import kernel as K
 HEART, FURY, JUDGMENT = 0, 1, 2
 MISS = faces(1, 1, 3, 3)       # girl 2 + 4 = 6 vs 6 + 3 = 9
 M_MISS = faces(1, 1, 3, 3)     # monster 2 + 3 = 5 vs 6 + 4 = 10
-HOLD = {"boost": "never", "movement": "hold", "overcharge_cap": 99}
 BIG = {"width": 12, "height": 12}
 
 
 def girl(name="Akari", talents=("Create Barrier",), policy=None, **kw):
-    pol = dict(HOLD)
-    pol.update(policy or {})
-    return mb41_member(name, attack=4, defence=4, support=3, talents=list(talents), policy=pol, **kw)
-
-
-def foe(name="Shade", talents=(), policy=None, **kw):
-    pol = dict(HOLD)
-    pol.update(policy or {})
-    return mb41_member(name, kind="monster", resolve=18, damage_bonus=0, overcharge_pool=5,
-                       talents=list(talents), policy=pol, **kw)
-
-
-def place(inp, dyn, bf, cells):
-    """Put every combatant ``i`` on ``cells[i]`` (``[col, row]``) at once."""
-    for i, (c, r) in enumerate(cells):
-        dyn[i, K.D_POS] = inp.battlefield.cell_offset(c, r)
-    mb41_call(BG.place_all, dyn=dyn, bf=bf)
+    return hold_girl(name, talents, policy, **kw)
 
 
 def raised(inp, bf):

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import Script, faces, mb41_call, mb41_member
+from helpers import Script, faces
 from helpers import grid_apart as apart, grid_arena as arena, grid_turn as turn, grid_where as where
-from helpers import mb41_run, mb41_setup
-from sim.systems.mb41 import battle_grid as BG
+from helpers import grid_place as place, hold_foe as foe, hold_girl as girl, mb41_run, mb41_setup
 from sim.systems.mb41 import kernel as K
 
 HEART, FURY, JUDGMENT = 0, 1, 2
@@ -26,29 +25,6 @@ HIT = faces(3, 3, 1, 1)        # girl 6 + 4 = 10 vs 2 + 3 = 5
 MISS = faces(1, 1, 3, 3)       # girl 2 + 4 = 6 vs 6 + 3 = 9
 M_HIT = faces(5, 5, 1, 1)      # monster 10 + 3 = 13 vs 2 + 4 = 6 (no six: no pool spent)
 M_MISS = faces(1, 1, 3, 3)     # monster 2 + 3 = 5 vs 6 + 4 = 10
-HOLD = {"boost": "never", "movement": "hold", "overcharge_cap": 99}
-
-
-def girl(name="Akari", talents=(), policy=None, **kw):
-    pol = dict(HOLD)
-    pol.update(policy or {})
-    return mb41_member(name, attack=4, defence=4, support=3, talents=list(talents), policy=pol, **kw)
-
-
-def foe(name="Shade", talents=(), policy=None, **kw):
-    pol = dict(HOLD)
-    pol.update(policy or {})
-    return mb41_member(name, kind="monster", resolve=18, damage_bonus=0, overcharge_pool=5,
-                       talents=list(talents), policy=pol, **kw)
-
-
-def place(inp, dyn, bf, cells):
-    """Put every combatant ``i`` on ``cells[i]`` (``[col, row]``) at once."""
-    for i, (c, r) in enumerate(cells):
-        dyn[i, K.D_POS] = inp.battlefield.cell_offset(c, r)
-    mb41_call(BG.place_all, dyn=dyn, bf=bf)
-
-
 def gridless_turn(inp, dyn, cc, i, **script):
     mb41_run(K.play_turn, inp, dyn, cc, Script(**script), i=i, bf=None)
 

@@ -9,9 +9,8 @@ Resolve 18. HIT: 6 + 4 = 10 against 2 + 3 = 5.
 """
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from helpers import Script, draft_arena, faces, load_data, mb41_call, mb41_data, mb41_member
+from helpers import Script, draft_arena, faces, mb41_call, mb41_data, mb41_member
 from helpers import mb41_girl as girl, mb41_run as call
 
 from sim.systems.mb41 import kernel as K

@@ -14,9 +14,8 @@ import json
 import subprocess
 import sys
 
-import numpy as np
 import pytest
-from helpers import Script, draft_arena, faces, load_data, mb41_call, mb41_data, mb41_member
+from helpers import Script, draft_arena, faces, mb41_data, mb41_member
 from helpers import mb41_girl as girl, mb41_run as call
 
 from sim.systems.mb41 import kernel as K

@@ -2072,17 +2072,27 @@ def held(i, step, comb, pol, rules, dyn, streams, cc, bf):
         s = K.find_usable(k, K.E_CLOSER, comb, pol, dyn)
         if s < 0:
             continue
-        K.pay_talent(k, s, comb, rules, dyn, cc)
-        chk = streams[K.S_CHECK]
-        k_total, k_six = K.support_roll(k, comb, rules, dyn, chk, cc)
-        i_total, i_six = K.support_roll(i, comb, rules, dyn, chk, cc)
-        won = K.beats(k_total, k_six, comb[k, K.C_SUP], i_total, i_six, comb[i, K.C_SUP], rules[K.R_FULL_TIE] == 1)
-        K.check_bursts(k, comb, rules, dyn, cc)
-        K.check_bursts(i, comb, rules, dyn, cc)
-        if won:
-            cc[k, K.K_HELD] += 1
+        if hold_challenge(k, s, i, comb, rules, dyn, streams, cc):
             return True
     return False
+
+
+@kernel
+def hold_challenge(k, s, i, comb, rules, dyn, streams, cc):
+    """``k`` pays its And Your Enemies Closer / Guardian in slot ``s`` and makes the
+    Support vs Support challenge against the mover ``i`` (``k`` rolls first; L1453 tie
+    rules, the full tie to the mover unless ``full_tie: attacker``). True if ``k`` won
+    (the move is stopped, ``K_HELD``)."""
+    K.pay_talent(k, s, comb, rules, dyn, cc)
+    chk = streams[K.S_CHECK]
+    k_total, k_six = K.support_roll(k, comb, rules, dyn, chk, cc)
+    i_total, i_six = K.support_roll(i, comb, rules, dyn, chk, cc)
+    won = K.beats(k_total, k_six, comb[k, K.C_SUP], i_total, i_six, comb[i, K.C_SUP], rules[K.R_FULL_TIE] == 1)
+    K.check_bursts(k, comb, rules, dyn, cc)
+    K.check_bursts(i, comb, rules, dyn, cc)
+    if won:
+        cc[k, K.K_HELD] += 1
+    return won
 
 
 @kernel(inline="always")

@@ -466,15 +466,7 @@ def held(i, comb, pol, rules, dyn, streams, cc):
         s = K.find_usable(k, K.E_CLOSER, comb, pol, dyn)
         if s < 0:
             continue
-        K.pay_talent(k, s, comb, rules, dyn, cc)
-        chk = streams[K.S_CHECK]
-        k_total, k_six = K.support_roll(k, comb, rules, dyn, chk, cc)
-        i_total, i_six = K.support_roll(i, comb, rules, dyn, chk, cc)
-        won = K.beats(k_total, k_six, comb[k, K.C_SUP], i_total, i_six, comb[i, K.C_SUP], rules[K.R_FULL_TIE] == 1)
-        K.check_bursts(k, comb, rules, dyn, cc)
-        K.check_bursts(i, comb, rules, dyn, cc)
-        if won:
-            cc[k, K.K_HELD] += 1
+        if BG.hold_challenge(k, s, i, comb, rules, dyn, streams, cc):
             return True
     return False
 
