@@ -1,6 +1,7 @@
 """The draft's movement talents on its Battlefield map of positions (seed 001,
 DRAFT L11-15 Bypass, L69-73 Teleport, L79-83 Guardian, L103-107 Defensive
-Switch, L125-129 Get Over Here, L149-153 Sprint, L277-281 Dash Strike;
+Switch, L125-129 Get Over Here, L149-153 Sprint, L277-281 Dash Strike,
+L119-123 Get Back, L47-51 Let's Move, L63-67 Speed Burst;
 :mod:`sim.systems.mb41.positions`), each turn with injected dice, every
 script drawn exactly.
 
@@ -87,6 +88,20 @@ def test_sprint_is_a_free_position_once_per_round():
     dyn[1, K.D_PLACE] = 2
     turn(inp, dyn, cc, check=HIT, damage=faces(1))
     assert dyn[0, K.D_PLACE] == 2 and cc[0, K.K_TALENT_MOVES] == 2 and dyn[0, K.D_TUSES] == 0
+
+
+def test_speed_burst_is_sprint_for_two_support_overcharge_any_round():
+    """Speed Burst (DRAFT L63-67, free, 2 Support overcharge): the same free
+    position as Sprint, and again in the same round."""
+    g = girl(talents=["Speed Burst"])
+    inp, dyn, cc = arena([g], [foe(policy={**MB41_NOCAP, "movement": "hold"})], places=[0, 2], rules=MELEE_ONLY)
+    turn(inp, dyn, cc, check=HIT, damage=faces(4))
+    assert dyn[0, K.D_PLACE] == 2 and dyn[1, K.D_RES] == 18 - 6
+    assert dyn[0, K.D_OC + JUDGMENT] == 2 and cc[0, K.K_TALENT_MOVES] == 1
+    dyn[0, K.D_PLACE] = 0
+    turn(inp, dyn, cc, check=HIT, damage=faces(1))        # the same round: again
+    assert dyn[0, K.D_PLACE] == 2 and dyn[1, K.D_RES] == 12 - 3
+    assert dyn[0, K.D_OC + JUDGMENT] == 4 and cc[0, K.K_TALENT_MOVES] == 2
 
 
 def test_sprint_not_out_of_an_enemys_position():
@@ -305,3 +320,74 @@ def test_safe_place_brings_a_hurt_engaged_ally_to_her_position():
     dyn[1, K.D_RES] = 5
     turn(inp, dyn, cc, check=HIT, damage=faces(3))       # Mist in her position: the attack on it
     assert dyn[1, K.D_PLACE] == 2 and cc[0, K.K_SHOVED] == 0 and cc[0, K.K_ATTACKS] == 1
+
+
+# ------------------------------------------------------------------ Get Back (DRAFT L119-123)
+
+
+def test_get_back_sends_a_hurt_engaged_ally_within_two_to_position_1():
+    """Get Back (Minor, no cost): Beni (5 of 18, below heal_below 50) shares
+    Shade's position 3; Akari at 2 (1 away, within 0-2) sends her to Position
+    1 (0) with her Minor, then attacks Shade from range. Beni 3 positions
+    away: out of range, Akari only attacks."""
+    hold = {**MB41_NOCAP, "movement": "hold"}
+    a = girl("Akari", talents=["Get Back"], policy=hold, **RANGED)
+    b = girl("Beni", policy=hold)
+    inp, dyn, cc = arena([a, b], [foe(policy=hold)], places=[2, 3, 3])
+    s = [k for k in range(K.MAXT) if inp.comb[0, K.C_TCODE + k] == K.E_GET_BACK][0]
+    assert inp.comb[0, K.C_TREACH + s] == 2
+    dyn[1, K.D_RES] = 5
+    turn(inp, dyn, cc, check=HIT, damage=faces(3))
+    assert dyn[1, K.D_PLACE] == 0 and cc[0, K.K_SHOVED] == 3 and dyn[0, K.D_MINOR_USED] == 1
+    assert dyn[2, K.D_RES] == 18 - 3 and cc[0, K.K_TUSE + s] == 1
+    inp, dyn, cc = arena([a, b], [foe(policy=hold)], places=[0, 3, 3])
+    dyn[1, K.D_RES] = 5
+    turn(inp, dyn, cc)                                   # 3 away: no Get Back, Shade out of reach
+    assert dyn[1, K.D_PLACE] == 3 and cc[0, K.K_SHOVED] == 0 and cc[0, K.K_TUSE + s] == 0
+
+
+@pytest.mark.parametrize("to, dest", [("own_end", 3), ("position_1", 0)])
+def test_get_back_for_the_second_side_and_rule_get_back_to(to, dest):
+    """Shade (side 1, Get Back) at 3; Mist, hurt, shares position 2 with
+    Akari. ``own_end``: Mist goes to the second side's end (position 4 = 3);
+    ``position_1``: to Position 1 (0). Melee only, so Shade attacks nobody."""
+    hold = {**MB41_NOCAP, "movement": "hold"}
+    rules = {**MELEE_ONLY, "get_back_to": to}
+    inp, dyn, cc = arena([girl("Akari", policy=hold)],
+                         [foe(talents=["Get Back"], policy=hold), foe("Mist", policy=hold)],
+                         places=[2, 3, 2], rules=rules)
+    dyn[2, K.D_RES] = 4
+    turn(inp, dyn, cc, i=1)
+    assert dyn[2, K.D_PLACE] == dest and cc[1, K.K_SHOVED] == abs(dest - 2)
+
+
+# ------------------------------------------------------------------ Let's Move (DRAFT L47-51)
+
+
+def test_lets_move_steps_her_and_an_ally():
+    """Let's Move (Minor, 1 Support overcharge): Akari and Beni at 0, Shade
+    holding at 2, melee only. Akari's Minor moves her to 1 and Beni to 1;
+    her Major (nobody in reach) moves her to 2. Beni holding her position:
+    a plain Movement, no overcharge."""
+    hold = {**MB41_NOCAP, "movement": "hold"}
+    a = girl("Akari", talents=["Let's Move"])
+    inp, dyn, cc = arena([a, girl("Beni")], [foe(policy=hold)], places=[0, 0, 2], rules=MELEE_ONLY)
+    turn(inp, dyn, cc)
+    assert dyn[0, K.D_PLACE] == 2 and dyn[1, K.D_PLACE] == 1
+    assert dyn[0, K.D_OC + JUDGMENT] == 1 and cc[0, K.K_TALENT_MOVES] == 1 and cc[1, K.K_PLACES] == 1
+    inp, dyn, cc = arena([a, girl("Beni", policy=hold)], [foe(policy=hold)], places=[0, 0, 2], rules=MELEE_ONLY)
+    turn(inp, dyn, cc)
+    assert dyn[0, K.D_PLACE] == 2 and dyn[1, K.D_PLACE] == 0
+    assert dyn[0, K.D_OC + JUDGMENT] == 0 and cc[0, K.K_TALENT_MOVES] == 0
+
+
+def test_lets_move_not_for_an_engaged_ally():
+    """Beni shares position 3 with Mist: Movement cannot take her out, so
+    Akari moves alone (plain Movement, no overcharge)."""
+    hold = {**MB41_NOCAP, "movement": "hold"}
+    a = girl("Akari", talents=["Let's Move"])
+    inp, dyn, cc = arena([a, girl("Beni")], [foe(policy=hold), foe("Mist", policy=hold)],
+                         places=[0, 3, 2, 3], rules=MELEE_ONLY)
+    turn(inp, dyn, cc)
+    assert dyn[0, K.D_PLACE] == 2 and dyn[1, K.D_PLACE] == 3
+    assert dyn[0, K.D_OC + JUDGMENT] == 0 and cc[0, K.K_TALENT_MOVES] == 0

@@ -46,6 +46,7 @@ def test_the_draft_catalog_lists_its_talents_with_their_numbers():
     from sim.systems.mbdraft import catalog
 
     names = [r.name for r in catalog.rows()]
+    assert catalog.lookup("Amplify Magic").simulated                # Hex half and healing half
     assert len(names) == 53 and len(set(names)) == 53   # 12 common, 14 Knight, 14 Priestess, 13 Witch
     for want in ("Hex", "Evasion", "Regeneration", "Magic Detonation", "Second Chance Attack", "Hamstring",
                  "Get Back", "Rouse", "Empower", "Purge", "Let's Move", "Speed Burst"):
@@ -59,7 +60,7 @@ def test_the_draft_catalog_lists_its_talents_with_their_numbers():
     assert catalog.lookup("Inflict").uses_per_scene == 1            # DRAFT L43 (4.1: 2/Scene)
     assert catalog.lookup("Power Dampening").uses_per_scene == 1    # DRAFT L173 (4.1: 2/Scene)
     assert catalog.lookup("Shield").cost_stat == "support"          # DRAFT L55 (4.1: Defence)
-    assert catalog.lookup("Get Back").simulated is False           # positions: not yet
+    assert catalog.lookup("Marionette").simulated is False         # not yet
     assert catalog.lookup("Binding Attack").group == "monster"      # adversaries are 4.1's
 
 
@@ -69,7 +70,7 @@ def test_sim_catalog_mb_draft_json():
     rows = json.loads(out)["entries"]
     by = {r["name"]: r for r in rows}
     assert by["Hex"]["simulated"] and by["Hex"]["group"] == "witch" and by["Hex"]["source"] == "DRAFT L251-255"
-    assert not by["Get Back"]["simulated"]
+    assert not by["Marionette"]["simulated"] and by["Get Back"]["simulated"]
     assert by["Second Chance Attack"]["as_41"] == "Want it Hard, Want it Now"
 
 
@@ -113,6 +114,74 @@ def test_hexes_play_in_whole_fights():
     k = simulate(inp, 0, 2000, stream_key(5))["combatants"]
     assert k[1, K.K_HEX_DMG] > 2000          # more than a point a fight
     assert k[0, K.K_HEX_DMG] == 0
+
+
+# ------------------------------------------------------------------ Amplify Magic (DRAFT L265-269)
+
+
+def test_draft_amplify_magic_doubles_her_hexes_on_the_enemy_until_it_drops():
+    """DRAFT L267: an enemy takes double the normal damage from Hexes you
+    place on it, until the end of the scene or it drops to zero Resolve. Her
+    Minor goes to Amplify first (1/Scene), then one Hex a round; another
+    witch's Hexes on the same enemy are not doubled."""
+    inp, dyn, cc = draft([girl("Akari", talents=["Hex", "Amplify Magic"]), girl("Bea", talents=["Hex"])],
+                         [mb41_member("Shade", resolve=30)])
+    amp = slot(inp, 0, K.E_AMPLIFY)
+    assert inp.comb[0, K.C_TP3 + amp] == 2 and inp.comb[0, K.C_TP2 + amp] == 0
+    dyn[0, K.D_ROUND] = 1
+    assert call(K.minor_talent, inp, dyn, cc, Script(), i=0) == 1      # round 1: Amplify, no Hex yet
+    assert dyn[2, K.D_AMP_HEX_BY] == 1 and dyn[2, K.D_AMP_HEX] == 2 and dyn[2, K.D_HEXES] == 0
+    assert dyn[0, K.D_TUSES + amp] == 0 and cc[0, K.K_TUSE + amp] == 1
+    dyn[0, K.D_ROUND] = 2
+    call(K.minor_talent, inp, dyn, cc, Script(), i=0)                  # her Hex: 2 a round
+    assert dyn[2, K.D_HEXES] == 2 and dyn[2, K.D_HEX_EXTRA] == 1
+    call(K.minor_talent, inp, dyn, cc, Script(), i=1)                  # Bea's Hex: 1 more
+    assert dyn[2, K.D_HEXES] == 3
+    assert call(K.round_effects, inp, dyn, cc, Script(), j=2)
+    assert dyn[2, K.D_RES] == 27 and cc[2, K.K_HEX_DMG] == 3
+    call(K.apply_damage, inp, dyn, cc, Script(), t=2, dmg=27)          # she drops: her Hexes are normal again
+    assert dyn[2, K.D_RES] == 0 and dyn[2, K.D_HEXES] == 2 and dyn[2, K.D_AMP_HEX_BY] == 0
+
+
+def test_draft_amplify_magic_needs_an_unhexed_enemy_and_has_no_ailment_half():
+    """Her Hex half goes on an enemy bearing no Hex yet (so every later Hex
+    of hers counts double); without Hex, and with no one to heal, she keeps
+    it: the draft's Amplify has no ailment half (4.1's -2 to removal rolls)."""
+    inp, dyn, cc = draft([girl("Akari", talents=["Hex", "Amplify Magic"])], [mb41_member("Shade")])
+    dyn[1, K.D_HEXES] = 1
+    dyn[0, K.D_ROUND] = 1
+    assert call(K.minor_talent, inp, dyn, cc, Script(), i=0) == 1      # a Hex, not Amplify
+    assert dyn[1, K.D_HEXES] == 2 and dyn[1, K.D_AMP_HEX_BY] == 0
+    assert dyn[0, K.D_TUSES + slot(inp, 0, K.E_AMPLIFY)] == 1
+    inp, dyn, cc = draft([girl("Akari", talents=["Inflict", "Amplify Magic"])], [mb41_member("Shade")])
+    assert not call(K.try_amplify, inp, dyn, cc, Script(), i=0)
+    assert dyn[1, K.D_AMP_AIL] == 0 and dyn[1, K.D_AMP_HEX_BY] == 0
+
+
+def test_draft_amplify_magic_on_a_hurt_ally_adds_two_to_every_heal():
+    """DRAFT L267: an ally gains an additional 2 points from any healing
+    effect; that half comes first when her side heals and one is hurt."""
+    inp, dyn, cc = draft([girl("Akari", talents=["Heal"]), girl("Bea", talents=["Hex", "Amplify Magic"])],
+                         [mb41_member("Shade")])
+    dyn[0, K.D_RES] = 5
+    dyn[0, K.D_ROUND] = 1
+    assert call(K.minor_talent, inp, dyn, cc, Script(), i=1) == 1
+    assert dyn[0, K.D_AMP_HEAL] == 2 and dyn[2, K.D_AMP_HEX_BY] == 0 and dyn[2, K.D_HEXES] == 0
+
+
+def test_draft_amplified_hexes_play_in_whole_fights():
+    from sim.rng import stream_key
+    from sim.systems.mb41 import simulate
+
+    plain, _, _ = draft([girl("Akari", talents=["Hex"])], [mb41_member("Shade", resolve=30)])
+    amped, _, _ = draft([girl("Akari", talents=["Hex", "Amplify Magic"])], [mb41_member("Shade", resolve=30)])
+    k0 = simulate(plain, 0, 2000, stream_key(5))["combatants"]
+    k1 = simulate(amped, 0, 2000, stream_key(5))["combatants"]
+    s = slot(amped, 0, K.E_AMPLIFY)
+    assert k1[0, K.K_TUSE + s] == 2000                     # once a fight, in round 1
+    # a round of Hexes lost to Amplify, then twice the damage: in these short fights
+    # (Shade drops in about five rounds) it comes to a little more in all
+    assert k0[1, K.K_HEX_DMG] < k1[1, K.K_HEX_DMG] < 1.5 * k0[1, K.K_HEX_DMG]
 
 
 # ------------------------------------------------------------------ Evasion

@@ -201,6 +201,8 @@ E_EVASION = 89          # Evasion (free, after a hit: + P1 to her defence result
 E_REGEN = 90            # Regeneration (free: P1 Resolve at the start of every round for the rest of the scene)
 E_DETONATION = 91       # Magic Detonation (an attack whose damage is the target's overcharge)
 E_MOOD = 92             # Empower (P1 = 1, herself) / Rouse (P1 = 0, an ally): Excited or Calm
+E_GET_BACK = 93         # Get Back (Minor, positions: an engaged, hurt ally within C_TREACH to Position 1)
+E_LETS_MOVE = 94        # Let's Move (Minor, positions: her Movement and one step for an ally)
 
 # ailments (L1459-1467): columns D_AIL + these
 A_STUN = 0
@@ -308,7 +310,7 @@ D_BARRIER_KIND = 106  # its shape: 0 none, 1 circle, 2 straight wall
 D_BARRIER_AT = 107    # circle: its centre (her cell when raised); wall: the adjacent hex it passes through
 D_BARRIER_ARG = 108   # circle: hexes from the centre to the ring of barrier hexes (radius + 1); wall: its direction
 D_BARRIER_LEN = 109   # wall: its length in hexes (rule barrier_wall_length)
-# columns 110-111, 117-119 and 124-127 are unused
+# columns 110-111, 117-119 and 127 are unused
 # the draft's positions (rule positions > 0, :mod:`.positions`); meaningful only with positions on
 D_PLACE = 123      # her position on the line, 0-based (set by :func:`.positions.place_all`, :func:`appear`)
 D_VEIL_UNTIL = 112  # Veil: attacks on her take the penalty while her D_TURNS_DONE is below this
@@ -318,6 +320,9 @@ D_MINE = 114        # MAXMINES columns: cells of her live mines (-1 none); they 
 D_ABSENT = 120     # a reserve row (C_SPAWN_KIND) not (yet) in the fight: D_DEAD is set too while absent
 D_APPEARED = 121   # the round (D_ROUND) + 1 in which it appeared (0 not yet)
 D_COPY = 122       # Marionette: her copy's row + 1 while it stands in the fight (0 none)
+D_AMP_HEX_BY = 124  # the draft's Amplify Magic on an enemy: the witch's row + 1 whose Hexes on her it multiplies (0 none)
+D_AMP_HEX = 125     # ... and the factor her Hexes' damage is multiplied by (the row's ``hex``: 2, DRAFT L267)
+D_HEX_EXTRA = 126   # the part of D_HEXES that Amplify Magic adds (taken off again when she drops, L269)
 D_HEXES = 128       # the draft's Hex: damage she takes at the start of each round (1 per Hex on her)
 D_HEX_ROUND = 129   # the round in which she last placed a Hex (one a round; -1 none)
 D_REGEN = 130       # the draft's Regeneration: Resolve she regains at the start of each round (0 none)
@@ -330,7 +335,7 @@ SCENE_COLUMNS = ("D_PENDING", "D_REVIVES", "D_BOOSTS", "D_KO", "D_AIL", "D_TUSES
                  "D_FT_TARGET", "D_FT_STACK", "D_STICKY", "D_DEF_BONUS", "D_REFLECT_BY", "D_REFLECT_UNTIL",
                  "D_TURNS_DONE", "D_BOMB", "D_IMPLODE_BY", "D_IMPLODE_UNTIL", "D_POS", "D_GUARD", "D_DMG_ADJ",
                  "D_PAID", "D_CLOCK", "D_ROUND", "D_HIT_BY", "D_HIT_AT", "D_OPEN_BY", "D_OPEN_UNTIL", "D_OPEN_BONUS",
-                 "D_SEALED_UNTIL", "D_AMP_HEAL", "D_AMP_AIL", "D_AMBUSH", "D_BELKAN", "D_LINK_TO", "D_LINKED",
+                 "D_SEALED_UNTIL", "D_AMP_HEAL", "D_AMP_AIL", "D_AMP_HEX_BY", "D_AMP_HEX", "D_HEX_EXTRA", "D_AMBUSH", "D_BELKAN", "D_LINK_TO", "D_LINKED",
                  "D_REBIRTHS", "D_CASTING", "D_PEND", "D_FRENZY", "D_RETALIATE", "D_SPRINT_AT", "D_HEXES",
                  "D_HEX_ROUND", "D_REGEN", "D_MOOD", "D_MINOR_USED", "D_ABSENT", "D_APPEARED", "D_COPY",
                  "D_VEIL_UNTIL", "D_VEIL_D", "D_MINE", "D_BARRIER_RES", "D_BARRIER_KIND", "D_BARRIER_AT",
@@ -557,7 +562,8 @@ R_BARRIER_RADIUS = 143  # largest circle radius (hexes; the ring of barrier hexe
 R_BARRIER_WALL_LENGTH = 144  # hexes in the straight wall
 R_BARRIER_BLOCKS_RANGED = 145  # 1: an attack from 2+ hexes whose line crosses a raised barrier hex is impossible
 R_BARRIER_DEFENCE = 146  # 0 auto (hit automatically, damage off its Resolve), 1 indestructible
-R_SIZE = 147
+R_GET_BACK_TO = 147  # Get Back's Position 1: 0 her side's end of the map, 1 position 1 for both sides
+R_SIZE = 148
 BURSTS_COUNT = 1
 HEART = 0
 FURY = 1
@@ -818,6 +824,9 @@ def team_state(i, dyn):
     dyn[i, D_SEALED_UNTIL] = -1
     dyn[i, D_AMP_HEAL] = 0
     dyn[i, D_AMP_AIL] = 0
+    dyn[i, D_AMP_HEX_BY] = 0
+    dyn[i, D_AMP_HEX] = 0
+    dyn[i, D_HEX_EXTRA] = 0
     dyn[i, D_AMBUSH] = 0
     dyn[i, D_BELKAN] = 0
     dyn[i, D_LINK_TO] = -1
@@ -1174,6 +1183,10 @@ def try_hex(i, comb, pol, rules, dyn, streams, cc):
         return False
     pay_talent(i, s, comb, rules, dyn, cc)
     dyn[t, D_HEXES] += comb[i, C_TP1 + s]
+    if dyn[t, D_AMP_HEX_BY] == i + 1:  # her Amplify Magic on t (DRAFT L267): her Hexes deal D_AMP_HEX times
+        extra = comb[i, C_TP1 + s] * (dyn[t, D_AMP_HEX] - 1)
+        dyn[t, D_HEXES] += extra
+        dyn[t, D_HEX_EXTRA] += extra
     dyn[i, D_HEX_ROUND] = dyn[0, D_ROUND]
     return True
 
@@ -1357,7 +1370,7 @@ def dropped(t, comb, rules, dyn, streams, cc):
     if dyn[t, D_KO] == 0:
         dyn[t, D_KO] = 1
         cc[t, K_KO_TRIALS] += 1
-    if comb[t, C_SIDEMASK] != 0:
+    if (comb[t, C_SIDEMASK] | comb[t, C_FOEMASK]) != 0:  # talents of her side or her enemies on her
         drop_effects(t, comb, dyn)
     if comb[t, C_MONSTER] != 0:
         if (comb[t, C_TMASK] >> E_BROOD) & 1 != 0:
@@ -2997,9 +3010,15 @@ def courage_aura(i, sign, comb, dyn):
 @kernel
 def drop_effects(t, comb, dyn):
     """Effects that end when ``t`` drops to 0 Resolve: Amplify Magic on her
-    (L1797), her Courage Aura."""
+    (L1797; the draft's L269: her amplified Hexes go back to their normal
+    damage), her Courage Aura."""
     dyn[t, D_AMP_HEAL] = 0
     dyn[t, D_AMP_AIL] = 0
+    if dyn[t, D_AMP_HEX_BY] != 0:
+        dyn[t, D_HEXES] -= dyn[t, D_HEX_EXTRA]
+        dyn[t, D_HEX_EXTRA] = 0
+        dyn[t, D_AMP_HEX_BY] = 0
+        dyn[t, D_AMP_HEX] = 0
     if (comb[t, C_TMASK] >> E_COURAGE) & 1 != 0:
         courage_aura(t, 1, comb, dyn)
 
@@ -3010,7 +3029,12 @@ def try_amplify(i, comb, pol, rules, dyn, streams, cc):
     on the standing ally (herself included) lowest in Resolve share below
     ``heal_below`` when her side heals, +P1 to every healing she receives;
     else, when her side gives ailments, on the policy's target, -P2 to its
-    rolls to resist or remove ailments. Not on someone already amplified."""
+    rolls to resist or remove ailments (only with ``ailment`` > 0). The
+    draft's Amplify Magic (DRAFT L265-269, ``hex`` > 1) has the healing half
+    and, in its place, the Hex half: when she has Hex, on the policy's
+    target while it bears no Hex yet (so every Hex she places on it later
+    counts), her Hexes on it deal ``hex`` times their damage
+    (:func:`try_hex`). Not on someone already amplified."""
     s = find_usable(i, E_AMPLIFY, comb, pol, dyn)
     if s < 0:
         return False
@@ -3035,6 +3059,19 @@ def try_amplify(i, comb, pol, rules, dyn, streams, cc):
             pay_talent(i, s, comb, rules, dyn, cc)
             dyn[best, D_AMP_HEAL] = comb[i, C_TP1 + s]
             return True
+    if comb[i, C_TP3 + s] > 1:
+        if has_code(i, E_HEX, comb):
+            t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+            if t >= 0:
+                if is_standing(dyn, t):
+                    if dyn[t, D_AMP_HEX_BY] == 0:
+                        if dyn[t, D_HEXES] == 0:
+                            pay_talent(i, s, comb, rules, dyn, cc)
+                            dyn[t, D_AMP_HEX_BY] = i + 1
+                            dyn[t, D_AMP_HEX] = comb[i, C_TP3 + s]
+                            return True
+    if comb[i, C_TP2 + s] == 0:
+        return False
     ailing = (1 << E_INFLICT) | (1 << E_CURSE) | (1 << E_SCREAM) | (1 << E_ATTACK_AILMENT) | (1 << E_STEAL_ACTION)
     if (side_mask & ailing) != 0:
         t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
@@ -3395,7 +3432,7 @@ def lose_bond(j, strongest, comb, dyn, cc):
     if left > 0:
         return False
     if dyn[j, D_RES] > 0:
-        if comb[j, C_SIDEMASK] != 0:
+        if (comb[j, C_SIDEMASK] | comb[j, C_FOEMASK]) != 0:
             drop_effects(j, comb, dyn)  # her Courage Aura and Amplify Magic on her end
     dyn[j, D_LOST] = 1
     dyn[j, D_DEAD] = 1     # out of the fight: never targeted, never acts, her side no longer counts her
@@ -3720,10 +3757,14 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
             t0 = PS.pick(i, False, comb, pol, rules, dyn, streams[S_POLICY])
             if mask != 0:
                 if has_code(i, E_SPRINT, comb):  # free, once per round: before her Minor (DRAFT L149-153)
-                    PS.sprint(i, t0, comb, pol, rules, dyn, streams, cc)
-                    if not is_standing(dyn, i):
-                        actions = 0
-                        minor = False
+                    PS.sprint(i, t0, comb, pol, rules, dyn, streams, cc)  # no damage: she still stands
+            if minor:
+                if mask != 0:
+                    if has_code(i, E_GET_BACK, comb):  # Get Back: an engaged, hurt ally to Position 1
+                        if PS.get_back(i, comb, pol, rules, dyn, cc):
+                            minor = False
+                            actions -= 1
+                            dyn[i, D_MINOR_USED] = 1
             if minor:
                 if PS.minor_toward(i, t0, comb, pol, rules, dyn, streams, cc):
                     minor = False
@@ -3962,6 +4003,9 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc, bf):
         return 1
     if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:  # the draft's Hex and Rouse, Minion Creation, Marionette
         if has_code(i, E_HEX, comb):
+            if (comb[i, C_TMASK] >> E_AMPLIFY) & 1 != 0:  # the draft's Amplify Magic before her Hexes
+                if try_amplify(i, comb, pol, rules, dyn, streams, cc):
+                    return 1
             if try_hex(i, comb, pol, rules, dyn, streams, cc):
                 return 1
         if has_code(i, E_MOOD, comb):

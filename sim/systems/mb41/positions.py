@@ -65,7 +65,8 @@ Talents on positions (each a scripted test in
 ``tests/test_mbdraft_position_talents.py``):
 
 * Sprint (:func:`sprint`): a free position at the start of her turn, once
-  per round, when a plain Movement would do;
+  per round, when a plain Movement would do; Speed Burst the same, for 2
+  Support overcharge, with no limit a round (on her turn only);
 * Bypass / Swift and Teleport (:func:`talent_move`): her Minor when a plain
   Movement would not (2+ positions out of her band, engaged, short of
   leaving a rough position); Bypass ignores enemies and rough terrain,
@@ -80,13 +81,18 @@ Talents on positions (each a scripted test in
 * Blast Strike / Burst Attack / Gravity Wave (:func:`area_position`): every
   target in one position in reach;
 * Safe Place (:func:`safe_place`): an engaged, hurt ally to her position;
+* Get Back (:func:`get_back`): an engaged, hurt ally within 0-2 positions
+  to Position 1 (rule ``get_back_to``), her Minor;
+* Let's Move (:func:`lets_move`): her Movement and a step for an ally who
+  wants one;
 * Aura of Strength hits every standing enemy in her position.
 
 Not on positions yet (these still act as gridless): other talents' ranges
 (heals, Remedy, Curse, Screams, Link, Inflict, Reflector...), Courage Aura
 (every ally, not only those in her position), the Fury frenzy's turns and
-retaliations, Ambush Tactics' turns, and Let's Move, Speed Burst, Get Back,
-Rough Going, Create Barrier, Marionette (listed as not simulated in ``sim catalog mb-draft``).
+retaliations, Ambush Tactics' turns, Speed Burst off her turn or for a
+movement talent, and Rough Going, Create Barrier, Marionette (listed as not
+simulated in ``sim catalog mb-draft``).
 """
 from __future__ import annotations
 
@@ -414,6 +420,9 @@ def minor_toward(i, t, comb, pol, rules, dyn, streams, cc):
     if comb[i, K.C_TMASK] != 0:
         if talent_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc):
             return True
+        if K.has_code(i, K.E_LETS_MOVE, comb):
+            if lets_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc):
+                return True
     return minor_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc)
 
 
@@ -517,9 +526,10 @@ def sprint(i, t, comb, pol, rules, dyn, streams, cc):
     one position toward her band around target ``t`` as a free action, when
     she is out of it and a plain Movement would do (not while Bound, engaged
     or short of leaving a rough position: so never out of a Guardian's
-    position). Returns True if she sprinted."""
-    if dyn[i, K.D_SPRINT_AT] == dyn[0, K.D_ROUND]:
-        return False
+    position). Speed Burst (DRAFT L63-67, free, 2 Support overcharge, the
+    mechanic's ``any_round``) is the same step with no limit a round; a
+    girl with both takes the first listed she can use; one step a turn.
+    Returns True if she sprinted."""
     who, lo, hi = goal_of(i, t, comb, pol, rules, dyn)
     if not away(i, who, lo, hi, dyn):
         return False
@@ -532,12 +542,21 @@ def sprint(i, t, comb, pol, rules, dyn, streams, cc):
     p = step_to(i, who, lo, hi, comb, rules, dyn)
     if p < 0:
         return False
-    s = K.find_usable(i, K.E_SPRINT, comb, pol, dyn)
+    s = -1
+    again = dyn[i, K.D_SPRINT_AT] == dyn[0, K.D_ROUND]
+    for k in range(K.MAXT):
+        if comb[i, K.C_TCODE + k] == K.E_SPRINT:
+            if dyn[i, K.D_TUSES + k] != 0:
+                if comb[i, K.C_TP2 + k] != 0 or not again:
+                    if K.can_pay(i, k, comb, pol, dyn):
+                        s = k
+                        break
     if s < 0:
         return False
     K.pay_talent(i, s, comb, rules, dyn, cc)
     K.check_bursts(i, comb, rules, dyn, cc)
-    dyn[i, K.D_SPRINT_AT] = dyn[0, K.D_ROUND]
+    if comb[i, K.C_TP2 + s] == 0:
+        dyn[i, K.D_SPRINT_AT] = dyn[0, K.D_ROUND]
     move_to(i, p, dyn, cc)
     cc[i, K.K_TALENT_MOVES] += 1
     return True
@@ -813,12 +832,61 @@ def safe_place(i, comb, pol, rules, dyn, cc):
     if s < 0:
         return False
     here = dyn[i, K.D_PLACE]
+    if foe_at(here, comb[i, K.C_SIDE], comb, dyn):
+        return False
+    best = rescue_ally(i, here, -1, comb, pol, dyn)
+    if best < 0:
+        return False
+    send(i, s, best, here, comb, rules, dyn, cc)
+    return True
+
+
+@kernel
+def get_back(i, comb, pol, rules, dyn, cc):
+    """Get Back (DRAFT L119-123, Minor): send one willing ally within
+    ``range_positions`` (0-2, ``C_TREACH``) to Position 1 (rule
+    ``get_back_to``: ``own_end`` = her side's end of the map, Position 1 for
+    the first side and the last position for the second; ``position_1`` =
+    Position 1 for both). Used on the ally (not herself; standing, or down and
+    alive) lowest in Resolve share below ``heal_below`` who shares a position
+    with a standing enemy, when no standing enemy is at Position 1; the move
+    is the talent's (no Disengage, rough terrain or Guardian, like Safe
+    Place). True if used."""
+    s = K.find_usable(i, K.E_GET_BACK, comb, pol, dyn)
+    if s < 0:
+        return False
     side = comb[i, K.C_SIDE]
-    for k in range(comb.shape[0]):
-        if comb[k, K.C_SIDE] != side:
-            if dyn[k, K.D_PLACE] == here:
-                if K.is_standing(dyn, k):
-                    return False
+    dest = 0
+    if rules[K.R_GET_BACK_TO] == 0 and side != 0:
+        dest = rules[K.R_POSITIONS] - 1
+    if foe_at(dest, side, comb, dyn):
+        return False
+    best = rescue_ally(i, dest, comb[i, K.C_TREACH + s], comb, pol, dyn)
+    if best < 0:
+        return False
+    send(i, s, best, dest, comb, rules, dyn, cc)
+    return True
+
+
+@kernel
+def send(i, s, j, dest, comb, rules, dyn, cc):
+    """Pay ``i``'s talent in slot ``s`` and put ally ``j`` at position ``dest``
+    (the talent's move, counted in her K_SHOVED)."""
+    K.pay_talent(i, s, comb, rules, dyn, cc)
+    cc[i, K.K_SHOVED] += apart_to(j, dest, dyn)
+    dyn[j, K.D_PLACE] = dest
+    dyn[j, K.D_PAID] = 0
+    K.check_bursts(i, comb, rules, dyn, cc)
+
+
+@kernel
+def rescue_ally(i, dest, hi, comb, pol, dyn):
+    """Safe Place's and Get Back's ally: of ``i``'s allies (not herself;
+    standing, or down and alive) not at position ``dest`` and at most ``hi``
+    positions from her (-1: any), the one lowest in Resolve share below her
+    ``heal_below`` who shares a position with a standing enemy (ties to the
+    first listed); -1 if none."""
+    side = comb[i, K.C_SIDE]
     best = -1
     best_share = pol[i, K.P_HEAL_BELOW]
     for j in range(comb.shape[0]):
@@ -829,26 +897,88 @@ def safe_place(i, comb, pol, rules, dyn, cc):
         if dyn[j, K.D_DEAD] != 0:
             continue
         pj = dyn[j, K.D_PLACE]
-        if pj < 0 or pj == here:
+        if pj < 0 or pj == dest:
+            continue
+        if hi >= 0 and apart(i, j, dyn) > hi:
             continue
         share = dyn[j, K.D_RES] * 100 // comb[j, K.C_RES]
         if share >= best_share:
             continue
-        foe_there = False
-        for k in range(comb.shape[0]):
-            if comb[k, K.C_SIDE] != side:
-                if dyn[k, K.D_PLACE] == pj:
-                    if K.is_standing(dyn, k):
-                        foe_there = True
-        if not foe_there:
+        if not foe_at(pj, side, comb, dyn):
             continue
         best = j
         best_share = share
-    if best < 0:
+    return best
+
+
+@kernel(inline="always")
+def foe_at(p, side, comb, dyn):
+    """A standing combatant not of ``side`` is at position ``p``."""
+    for k in range(comb.shape[0]):
+        if comb[k, K.C_SIDE] != side:
+            if dyn[k, K.D_PLACE] == p:
+                if K.is_standing(dyn, k):
+                    return True
+    return False
+
+
+@kernel
+def lets_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc):
+    """Let's Move (DRAFT L47-51, Minor, 1 Support overcharge): she moves one
+    position and one willing ally immediately moves 1 position. Used in
+    place of her plain Movement toward her band (not while Bound, engaged or
+    short of leaving a rough position) when an ally could use a step too:
+    the first listed standing ally who is outside her own band around her
+    policy's target (:func:`pick`, :func:`goal_of`) and could make that
+    step by plain Movement. Both moves are Movement (a Guardian may hold
+    either). True if used."""
+    p = step_to(i, who, lo, hi, comb, rules, dyn)
+    if p < 0:
+        return False
+    if not free_to_step(i, comb, rules, dyn):
+        return False
+    s = K.find_usable(i, K.E_LETS_MOVE, comb, pol, dyn)
+    if s < 0:
+        return False
+    side = comb[i, K.C_SIDE]
+    mate = -1
+    mp = -1
+    for j in range(comb.shape[0]):
+        if j == i or comb[j, K.C_SIDE] != side:
+            continue
+        if not K.is_standing(dyn, j):
+            continue
+        if dyn[j, K.D_PLACE] < 0:
+            continue
+        if not free_to_step(j, comb, rules, dyn):
+            continue
+        tj = pick(j, False, comb, pol, rules, dyn, streams[K.S_POLICY])
+        wj, lj, hj = goal_of(j, tj, comb, pol, rules, dyn)
+        if not away(j, wj, lj, hj, dyn):
+            continue
+        q = step_to(j, wj, lj, hj, comb, rules, dyn)
+        if q >= 0:
+            mate = j
+            mp = q
+            break
+    if mate < 0:
         return False
     K.pay_talent(i, s, comb, rules, dyn, cc)
-    cc[i, K.K_SHOVED] += apart(i, best, dyn)
-    dyn[best, K.D_PLACE] = here
-    dyn[best, K.D_PAID] = 0
+    if not held(i, comb, pol, rules, dyn, streams, cc):
+        move_to(i, p, dyn, cc)
+    if not held(mate, comb, pol, rules, dyn, streams, cc):
+        move_to(mate, mp, dyn, cc)
+        cc[i, K.K_TALENT_MOVES] += 1
     K.check_bursts(i, comb, rules, dyn, cc)
     return True
+
+
+@kernel(inline="always")
+def free_to_step(i, comb, rules, dyn):
+    """A plain Movement could move ``i`` now: not Bound, not engaged, not short
+    of leaving a rough position."""
+    if dyn[i, K.D_AIL + K.A_BOUND] != 0:
+        return False
+    if rough_short(i, rules, dyn):
+        return False
+    return not engaged(i, comb, rules, dyn)

@@ -351,6 +351,11 @@ RULES = Ruleset(
                    "automatically, the damage roll off the barrier's 20 Resolve (at 0 every hex of it is "
                    "gone); 'indestructible' = it stands for the whole fight", kind="choice",
                    choices=("auto", "indestructible")),
+        # --- the draft's Get Back on positions (DRAFT L119-123)
+        RuleOption("get_back_to", "own_end", "positions: where Get Back sends the ally, 'Position 1' (DRAFT "
+                   "L123), read from her side: 'own_end' = the end of the map her side starts at (Position 1 "
+                   "for the first side, the last position for the second); 'position_1' = Position 1 for both "
+                   "sides", kind="choice", choices=("own_end", "position_1")),
     ],
 )
 

@@ -97,11 +97,13 @@ opening            bonus                        Major: while another ally stands
 seal_magic         --                           free after a hit: the target uses no talent (Boost
                                                 included) until the end of the next round
                                                 [seal_magic, sealed]
-amplify            healing, ailment             Minor: an ally below ``heal_below`` gets + healing
+amplify            healing, ailment, hex        Minor: an ally below ``heal_below`` gets + healing
                                                 from every heal (when her side heals), else the
                                                 policy's target - ailment to resist or remove
-                                                ailments; until the scene ends or it drops
-                                                [try_amplify]
+                                                ailments (ailment > 0), or (hex > 1, the draft;
+                                                she has Hex) her Hexes on the policy's target,
+                                                not yet hexed, deal hex times; until the scene
+                                                ends or it drops [try_amplify, try_hex]
 aura_of_strength   damage                       her successful defence roll: the (melee) attacker
                                                 takes damage, not an attack [aura_of_strength]
 courage_aura       bonus                        + bonus to her allies' rolls while she stands
@@ -174,8 +176,10 @@ extra_move         move, through                Minor (grid): up to move hexes t
                                                 engaged (a Disengage); Bypass (through 1): ignores
                                                 Disengage, rough terrain, barriers, obstacles and
                                                 people on the way [battle_grid.talent_move]
-sprint             move                         free (grid), once per round: 1 ordinary hex toward her
-                                                goal on her turn [battle_grid.sprint]
+sprint             move, any_round              free (grid), once per round: 1 ordinary hex toward her
+                                                goal on her turn [battle_grid.sprint]; the draft's
+                                                positions: 1 position, any_round = no limit a
+                                                round (Speed Burst) [positions.sprint]
 slither            move                         free (grid): after an attack on it, 1 hex toward its
                                                 policy's range of the attacker, ignoring rough
                                                 terrain and Disengage [battle_grid.slither]
@@ -189,6 +193,12 @@ defensive_switch   --                           free, before the attack roll on 
                                                 the grid) below her ``intercept`` share and lower in
                                                 Resolve: swap places and become the target
                                                 [kernel.defensive_switch]
+get_back           --                           Minor (the draft's positions): an engaged ally below
+                                                ``heal_below`` within ``range_positions`` to
+                                                Position 1 (rule ``get_back_to``) [positions.get_back]
+lets_move          --                           Minor (the draft's positions): her Movement toward her
+                                                band and one step for an ally out of hers
+                                                [positions.lets_move]
 enemies_closer     --                           free: an adjacent enemy moving away from her (an
                                                 ordinary move, Reckless Movement, Disengage, Swift,
                                                 Bypass, Dash Strike, Sprint): Support vs Support, a win
@@ -314,7 +324,7 @@ MECHANICS = {
     "follow_up": (K.E_FOLLOW_UP, ("attack", "damage")),
     "opening": (K.E_OPENING, ("bonus",)),
     "seal_magic": (K.E_SEAL_MAGIC, ()),
-    "amplify": (K.E_AMPLIFY, ("healing", "ailment")),
+    "amplify": (K.E_AMPLIFY, ("healing", "ailment", "hex")),
     "aura_of_strength": (K.E_AURA_STRENGTH, ("damage",)),
     "courage_aura": (K.E_COURAGE, ("bonus",)),
     "ambush": (K.E_AMBUSH, ("dice", "bonus", "attack")),
@@ -339,11 +349,13 @@ MECHANICS = {
     "move_attack": (K.E_MOVE_ATTACK, ("move",)),
     "teleport": (K.E_TELEPORT, ("sight",)),
     "extra_move": (K.E_EXTRA_MOVE, ("move", "through")),
-    "sprint": (K.E_SPRINT, ("move",)),
+    "sprint": (K.E_SPRINT, ("move", "any_round")),
     "slither": (K.E_SLITHER, ("move",)),
     "shove": (K.E_SHOVE, ("direction",)),
     "safe_place": (K.E_SAFE_PLACE, ("sight",)),
     "defensive_switch": (K.E_SWITCH, ()),
+    "get_back": (K.E_GET_BACK, ()),
+    "lets_move": (K.E_LETS_MOVE, ()),
     "enemies_closer": (K.E_CLOSER, ()),
     "minion_creation": (K.E_MINION_CREATION, ("per_turn",)),
     "marionette": (K.E_MARIONETTE, ()),
@@ -385,6 +397,7 @@ _VALUES = {
     "through": {False: 0, True: 1},
     "direction": {"pull": -1, "push": 1},
     "shape": {"line": 0, "blast": 1},
+    "any_round": {False: 0, True: 1},
 }
 
 _ROLE_INDEX = {"attack": 0, "defence": 1, "support": 2}

@@ -33,9 +33,11 @@ positions of movement; Cover by someone in the target's position (L490-492).
 A member's ``position: 2`` (1-based, like the book's "Position 1") sets where
 she starts; otherwise the first side starts at position 1 and the second at
 the far end (``position_gap``). ``positions: 0`` (the default) keeps the
-fight gridless, as in ``grid: none``, bit for bit. Talents' own ranges and
-the talents that only move people (Bypass, Let's Move, Get Back, Safe
-Place...) still ignore positions (listed as not simulated).
+fight gridless, as in ``grid: none``, bit for bit. The talents that move
+people (Sprint, Bypass, Teleport, Dash Strike, Get Over Here, Guardian,
+Defensive Switch, Safe Place, Get Back, Let's Move, Blast Strike) play on
+positions (:mod:`sim.systems.mb41.positions`); other talents' own ranges
+still ignore positions.
 """
 from __future__ import annotations
 
