@@ -391,3 +391,167 @@ def test_lets_move_not_for_an_engaged_ally():
     turn(inp, dyn, cc)
     assert dyn[0, K.D_PLACE] == 2 and dyn[1, K.D_PLACE] == 3
     assert dyn[0, K.D_OC + JUDGMENT] == 0 and cc[0, K.K_TALENT_MOVES] == 0
+
+
+# ------------------------------------------------------------------ Marionette (DRAFT L313-317)
+
+
+def copy_row(inp):
+    return [j for j in range(inp.n) if inp.comb[j, K.C_SPAWN_KIND] == K.SPAWN_COPY][0]
+
+
+def test_marionette_copy_in_the_enemys_position_and_her_attack_starts_from_it():
+    """Minor, 1 Attack overcharge: the copy appears within 0-3 positions, in
+    the position nearest the nearest enemy (``marionette_place: enemy``);
+    melee only, 2 positions from Shade, her melee attack starts from the
+    copy (range 0): 4 + 2 = 6, and she does not move."""
+    g = girl(talents=["Marionette"])
+    inp, dyn, cc = arena([g], [foe(policy={**MB41_NOCAP, "movement": "hold"})], places=[0, 2], rules=MELEE_ONLY)
+    c = copy_row(inp)
+    turn(inp, dyn, cc, check=HIT, damage=faces(4))
+    assert dyn[0, K.D_COPY] == c + 1 and dyn[c, K.D_PLACE] == 2 and dyn[c, K.D_ABSENT] == 0
+    assert dyn[0, K.D_OC + FURY] == 1 and dyn[0, K.D_PLACE] == 0
+    assert dyn[1, K.D_RES] == 18 - 6 and cc[0, K.K_PLACES] == 0
+
+
+def test_marionette_copy_is_attacked_in_the_enemys_position_and_destroyed():
+    """Shade (melee only, holding) reaches only the copy, which defends as
+    usual (DRAFT L317: 6 + 3 = 9 vs 2 + 4 = 6) and any damage destroys it."""
+    g = girl(talents=["Marionette"])
+    inp, dyn, cc = arena([g], [foe(policy={**MB41_NOCAP, "movement": "hold"})], places=[0, 2], rules=MELEE_ONLY)
+    c = copy_row(inp)
+    turn(inp, dyn, cc, check=HIT, damage=faces(4))
+    turn(inp, dyn, cc, i=1, check=F_HIT, damage=faces(1))
+    assert dyn[c, K.D_ABSENT] == 1 and dyn[0, K.D_COPY] == 0 and cc[0, K.K_COPY_ABSORBED] == 1
+    assert dyn[0, K.D_RES] == 18
+
+
+@pytest.mark.parametrize("place, positions, foe_at, want", [
+    ("enemy", 6, 5, 3),      # the band 0-3 ends at 3
+    ("enemy", 6, 2, 2),
+    ("self", 6, 2, 0),       # her own position (range 0)
+])
+def test_marionette_copy_place(place, positions, foe_at, want):
+    from helpers import mb41_call
+
+    from sim.systems.mb41 import positions as PS
+
+    g = girl(talents=["Marionette"])
+    inp, dyn, cc = arena([g], [foe()], places=[0, foe_at], rules={"positions": positions, "marionette_place": place})
+    s = [k for k in range(K.MAXT) if inp.comb[0, K.C_TCODE + k] == K.E_MARIONETTE][0]
+    assert inp.comb[0, K.C_TREACH + s] == 3
+    assert mb41_call(PS.copy_place, i=0, s=s, comb=inp.comb, rules=inp.rules, dyn=dyn) == want
+
+
+# ------------------------------------------------------------------ Link on positions (DRAFT L165-169)
+
+
+@pytest.mark.parametrize("umbra_at, nox_at, linked", [
+    (2, 3, 2),     # Umbra within 0-2: the secondary
+    (3, 2, 3),     # Umbra 3 away: out of range, Nox instead
+    (3, 3, -1),    # no second enemy in range: no link
+])
+def test_the_drafts_link_within_two_positions(umbra_at, nox_at, linked):
+    from helpers import mb41_run
+
+    g = girl(talents=["Link"])
+    inp, dyn, cc = arena([g], [foe("Shade"), foe("Umbra"), foe("Nox")], places=[0, 1, umbra_at, nox_at])
+    dyn[1, K.D_RES] = 10        # focus-weakest: Shade, the primary
+    dyn[2, K.D_RES] = 12
+    dyn[3, K.D_RES] = 14
+    made = mb41_run(K.try_link, inp, dyn, cc, Script(), i=0)
+    assert made == (linked >= 0)
+    assert dyn[1, K.D_LINK_TO] == linked
+
+
+# ------------------------------------------------------------------ Rough Going (DRAFT L319-323)
+
+
+def test_rough_going_makes_the_enemys_position_rough_and_slows_it():
+    """Minor, 1 Attack overcharge: Shade's position (2 away, within 0-2)
+    takes on Rough Terrain for the scene. Shade (melee only) then needs both
+    its moves to leave it (``rough_cost``): it ends its turn at 1, where
+    without Rough Going its Minor and Major take it to her position 0."""
+    g = girl(talents=["Rough Going"], policy={**MB41_NOCAP, "movement": "hold"}, **RANGED)
+    inp, dyn, cc = arena([g], [foe()], places=[0, 2], rules=MELEE_ONLY)
+    turn(inp, dyn, cc, check=MISS)
+    assert dyn[0, K.D_ROUGH_PLACES] == 1 << 2 and cc[0, K.K_ROUGHENED] == 1
+    assert dyn[0, K.D_OC + FURY] == 1
+    turn(inp, dyn, cc, i=1)
+    assert dyn[1, K.D_PLACE] == 1
+    inp, dyn, cc = arena([girl(policy={**MB41_NOCAP, "movement": "hold"}, **RANGED)], [foe()], places=[0, 2],
+                         rules=MELEE_ONLY)
+    turn(inp, dyn, cc, check=MISS)
+    turn(inp, dyn, cc, i=1)
+    assert dyn[1, K.D_PLACE] == 0
+
+
+@pytest.mark.parametrize("shade_at, bea_at", [(3, 0), (2, 2)])
+def test_rough_going_not_out_of_range_nor_on_her_sides_position(shade_at, bea_at):
+    """Shade 3 positions away (range 0-2), or sharing its position with Bea:
+    no Rough Going, nothing paid."""
+    g = girl(talents=["Rough Going"], policy={**MB41_NOCAP, "movement": "hold"}, **RANGED)
+    b = girl("Bea", policy={**MB41_NOCAP, "movement": "hold"})
+    inp, dyn, cc = arena([g, b], [foe()], places=[0, bea_at, shade_at], rules=MELEE_ONLY)
+    from helpers import mb41_run
+
+    assert not mb41_run(K.try_rough_going, inp, dyn, cc, Script(), i=0)
+    assert dyn[0, K.D_ROUGH_PLACES] == 0 and dyn[0, K.D_OC + FURY] == 0
+
+
+def test_rough_going_is_gone_at_the_next_scene():
+    from helpers import mb41_call, mb41_run
+
+    g = girl(talents=["Rough Going"], **RANGED)
+    inp, dyn, cc = arena([g], [foe()], places=[0, 1])
+    assert mb41_run(K.try_rough_going, inp, dyn, cc, Script(), i=0)
+    assert dyn[0, K.D_ROUGH_PLACES] == 1 << 1
+    mb41_call(K.reset, comb=inp.comb, rules=inp.rules, dyn=dyn)
+    assert dyn[0, K.D_ROUGH_PLACES] == 0
+
+
+# ------------------------------------------------------------------ auras by position (DRAFT L183-185, L2031)
+
+
+def test_courage_aura_helps_only_the_allies_in_her_position():
+    """'Allies in your position get +1 to all challenges' (DRAFT L183-185): a
+    -1 entry in D_FEAR for Bea beside her, nothing for Cara one position away
+    nor for Kiri herself; Bea stepping into her position gets it before her
+    attack (refreshed after the move)."""
+    from helpers import mb41_call
+
+    from sim.systems.mb41 import positions as PS
+
+    kiri = girl("Kiri", talents=["Courage Aura"], policy={**MB41_NOCAP, "movement": "hold"})
+    bea = girl("Bea")
+    cara = girl("Cara", policy={**MB41_NOCAP, "movement": "hold"})
+    inp, dyn, cc = arena([kiri, bea, cara], [foe(policy={**MB41_NOCAP, "movement": "hold"})],
+                         places=[0, 0, 1, 3], rules=MELEE_ONLY)
+    mb41_call(PS.refresh_auras, comb=inp.comb, rules=inp.rules, dyn=dyn)
+    assert list(dyn[:4, K.D_FEAR]) == [0, -1, 0, 0]
+    dyn[1, K.D_PLACE] = 2
+    dyn[3, K.D_PLACE] = 1
+    mb41_call(PS.refresh_auras, comb=inp.comb, rules=inp.rules, dyn=dyn)
+    assert list(dyn[:4, K.D_FEAR]) == [0, 0, 0, 0]
+    # Cara (hold) at 1 with Shade; Kiri's turn is not needed: Bea at 2 steps to 1 (Minor), then attacks
+    dyn[0, K.D_PLACE] = 1
+    turn(inp, dyn, cc, i=1, check=HIT, damage=faces(4))
+    assert dyn[1, K.D_PLACE] == 1 and dyn[1, K.D_FEAR] == -1 and dyn[2, K.D_FEAR] == -1
+    assert dyn[3, K.D_RES] == 18 - 6
+
+
+def test_fear_aura_hurts_only_the_enemies_in_its_position():
+    """A 4.1 monster's Fear Aura (L2031, -2 to all rolls) reaches its melee
+    range: on positions the same position. Dead, it is gone."""
+    from helpers import mb41_call
+
+    from sim.systems.mb41 import positions as PS
+
+    m = mb41_member("Wolf", kind="monster", resolve=18, damage_bonus=0, overcharge_pool=5, talents=["Fear Aura"],
+                    policy=dict(MB41_NOCAP))
+    inp, dyn, cc = arena([girl("Akari"), girl("Bea")], [m], places=[2, 1, 2])
+    mb41_call(PS.refresh_auras, comb=inp.comb, rules=inp.rules, dyn=dyn)
+    assert list(dyn[:3, K.D_FEAR]) == [2, 0, 0]
+    dyn[2, K.D_DEAD] = 1
+    mb41_call(PS.refresh_auras, comb=inp.comb, rules=inp.rules, dyn=dyn)
+    assert list(dyn[:3, K.D_FEAR]) == [0, 0, 0]

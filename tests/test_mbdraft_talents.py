@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import Script, draft_arena, faces, mb41_data, mb41_member
+from helpers import Script, draft_arena, faces, mb41_data, mb41_inputs, mb41_member, mb41_state
 from helpers import mb41_girl as girl, mb41_run as call
 
 from sim.systems.mb41 import kernel as K
@@ -60,7 +60,8 @@ def test_the_draft_catalog_lists_its_talents_with_their_numbers():
     assert catalog.lookup("Inflict").uses_per_scene == 1            # DRAFT L43 (4.1: 2/Scene)
     assert catalog.lookup("Power Dampening").uses_per_scene == 1    # DRAFT L173 (4.1: 2/Scene)
     assert catalog.lookup("Shield").cost_stat == "support"          # DRAFT L55 (4.1: Defence)
-    assert catalog.lookup("Marionette").simulated is False         # not yet
+    assert catalog.lookup("Create Barrier").simulated is False     # not yet (positions)
+    assert catalog.lookup("Link").mechanic == {"code": "link", "damage": 1}   # the draft's copies damage
     assert catalog.lookup("Binding Attack").group == "monster"      # adversaries are 4.1's
 
 
@@ -70,7 +71,7 @@ def test_sim_catalog_mb_draft_json():
     rows = json.loads(out)["entries"]
     by = {r["name"]: r for r in rows}
     assert by["Hex"]["simulated"] and by["Hex"]["group"] == "witch" and by["Hex"]["source"] == "DRAFT L251-255"
-    assert not by["Marionette"]["simulated"] and by["Get Back"]["simulated"]
+    assert not by["Create Barrier"]["simulated"] and by["Get Back"]["simulated"] and by["Marionette"]["simulated"]
     assert by["Second Chance Attack"]["as_41"] == "Want it Hard, Want it Now"
 
 
@@ -362,3 +363,56 @@ def test_all_or_nothing_in_the_draft_comes_after_a_hit():
     assert strike(inp, dyn, cc, Script(check=HIT, damage=faces(1))) == 8
     assert dyn[0, K.D_RES] == 13 and dyn[0, K.D_TUSES + s] == 0 and cc[0, K.K_SELF_DMG] == 5
     assert strike(inp, dyn, cc, Script(check=HIT, damage=faces(1))) == 3   # 1/Scene: spent
+
+
+# ------------------------------------------------------------------ Link (DRAFT L165-169)
+
+
+def test_the_drafts_link_copies_damage_between_two_enemies():
+    """'Any time any effect (damage, status effects, healing, ...) affects the
+    primary target, you may choose to give the secondary target a copy'
+    (DRAFT L167). Focus-weakest: Nox (12) is the primary, Umbra (15), the
+    other enemy lowest in Resolve, the secondary; a hit of 4 + 2 on Nox deals
+    6 to Umbra too. Healing on an enemy primary is not copied (she chooses)."""
+    inp, dyn, cc = draft([girl("Akari", talents=["Link"])],
+                         [mb41_member("Shade"), mb41_member("Umbra"), mb41_member("Nox")])
+    dyn[2, K.D_RES] = 15
+    dyn[3, K.D_RES] = 12
+    assert call(K.try_link, inp, dyn, cc, Script(), i=0)             # a Minor, no cost
+    assert dyn[3, K.D_LINK_TO] == 2 and dyn[3, K.D_LINK_DMG] == 1 and dyn[0, K.D_LINKED] == 3
+    assert dyn[0, K.D_OC + FURY] == 0 and dyn[0, K.D_OC + HEART] == 0 and dyn[0, K.D_OC + MAGIC] == 0
+    assert strike(inp, dyn, cc, Script(check=HIT, damage=faces(4)), t=3) == 6
+    assert dyn[3, K.D_RES] == 6 and dyn[2, K.D_RES] == 9 and dyn[1, K.D_RES] == 18
+    assert cc[2, K.K_TAKEN] == 6 and cc[3, K.K_TAKEN] == 6
+    call(K.restore, inp, dyn, cc, Script(), i=3, j=3, amount=3)
+    assert dyn[3, K.D_RES] == 9 and dyn[2, K.D_RES] == 9
+    call(K.apply_damage, inp, dyn, cc, Script(), t=2, dmg=9)          # the secondary drops ...
+    assert dyn[2, K.D_RES] == 0 and dyn[3, K.D_RES] == 9              # ... nothing goes back to the primary
+    assert call(K.try_link, inp, dyn, cc, Script(), i=0)              # a new link: Nox and Shade
+    assert dyn[3, K.D_LINK_TO] == 1 and dyn[3, K.D_LINK_DMG] == 1
+
+
+def test_the_drafts_link_with_one_enemy_links_allies_and_copies_no_damage():
+    """With a single enemy she links allies when her side heals (as 4.1's Link):
+    healing is copied, damage on the ally primary is not."""
+    inp, dyn, cc = draft([girl("Akari", talents=["Heal"]), girl("Bea", talents=["Link"]), girl("Cara")],
+                         [mb41_member("Shade")])
+    dyn[0, K.D_RES] = 5
+    dyn[2, K.D_RES] = 12
+    assert call(K.try_link, inp, dyn, cc, Script(), i=1)
+    assert dyn[0, K.D_LINK_TO] == 2 and dyn[0, K.D_LINK_DMG] == 0
+    call(K.apply_damage, inp, dyn, cc, Script(), t=0, dmg=3)
+    assert dyn[0, K.D_RES] == 2 and dyn[2, K.D_RES] == 12
+    call(K.restore, inp, dyn, cc, Script(), i=0, j=0, amount=4)
+    assert dyn[0, K.D_RES] == 6 and dyn[2, K.D_RES] == 16
+
+
+def test_the_4_1_link_copies_no_damage():
+    """4.1's Link (L1743-1752) carries conditions, 'not direct damage'."""
+    data = mb41_data([girl("Akari", talents=["Curse", "Link"])], [mb41_member("Shade"), mb41_member("Umbra")])
+    inp = mb41_inputs(data)
+    dyn, cc = mb41_state(inp)
+    assert call(K.try_link, inp, dyn, cc, Script(), i=0)             # ailments: Shade and Umbra
+    assert dyn[1, K.D_LINK_TO] == 2 and dyn[1, K.D_LINK_DMG] == 0
+    call(K.apply_damage, inp, dyn, cc, Script(), t=1, dmg=5)
+    assert dyn[1, K.D_RES] == 13 and dyn[2, K.D_RES] == 18

@@ -290,6 +290,8 @@ D_AMBUSH = 80      # Ambush Tactics: 1 during its turn before round 1
 D_BELKAN = 81      # Belkan System: bonuses stored by her melee hits this scene
 D_LINK_TO = 82     # Link: she is a primary; healing and ailments she gets are copied to this one (-1 none)
 D_LINKED = 83      # Link: the primary of the link she made (-1 none; one link at a time)
+D_ROUGH_PLACES = 111  # the draft's Rough Going, on row 0: bit p = position p (0-based) is rough this scene
+D_LINK_DMG = 110   # Link (the draft's, ``damage: 1``): 1 on a primary whose damage is copied too (an enemy link)
 D_REBIRTHS = 84    # Undying Brood: rebirths so far this fight
 D_CASTING = 85     # sorcery: 1 while she spends the whole turn casting (her Minor is taken)
 # episodes (several scenes with rests)
@@ -336,6 +338,7 @@ SCENE_COLUMNS = ("D_PENDING", "D_REVIVES", "D_BOOSTS", "D_KO", "D_AIL", "D_TUSES
                  "D_TURNS_DONE", "D_BOMB", "D_IMPLODE_BY", "D_IMPLODE_UNTIL", "D_POS", "D_GUARD", "D_DMG_ADJ",
                  "D_PAID", "D_CLOCK", "D_ROUND", "D_HIT_BY", "D_HIT_AT", "D_OPEN_BY", "D_OPEN_UNTIL", "D_OPEN_BONUS",
                  "D_SEALED_UNTIL", "D_AMP_HEAL", "D_AMP_AIL", "D_AMP_HEX_BY", "D_AMP_HEX", "D_HEX_EXTRA", "D_AMBUSH", "D_BELKAN", "D_LINK_TO", "D_LINKED",
+                 "D_LINK_DMG", "D_ROUGH_PLACES",
                  "D_REBIRTHS", "D_CASTING", "D_PEND", "D_FRENZY", "D_RETALIATE", "D_SPRINT_AT", "D_HEXES",
                  "D_HEX_ROUND", "D_REGEN", "D_MOOD", "D_MINOR_USED", "D_ABSENT", "D_APPEARED", "D_COPY",
                  "D_VEIL_UNTIL", "D_VEIL_D", "D_MINE", "D_BARRIER_RES", "D_BARRIER_KIND", "D_BARRIER_AT",
@@ -753,7 +756,9 @@ def make_copy(i, comb, pol, rules, dyn, cc, bf):
     Resolve so that any damage destroys it, no turns, no pool) appears;
     gridless it is a decoy (:func:`choose_target`), on the grid also a second
     origin of her attacks (:func:`.battle_grid.reach`), placed within the
-    slot's range (1-4) by ``marionette_place`` (:func:`.battle_grid.copy_cell`).
+    slot's range (1-4) by ``marionette_place`` (:func:`.battle_grid.copy_cell`);
+    on the draft's positions the same within 0-3 positions
+    (:func:`.positions.copy_place`, :func:`.positions.reach`).
     It fades at the end of the scene (:func:`spawn_state`)."""
     if dyn[i, D_COPY] != 0:
         return False
@@ -772,6 +777,8 @@ def make_copy(i, comb, pol, rules, dyn, cc, bf):
                         return False
                 if not appear(j, anchor, comb, dyn, cc, bf):
                     return False
+                if bf is None and rules[R_POSITIONS] > 0:
+                    dyn[j, D_PLACE] = PS.copy_place(i, s, comb, rules, dyn)
                 pay_talent(i, s, comb, rules, dyn, cc)
                 dyn[i, D_COPY] = j + 1
                 return True
@@ -831,6 +838,8 @@ def team_state(i, dyn):
     dyn[i, D_BELKAN] = 0
     dyn[i, D_LINK_TO] = -1
     dyn[i, D_LINKED] = -1
+    dyn[i, D_LINK_DMG] = 0
+    dyn[i, D_ROUGH_PLACES] = 0
     dyn[i, D_REBIRTHS] = 0
     dyn[i, D_CASTING] = 0
 
@@ -1414,7 +1423,37 @@ def apply_damage(t, dmg, comb, rules, dyn, streams, cc):
     Above 0 Resolve: Resolve falls, overflow is ignored (L1420); reaching 0
     drops her (revive roll if allowed) or kills a monster. At 0 Resolve: the
     damage is wound damage; ``death_wounds`` of it kills (L1422, A16a).
+    The draft's Link (DRAFT L165-169, ``damage: 1``) on ``t``: her standing
+    secondary takes the same ``dmg`` too (:func:`link_damage`).
     """
+    if dyn[t, D_LINK_DMG] != 0:
+        link_damage(t, dmg, comb, rules, dyn, streams, cc)
+    return _damage(t, dmg, comb, rules, dyn, streams, cc)
+
+
+@kernel
+def link_damage(t, dmg, comb, rules, dyn, streams, cc):
+    """The draft's Link copies damage (DRAFT L167: "any effect (damage, ...)"):
+    the primary ``t`` is about to take ``dmg``; her secondary, if standing,
+    takes the same amount first (counted in her ``K_TAKEN``; a copy is not
+    copied on). Returns what the secondary took."""
+    if dmg <= 0:
+        return 0
+    if dyn[t, D_DEAD] != 0:
+        return 0
+    k = dyn[t, D_LINK_TO]
+    if k < 0:
+        return 0
+    if not is_standing(dyn, k):
+        return 0
+    took = _damage(k, dmg, comb, rules, dyn, streams, cc)
+    cc[k, K_TAKEN] += took
+    return took
+
+
+@kernel(inline="always")
+def _damage(t, dmg, comb, rules, dyn, streams, cc):
+    """:func:`apply_damage` without the Link's copy."""
     if dmg <= 0:
         return 0
     if dyn[t, D_DEAD] != 0:
@@ -2118,10 +2157,12 @@ def _heal(i, j, amount, comb, dyn, cc):
 def restore(i, j, amount, comb, dyn, cc):
     """``i`` restores up to ``amount`` Resolve to ``j`` (never above her maximum);
     returns what ``j`` got. A Link on ``j`` gives her secondary, if standing,
-    the same amount (A47b), capped by her own maximum."""
+    the same amount (A47b), capped by her own maximum; not on an enemy
+    link of the draft's Link (``D_LINK_DMG``: the linker gives no copy of
+    her enemies' healing)."""
     got = _heal(i, j, amount, comb, dyn, cc)
     k = dyn[j, D_LINK_TO]
-    if k >= 0:
+    if k >= 0 and dyn[j, D_LINK_DMG] == 0:  # an enemy link (the draft's): she gives no copy of their healing
         if is_standing(dyn, k):
             _heal(i, k, amount, comb, dyn, cc)
     return got
@@ -3217,7 +3258,14 @@ def try_link(i, comb, pol, rules, dyn, streams, cc):
     the secondary (A47b, :func:`restore`); else, when her side gives
     ailments, the policy's target as primary and another standing enemy as
     secondary: ailments on the primary are copied (:func:`give_ailment`).
-    She makes a new link when she has none or one of the linked dropped."""
+    She makes a new link when she has none or one of the linked dropped.
+
+    The draft's Link (DRAFT L165-169, ``damage: 1``, range 0-2 positions)
+    copies damage too: while two enemies stand she links the policy's target
+    (primary) and the other standing enemy lowest in Resolve (secondary), and
+    every damage on the primary is dealt to the secondary as well
+    (:func:`link_damage`); on positions both must be within the slot's
+    ``range_positions`` of her."""
     p = dyn[i, D_LINKED]
     if p >= 0:
         k = dyn[p, D_LINK_TO]
@@ -3233,7 +3281,13 @@ def try_link(i, comb, pol, rules, dyn, streams, cc):
     ailing = (1 << E_INFLICT) | (1 << E_CURSE) | (1 << E_SCREAM) | (1 << E_ATTACK_AILMENT) | (1 << E_STEAL_ACTION)
     a = -1
     b = -1
-    if (side_mask & heals) != 0:
+    hurts = False
+    if comb[i, C_TP1 + s] != 0:
+        a, b = _enemy_pair(i, s, comb, pol, rules, dyn, streams)
+        hurts = b >= 0
+    if hurts:
+        pass
+    elif (side_mask & heals) != 0:
         a, b = _lowest_two(i, comb, dyn)
     elif (side_mask & ailing) != 0:
         a = choose_target(i, comb, pol, dyn, streams[S_POLICY])
@@ -3251,10 +3305,53 @@ def try_link(i, comb, pol, rules, dyn, streams, cc):
         return False
     if p >= 0:
         dyn[p, D_LINK_TO] = -1  # one link at a time: the old one ends
+        dyn[p, D_LINK_DMG] = 0
     pay_talent(i, s, comb, rules, dyn, cc)
     dyn[a, D_LINK_TO] = b
+    dyn[a, D_LINK_DMG] = 1 if hurts else 0
     dyn[i, D_LINKED] = a
     return True
+
+
+@kernel
+def _enemy_pair(i, s, comb, pol, rules, dyn, streams):
+    """The draft's Link on enemies: ``(primary, secondary)`` = the policy's
+    target and the other standing enemy lowest in Resolve (ties to the first
+    listed; never a Marionette copy), both within the slot's reach on
+    positions; ``(-1, -1)`` when there is no such pair."""
+    hi = -1
+    if rules[R_POSITIONS] > 0:
+        hi = comb[i, C_TREACH + s]
+    a = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    if a < 0:
+        return -1, -1
+    if comb[a, C_SPAWN_KIND] == SPAWN_COPY:
+        a = comb[a, C_SPAWN_BY]  # the decoy: she links the girl it copies
+    if not is_standing(dyn, a):
+        return -1, -1
+    if hi >= 0:
+        if abs(dyn[a, D_PLACE] - dyn[i, D_PLACE]) > hi:
+            return -1, -1
+    b = -1
+    br = 1 << 40
+    for j in range(comb.shape[0]):
+        if j == a:
+            continue
+        if comb[j, C_SIDE] != comb[a, C_SIDE]:
+            continue
+        if comb[j, C_SPAWN_KIND] == SPAWN_COPY:
+            continue
+        if not is_standing(dyn, j):
+            continue
+        if hi >= 0:
+            if abs(dyn[j, D_PLACE] - dyn[i, D_PLACE]) > hi:
+                continue
+        if dyn[j, D_RES] < br:
+            br = dyn[j, D_RES]
+            b = j
+    if b < 0:
+        return -1, -1
+    return a, b
 
 
 @kernel
@@ -3716,6 +3813,7 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
     if pos:
         if rules[R_ROUGH_COST] == 0:
             dyn[i, D_PAID] = 0  # the two positions out of rough terrain are paid within one turn (A15a)
+        PS.refresh_auras(comb, rules, dyn)  # Fear and Courage Auras by position
     if (mask >> E_MORE) & 1 != 0:  # the draft's free Empower and Regeneration
         if has_code(i, E_MOOD, comb):
             try_mood(i, True, comb, pol, rules, dyn, cc)
@@ -3852,6 +3950,7 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
                     if has_code(i, E_SHOVE, comb):
                         sh = pay_shove(i, comb, pol, rules, dyn, cc)  # gridless: a basic attack, paid (no hex to move)
                 if pos:
+                    PS.refresh_auras(comb, rules, dyn)  # after her moves and a Defensive Switch
                     PS.ready(who, t, comb, pol, rules, dyn)
                 dealt = attack(who, t, comb, pol, rules, dyn, streams, cc)
                 if pos:
@@ -4250,8 +4349,14 @@ def veil_penalty(i, t, comb, rules, dyn, cc):
 @kernel
 def try_rough_going(i, comb, pol, rules, dyn, cc, bf):
     """Rough Going (L1836), ``rough_going``: a Minor action on the grid (gridless it is never
-    used and costs nothing): :func:`.battle_grid.rough_going`."""
+    used and costs nothing): :func:`.battle_grid.rough_going`; on the draft's positions
+    (DRAFT L319-323) :func:`.positions.rough_going`."""
     if bf is None:
+        if rules[R_POSITIONS] > 0:
+            s = find_usable(i, E_ROUGH_GOING, comb, pol, dyn)
+            if s < 0:
+                return False
+            return PS.rough_going(i, s, comb, rules, dyn, cc)
         return False
     else:
         s = find_usable(i, E_ROUGH_GOING, comb, pol, dyn)
@@ -4473,6 +4578,7 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
         BG.refresh_fear(comb, dyn, bf)
     elif rules[R_POSITIONS] > 0:
         PS.place_all(comb, pol, dyn)  # the draft's positions: everyone to her starting position
+        PS.refresh_auras(comb, rules, dyn)
     settle(comb, pol, rules, dyn, streams, cc, bf)
     roll_initiative(comb, rules, streams[S_SETUP], order, key)
     outcome = -1

@@ -85,13 +85,17 @@ Talents on positions (each a scripted test in
   to Position 1 (rule ``get_back_to``), her Minor;
 * Let's Move (:func:`lets_move`): her Movement and a step for an ally who
   wants one;
-* Aura of Strength hits every standing enemy in her position.
+* Aura of Strength hits every standing enemy in her position;
+* Marionette (:func:`copy_place`): her copy appears within 0-3 positions
+  (rule ``marionette_place``) and her attacks may start from it
+  (:func:`reach`; she does not move while it reaches her target);
+* the draft's Link: both linked enemies within 0-2 positions of her.
 
 Not on positions yet (these still act as gridless): other talents' ranges
-(heals, Remedy, Curse, Screams, Link, Inflict, Reflector...), Courage Aura
+(heals, Remedy, Curse, Screams, Inflict, Reflector...), Courage Aura
 (every ally, not only those in her position), the Fury frenzy's turns and
 retaliations, Ambush Tactics' turns, Speed Burst off her turn or for a
-movement talent, and Rough Going, Create Barrier, Marionette (listed as not
+movement talent, and Rough Going, Create Barrier (listed as not
 simulated in ``sim catalog mb-draft``).
 """
 from __future__ import annotations
@@ -146,13 +150,61 @@ def form_at(i, d, comb, rules):
 
 @kernel(inline="always")
 def reach(i, t, comb, rules, dyn):
-    """The form ``i`` attacks ``t`` with from where they stand (-1: out of reach)."""
-    return form_at(i, apart(i, t, dyn), comb, rules)
+    """The form ``i`` attacks ``t`` with from where they stand (-1: out of reach).
+    Marionette (DRAFT L317): her attacks may originate from her copy's
+    position when hers reaches nothing."""
+    f = form_at(i, apart(i, t, dyn), comb, rules)
+    if f < 0:
+        if dyn[i, K.D_COPY] != 0:
+            return form_at(i, apart(dyn[i, K.D_COPY] - 1, t, dyn), comb, rules)
+    return f
+
+
+@kernel
+def copy_place(i, s, comb, rules, dyn):
+    """Where Marionette's copy appears (DRAFT L313-317: within 0-3 positions,
+    the slot's ``range_positions``): under ``marionette_place: enemy`` the
+    position in that band nearest to the nearest standing enemy (ties to the
+    one nearest her), under ``self`` her own position."""
+    me = dyn[i, K.D_PLACE]
+    if rules[K.R_MARIONETTE_PLACE] != 0:
+        return me
+    goal = -1
+    gd = 1 << 30
+    for e in range(comb.shape[0]):
+        if comb[e, K.C_SIDE] != comb[i, K.C_SIDE]:
+            if K.is_standing(dyn, e):
+                if dyn[e, K.D_PLACE] >= 0:
+                    d = apart(i, e, dyn)
+                    if d < gd:
+                        gd = d
+                        goal = dyn[e, K.D_PLACE]
+    if goal < 0:
+        return me
+    hi = comb[i, K.C_TREACH + s]
+    if hi < 0:
+        hi = rules[K.R_POSITIONS]
+    best = me
+    best_key = 1 << 30
+    for p in range(rules[K.R_POSITIONS]):
+        dm = p - me if p >= me else me - p
+        if dm > hi:
+            continue
+        dg = p - goal if p >= goal else goal - p
+        key = dg * 64 + dm
+        if key < best_key:
+            best_key = key
+            best = p
+    return best
 
 
 @kernel(inline="always")
-def is_rough(p, rules):
-    """Position ``p`` (0-based) has Rough Terrain (rule ``rough_positions``, 1-based)."""
+def is_rough(p, rules, dyn):
+    """Position ``p`` (0-based) has Rough Terrain: rule ``rough_positions``
+    (1-based), or Rough Going made it rough this scene (bit ``p`` of
+    ``dyn[0, D_ROUGH_PLACES]``)."""
+    if (dyn[0, K.D_ROUGH_PLACES] >> p) & 1 != 0:
+        return True
     for k in range(4):
         if rules[K.R_ROUGH_POSITIONS + k] == p + 1:
             return True
@@ -204,7 +256,7 @@ def pick(i, in_reach, comb, pol, rules, dyn, st_policy):
             if reach(i, j, comb, rules, dyn) < 0:
                 continue
         count += 1
-        res = dyn[j, K.D_RES]
+        res = K.target_res(i, j, comb, dyn)  # Marionette's copy passes for her
         better = res < best_res
         if mode == K.TARGET_STRONGEST:
             if comb[j, K.C_ATT] != best_att:
@@ -321,7 +373,7 @@ def minor_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc):
     rash = pol[i, K.P_RECKLESS] != 0
     eng = engaged(i, comb, rules, dyn)
     short = False
-    if is_rough(dyn[i, K.D_PLACE], rules):
+    if is_rough(dyn[i, K.D_PLACE], rules, dyn):
         short = dyn[i, K.D_PAID] + 1 < 2
     if eng or short:
         if rash:
@@ -350,7 +402,7 @@ def major_move(i, who, lo, hi, minor, comb, pol, rules, dyn, streams, cc):
     if p < 0:
         return False
     eng = engaged(i, comb, rules, dyn)
-    rough = is_rough(dyn[i, K.D_PLACE], rules)
+    rough = is_rough(dyn[i, K.D_PLACE], rules, dyn)
     if dyn[i, K.D_AIL + K.A_BOUND] != 0:
         if eng or rough:
             if pol[i, K.P_RECKLESS] != 0:
@@ -417,6 +469,9 @@ def minor_toward(i, t, comb, pol, rules, dyn, streams, cc):
     who, lo, hi = goal_of(i, t, comb, pol, rules, dyn)
     if not away(i, who, lo, hi, dyn):
         return False
+    if who == t and dyn[i, K.D_COPY] != 0:
+        if reach(i, t, comb, rules, dyn) >= 0:
+            return False  # her Marionette copy reaches the target: she stays
     if comb[i, K.C_TMASK] != 0:
         if talent_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc):
             return True
@@ -484,7 +539,7 @@ def held(i, comb, pol, rules, dyn, streams, cc):
 def rough_short(i, rules, dyn):
     """She stands on a rough position and one more position's worth of movement
     would not pay its two (DRAFT L510, ``D_PAID``)."""
-    if not is_rough(dyn[i, K.D_PLACE], rules):
+    if not is_rough(dyn[i, K.D_PLACE], rules, dyn):
         return False
     return dyn[i, K.D_PAID] + 1 < 2
 
@@ -621,7 +676,7 @@ def extra_place(i, who, lo, hi, n, through, comb, rules, dyn):
     if through == 0:
         if engaged(i, comb, rules, dyn):
             return -1, 0
-        if is_rough(p0, rules):
+        if is_rough(p0, rules, dyn):
             return -1, 0
     k = 0
     for _ in range(n):
@@ -631,7 +686,7 @@ def extra_place(i, who, lo, hi, n, through, comb, rules, dyn):
         dyn[i, K.D_PLACE] = p
         k += 1
         if through == 0:
-            if is_rough(p, rules):
+            if is_rough(p, rules, dyn):
                 break
     m = dyn[i, K.D_PLACE]
     dyn[i, K.D_PLACE] = p0
@@ -982,3 +1037,89 @@ def free_to_step(i, comb, rules, dyn):
     if rough_short(i, rules, dyn):
         return False
     return not engaged(i, comb, rules, dyn)
+
+
+@kernel
+def rough_going(i, s, comb, rules, dyn, cc):
+    """The draft's Rough Going (DRAFT L319-323, Minor, 1 Attack overcharge): a
+    position within 0-2 of her (the slot's ``range_positions``) takes on Rough
+    Terrain for the rest of the scene (:func:`is_rough`). She picks the
+    position of the standing enemy nearest her (ties to the first listed) that
+    is not rough yet and holds no standing ally of hers (herself included);
+    not used when there is none. Counted in ``K_ROUGHENED`` (positions)."""
+    side = comb[i, K.C_SIDE]
+    hi = comb[i, K.C_TREACH + s]
+    if hi < 0:
+        hi = rules[K.R_POSITIONS]
+    best = -1
+    best_d = 1 << 30
+    for j in range(comb.shape[0]):
+        if comb[j, K.C_SIDE] == side:
+            continue
+        if not K.is_standing(dyn, j):
+            continue
+        p = dyn[j, K.D_PLACE]
+        if p < 0:
+            continue
+        d = apart(i, j, dyn)
+        if d > hi or d >= best_d:
+            continue
+        if is_rough(p, rules, dyn):
+            continue
+        if foe_at(p, 1 - side, comb, dyn):
+            continue  # an ally of hers stands there
+        best = p
+        best_d = d
+    if best < 0:
+        return False
+    K.pay_talent(i, s, comb, rules, dyn, cc)
+    dyn[0, K.D_ROUGH_PLACES] |= 1 << best
+    cc[i, K.K_ROUGHENED] += 1
+    return True
+
+
+@kernel
+def refresh_auras(comb, rules, dyn):
+    """Fear Aura (L2031) and Courage Aura (DRAFT L183-185: "allies in your
+    position") on positions: ``D_FEAR`` of each present combatant is the sum
+    of the penalties (P1) of the enemies with Fear Aura still alive, less the
+    bonuses (P1) of her standing allies with Courage Aura, that stand within
+    the melee band's far end of her (``melee_positions``: the same position).
+    Recomputed at the start of every turn and before every attack on
+    positions (:func:`.kernel.take_turn`); as :func:`.battle_grid.refresh_fear`."""
+    n = comb.shape[0]
+    any_ = False
+    for k in range(n):
+        if (comb[k, K.C_TMASK] >> K.E_FEAR_AURA) & 1 != 0:
+            any_ = True
+        if (comb[k, K.C_TMASK] >> K.E_COURAGE) & 1 != 0:
+            any_ = True
+    if not any_:
+        return
+    reach = rules[K.R_MELEE_POSITIONS + 1]
+    for j in range(n):
+        dyn[j, K.D_FEAR] = 0
+    for k in range(n):
+        if dyn[k, K.D_PLACE] < 0 or dyn[k, K.D_ABSENT] != 0:
+            continue
+        for s in range(K.MAXT):
+            code = comb[k, K.C_TCODE + s]
+            if code == K.E_FEAR_AURA:
+                if dyn[k, K.D_DEAD] != 0:
+                    continue
+                sign = 1
+            elif code == K.E_COURAGE:
+                if not K.is_standing(dyn, k):
+                    continue
+                sign = -1
+            else:
+                continue
+            for j in range(n):
+                if j == k:
+                    continue
+                if (comb[j, K.C_SIDE] == comb[k, K.C_SIDE]) != (sign < 0):
+                    continue
+                if dyn[j, K.D_PLACE] < 0 or dyn[j, K.D_ABSENT] != 0:
+                    continue
+                if apart(j, k, dyn) <= reach:
+                    dyn[j, K.D_FEAR] += sign * comb[k, K.C_TP1 + s]

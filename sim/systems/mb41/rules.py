@@ -276,7 +276,8 @@ RULES = Ruleset(
                    choices=("random", "copy", "girl")),
         RuleOption("marionette_place", "enemy", "Marionette on the grid: the copy goes to the free hex within the "
                    "talent's range (1-4) nearest to the nearest standing enemy ('enemy') or nearest to her "
-                   "('self'); not stated", kind="choice", choices=("enemy", "self")),
+                   "('self'); on the draft's positions the position within 0-3 of her nearest to the nearest "
+                   "standing enemy, or her own position ('self'); not stated", kind="choice", choices=("enemy", "self")),
         # --- area and terrain talents (Blast Strike, Burst Attack, Gravity Wave, Veil, Rough Going,
         # Lashing Ground; catalog rows 49, 55, 59, 74, 75, 90)
         RuleOption("area_targets", 2, "gridless: enemies an area attack (Blast Strike L1801, Burst Attack L1965, "

@@ -332,7 +332,7 @@ MECHANICS = {
     "minion_explosion": (K.E_MINION_EXPLOSION, ("dice", "bonus")),
     "belkan": (K.E_BELKAN, ("bonus", "most")),
     "mid_childan": (K.E_MID_CHILDAN, ()),
-    "link": (K.E_LINK, ()),
+    "link": (K.E_LINK, ("damage",)),
     "undying_brood": (K.E_BROOD, ()),
     "fight_for_friends": (K.E_FRIENDS, ("attack", "damage", "bond")),
     "battle_sorcery": (K.E_BATTLE_SORCERY, ("bonus",)),
