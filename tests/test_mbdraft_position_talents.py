@@ -555,3 +555,73 @@ def test_fear_aura_hurts_only_the_enemies_in_its_position():
     dyn[2, K.D_DEAD] = 1
     mb41_call(PS.refresh_auras, comb=inp.comb, rules=inp.rules, dyn=dyn)
     assert list(dyn[:3, K.D_FEAR]) == [0, 0, 0]
+
+
+# ------------------------------------------------------------------ support talents' ranges on positions
+
+
+@pytest.mark.parametrize("kiri_at, healed", [(2, True), (3, False)])
+def test_heal_reaches_zero_to_two_positions(kiri_at, healed):
+    """Heal (DRAFT L35-39, Minor, 1 Support overcharge, 'range 0-2
+    positions'): Kiri at 5 of 18 Resolve, 2 positions away, regains
+    1d6 + 1 = 4; 3 positions away she is out of range and nothing is paid."""
+    from helpers import mb41_run
+
+    pia = girl("Pia", talents=["Heal"])
+    kiri = girl("Kiri")
+    inp, dyn, cc = arena([pia, kiri], [foe()], places=[0, kiri_at, 3])
+    dyn[1, K.D_RES] = 5
+    script = Script(damage=faces(3)) if healed else Script()
+    assert mb41_run(K.try_heal, inp, dyn, cc, script, i=0) == healed
+    assert dyn[1, K.D_RES] == (9 if healed else 5)
+    assert dyn[0, K.D_OC + JUDGMENT] == (1 if healed else 0)
+
+
+def test_heal_has_no_range_gridless():
+    """Without positions (``positions: 0``) the draft's Heal reaches every ally."""
+    from helpers import mb41_run
+
+    inp, dyn, cc = draft_arena([girl("Pia", talents=["Heal"]), girl("Kiri")], [foe()], {"positions": 0})
+    dyn[1, K.D_RES] = 5
+    assert mb41_run(K.try_heal, inp, dyn, cc, Script(damage=faces(3)), i=0)
+    assert dyn[1, K.D_RES] == 9
+
+
+@pytest.mark.parametrize("umbra_at, hexed", [(2, 2), (3, -1)])
+def test_hex_reaches_zero_to_two_positions(umbra_at, hexed):
+    """Hex (DRAFT L251-255, range 0-2): the policy's pick among the enemies
+    within 2 positions. Shade (weakest, 3 positions away) is out of range:
+    the Hex goes to Umbra 2 away; with both 3 away there is no Hex."""
+    from helpers import mb41_run
+
+    w = girl("Wren", talents=["Hex"])
+    inp, dyn, cc = arena([w], [foe("Shade"), foe("Umbra")], places=[0, 3, umbra_at])
+    dyn[1, K.D_RES] = 10
+    assert mb41_run(K.try_hex, inp, dyn, cc, Script(), i=0) == (hexed >= 0)
+    assert dyn[1, K.D_HEXES] == 0
+    assert dyn[2, K.D_HEXES] == (1 if hexed >= 0 else 0)
+
+
+def test_curse_reaches_zero_to_two_positions():
+    """Curse (DRAFT L187-191, 'enemy 0-2'): Shade 3 positions away cannot be cursed."""
+    from helpers import mb41_call
+
+    g = girl(talents=["Curse"])
+    inp, dyn, cc = arena([g], [foe()], places=[0, 3])
+    s, t = mb41_call(K.talent_on_target, i=0, code=K.E_CURSE, comb=inp.comb, pol=inp.pol, rules=inp.rules,
+                     dyn=dyn, streams=Script().streams, bf=None)
+    assert (s, t) == (-1, -1)
+    dyn[1, K.D_PLACE] = 2
+    s, t = mb41_call(K.talent_on_target, i=0, code=K.E_CURSE, comb=inp.comb, pol=inp.pol, rules=inp.rules,
+                     dyn=dyn, streams=Script().streams, bf=None)
+    assert s >= 0 and t == 1
+
+
+def test_rouse_reaches_an_ally_zero_to_two_positions_away():
+    """Rouse (DRAFT L235-239, 'ally 0-2'): Kiri (listed first) 3 positions
+    away is out of range; Bea 2 away gets the status."""
+    from helpers import mb41_call
+
+    inp, dyn, cc = arena([girl("Pia", talents=["Rouse"]), girl("Kiri"), girl("Bea")], [foe()], places=[0, 3, 2, 3])
+    assert mb41_call(K.try_mood, i=0, to_self=False, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn, cc=cc)
+    assert dyn[1, K.D_MOOD] == 0 and dyn[2, K.D_MOOD] != 0

@@ -1180,14 +1180,14 @@ def evasion(t, a_total, d_total, comb, pol, rules, dyn, cc):
 @kernel
 def try_hex(i, comb, pol, rules, dyn, streams, cc):
     """The draft's Hex (DRAFT L251-255; Minor, no cost): a Hex on the
-    policy's target, which takes P1 damage at the start of every round until
+    policy's target (on positions within 0-2, :func:`range_target`), which takes P1 damage at the start of every round until
     the end of the scene (not an attack; Hexes stack); one Hex a round."""
     s = find_usable(i, E_HEX, comb, pol, dyn)
     if s < 0:
         return False
     if dyn[i, D_HEX_ROUND] == dyn[0, D_ROUND]:
         return False
-    t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    t = range_target(i, s, comb, pol, rules, dyn, streams)  # positions: within 0-2
     if t < 0:
         return False
     pay_talent(i, s, comb, rules, dyn, cc)
@@ -1216,7 +1216,8 @@ def try_mood(i, to_self, comb, pol, rules, dyn, cc):
     """The draft's Empower (DRAFT L17-21; 1/Scene, herself, ``to_self``) and
     Rouse (L235-239; Minor, 1/Scene, an ally within 0-2, gridless any):
     Excited or Calm (:func:`mood_for`) on one who has neither; Rouse picks
-    the first listed standing ally without one."""
+    the first listed standing ally without one (on positions within its
+    ``range_positions``, :func:`within`)."""
     for s in range(MAXT):
         if comb[i, C_TCODE + s] != E_MOOD:
             continue
@@ -1232,8 +1233,9 @@ def try_mood(i, to_self, comb, pol, rules, dyn, cc):
             for k in range(comb.shape[0]):
                 if other_ally(i, k, comb, dyn):
                     if dyn[k, D_MOOD] == 0:
-                        j = k
-                        break
+                        if within(i, k, s, comb, dyn, None):  # positions: 0-2 (range_positions)
+                            j = k
+                            break
         if j < 0:
             continue
         pay_talent(i, s, comb, rules, dyn, cc)
@@ -1984,11 +1986,18 @@ def pay_talent(i, s, comb, rules, dyn, cc):
 
 @kernel(inline="always")
 def within(i, j, s, comb, dyn, bf):
-    """``j`` is within the range of ``i``'s talent in slot ``s``: gridless
-    (``bf`` None) always; on the grid at most ``C_TREACH`` hexes away (-1 =
-    the whole field, a reading where the book gives no range)."""
+    """``j`` is within the range of ``i``'s talent in slot ``s``: on the grid
+    at most ``C_TREACH`` hexes away (-1 = the whole field, a reading where
+    the book gives no range); on the draft's positions at most ``C_TREACH``
+    positions (the row's ``range_positions``: Heal, Healing Magic, Remedy,
+    Reflector 0-2, Healing Wave 0-1). Gridless without positions everyone's
+    ``D_PLACE`` stays 0 (only :func:`.positions.place_all` and moves on
+    positions set it), so always."""
     if bf is None:
-        return True
+        hi = comb[i, C_TREACH + s]
+        if hi < 0:
+            return True
+        return abs(dyn[i, D_PLACE] - dyn[j, D_PLACE]) <= hi
     else:
         hi = comb[i, C_TREACH + s]
         if hi < 0:
@@ -2482,12 +2491,13 @@ def talent_on_target(i, code, comb, pol, rules, dyn, streams, bf):
     """``(slot, target)`` for a talent used on the policy's target: the first
     usable slot of ``code`` (:func:`find_usable`) and a standing target, or
     ``(-1, -1)``. The target is chosen only when a slot is usable; on the grid
-    among the enemies within the talent's range (:func:`.battle_grid.pick_near`)."""
+    among the enemies within the talent's range (:func:`.battle_grid.pick_near`),
+    on the draft's positions within its ``range_positions`` (:func:`range_target`)."""
     s = find_usable(i, code, comb, pol, dyn)
     if s < 0:
         return -1, -1
     if bf is None:
-        t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+        t = range_target(i, s, comb, pol, rules, dyn, streams)
     else:
         t = BG.pick_near(i, comb[i, C_TREACH + s], comb, pol, rules, dyn, streams[S_POLICY], bf)
     if t < 0:
@@ -2495,6 +2505,19 @@ def talent_on_target(i, code, comb, pol, rules, dyn, streams, bf):
     if not is_standing(dyn, t):
         return -1, -1
     return s, t
+
+
+@kernel
+def range_target(i, s, comb, pol, rules, dyn, streams):
+    """Gridless, the policy's target for ``i``'s talent in slot ``s``
+    (:func:`choose_target`); on the draft's positions, when the slot has a
+    reach (``C_TREACH``, the row's ``range_positions``), the policy's pick
+    among the enemies within it (:func:`.positions.pick_within`); -1 if none."""
+    if rules[R_POSITIONS] > 0:
+        hi = comb[i, C_TREACH + s]
+        if hi >= 0:
+            return PS.pick_within(i, False, hi, comb, pol, rules, dyn, streams[S_POLICY])
+    return choose_target(i, comb, pol, dyn, streams[S_POLICY])
 
 
 @kernel

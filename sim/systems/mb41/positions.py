@@ -89,14 +89,22 @@ Talents on positions (each a scripted test in
 * Marionette (:func:`copy_place`): her copy appears within 0-3 positions
   (rule ``marionette_place``) and her attacks may start from it
   (:func:`reach`; she does not move while it reaches her target);
-* the draft's Link: both linked enemies within 0-2 positions of her.
+* the draft's Link: both linked enemies within 0-2 positions of her;
+* Rough Going (:func:`rough_going`): the position of the nearest enemy
+  within 0-2 turns rough for the scene (:func:`is_rough`);
+* Courage Aura helps only the allies in her position, a monster's Fear
+  Aura hurts only the enemies in its position (:func:`refresh_auras`);
+* Heal, Healing Magic, Remedy, Reflector, Rouse reach 0-2 positions,
+  Healing Wave 0-1 (:func:`.kernel.within`, the row's ``range_positions``).
 
-Not on positions yet (these still act as gridless): other talents' ranges
-(heals, Remedy, Curse, Screams, Inflict, Reflector...), Courage Aura
-(every ally, not only those in her position), the Fury frenzy's turns and
+Curse, Hex and the other talents on the policy's target pick it among the
+enemies within their ``range_positions`` (:func:`pick_within`).
+
+Not on positions yet (these still act as gridless): the 4.1 monsters'
+screams (every enemy), the Fury frenzy's turns and
 retaliations, Ambush Tactics' turns, Speed Burst off her turn or for a
-movement talent, and Rough Going, Create Barrier (listed as not
-simulated in ``sim catalog mb-draft``).
+movement talent, and Create Barrier (listed as not simulated in
+``sim catalog mb-draft``).
 """
 from __future__ import annotations
 
@@ -240,6 +248,13 @@ def pick(i, in_reach, comb, pol, rules, dyn, st_policy):
     strongest-threat: highest Attack, then lowest Resolve; nearest: fewest
     positions, then lowest Resolve; ties to the first listed; random-target:
     uniform (policy stream)."""
+    return pick_within(i, in_reach, -1, comb, pol, rules, dyn, st_policy)
+
+
+@kernel
+def pick_within(i, in_reach, hi, comb, pol, rules, dyn, st_policy):
+    """:func:`pick` among the enemies at most ``hi`` positions from ``i``
+    (-1: all), for a talent with a range (the draft's Curse, Hex: 0-2)."""
     n = comb.shape[0]
     side = comb[i, K.C_SIDE]
     finish = pol[i, K.P_FINISH] != 0
@@ -255,6 +270,8 @@ def pick(i, in_reach, comb, pol, rules, dyn, st_policy):
         if in_reach:
             if reach(i, j, comb, rules, dyn) < 0:
                 continue
+        if hi >= 0 and apart(i, j, dyn) > hi:
+            continue
         count += 1
         res = K.target_res(i, j, comb, dyn)  # Marionette's copy passes for her
         better = res < best_res
@@ -281,6 +298,8 @@ def pick(i, in_reach, comb, pol, rules, dyn, st_policy):
         if in_reach:
             if reach(i, j, comb, rules, dyn) < 0:
                 continue
+        if hi >= 0 and apart(i, j, dyn) > hi:
+            continue
         if k == 0:
             return j
         k -= 1
