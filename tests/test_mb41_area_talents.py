@@ -392,7 +392,8 @@ def test_stepping_out_of_a_mines_range_sets_it_off_unharmed(step_out):
     dyn[2, K.D_MINE] = mine
     p0 = inp.battlefield.cell_offset(2, 4)
     s = Script(check=HIT, damage=faces(3)) if step_out else Script()
-    grid_run(BG.stepped, inp, dyn, cc, bf, s, i=0, p0=p0)
+    dyn[0, K.D_MINE_FROM] = p0 + 1   # she left [2, 4] (what move_to records)
+    grid_run(BG.stepped, inp, dyn, cc, bf, s, i=0)
     assert dyn[0, K.D_RES] == 18
     assert dyn[1, K.D_RES] == (18 - 5 if step_out else 18)
     assert dyn[2, K.D_MINE] == (-1 if step_out else mine)
@@ -406,8 +407,51 @@ def test_moving_within_a_mines_range_sets_it_off():
     place(inp, dyn, bf, [(2, 3), (7, 7)])
     assert inp.battlefield.cell_offset(3, 4) != dyn[1, K.D_POS]
     dyn[1, K.D_MINE] = inp.battlefield.cell_offset(3, 4)
-    grid_run(BG.stepped, inp, dyn, cc, bf, Script(check=MISS), i=0, p0=inp.battlefield.cell_offset(2, 4))
+    dyn[0, K.D_MINE_FROM] = inp.battlefield.cell_offset(2, 4) + 1
+    grid_run(BG.stepped, inp, dyn, cc, bf, Script(check=MISS), i=0)
     assert cc[1, K.K_MINES] == 1 and cc[1, K.K_MINE_ATTACKS] == 1 and dyn[1, K.D_MINE] == -1
+
+
+def test_dash_strikes_step_sets_off_a_mine():
+    """Dash Strike's hex (L1807-1811) is entering a hex too (L2062): Akari steps from [3, 4]
+    toward Shade and attacks it (a hit, 1d6 = 4 ranged); the step put her next to Umbra's mine
+    at [3, 2], which goes off at the end of her turn: Umbra's melee attack on her (a miss)."""
+    inp, dyn, cc, bf = arena([girl("Akari", ["Dash Strike"])], [foe("Shade"), foe("Umbra", ["Mines"])])
+    place(inp, dyn, bf, [(3, 4), (3, 0), (7, 7)])
+    mine = inp.battlefield.cell_offset(3, 2)
+    dyn[2, K.D_MINE] = mine
+    assert inp.battlefield.distance(int(dyn[0, K.D_POS]), mine) == 2
+    gturn(inp, dyn, cc, bf, 0, check=HIT + MISS, damage=faces(4))
+    assert apart(inp, dyn, 0, 1) == 3 and dyn[1, K.D_RES] == 18 - 4
+    assert inp.battlefield.distance(int(dyn[0, K.D_POS]), mine) == 1
+    assert cc[2, K.K_MINES] == 1 and cc[2, K.K_MINE_ATTACKS] == 1 and dyn[2, K.D_MINE] == -1
+
+
+def test_a_forced_move_sets_off_a_mine():
+    """Forced movement enters hexes as well (L2062, someone other than the monster): Get Over
+    Here's pull (L1708-1712) brings Umbra from [4, 4] next to Shade's mine at [2, 4]; when the
+    mines next look (after the turn) it attacks everyone next to it: Akari at [1, 4], then
+    Umbra (two misses). Nothing is pending afterwards."""
+    inp, dyn, cc, bf = arena([girl("Akari")], [foe("Shade", ["Mines"]), foe("Umbra")])
+    place(inp, dyn, bf, [(1, 4), (7, 7), (4, 4)])
+    mine = inp.battlefield.cell_offset(2, 4)
+    dyn[1, K.D_MINE] = mine
+    assert inp.battlefield.distance(int(dyn[2, K.D_POS]), mine) == 2
+    grid_run(BG.shove, inp, dyn, cc, bf, i=0, t=2, sign=-1)
+    assert inp.battlefield.distance(int(dyn[2, K.D_POS]), mine) == 1 and cc[1, K.K_MINES] == 0
+    grid_run(BG.after_turn, inp, dyn, cc, bf, Script(check=MISS + MISS))
+    assert cc[1, K.K_MINES] == 1 and cc[1, K.K_MINE_ATTACKS] == 2 and dyn[1, K.D_MINE] == -1
+    assert (dyn[:, K.D_MINE_FROM] == 0).all()
+
+
+def test_a_move_away_from_every_mine_sets_nothing_off_and_clears():
+    inp, dyn, cc, bf = arena([girl("Akari")], [foe("Shade", ["Mines"])])
+    place(inp, dyn, bf, [(1, 4), (7, 7)])
+    dyn[1, K.D_MINE] = inp.battlefield.cell_offset(5, 0)
+    grid_run(BG.shove, inp, dyn, cc, bf, i=1, t=0, sign=1)
+    assert dyn[0, K.D_MINE_FROM] == inp.battlefield.cell_offset(1, 4) + 1
+    grid_run(BG.after_turn, inp, dyn, cc, bf)
+    assert dyn[0, K.D_MINE_FROM] == 0 and cc[1, K.K_MINES] == 0
 
 
 # ------------------------------------------------------------------ Scattering shot

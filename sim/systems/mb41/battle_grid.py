@@ -177,6 +177,7 @@ def place_all(dyn, bf):
     lst[LST_PDIR] = 1
     lst[LST_BARRIERS] = 0  # the terrain copy above dropped every raised barrier (Create Barrier)
     for i in range(dyn.shape[0]):
+        dyn[i, K.D_MINE_FROM] = 0
         if dyn[i, K.D_DEAD] != 0:
             dyn[i, K.D_POS] = -1
         elif dyn[i, K.D_POS] >= 0:
@@ -207,6 +208,7 @@ def place_near(j, a, dyn, bf):
         return False
     occ[best] = j
     dyn[j, K.D_POS] = best
+    dyn[j, K.D_MINE_FROM] = 0  # appearing is not entering (Mines)
     return True
 
 
@@ -277,6 +279,7 @@ def leave_if_dead(j, dyn, bf):
 
 @kernel(inline="always")
 def move_to(i, c, dyn, cc, bf):
+    moved_from(i, dyn)
     occ = bf[BF_OCC]
     occ[dyn[i, K.D_POS]] = -1
     occ[c] = i
@@ -329,16 +332,19 @@ def band_gap(d, lo, hi):
 def reach(i, t, rules, dyn, bf):
     """The form ``i`` can attack ``t`` with from where they stand: 0 melee, 1 ranged, -1 none.
     Marionette: her attacks may originate from her copy's hex (L1833) when hers reaches nothing."""
-    f = reach_from(dyn[i, K.D_POS], t, rules, dyn, bf)
+    hi = dyn[i, K.D_RANGED_HI]
+    f = reach_from(dyn[i, K.D_POS], t, hi, rules, dyn, bf)
     if f < 0:
         if dyn[i, K.D_COPY] != 0:
-            return reach_from(dyn[dyn[i, K.D_COPY] - 1, K.D_POS], t, rules, dyn, bf)
+            return reach_from(dyn[dyn[i, K.D_COPY] - 1, K.D_POS], t, hi, rules, dyn, bf)
     return f
 
 
 @kernel(inline="always")
-def reach_from(a, t, rules, dyn, bf):
-    """The form an attack from cell ``a`` reaches ``t`` with: 0 melee, 1 ranged, -1 none.
+def reach_from(a, t, hi, rules, dyn, bf):
+    """The form an attack from cell ``a`` reaches ``t`` with: 0 melee, 1 ranged, -1 none;
+    ``hi`` is the attacker's farthest ranged hex (``D_RANGED_HI``: 3, Mid-Childan System 4,
+    Belkan System 0 = none, L1669-1678).
     A raised barrier (Create Barrier, L1697) on the hex line of an attack from 2+ hexes blocks it
     (rule ``barrier_blocks_ranged``, A52)."""
     d = hexes(a, dyn[t, K.D_POS], bf)
@@ -351,7 +357,7 @@ def reach_from(a, t, rules, dyn, bf):
         if d <= rules[K.R_MELEE_RANGE + 1]:
             return 0
     if d >= rules[K.R_RANGED_RANGE]:
-        if d <= rules[K.R_RANGED_RANGE + 1]:
+        if d <= hi:
             return 1
     return -1
 
@@ -623,7 +629,8 @@ def goal_of(i, t, comb, pol, rules, dyn):
     if t < 0:
         return -1, 0, 0
     if mode == K.MOVE_KEEP:
-        return dyn[t, K.D_POS], rules[K.R_RANGED_RANGE], rules[K.R_RANGED_RANGE + 1]
+        if dyn[i, K.D_RANGED_HI] >= rules[K.R_RANGED_RANGE]:  # Belkan System: no ranged attack to keep at
+            return dyn[t, K.D_POS], rules[K.R_RANGED_RANGE], dyn[i, K.D_RANGED_HI]
     return dyn[t, K.D_POS], rules[K.R_MELEE_RANGE], rules[K.R_MELEE_RANGE + 1]
 
 
@@ -812,6 +819,8 @@ def guard_for(i, t, ranged, comb, pol, dyn, bf):
     nline = -1
     line = bf[BF_LINE]
     for j in range(n):
+        if j == i:
+            continue  # a frenzied girl attacking an ally does not intercept her own attack
         if not K.may_guard(j, t, best, comb, pol, dyn):
             continue
         pj = dyn[j, K.D_POS]
@@ -864,17 +873,19 @@ def intercept(i, t, dmg, comb, pol, rules, dyn, streams, cc):
     return 0
 
 
-@kernel(inline="always")
-def grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
-    """``i``'s basic attack on ``t`` with the form the distance allows (her
-    ``attack_kind`` when both do), an interceptor standing by (L1453, L1469)."""
+@kernel
+def attack_setup(i, t, comb, pol, rules, dyn, bf):
+    """Before ``i``'s basic attack on ``t`` on the grid: the Fear Auras, the
+    damage of the form the distance allows (her ``attack_kind`` when both
+    do, ``D_DMG_ADJ``), an interceptor standing by (L1453, L1469;
+    ``D_GUARD``), Veil's distance. Returns the interceptor (-1 none)."""
     refresh_fear(comb, dyn, bf)
     form = reach(i, t, rules, dyn, bf)
     if form == 0:
         if comb[i, K.C_FORM] == 1:
             d = hexes(dyn[i, K.D_POS], dyn[t, K.D_POS], bf)
             if d >= rules[K.R_RANGED_RANGE]:
-                if d <= rules[K.R_RANGED_RANGE + 1]:
+                if d <= dyn[i, K.D_RANGED_HI]:
                     form = 1
     if form == 0:
         dyn[i, K.D_DMG_ADJ] = comb[i, K.C_MELEE_DMG] - comb[i, K.C_DMG]
@@ -886,7 +897,13 @@ def grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
     dyn[t, K.D_GUARD] = g
     if (comb[t, K.C_TMASK] >> K.E_VEIL) & 1 != 0:
         dyn[i, K.D_VEIL_D] = hexes(dyn[i, K.D_POS], dyn[t, K.D_POS], bf)  # Veil: within 1-2 or not
-    dealt = K.attack(i, t, comb, pol, rules, dyn, streams, cc)
+    return g
+
+
+@kernel
+def attack_cleanup(i, t, g, comb, pol, rules, dyn, streams, cc, bf):
+    """After the attack: back to the gridless state; the dead leave the
+    battlefield; Slither Away; the Fear Auras again."""
     dyn[t, K.D_GUARD] = -1
     dyn[i, K.D_DMG_ADJ] = 0
     leave_if_dead(t, dyn, bf)  # the dead leave the battlefield
@@ -896,7 +913,105 @@ def grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
         if K.has_code(t, K.E_SLITHER, comb):
             slither(t, i, comb, pol, rules, dyn, streams, cc, bf)
     refresh_fear(comb, dyn, bf)
+
+
+@kernel(inline="always")
+def grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
+    """``i``'s basic attack on ``t`` with the form the distance allows (her
+    ``attack_kind`` when both do), an interceptor standing by (L1453, L1469)."""
+    g = attack_setup(i, t, comb, pol, rules, dyn, bf)
+    dealt = K.attack(i, t, comb, pol, rules, dyn, streams, cc)
+    attack_cleanup(i, t, g, comb, pol, rules, dyn, streams, cc, bf)
     return dealt
+
+
+@kernel
+def grid_attack_call(i, t, comb, pol, rules, dyn, streams, cc, bf):
+    """:func:`grid_attack` through :func:`.kernel.attack_call`, for the rare
+    attack sites (a frenzy's attacks and retaliations) so the turn's inlined
+    attack stays the only copy."""
+    g = attack_setup(i, t, comb, pol, rules, dyn, bf)
+    dealt = K.attack_call(i, t, comb, pol, rules, dyn, streams, cc)
+    attack_cleanup(i, t, g, comb, pol, rules, dyn, streams, cc, bf)
+    return dealt
+
+
+@kernel
+def frenzy_step(i, t, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
+    """The frenzy's extra point of movement (L758: "Spend 1 Fury Overcharge on
+    an extra point movement towards the target"): when one plain hex toward
+    ``t`` (not engaged, not Bound, not out of rough or perilous terrain)
+    brings it within her reach, she spends 1 Fury on it, and that pays for
+    the attack that follows (``D_FURY_PAID``: no further Fury for it; "at
+    least one of the following"). Returns whether she stepped."""
+    if dyn[i, K.D_OC + K.FURY] < 1:
+        return False
+    if dyn[i, K.D_AIL + K.A_BOUND] != 0:
+        return False
+    if engaged(i, comb, dyn, bf):
+        return False
+    if bf[BF_TERRAIN][dyn[i, K.D_POS]] & (G.ROUGH | G.PERILOUS) != 0:
+        return False
+    step = best_step(i, goal, lo, hi, 0, comb, pol, rules, dyn, bf)
+    if step < 0:
+        return False
+    if reach_from(step, t, dyn[i, K.D_RANGED_HI], rules, dyn, bf) < 0:
+        return False
+    move_to(i, step, dyn, cc, bf)
+    K.spend_fury(i, 1, dyn, cc)
+    dyn[i, K.D_FURY_PAID] = 1
+    stepped(i, comb, pol, rules, dyn, streams, cc, bf)
+    return True
+
+
+@kernel
+def frenzy_turn(i, t, comb, pol, rules, dyn, streams, cc, bf):
+    """A Fury frenzy's turn on the grid (L746: "must attack a living target or
+    move towards one"); ``t`` is :func:`.kernel.frenzy_target` (the closest
+    standing combatant, allies included; -1 nobody). Out of her reach: a Minor
+    step toward her attack's range of it (melee 1, ranged 2-3 by her
+    ``attack_kind``); then the Major attacks it if it is in reach (Defensive
+    Switch, Intercept, the Fury spent per attack, :func:`.kernel.fury_spend`),
+    else moves her toward it (Disengage when engaged). Stunned: the Major only
+    (L1461). Still out of reach after the Minor: the frenzy's extra point of
+    movement (:func:`frenzy_step`). No talents (A9ii), no removal rolls (as
+    gridless: the frenzy's turn is the attack). Mines go off on her steps as
+    on any move."""
+    dyn[i, K.D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
+    sweep(dyn, bf)
+    refresh_fear(comb, dyn, bf)
+    if rules[K.R_ROUGH_COST] == 0:
+        dyn[i, K.D_PAID] = 0
+    if t >= 0:
+        goal = dyn[t, K.D_POS]
+        lo = rules[K.R_MELEE_RANGE]
+        hi = rules[K.R_MELEE_RANGE + 1]
+        if comb[i, K.C_FORM] == 1:
+            lo = rules[K.R_RANGED_RANGE]
+            hi = dyn[i, K.D_RANGED_HI]
+        minor = dyn[i, K.D_AIL + K.A_STUN] == 0
+        if minor:
+            if reach(i, t, rules, dyn, bf) < 0:
+                if away(i, goal, lo, hi, dyn, bf):
+                    if minor_move(i, goal, lo, hi, False, 2, comb, pol, rules, dyn, streams, cc, bf):
+                        minor = False
+                        stepped(i, comb, pol, rules, dyn, streams, cc, bf)
+        if K.is_standing(dyn, i) and K.is_standing(dyn, t):
+            if reach(i, t, rules, dyn, bf) < 0:
+                frenzy_step(i, t, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
+        if K.is_standing(dyn, i) and K.is_standing(dyn, t):
+            if reach(i, t, rules, dyn, bf) >= 0:
+                if K.side_has_code(t, K.E_SWITCH, comb):
+                    t = K.defensive_switch(i, t, comb, pol, rules, dyn, cc, bf)
+                grid_attack_call(i, t, comb, pol, rules, dyn, streams, cc, bf)
+            elif away(i, goal, lo, hi, dyn, bf):
+                major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf)
+                stepped(i, comb, pol, rules, dyn, streams, cc, bf)
+    dyn[i, K.D_FURY_PAID] = 0
+    mines_pending(comb, pol, rules, dyn, streams, cc, bf)
+    refresh_fear(comb, dyn, bf)
+    if comb[i, K.C_TMASK] != 0:
+        dyn[i, K.D_TURNS_DONE] += 1
 
 
 @kernel
@@ -912,6 +1027,7 @@ def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
     Screams, Reflector's recipient, Fear Aura (:func:`refresh_fear`).
     """
     _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf)
+    mines_pending(comb, pol, rules, dyn, streams, cc, bf)  # forced moves of this turn (pulls, pushes, switches)
     refresh_fear(comb, dyn, bf)
     if comb[i, K.C_TMASK] != 0:
         dyn[i, K.D_TURNS_DONE] += 1
@@ -958,26 +1074,23 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
     # 2. a Minor step toward her range before the Major (a movement talent when a step would not do)
     if minor:
         if away(i, goal, lo, hi, dyn, bf):
-            p0 = dyn[i, K.D_POS]
             if mask != 0:
                 if talent_move(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
                     minor = False
-                    stepped(i, p0, comb, pol, rules, dyn, streams, cc, bf)
+                    stepped(i, comb, pol, rules, dyn, streams, cc, bf)
                     if not K.is_standing(dyn, i):
                         return
         if minor:
             if away(i, goal, lo, hi, dyn, bf):
-                p0 = dyn[i, K.D_POS]
                 if minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf):
                     minor = False
-                    stepped(i, p0, comb, pol, rules, dyn, streams, cc, bf)
+                    stepped(i, comb, pol, rules, dyn, streams, cc, bf)
                     if not K.is_standing(dyn, i):
                         return
     if mask != 0:
         if K.has_code(i, K.E_SPRINT, comb):
-            p0 = dyn[i, K.D_POS]
             sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
-            stepped(i, p0, comb, pol, rules, dyn, streams, cc, bf)
+            stepped(i, comb, pol, rules, dyn, streams, cc, bf)
             if not K.is_standing(dyn, i):
                 return
     # 3. the Major: attack what is in range, else move; Bonus Action: another Major
@@ -1058,9 +1171,8 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
         elif barrier_turn(i, who, goal, lo, hi, comb, rules, dyn, streams, cc, bf):
             pass  # the Major hit an enemy's barrier that keeps her from everyone (Create Barrier)
         elif away(i, goal, lo, hi, dyn, bf):
-            p0 = dyn[i, K.D_POS]
             used, dis = major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf)
-            stepped(i, p0, comb, pol, rules, dyn, streams, cc, bf)
+            stepped(i, comb, pol, rules, dyn, streams, cc, bf)
             if used:
                 minor = False
             if dis:
@@ -1074,21 +1186,19 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                 t0 = pick(i, False, comb, pol, rules, dyn, st_policy, bf)
         goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
         if away(i, goal, lo, hi, dyn, bf):
-            p0 = dyn[i, K.D_POS]
             used = False
             if mask != 0:
                 used = talent_move(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
             if not used:
                 minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf)
-            stepped(i, p0, comb, pol, rules, dyn, streams, cc, bf)
+            stepped(i, comb, pol, rules, dyn, streams, cc, bf)
     if mask != 0:
         if K.has_code(i, K.E_SPRINT, comb):
             if K.is_standing(dyn, i):
                 if t0 >= 0:
                     goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
-                    p0 = dyn[i, K.D_POS]
                     sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
-                    stepped(i, p0, comb, pol, rules, dyn, streams, cc, bf)
+                    stepped(i, comb, pol, rules, dyn, streams, cc, bf)
 
 
 # ---------------------------------------------------------------- talent ranges on the grid
@@ -1302,7 +1412,7 @@ def area_attack(i, s, comb, pol, rules, dyn, streams, cc, bf):
     (ties: the lowest direction), or for P1 ``shape`` blast every adjacent hex when that reaches
     more; used when it reaches at least ``area_min`` enemies."""
     width = comb[i, K.C_TP2 + s]
-    length = rules[K.R_RANGED_RANGE + 1]
+    length = dyn[i, K.D_RANGED_HI]  # her attack's range (Mid-Childan System: 4)
     if rules[K.R_MELEE_RANGE + 1] > length:
         length = rules[K.R_MELEE_RANGE + 1]
     best_d = -1
@@ -1497,16 +1607,48 @@ def place_mine(i, s, comb, rules, dyn, cc, bf):
 
 
 @kernel(inline="always")
-def stepped(i, p0, comb, pol, rules, dyn, streams, cc, bf):
-    """After a movement action of ``i`` from cell ``p0``: a mine sets off when she stepped out of
-    its range (rule ``mine_step_out``) or entered a hex within 1 of it (:func:`mine_sweep`)."""
+def moved_from(i, dyn):
+    """``i`` leaves her cell: remember the first cell she left since the mines
+    last looked at her (``D_MINE_FROM``, cell + 1)."""
+    if dyn[i, K.D_MINE_FROM] == 0:
+        dyn[i, K.D_MINE_FROM] = dyn[i, K.D_POS] + 1
+
+
+@kernel(inline="always")
+def stepped(i, comb, pol, rules, dyn, streams, cc, bf):
+    """After a movement action of ``i``: the mines look at every move since
+    they last did (:func:`mines_pending`), hers first in time."""
     if (comb[i, K.C_ALLMASK] >> K.E_MINES) & 1 != 0:
-        if dyn[i, K.D_POS] != p0:
-            if dyn[i, K.D_POS] >= 0:
-                if rules[K.R_MINE_STEP_OUT] != 0:
-                    if p0 >= 0:
-                        mine_sweep(i, p0, comb, pol, rules, dyn, streams, cc, bf)
-                mine_sweep(i, -1, comb, pol, rules, dyn, streams, cc, bf)
+        mines_pending(comb, pol, rules, dyn, streams, cc, bf)
+
+
+@kernel
+def mines_pending(comb, pol, rules, dyn, streams, cc, bf):
+    """Every combatant who changed hexes since the mines last looked
+    (``D_MINE_FROM``: walking, Reckless Movement, Dash Strike's step, Teleport,
+    doors, pulls and pushes, the Current, a Defensive Switch) and still stands
+    on the field: a mine sets off when she stepped out of its range (rule
+    ``mine_step_out``) or entered a hex within 1 of it (:func:`mine_sweep`,
+    L2062-2065: "if someone other than the monster enters a hex adjacent to
+    the object"). Called after each movement action, at the end of every
+    turn and after the end-of-round labyrinth features; a forced move's mine
+    goes off there, not in the middle of the attack that moved her."""
+    if (comb[0, K.C_ALLMASK] >> K.E_MINES) & 1 == 0:
+        return
+    for i in range(comb.shape[0]):
+        f = dyn[i, K.D_MINE_FROM]
+        if f == 0:
+            continue
+        dyn[i, K.D_MINE_FROM] = 0
+        p0 = f - 1
+        here = dyn[i, K.D_POS]
+        if here < 0 or here == p0:
+            continue
+        if dyn[i, K.D_DEAD] != 0:
+            continue
+        if rules[K.R_MINE_STEP_OUT] != 0:
+            mine_sweep(i, p0, comb, pol, rules, dyn, streams, cc, bf)
+        mine_sweep(i, -1, comb, pol, rules, dyn, streams, cc, bf)
 
 
 @kernel
@@ -1684,6 +1826,7 @@ def exempt(j, mode, comb, bf):
 @kernel(inline="always")
 def relocate(i, c, dyn, bf):
     """Put ``i`` on free cell ``c`` (forced movement, a door's exit): no movement paid."""
+    moved_from(i, dyn)
     occ = bf[BF_OCC]
     occ[dyn[i, K.D_POS]] = -1
     occ[c] = i
@@ -1895,13 +2038,17 @@ def end_of_round(r, comb, pol, rules, dyn, streams, cc, bf):
     current(comb, dyn, cc, bf)
     if rules[K.R_PENDULUM_MOVES] == 0:
         pendulum(comb, rules, dyn, streams, cc, bf)
+    mines_pending(comb, pol, rules, dyn, streams, cc, bf)  # the Current's moves
     refresh_fear(comb, dyn, bf)
     return K.outcome_now(comb, rules, dyn)
 
 
 @kernel
 def after_turn(comb, pol, rules, dyn, streams, cc, bf):
-    """The labyrinth after a combatant's turn: the Pendulum moves (``pendulum_moves: turn``, A44b)."""
+    """After a combatant's turn (and what it set off, retaliations included):
+    the mines look at every move still unchecked (:func:`mines_pending`); the
+    labyrinth's Pendulum moves (``pendulum_moves: turn``, A44b)."""
+    mines_pending(comb, pol, rules, dyn, streams, cc, bf)
     if bf[BF_LAB][G.L_PEND_LEN] > 0:
         if rules[K.R_PENDULUM_MOVES] == 1:
             pendulum(comb, rules, dyn, streams, cc, bf)
@@ -2029,7 +2176,10 @@ def simulate_episode_blocks_grid(comb, pol, rules, off, ng, recover, key, start,
 
 @kernel(inline="always")
 def swap_places(j, t, dyn, bf):
-    """Defensive Switch (L1701): ``j`` and ``t`` swap hexes (not movement)."""
+    """Defensive Switch (L1701): ``j`` and ``t`` swap hexes (not movement; each
+    still enters a hex, for the mines)."""
+    moved_from(j, dyn)
+    moved_from(t, dyn)
     occ = bf[BF_OCC]
     a = dyn[j, K.D_POS]
     b = dyn[t, K.D_POS]
@@ -2107,13 +2257,14 @@ def walk_to(i, step, comb, pol, rules, dyn, streams, cc, bf):
 
 
 @kernel(inline="always")
-def form_at(d, rules):
-    """The attack form that reaches ``d`` hexes: 0 melee, 1 ranged, -1 none."""
+def form_at(d, hi, rules):
+    """The attack form that reaches ``d`` hexes: 0 melee, 1 ranged (up to ``hi``,
+    the attacker's ``D_RANGED_HI``), -1 none."""
     if d >= rules[K.R_MELEE_RANGE]:
         if d <= rules[K.R_MELEE_RANGE + 1]:
             return 0
     if d >= rules[K.R_RANGED_RANGE]:
-        if d <= rules[K.R_RANGED_RANGE + 1]:
+        if d <= hi:
             return 1
     return -1
 
@@ -2156,7 +2307,7 @@ def move_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
             continue
         if G.blocked(terrain, occ, G.BLOCK_MOVE, m):
             continue
-        f = form_at(hexes(m, pt, bf), rules)
+        f = form_at(hexes(m, pt, bf), dyn[i, K.D_RANGED_HI], rules)
         if f < 0:
             continue
         k = 0 if f == comb[i, K.C_FORM] else 1
@@ -2784,7 +2935,7 @@ def strike_barrier(i, goal, lo, hi, comb, rules, dyn, streams, cc, bf):
         if terrain[m] & G.RAISED == 0:
             continue
         dm = hexes(c, m, bf)
-        f = form_at(dm, rules)
+        f = form_at(dm, dyn[i, K.D_RANGED_HI], rules)
         if f < 0:
             continue
         k = barrier_owner(m, dyn, bf)
@@ -2807,7 +2958,7 @@ def strike_barrier(i, goal, lo, hi, comb, rules, dyn, streams, cc, bf):
             best_k = key
     if best < 0:
         return False
-    f = form_at(hexes(c, best, bf), rules)
+    f = form_at(hexes(c, best, bf), dyn[i, K.D_RANGED_HI], rules)
     dmg = sum_d6(streams[K.S_DAMAGE], rules[K.R_DAMAGE_DICE])
     if f == 0:
         dmg += comb[i, K.C_MELEE_DMG]

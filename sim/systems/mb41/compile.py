@@ -195,6 +195,7 @@ def _compile_fight(scenario: Scenario) -> Inputs:
             row[K.C_FORM] = 0
             row[K.C_DMG] += resolved["melee_bonus"] - resolved["ranged_bonus"]
             notes.append(f"{m.name} has Belkan System: she attacks in melee (attack_kind ranged ignored)")
+        row[K.C_RANGED_HI] = ranged_reach(row, resolved["ranged_range"][1])
         slot_names.append([t for t in m.talents if t != "Boost"])
         pol[i] = policies.encode(m.policy, resolved["burst_at"], m.attack_kind)
         pol[i, K.P_PLACE] = _start_place(s, m, resolved)
@@ -305,6 +306,20 @@ def _reserve_rows(scenario: Scenario, resolved: dict, members: list, names: list
             names.append(nm)
             out[len(members) - 1] = (K.SPAWN_HEART, i)
     return out
+
+
+def ranged_reach(row, far) -> int:
+    """The farthest hex of a combatant's ranged basic attack on the grid (``C_RANGED_HI``):
+    ``ranged_range``'s far end ``far``; Mid-Childan System (L1669-1673) its ``range`` (4, "your
+    maximum range becomes 4 instead of 3"; 0 keeps ``far``); Belkan System (L1675-1678) 0:
+    "you can no longer perform ranged attacks"."""
+    for k in range(K.MAXT):
+        code = int(row[K.C_TCODE + k])
+        if code == K.E_BELKAN:
+            return 0
+        if code == K.E_MID_CHILDAN and int(row[K.C_TP1 + k]) > 0:
+            far = int(row[K.C_TP1 + k])
+    return far
 
 
 def _start_place(side: int, m, resolved: dict) -> int:

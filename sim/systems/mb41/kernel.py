@@ -106,7 +106,9 @@ C_BOND = 76        # MAXB columns: her bonds' ranks at the start of the fight (0
 C_TMASK2 = C_BOND + MAXB  # bit (1 << (code - 64)) for every effect code >= 64 in her slots (see E_MORE)
 C_SIDEMASK2 = C_TMASK2 + 1  # OR of C_TMASK2 over her side
 C_FOEMASK = 90     # OR of C_TMASK over her enemies (And Your Enemies Closer: checked when she moves away)
-# columns 91-93, 95-97 and 101 are unused
+C_RANGED_HI = 91  # grid: the farthest hex her ranged basic attack reaches (ranged_range's far end; Mid-Childan
+                  # System its `range`, 4; Belkan System 0 = no ranged attack); copied to D_RANGED_HI
+# columns 92-93, 95-97 and 101 are unused
 C_ALLMASK = 94     # OR of C_TMASK over every combatant of both sides (field-wide talents: Lashing Ground)
 # combatants that appear mid-fight (reserve rows, :func:`spawn_state`, :func:`appear`)
 C_SPAWN_KIND = 98  # 0 present from the start; else a reserve row: SPAWN_MINION, SPAWN_HEART, SPAWN_COPY
@@ -312,7 +314,10 @@ D_BARRIER_KIND = 106  # its shape: 0 none, 1 circle, 2 straight wall
 D_BARRIER_AT = 107    # circle: its centre (her cell when raised); wall: the adjacent hex it passes through
 D_BARRIER_ARG = 108   # circle: hexes from the centre to the ring of barrier hexes (radius + 1); wall: its direction
 D_BARRIER_LEN = 109   # wall: its length in hexes (rule barrier_wall_length)
-# columns 110-111, 117-119 and 127 are unused
+D_MINE_FROM = 117  # grid: her cell + 1 before moves not yet checked against mines (0 none; :func:`.battle_grid.mines_pending`)
+D_RANGED_HI = 118  # grid: C_RANGED_HI, for :func:`.battle_grid.reach` (which reads no comb); set by scene_state
+D_FURY_PAID = 119  # 1: a frenzied girl paid her next attack's Fury with the frenzy's extra point of movement (L758)
+# column 127 is unused
 # the draft's positions (rule positions > 0, :mod:`.positions`); meaningful only with positions on
 D_PLACE = 123      # her position on the line, 0-based (set by :func:`.positions.place_all`, :func:`appear`)
 D_VEIL_UNTIL = 112  # Veil: attacks on her take the penalty while her D_TURNS_DONE is below this
@@ -339,9 +344,9 @@ SCENE_COLUMNS = ("D_PENDING", "D_REVIVES", "D_BOOSTS", "D_KO", "D_AIL", "D_TUSES
                  "D_PAID", "D_CLOCK", "D_ROUND", "D_HIT_BY", "D_HIT_AT", "D_OPEN_BY", "D_OPEN_UNTIL", "D_OPEN_BONUS",
                  "D_SEALED_UNTIL", "D_AMP_HEAL", "D_AMP_AIL", "D_AMP_HEX_BY", "D_AMP_HEX", "D_HEX_EXTRA", "D_AMBUSH", "D_BELKAN", "D_LINK_TO", "D_LINKED",
                  "D_LINK_DMG", "D_ROUGH_PLACES",
-                 "D_REBIRTHS", "D_CASTING", "D_PEND", "D_FRENZY", "D_RETALIATE", "D_SPRINT_AT", "D_HEXES",
+                 "D_REBIRTHS", "D_CASTING", "D_PEND", "D_FRENZY", "D_FURY_PAID", "D_RETALIATE", "D_SPRINT_AT", "D_HEXES",
                  "D_HEX_ROUND", "D_REGEN", "D_MOOD", "D_MINOR_USED", "D_ABSENT", "D_APPEARED", "D_COPY",
-                 "D_VEIL_UNTIL", "D_VEIL_D", "D_MINE", "D_BARRIER_RES", "D_BARRIER_KIND", "D_BARRIER_AT",
+                 "D_VEIL_UNTIL", "D_VEIL_D", "D_MINE", "D_MINE_FROM", "D_RANGED_HI", "D_BARRIER_RES", "D_BARRIER_KIND", "D_BARRIER_AT",
                  "D_BARRIER_ARG", "D_BARRIER_LEN")
 
 # counters per combatant
@@ -646,6 +651,8 @@ def scene_state(i, comb, dyn):
     dyn[i, D_VEIL_D] = 0
     for k in range(MAXMINES):
         dyn[i, D_MINE + k] = -1
+    dyn[i, D_MINE_FROM] = 0
+    dyn[i, D_RANGED_HI] = comb[i, C_RANGED_HI]
     dyn[i, D_BARRIER_RES] = 0
     dyn[i, D_BARRIER_KIND] = 0
     dyn[i, D_BARRIER_AT] = -1
@@ -814,6 +821,7 @@ def burst_state(i, dyn):
     for s in range(3):
         dyn[i, D_PEND + s] = 0
     dyn[i, D_FRENZY] = 0
+    dyn[i, D_FURY_PAID] = 0
     dyn[i, D_RETALIATE] = -1
 
 
@@ -1871,7 +1879,13 @@ def spend_fury(i, k, dyn, cc):
 def fury_spend(i, hit, rules, dyn, cc):
     """What a frenzied girl must spend on each attack (L754-758, A9iii):
     ``fury_spend`` damage: 2 for +1d6 on a hit when she has 2, else 1 for a
-    hex of movement; movement: 1. Returns the extra damage dice."""
+    hex of movement; movement: 1. Nothing when she already paid for this
+    attack with the frenzy's extra point of movement toward her target
+    (``D_FURY_PAID``, :func:`.battle_grid.frenzy_step`). Returns the extra
+    damage dice."""
+    if dyn[i, D_FURY_PAID] != 0:
+        dyn[i, D_FURY_PAID] = 0
+        return 0
     oc = dyn[i, D_OC + FURY]
     if oc <= 0:
         return 0
@@ -3249,9 +3263,10 @@ def ambush_turns(comb, pol, rules, dyn, order, streams, cc, bf):
 
 
 @kernel
-def _lowest_two(i, comb, dyn):
-    """The two standing members of ``i``'s side (herself included) lowest in
-    Resolve share, ``(first, second)``; -1 where there are not enough."""
+def _lowest_two(i, s, comb, dyn, bf):
+    """The two standing members of ``i``'s side (herself included) within the
+    range of her slot ``s`` (:func:`within`) lowest in Resolve share,
+    ``(first, second)``; -1 where there are not enough."""
     a = -1
     b = -1
     sa = 1 << 40
@@ -3260,6 +3275,8 @@ def _lowest_two(i, comb, dyn):
         if comb[j, C_SIDE] != comb[i, C_SIDE]:
             continue
         if not is_standing(dyn, j):
+            continue
+        if not within(i, j, s, comb, dyn, bf):
             continue
         share = dyn[j, D_RES] * 100 // comb[j, C_RES]
         if share < sa:
@@ -3274,7 +3291,7 @@ def _lowest_two(i, comb, dyn):
 
 
 @kernel
-def try_link(i, comb, pol, rules, dyn, streams, cc):
+def try_link(i, comb, pol, rules, dyn, streams, cc, bf):
     """Link (L1743, Minor, one link at a time, to the end of the scene):
     when her side heals, link the two allies (herself included) lowest in
     Resolve share, the lowest as primary: healing on the primary is copied to
@@ -3287,8 +3304,11 @@ def try_link(i, comb, pol, rules, dyn, streams, cc):
     copies damage too: while two enemies stand she links the policy's target
     (primary) and the other standing enemy lowest in Resolve (secondary), and
     every damage on the primary is dealt to the secondary as well
-    (:func:`link_damage`); on positions both must be within the slot's
-    ``range_positions`` of her."""
+    (:func:`link_damage`).
+
+    Both linked must be within the slot's range of her (:func:`within`): 4.1
+    "2 enemies or 2 allies within 1-3, may include yourself" on the hex grid,
+    the draft's 0-2 on positions; gridless always."""
     p = dyn[i, D_LINKED]
     if p >= 0:
         k = dyn[p, D_LINK_TO]
@@ -3306,24 +3326,27 @@ def try_link(i, comb, pol, rules, dyn, streams, cc):
     b = -1
     hurts = False
     if comb[i, C_TP1 + s] != 0:
-        a, b = _enemy_pair(i, s, comb, pol, rules, dyn, streams)
+        a, b = _enemy_pair(i, s, comb, pol, rules, dyn, streams, bf)
         hurts = b >= 0
     if hurts:
         pass
     elif (side_mask & heals) != 0:
-        a, b = _lowest_two(i, comb, dyn)
+        a, b = _lowest_two(i, s, comb, dyn, bf)
     elif (side_mask & ailing) != 0:
         a = choose_target(i, comb, pol, dyn, streams[S_POLICY])
         if a >= 0:
             if not is_standing(dyn, a):
+                a = -1
+            elif not within(i, a, s, comb, dyn, bf):
                 a = -1
         if a >= 0:
             for j in range(comb.shape[0]):
                 if j != a:
                     if comb[j, C_SIDE] == comb[a, C_SIDE]:
                         if is_standing(dyn, j):
-                            b = j
-                            break
+                            if within(i, j, s, comb, dyn, bf):
+                                b = j
+                                break
     if b < 0:
         return False
     if p >= 0:
@@ -3337,14 +3360,11 @@ def try_link(i, comb, pol, rules, dyn, streams, cc):
 
 
 @kernel
-def _enemy_pair(i, s, comb, pol, rules, dyn, streams):
+def _enemy_pair(i, s, comb, pol, rules, dyn, streams, bf):
     """The draft's Link on enemies: ``(primary, secondary)`` = the policy's
     target and the other standing enemy lowest in Resolve (ties to the first
-    listed; never a Marionette copy), both within the slot's reach on
-    positions; ``(-1, -1)`` when there is no such pair."""
-    hi = -1
-    if rules[R_POSITIONS] > 0:
-        hi = comb[i, C_TREACH + s]
+    listed; never a Marionette copy), both within the slot's reach
+    (:func:`within`); ``(-1, -1)`` when there is no such pair."""
     a = choose_target(i, comb, pol, dyn, streams[S_POLICY])
     if a < 0:
         return -1, -1
@@ -3352,9 +3372,8 @@ def _enemy_pair(i, s, comb, pol, rules, dyn, streams):
         a = comb[a, C_SPAWN_BY]  # the decoy: she links the girl it copies
     if not is_standing(dyn, a):
         return -1, -1
-    if hi >= 0:
-        if abs(dyn[a, D_PLACE] - dyn[i, D_PLACE]) > hi:
-            return -1, -1
+    if not within(i, a, s, comb, dyn, bf):
+        return -1, -1
     b = -1
     br = 1 << 40
     for j in range(comb.shape[0]):
@@ -3366,9 +3385,8 @@ def _enemy_pair(i, s, comb, pol, rules, dyn, streams):
             continue
         if not is_standing(dyn, j):
             continue
-        if hi >= 0:
-            if abs(dyn[j, D_PLACE] - dyn[i, D_PLACE]) > hi:
-                continue
+        if not within(i, j, s, comb, dyn, bf):
+            continue
         if dyn[j, D_RES] < br:
             br = dyn[j, D_RES]
             b = j
@@ -3510,7 +3528,7 @@ def settle(comb, pol, rules, dyn, streams, cc, bf):
 def retaliate(j, a, comb, pol, rules, dyn, streams, cc, bf):
     """Frenzied ``j`` spends 2 Fury overcharge for a basic attack on ``a``, who
     attacked her (L758), if she is still frenzied and standing, has the 2
-    points and ``a`` is alive."""
+    points, ``a`` is alive and (on the grid or positions) within her reach."""
     if dyn[j, D_FRENZY] == 0:
         return
     if not is_standing(dyn, j):
@@ -3519,11 +3537,22 @@ def retaliate(j, a, comb, pol, rules, dyn, streams, cc, bf):
         return
     if dyn[j, D_OC + FURY] < 2:
         return
+    if bf is not None:
+        if BG.reach(j, a, rules, dyn, bf) < 0:
+            return  # a basic attack: only on an attacker within her reach (grid)
+    elif rules[R_POSITIONS] > 0:
+        if PS.reach(j, a, comb, rules, dyn) < 0:
+            return  # the same on the draft's positions
     spend_fury(j, 2, dyn, cc)
     cc[j, K_RETALIATIONS] += 1
     if side_has_code(a, E_SWITCH, comb):
         a = defensive_switch(j, a, comb, pol, rules, dyn, cc, bf)
-    attack_call(j, a, comb, pol, rules, dyn, streams, cc)
+    if bf is not None:
+        BG.grid_attack_call(j, a, comb, pol, rules, dyn, streams, cc, bf)
+    elif rules[R_POSITIONS] > 0:
+        PS.attack_call(j, a, comb, pol, rules, dyn, streams, cc)
+    else:
+        attack_call(j, a, comb, pol, rules, dyn, streams, cc)
 
 
 @kernel
@@ -3655,28 +3684,55 @@ def judgment_blast(j, released, comb, pol, rules, dyn, streams, cc, bf):
 
 
 @kernel
-def frenzy_target(i, comb, pol, rules, dyn, streams):
-    """Whom frenzied ``i`` attacks, gridless (L746; every target is as close,
-    A9 ``fury_target``): 'threat' the standing combatant, allies included,
-    with the highest Attack, ties to hostiles, then the first listed;
-    'random' any standing combatant; 'enemies' her policy's target. -1 if
-    nobody."""
+def frenzy_gap(i, j, dyn, bf):
+    """How far ``j`` is from frenzied ``i``: hexes on the grid, positions on the
+    draft's map (``positions`` > 0), 0 gridless (``D_PLACE`` stays 0 there, so
+    every target is as close, A9)."""
+    if bf is None:
+        return PS.apart(i, j, dyn)
+    return BG.hexes(dyn[i, D_POS], dyn[j, D_POS], bf)
+
+
+@kernel(inline="always")
+def _frenzy_candidate(i, j, dyn):
+    """A standing combatant other than frenzied ``i`` and her own Marionette copy."""
+    if j == i:
+        return False
+    if j == dyn[i, D_COPY] - 1:
+        return False
+    return is_standing(dyn, j)
+
+
+@kernel
+def frenzy_target(i, comb, pol, rules, dyn, streams, bf):
+    """Whom frenzied ``i`` attacks or moves toward (L746: "preference is given
+    to closest targets, then to the targets that pose greater threat, then to
+    the hostiles"; A9 ``fury_target``). Among the standing combatants (allies
+    included, not her own Marionette copy) the closest (:func:`frenzy_gap`:
+    gridless all are as close), then 'threat' the highest Attack, ties to
+    hostiles, then the first listed; 'random' any of the closest; 'enemies'
+    her policy's target. -1 if nobody."""
     mode = rules[R_FURY_TARGET]
     if mode == 2:
         return choose_target(i, comb, pol, dyn, streams[S_POLICY])
     n = comb.shape[0]
     side = comb[i, C_SIDE]
     best = -1
+    best_d = 0
     count = 0
     for j in range(n):
-        if j == i:
+        if not _frenzy_candidate(i, j, dyn):
             continue
-        if not is_standing(dyn, j):
+        d = frenzy_gap(i, j, dyn, bf)
+        if best < 0 or d < best_d:
+            best = j
+            best_d = d
+            count = 1
+            continue
+        if d > best_d:
             continue
         count += 1
-        if best < 0:
-            best = j
-        elif comb[j, C_ATT] > comb[best, C_ATT]:
+        if comb[j, C_ATT] > comb[best, C_ATT]:
             best = j
         elif comb[j, C_ATT] == comb[best, C_ATT]:
             if comb[best, C_SIDE] == side:
@@ -3688,9 +3744,9 @@ def frenzy_target(i, comb, pol, rules, dyn, streams):
         return -1
     k = randbelow(streams[S_POLICY], count)
     for j in range(n):
-        if j == i:
+        if not _frenzy_candidate(i, j, dyn):
             continue
-        if not is_standing(dyn, j):
+        if frenzy_gap(i, j, dyn, bf) != best_d:
             continue
         if k == 0:
             return j
@@ -3772,9 +3828,13 @@ def cast_sorcery(i, mode, comb, pol, rules, dyn, streams, cc):
 @kernel
 def frenzy_turn(i, comb, pol, rules, dyn, streams, cc, bf):
     """A turn of frenzied ``i`` (L746-752): she regains ``fury_regen_dice``
-    d6 Resolve, then attacks (gridless: :func:`frenzy_target`, no talents,
-    no removal rolls: the attack is her one action). On the hex grid the turn
-    is her usual grid turn (moving, and targeting enemies by her policy)."""
+    d6 Resolve, then attacks :func:`frenzy_target` (the closest standing
+    combatant, allies included), no talents, no removal rolls. Gridless the
+    attack is her one action; on the hex grid (:func:`.battle_grid.frenzy_turn`)
+    and on the draft's positions (:func:`.positions.frenzy_turn`) she moves
+    toward it when it is out of reach (a Minor step, then the Major), and
+    attacks it when in reach. ``fury_target: enemies`` on the grid: her usual
+    grid turn (her policy's target among enemies, with her talents)."""
     cc[i, K_FRENZY_TURNS] += 1
     nd = rules[R_FURY_REGEN_DICE]
     if nd > 0:
@@ -3785,15 +3845,20 @@ def frenzy_turn(i, comb, pol, rules, dyn, streams, cc, bf):
         dyn[i, D_RES] += g
         cc[i, K_FRENZY_REGEN] += g
     if bf is None:
-        t = frenzy_target(i, comb, pol, rules, dyn, streams)
-        if t >= 0:
+        t = frenzy_target(i, comb, pol, rules, dyn, streams, bf)
+        if rules[R_POSITIONS] > 0:
+            PS.frenzy_turn(i, t, comb, pol, rules, dyn, streams, cc)
+        elif t >= 0:
             if side_has_code(t, E_SWITCH, comb):
                 t = defensive_switch(i, t, comb, pol, rules, dyn, cc, None)
             attack_call(i, t, comb, pol, rules, dyn, streams, cc)
         if comb[i, C_TMASK] != 0:
             dyn[i, D_TURNS_DONE] += 1
+    elif rules[R_FURY_TARGET] == 2:
+        BG.take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf)  # 'enemies': her usual grid turn
     else:
-        BG.take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf)
+        BG.frenzy_turn(i, frenzy_target(i, comb, pol, rules, dyn, streams, bf), comb, pol, rules, dyn,
+                       streams, cc, bf)
 
 
 @kernel
@@ -4175,7 +4240,7 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc, bf):
         if try_amplify(i, comb, pol, rules, dyn, streams, cc):
             return 1
     if (comb[i, C_TMASK] >> E_LINK) & 1 != 0:
-        if try_link(i, comb, pol, rules, dyn, streams, cc):
+        if try_link(i, comb, pol, rules, dyn, streams, cc, bf):
             return 1
     if (comb[i, C_TMASK] >> E_SORCERY) & 1 != 0:
         if pol[i, P_SORCERY] == SORCERY_MINOR:

@@ -100,9 +100,12 @@ Talents on positions (each a scripted test in
 Curse, Hex and the other talents on the policy's target pick it among the
 enemies within their ``range_positions`` (:func:`pick_within`).
 
+A Fury frenzy (4.1 L746-758) moves toward and attacks the closest standing
+combatant by position, allies included (:func:`frenzy_turn`); her
+retaliation needs the attacker within reach.
+
 Not on positions yet (these still act as gridless): the 4.1 monsters'
-screams (every enemy), the Fury frenzy's turns and
-retaliations, Ambush Tactics' turns, Speed Burst off her turn or for a
+screams (every enemy), Ambush Tactics' turns, Speed Burst off her turn or for a
 movement talent, and Create Barrier (listed as not simulated in
 ``sim catalog mb-draft``).
 """
@@ -466,6 +469,8 @@ def ready(i, t, comb, pol, rules, dyn):
     g = -1
     if comb[t, K.C_COVER] > 0:
         for j in range(comb.shape[0]):
+            if j == i:
+                continue  # a frenzied girl attacking an ally does not Cover against herself
             if not K.may_guard(j, t, g, comb, pol, dyn):
                 continue
             if dyn[j, K.D_PLACE] != dyn[t, K.D_PLACE]:
@@ -508,6 +513,86 @@ def major_toward(i, t, minor, comb, pol, rules, dyn, streams, cc):
     if not away(i, who, lo, hi, dyn):
         return False
     return major_move(i, who, lo, hi, minor, comb, pol, rules, dyn, streams, cc)
+
+
+@kernel
+def attack_call(i, t, comb, pol, rules, dyn, streams, cc):
+    """A basic attack of ``i`` on ``t`` on positions outside the turn's own
+    attack site (a frenzy's attacks and retaliations): the auras by position,
+    :func:`ready`, :func:`.kernel.attack_call`, :func:`done`. Returns what
+    the attack returns."""
+    refresh_auras(comb, rules, dyn)
+    ready(i, t, comb, pol, rules, dyn)
+    dealt = K.attack_call(i, t, comb, pol, rules, dyn, streams, cc)
+    done(i, t, dyn)
+    return dealt
+
+
+@kernel
+def frenzy_step(i, t, lo, hi, comb, rules, dyn, cc):
+    """The frenzy's extra point of movement (4.1 L758) on positions: when one
+    plain position toward ``t`` (not engaged, not Bound, not out of a rough
+    position) brings it within her reach, she spends 1 Fury on it, which pays
+    for the attack that follows (``D_FURY_PAID``). Returns whether she moved."""
+    if dyn[i, K.D_OC + K.FURY] < 1:
+        return False
+    if dyn[i, K.D_AIL + K.A_BOUND] != 0:
+        return False
+    if engaged(i, comb, rules, dyn):
+        return False
+    if is_rough(dyn[i, K.D_PLACE], rules, dyn):
+        return False
+    p = step_to(i, t, lo, hi, comb, rules, dyn)
+    if p < 0:
+        return False
+    d = p - dyn[t, K.D_PLACE]
+    if d < 0:
+        d = -d
+    if form_at(i, d, comb, rules) < 0:
+        return False
+    move_to(i, p, dyn, cc)
+    K.spend_fury(i, 1, dyn, cc)
+    dyn[i, K.D_FURY_PAID] = 1
+    return True
+
+
+@kernel
+def frenzy_turn(i, t, comb, pol, rules, dyn, streams, cc):
+    """A Fury frenzy's turn on positions (4.1 L746 on the draft's map: the
+    draft defines no bursts, the engine plays 4.1's): ``t`` is
+    :func:`.kernel.frenzy_target` (the closest standing combatant, allies
+    included; -1 nobody). Out of her reach: Movement toward her attack's band
+    of it (melee 0, ranged 1-2 by her ``attack_kind``); then the Major attacks
+    it if in reach (Defensive Switch, Cover), else moves her toward it
+    (Disengage when engaged). Stunned: the Major only. Still out of reach
+    after the Minor: the frenzy's extra point of movement (:func:`frenzy_step`).
+    No talents (A9ii), no removal rolls (as gridless)."""
+    if t < 0:
+        return
+    refresh_auras(comb, rules, dyn)
+    lo = rules[K.R_MELEE_POSITIONS]
+    hi = rules[K.R_MELEE_POSITIONS + 1]
+    if comb[i, K.C_FORM] == 1:
+        lo = rules[K.R_RANGED_POSITIONS]
+        hi = rules[K.R_RANGED_POSITIONS + 1]
+    minor = dyn[i, K.D_AIL + K.A_STUN] == 0
+    if minor:
+        if reach(i, t, comb, rules, dyn) < 0:
+            if away(i, t, lo, hi, dyn):
+                if minor_move(i, t, lo, hi, comb, pol, rules, dyn, streams, cc):
+                    minor = False
+    if not K.is_standing(dyn, i):
+        return
+    if reach(i, t, comb, rules, dyn) < 0:
+        frenzy_step(i, t, lo, hi, comb, rules, dyn, cc)
+    if reach(i, t, comb, rules, dyn) >= 0:
+        if K.side_has_code(t, K.E_SWITCH, comb):
+            t = K.defensive_switch(i, t, comb, pol, rules, dyn, cc, None)
+        attack_call(i, t, comb, pol, rules, dyn, streams, cc)
+    elif away(i, t, lo, hi, dyn):
+        major_move(i, t, lo, hi, minor, comb, pol, rules, dyn, streams, cc)
+    dyn[i, K.D_FURY_PAID] = 0
+    refresh_auras(comb, rules, dyn)
 
 
 @kernel

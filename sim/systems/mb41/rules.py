@@ -183,10 +183,12 @@ RULES = Ruleset(
                    "(A8a) = besides, the creature appears in this fight on the other side (a monster of "
                    "heart_creature_spread / heart_creature_power, stats by heart_creature_stats; one per girl "
                    "and fight; grid: the free hex nearest to her)", kind="choice", choices=("apart", "spawn")),
-        RuleOption("fury_target", "threat", "A9: whom a frenzied girl attacks, gridless (every target is as close): "
-                   "'threat' = the standing combatant (allies included, L746) with the highest Attack, ties to "
-                   "hostiles, then the first listed; 'random' = any standing combatant; 'enemies' = her policy's "
-                   "target among enemies. On the hex grid her turns pick enemies as her policy does",
+        RuleOption("fury_target", "threat", "A9: whom a frenzied girl attacks or moves toward (L746: closest, "
+                   "then greater threat, then hostiles): among the closest standing combatants (allies included, "
+                   "not her own Marionette copy; hexes on the grid, positions on the draft's map, gridless all are "
+                   "as close) 'threat' = the highest Attack, ties to hostiles, then the first listed; 'random' = "
+                   "any of them; 'enemies' = her policy's target among enemies (on the hex grid: her usual grid "
+                   "turn, talents included)",
                    kind="choice", choices=("threat", "random", "enemies")),
         RuleOption("fury_second_turn", "end_of_round", "A9v: the frenzy's second turn each round: at the end of "
                    "the round (A9v-a) or right after her own turn ('consecutive', A9v-b)", kind="choice",

@@ -118,8 +118,8 @@ minion_explosion   dice, bonus                  Major: its attack comes from a m
                                                 [minion_explosion]
 belkan             bonus, most                  melee only; each hit stores + bonus (at most most),
                                                 all spent on her next attack [belkan_hit]
-mid_childan        --                           no melee damage bonus (compile time; on the grid
-                                                ranged reaches 4)
+mid_childan        range                        no melee damage bonus (compile time); on the grid
+                                                her ranged attack reaches range hexes (C_RANGED_HI)
 link               --                           Minor, one at a time: two allies (when her side
                                                 heals; healing on the first is copied to the
                                                 second) or two enemies (when it gives ailments;
@@ -331,7 +331,7 @@ MECHANICS = {
     "curse_shift": (K.E_CURSE_SHIFT, ()),
     "minion_explosion": (K.E_MINION_EXPLOSION, ("dice", "bonus")),
     "belkan": (K.E_BELKAN, ("bonus", "most")),
-    "mid_childan": (K.E_MID_CHILDAN, ()),
+    "mid_childan": (K.E_MID_CHILDAN, ("range",)),
     "link": (K.E_LINK, ("damage",)),
     "undying_brood": (K.E_BROOD, ()),
     "fight_for_friends": (K.E_FRIENDS, ("attack", "damage", "bond")),
