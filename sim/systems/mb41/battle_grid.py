@@ -900,10 +900,11 @@ def attack_setup(i, t, comb, pol, rules, dyn, bf):
     return g
 
 
-@kernel
+@kernel(inline="always")
 def attack_cleanup(i, t, g, comb, pol, rules, dyn, streams, cc, bf):
     """After the attack: back to the gridless state; the dead leave the
-    battlefield; Slither Away; the Fear Auras again."""
+    battlefield; Slither Away; the Fear Auras again. Inlined (two sites):
+    a call would cost more than its few stores."""
     dyn[t, K.D_GUARD] = -1
     dyn[i, K.D_DMG_ADJ] = 0
     leave_if_dead(t, dyn, bf)  # the dead leave the battlefield
@@ -1250,14 +1251,19 @@ def scream_line(i, s, a, comb, dyn, bf):
     return best
 
 
-@kernel
+@kernel(inline="always")
 def refresh_fear(comb, dyn, bf):
     """Fear Aura on the grid (L2031): ``D_FEAR`` of each combatant is the sum
     of the penalties of the enemy monsters with Fear Aura still alive within
     the row's range (melee range: adjacent) of her, less the Courage Auras of
     her standing allies within theirs (adjacent); recomputed after moves,
     attacks and deaths (gridless: every enemy, :func:`.kernel.end_fear_aura`,
-    every ally, :func:`.kernel.courage_aura`)."""
+    every ally, :func:`.kernel.courage_aura`).
+
+    Inlined at its call sites: the check whether any aura is on the field
+    costs a few loads, while a call passing the battlefield tuple costs
+    hundreds of stack words (most fights have no aura); :func:`fear_update`
+    does the work."""
     n = comb.shape[0]
     any_ = False
     for k in range(n):
@@ -1265,8 +1271,14 @@ def refresh_fear(comb, dyn, bf):
             any_ = True
         if (comb[k, K.C_TMASK] >> K.E_COURAGE) & 1 != 0:
             any_ = True
-    if not any_:
-        return
+    if any_:
+        fear_update(comb, dyn, bf)
+
+
+@kernel
+def fear_update(comb, dyn, bf):
+    """The work of :func:`refresh_fear` (some aura is on the field)."""
+    n = comb.shape[0]
     for j in range(n):
         dyn[j, K.D_FEAR] = 0
     for k in range(n):
@@ -1622,8 +1634,22 @@ def stepped(i, comb, pol, rules, dyn, streams, cc, bf):
         mines_pending(comb, pol, rules, dyn, streams, cc, bf)
 
 
-@kernel
+@kernel(inline="always")
 def mines_pending(comb, pol, rules, dyn, streams, cc, bf):
+    """:func:`mines_check` when some combatant has Mines (``C_ALLMASK``) and someone
+    changed hexes since the last look (``D_MINE_FROM``); inlined at its call sites so
+    a check with nothing to do pays a few loads, not a call."""
+    if (comb[0, K.C_ALLMASK] >> K.E_MINES) & 1 != 0:
+        moved = False
+        for i in range(comb.shape[0]):
+            if dyn[i, K.D_MINE_FROM] != 0:
+                moved = True
+        if moved:
+            mines_check(comb, pol, rules, dyn, streams, cc, bf)
+
+
+@kernel
+def mines_check(comb, pol, rules, dyn, streams, cc, bf):
     """Every combatant who changed hexes since the mines last looked
     (``D_MINE_FROM``: walking, Reckless Movement, Dash Strike's step, Teleport,
     doors, pulls and pushes, the Current, a Defensive Switch) and still stands
@@ -2027,13 +2053,21 @@ def pendulum(comb, rules, dyn, streams, cc, bf):
         K.check_bursts(t, comb, rules, dyn, cc)
 
 
-@kernel
+@kernel(inline="always")
 def end_of_round(r, comb, pol, rules, dyn, streams, cc, bf):
+    """The labyrinth at the end of round ``r`` (:func:`labyrinth_round`) when the
+    field has labyrinth features; -1 (the fight goes on) otherwise. Inlined: a
+    field without features pays a load, not a call."""
+    if bf[BF_LAB][G.L_ANY] == 0:
+        return -1
+    return labyrinth_round(r, comb, pol, rules, dyn, streams, cc, bf)
+
+
+@kernel
+def labyrinth_round(r, comb, pol, rules, dyn, streams, cc, bf):
     """The labyrinth at the end of round ``r``, in this order: Alternating
     Damage, Current, then the Pendulum (``pendulum_moves: round``, A44a).
     Returns the fight's outcome after it, -1 while it goes on."""
-    if bf[BF_LAB][G.L_ANY] == 0:
-        return -1
     alternating_damage(r, comb, rules, dyn, streams, cc, bf)
     current(comb, dyn, cc, bf)
     if rules[K.R_PENDULUM_MOVES] == 0:
@@ -2043,7 +2077,7 @@ def end_of_round(r, comb, pol, rules, dyn, streams, cc, bf):
     return K.outcome_now(comb, rules, dyn)
 
 
-@kernel
+@kernel(inline="always")
 def after_turn(comb, pol, rules, dyn, streams, cc, bf):
     """After a combatant's turn (and what it set off, retaliations included):
     the mines look at every move still unchecked (:func:`mines_pending`); the
@@ -2446,8 +2480,17 @@ def extra_cell(i, goal, lo, hi, n, through, comb, dyn, bf):
     return best, best_n
 
 
-@kernel
+@kernel(inline="always")
 def talent_move(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
+    """:func:`talent_move_try` when she has Swift / Bypass or Teleport (inlined:
+    anyone else pays a load, not a call)."""
+    if ((comb[i, K.C_TMASK] >> K.E_EXTRA_MOVE) | (comb[i, K.C_TMASK] >> K.E_TELEPORT)) & 1 == 0:
+        return False
+    return talent_move_try(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
+
+
+@kernel
+def talent_move_try(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
     """A movement talent as her Minor action toward her goal's range; True if
     the Minor was spent. Used only when a plain step would not do (she is 2+
     hexes out of range, engaged, on rough or Perilous terrain, or Bound):

@@ -3497,15 +3497,34 @@ def friends_bonus(i, s, comb, dyn):
 # ---------------------------------------------------------------- bursts (rule bursts: play)
 
 
-@kernel
+@kernel(inline="always")
 def settle(comb, pol, rules, dyn, streams, cc, bf):
     """What an action left due, played after it (``bursts: play``, A7b): a
     frenzied girl's retaliation on whoever attacked her (L758), then every
-    due burst (:func:`play_burst`). What they set off (a Judgment Burst's
-    damage, a revive roll's overcharge) is played in the same call; every
-    burst empties its counter, so this ends."""
+    due burst (:func:`play_burst`), by :func:`settle_due`.
+
+    Inlined at its call sites: looking for something due is a few loads per
+    combatant, while a call passing every state array costs hundreds of stack
+    words, and after most actions nothing is due."""
     if rules[R_BURSTS] == BURSTS_COUNT:
         return
+    due = False
+    for j in range(comb.shape[0]):
+        if dyn[j, D_RETALIATE] >= 0:
+            due = True
+        for s in range(3):
+            if dyn[j, D_PEND + s] != 0:
+                due = True
+    if due:
+        settle_due(comb, pol, rules, dyn, streams, cc, bf)
+
+
+@kernel
+def settle_due(comb, pol, rules, dyn, streams, cc, bf):
+    """The work of :func:`settle`: retaliations and due bursts, in passes over
+    the combatants until none is left. What they set off (a Judgment Burst's
+    damage, a revive roll's overcharge) is played in the same call; every
+    burst empties its counter, so this ends."""
     n = comb.shape[0]
     for _ in range(1000 + 64 * n):  # a bound for safety only: every pass spends or empties a counter
         busy = False
@@ -4173,8 +4192,24 @@ def settle_in_turn(i, actions, comb, pol, rules, dyn, streams, cc):
     return actions
 
 
-@kernel
+# the C_TMASK bits of the Minor-action talents minor_talent_try looks at (E_MORE: codes from 64)
+MINOR_MASK = ((1 << E_SORCERY) | (1 << E_HEAL) | (1 << E_SECOND_WIND) | (1 << E_MORE) | (1 << E_VEIL)
+              | (1 << E_ROUGH_GOING) | (1 << E_MINES) | (1 << E_HATE) | (1 << E_REMEDY) | (1 << E_CURSE)
+              | (1 << E_STEAL_ACTION) | (1 << E_AMPLIFY) | (1 << E_LINK))
+
+
+@kernel(inline="always")
 def minor_talent(i, comb, pol, rules, dyn, streams, cc, bf):
+    """:func:`minor_talent_try` when she has a Minor-action talent (``MINOR_MASK``);
+    inlined, so a combatant without one pays a load, not a call passing every
+    state array. Returns 0 (none), 1 (used) or 2 (another Minor)."""
+    if comb[i, C_TMASK] & MINOR_MASK == 0:
+        return 0
+    return minor_talent_try(i, comb, pol, rules, dyn, streams, cc, bf)
+
+
+@kernel
+def minor_talent_try(i, comb, pol, rules, dyn, streams, cc, bf):
     """A Minor action from her talents, in this order: sorcery for the whole
     turn (the Minor is taken, :func:`cast_sorcery`), a heal
     (:func:`try_heal`), Remedy on an ally, Curse, Steal Action, each within
@@ -4186,8 +4221,10 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc, bf):
             if sorcery_target(i, comb, pol, dyn, streams) >= 0:
                 dyn[i, D_CASTING] = 1  # she spends the whole turn: the Major casts (major_talent)
                 return 1
-    if try_heal(i, comb, pol, rules, dyn, streams, cc, bf):
-        return 1
+    # each call below is behind its mask bit: a call passes every state array (hundreds of words)
+    if ((comb[i, C_TMASK] >> E_HEAL) | (comb[i, C_TMASK] >> E_SECOND_WIND)) & 1 != 0:
+        if try_heal(i, comb, pol, rules, dyn, streams, cc, bf):
+            return 1
     if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:  # the draft's Hex and Rouse, Minion Creation, Marionette
         if has_code(i, E_HEX, comb):
             if (comb[i, C_TMASK] >> E_AMPLIFY) & 1 != 0:  # the draft's Amplify Magic before her Hexes
@@ -4231,11 +4268,13 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc, bf):
             if j >= 0:
                 if try_remedy(i, j, comb, pol, rules, dyn, cc):
                     return 1
-    if try_curse(i, comb, pol, rules, dyn, streams, cc, bf):
-        return 1
-    r = try_steal(i, comb, pol, rules, dyn, streams, cc, bf)
-    if r != 0:
-        return r
+    if (comb[i, C_TMASK] >> E_CURSE) & 1 != 0:
+        if try_curse(i, comb, pol, rules, dyn, streams, cc, bf):
+            return 1
+    if (comb[i, C_TMASK] >> E_STEAL_ACTION) & 1 != 0:
+        r = try_steal(i, comb, pol, rules, dyn, streams, cc, bf)
+        if r != 0:
+            return r
     if (comb[i, C_TMASK] >> E_AMPLIFY) & 1 != 0:
         if try_amplify(i, comb, pol, rules, dyn, streams, cc):
             return 1
@@ -4249,8 +4288,23 @@ def minor_talent(i, comb, pol, rules, dyn, streams, cc, bf):
     return 0
 
 
-@kernel
+# the C_TMASK bits of the Major-action talents major_talent_try looks at (E_MORE: Scattering shot)
+MAJOR_MASK = ((1 << E_SORCERY) | (1 << E_GROUP_HEAL) | (1 << E_SCREAM) | (1 << E_GRAVITY) | (1 << E_AREA_ATTACK)
+              | (1 << E_MORE) | (1 << E_LIFE_BOMB) | (1 << E_CURSE_SHIFT) | (1 << E_IMPLODE))
+
+
+@kernel(inline="always")
 def major_talent(i, comb, pol, rules, dyn, streams, cc, bf):
+    """:func:`major_talent_try` when she has a Major-action talent (``MAJOR_MASK``);
+    inlined, so a combatant without one pays a load, not a call passing every
+    state array."""
+    if comb[i, C_TMASK] & MAJOR_MASK == 0:
+        return False
+    return major_talent_try(i, comb, pol, rules, dyn, streams, cc, bf)
+
+
+@kernel
+def major_talent_try(i, comb, pol, rules, dyn, streams, cc, bf):
     """A Major action from her talents instead of an attack, the first that
     applies of: Wave of Courage (:func:`try_group_heal`), a Scream
     (:func:`try_scream`), Life Bomb (:func:`try_life_bomb`), Curse Shift
@@ -4495,9 +4549,18 @@ def try_barrier(i, comb, pol, rules, dyn, cc, bf):
         return BG.create_barrier(i, s, comb, rules, dyn, cc, bf)
 
 
-@kernel
+@kernel(inline="always")
 def bonus_action(i, comb, pol, rules, dyn, cc):
-    """Bonus Action (free, L1579): pay for one more Major action if she can."""
+    """Bonus Action (free, L1579): pay for one more Major action if she can
+    (:func:`bonus_action_try`, called only when she has the talent)."""
+    if (comb[i, C_TMASK] >> E_BONUS_ACTION) & 1 == 0:
+        return False
+    return bonus_action_try(i, comb, pol, rules, dyn, cc)
+
+
+@kernel
+def bonus_action_try(i, comb, pol, rules, dyn, cc):
+    """The work of :func:`bonus_action`."""
     s = find_talent(i, E_BONUS_ACTION, comb, dyn)
     if s < 0:
         return False
@@ -4735,7 +4798,7 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
             outcome = outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 break
-            if comb[i, C_TMASK] != 0:
+            if (comb[i, C_TMASK] >> E_EXTRA_TURN) & 1 != 0:  # Extra Action (extra_turns)
                 if rules[R_EXTRA_TURN_AT] == 0:
                     outcome = extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf)
                     if outcome >= 0:
@@ -4744,7 +4807,7 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
             if rules[R_EXTRA_TURN_AT] == 1:
                 for k in range(n):
                     i = order[k]
-                    if comb[i, C_TMASK] != 0:
+                    if (comb[i, C_TMASK] >> E_EXTRA_TURN) & 1 != 0:
                         outcome = extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf)
                         if outcome >= 0:
                             break
