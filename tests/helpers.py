@@ -157,7 +157,7 @@ def mb41_fight(inputs, dyn, streams, cc):
                 order=np.zeros(n, dtype=np.int64), key=scratch, ikey=scratch, streams=streams, cc=cc,
                 side_curve=np.zeros((2, 2, cap + 1), dtype=np.int64),
                 comb_curve=np.zeros((n, 2, cap + 1), dtype=np.int64))
-    params = list(inspect.signature(K.fight.py_func).parameters)
+    params = list(inspect.signature(getattr(K.fight, "py_func", K.fight)).parameters)
     missing = [p for p in params if p not in pool]
     if missing:
         raise TypeError(f"kernel.fight has parameters {missing} unknown to tests/helpers.py mb41_fight")

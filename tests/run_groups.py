@@ -28,7 +28,7 @@ GROUPS: list[tuple[str, tuple[str, ...]]] = [
     ("hex grid", ("test_mb41_area_talents.py", "test_mb41_battle_grid.py", "test_mb41_grid.py",
                   "test_mb41_grid_properties.py", "test_mb41_labyrinth.py", "test_mb41_movement_talents.py",
                   "test_mb41_spawning.py", "test_mb41_episodes.py", "test_mb41_bursts.py", "test_mb41_catalog.py",
-                  "test_mb41_barrier.py")),
+                  "test_mb41_barrier.py", "test_mb41_grid_reactions.py")),
     ("mb41 and the draft", ("test_mb41_", "test_mbdraft")),
     ("d10 and cards", ("test_d10_", "test_cards_")),
     ("the rest", ("",)),

@@ -21,7 +21,7 @@ from sim.systems.mb41 import kernel as K
 
 
 def _codes(fn) -> set[str]:
-    src = inspect.getsource(fn.py_func)
+    src = inspect.getsource(getattr(fn, "py_func", fn))
     return set(re.findall(r">> (E_[A-Z_]+)\) & 1", src)) | set(re.findall(r"has_code\(i, (E_[A-Z_]+),", src))
 
 

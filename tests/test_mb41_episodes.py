@@ -484,3 +484,63 @@ def test_variant_paths_reach_the_episode():
     d = copy.deepcopy(base)
     d["variants"] = [{"name": "v", "set": {"episod.rest.recover": 0}}]
     assert "Did you mean 'episode'" in _err(d)
+
+
+# ------------------------------------------------------------------ episodes on the draft's positions
+
+
+def draft_episode(scenes, **kw):
+    """An ``mb-draft`` episode on a line of 4 positions (DRAFT L480): the party at Position 1,
+    each scene's enemies at the far end unless a member gives its ``position``."""
+    rules = {"initiative": "roll", "revive": True, "positions": 4}
+    rules.update(kw.pop("rules", {}))
+    party = [girl("Aoi", talents=["Boost"]), girl("Bea", attack=5, talents=["Boost"], attack_kind="ranged")]
+    return episode_data(party, scenes, rules=rules, system="mb-draft", **kw)
+
+
+def test_one_scene_episode_on_positions_is_the_plain_positions_fight_bit_for_bit():
+    """An episode on the draft's positions plays each scene as the plain fight on positions:
+    one scene gives the plain fight's counters exactly; the girls did move positions."""
+    data = draft_episode([[foe("Hound", attack=5, defence=4, support=3, resolve=24, damage_bonus=2)]])
+    ep_inp = compiled(data)
+    plain = compiled(_plain_of(data))
+    assert int(plain.rules[K.R_POSITIONS]) == 4 and ep_inp.episode is not None
+    a = mb41.simulate(ep_inp, 0, 2000, 99)
+    b = mb41.simulate(plain, 0, 2000, 99, fast=False)
+    for k in ("outcomes", "rounds_sum", "rounds_hist", "side_curve", "comb_curve", "combatants"):
+        assert np.array_equal(a[k], b[k]), k
+    assert b["combatants"][:2, K.K_PLACES].sum() > 0   # they did move on the line
+    no_line = mb41.simulate(compiled(draft_episode(data_scenes(data), rules={"positions": 0})), 0, 2000, 99)
+    assert not np.array_equal(a["combatants"], no_line["combatants"])
+
+
+def data_scenes(data):
+    return [s["enemies"]["members"] for s in data["episode"]["scenes"]]
+
+
+def test_two_scene_episode_on_positions_starts_each_scene_from_its_positions():
+    """Scene 2 starts from its own starting positions (the party back at Position 1, the
+    Lord where its ``position`` says): the girls move again in scene 2; 1 and 2 threads
+    and two chunks give the same counters."""
+    import numba
+
+    data = draft_episode([[foe("Hound", attack=5, defence=4, support=3, resolve=24, damage_bonus=2)],
+                          [foe("Lord", attack=6, defence=5, resolve=30, position=3)]], rest={"recover": 1})
+    inp = compiled(data)
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = mb41.simulate(inp, 0, 1024, 5)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = mb41.simulate(inp, 0, 1024, 5)
+    finally:
+        numba.set_num_threads(old)
+    parts = [mb41.simulate(inp, 0, 500, 5), mb41.simulate(inp, 500, 524, 5)]
+    for k in one:
+        assert np.array_equal(one[k], two[k]), k
+        assert np.array_equal(one[k], parts[0][k] + parts[1][k]), k
+    off = inp.episode.offsets
+    scene2 = slice(int(off[1]), int(off[2]))
+    assert one["scene_outcomes"][1].sum() > 0
+    assert one["combatants"][scene2][:2, K.K_PLACES].sum() > 0   # the party walked toward the Lord again
+    assert inp.pol[int(off[1]) + 2, K.P_PLACE] == 2                 # Position 3, 0-based

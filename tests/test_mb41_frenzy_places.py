@@ -151,7 +151,8 @@ def test_grid_frenzy_never_intercepts_her_own_attack():
 def mb41_call_guard(inp, dyn, bf):
     from helpers import mb41_call
 
-    return mb41_call(BG.guard_for, i=0, t=1, ranged=False, comb=inp.comb, pol=inp.pol, dyn=dyn, bf=bf)
+    return mb41_call(BG.guard_for, i=0, a=int(dyn[0, K.D_POS]), t=1, ranged=False, comb=inp.comb, pol=inp.pol, dyn=dyn,
+                     bf=bf)
 
 
 def test_a_grid_fight_with_frenzies_keeps_its_invariants():

@@ -114,6 +114,29 @@ def test_sprint_not_out_of_an_enemys_position():
     assert dyn[0, K.D_TUSES] == 2
 
 
+@pytest.mark.parametrize("talent, beni_at, sprints", [("Speed Burst", 1, True), ("Sprint", 1, False),
+                                                     ("Speed Burst", 2, False)])
+def test_speed_burst_off_her_turn_to_cover_an_ally(talent, beni_at, sprints):
+    """Shade attacks the hurt Akari in her position (0); nobody there could Cover
+    her (L490-492). Beni with Speed Burst ("You may use this power outside your
+    normal turn", DRAFT L63-67; 2 Support overcharge), one position away, moves
+    into Akari's position before the roll and Covers the hit (5 + 5 + 4 = 14:
+    14-16, she takes the whole 2 + 2). The draft's Sprint is on her turn only
+    (DRAFT L149-153); two positions away one step would not reach."""
+    a = girl("Akari")
+    b = girl("Beni", talents=[talent], policy={**MB41_NOCAP, "intercept": "always", "movement": "hold"})
+    inp, dyn, cc = arena([a, b], [foe(policy={**MB41_NOCAP, "movement": "hold"})], places=[0, beni_at, 0])
+    dyn[0, K.D_RES] = 5
+    turn(inp, dyn, cc, i=2, check=F_HIT + (faces(5, 5) if sprints else []), damage=faces(2))
+    if sprints:
+        assert dyn[1, K.D_PLACE] == 0 and dyn[0, K.D_RES] == 5 and dyn[1, K.D_RES] == 18 - 4
+        assert cc[1, K.K_GUARD_SPRINTS] == 1 and cc[1, K.K_TALENT_MOVES] == 1 and cc[1, K.K_INTERCEPTS] == 1
+        assert dyn[1, K.D_OC + JUDGMENT] == 2
+    else:
+        assert dyn[1, K.D_PLACE] == beni_at and dyn[0, K.D_RES] == 1 and cc[1, K.K_GUARD_SPRINTS] == 0
+        assert dyn[1, K.D_OC + JUDGMENT] == 0
+
+
 # ------------------------------------------------------------------ Dash Strike (DRAFT L277-281)
 
 
@@ -625,3 +648,67 @@ def test_rouse_reaches_an_ally_zero_to_two_positions_away():
     inp, dyn, cc = arena([girl("Pia", talents=["Rouse"]), girl("Kiri"), girl("Bea")], [foe()], places=[0, 3, 2, 3])
     assert mb41_call(K.try_mood, i=0, to_self=False, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn, cc=cc)
     assert dyn[1, K.D_MOOD] == 0 and dyn[2, K.D_MOOD] != 0
+
+
+# ------------------------------------------------------------------ 4.1 monsters' screams and Ambush Tactics on positions
+
+
+def lurker(talents, **kw):
+    """A 4.1 monster row in a draft scenario (3/3/3, pool 5, damage bonus 0), holding its position."""
+    return mb41_member("Lurker", kind="monster", resolve=20, damage_bonus=0, overcharge_pool=5, talents=talents,
+                       policy={**MB41_NOCAP, "movement": "hold", "scream_min": 2}, **kw)
+
+
+SCREAM = faces(4, 4)   # Lurker's Support roll: 8 + 3 = 11
+FAILS = faces(1, 2)    # a girl's: 3 + 3 = 6, the ailment
+RESISTS = faces(5, 4)  # 9 + 3 = 12
+
+
+def test_deafening_scream_reaches_a_circle_of_positions():
+    """Deafening Scream (4.1 L1972, Major, 1 pool; radius 3, its ``range_hexes`` read as
+    positions): on a line of 6, Lurker at 4 reaches Bea (2 away) and Cara (1 away), not
+    Akari (4 away); Bea fails her Support roll and is Stunned, Cara resists."""
+    g = {"policy": {**MB41_NOCAP, "movement": "hold"}}
+    inp, dyn, cc = arena([girl("Akari", **g), girl("Bea", **g), girl("Cara", **g)], [lurker(["Deafening Scream"])],
+                         places=[0, 2, 5, 4], rules={"positions": 6})
+    turn(inp, dyn, cc, i=3, check=SCREAM + FAILS + RESISTS)
+    assert [int(dyn[j, K.D_AIL + K.A_STUN]) for j in range(3)] == [0, 1, 0]
+    assert dyn[3, K.D_POOL] == 4 and cc[3, K.K_TUSE] == 1 and cc[3, K.K_ATTACKS] == 0
+
+
+def test_blood_rain_takes_the_side_of_the_line_with_more_targets():
+    """Blood Rain (4.1 L1962, a straight line within its attack range, 3): on positions her
+    own position and up to 3 on one side; upward (Bea 1 away, Cara 3 away) holds two,
+    downward (Akari 2 away) one: the line goes up, Bea fails and Bleeds, Cara resists."""
+    g = {"policy": {**MB41_NOCAP, "movement": "hold"}}
+    inp, dyn, cc = arena([girl("Akari", **g), girl("Bea", **g), girl("Cara", **g)], [lurker(["Blood Rain"])],
+                         places=[0, 3, 5, 2], rules={"positions": 6})
+    turn(inp, dyn, cc, i=3, check=SCREAM + FAILS + RESISTS)
+    assert [int(dyn[j, K.D_AIL + K.A_BLEED]) for j in range(3)] == [0, 1, 0]
+    assert dyn[3, K.D_POOL] == 4
+
+
+@pytest.mark.parametrize("positions", [4, 0])
+def test_ambush_turn_on_positions(positions):
+    """Ambush Tactics (4.1 L2006) on positions: Lurker one position from Akari makes its
+    ambush attack before round 1 at +3 with the form the distance allows (ranged, 1d6 +
+    1d6: 1 + 4), then goes first in round 1 (ranged 2); Akari's attack misses. Gridless
+    (``positions: 0``) the same dice are melee hits (+2 each)."""
+    from helpers import mb41_fight
+
+    at = (lambda p: {"position": p}) if positions else (lambda p: {})
+    a = girl("Akari", policy={**MB41_NOCAP, "movement": "hold"}, **at(1))
+    m = lurker(["Ambush Tactics"], **at(2))
+    rules = {"positions": positions, "round_cap": 1, "initiative": "listed"}
+    inp, dyn, cc = arena([a], [m], places=None, rules=rules)
+    check = (faces(2, 2, 2, 2)     # ambush: 4 + 3 + 3 = 10 vs 4 + 4 = 8
+             + faces(3, 3, 1, 1)   # round 1, Lurker first: 6 + 3 = 9 vs 2 + 4 = 6
+             + faces(1, 1, 3, 3))  # Akari: 2 + 4 = 6 vs 6 + 3 = 9
+    s = Script(check=check, damage=faces(1, 4) + faces(2))
+    outcome, rounds = mb41_fight(inp, dyn, s.streams, cc)
+    s.assert_consumed()
+    melee = 0 if positions else 2
+    assert dyn[0, K.D_RES] == 18 - (1 + 4 + melee) - (2 + melee)
+    assert cc[1, K.K_ATTACKS] == 2 and (outcome, rounds) == (K.F_DRAW, 1)
+    if positions:
+        assert dyn[0, K.D_PLACE] == 0 and dyn[1, K.D_PLACE] == 1

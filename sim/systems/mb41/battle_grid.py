@@ -809,10 +809,10 @@ def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
 
 
 @kernel(inline="always")
-def guard_for(i, t, ranged, comb, pol, dyn, bf):
-    """Who may intercept ``i``'s attack on ``t`` (L1469): a standing ally of
-    ``t`` with a willing policy, adjacent to ``t`` or (ranged) on the line
-    between them; the highest Defence, then the first listed. -1 if none."""
+def guard_for(i, a, t, ranged, comb, pol, dyn, bf):
+    """Who may intercept ``i``'s attack on ``t`` from cell ``a`` (L1469): a standing
+    ally of ``t`` with a willing policy, adjacent to ``t`` or (ranged) on the line
+    between ``a`` and ``t``; the highest Defence, then the first listed. -1 if none."""
     n = comb.shape[0]
     pt = dyn[t, K.D_POS]
     best = -1
@@ -829,7 +829,7 @@ def guard_for(i, t, ranged, comb, pol, dyn, bf):
             if ranged:
                 if nline < 0:
                     nline = G.line_between(bf[BF_Q], bf[BF_R], bf[BF_SHIFTS], bf[BF_LUT], bf[BF_META][0],
-                                           bf[BF_META][1], dyn[i, K.D_POS], pt, line)
+                                           bf[BF_META][1], a, pt, line)
                 for k in range(1, nline - 1):
                     if line[k] == pj:
                         ok = True
@@ -878,12 +878,19 @@ def attack_setup(i, t, comb, pol, rules, dyn, bf):
     """Before ``i``'s basic attack on ``t`` on the grid: the Fear Auras, the
     damage of the form the distance allows (her ``attack_kind`` when both
     do, ``D_DMG_ADJ``), an interceptor standing by (L1453, L1469;
-    ``D_GUARD``), Veil's distance. Returns the interceptor (-1 none)."""
+    ``D_GUARD``), Veil's distance. Returns the interceptor (-1 none).
+    Minion Explosion (``D_BLAST``, L1987): the attack originates from the
+    chosen minion's hex: form, line of interception and Veil's distance from there."""
     refresh_fear(comb, dyn, bf)
-    form = reach(i, t, rules, dyn, bf)
+    a = dyn[i, K.D_POS]
+    if dyn[i, K.D_BLAST] != 0:
+        a = dyn[dyn[i, K.D_BLAST] - 1, K.D_POS]
+        form = reach_from(a, t, dyn[i, K.D_RANGED_HI], rules, dyn, bf)
+    else:
+        form = reach(i, t, rules, dyn, bf)
     if form == 0:
         if comb[i, K.C_FORM] == 1:
-            d = hexes(dyn[i, K.D_POS], dyn[t, K.D_POS], bf)
+            d = hexes(a, dyn[t, K.D_POS], bf)
             if d >= rules[K.R_RANGED_RANGE]:
                 if d <= dyn[i, K.D_RANGED_HI]:
                     form = 1
@@ -893,10 +900,10 @@ def attack_setup(i, t, comb, pol, rules, dyn, bf):
         dyn[i, K.D_DMG_ADJ] = comb[i, K.C_RANGED_DMG] - comb[i, K.C_DMG]
     g = -1
     if comb[t, K.C_COVER] > 0:
-        g = guard_for(i, t, form == 1, comb, pol, dyn, bf)
+        g = guard_for(i, a, t, form == 1, comb, pol, dyn, bf)
     dyn[t, K.D_GUARD] = g
     if (comb[t, K.C_TMASK] >> K.E_VEIL) & 1 != 0:
-        dyn[i, K.D_VEIL_D] = hexes(dyn[i, K.D_POS], dyn[t, K.D_POS], bf)  # Veil: within 1-2 or not
+        dyn[i, K.D_VEIL_D] = hexes(a, dyn[t, K.D_POS], bf)  # Veil: within 1-2 or not
     return g
 
 
@@ -1140,6 +1147,8 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                         t = t0
                 if t < 0:
                     t = pick(i, True, comb, pol, rules, dyn, st_policy, bf)
+                if (mask >> K.E_MINION_EXPLOSION) & 1 != 0:
+                    t = blast_choice(i, t, t0, comb, pol, rules, dyn, bf)
                 if t < 0:
                     if mask != 0:
                         if K.has_code(i, K.E_MOVE_ATTACK, comb):
@@ -1154,7 +1163,12 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                         sh = K.pay_shove(i, comb, pol, rules, dyn, cc)
             if K.side_has_code(t, K.E_SWITCH, comb):
                 t = K.defensive_switch(who, t, comb, pol, rules, dyn, cc, bf)
+            if K.side_has_code(t, K.E_SPRINT, comb):
+                guard_sprint(who, t, comb, pol, rules, dyn, streams, cc, bf)
             dealt = grid_attack(who, t, comb, pol, rules, dyn, streams, cc, bf)
+            if dyn[who, K.D_BLAST] != 0:  # Minion Explosion: the destroyed minion leaves its hex
+                leave_if_dead(dyn[who, K.D_BLAST] - 1, dyn, bf)
+                dyn[who, K.D_BLAST] = 0
             if sh >= 0:
                 if dealt >= 0:
                     shove(i, t, comb[i, K.C_TP1 + sh], comb, dyn, cc, bf)
@@ -1200,6 +1214,59 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                     goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
                     sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
                     stepped(i, comb, pol, rules, dyn, streams, cc, bf)
+
+
+@kernel
+def blast_choice(i, t, t0, comb, pol, rules, dyn, bf):
+    """Minion Explosion on the grid (L1987-1989, boss ability, Major, its cost):
+    "an attack originating from one of its minions' hexes"; that minion is
+    destroyed (:func:`.kernel.minion_explosion`). With the ability usable (uses,
+    pool) the monster explodes a minion whenever a standing minion's hex reaches
+    a target with its attack (melee next to it, ranged 2 to ``D_RANGED_HI``: the
+    audit leaves the form open, so the distance decides as for any attack):
+    its target ``t`` when it has one in reach from its own hex (else no
+    explosion), otherwise the policy's target ``t0``, otherwise the first listed
+    enemy some minion reaches. The first listed minion whose hex reaches is
+    chosen (``D_BLAST`` = row + 1). Returns the target (``t`` when nothing changes).
+    Not in an Ambush Tactics turn: the ambush's bonuses take the attack's special slot
+    (as gridless, where the ambush comes before Minion Explosion)."""
+    if dyn[i, K.D_AMBUSH] != 0:
+        return t
+    if K.find_usable(i, K.E_MINION_EXPLOSION, comb, pol, dyn) < 0:
+        return t
+    if t >= 0:
+        m = blast_minion(i, t, comb, rules, dyn, bf)
+        if m >= 0:
+            dyn[i, K.D_BLAST] = m + 1
+        return t
+    side = comb[i, K.C_SIDE]
+    finish = pol[i, K.P_FINISH] != 0
+    if t0 >= 0:
+        if K._candidate(t0, side, finish, comb, dyn):
+            m = blast_minion(i, t0, comb, rules, dyn, bf)
+            if m >= 0:
+                dyn[i, K.D_BLAST] = m + 1
+                return t0
+    for j in range(comb.shape[0]):
+        if K._candidate(j, side, finish, comb, dyn):
+            m = blast_minion(i, j, comb, rules, dyn, bf)
+            if m >= 0:
+                dyn[i, K.D_BLAST] = m + 1
+                return j
+    return -1
+
+
+@kernel
+def blast_minion(i, t, comb, rules, dyn, bf):
+    """The first listed standing minion of ``i``'s side on the battlefield from
+    whose hex ``i``'s attack reaches ``t`` (:func:`reach_from`), or -1."""
+    for m in range(comb.shape[0]):
+        if comb[m, K.C_PDEF] >= 0:
+            if K.other_ally(i, m, comb, dyn):
+                if dyn[m, K.D_POS] >= 0:
+                    if reach_from(dyn[m, K.D_POS], t, dyn[i, K.D_RANGED_HI], rules, dyn, bf) >= 0:
+                        return m
+    return -1
 
 
 # ---------------------------------------------------------------- talent ranges on the grid
@@ -1263,15 +1330,11 @@ def refresh_fear(comb, dyn, bf):
     Inlined at its call sites: the check whether any aura is on the field
     costs a few loads, while a call passing the battlefield tuple costs
     hundreds of stack words (most fights have no aura); :func:`fear_update`
-    does the work."""
-    n = comb.shape[0]
-    any_ = False
-    for k in range(n):
-        if (comb[k, K.C_TMASK] >> K.E_FEAR_AURA) & 1 != 0:
-            any_ = True
-        if (comb[k, K.C_TMASK] >> K.E_COURAGE) & 1 != 0:
-            any_ = True
-    if any_:
+    does the work. The check reads ``C_ALLMASK`` (the OR of every row's talent mask, reserve
+    rows included: an aura that may appear counts), one load instead of a loop over the rows."""
+    if (comb[0, K.C_ALLMASK] >> K.E_FEAR_AURA) & 1 != 0:
+        fear_update(comb, dyn, bf)
+    elif (comb[0, K.C_ALLMASK] >> K.E_COURAGE) & 1 != 0:
         fear_update(comb, dyn, bf)
 
 
@@ -1371,7 +1434,16 @@ def area_count(i, d, width, length, comb, pol, dyn, bf):
 @kernel
 def area_strike(i, t, comb, pol, rules, dyn, streams, cc, bf):
     """One target of an area attack: :func:`grid_attack` through the called attack (the
-    turn's inlined one stays the only copy); melee damage at the melee range, else ranged."""
+    turn's inlined one stays the only copy); melee damage at the melee range, else ranged.
+    Defensive Switch (L1699-1703) before the roll: an ally outside the area may take her
+    place (:func:`.kernel.defensive_switch`, ``D_AREA_HIT``); within an area attack the
+    switcher counts as attacked by it (mark 2: she takes no second switch or attack)."""
+    if K.side_has_code(t, K.E_SWITCH, comb):
+        j = K.defensive_switch(i, t, comb, pol, rules, dyn, cc, bf)
+        if j != t:
+            if dyn[t, K.D_AREA_HIT] != 0:
+                dyn[j, K.D_AREA_HIT] = 2
+            t = j
     refresh_fear(comb, dyn, bf)
     d = hexes(dyn[i, K.D_POS], dyn[t, K.D_POS], bf)
     if d <= rules[K.R_MELEE_RANGE + 1]:
@@ -1380,7 +1452,7 @@ def area_strike(i, t, comb, pol, rules, dyn, streams, cc, bf):
         dyn[i, K.D_DMG_ADJ] = comb[i, K.C_RANGED_DMG] - comb[i, K.C_DMG]
     g = -1
     if comb[t, K.C_COVER] > 0:
-        g = guard_for(i, t, d > rules[K.R_MELEE_RANGE + 1], comb, pol, dyn, bf)
+        g = guard_for(i, dyn[i, K.D_POS], t, d > rules[K.R_MELEE_RANGE + 1], comb, pol, dyn, bf)
     dyn[t, K.D_GUARD] = g
     dyn[i, K.D_VEIL_D] = d
     dealt = K.attack_call(i, t, comb, pol, rules, dyn, streams, cc)
@@ -1397,15 +1469,16 @@ def area_strike(i, t, comb, pol, rules, dyn, streams, cc, bf):
 @kernel
 def area_targets_in(i, d, width, length, comb, pol, rules, dyn, streams, cc, bf):
     """Attack every target in area ``d`` of ``i`` (enemies she may attack; her allies too under
-    ``area_allies``), in listed order, while she stands."""
+    ``area_allies``), in listed order, while she stands. The targets are those in the area
+    when the attack is made (``D_AREA_HIT`` 1; 2 once attacked by it); one whom a Defensive
+    Switch moved out of it is not attacked again, nor a switcher who moved into it."""
     c = dyn[i, K.D_POS]
     side = comb[i, K.C_SIDE]
     finish = pol[i, K.P_FINISH] != 0
-    for j in range(comb.shape[0]):
+    n = comb.shape[0]
+    for j in range(n):
         if j == i:
             continue
-        if not K.is_standing(dyn, i):
-            return
         if comb[j, K.C_SIDE] == side:
             if rules[K.R_AREA_ALLIES] == 0:
                 continue
@@ -1414,7 +1487,22 @@ def area_targets_in(i, d, width, length, comb, pol, rules, dyn, streams, cc, bf)
         elif not K._candidate(j, side, finish, comb, dyn):
             continue
         if area_has(c, d, width, length, dyn[j, K.D_POS], bf):
+            dyn[j, K.D_AREA_HIT] = 1
+    for j in range(n):
+        if dyn[j, K.D_AREA_HIT] != 1:
+            continue
+        dyn[j, K.D_AREA_HIT] = 2
+        if not K.is_standing(dyn, i):
+            break  # she fell: the rest are spared
+        if comb[j, K.C_SIDE] == side:
+            if not K.is_standing(dyn, j):
+                continue
+        elif not K._candidate(j, side, finish, comb, dyn):
+            continue
+        if area_has(c, d, width, length, dyn[j, K.D_POS], bf):
             area_strike(i, j, comb, pol, rules, dyn, streams, cc, bf)
+    for j in range(n):
+        dyn[j, K.D_AREA_HIT] = 0
 
 
 @kernel
@@ -1512,6 +1600,15 @@ def gravity_wave(i, s, comb, pol, rules, dyn, streams, cc, bf):
     if rules[K.R_GRAVITY_TARGETS] == 1:
         top = 1
     for j in range(n):
+        if K._candidate(j, side, finish, comb, dyn):
+            d = hexes(c, dyn[j, K.D_POS], bf)
+            if d >= 1:
+                if d <= top:
+                    dyn[j, K.D_AREA_HIT] = 1  # the targets when the wave strikes (Defensive Switch)
+    for j in range(n):
+        if dyn[j, K.D_AREA_HIT] != 1:
+            continue
+        dyn[j, K.D_AREA_HIT] = 2
         if not K.is_standing(dyn, i):
             break
         if K._candidate(j, side, finish, comb, dyn):
@@ -1519,6 +1616,8 @@ def gravity_wave(i, s, comb, pol, rules, dyn, streams, cc, bf):
             if d >= 1:
                 if d <= top:
                     area_strike(i, j, comb, pol, rules, dyn, streams, cc, bf)
+    for j in range(n):
+        dyn[j, K.D_AREA_HIT] = 0
     K.check_bursts(i, comb, rules, dyn, cc)
     return True
 
@@ -1713,13 +1812,24 @@ def mine_sweep(i, p0, comb, pol, rules, dyn, streams, cc, bf):
 def detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf):
     """Mine ``k`` of ``o`` detonates (L2062-2064): ``o``'s basic melee attack against everyone
     in its hex or adjacent to it (its owner excepted; it attacks even after its owner died),
-    + ``mine_bonus`` damage against ``i`` when she entered the mine's own hex; the mine is gone."""
+    + ``mine_bonus`` damage against ``i`` when she entered the mine's own hex; the mine is gone.
+    An area attack: the targets are those within 1 of it when it goes off (``D_AREA_HIT``), and
+    an ally outside it may take a target's place by Defensive Switch (L1699-1703)."""
     m = dyn[o, K.D_MINE + k]
     dyn[o, K.D_MINE + k] = -1
     cc[o, K.K_MINES] += 1
-    for j in range(comb.shape[0]):
-        if j == o:
+    n = comb.shape[0]
+    for j in range(n):
+        if j != o:
+            if dyn[j, K.D_DEAD] == 0:
+                if dyn[j, K.D_POS] >= 0:
+                    if hexes(m, dyn[j, K.D_POS], bf) <= 1:
+                        dyn[j, K.D_AREA_HIT] = 1
+    for j0 in range(n):
+        if dyn[j0, K.D_AREA_HIT] != 1:
             continue
+        dyn[j0, K.D_AREA_HIT] = 2
+        j = j0
         if dyn[j, K.D_DEAD] != 0:
             continue
         p = dyn[j, K.D_POS]
@@ -1728,6 +1838,10 @@ def detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf):
         d = hexes(m, p, bf)
         if d > 1:
             continue
+        if K.side_has_code(j, K.E_SWITCH, comb):
+            j = K.defensive_switch(o, j0, comb, pol, rules, dyn, cc, bf)
+            if j != j0:
+                dyn[j, K.D_AREA_HIT] = 2  # the switcher takes this attack, and no other of the mine
         adj = comb[o, K.C_MELEE_DMG] - comb[o, K.C_DMG]
         if d == 0:
             if j == i:
@@ -1739,6 +1853,8 @@ def detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf):
         dyn[o, K.D_DMG_ADJ] = 0
         cc[o, K.K_MINE_ATTACKS] += 1
         leave_if_dead(j, dyn, bf)
+    for j in range(n):
+        dyn[j, K.D_AREA_HIT] = 0
     refresh_fear(comb, dyn, bf)
 
 
@@ -1966,14 +2082,16 @@ def current(comb, dyn, cc, bf):
 
 
 @kernel
-def pendulum(comb, rules, dyn, streams, cc, bf):
+def pendulum(comb, pol, rules, dyn, streams, cc, bf):
     """Pendulum (L2143-2144): it swings along its trajectory, ``L_PEND_LEN``
     hexes long, moving its length each time (back at either end); the hexes
     it enters become rough terrain; it attacks a random character (not dead,
     not exempt) in the hexes it occupies: 2d6! + the owner's Attack against
     her defence as a basic attack's (passive for minions, Tenacity when
     down; no Boost, no overcharge for the pendulum), 1d6 (``L_PEND_DICE``
-    d6) damage on a hit, no sixes added (the book gives 1d6)."""
+    d6) damage on a hit, no sixes added (the book gives 1d6). Defensive Switch
+    (L1699-1703): an ally of the target may take her place (and the attack)
+    before the roll, as for any attack on her."""
     lab = bf[BF_LAB]
     ln = lab[G.L_PEND_LEN]
     if ln <= 0:
@@ -2023,6 +2141,8 @@ def pendulum(comb, rules, dyn, streams, cc, bf):
                         break
                     pickk -= 1
     o = lab[G.L_OWNER]
+    if K.side_has_code(t, K.E_SWITCH, comb):
+        t = K.defensive_switch(o, t, comb, pol, rules, dyn, cc, bf)
     att = 0
     if o >= 0:
         att = comb[o, K.C_ATT]
@@ -2071,7 +2191,7 @@ def labyrinth_round(r, comb, pol, rules, dyn, streams, cc, bf):
     alternating_damage(r, comb, rules, dyn, streams, cc, bf)
     current(comb, dyn, cc, bf)
     if rules[K.R_PENDULUM_MOVES] == 0:
-        pendulum(comb, rules, dyn, streams, cc, bf)
+        pendulum(comb, pol, rules, dyn, streams, cc, bf)
     mines_pending(comb, pol, rules, dyn, streams, cc, bf)  # the Current's moves
     refresh_fear(comb, dyn, bf)
     return K.outcome_now(comb, rules, dyn)
@@ -2085,7 +2205,7 @@ def after_turn(comb, pol, rules, dyn, streams, cc, bf):
     mines_pending(comb, pol, rules, dyn, streams, cc, bf)
     if bf[BF_LAB][G.L_PEND_LEN] > 0:
         if rules[K.R_PENDULUM_MOVES] == 1:
-            pendulum(comb, rules, dyn, streams, cc, bf)
+            pendulum(comb, pol, rules, dyn, streams, cc, bf)
             refresh_fear(comb, dyn, bf)
 
 
@@ -2548,12 +2668,34 @@ def talent_move_try(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
 @kernel
 def extra_move(i, s, m, n, comb, pol, rules, dyn, streams, cc, bf):
     """Pay for Swift / Bypass in slot ``s`` and move ``n`` hexes to ``m`` (an
-    enemy's And Your Enemies Closer may hold her: the Minor is used up)."""
+    enemy's And Your Enemies Closer may hold her: the Minor is used up).
+    Mines (L2062) on the field: a 2-hex move goes hex by hex through the hex
+    between (:func:`pass_cell`), so a mine next to it goes off there, with her
+    in it; if that leaves her down (or moved, or her end hex taken) she stops
+    there. (Without a free ordinary
+    hex between, e.g. Bypass through someone, the mines see only where she
+    starts and ends.)"""
     K.pay_talent(i, s, comb, rules, dyn, cc)
     K.check_bursts(i, comb, rules, dyn, cc)
     if (comb[i, K.C_FOEMASK] >> K.E_CLOSER) & 1 != 0:
         if held(i, m, comb, pol, rules, dyn, streams, cc, bf):
             return True
+    if n == 2:
+        if (comb[0, K.C_ALLMASK] >> K.E_MINES) & 1 != 0:
+            via = pass_cell(dyn[i, K.D_POS], m, bf)
+            if via >= 0:
+                relocate(i, via, dyn, bf)
+                mines_check(comb, pol, rules, dyn, streams, cc, bf)
+                stop = not K.is_standing(dyn, i)
+                if dyn[i, K.D_POS] != via:
+                    stop = True  # a Defensive Switch took her place (and moved her)
+                elif bf[BF_OCC][m] >= 0:
+                    stop = True  # someone stands on her end hex now
+                if stop:
+                    cc[i, K.K_MOVES] += 1
+                    cc[i, K.K_TALENT_MOVES] += 1
+                    refresh_fear(comb, dyn, bf)
+                    return True
     relocate(i, m, dyn, bf)
     cc[i, K.K_MOVES] += n
     cc[i, K.K_TALENT_MOVES] += n
@@ -2562,11 +2704,29 @@ def extra_move(i, s, m, n, comb, pol, rules, dyn, streams, cc, bf):
 
 
 @kernel
+def pass_cell(c, m, bf):
+    """The hex a 2-hex move from cell ``c`` to cell ``m`` passes through: the first
+    neighbour of ``c`` (lowest direction) next to ``m`` that is free and ordinary
+    (not rough, Perilous or a door); -1 if none."""
+    nbr = bf[BF_NBR]
+    terrain = bf[BF_TERRAIN]
+    occ = bf[BF_OCC]
+    for d in range(6):
+        x = nbr[c, d]
+        if x >= 0:
+            if hexes(x, m, bf) == 1:
+                if not G.blocked(terrain, occ, G.BLOCK_MOVE, x):
+                    if terrain[x] & (G.ROUGH | G.PERILOUS | G.DOOR) == 0:
+                        return x
+    return -1
+
+
+@kernel
 def sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
     """Sprint (L1726-1729, free, 2/Scene, once per round), on her turn: one
     ordinary hex toward her goal's range when she is out of it (not while
     Bound, engaged or on rough or Perilous terrain). The off-turn use "in
-    response to an enemy making an attack on your ally" is not played."""
+    response to an enemy making an attack on your ally": :func:`guard_sprint`."""
     if dyn[i, K.D_SPRINT_AT] == dyn[0, K.D_ROUND]:
         return False
     if not away(i, goal, lo, hi, dyn, bf):
@@ -2593,6 +2753,74 @@ def sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
         cc[i, K.K_TALENT_MOVES] += 1
     refresh_fear(comb, dyn, bf)
     return True
+
+
+@kernel
+def guard_sprint(i, t, comb, pol, rules, dyn, streams, cc, bf):
+    """Sprint off her turn (L1726-1729, free, 2/Scene, once per round: "in
+    response to an enemy making an attack on your ally"; A12ii): before ``i``'s
+    attack roll on ``t`` (a basic attack of the turn), when nobody could
+    intercept it (:func:`guard_for`, L1469), the first listed ally of ``t`` with
+    Sprint usable who may intercept (:func:`.kernel.may_guard`) and whose
+    policy would (``t`` below her ``intercept`` share of Resolve, as for
+    Defensive Switch) steps one ordinary hex to stand next to ``t``, so she can
+    intercept the hit. As on her turn: not while Bound, engaged, on rough or
+    Perilous terrain or her Lashing Ground; the step is a free ordinary hex
+    (not rough, Perilous or a door), the lowest direction first. Only a row
+    usable off her turn (:func:`.kernel.off_turn_sprint`)."""
+    pt = dyn[t, K.D_POS]
+    if pt < 0:
+        return
+    if comb[t, K.C_COVER] == 0:
+        return  # nobody may intercept for her
+    a = dyn[i, K.D_POS]
+    if dyn[i, K.D_BLAST] != 0:
+        a = dyn[dyn[i, K.D_BLAST] - 1, K.D_POS]
+    ranged = hexes(a, pt, bf) > rules[K.R_MELEE_RANGE + 1]
+    if guard_for(i, a, t, ranged, comb, pol, dyn, bf) >= 0:
+        return  # someone can intercept already
+    nbr = bf[BF_NBR]
+    terrain = bf[BF_TERRAIN]
+    occ = bf[BF_OCC]
+    for j in range(comb.shape[0]):
+        if j == i:
+            continue
+        if not K.may_guard(j, t, -1, comb, pol, dyn):
+            continue
+        if dyn[t, K.D_RES] * 100 >= pol[j, K.P_INTERCEPT] * comb[t, K.C_RES]:
+            continue
+        if dyn[j, K.D_AIL + K.A_BOUND] != 0:
+            continue
+        c = dyn[j, K.D_POS]
+        if c < 0:
+            continue
+        if terrain[c] & (G.ROUGH | G.PERILOUS):
+            continue
+        if (comb[j, K.C_ALLMASK] >> K.E_LASHING) & 1 != 0:
+            if lashed(j, c, comb, dyn, bf):
+                continue
+        if engaged(j, comb, dyn, bf):
+            continue
+        s = K.off_turn_sprint(j, comb, pol, dyn)
+        if s < 0:
+            continue
+        step = -1
+        for d in range(6):
+            m = nbr[c, d]
+            if m >= 0:
+                if not G.blocked(terrain, occ, G.BLOCK_MOVE, m):
+                    if terrain[m] & (G.ROUGH | G.PERILOUS | G.DOOR) == 0:
+                        if hexes(m, pt, bf) == 1:
+                            step = m
+                            break
+        if step < 0:
+            continue
+        K.pay_sprint(j, s, comb, rules, dyn, cc)
+        if walk_to(j, step, comb, pol, rules, dyn, streams, cc, bf):
+            cc[j, K.K_TALENT_MOVES] += 1
+            cc[j, K.K_GUARD_SPRINTS] += 1
+        refresh_fear(comb, dyn, bf)
+        return
 
 
 @kernel

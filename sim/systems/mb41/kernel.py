@@ -317,7 +317,7 @@ D_BARRIER_LEN = 109   # wall: its length in hexes (rule barrier_wall_length)
 D_MINE_FROM = 117  # grid: her cell + 1 before moves not yet checked against mines (0 none; :func:`.battle_grid.mines_pending`)
 D_RANGED_HI = 118  # grid: C_RANGED_HI, for :func:`.battle_grid.reach` (which reads no comb); set by scene_state
 D_FURY_PAID = 119  # 1: a frenzied girl paid her next attack's Fury with the frenzy's extra point of movement (L758)
-# column 127 is unused
+D_BLAST = 127      # grid: the minion row + 1 whose hex this attack of hers originates from (Minion Explosion, 0 none)
 # the draft's positions (rule positions > 0, :mod:`.positions`); meaningful only with positions on
 D_PLACE = 123      # her position on the line, 0-based (set by :func:`.positions.place_all`, :func:`appear`)
 D_VEIL_UNTIL = 112  # Veil: attacks on her take the penalty while her D_TURNS_DONE is below this
@@ -335,6 +335,7 @@ D_HEX_ROUND = 129   # the round in which she last placed a Hex (one a round; -1 
 D_REGEN = 130       # the draft's Regeneration: Resolve she regains at the start of each round (0 none)
 D_MOOD = 131        # the draft's Excited (1) or Calm (2) status (Empower, Rouse; 0 none)
 D_MINOR_USED = 132  # 1 once her Minor action of this turn is taken (the draft's Second Chance Attack)
+D_AREA_HIT = 133    # grid, during an area attack: 1 a target not yet attacked by it, 2 attacked by it (0 otherwise)
 ND = 136
 #: dynamic columns a girl does NOT carry from one scene of an episode to the next
 #: (:func:`scene_columns` resets them); every other column carries over
@@ -345,7 +346,7 @@ SCENE_COLUMNS = ("D_PENDING", "D_REVIVES", "D_BOOSTS", "D_KO", "D_AIL", "D_TUSES
                  "D_SEALED_UNTIL", "D_AMP_HEAL", "D_AMP_AIL", "D_AMP_HEX_BY", "D_AMP_HEX", "D_HEX_EXTRA", "D_AMBUSH", "D_BELKAN", "D_LINK_TO", "D_LINKED",
                  "D_LINK_DMG", "D_ROUGH_PLACES",
                  "D_REBIRTHS", "D_CASTING", "D_PEND", "D_FRENZY", "D_FURY_PAID", "D_RETALIATE", "D_SPRINT_AT", "D_HEXES",
-                 "D_HEX_ROUND", "D_REGEN", "D_MOOD", "D_MINOR_USED", "D_ABSENT", "D_APPEARED", "D_COPY",
+                 "D_HEX_ROUND", "D_REGEN", "D_MOOD", "D_MINOR_USED", "D_AREA_HIT", "D_ABSENT", "D_APPEARED", "D_COPY", "D_BLAST",
                  "D_VEIL_UNTIL", "D_VEIL_D", "D_MINE", "D_MINE_FROM", "D_RANGED_HI", "D_BARRIER_RES", "D_BARRIER_KIND", "D_BARRIER_AT",
                  "D_BARRIER_ARG", "D_BARRIER_LEN")
 
@@ -416,7 +417,8 @@ K_DISENGAGES = K_MOVES + 37    # positions: Disengage moves she made (DRAFT L498
 K_RADIATION = K_MOVES + 38     # overcharge Overcharge Radiation gave her at the end of scenes
 K_DAMPENED = K_MOVES + 39      # overcharge Power Dampening / Dampen Overcharge kept off her
 K_HEX_DMG = K_MOVES + 40       # damage Hexes dealt her (the draft; not an attack)
-NK = K_MOVES + 42
+K_GUARD_SPRINTS = K_MOVES + 42  # Sprints off her turn next to (grid) or into the position of (positions) an attacked ally, to intercept
+NK = K_MOVES + 43
 
 # per-girl episode counters (``party[g, PE_*]``, summed over episodes)
 PE_RES_END = 0     # Resolve at the end of the episode
@@ -649,6 +651,8 @@ def scene_state(i, comb, dyn):
     dyn[i, D_MINOR_USED] = 0
     dyn[i, D_VEIL_UNTIL] = 0
     dyn[i, D_VEIL_D] = 0
+    dyn[i, D_BLAST] = 0
+    dyn[i, D_AREA_HIT] = 0
     for k in range(MAXMINES):
         dyn[i, D_MINE + k] = -1
     dyn[i, D_MINE_FROM] = 0
@@ -2143,6 +2147,34 @@ def find_usable(i, code, comb, pol, dyn):
 
 
 @kernel
+def off_turn_sprint(j, comb, pol, dyn):
+    """The first slot of ``j`` holding a Sprint she may use off her turn
+    (``C_TP3`` off_turn: 4.1 Sprint L1726-1729 "in response to an enemy
+    making an attack on your ally", the draft's Speed Burst DRAFT L63-67)
+    with uses left, an affordable cost and, unless the row has no limit a
+    round (``C_TP2`` any_round), no Sprint yet this round; -1 if none."""
+    again = dyn[j, D_SPRINT_AT] == dyn[0, D_ROUND]
+    for s in range(MAXT):
+        if comb[j, C_TCODE + s] == E_SPRINT:
+            if comb[j, C_TP3 + s] != 0:
+                if dyn[j, D_TUSES + s] != 0:
+                    if comb[j, C_TP2 + s] != 0 or not again:
+                        if can_pay(j, s, comb, pol, dyn):
+                            return s
+    return -1
+
+
+@kernel
+def pay_sprint(j, s, comb, rules, dyn, cc):
+    """Pay Sprint slot ``s`` of ``j`` (and mark the round unless the row has
+    no limit a round); its overcharge may burst her."""
+    pay_talent(j, s, comb, rules, dyn, cc)
+    if comb[j, C_TP2 + s] == 0:
+        dyn[j, D_SPRINT_AT] = dyn[0, D_ROUND]
+    check_bursts(j, comb, rules, dyn, cc)
+
+
+@kernel
 def _ail(t, a, dyn, cc):
     if dyn[t, D_AIL + a] == 0:
         dyn[t, D_AIL + a] = 1
@@ -2286,7 +2318,9 @@ def declare_riders(i, t, comb, pol, rules, dyn, cc):
                             kb = s
     # the special attacks are each the Major action itself: the first that
     # applies of Killing Blow, the ambush, Minion Explosion, an ailment attack
-    if kb >= 0:
+    if dyn[i, D_BLAST] != 0:
+        kb = minion_explosion(i, comb, pol, rules, dyn, cc)  # the grid turn chose it from a minion's hex
+    elif kb >= 0:
         pay_talent(i, kb, comb, rules, dyn, cc)
     elif dyn[i, D_AMBUSH] != 0:
         # Ambush Tactics (L2006): its attack before round 1 gets +P3 and, on a hit, +P1 d6 + P2
@@ -2571,7 +2605,10 @@ def try_scream(i, comb, pol, rules, dyn, streams, cc, bf):
     action, Support vs Support against every standing enemy in the area
     (gridless: all of them; grid: P2 ``area`` circle = within the row's
     range of her, line = on the straight line of that length from her, in the
-    direction that catches the most, :func:`.battle_grid.scream_line`); those
+    direction that catches the most, :func:`.battle_grid.scream_line`; the
+    draft's positions: circle = within the row's range in positions, line =
+    her position and those up to the range on the side that catches the
+    most, :func:`.positions.scream_side`); those
     who lose get ailment P1. One roll for the user, one per target; ties to
     the defender (A21). Used when at least ``scream_min`` enemies in the area
     (or all that are left in it) lack the ailment."""
@@ -2585,6 +2622,10 @@ def try_scream(i, comb, pol, rules, dyn, streams, cc, bf):
     if bf is not None:
         if comb[i, C_TP2 + s] == 1:
             d = BG.scream_line(i, s, a, comb, dyn, bf)
+    elif rules[R_POSITIONS] > 0:
+        d = 2  # a circle of positions
+        if comb[i, C_TP2 + s] == 1:
+            d = PS.scream_side(i, s, a, comb, dyn)  # a line of positions: 0 upward, 1 downward
     open_ = 0
     left = 0
     for j in range(n):
@@ -2621,9 +2662,15 @@ def try_scream(i, comb, pol, rules, dyn, streams, cc, bf):
 
 @kernel(inline="always")
 def in_area(i, j, s, d, comb, dyn, bf):
-    """``j`` stands in the area of ``i``'s Scream in slot ``s`` (line direction ``d``); gridless always."""
+    """``j`` stands in the area of ``i``'s Scream in slot ``s`` (line direction ``d``); gridless always.
+    On positions (``bf`` None, ``d`` >= 0): ``d`` 2 a circle (:func:`within`), 0 / 1 the line of
+    positions upward / downward from hers (:func:`.positions.on_side`)."""
     if bf is None:
-        return True
+        if d < 0:
+            return True
+        if d == 2:
+            return within(i, j, s, comb, dyn, bf)
+        return PS.on_side(i, j, d, comb[i, C_TREACH + s], dyn)
     else:
         if comb[i, C_TP2 + s] == 1:
             return BG.on_line(dyn[i, D_POS], d, comb[i, C_TREACH + s], dyn[j, D_POS], bf)
@@ -3183,10 +3230,23 @@ def minion_explosion(i, comb, pol, rules, dyn, cc):
     originates from one of its standing minions, which is destroyed (dead);
     returns the slot (a hit adds P1 d6 + P2) or -1. Used whenever it has a
     standing minion and the pool for it (gridless: the minion's position is
-    as good as its own)."""
+    as good as its own). On the hex grid the attack originates from the hex of
+    the minion the turn chose (``D_BLAST``, :func:`.battle_grid.blast_choice`:
+    its hex must reach the target) and only then; the turn clears ``D_BLAST``."""
     s = find_usable(i, E_MINION_EXPLOSION, comb, pol, dyn)
     if s < 0:
         return -1
+    if dyn[i, D_BLAST] != 0:
+        m = dyn[i, D_BLAST] - 1
+        if other_ally(i, m, comb, dyn):
+            pay_talent(i, s, comb, rules, dyn, cc)
+            dyn[m, D_RES] = 0
+            dyn[m, D_DEAD] = 1
+            cc[m, K_DEATHS] += 1
+            return s
+        return -1
+    if rules[R_GRID] != 0:
+        return -1  # on the grid: only from a minion's hex that reaches the target
     for m in range(comb.shape[0]):
         if comb[m, C_PDEF] >= 0:
             if other_ally(i, m, comb, dyn):
@@ -4052,6 +4112,9 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
             else:
                 if side_has_code(t, E_SWITCH, comb):
                     t = defensive_switch(who, t, comb, pol, rules, dyn, cc, None)
+                if pos:
+                    if side_has_code(t, E_SPRINT, comb):
+                        PS.cover_sprint(who, t, comb, pol, rules, dyn, cc)  # Speed Burst off her turn
                 sh = -1
                 if who == i:
                     if has_code(i, E_SHOVE, comb):
@@ -4122,7 +4185,12 @@ def defensive_switch(i, t, comb, pol, rules, dyn, cc, bf):
     intercept policy is willing (``P_INTERCEPT`` >= 0) and ``t`` below that
     share of its Resolve (1000: always), standing and higher in Resolve than
     ``t``, swaps places with it (grid, ``bf``; gridless she only becomes the
-    target) and is attacked instead; she defends normally. Returns the target."""
+    target) and is attacked instead; she defends normally. Returns the target.
+    On the grid it serves the turn's basic attack (Minion Explosion from the
+    minion's hex too), a frenzy's attacks, retaliations, each target of an
+    area attack or a mine (not by an ally who is herself a target of it,
+    ``D_AREA_HIT``: she would be attacked twice) and the Pendulum (``i`` its
+    owner, or -1)."""
     side = comb[t, C_SIDE]
     for j in range(comb.shape[0]):
         if j == t:
@@ -4139,6 +4207,8 @@ def defensive_switch(i, t, comb, pol, rules, dyn, cc, bf):
             continue
         if dyn[j, D_RES] <= dyn[t, D_RES]:
             continue
+        if dyn[j, D_AREA_HIT] != 0:
+            continue  # a target of the same area attack herself (or its switcher already)
         s = find_usable(j, E_SWITCH, comb, pol, dyn)
         if s < 0:
             continue

@@ -66,7 +66,8 @@ Talents on positions (each a scripted test in
 
 * Sprint (:func:`sprint`): a free position at the start of her turn, once
   per round, when a plain Movement would do; Speed Burst the same, for 2
-  Support overcharge, with no limit a round (on her turn only);
+  Support overcharge, with no limit a round; off her turn Speed Burst
+  (:func:`cover_sprint`) steps into an attacked ally's position to Cover her;
 * Bypass / Swift and Teleport (:func:`talent_move`): her Minor when a plain
   Movement would not (2+ positions out of her band, engaged, short of
   leaving a rough position); Bypass ignores enemies and rough terrain,
@@ -104,9 +105,10 @@ A Fury frenzy (4.1 L746-758) moves toward and attacks the closest standing
 combatant by position, allies included (:func:`frenzy_turn`); her
 retaliation needs the attacker within reach.
 
-Not on positions yet (these still act as gridless): the 4.1 monsters'
-screams (every enemy), Ambush Tactics' turns, Speed Burst off her turn or for a
-movement talent, and Create Barrier (listed as not simulated in
+The 4.1 monsters' screams (Deafening Scream, Blood Rain) reach by position:
+a circle within the row's range, a line of positions from hers on one side
+(:func:`scream_side`). Not on positions yet (these still act as gridless):
+Speed Burst for a movement talent, and Create Barrier (listed as not simulated in
 ``sim catalog mb-draft``).
 """
 from __future__ import annotations
@@ -719,6 +721,91 @@ def sprint(i, t, comb, pol, rules, dyn, streams, cc):
     move_to(i, p, dyn, cc)
     cc[i, K.K_TALENT_MOVES] += 1
     return True
+
+
+@kernel(inline="always")
+def on_side(i, j, d, hi, dyn):
+    """``j`` stands in ``i``'s position or up to ``hi`` positions (-1: any) from it on side
+    ``d`` (0 toward higher positions, 1 toward lower): a 4.1 line area read on positions."""
+    k = dyn[j, K.D_PLACE] - dyn[i, K.D_PLACE]
+    if d == 1:
+        k = -k
+    if k < 0:
+        return False
+    return hi < 0 or k <= hi
+
+
+@kernel
+def scream_side(i, s, a, comb, dyn):
+    """Blood Rain's line on positions (``area: line``, 4.1 L1962 "all targets in a straight
+    line that fully fits in its attack range"): her own position and the positions up to the
+    row's range on the side (0 upward, 1 downward) that holds the most standing enemies
+    without ailment ``a`` (ties: upward)."""
+    best = 0
+    best_n = -1
+    hi = comb[i, K.C_TREACH + s]
+    side = comb[i, K.C_SIDE]
+    for d in range(2):
+        k = 0
+        for j in range(comb.shape[0]):
+            if comb[j, K.C_SIDE] != side:
+                if K.is_standing(dyn, j):
+                    if dyn[j, K.D_AIL + a] == 0:
+                        if on_side(i, j, d, hi, dyn):
+                            k += 1
+        if k > best_n:
+            best_n = k
+            best = d
+    return best
+
+
+@kernel
+def cover_sprint(i, t, comb, pol, rules, dyn, cc):
+    """Sprint off her turn on positions (the draft's Speed Burst, DRAFT L63-67:
+    "You may use this power outside your normal turn"; a 4.1 Sprint row,
+    L1726-1729): before ``i``'s attack roll on ``t``, when nobody in ``t``'s
+    position could Cover her (L490-492), the first listed ally of ``t`` one
+    position away who may Cover (:func:`.kernel.may_guard`) and whose policy
+    would (``t`` below her ``intercept`` share of Resolve, as for Defensive
+    Switch) moves into ``t``'s position (not while Bound, engaged or short of
+    leaving a rough position; not into a rough position), so she can Cover
+    the hit. Only rows usable off her turn (:func:`.kernel.off_turn_sprint`)."""
+    pt = dyn[t, K.D_PLACE]
+    if pt < 0:
+        return
+    if comb[t, K.C_COVER] == 0:
+        return
+    n = comb.shape[0]
+    for j in range(n):
+        if j != i:
+            if dyn[j, K.D_PLACE] == pt:
+                if K.may_guard(j, t, -1, comb, pol, dyn):
+                    return  # someone can Cover her already
+    if is_rough(pt, rules, dyn):
+        return
+    for j in range(n):
+        if j == i:
+            continue
+        if not K.may_guard(j, t, -1, comb, pol, dyn):
+            continue
+        if dyn[t, K.D_RES] * 100 >= pol[j, K.P_INTERCEPT] * comb[t, K.C_RES]:
+            continue
+        if abs(dyn[j, K.D_PLACE] - pt) != 1:
+            continue
+        if dyn[j, K.D_AIL + K.A_BOUND] != 0:
+            continue
+        if rough_short(j, rules, dyn):
+            continue
+        if engaged(j, comb, rules, dyn):
+            continue
+        s = K.off_turn_sprint(j, comb, pol, dyn)
+        if s < 0:
+            continue
+        K.pay_sprint(j, s, comb, rules, dyn, cc)
+        move_to(j, pt, dyn, cc)
+        cc[j, K.K_TALENT_MOVES] += 1
+        cc[j, K.K_GUARD_SPRINTS] += 1
+        return
 
 
 @kernel

@@ -90,6 +90,7 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
             row["reckless_moves"] = k[K.K_RECKLESS] / n_trials
             row["reckless_damage"] = k[K.K_RECKLESS_DMG] / n_trials
             row["covers"] = k[K.K_INTERCEPTS] / n_trials  # Cover (DRAFT L492): hits she took for someone
+            row["guard_sprints"] = k[K.K_GUARD_SPRINTS] / n_trials  # Speed Burst off her turn to Cover an ally
             row["cover_damage"] = k[K.K_INTERCEPT_DMG] / n_trials
         if getattr(inputs, "battlefield", None) is not None:  # the hex grid's columns
             row["hexes_moved"] = k[K.K_MOVES] / n_trials
@@ -99,6 +100,7 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
             row["barriers_raised"] = k[K.K_BARRIERS] / n_trials  # Create Barrier (L1697)
             row["barrier_damage"] = k[K.K_BARRIER_DMG] / n_trials  # damage her barriers absorbed
             row["barrier_attacks"] = k[K.K_BARRIER_ATTACKS] / n_trials  # her attacks on enemy barriers
+            row["guard_sprints"] = k[K.K_GUARD_SPRINTS] / n_trials  # Sprint off her turn to cover an ally
             row["reckless_moves"] = k[K.K_RECKLESS] / n_trials
             row["reckless_damage"] = k[K.K_RECKLESS_DMG] / n_trials
             row["intercepts"] = k[K.K_INTERCEPTS] / n_trials

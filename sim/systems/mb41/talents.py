@@ -176,10 +176,14 @@ extra_move         move, through                Minor (grid): up to move hexes t
                                                 engaged (a Disengage); Bypass (through 1): ignores
                                                 Disengage, rough terrain, barriers, obstacles and
                                                 people on the way [battle_grid.talent_move]
-sprint             move, any_round              free (grid), once per round: 1 ordinary hex toward her
+sprint             move, any_round, off_turn    free (grid), once per round: 1 ordinary hex toward her
                                                 goal on her turn [battle_grid.sprint]; the draft's
                                                 positions: 1 position, any_round = no limit a
-                                                round (Speed Burst) [positions.sprint]
+                                                round (Speed Burst) [positions.sprint]; off_turn:
+                                                also in response to an attack on an ally, to stand
+                                                where she can intercept it (4.1 Sprint, the draft's
+                                                Speed Burst) [battle_grid.guard_sprint,
+                                                positions.cover_sprint]
 slither            move                         free (grid): after an attack on it, 1 hex toward its
                                                 policy's range of the attacker, ignoring rough
                                                 terrain and Disengage [battle_grid.slither]
@@ -349,7 +353,7 @@ MECHANICS = {
     "move_attack": (K.E_MOVE_ATTACK, ("move",)),
     "teleport": (K.E_TELEPORT, ("sight",)),
     "extra_move": (K.E_EXTRA_MOVE, ("move", "through")),
-    "sprint": (K.E_SPRINT, ("move", "any_round")),
+    "sprint": (K.E_SPRINT, ("move", "any_round", "off_turn")),
     "slither": (K.E_SLITHER, ("move",)),
     "shove": (K.E_SHOVE, ("direction",)),
     "safe_place": (K.E_SAFE_PLACE, ("sight",)),
