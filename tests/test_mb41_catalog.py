@@ -140,6 +140,26 @@ def test_simulated_rows_are_exactly_those_with_a_kernel_mechanic():
     assert "Boost" in catalog.talent_names() and "Deafening Scream" in catalog.talent_names()
 
 
+def test_every_simulated_row_is_named_by_a_scenario_test():
+    """Every simulated row of the 4.1 and the draft catalogs is named (as a quoted string) in
+    a test file other than this one; a labyrinth feature by its battlefield key (``current=``,
+    ``"pendulum":``...): a talent added to a catalog without a test fails here."""
+    from sim.systems.mbdraft import catalog as draft_catalog
+
+    here = Path(__file__).resolve()
+    text = "\n".join(p.read_text() for p in here.parent.glob("test_*.py") if p != here)
+
+    def named(r) -> bool:
+        if r.group == "labyrinth":
+            key = {"wraparound": "wrap"}.get(r.mechanic["code"], r.mechanic["code"])  # battlefield.wrap
+            return f"{key}=" in text or f'"{key}":' in text
+        return f'"{r.name}"' in text or f"'{r.name}'" in text
+
+    rows = [r for r in catalog.rows() if r.simulated] + [r for r in draft_catalog.rows() if r.simulated]
+    assert len(rows) > 100
+    assert [r.name for r in rows if not named(r)] == []
+
+
 def test_rows_are_complete_dicts():
     fields = set(catalog.CatalogRow.model_fields)
     for r in catalog.talents():

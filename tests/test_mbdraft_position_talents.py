@@ -712,3 +712,24 @@ def test_ambush_turn_on_positions(positions):
     assert cc[1, K.K_ATTACKS] == 2 and (outcome, rounds) == (K.F_DRAW, 1)
     if positions:
         assert dyn[0, K.D_PLACE] == 0 and dyn[1, K.D_PLACE] == 1
+
+
+# ------------------------------------------------------------------ Healing Wave (DRAFT L211-215)
+
+
+@pytest.mark.parametrize("positions", [4, 0])
+def test_healing_wave_heals_her_and_the_allies_within_one_position(positions):
+    """Healing Wave (DRAFT L211-215, Major, 1 Support overcharge, 2/Scene): she and every
+    ally within 0-1 positions regain 1d6 + 1, one roll each, when at least two of them are
+    below half. Pia at 0: herself (full, 1 + 1), Akari at 0 (5 + 2 + 1) and Bea at 1
+    (5 + 3 + 1); Cara at 2 is out of range. Gridless every ally is in range (Cara 5 + 4 + 1)."""
+    hold = {"policy": {**MB41_NOCAP, "movement": "hold"}}
+    team = [girl("Pia", talents=["Healing Wave"], **hold), girl("Akari", **hold), girl("Bea", **hold),
+            girl("Cara", **hold)]
+    places = [0, 0, 1, 2, 3] if positions else None   # gridless nobody has a position
+    inp, dyn, cc = arena(team, [foe(**hold)], places=places, rules={"positions": positions})
+    for j in (1, 2, 3):
+        dyn[j, K.D_RES] = 5
+    turn(inp, dyn, cc, i=0, damage=faces(1, 2, 3) + (faces(4) if positions == 0 else []))
+    assert [int(dyn[j, K.D_RES]) for j in range(4)] == [18, 8, 9, 10 if positions == 0 else 5]
+    assert dyn[0, K.D_OC + JUDGMENT] == 1 and dyn[0, K.D_TUSES] == 1 and cc[0, K.K_ATTACKS] == 0
