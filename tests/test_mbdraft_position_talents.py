@@ -303,6 +303,32 @@ def test_blast_strike_attacks_everyone_in_one_position():
     assert cc[0, K.K_AREA_TARGETS] == 0 and cc[0, K.K_ATTACKS] == 1 and dyn[0, K.D_OC + FURY] == 0
 
 
+@pytest.mark.parametrize("cara_at, switch", [(3, True), (1, False)])
+def test_defensive_switch_takes_a_blast_strike_for_an_ally(cara_at, switch):
+    """Shade's Blast Strike from position 0 on position 1 (Akari, 5 Resolve left, and Bea):
+    Cara (Defensive Switch, intercept below 50%) at 3, outside it, swaps positions with Akari
+    before her roll and takes that attack (ranged 1d6 = 3); Bea is attacked too (4; Cara,
+    now beside her, does not Cover a hit that leaves her 14 of 18); Cara is not attacked a
+    second time. Cara inside the position is a target herself: no switch, all three attacked
+    (she Covers Akari's hit)."""
+    hold = {**MB41_NOCAP, "movement": "hold"}
+    cara = girl("Cara", talents=["Defensive Switch"], policy={**hold, "intercept": "protect-below 50"})
+    inp, dyn, cc = arena([girl("Akari", policy=hold), girl("Bea", policy=hold), cara],
+                         [foe(talents=["Blast Strike"], policy=hold, **RANGED)], places=[1, 1, cara_at, 0])
+    dyn[0, K.D_RES] = 5
+    if switch:
+        turn(inp, dyn, cc, i=3, check=F_HIT + F_HIT, damage=faces(3, 4))
+        assert [int(dyn[j, K.D_PLACE]) for j in range(3)] == [3, 1, 1]
+        assert [int(dyn[j, K.D_RES]) for j in range(3)] == [5, 18 - 4, 18 - 3]
+        assert cc[2, K.K_SWITCHES] == 1 and cc[3, K.K_AREA_TARGETS] == 2
+    else:
+        # Cara beside Akari Covers her hit (5 + 5 + 4 = 14: she takes the whole 1)
+        turn(inp, dyn, cc, i=3, check=F_HIT + faces(5, 5) + F_MISS + F_MISS, damage=faces(1))
+        assert [int(dyn[j, K.D_RES]) for j in range(3)] == [5, 18, 18 - 1]
+        assert cc[2, K.K_SWITCHES] == 0 and cc[2, K.K_INTERCEPTS] == 1 and cc[3, K.K_AREA_TARGETS] == 3
+    assert list(dyn[:4, K.D_AREA_HIT]) == [0, 0, 0, 0]
+
+
 @pytest.mark.parametrize("allies", [False, True])
 def test_blast_strike_and_allies_in_the_position(allies):
     """Her ally Beni shares Shade's position (policy area_min 1): under

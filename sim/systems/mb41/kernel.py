@@ -335,7 +335,7 @@ D_HEX_ROUND = 129   # the round in which she last placed a Hex (one a round; -1 
 D_REGEN = 130       # the draft's Regeneration: Resolve she regains at the start of each round (0 none)
 D_MOOD = 131        # the draft's Excited (1) or Calm (2) status (Empower, Rouse; 0 none)
 D_MINOR_USED = 132  # 1 once her Minor action of this turn is taken (the draft's Second Chance Attack)
-D_AREA_HIT = 133    # grid, during an area attack: 1 a target not yet attacked by it, 2 attacked by it (0 otherwise)
+D_AREA_HIT = 133    # grid and positions, during an area attack: 1 a target not yet attacked by it, 2 attacked by it (else 0)
 ND = 136
 #: dynamic columns a girl does NOT carry from one scene of an episode to the next
 #: (:func:`scene_columns` resets them); every other column carries over
@@ -2158,7 +2158,10 @@ def off_turn_sprint(j, comb, pol, dyn):
         if comb[j, C_TCODE + s] == E_SPRINT:
             if comb[j, C_TP3 + s] != 0:
                 if dyn[j, D_TUSES + s] != 0:
-                    if comb[j, C_TP2 + s] != 0 or not again:
+                    ok = comb[j, C_TP2 + s] != 0  # no limit a round
+                    if not again:
+                        ok = True
+                    if ok:
                         if can_pay(j, s, comb, pol, dyn):
                             return s
     return -1

@@ -732,7 +732,9 @@ def on_side(i, j, d, hi, dyn):
         k = -k
     if k < 0:
         return False
-    return hi < 0 or k <= hi
+    if hi < 0:
+        return True
+    return k <= hi
 
 
 @kernel
@@ -997,9 +999,11 @@ def area_position(i, s, comb, pol, rules, dyn, streams, cc):
     fewest of her allies in it under ``area_allies``, then the nearest, then
     the lowest), used when that is at least her policy's ``area_min`` (and
     1): pay (slot ``s``), then one basic attack on each of them, the form
-    the distance allows, each defending separately (Cover as for any attack);
-    under ``area_allies`` her standing allies in it are attacked too (not
-    herself). Returns whether it was used."""
+    the distance allows, each defending separately (Cover as for any attack;
+    Defensive Switch by an ally outside the position, who then takes that
+    attack and no other of it, ``D_AREA_HIT``); under ``area_allies`` her
+    standing allies in it are attacked too (not herself). Returns whether it
+    was used."""
     side = comb[i, K.C_SIDE]
     finish = pol[i, K.P_FINISH] != 0
     allies = rules[K.R_AREA_ALLIES] != 0
@@ -1044,11 +1048,17 @@ def area_position(i, s, comb, pol, rules, dyn, streams, cc):
     if best < 0 or best_n < need:
         return False
     K.pay_talent(i, s, comb, rules, dyn, cc)
-    for j in range(comb.shape[0]):
+    n = comb.shape[0]
+    for j in range(n):  # the targets: those in the position when the attack is made
+        if j != i:
+            if dyn[j, K.D_PLACE] == best:
+                dyn[j, K.D_AREA_HIT] = 1
+    for j in range(n):
+        if dyn[j, K.D_AREA_HIT] != 1:
+            continue
+        dyn[j, K.D_AREA_HIT] = 2
         if not K.is_standing(dyn, i):
             break
-        if j == i:
-            continue
         if dyn[j, K.D_PLACE] != best:
             continue
         hit = K._candidate(j, side, finish, comb, dyn)
@@ -1058,10 +1068,18 @@ def area_position(i, s, comb, pol, rules, dyn, streams, cc):
                     hit = K.is_standing(dyn, j)
         if not hit:
             continue
-        ready(i, j, comb, pol, rules, dyn)
-        K.attack_call(i, j, comb, pol, rules, dyn, streams, cc)
-        done(i, j, dyn)
+        t = j
+        if K.side_has_code(j, K.E_SWITCH, comb):
+            # Defensive Switch (DRAFT L103-107): an ally outside the position takes her place
+            t = K.defensive_switch(i, j, comb, pol, rules, dyn, cc, None)
+            if t != j:
+                dyn[t, K.D_AREA_HIT] = 2
+        ready(i, t, comb, pol, rules, dyn)
+        K.attack_call(i, t, comb, pol, rules, dyn, streams, cc)
+        done(i, t, dyn)
         cc[i, K.K_AREA_TARGETS] += 1
+    for j in range(n):
+        dyn[j, K.D_AREA_HIT] = 0
     K.check_bursts(i, comb, rules, dyn, cc)
     return True
 
