@@ -270,24 +270,30 @@ def test_one_scene_episode_is_the_plain_fight_bit_for_bit():
     assert np.array_equal(a["scene_outcomes"][0], b["outcomes"])
 
 
-def test_episode_threads_and_chunks_do_not_change_results():
+def same_on_threads_and_chunks(inp, n, split, key=5):
+    """Play ``n`` episodes on 1 thread, on 2, and as two chunks (``split`` + the rest);
+    assert every counter is the same; return the 1-thread counters."""
     import numba
 
-    data = episode_data(PARTY, [FOES, [foe("Lord", attack=6, defence=5, resolve=30)]],
-                        rules={"initiative": "roll", "revive": True}, rest={"recover": 1})
-    inp = compiled(data)
     old = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        one = mb41.simulate(inp, 0, 2048, 5)
+        one = mb41.simulate(inp, 0, n, key)
         numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        two = mb41.simulate(inp, 0, 2048, 5)
+        two = mb41.simulate(inp, 0, n, key)
     finally:
         numba.set_num_threads(old)
-    parts = [mb41.simulate(inp, 0, 1000, 5), mb41.simulate(inp, 1000, 1048, 5)]
+    parts = [mb41.simulate(inp, 0, split, key), mb41.simulate(inp, split, n - split, key)]
     for k in one:
         assert np.array_equal(one[k], two[k]), k
         assert np.array_equal(one[k], parts[0][k] + parts[1][k]), k
+    return one
+
+
+def test_episode_threads_and_chunks_do_not_change_results():
+    data = episode_data(PARTY, [FOES, [foe("Lord", attack=6, defence=5, resolve=30)]],
+                        rules={"initiative": "roll", "revive": True}, rest={"recover": 1})
+    same_on_threads_and_chunks(compiled(data), 2048, 1000)
 
 
 GRID = {"width": 8, "height": 6}
@@ -313,25 +319,12 @@ def test_one_scene_episode_on_the_grid_is_the_plain_grid_fight_bit_for_bit():
 def test_two_scene_episode_on_the_grid_redeploys_and_is_reproducible():
     """Scene 2 on the same battlefield starts from its own starting hexes (the party's too):
     the girls move again in scene 2; 1 and 2 threads and two chunks give the same counters."""
-    import numba
-
     data = episode_data(PARTY, [FOES, [foe("Lord", attack=6, defence=5, resolve=30, position=[7, 5])]],
                         rules={"initiative": "roll", "revive": True, "grid": "hex"}, rest={"recover": 1},
                         battlefield=GRID)
     inp = compiled(data)
     assert inp.battlefield is not None
-    old = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = mb41.simulate(inp, 0, 1024, 5)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        two = mb41.simulate(inp, 0, 1024, 5)
-    finally:
-        numba.set_num_threads(old)
-    parts = [mb41.simulate(inp, 0, 500, 5), mb41.simulate(inp, 500, 524, 5)]
-    for k in one:
-        assert np.array_equal(one[k], two[k]), k
-        assert np.array_equal(one[k], parts[0][k] + parts[1][k]), k
+    one = same_on_threads_and_chunks(inp, 1024, 500)
     off = inp.episode.offsets
     scene2 = slice(int(off[1]), int(off[2]))
     assert one["scene_outcomes"][1].sum() > 0
@@ -522,23 +515,10 @@ def test_two_scene_episode_on_positions_starts_each_scene_from_its_positions():
     """Scene 2 starts from its own starting positions (the party back at Position 1, the
     Lord where its ``position`` says): the girls move again in scene 2; 1 and 2 threads
     and two chunks give the same counters."""
-    import numba
-
     data = draft_episode([[foe("Hound", attack=5, defence=4, support=3, resolve=24, damage_bonus=2)],
                           [foe("Lord", attack=6, defence=5, resolve=30, position=3)]], rest={"recover": 1})
     inp = compiled(data)
-    old = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = mb41.simulate(inp, 0, 1024, 5)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        two = mb41.simulate(inp, 0, 1024, 5)
-    finally:
-        numba.set_num_threads(old)
-    parts = [mb41.simulate(inp, 0, 500, 5), mb41.simulate(inp, 500, 524, 5)]
-    for k in one:
-        assert np.array_equal(one[k], two[k]), k
-        assert np.array_equal(one[k], parts[0][k] + parts[1][k]), k
+    one = same_on_threads_and_chunks(inp, 1024, 500)
     off = inp.episode.offsets
     scene2 = slice(int(off[1]), int(off[2]))
     assert one["scene_outcomes"][1].sum() > 0
