@@ -61,7 +61,7 @@ way round obstacles and people (:func:`.grid.step_toward`).
 
 Talent ranges (catalog ``range_hexes``, ``C_TREACH``; rule ``talent_ranges``):
 heals, Remedy, Curse, Steal Action, Wave of Courage, Screams (a circle, or
-Blood Rain's line: :func:`scream_line`), Reflector's recipient reach only so
+Blood Rain's line: :func:`.kernel.scream_direction`), Reflector's recipient reach only so
 far (:func:`.kernel.within`, :func:`pick_near`); Fear Aura counts only within
 its range (:func:`refresh_fear`).
 
@@ -1294,30 +1294,6 @@ def on_line(a, d, length, c, bf):
     return False
 
 
-@kernel
-def scream_line(i, s, a, comb, dyn, bf):
-    """Blood Rain's direction (``area: line``): the one of the six whose line
-    (the row's range long) holds the most standing enemies without ailment
-    ``a`` (ties: the lowest direction)."""
-    best = 0
-    best_n = -1
-    c = dyn[i, K.D_POS]
-    hi = comb[i, K.C_TREACH + s]
-    side = comb[i, K.C_SIDE]
-    for d in range(6):
-        k = 0
-        for j in range(comb.shape[0]):
-            if comb[j, K.C_SIDE] != side:
-                if K.is_standing(dyn, j):
-                    if dyn[j, K.D_AIL + a] == 0:
-                        if on_line(c, d, hi, dyn[j, K.D_POS], bf):
-                            k += 1
-        if k > best_n:
-            best_n = k
-            best = d
-    return best
-
-
 @kernel(inline="always")
 def refresh_fear(comb, dyn, bf):
     """Fear Aura on the grid (L2031): ``D_FEAR`` of each combatant is the sum
@@ -1436,14 +1412,8 @@ def area_strike(i, t, comb, pol, rules, dyn, streams, cc, bf):
     """One target of an area attack: :func:`grid_attack` through the called attack (the
     turn's inlined one stays the only copy); melee damage at the melee range, else ranged.
     Defensive Switch (L1699-1703) before the roll: an ally outside the area may take her
-    place (:func:`.kernel.defensive_switch`, ``D_AREA_HIT``); within an area attack the
-    switcher counts as attacked by it (mark 2: she takes no second switch or attack)."""
-    if K.side_has_code(t, K.E_SWITCH, comb):
-        j = K.defensive_switch(i, t, comb, pol, rules, dyn, cc, bf)
-        if j != t:
-            if dyn[t, K.D_AREA_HIT] != 0:
-                dyn[j, K.D_AREA_HIT] = 2
-            t = j
+    place (:func:`.kernel.area_switch`)."""
+    t = K.area_switch(i, t, comb, pol, rules, dyn, cc, bf)
     refresh_fear(comb, dyn, bf)
     d = hexes(dyn[i, K.D_POS], dyn[t, K.D_POS], bf)
     if d <= rules[K.R_MELEE_RANGE + 1]:
@@ -1489,9 +1459,8 @@ def area_targets_in(i, d, width, length, comb, pol, rules, dyn, streams, cc, bf)
         if area_has(c, d, width, length, dyn[j, K.D_POS], bf):
             dyn[j, K.D_AREA_HIT] = 1
     for j in range(n):
-        if dyn[j, K.D_AREA_HIT] != 1:
+        if not K.area_next(j, dyn):
             continue
-        dyn[j, K.D_AREA_HIT] = 2
         if not K.is_standing(dyn, i):
             break  # she fell: the rest are spared
         if comb[j, K.C_SIDE] == side:
@@ -1501,8 +1470,7 @@ def area_targets_in(i, d, width, length, comb, pol, rules, dyn, streams, cc, bf)
             continue
         if area_has(c, d, width, length, dyn[j, K.D_POS], bf):
             area_strike(i, j, comb, pol, rules, dyn, streams, cc, bf)
-    for j in range(n):
-        dyn[j, K.D_AREA_HIT] = 0
+    K.area_done(dyn)
 
 
 @kernel
@@ -1606,9 +1574,8 @@ def gravity_wave(i, s, comb, pol, rules, dyn, streams, cc, bf):
                 if d <= top:
                     dyn[j, K.D_AREA_HIT] = 1  # the targets when the wave strikes (Defensive Switch)
     for j in range(n):
-        if dyn[j, K.D_AREA_HIT] != 1:
+        if not K.area_next(j, dyn):
             continue
-        dyn[j, K.D_AREA_HIT] = 2
         if not K.is_standing(dyn, i):
             break
         if K._candidate(j, side, finish, comb, dyn):
@@ -1616,8 +1583,7 @@ def gravity_wave(i, s, comb, pol, rules, dyn, streams, cc, bf):
             if d >= 1:
                 if d <= top:
                     area_strike(i, j, comb, pol, rules, dyn, streams, cc, bf)
-    for j in range(n):
-        dyn[j, K.D_AREA_HIT] = 0
+    K.area_done(dyn)
     K.check_bursts(i, comb, rules, dyn, cc)
     return True
 
@@ -1825,11 +1791,9 @@ def detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf):
                 if dyn[j, K.D_POS] >= 0:
                     if hexes(m, dyn[j, K.D_POS], bf) <= 1:
                         dyn[j, K.D_AREA_HIT] = 1
-    for j0 in range(n):
-        if dyn[j0, K.D_AREA_HIT] != 1:
+    for j in range(n):
+        if not K.area_next(j, dyn):
             continue
-        dyn[j0, K.D_AREA_HIT] = 2
-        j = j0
         if dyn[j, K.D_DEAD] != 0:
             continue
         p = dyn[j, K.D_POS]
@@ -1838,23 +1802,19 @@ def detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf):
         d = hexes(m, p, bf)
         if d > 1:
             continue
-        if K.side_has_code(j, K.E_SWITCH, comb):
-            j = K.defensive_switch(o, j0, comb, pol, rules, dyn, cc, bf)
-            if j != j0:
-                dyn[j, K.D_AREA_HIT] = 2  # the switcher takes this attack, and no other of the mine
+        t = K.area_switch(o, j, comb, pol, rules, dyn, cc, bf)  # a switcher takes this attack, no other of it
         adj = comb[o, K.C_MELEE_DMG] - comb[o, K.C_DMG]
         if d == 0:
-            if j == i:
+            if t == i:
                 adj += rules[K.R_MINE_BONUS]
         dyn[o, K.D_DMG_ADJ] = adj
         dyn[o, K.D_VEIL_D] = 1
-        dyn[j, K.D_GUARD] = -1
-        K.attack_call(o, j, comb, pol, rules, dyn, streams, cc)
+        dyn[t, K.D_GUARD] = -1
+        K.attack_call(o, t, comb, pol, rules, dyn, streams, cc)
         dyn[o, K.D_DMG_ADJ] = 0
         cc[o, K.K_MINE_ATTACKS] += 1
-        leave_if_dead(j, dyn, bf)
-    for j in range(n):
-        dyn[j, K.D_AREA_HIT] = 0
+        leave_if_dead(t, dyn, bf)
+    K.area_done(dyn)
     refresh_fear(comb, dyn, bf)
 
 

@@ -2608,10 +2608,9 @@ def try_scream(i, comb, pol, rules, dyn, streams, cc, bf):
     action, Support vs Support against every standing enemy in the area
     (gridless: all of them; grid: P2 ``area`` circle = within the row's
     range of her, line = on the straight line of that length from her, in the
-    direction that catches the most, :func:`.battle_grid.scream_line`; the
-    draft's positions: circle = within the row's range in positions, line =
-    her position and those up to the range on the side that catches the
-    most, :func:`.positions.scream_side`); those
+    direction that catches the most; the draft's positions: circle = within
+    the row's range in positions, line = her position and those up to the
+    range on the side that catches the most: :func:`scream_direction`); those
     who lose get ailment P1. One roll for the user, one per target; ties to
     the defender (A21). Used when at least ``scream_min`` enemies in the area
     (or all that are left in it) lack the ailment."""
@@ -2624,11 +2623,11 @@ def try_scream(i, comb, pol, rules, dyn, streams, cc, bf):
     d = -1
     if bf is not None:
         if comb[i, C_TP2 + s] == 1:
-            d = BG.scream_line(i, s, a, comb, dyn, bf)
+            d = scream_direction(i, s, a, 6, comb, dyn, bf)  # one of the six hex directions
     elif rules[R_POSITIONS] > 0:
         d = 2  # a circle of positions
         if comb[i, C_TP2 + s] == 1:
-            d = PS.scream_side(i, s, a, comb, dyn)  # a line of positions: 0 upward, 1 downward
+            d = scream_direction(i, s, a, 2, comb, dyn, bf)  # a line of positions: 0 upward, 1 downward
     open_ = 0
     left = 0
     for j in range(n):
@@ -2661,6 +2660,28 @@ def try_scream(i, comb, pol, rules, dyn, streams, cc, bf):
         check_bursts(j, comb, rules, dyn, cc)
     check_bursts(i, comb, rules, dyn, cc)
     return True
+
+
+@kernel
+def scream_direction(i, s, a, nd, comb, dyn, bf):
+    """Blood Rain's line (``area: line``, L1962): of directions ``0 .. nd-1`` (grid: the six
+    hex directions; positions: 0 upward, 1 downward), the one whose line (:func:`in_area`)
+    holds the most standing enemies without ailment ``a`` (ties: the lowest)."""
+    best = 0
+    best_n = -1
+    side = comb[i, C_SIDE]
+    for d in range(nd):
+        k = 0
+        for j in range(comb.shape[0]):
+            if comb[j, C_SIDE] != side:
+                if is_standing(dyn, j):
+                    if dyn[j, D_AIL + a] == 0:
+                        if in_area(i, j, s, d, comb, dyn, bf):
+                            k += 1
+        if k > best_n:
+            best_n = k
+            best = d
+    return best
 
 
 @kernel(inline="always")
@@ -3239,26 +3260,23 @@ def minion_explosion(i, comb, pol, rules, dyn, cc):
     s = find_usable(i, E_MINION_EXPLOSION, comb, pol, dyn)
     if s < 0:
         return -1
+    m = -1
     if dyn[i, D_BLAST] != 0:
-        m = dyn[i, D_BLAST] - 1
-        if other_ally(i, m, comb, dyn):
-            pay_talent(i, s, comb, rules, dyn, cc)
-            dyn[m, D_RES] = 0
-            dyn[m, D_DEAD] = 1
-            cc[m, K_DEATHS] += 1
-            return s
+        if other_ally(i, dyn[i, D_BLAST] - 1, comb, dyn):
+            m = dyn[i, D_BLAST] - 1
+    elif rules[R_GRID] == 0:  # on the grid: only from a minion's hex that reaches the target
+        for k in range(comb.shape[0]):
+            if m < 0:
+                if comb[k, C_PDEF] >= 0:
+                    if other_ally(i, k, comb, dyn):
+                        m = k
+    if m < 0:
         return -1
-    if rules[R_GRID] != 0:
-        return -1  # on the grid: only from a minion's hex that reaches the target
-    for m in range(comb.shape[0]):
-        if comb[m, C_PDEF] >= 0:
-            if other_ally(i, m, comb, dyn):
-                pay_talent(i, s, comb, rules, dyn, cc)
-                dyn[m, D_RES] = 0
-                dyn[m, D_DEAD] = 1
-                cc[m, K_DEATHS] += 1
-                return s
-    return -1
+    pay_talent(i, s, comb, rules, dyn, cc)
+    dyn[m, D_RES] = 0
+    dyn[m, D_DEAD] = 1
+    cc[m, K_DEATHS] += 1
+    return s
 
 
 @kernel
@@ -4234,6 +4252,38 @@ def defensive_switch(i, t, comb, pol, rules, dyn, cc, bf):
         check_bursts(j, comb, rules, dyn, cc)
         return j
     return t
+
+
+@kernel
+def area_switch(i, t, comb, pol, rules, dyn, cc, bf):
+    """:func:`defensive_switch` before ``i``'s attack on ``t``, a target of an area attack
+    (grid: Blast Strike, Burst Attack, Gravity Wave, a mine; positions: a position's
+    targets): the switcher counts as attacked by it (``D_AREA_HIT`` 2: no second switch or
+    attack) when ``t`` is marked. Returns who is attacked."""
+    if not side_has_code(t, E_SWITCH, comb):
+        return t
+    j = defensive_switch(i, t, comb, pol, rules, dyn, cc, bf)
+    if j != t:
+        if dyn[t, D_AREA_HIT] != 0:
+            dyn[j, D_AREA_HIT] = 2
+    return j
+
+
+@kernel(inline="always")
+def area_next(j, dyn):
+    """An area attack's pass over its marked targets (``D_AREA_HIT``): True (and marked 2,
+    attacked) when ``j`` is a target not yet attacked by it."""
+    if dyn[j, D_AREA_HIT] != 1:
+        return False
+    dyn[j, D_AREA_HIT] = 2
+    return True
+
+
+@kernel(inline="always")
+def area_done(dyn):
+    """The area attack is over: no marks (``D_AREA_HIT``) left."""
+    for j in range(dyn.shape[0]):
+        dyn[j, D_AREA_HIT] = 0
 
 
 @kernel(inline="always")

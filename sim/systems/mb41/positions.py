@@ -107,7 +107,7 @@ retaliation needs the attacker within reach.
 
 The 4.1 monsters' screams (Deafening Scream, Blood Rain) reach by position:
 a circle within the row's range, a line of positions from hers on one side
-(:func:`scream_side`). Not on positions yet (these still act as gridless):
+(:func:`.kernel.scream_direction`, :func:`on_side`). Not on positions yet (these still act as gridless):
 Speed Burst for a movement talent, and Create Barrier (listed as not simulated in
 ``sim catalog mb-draft``).
 """
@@ -738,30 +738,6 @@ def on_side(i, j, d, hi, dyn):
 
 
 @kernel
-def scream_side(i, s, a, comb, dyn):
-    """Blood Rain's line on positions (``area: line``, 4.1 L1962 "all targets in a straight
-    line that fully fits in its attack range"): her own position and the positions up to the
-    row's range on the side (0 upward, 1 downward) that holds the most standing enemies
-    without ailment ``a`` (ties: upward)."""
-    best = 0
-    best_n = -1
-    hi = comb[i, K.C_TREACH + s]
-    side = comb[i, K.C_SIDE]
-    for d in range(2):
-        k = 0
-        for j in range(comb.shape[0]):
-            if comb[j, K.C_SIDE] != side:
-                if K.is_standing(dyn, j):
-                    if dyn[j, K.D_AIL + a] == 0:
-                        if on_side(i, j, d, hi, dyn):
-                            k += 1
-        if k > best_n:
-            best_n = k
-            best = d
-    return best
-
-
-@kernel
 def cover_sprint(i, t, comb, pol, rules, dyn, cc):
     """Sprint off her turn on positions (the draft's Speed Burst, DRAFT L63-67:
     "You may use this power outside your normal turn"; a 4.1 Sprint row,
@@ -1054,9 +1030,8 @@ def area_position(i, s, comb, pol, rules, dyn, streams, cc):
             if dyn[j, K.D_PLACE] == best:
                 dyn[j, K.D_AREA_HIT] = 1
     for j in range(n):
-        if dyn[j, K.D_AREA_HIT] != 1:
+        if not K.area_next(j, dyn):
             continue
-        dyn[j, K.D_AREA_HIT] = 2
         if not K.is_standing(dyn, i):
             break
         if dyn[j, K.D_PLACE] != best:
@@ -1068,18 +1043,13 @@ def area_position(i, s, comb, pol, rules, dyn, streams, cc):
                     hit = K.is_standing(dyn, j)
         if not hit:
             continue
-        t = j
-        if K.side_has_code(j, K.E_SWITCH, comb):
-            # Defensive Switch (DRAFT L103-107): an ally outside the position takes her place
-            t = K.defensive_switch(i, j, comb, pol, rules, dyn, cc, None)
-            if t != j:
-                dyn[t, K.D_AREA_HIT] = 2
+        # Defensive Switch (DRAFT L103-107): an ally outside the position may take her place
+        t = K.area_switch(i, j, comb, pol, rules, dyn, cc, None)
         ready(i, t, comb, pol, rules, dyn)
         K.attack_call(i, t, comb, pol, rules, dyn, streams, cc)
         done(i, t, dyn)
         cc[i, K.K_AREA_TARGETS] += 1
-    for j in range(n):
-        dyn[j, K.D_AREA_HIT] = 0
+    K.area_done(dyn)
     K.check_bursts(i, comb, rules, dyn, cc)
     return True
 
