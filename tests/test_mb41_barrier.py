@@ -330,7 +330,7 @@ def test_rule_indices_and_scene_columns():
     names = ["barrier_shape", "barrier_radius", "barrier_wall_length", "barrier_blocks_ranged", "barrier_defence",
              "get_back_to"]
     assert [RULES.index(n) for n in names] == [K.R_BARRIER_SHAPE + k for k in range(5)] + [K.R_GET_BACK_TO]
-    assert K.R_SIZE == K.R_GET_BACK_TO + 1 == RULES.size
+    assert K.R_SIZE == K.R_FURY_TALENTS + 1 == RULES.size
     for col in ("D_BARRIER_RES", "D_BARRIER_KIND", "D_BARRIER_AT", "D_BARRIER_ARG", "D_BARRIER_LEN"):
         assert col in K.SCENE_COLUMNS
     assert K.E_BARRIER == 73

@@ -982,8 +982,9 @@ def frenzy_turn(i, t, comb, pol, rules, dyn, streams, cc, bf):
     Switch, Intercept, the Fury spent per attack, :func:`.kernel.fury_spend`),
     else moves her toward it (Disengage when engaged). Stunned: the Major only
     (L1461). Still out of reach after the Minor: the frenzy's extra point of
-    movement (:func:`frenzy_step`). No talents (A9ii), no removal rolls (as
-    gridless: the frenzy's turn is the attack). Mines go off on her steps as
+    movement (:func:`frenzy_step`). No Major or Minor talents and no removal
+    rolls (as gridless: the frenzy's turn is the attack); the attack's riders
+    as rule ``fury_talents`` allows (:func:`.kernel.frenzy_can_pay`, A9ii). Mines go off on her steps as
     on any move."""
     dyn[i, K.D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
     sweep(dyn, bf)

@@ -304,7 +304,7 @@ D_RECOVERS = 53    # Recover uses this episode
 # bursts (rule bursts: play; L451-453, L744-762, L1163-1165)
 D_BOND = 86        # MAXB columns: her bonds' ranks now (bursts burn them; Hate the World will spend them)
 D_PEND = D_BOND + MAXB  # 3 columns: a burst of this stat is due (plays after the action, A7b)
-D_FRENZY = D_PEND + 3   # 1 while she is in a Fury Burst's frenzy (her Fury counter is what is left to spend)
+D_FRENZY = D_PEND + 3   # while she is in a Fury Burst's frenzy (her Fury counter is what is left to spend): 1 + rule fury_talents, else 0
 D_LOST = D_FRENZY + 1   # 1 once a burst left her with no bonds: out of the fight (D_DEAD is set too)
 D_RETALIATE = D_LOST + 1  # frenzied: who attacked her, for her retaliation after that action (-1 none)
 D_SPRINT_AT = 104  # Sprint: the round (D_ROUND) she last sprinted (once per round), -1 never
@@ -573,8 +573,11 @@ R_BARRIER_WALL_LENGTH = 144  # hexes in the straight wall
 R_BARRIER_BLOCKS_RANGED = 145  # 1: an attack from 2+ hexes whose line crosses a raised barrier hex is impossible
 R_BARRIER_DEFENCE = 146  # 0 auto (hit automatically, damage off its Resolve), 1 indestructible
 R_GET_BACK_TO = 147  # Get Back's Position 1: 0 her side's end of the map, 1 position 1 for both sides
-R_SIZE = 148
+R_FURY_TALENTS = 148  # 0 fury_linked (A9ii-b), 1 and_costless (A9ii-a), 2 none (read when the frenzy starts: D_FRENZY)
+R_SIZE = 149
 BURSTS_COUNT = 1
+FRENZY_COSTLESS_TOO = 2  # D_FRENZY under fury_talents: and_costless
+FRENZY_NO_TALENTS = 3    # D_FRENZY under fury_talents: none
 HEART = 0
 FURY = 1
 JUDGMENT = 2
@@ -1080,13 +1083,22 @@ def dampen_overcharge(i, stat, amount, comb, rules, dyn, cc):
             continue
         if d == i and rules[R_DAMPEN_SELF] == 0:
             continue
-        if not is_standing(dyn, d) or dyn[d, D_FRENZY] != 0:
+        if not is_standing(dyn, d):
             continue
         s = find_talent(d, E_DAMPEN_OC, comb, dyn)
         if s < 0:
             continue
         pay_stat = comb[d, C_TROLE + s]
         cost = comb[d, C_TCOST + s]
+        if dyn[d, D_FRENZY] != 0:  # a frenzied girl: only Fury-linked, paid with her Fury (L752, A9ii)
+            if not frenzy_can_pay(d, s, comb, dyn):
+                continue
+            if dyn[d, D_TUSES + s] > 0:
+                dyn[d, D_TUSES + s] -= 1
+            cc[d, K_TUSE + s] += 1
+            spend_fury(d, cost, dyn, cc)
+            cc[i, K_DAMPENED] += amount - amount // 2
+            return amount // 2
         if d == i and pay_stat == stat:
             if after + cost >= rules[R_BURST_AT]:
                 continue
@@ -1978,7 +1990,28 @@ def can_pay(i, s, comb, pol, dyn):
     cost = comb[i, C_TCOST + s]
     if comb[i, C_MONSTER] != 0:
         return dyn[i, D_POOL] >= cost
+    if dyn[i, D_FRENZY] != 0:
+        return frenzy_can_pay(i, s, comb, dyn)
     return dyn[i, D_OC + comb[i, C_TROLE + s]] + cost <= pol[i, P_OCCAP]
+
+
+@kernel(inline="always")
+def frenzy_can_pay(i, s, comb, dyn):
+    """Frenzied ``i`` may use slot ``s`` (L752: "she may spend it on using
+    Talents, but only the Talents linked to Fury Overcharge"; A9ii, rule
+    ``fury_talents``, held in ``D_FRENZY`` from the frenzy's start): a cost
+    on the role Fury fills for her (``C_TROLE`` = Fury) within the Fury she
+    has left; a talent costing no overcharge only under ``and_costless``
+    (A9ii-a); nothing under ``none``. :func:`pay_talent` spends the cost."""
+    mode = dyn[i, D_FRENZY]
+    if mode == FRENZY_NO_TALENTS:
+        return False
+    cost = comb[i, C_TCOST + s]
+    if cost <= 0:
+        return mode == FRENZY_COSTLESS_TOO
+    if comb[i, C_TROLE + s] != FURY:
+        return False
+    return dyn[i, D_OC + FURY] >= cost
 
 
 @kernel(inline="always")
@@ -1993,7 +2026,8 @@ def pay_talent(i, s, comb, rules, dyn, cc):
         dyn[i, D_POOL] -= cost
         cc[i, K_POOL_SPENT] += cost
     elif dyn[i, D_FRENZY] != 0:
-        return  # no overcharge in a frenzy (L752); only reached on the grid (gridless frenzy turns use no talents)
+        if cost > 0:  # no overcharge in a frenzy: a Fury-linked talent spends her Fury (L752, frenzy_can_pay)
+            spend_fury(i, cost, dyn, cc)
     else:
         if cost > 0:
             if comb[i, C_SIDEMASK2] != 0:
@@ -2438,8 +2472,6 @@ def reduce_damage(t, dmg, comb, pol, rules, dyn, cc):
             continue
         if sealed(j, dyn):
             continue
-        if dyn[j, D_FRENZY] != 0:
-            continue  # no talents but Fury-paid ones in a frenzy (A9ii)
         if dmg < pol[j, P_SHIELD_ABOVE]:
             continue
         for s in range(MAXT):
@@ -2458,9 +2490,15 @@ def reduce_damage(t, dmg, comb, pol, rules, dyn, cc):
                 if points > left:
                     points = left
             cost = comb[j, C_TCOST + s]
+            frenzied = dyn[j, D_FRENZY] != 0
+            if frenzied:
+                if not frenzy_can_pay(j, s, comb, dyn):
+                    continue  # only a Fury-linked Shield in a frenzy, paid with her Fury (L752, A9ii)
             if cost > 0:
                 if comb[j, C_MONSTER] != 0:
                     room = dyn[j, D_POOL] // cost
+                elif frenzied:
+                    room = dyn[j, D_OC + FURY] // cost
                 else:
                     room = (pol[j, P_OCCAP] - dyn[j, D_OC + comb[j, C_TROLE + s]]) // cost
                 if points > room:
@@ -2473,6 +2511,8 @@ def reduce_damage(t, dmg, comb, pol, rules, dyn, cc):
             if comb[j, C_MONSTER] != 0:
                 dyn[j, D_POOL] -= points * cost
                 cc[j, K_POOL_SPENT] += points * cost
+            elif frenzied:
+                spend_fury(j, points * cost, dyn, cc)
             else:
                 dyn[j, D_OC + comb[j, C_TROLE + s]] += points * cost
                 cc[j, K_OC_GAIN + comb[j, C_TROLE + s]] += points * cost
@@ -3720,7 +3760,7 @@ def play_burst(j, s, comb, pol, rules, dyn, streams, cc, bf):
     elif s == FURY:
         if not lose_bond(j, rules[R_FURY_BOND] == 0, comb, dyn, cc):
             if dyn[j, D_RES] > 0:
-                dyn[j, D_FRENZY] = 1
+                dyn[j, D_FRENZY] = 1 + rules[R_FURY_TALENTS]  # which talents she may use (frenzy_can_pay)
             else:  # at 0 Resolve she is a non-magical human (L1420): no frenzy, the counter is spent
                 dyn[j, D_OC + FURY] = 0
     else:
@@ -3929,7 +3969,9 @@ def cast_sorcery(i, mode, comb, pol, rules, dyn, streams, cc):
 def frenzy_turn(i, comb, pol, rules, dyn, streams, cc, bf):
     """A turn of frenzied ``i`` (L746-752): she regains ``fury_regen_dice``
     d6 Resolve, then attacks :func:`frenzy_target` (the closest standing
-    combatant, allies included), no talents, no removal rolls. Gridless the
+    combatant, allies included), no removal rolls; her attack's riders
+    (Killing Blow, Drain Life, ...) only as rule ``fury_talents`` allows
+    (:func:`frenzy_can_pay`, L752, A9ii). Gridless the
     attack is her one action; on the hex grid (:func:`.battle_grid.frenzy_turn`)
     and on the draft's positions (:func:`.positions.frenzy_turn`) she moves
     toward it when it is out of reach (a Minor step, then the Major), and

@@ -568,7 +568,8 @@ def frenzy_turn(i, t, comb, pol, rules, dyn, streams, cc):
     it if in reach (Defensive Switch, Cover), else moves her toward it
     (Disengage when engaged). Stunned: the Major only. Still out of reach
     after the Minor: the frenzy's extra point of movement (:func:`frenzy_step`).
-    No talents (A9ii), no removal rolls (as gridless)."""
+    No Major or Minor talents, no removal rolls (as gridless); the attack's
+    riders as rule ``fury_talents`` allows (:func:`.kernel.frenzy_can_pay`)."""
     if t < 0:
         return
     refresh_auras(comb, rules, dyn)

@@ -359,6 +359,14 @@ RULES = Ruleset(
                    "L123), read from her side: 'own_end' = the end of the map her side starts at (Position 1 "
                    "for the first side, the last position for the second); 'position_1' = Position 1 for both "
                    "sides", kind="choice", choices=("own_end", "position_1")),
+        # --- talents in a Fury frenzy (L752)
+        RuleOption("fury_talents", "fury_linked", "A9ii: the talents a frenzied girl may use (L752: 'instead "
+                   "of gaining Fury Overcharge when using talents, she may spend it on using Talents, but only "
+                   "the Talents linked to Fury Overcharge'): 'fury_linked' (A9ii-b) = only talents with an "
+                   "overcharge cost on the role Fury fills for her, the cost spent from her Fury; "
+                   "'and_costless' (A9ii-a) = those and the talents that cost no overcharge; 'none' = no "
+                   "talents at all. Passive talents (no action) always apply; Boost never (it gains "
+                   "overcharge)", kind="choice", choices=("fury_linked", "and_costless", "none")),
     ],
 )
 
