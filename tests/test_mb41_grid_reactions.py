@@ -10,7 +10,8 @@ area attacks and the Pendulum.
 * Sprint (L1726-1729, free, 2/Scene, once per round) "in response to an enemy
   making an attack on your ally": a guardian steps next to the attacked ally
   before the roll so that she can intercept the hit (L1469;
-  :func:`.battle_grid.guard_sprint`).
+  :func:`.battle_grid.guard_sprint`): a turn's basic attack, a frenzy's attack
+  and each target of an area attack.
 * Defensive Switch (L1699-1703) on each target of an area attack (by an ally
   outside the area: one inside is attacked anyway, ``D_AREA_HIT``) and on the
   Pendulum's attack (L2143-2144).
@@ -178,6 +179,39 @@ def test_no_sprint_when_not_needed_or_not_allowed(why):
     turn(inp, dyn, cc, bf, 2, check=M_HIT + (COVER if covers else []), damage=faces(2))
     assert apart(inp, dyn, 0, 1) == before and cc[1, K.K_GUARD_SPRINTS] == 0 and dyn[1, K.D_TUSES + 0] == 2
     assert dyn[0, K.D_RES] == (5 if covers else 1)
+
+
+def test_sprint_off_her_turn_against_a_frenzys_attack():
+    """Fria, frenzied (L746), attacks the closest combatant: her ally Akari next to her (the
+    Shade is far). Beni Sprints next to Akari before the roll and intercepts the whole hit
+    (12, L1469): 2 + 2 and the frenzy's +1d6 (4, two Fury). Fria's regen die comes first."""
+    inp, dyn, cc, bf = arena([girl(), girl("Beni", talents=["Sprint"], policy={"intercept": "always"}),
+                              girl("Fria")], [foe()])
+    place(inp, dyn, bf, [(3, 4), (3, 6), (3, 3), (7, 0)])
+    dyn[0, K.D_RES] = 5
+    dyn[2, K.D_FRENZY] = 1
+    dyn[2, K.D_OC + 1] = 13
+    grid_run(K.frenzy_turn, inp, dyn, cc, bf, Script(check=faces(5, 5, 1, 1) + COVER, damage=faces(3, 2, 4)),
+             i=2)
+    assert apart(inp, dyn, 0, 1) == 1 and cc[1, K.K_GUARD_SPRINTS] == 1 and cc[1, K.K_INTERCEPTS] == 1
+    assert dyn[0, K.D_RES] == 5 and dyn[1, K.D_RES] == 18 - (2 + 2 + 4) and dyn[2, K.D_OC + 1] == 11
+
+
+def test_sprint_off_her_turn_against_an_area_attack():
+    """The Boss's Burst Attack along row 4 reaches Akari (5 Resolve left, 1 hex) and Bea
+    (3 hexes). Beni (Sprint; intercepts below half Resolve), 2 hexes from Akari off the
+    line, Sprints next to her before that target's roll and intercepts the whole melee hit
+    (2 + 2); Bea's ranged hit (4) lands: Beni will not intercept for her (18 of 18) and
+    has sprinted this round. Beni, stepping toward the line, is not a target."""
+    inp, dyn, cc, bf = arena([girl(), girl("Bea"), girl("Beni", talents=["Sprint"],
+                                                       policy={"intercept": "protect-below 50"})],
+                             [foe("Boss", talents=["Burst Attack"])])
+    place(inp, dyn, bf, [(2, 4), (4, 4), (2, 2), (1, 4)])
+    dyn[0, K.D_RES] = 5
+    turn(inp, dyn, cc, bf, 3, check=M_HIT + COVER + M_HIT, damage=faces(2, 4))
+    assert apart(inp, dyn, 0, 2) == 1 and cc[2, K.K_GUARD_SPRINTS] == 1 and cc[2, K.K_INTERCEPTS] == 1
+    assert dyn[0, K.D_RES] == 5 and dyn[2, K.D_RES] == 18 - 4 and dyn[1, K.D_RES] == 18 - 4
+    assert cc[3, K.K_AREA_TARGETS] == 2
 
 
 # ------------------------------------------------------------------ Defensive Switch: area attacks, the Pendulum

@@ -137,6 +137,21 @@ def test_speed_burst_off_her_turn_to_cover_an_ally(talent, beni_at, sprints):
         assert dyn[1, K.D_OC + JUDGMENT] == 0
 
 
+def test_speed_burst_off_her_turn_against_a_frenzys_attack():
+    """A frenzied Fria (4.1 L746) in Akari's position attacks her, the closest; Beni's Speed
+    Burst takes her into that position before the roll and she Covers the whole hit
+    (14: 2 + 2 and the frenzy's +1d6, 4). Fria's regen die comes first."""
+    b = girl("Beni", talents=["Speed Burst"], policy={**MB41_NOCAP, "intercept": "always", "movement": "hold"})
+    inp, dyn, cc = arena([girl("Akari"), b, girl("Fria")], [foe(policy={**MB41_NOCAP, "movement": "hold"})],
+                         places=[0, 1, 0, 3])
+    dyn[0, K.D_RES] = 5
+    dyn[2, K.D_FRENZY] = 1
+    dyn[2, K.D_OC + FURY] = 13
+    call(K.frenzy_turn, inp, dyn, cc, Script(check=HIT + faces(5, 5), damage=faces(3, 2, 4)), i=2)
+    assert dyn[1, K.D_PLACE] == 0 and cc[1, K.K_GUARD_SPRINTS] == 1 and cc[1, K.K_INTERCEPTS] == 1
+    assert dyn[0, K.D_RES] == 5 and dyn[1, K.D_RES] == 18 - (2 + 2 + 4) and dyn[2, K.D_OC + FURY] == 11
+
+
 # ------------------------------------------------------------------ Dash Strike (DRAFT L277-281)
 
 

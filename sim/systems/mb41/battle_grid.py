@@ -937,7 +937,10 @@ def grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
 def grid_attack_call(i, t, comb, pol, rules, dyn, streams, cc, bf):
     """:func:`grid_attack` through :func:`.kernel.attack_call`, for the rare
     attack sites (a frenzy's attacks and retaliations) so the turn's inlined
-    attack stays the only copy."""
+    attack stays the only copy. Like the turn's attack, an ally of ``t`` may
+    Sprint off her turn to intercept it first (:func:`guard_sprint`)."""
+    if K.side_has_code(t, K.E_SPRINT, comb):
+        guard_sprint(i, t, comb, pol, rules, dyn, streams, cc, bf)
     g = attack_setup(i, t, comb, pol, rules, dyn, bf)
     dealt = K.attack_call(i, t, comb, pol, rules, dyn, streams, cc)
     attack_cleanup(i, t, g, comb, pol, rules, dyn, streams, cc, bf)
@@ -1413,8 +1416,12 @@ def area_strike(i, t, comb, pol, rules, dyn, streams, cc, bf):
     """One target of an area attack: :func:`grid_attack` through the called attack (the
     turn's inlined one stays the only copy); melee damage at the melee range, else ranged.
     Defensive Switch (L1699-1703) before the roll: an ally outside the area may take her
-    place (:func:`.kernel.area_switch`)."""
+    place (:func:`.kernel.area_switch`); then, nobody able to intercept, an ally may Sprint
+    off her turn to stand next to her (:func:`guard_sprint`; the area's targets were
+    marked when the attack was made, so stepping into it does not make her one)."""
     t = K.area_switch(i, t, comb, pol, rules, dyn, cc, bf)
+    if K.side_has_code(t, K.E_SPRINT, comb):
+        guard_sprint(i, t, comb, pol, rules, dyn, streams, cc, bf)
     refresh_fear(comb, dyn, bf)
     d = hexes(dyn[i, K.D_POS], dyn[t, K.D_POS], bf)
     if d <= rules[K.R_MELEE_RANGE + 1]:
@@ -2720,7 +2727,9 @@ def sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
 def guard_sprint(i, t, comb, pol, rules, dyn, streams, cc, bf):
     """Sprint off her turn (L1726-1729, free, 2/Scene, once per round: "in
     response to an enemy making an attack on your ally"; A12ii): before ``i``'s
-    attack roll on ``t`` (a basic attack of the turn), when nobody could
+    attack roll on ``t`` (a basic attack of the turn, a frenzy's attack or
+    retaliation, :func:`grid_attack_call`, or one target of an area attack,
+    :func:`area_strike`; not a mine's, which nobody intercepts), when nobody could
     intercept it (:func:`guard_for`, L1469), the first listed ally of ``t`` with
     Sprint usable who may intercept (:func:`.kernel.may_guard`) and whose
     policy would (``t`` below her ``intercept`` share of Resolve, as for

@@ -521,8 +521,11 @@ def major_toward(i, t, minor, comb, pol, rules, dyn, streams, cc):
 def attack_call(i, t, comb, pol, rules, dyn, streams, cc):
     """A basic attack of ``i`` on ``t`` on positions outside the turn's own
     attack site (a frenzy's attacks and retaliations): the auras by position,
-    :func:`ready`, :func:`.kernel.attack_call`, :func:`done`. Returns what
-    the attack returns."""
+    :func:`ready`, :func:`.kernel.attack_call`, :func:`done`; first, as for
+    the turn's attack, an ally may Speed Burst into ``t``'s position to Cover
+    her (:func:`cover_sprint`). Returns what the attack returns."""
+    if K.side_has_code(t, K.E_SPRINT, comb):
+        cover_sprint(i, t, comb, pol, rules, dyn, cc)
     refresh_auras(comb, rules, dyn)
     ready(i, t, comb, pol, rules, dyn)
     dealt = K.attack_call(i, t, comb, pol, rules, dyn, streams, cc)
