@@ -380,6 +380,30 @@ def test_judgment_radius_on_the_grid():
     assert dyn[1, K.D_RES] == 5 and dyn[2, K.D_RES] == 40
 
 
+@pytest.mark.parametrize("timing", ["after_action", "after_turn"])
+def test_grid_burst_timing_between_her_minor_and_major(timing):
+    """A7 on the hex grid: Akari's Heal (Minor, 1 Support overcharge = Judgment) on the
+    hurt Bea takes Judgment from 12 to 13. after_action (A7b) plays the Judgment Burst
+    before her Major: 13 to everyone else (judgment_avoid nobody), Bea (5 + 3 + 1 = 9)
+    drops, the Shade (18) keeps 5, then her attack (1 + 2) leaves it 2. after_turn: the
+    attack first (18 - 3), the burst still due when the turn ends."""
+    from helpers import grid_arena, grid_place, grid_turn, hold_foe, hold_girl
+
+    inp, dyn, cc, bf = grid_arena([hold_girl(talents=["Heal"]), hold_girl("Bea")], [hold_foe()],
+                                  rules={"burst_timing": timing, "judgment_avoid": "nobody"})
+    grid_place(inp, dyn, bf, [(3, 4), (3, 5), (3, 3)])
+    dyn[0, K.D_OC + JUDGMENT] = 12
+    dyn[1, K.D_RES] = 5
+    grid_turn(inp, dyn, cc, bf, 0, check=faces(3, 3, 1, 1), damage=faces(3, 1))
+    assert cc[0, K.K_BURSTS + JUDGMENT] == 1
+    if timing == "after_action":
+        assert dyn[0, K.D_PEND + JUDGMENT] == 0 and dyn[0, K.D_OC + JUDGMENT] == 0
+        assert dyn[1, K.D_RES] == 0 and dyn[2, K.D_RES] == 18 - 13 - 3
+    else:
+        assert dyn[0, K.D_PEND + JUDGMENT] == 1 and dyn[0, K.D_OC + JUDGMENT] == 13
+        assert dyn[1, K.D_RES] == 9 and dyn[2, K.D_RES] == 18 - 3
+
+
 def test_a_grid_fight_with_bursts_keeps_its_invariants():
     """The hex grid plays bursts too (a frenzy's turns are grid turns there)."""
     from sim.rng import stream_key

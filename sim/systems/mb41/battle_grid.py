@@ -1046,6 +1046,18 @@ def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
 
 
 @kernel(inline="always")
+def settle_action(i, comb, pol, rules, dyn, streams, cc, bf):
+    """After an action of ``i``'s grid turn (``bursts: play`` with ``burst_timing:
+    after_action``, A7b: "after the current action resolves"): what the action left due
+    plays now (:func:`.kernel.settle`: a frenzied girl's retaliation, L758, then the due
+    bursts), as between the actions of a gridless turn. Under ``after_turn`` the fight
+    loop settles once the turn is over. Returns whether ``i`` still stands."""
+    if K.settle_now(rules):
+        K.settle(comb, pol, rules, dyn, streams, cc, bf)
+    return K.is_standing(dyn, i)
+
+
+@kernel(inline="always")
 def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
     mask = comb[i, K.C_TMASK]
     dyn[i, K.D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
@@ -1072,11 +1084,15 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
             if dyn[i, K.D_AIL + K.A_STUN] == 0:
                 major = True  # "she regains the second action"
         K.check_bursts(i, comb, rules, dyn, cc)
+        if not settle_action(i, comb, pol, rules, dyn, streams, cc, bf):
+            return
     if minor:
         if mask != 0:
             # a Minor talent; a successful Steal Action gives another Minor (L1725)
             if K.minor_talent(i, comb, pol, rules, dyn, streams, cc, bf) == 1:
                 minor = False
+            if not settle_action(i, comb, pol, rules, dyn, streams, cc, bf):
+                return
     st_policy = streams[K.S_POLICY]
     t0 = pick(i, False, comb, pol, rules, dyn, st_policy, bf)
     if t0 < 0:
@@ -1090,27 +1106,29 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                 if talent_move(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
                     minor = False
                     stepped(i, comb, pol, rules, dyn, streams, cc, bf)
-                    if not K.is_standing(dyn, i):
+                    if not settle_action(i, comb, pol, rules, dyn, streams, cc, bf):
                         return
         if minor:
             if away(i, goal, lo, hi, dyn, bf):
                 if minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf):
                     minor = False
                     stepped(i, comb, pol, rules, dyn, streams, cc, bf)
-                    if not K.is_standing(dyn, i):
+                    if not settle_action(i, comb, pol, rules, dyn, streams, cc, bf):
                         return
     if mask != 0:
         if K.has_code(i, K.E_SPRINT, comb):
             sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
             stepped(i, comb, pol, rules, dyn, streams, cc, bf)
-            if not K.is_standing(dyn, i):
+            if not settle_action(i, comb, pol, rules, dyn, streams, cc, bf):
                 return
     # 3. the Major: attack what is in range, else move; Bonus Action: another Major
     for m in range(2):
         if not major:
             break
         major = False
-        if m > 0:  # after a Bonus Action: her target may be down
+        if m > 0:  # the first Major's bursts, then the Bonus Action's; her target may be down
+            if not settle_action(i, comb, pol, rules, dyn, streams, cc, bf):
+                return
             if not K._candidate(t0, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
                 t0 = pick(i, False, comb, pol, rules, dyn, st_policy, bf)
                 if t0 < 0:
@@ -1198,6 +1216,8 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
                 disengaged = True
             if not K.is_standing(dyn, i):
                 return
+    if not settle_action(i, comb, pol, rules, dyn, streams, cc, bf):
+        return
     # 4. a Minor still unused: one more hex toward her goal
     if minor:
         if t0 >= 0:

@@ -4341,7 +4341,8 @@ def pay_shove(i, comb, pol, rules, dyn, cc):
 
 @kernel(inline="always")
 def settle_now(rules):
-    """Bursts play after each action of a gridless turn (bursts play, A7b)."""
+    """Bursts play after each action of a turn (bursts play, A7b): gridless and on
+    positions (:func:`settle_in_turn`), on the grid (:func:`.battle_grid.settle_action`)."""
     if rules[R_BURSTS] == BURSTS_COUNT:
         return False
     return rules[R_BURST_TIMING] == 0

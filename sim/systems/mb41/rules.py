@@ -173,9 +173,9 @@ RULES = Ruleset(
                    "burn, 0 bonds = the girl is lost); 'count' = bursts are only counted and the counter resets "
                    "(burst_resets), as before bursts played (L161)", kind="choice", choices=("play", "count")),
         RuleOption("burst_timing", "after_action", "A7: a burst plays after the action that set it off resolves "
-                   "(A7b, 'after_action'; gridless, each of her Minor/Major actions and each action of another "
-                   "combatant that gave her the overcharge) or at the end of the turn ('after_turn'); on the hex "
-                   "grid bursts play at the end of the turn; A7a (interrupting the action) is not simulated",
+                   "(A7b, 'after_action'; each of her Minor/Major actions and each action of another "
+                   "combatant that gave her the overcharge, gridless, on positions and on the hex grid) or at "
+                   "the end of the turn ('after_turn'); A7a (interrupting the action) is not simulated",
                    kind="choice", choices=("after_action", "after_turn", "interrupt"),
                    available=("after_action", "after_turn")),
         RuleOption("heart_burst", "apart", "A8: the Heart Burst's creature: 'apart' = it is a separate encounter "
