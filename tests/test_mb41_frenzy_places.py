@@ -2,7 +2,8 @@
 grid and on the draft's positions a frenzied girl attacks or moves toward the
 CLOSEST standing combatant (allies included), then the greater threat, then
 hostiles; her retaliation is a basic attack, so only on an attacker she
-reaches. Injected dice; every script must be drawn exactly.
+reaches. A Minor that takes no step goes to a removal roll when she has an
+ailment (L1467). Injected dice; every script must be drawn exactly.
 
 Default roles (tests/helpers.py): attack = fury (overcharge index 1). ``girl``
 is 4/4/3, Resolve 18, melee 1d6+2, ranged 1d6; ``boss`` 3/3/3, Resolve 40.
@@ -240,3 +241,71 @@ def test_positions_frenzy_target_is_by_position():
     frenzied(dyn)
     assert call(K.frenzy_target, inp, dyn, cc, Script(), i=0) == 2   # the Shade shares her position
     assert PS.apart(0, 1, dyn) == 2
+
+
+# ------------------------------------------------------------------ removal rolls in a frenzy (L1467)
+
+
+def test_gridless_frenzy_minor_is_a_removal_roll():
+    """Gridless the frenzy's turn is her attack (the Major); the Minor goes to a removal
+    roll when she has an ailment (L1467): Bound, 5 + 5 + 3 - 2 (Bound, L1463) = 11: one
+    ailment removed, then the attack without the penalty: 14 vs 5, 3 + 2 + 4 (2 Fury)."""
+    from helpers import mb41_setup
+
+    inp, dyn, cc = mb41_setup([girl()], [boss()])
+    frenzied(dyn)
+    dyn[0, K.D_AIL + K.A_BOUND] = 1
+    call(K.frenzy_turn, inp, dyn, cc, Script(check=faces(5, 5) + HIT, damage=faces(4, 3, 4)), i=0)
+    assert dyn[0, K.D_AIL + K.A_BOUND] == 0 and cc[0, K.K_AIL_REMOVED] == 1
+    assert dyn[1, K.D_RES] == 40 - 9 and dyn[0, K.D_OC + FURY] == 11
+
+
+def test_gridless_frenzy_failed_removal_keeps_the_penalty_and_stun_allows_no_removal():
+    """4 + 4 + 3 - 2 = 9: still Bound; her attack takes the -2 (14 - 2 = 12 vs 5, a hit).
+    Stunned (L1461) she has one action, the attack: no removal roll."""
+    from helpers import mb41_setup
+
+    inp, dyn, cc = mb41_setup([girl()], [boss()])
+    frenzied(dyn)
+    dyn[0, K.D_AIL + K.A_BOUND] = 1
+    call(K.frenzy_turn, inp, dyn, cc, Script(check=faces(4, 4) + HIT, damage=faces(4, 3, 4)), i=0)
+    assert dyn[0, K.D_AIL + K.A_BOUND] == 1 and cc[0, K.K_AIL_REMOVED] == 0 and dyn[1, K.D_RES] == 40 - 9
+    inp, dyn, cc = mb41_setup([girl()], [boss()])
+    frenzied(dyn)
+    dyn[0, K.D_AIL + K.A_STUN] = 1
+    call(K.frenzy_turn, inp, dyn, cc, Script(check=HIT, damage=faces(4, 3, 4)), i=0)
+    assert dyn[0, K.D_AIL + K.A_STUN] == 1 and dyn[1, K.D_RES] == 40 - 9
+
+
+def test_grid_frenzy_in_reach_removes_with_the_minor_then_attacks():
+    """Bea next to her: no step needed, so the Minor is a removal roll (11: Bound gone),
+    then the Major attacks Bea: 3 + 2 + 4."""
+    inp, dyn, cc, bf = grid_arena([girl(position=[3, 4]), girl("Bea", position=[4, 4])],
+                                  [boss(position=[3, 1])])
+    frenzied(dyn)
+    dyn[0, K.D_AIL + K.A_BOUND] = 1
+    grid_run(K.frenzy_turn, inp, dyn, cc, bf, Script(check=faces(5, 5) + HIT, damage=faces(4, 3, 4)), i=0)
+    assert dyn[0, K.D_AIL + K.A_BOUND] == 0 and dyn[1, K.D_RES] == 18 - 9
+    assert grid_where(inp, dyn, 0) == [3, 4]
+
+
+def test_grid_frenzy_bound_out_of_reach_rolls_then_moves_with_the_major():
+    """The boss six hexes away and she is Bound: the Minor cannot move her (L1463:
+    movement requires the Major), so it is a removal roll (2 + 2 + 3 - 2: fails); the
+    Major moves her one hex toward the boss."""
+    inp, dyn, cc, bf = grid_arena([girl(position=[3, 7])], [boss(position=[3, 1])])
+    frenzied(dyn)
+    dyn[0, K.D_AIL + K.A_BOUND] = 1
+    grid_run(K.frenzy_turn, inp, dyn, cc, bf, Script(check=faces(2, 2), damage=faces(2)), i=0)
+    assert dyn[0, K.D_AIL + K.A_BOUND] == 1 and grid_apart(inp, dyn, 0, 1) == 5 and cc[0, K.K_ATTACKS] == 0
+
+
+def test_positions_frenzy_in_reach_removes_with_the_minor_then_attacks():
+    """Bea in her position: the Minor is a removal roll with the draft's bands (14-16: one
+    ailment): 6 + 6 + 1 + 1 (each six adds a die) + 3 - 2 = 15 removes Bound; then 3 + 2 + 4
+    on Bea."""
+    inp, dyn, cc = arena([girl(), girl("Bea")], [foe(attack=6)], [0, 0, 1])
+    frenzied(dyn)
+    dyn[0, K.D_AIL + K.A_BOUND] = 1
+    call(K.frenzy_turn, inp, dyn, cc, Script(check=faces(6, 6, 1, 1) + HIT, damage=faces(4, 3, 4)), i=0)
+    assert dyn[0, K.D_AIL + K.A_BOUND] == 0 and dyn[1, K.D_RES] == 18 - 9 and dyn[0, K.D_PLACE] == 0

@@ -985,9 +985,11 @@ def frenzy_turn(i, t, comb, pol, rules, dyn, streams, cc, bf):
     Switch, Intercept, the Fury spent per attack, :func:`.kernel.fury_spend`),
     else moves her toward it (Disengage when engaged). Stunned: the Major only
     (L1461). Still out of reach after the Minor: the frenzy's extra point of
-    movement (:func:`frenzy_step`). No Major or Minor talents and no removal
-    rolls (as gridless: the frenzy's turn is the attack); the attack's riders
-    as rule ``fury_talents`` allows (:func:`.kernel.frenzy_can_pay`, A9ii). Mines go off on her steps as
+    movement (:func:`frenzy_step`). A Minor that took no step goes to a
+    removal roll when she has an ailment (:func:`.kernel.frenzy_removal`,
+    L1467; e.g. Bound, she cannot step with a Minor). No Major or Minor
+    talents of her own; the attack's riders as rule ``fury_talents`` allows
+    (:func:`.kernel.frenzy_can_pay`, A9ii). Mines go off on her steps as
     on any move."""
     dyn[i, K.D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
     sweep(dyn, bf)
@@ -1008,6 +1010,10 @@ def frenzy_turn(i, t, comb, pol, rules, dyn, streams, cc, bf):
                     if minor_move(i, goal, lo, hi, False, 2, comb, pol, rules, dyn, streams, cc, bf):
                         minor = False
                         stepped(i, comb, pol, rules, dyn, streams, cc, bf)
+        if minor:
+            if K.is_standing(dyn, i):
+                if K.frenzy_removal(i, comb, pol, rules, dyn, streams, cc):
+                    minor = False
         if K.is_standing(dyn, i) and K.is_standing(dyn, t):
             if reach(i, t, rules, dyn, bf) < 0:
                 frenzy_step(i, t, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)

@@ -2820,6 +2820,8 @@ def try_remedy(i, j, comb, pol, rules, dyn, cc):
         if removed > 0:
             if comb[i, C_MONSTER] != 0:
                 break
+            if dyn[i, D_FRENZY] != 0:
+                break  # a frenzied girl gains no overcharge (L752): one ailment only
             if dyn[i, D_OC + stat] + extra > pol[i, P_OCCAP]:
                 break
             dyn[i, D_OC + stat] += extra
@@ -3969,7 +3971,8 @@ def cast_sorcery(i, mode, comb, pol, rules, dyn, streams, cc):
 def frenzy_turn(i, comb, pol, rules, dyn, streams, cc, bf):
     """A turn of frenzied ``i`` (L746-752): she regains ``fury_regen_dice``
     d6 Resolve, then attacks :func:`frenzy_target` (the closest standing
-    combatant, allies included), no removal rolls; her attack's riders
+    combatant, allies included), her Minor a removal roll when she has an
+    ailment and it takes no step (:func:`frenzy_removal`); her attack's riders
     (Killing Blow, Drain Life, ...) only as rule ``fury_talents`` allows
     (:func:`frenzy_can_pay`, L752, A9ii). Gridless the
     attack is her one action; on the hex grid (:func:`.battle_grid.frenzy_turn`)
@@ -3987,6 +3990,8 @@ def frenzy_turn(i, comb, pol, rules, dyn, streams, cc, bf):
         dyn[i, D_RES] += g
         cc[i, K_FRENZY_REGEN] += g
     if bf is None:
+        if rules[R_POSITIONS] == 0:
+            frenzy_removal(i, comb, pol, rules, dyn, streams, cc)  # gridless her Minor never moves her
         t = frenzy_target(i, comb, pol, rules, dyn, streams, bf)
         if rules[R_POSITIONS] > 0:
             PS.frenzy_turn(i, t, comb, pol, rules, dyn, streams, cc)
@@ -4001,6 +4006,26 @@ def frenzy_turn(i, comb, pol, rules, dyn, streams, cc, bf):
     else:
         BG.frenzy_turn(i, frenzy_target(i, comb, pol, rules, dyn, streams, bf), comb, pol, rules, dyn,
                        streams, cc, bf)
+
+
+@kernel
+def frenzy_removal(i, comb, pol, rules, dyn, streams, cc):
+    """A frenzied girl's Minor action when it does not step toward her target
+    (L746: her turns "must attack a living target or move towards one", which the
+    Major does): with an ailment she tries to remove it (L1467: 2d6! + Support,
+    :func:`removal_roll`; Remedy instead when rule ``fury_talents`` lets her use
+    it, :func:`try_remedy`). Stunned she has one action (L1461), the attack: no
+    removal. Returns whether the Minor was used."""
+    if not has_ailment(i, dyn):
+        return False
+    if dyn[i, D_AIL + A_STUN] != 0:
+        return False
+    remedied = False
+    if comb[i, C_TMASK] != 0:
+        remedied = try_remedy(i, i, comb, pol, rules, dyn, cc)
+    if not remedied:
+        removal_roll(i, comb, rules, dyn, streams, cc)
+    return True
 
 
 @kernel

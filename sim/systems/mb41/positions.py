@@ -571,8 +571,9 @@ def frenzy_turn(i, t, comb, pol, rules, dyn, streams, cc):
     it if in reach (Defensive Switch, Cover), else moves her toward it
     (Disengage when engaged). Stunned: the Major only. Still out of reach
     after the Minor: the frenzy's extra point of movement (:func:`frenzy_step`).
-    No Major or Minor talents, no removal rolls (as gridless); the attack's
-    riders as rule ``fury_talents`` allows (:func:`.kernel.frenzy_can_pay`)."""
+    A Minor that took no step goes to a removal roll when she has an ailment
+    (:func:`.kernel.frenzy_removal`). No Major or Minor talents of her own; the
+    attack's riders as rule ``fury_talents`` allows (:func:`.kernel.frenzy_can_pay`)."""
     if t < 0:
         return
     refresh_auras(comb, rules, dyn)
@@ -589,6 +590,9 @@ def frenzy_turn(i, t, comb, pol, rules, dyn, streams, cc):
                     minor = False
     if not K.is_standing(dyn, i):
         return
+    if minor:
+        if K.frenzy_removal(i, comb, pol, rules, dyn, streams, cc):
+            minor = False
     if reach(i, t, comb, rules, dyn) < 0:
         frenzy_step(i, t, lo, hi, comb, rules, dyn, cc)
     if reach(i, t, comb, rules, dyn) >= 0:
