@@ -324,13 +324,13 @@ def test_next_fight_starts_without_it():
 
 def test_rule_indices_and_scene_columns():
     """The barrier's rule options sit where the kernel reads them (then the draft's
-    get_back_to closes the table); its columns reset per scene."""
+    get_back_to); its columns reset per scene."""
     from sim.systems.mb41.rules import RULES
 
     names = ["barrier_shape", "barrier_radius", "barrier_wall_length", "barrier_blocks_ranged", "barrier_defence",
              "get_back_to"]
     assert [RULES.index(n) for n in names] == [K.R_BARRIER_SHAPE + k for k in range(5)] + [K.R_GET_BACK_TO]
-    assert K.R_SIZE == K.R_FURY_TALENTS + 1 == RULES.size
+    assert K.R_SIZE == RULES.size
     for col in ("D_BARRIER_RES", "D_BARRIER_KIND", "D_BARRIER_AT", "D_BARRIER_ARG", "D_BARRIER_LEN"):
         assert col in K.SCENE_COLUMNS
     assert K.E_BARRIER == 73

@@ -175,6 +175,25 @@ def test_wound_hits_count_damage_at_zero_resolve():
     assert dyn[0, K.D_WOUNDS] == 3 and dyn[0, K.D_WOUND_HITS] == 2
 
 
+@pytest.mark.parametrize("model, dice", [("track", 3), ("per_hit", 4), ("boxes", 2)])
+def test_wound_levels_between_scenes_follow_the_wound_model(model, dice):
+    """Two hits of 3 at 0 Resolve (death_wounds 10: nobody dies), then the next scene's
+    penalty, 1d6 per wound level (L1443, A18i a): the track (A16a) holds 6 damage, level 3
+    (3 dice); per hit (A16b) two level-2 wounds, 2 + 2 = 4 dice; boxes (A16c) two boxes, 2
+    dice. Tenacity 0 and every die a 1: the penalty is the number of dice."""
+    data = episode_data([girl("Aoi", tenacity=0)], [[foe("A")], [foe("B")]],
+                        rules={"wound_model": model, "death_wounds": 10})
+    inp = compiled(data)
+    comb, dyn = state(inp)
+    cc = np.zeros((inp.n, K.NK), dtype=np.int64)
+    dyn[0, K.D_RES] = 0
+    for _ in range(2):
+        mb41_call(K.apply_damage, t=0, dmg=3, comb=comb, rules=inp.rules, dyn=dyn, streams=Script().streams, cc=cc)
+    assert dyn[0, K.D_DEAD] == 0
+    step(inp, comb, dyn, 0, Script(setup=faces(*[1] * dice)))
+    assert comb[2, K.C_RES] == 18 - dice and dyn[2, K.D_PEN_LEVELS] == dice
+
+
 def test_recover_in_the_rest_capped_and_limited_per_episode():
     """Recover (L1571): 1d6+2 while below the maximum, never above the
     wound-penalised maximum; at most recover_uses (2) per episode."""

@@ -556,6 +556,68 @@ def test_downed_defence_none():
     assert dealt == 3 and dyn[SHADE, K.D_WOUNDS] == 3
 
 
+@pytest.mark.parametrize("penalty, hits", [([2, 3, 4], True), ([0, 0, 0], False)])
+def test_wounds_penalise_a_downed_girls_rolls(penalty, hits):
+    """L1422: a human's wound levels give -2 / -3 / -4 on all rolls; a girl at 0 Resolve
+    is one (L1420; transformed girls ignore them, L1443). A first hit of 3 (1 + 2) is
+    wound level 2 (A16a); then Akari's 4 + 4 = 8 against Shade's 5 + 3 + 2 - 3 = 7: a hit
+    that takes the track to 6, death. Without the penalty (``wound_roll_penalty``) 10: a miss."""
+    inp, dyn, cc = duel(b={"tenacity": 2}, rules={"wound_roll_penalty": penalty})
+    dyn[SHADE, K.D_RES] = 0
+    assert strike(inp, dyn, cc, AKARI, SHADE, check=faces(5, 5, 1, 1), damage=faces(1)) == 3
+    if hits:
+        assert strike(inp, dyn, cc, AKARI, SHADE, check=faces(2, 2, 5, 3), damage=faces(1)) == 3
+        assert dyn[SHADE, K.D_DEAD] == 1
+    else:
+        assert strike(inp, dyn, cc, AKARI, SHADE, check=faces(2, 2, 5, 3)) == -1
+        assert dyn[SHADE, K.D_DEAD] == 0
+
+
+def test_wound_model_per_hit():
+    """A16b (``wound_model: per_hit``): each hit a separate wound; two hits of 3 are two
+    level-2 wounds (levels 2 + 2 for the maximum-Resolve penalty, the worst sets -3 on her
+    rolls), not the 6 that kills on one track (A16a); a single hit of 6 kills."""
+    inp, dyn, cc = duel(rules={"wound_model": "per_hit"})
+    dyn[SHADE, K.D_RES] = 0
+    for _ in range(2):
+        assert strike(inp, dyn, cc, AKARI, SHADE, check=faces(5, 5, 1, 1), damage=faces(1)) == 3
+    assert dyn[SHADE, K.D_DEAD] == 0 and dyn[SHADE, K.D_WOUNDS] == 6 and dyn[SHADE, K.D_WOUND_HITS] == 2
+    assert dyn[SHADE, K.D_WOUND_TOP] == 2 and dyn[SHADE, K.D_WOUND_LEVELS] == 4
+    assert mb41_call(K.human_penalty, t=SHADE, rules=inp.rules, dyn=dyn) == 3
+    assert strike(inp, dyn, cc, AKARI, SHADE, check=faces(5, 5, 1, 1), damage=faces(4)) == 6
+    assert dyn[SHADE, K.D_DEAD] == 1 and cc[SHADE, K.K_DEATHS] == 1
+    inp, dyn, cc = duel()                              # the track (A16a): 3 + 3 kills
+    dyn[SHADE, K.D_RES] = 0
+    for _ in range(2):
+        strike(inp, dyn, cc, AKARI, SHADE, check=faces(5, 5, 1, 1), damage=faces(1))
+    assert dyn[SHADE, K.D_DEAD] == 1
+
+
+def test_wound_model_boxes():
+    """A16c (``wound_model: boxes``): each damaging hit fills a box, whatever its damage:
+    levels 1, 2, 3 (rolls -2, -3, -4), the fourth hit kills."""
+    inp, dyn, cc = duel(rules={"wound_model": "boxes"})
+    dyn[SHADE, K.D_RES] = 0
+    for k in range(1, 5):
+        strike(inp, dyn, cc, AKARI, SHADE, check=faces(5, 5, 1, 1), damage=faces(1))
+        assert dyn[SHADE, K.D_DEAD] == (k == 4)
+        if k < 4:
+            assert mb41_call(K.human_penalty, t=SHADE, rules=inp.rules, dyn=dyn) == k + 1
+
+
+@pytest.mark.parametrize("mode, dealt", [("full", 6), ("weapon", 2)])
+def test_downed_damage_full_or_a_weapons_d6(mode, dealt):
+    """A17: a magical attack on a girl at 0 Resolve deals its rolled damage (4 + 2, A17a)
+    or, ``downed_damage: weapon`` (A17b), a regular weapon's 1d6 (L1455), rolled after it (2)."""
+    inp, dyn, cc = duel(rules={"downed_damage": mode, "death_wounds": 10})
+    dyn[SHADE, K.D_RES] = 0
+    dice = faces(4) if mode == "full" else faces(4, 2)
+    assert strike(inp, dyn, cc, AKARI, SHADE, check=faces(5, 5, 1, 1), damage=dice) == dealt
+    assert dyn[SHADE, K.D_WOUNDS] == dealt
+    dyn[SHADE, K.D_RES] = 5                           # standing: the rolled damage either way
+    assert strike(inp, dyn, cc, AKARI, SHADE, check=faces(5, 5, 1, 1), damage=faces(1)) == 3
+
+
 # ------------------------------------------------------------------ 10. monsters
 
 

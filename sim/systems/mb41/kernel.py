@@ -336,6 +336,8 @@ D_REGEN = 130       # the draft's Regeneration: Resolve she regains at the start
 D_MOOD = 131        # the draft's Excited (1) or Calm (2) status (Empower, Rouse; 0 none)
 D_MINOR_USED = 132  # 1 once her Minor action of this turn is taken (the draft's Second Chance Attack)
 D_AREA_HIT = 133    # grid and positions, during an area attack: 1 a target not yet attacked by it, 2 attacked by it (else 0)
+D_WOUND_TOP = 134   # wound_model per_hit: the level of her worst wound (0-3; :func:`take_wound`)
+D_WOUND_LEVELS = 135  # wound_model per_hit: the levels of her wounds added up (A18i a; :func:`take_wound`)
 ND = 136
 #: dynamic columns a girl does NOT carry from one scene of an episode to the next
 #: (:func:`scene_columns` resets them); every other column carries over
@@ -574,7 +576,10 @@ R_BARRIER_BLOCKS_RANGED = 145  # 1: an attack from 2+ hexes whose line crosses a
 R_BARRIER_DEFENCE = 146  # 0 auto (hit automatically, damage off its Resolve), 1 indestructible
 R_GET_BACK_TO = 147  # Get Back's Position 1: 0 her side's end of the map, 1 position 1 for both sides
 R_FURY_TALENTS = 148  # 0 fury_linked (A9ii-b), 1 and_costless (A9ii-a), 2 none (read when the frenzy starts: D_FRENZY)
-R_SIZE = 149
+R_WOUND_MODEL = 149  # 0 track (A16a), 1 per_hit (A16b), 2 boxes (A16c)
+R_DOWNED_DAMAGE = 150  # 0 full (A17a), 1 weapon: 1d6 (A17b)
+R_WOUND_ROLL_PENALTY = 151  # 3 entries: a 0-Resolve girl's roll penalty at wound level 1, 2, 3 (L1422)
+R_SIZE = 154
 BURSTS_COUNT = 1
 FRENZY_COSTLESS_TOO = 2  # D_FRENZY under fury_talents: and_costless
 FRENZY_NO_TALENTS = 3    # D_FRENZY under fury_talents: none
@@ -616,6 +621,8 @@ def reset_row(i, comb, dyn):
     for s in range(MAXT):
         dyn[i, D_TUSES + s] = comb[i, C_TUSES + s]
     dyn[i, D_WOUND_HITS] = 0
+    dyn[i, D_WOUND_TOP] = 0
+    dyn[i, D_WOUND_LEVELS] = 0
     dyn[i, D_PEN_DICE] = 0
     dyn[i, D_PEN_LEVELS] = 0
     dyn[i, D_RECOVERS] = 0
@@ -1478,6 +1485,60 @@ def link_damage(t, dmg, comb, rules, dyn, streams, cc):
 
 
 @kernel(inline="always")
+def take_wound(t, dmg, rules, dyn):
+    """A hit of ``dmg`` wound damage on ``t`` at 0 Resolve (L1422; A16, rule
+    ``wound_model``), already counted in ``D_WOUNDS`` (damage) and ``D_WOUND_HITS``
+    (hits). Returns whether the wound kills her.
+
+    * ``track`` (A16a): one track of all her wound damage; ``death_wounds`` of
+      it kills.
+    * ``per_hit`` (A16b): each hit a separate wound of the level its own damage
+      gives (kept in ``D_WOUND_TOP``, the worst, and ``D_WOUND_LEVELS``, their
+      sum); a single hit of ``death_wounds`` kills.
+    * ``boxes`` (A16c): each hit fills a box, levels 1, 2, 3; the fourth kills.
+    """
+    model = rules[R_WOUND_MODEL]
+    if model == 0:
+        return dyn[t, D_WOUNDS] >= rules[R_DEATH_WOUNDS]
+    if model == 1:
+        lv = wound_level(dmg)
+        if lv > dyn[t, D_WOUND_TOP]:
+            dyn[t, D_WOUND_TOP] = lv
+        dyn[t, D_WOUND_LEVELS] += lv
+        return dmg >= rules[R_DEATH_WOUNDS]
+    return dyn[t, D_WOUND_HITS] > 3
+
+
+@kernel(inline="always")
+def wound_levels(t, worst, rules, dyn):
+    """Her wound level by the wound model (:func:`take_wound`): ``track`` the
+    level of her total wound damage (:func:`wound_level`), ``boxes`` the boxes
+    filled (at most 3), ``per_hit`` her worst wound (``worst``, for the roll
+    penalty) or the sum of her wounds' levels (for the maximum-Resolve penalty
+    between scenes, A18i a)."""
+    model = rules[R_WOUND_MODEL]
+    if model == 0:
+        return wound_level(dyn[t, D_WOUNDS])
+    if model == 1:
+        if worst:
+            return dyn[t, D_WOUND_TOP]
+        return dyn[t, D_WOUND_LEVELS]
+    h = dyn[t, D_WOUND_HITS]
+    return h if h < 3 else 3
+
+
+@kernel(inline="always")
+def human_penalty(t, rules, dyn):
+    """The penalty her wounds give the rolls of ``t`` at 0 Resolve, a non-magical
+    human (L1422: -2 / -3 / -4 by wound level, rule ``wound_roll_penalty``; a
+    transformed girl ignores them, L1443)."""
+    lv = wound_levels(t, True, rules, dyn)
+    if lv <= 0:
+        return 0
+    return rules[R_WOUND_ROLL_PENALTY + lv - 1]
+
+
+@kernel(inline="always")
 def _damage(t, dmg, comb, rules, dyn, streams, cc):
     """:func:`apply_damage` without the Link's copy."""
     if dmg <= 0:
@@ -1496,7 +1557,7 @@ def _damage(t, dmg, comb, rules, dyn, streams, cc):
     dyn[t, D_WOUNDS] += dmg
     dyn[t, D_WOUND_HITS] += 1
     cc[t, K_WOUND_DMG] += dmg
-    if dyn[t, D_WOUNDS] >= rules[R_DEATH_WOUNDS]:
+    if take_wound(t, dmg, rules, dyn):
         dyn[t, D_DEAD] = 1
         dyn[t, D_PENDING] = -1
         cc[t, K_DEATHS] += 1
@@ -1669,7 +1730,7 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     elif rules[R_DOWNED_DEFENCE] == 0:  # a human defends with Tenacity, no explosions
         passive = False
         d_stat = comb[t, C_TEN]
-        d_total = sum_d6(chk, 2) + d_stat - roll_penalty(t, rules, dyn)
+        d_total = sum_d6(chk, 2) + d_stat - roll_penalty(t, rules, dyn) - human_penalty(t, rules, dyn)
         d_six = 0
     else:
         passive = False
@@ -1799,6 +1860,10 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
                 dmg = detonation_damage(t, comb, dyn)  # "instead of the usual damage" (DRAFT L311)
         if dmg < rules[R_MIN_DAMAGE]:
             dmg = rules[R_MIN_DAMAGE]
+        if dyn[t, D_RES] <= 0:
+            if rules[R_DOWNED_DAMAGE] == 1:
+                if comb[t, C_MONSTER] == 0:
+                    dmg = sum_d6(dmg_st, 1)  # A17b: to a non-magical human, a regular weapon's 1d6 (L1455)
         if dyn[t, D_GUARD] >= 0:  # an ally may intercept (grid, L1469)
             dmg = BG.intercept(i, t, dmg, comb, pol, rules, dyn, streams, cc)
         if comb[t, C_SIDEMASK] != 0:
@@ -3810,8 +3875,8 @@ def judgment_blast(j, released, comb, pol, rules, dyn, streams, cc, bf):
                 total, sixes = exploding_d6(chk, 2)
                 total += comb[k, C_SUP] - roll_penalty(k, rules, dyn)
                 gain_overcharge(k, comb[k, C_RS], sixes, comb, rules, dyn, cc)
-            else:  # a non-magical human (L1420, L1455)
-                total = sum_d6(chk, 2) + comb[k, C_TEN] - roll_penalty(k, rules, dyn)
+            else:  # a non-magical human (L1420, L1455), her wounds' penalty too (L1422)
+                total = sum_d6(chk, 2) + comb[k, C_TEN] - roll_penalty(k, rules, dyn) - human_penalty(k, rules, dyn)
             if total >= diff:
                 cc[k, K_JUDG_AVOIDED] += 1
                 check_bursts(k, comb, rules, dyn, cc)
@@ -5152,7 +5217,7 @@ def next_scene(comb, rules, dyn, prev, a, e, ng, recover, streams, party):
             # the wound penalty to her maximum Resolve (A18)
             if rules[R_WOUND_PENALTY] != 2:
                 if rules[R_WOUND_PENALTY] == 0:
-                    levels = wound_level(dyn[i, D_WOUNDS])
+                    levels = wound_levels(i, False, rules, dyn)  # by the wound model (A16)
                 else:
                     levels = dyn[i, D_WOUND_HITS]
                 if levels > dyn[i, D_PEN_LEVELS]:

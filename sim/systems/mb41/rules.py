@@ -367,6 +367,22 @@ RULES = Ruleset(
                    "'and_costless' (A9ii-a) = those and the talents that cost no overcharge; 'none' = no "
                    "talents at all. Passive talents (no action) always apply; Boost never (it gains "
                    "overcharge)", kind="choice", choices=("fury_linked", "and_costless", "none")),
+        # --- wounds of a girl at 0 Resolve, a non-magical human (L1420-1443, L1455; A16, A17)
+        RuleOption("wound_model", "track", "A16: how a 0-Resolve girl's wounds accumulate (L1422: levels 1-2 / "
+                   "3-4 / 5 damage, 'at 6 points of damage a person dies'): 'track' (A16a) = all her wound "
+                   "damage on one track, death_wounds of it kills; 'per_hit' (A16b) = each hit is a separate "
+                   "wound of the level its damage gives, a single hit of death_wounds kills, her worst wound "
+                   "sets her roll penalty and the levels add up for the maximum-Resolve penalty; 'boxes' "
+                   "(A16c) = each damaging hit fills one box, levels 1, 2, 3, the fourth hit kills",
+                   kind="choice", choices=("track", "per_hit", "boxes")),
+        RuleOption("downed_damage", "full", "A17: the damage a magical attack deals a girl at 0 Resolve (a "
+                   "non-magical human, L1420): 'full' (A17a) = the rolled damage; 'weapon' (A17b) = 1d6, a "
+                   "regular weapon's damage to a non-magical being (L1455)", kind="choice",
+                   choices=("full", "weapon")),
+        RuleOption("wound_roll_penalty", [2, 3, 4], "penalty to the rolls of a girl at 0 Resolve by her wound "
+                   "level 1 / 2 / 3 (L1422: a human's wounds give -2 / -3 / -4 on all rolls; a transformed girl "
+                   "ignores them, L1443): her Tenacity defence (L1455) and her roll to avoid a Judgment Burst",
+                   kind="intlist", length=3, lo=0, hi=20),
     ],
 )
 
