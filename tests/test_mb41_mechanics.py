@@ -440,6 +440,16 @@ def test_wave_of_courage_heals_everyone_one_roll_each():
     assert dyn[0, K.D_OC + JUDGMENT] == 1 and cc[0, K.K_ATTACKS] == 1
 
 
+def test_wave_of_courage_one_roll_for_all_is_a_rule_option():
+    """``group_heal_roll: once`` (A45a): one 1d6+1 (2 + 1) for everyone: 5 -> 8, 4 -> 7, Chie full."""
+    inp, dyn, cc = setup([girl(talents=["Wave of Courage"]), girl("Beni"), girl("Chie")], [mb41_member("Shade")],
+                         rules={"group_heal_roll": "once"})
+    dyn[0, K.D_RES] = 5
+    dyn[1, K.D_RES] = 4
+    call(K.take_turn, inp, dyn, cc, Script(damage=faces(2)), i=0)
+    assert [dyn[j, K.D_RES] for j in range(3)] == [8, 7, 18] and cc[0, K.K_HEALED] == 6
+
+
 def test_guided_strike_lets_the_stronger_ally_attack():
     """Guided Strike (L1736): Major, 1 Support overcharge, 2/Scene: an ally takes a (Major) action."""
     inp, dyn, cc = setup([girl(attack=2, talents=["Guided Strike"]), girl("Beni", attack=6)],

@@ -579,7 +579,8 @@ R_FURY_TALENTS = 148  # 0 fury_linked (A9ii-b), 1 and_costless (A9ii-a), 2 none 
 R_WOUND_MODEL = 149  # 0 track (A16a), 1 per_hit (A16b), 2 boxes (A16c)
 R_DOWNED_DAMAGE = 150  # 0 full (A17a), 1 weapon: 1d6 (A17b)
 R_WOUND_ROLL_PENALTY = 151  # 3 entries: a 0-Resolve girl's roll penalty at wound level 1, 2, 3 (L1422)
-R_SIZE = 154
+R_GROUP_HEAL_ROLL = 154  # 0 each recipient rolls (A45b), 1 one roll for all (A45a)
+R_SIZE = 155
 BURSTS_COUNT = 1
 FRENZY_COSTLESS_TOO = 2  # D_FRENZY under fury_talents: and_costless
 FRENZY_NO_TALENTS = 3    # D_FRENZY under fury_talents: none
@@ -2938,8 +2939,8 @@ def try_steal(i, comb, pol, rules, dyn, streams, cc, bf):
 def try_group_heal(i, comb, pol, rules, dyn, streams, cc, bf):
     """Wave of Courage (L1746): a Major action; she and every standing ally
     within the row's range (3; gridless: all) regain P1 d6 + P2, one roll
-    each (A45b). Used when at least P3 of them (or all, if fewer) are below
-    ``heal_below``."""
+    each (A45b) or one roll for all (rule ``group_heal_roll: once``, A45a). Used
+    when at least P3 of them (or all, if fewer) are below ``heal_below``."""
     s = find_usable(i, E_GROUP_HEAL, comb, pol, dyn)
     if s < 0:
         return False
@@ -2962,6 +2963,10 @@ def try_group_heal(i, comb, pol, rules, dyn, streams, cc, bf):
         if low < standing:
             return False
     pay_talent(i, s, comb, rules, dyn, cc)
+    once = rules[R_GROUP_HEAL_ROLL] == 1
+    amount = 0
+    if once:
+        amount = sum_d6(streams[S_DAMAGE], comb[i, C_TP1 + s]) + comb[i, C_TP2 + s]
     for j in range(n):
         if comb[j, C_SIDE] != comb[i, C_SIDE]:
             continue
@@ -2969,7 +2974,9 @@ def try_group_heal(i, comb, pol, rules, dyn, streams, cc, bf):
             continue
         if not within(i, j, s, comb, dyn, bf):
             continue
-        restore(i, j, sum_d6(streams[S_DAMAGE], comb[i, C_TP1 + s]) + comb[i, C_TP2 + s], comb, dyn, cc)
+        if not once:
+            amount = sum_d6(streams[S_DAMAGE], comb[i, C_TP1 + s]) + comb[i, C_TP2 + s]
+        restore(i, j, amount, comb, dyn, cc)
     check_bursts(i, comb, rules, dyn, cc)
     return True
 

@@ -383,6 +383,10 @@ RULES = Ruleset(
                    "level 1 / 2 / 3 (L1422: a human's wounds give -2 / -3 / -4 on all rolls; a transformed girl "
                    "ignores them, L1443): her Tenacity defence (L1455) and her roll to avoid a Judgment Burst",
                    kind="intlist", length=3, lo=0, hi=20),
+        # --- Wave of Courage (L1746) / the draft's Healing Wave
+        RuleOption("group_heal_roll", "each", "A45: Wave of Courage's 'regain 1d6+1' (and the draft's Healing "
+                   "Wave): one roll for each recipient ('each', A45b) or one roll that every recipient regains "
+                   "('once', A45a)", kind="choice", choices=("each", "once")),
     ],
 )
 
