@@ -102,6 +102,8 @@ def rule_sets(draw):
         "revive": draw(st.booleans()),
         "revive_limit": draw(st.integers(-1, 3)),
         "downed_defence": draw(st.sampled_from(["tenacity", "none"])),
+        "wound_model": draw(st.sampled_from(["track", "per_hit", "boxes"])),
+        "downed_damage": draw(st.sampled_from(["full", "weapon"])),
         "monster_six_cost": draw(st.integers(0, 2)),
     }
 
@@ -181,7 +183,14 @@ def test_attack_invariants(scn, data):
         assert comb[t, K.C_MONSTER] == 0
         assert dyn[t, K.D_RES] == 0
         assert dyn[t, K.D_WOUNDS] == before[t, K.D_WOUNDS] + max(dealt, 0)
-        assert dyn[t, K.D_DEAD] == int(dyn[t, K.D_WOUNDS] >= r[K.R_DEATH_WOUNDS])
+        if r[K.R_WOUND_MODEL] == 0:      # one track (A16a)
+            assert dyn[t, K.D_DEAD] == int(dyn[t, K.D_WOUNDS] >= r[K.R_DEATH_WOUNDS])
+        elif r[K.R_WOUND_MODEL] == 1:    # a single hit of death_wounds (A16b)
+            assert dyn[t, K.D_DEAD] == int(dealt >= r[K.R_DEATH_WOUNDS])
+        else:                            # boxes (A16c): her first box now
+            assert dyn[t, K.D_DEAD] == 0 and dyn[t, K.D_WOUND_HITS] == int(dealt > 0)
+        if r[K.R_DOWNED_DAMAGE] == 1:    # a weapon's 1d6 (A17b)
+            assert dealt <= 6
         assert (dyn[t, K.D_OC:K.D_OC + 3] == before[t, K.D_OC:K.D_OC + 3]).all()
         assert dyn[t, K.D_BOOSTS] == before[t, K.D_BOOSTS]
     assert cc[t, K.K_WOUND_DMG] == dyn[t, K.D_WOUNDS] - before[t, K.D_WOUNDS]
