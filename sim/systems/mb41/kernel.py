@@ -338,7 +338,8 @@ D_MINOR_USED = 132  # 1 once her Minor action of this turn is taken (the draft's
 D_AREA_HIT = 133    # grid and positions, during an area attack: 1 a target not yet attacked by it, 2 attacked by it (else 0)
 D_WOUND_TOP = 134   # wound_model per_hit: the level of her worst wound (0-3; :func:`take_wound`)
 D_WOUND_LEVELS = 135  # wound_model per_hit: the levels of her wounds added up (A18i a; :func:`take_wound`)
-ND = 136
+D_DUE = 136         # row 0: 1 once a burst or a retaliation is due and not yet settled (:func:`settle`)
+ND = 137
 #: dynamic columns a girl does NOT carry from one scene of an episode to the next
 #: (:func:`scene_columns` resets them); every other column carries over
 SCENE_COLUMNS = ("D_PENDING", "D_REVIVES", "D_BOOSTS", "D_KO", "D_AIL", "D_TUSES", "D_BURST_TRIAL", "D_FEAR",
@@ -350,7 +351,7 @@ SCENE_COLUMNS = ("D_PENDING", "D_REVIVES", "D_BOOSTS", "D_KO", "D_AIL", "D_TUSES
                  "D_REBIRTHS", "D_CASTING", "D_PEND", "D_FRENZY", "D_FURY_PAID", "D_RETALIATE", "D_SPRINT_AT", "D_HEXES",
                  "D_HEX_ROUND", "D_REGEN", "D_MOOD", "D_MINOR_USED", "D_AREA_HIT", "D_ABSENT", "D_APPEARED", "D_COPY", "D_BLAST",
                  "D_VEIL_UNTIL", "D_VEIL_D", "D_MINE", "D_MINE_FROM", "D_RANGED_HI", "D_BARRIER_RES", "D_BARRIER_KIND", "D_BARRIER_AT",
-                 "D_BARRIER_ARG", "D_BARRIER_LEN")
+                 "D_BARRIER_ARG", "D_BARRIER_LEN", "D_DUE")
 
 # counters per combatant
 K_DEALT = 0
@@ -838,6 +839,7 @@ def burst_state(i, dyn):
     dyn[i, D_FRENZY] = 0
     dyn[i, D_FURY_PAID] = 0
     dyn[i, D_RETALIATE] = -1
+    dyn[i, D_DUE] = 0
 
 
 @kernel(inline="always")
@@ -1378,6 +1380,7 @@ def mark_bursts(i, rules, dyn, cc):
                     if dyn[i, D_FRENZY] != 0:
                         continue
                 dyn[i, D_PEND + s] = 1
+                dyn[0, D_DUE] = 1
                 cc[i, K_BURSTS + s] += 1
                 dyn[i, D_BURST_TRIAL + s] = 1
 
@@ -1911,6 +1914,7 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     if dyn[t, D_FRENZY] != 0:
         if rules[R_FURY_RETALIATE] != 0:
             dyn[t, D_RETALIATE] = i  # she may strike back after this action (L758)
+            dyn[0, D_DUE] = 1
     check_bursts(i, comb, rules, dyn, cc)
     check_bursts(t, comb, rules, dyn, cc)
     return dealt
@@ -3698,19 +3702,12 @@ def settle(comb, pol, rules, dyn, streams, cc, bf):
     frenzied girl's retaliation on whoever attacked her (L758), then every
     due burst (:func:`play_burst`), by :func:`settle_due`.
 
-    Inlined at its call sites: looking for something due is a few loads per
-    combatant, while a call passing every state array costs hundreds of stack
-    words, and after most actions nothing is due."""
+    Inlined at its call sites: looking for something due is one load (``D_DUE``,
+    set with every burst due and every retaliation), while a call passing every
+    state array costs hundreds of stack words, and after most actions nothing is due."""
     if rules[R_BURSTS] == BURSTS_COUNT:
         return
-    due = False
-    for j in range(comb.shape[0]):
-        if dyn[j, D_RETALIATE] >= 0:
-            due = True
-        for s in range(3):
-            if dyn[j, D_PEND + s] != 0:
-                due = True
-    if due:
+    if dyn[0, D_DUE] != 0:
         settle_due(comb, pol, rules, dyn, streams, cc, bf)
 
 
@@ -3721,6 +3718,7 @@ def settle_due(comb, pol, rules, dyn, streams, cc, bf):
     damage, a revive roll's overcharge) is played in the same call; every
     burst empties its counter, so this ends."""
     n = comb.shape[0]
+    dyn[0, D_DUE] = 0
     for _ in range(1000 + 64 * n):  # a bound for safety only: every pass spends or empties a counter
         busy = False
         for j in range(n):
@@ -3735,6 +3733,7 @@ def settle_due(comb, pol, rules, dyn, streams, cc, bf):
                     busy = True
                     play_burst(j, s, comb, pol, rules, dyn, streams, cc, bf)
         if not busy:
+            dyn[0, D_DUE] = 0  # a pass found nothing: whatever set it again was played
             return
 
 
