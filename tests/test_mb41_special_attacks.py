@@ -123,6 +123,19 @@ def test_belkan_system_stores_at_most_three():
     assert dyn[0, K.D_BELKAN] == 3
 
 
+def test_belkan_system_standing_bonus_is_a_rule_option():
+    """``belkan_stacks: standing`` (A48b): the stored +2 stays for the scene: after one hit,
+    every later attack has +2 (3 + 4 + 2 = 9 vs 6 + 3 = 9, her higher stat takes the tie),
+    and a second hit makes it +4."""
+    inp, dyn, cc = setup([girl(talents=["Belkan System"])], [mb41_member("Shade", resolve=40)],
+                         rules={"belkan_stacks": "standing"})
+    assert call(K.attack, inp, dyn, cc, Script(check=faces(3, 3, 1, 1), damage=faces(1)), i=0, t=1) == 3
+    assert call(K.attack, inp, dyn, cc, Script(check=faces(1, 1, 3, 3)), i=0, t=1) == -1   # 8 vs 9: a miss
+    assert dyn[0, K.D_BELKAN] == 1                                      # kept
+    assert call(K.attack, inp, dyn, cc, Script(check=faces(2, 1, 3, 3), damage=faces(1)), i=0, t=1) == 3
+    assert dyn[0, K.D_BELKAN] == 2
+
+
 def test_mid_childan_system_has_no_melee_bonus():
     """Mid-Childan System (L1669-1673): no +2 melee damage; ranged unchanged."""
     inp, dyn, cc = setup([girl(talents=["Mid-Childan System"]), girl("Bea", talents=["Mid-Childan System"],

@@ -581,7 +581,8 @@ R_WOUND_MODEL = 149  # 0 track (A16a), 1 per_hit (A16b), 2 boxes (A16c)
 R_DOWNED_DAMAGE = 150  # 0 full (A17a), 1 weapon: 1d6 (A17b)
 R_WOUND_ROLL_PENALTY = 151  # 3 entries: a 0-Resolve girl's roll penalty at wound level 1, 2, 3 (L1422)
 R_GROUP_HEAL_ROLL = 154  # 0 each recipient rolls (A45b), 1 one roll for all (A45a)
-R_SIZE = 155
+R_BELKAN_STACKS = 155  # 0 spent on her next attack (A48a), 1 standing for the scene (A48b)
+R_SIZE = 156
 BURSTS_COUNT = 1
 FRENZY_COSTLESS_TOO = 2  # D_FRENZY under fury_talents: and_costless
 FRENZY_NO_TALENTS = 3    # D_FRENZY under fury_talents: none
@@ -2478,7 +2479,8 @@ def declare_riders(i, t, comb, pol, rules, dyn, cc):
             if comb[i, C_TCODE + s] == E_BELKAN:
                 a_bonus += dyn[i, D_BELKAN] * comb[i, C_TP1 + s]
                 cc[i, K_TUSE + s] += 1
-        dyn[i, D_BELKAN] = 0
+        if rules[R_BELKAN_STACKS] == 0:
+            dyn[i, D_BELKAN] = 0  # spent (A48a); 'standing' keeps them (A48b)
     return a_bonus, dmg_bonus, kb, ail, opening
 
 

@@ -387,6 +387,11 @@ RULES = Ruleset(
         RuleOption("group_heal_roll", "each", "A45: Wave of Courage's 'regain 1d6+1' (and the draft's Healing "
                    "Wave): one roll for each recipient ('each', A45b) or one roll that every recipient regains "
                    "('once', A45a)", kind="choice", choices=("each", "once")),
+        # --- Belkan System (L1675-1680)
+        RuleOption("belkan_stacks", "spent", "A48: Belkan System's stored +2 per melee hit (at most 3): spent "
+                   "on her next attack, hit or miss ('spent', A48a: 'declare that you are using it before you "
+                   "roll'), or a standing bonus on her attacks for the rest of the scene once earned "
+                   "('standing', A48b)", kind="choice", choices=("spent", "standing")),
     ],
 )
 
