@@ -926,9 +926,11 @@ def attack_cleanup(i, t, g, comb, pol, rules, dyn, streams, cc, bf):
 @kernel(inline="always")
 def grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
     """``i``'s basic attack on ``t`` with the form the distance allows (her
-    ``attack_kind`` when both do), an interceptor standing by (L1453, L1469)."""
+    ``attack_kind`` when both do), an interceptor standing by (L1453, L1469).
+    The attack is the called :func:`.kernel.attack_call`, not inlined into the
+    grid turn: inlined, the turn's cold compile outgrew the machine's 24 GB."""
     g = attack_setup(i, t, comb, pol, rules, dyn, bf)
-    dealt = K.attack(i, t, comb, pol, rules, dyn, streams, cc)
+    dealt = K.attack_call(i, t, comb, pol, rules, dyn, streams, cc)
     attack_cleanup(i, t, g, comb, pol, rules, dyn, streams, cc, bf)
     return dealt
 
