@@ -162,9 +162,11 @@ def test_attack_invariants(scn, data):
     dealt = int(mb41_call(K.attack, i=i, t=t, comb=comb, pol=inp.pol, rules=r, dyn=dyn,
                           streams=streams, cc=cc))
 
+    own = np.ones(K.ND, dtype=bool)
+    own[K.D_DUE] = False  # row 0 also holds the fight's "something is due" flag (settle)
     for j in range(n):
         if j not in (i, t):
-            assert (dyn[j] == before[j]).all(), "a bystander changed"
+            assert (dyn[j, own] == before[j, own]).all(), "a bystander changed"
     assert (dyn[:, K.D_RES] >= 0).all() and (dyn[:, K.D_RES] <= comb[:, K.C_RES]).all()
     assert dyn[i, K.D_RES] == before[i, K.D_RES] and dyn[i, K.D_WOUNDS] == before[i, K.D_WOUNDS]
     assert cc[i, K.K_ATTACKS] == 1
@@ -258,9 +260,18 @@ def check_fight(inp, dyn, cc, outcome, rounds):
         if dyn[j, K.D_LOST]:
             assert res[j] == 0 and dyn[j, K.D_PENDING] == -1 and dyn[j, K.D_DEAD] == 1
         elif dyn[j, K.D_DEAD]:
-            assert dyn[j, K.D_WOUNDS] >= r[K.R_DEATH_WOUNDS] and res[j] == 0 and dyn[j, K.D_PENDING] == -1
-        else:
+            assert res[j] == 0 and dyn[j, K.D_PENDING] == -1
+            if r[K.R_WOUND_MODEL] == 2:   # boxes (A16c): the fourth hit
+                assert dyn[j, K.D_WOUND_HITS] == 4
+            else:                         # the track's total, or one hit of it (A16a, b)
+                assert dyn[j, K.D_WOUNDS] >= r[K.R_DEATH_WOUNDS]
+        elif r[K.R_WOUND_MODEL] == 0:
             assert dyn[j, K.D_WOUNDS] < r[K.R_DEATH_WOUNDS]
+        elif r[K.R_WOUND_MODEL] == 1:     # per hit: no single wound of death_wounds
+            assert dyn[j, K.D_WOUND_TOP] <= 3
+            assert dyn[j, K.D_WOUND_HITS] <= dyn[j, K.D_WOUND_LEVELS] <= 3 * dyn[j, K.D_WOUND_HITS]
+        else:
+            assert dyn[j, K.D_WOUND_HITS] <= 3
         if res[j] > 0:
             assert dyn[j, K.D_PENDING] == -1
         assert cc[j, K.K_REVIVES] == dyn[j, K.D_REVIVES] <= cc[j, K.K_KOS]
