@@ -82,15 +82,15 @@ def mb41_inputs(data: dict):
 
 
 def mb41_state(inputs):
-    """Fresh ``(dyn, cc)`` after ``reset``."""
+    """Fresh ``(dyn, cc)`` after ``reset``: one buffer (counters ``K_*`` and state ``D_*``),
+    returned twice so that tests may read counters as ``cc[i, K.K_...]``."""
     import numpy as np
 
     from sim.systems.mb41 import kernel as K
 
-    dyn = np.zeros((inputs.n, K.ND), dtype=np.int64)
-    cc = np.zeros((inputs.n, K.NK), dtype=np.int64)
+    dyn = np.zeros((inputs.n, K.NDYN), dtype=np.int64)
     mb41_call(K.reset, comb=inputs.comb, rules=inputs.rules, dyn=dyn)
-    return dyn, cc
+    return dyn, dyn
 
 
 class Script:
@@ -283,8 +283,8 @@ def draft_arena(side_a, side_b, rules=None, places=None):
     data["system"] = "mb-draft"
     loaded = load_data(data)
     inp = loaded.module.compile(loaded.base)
-    dyn = np.zeros((inp.n, K.ND), dtype=np.int64)
-    cc = np.zeros((inp.n, K.NK), dtype=np.int64)
+    dyn = np.zeros((inp.n, K.NDYN), dtype=np.int64)
+    cc = dyn  # one buffer: counters K_* and state D_*
     mb41_call(K.reset, comb=inp.comb, rules=inp.rules, dyn=dyn)
     if (rules or {}).get("positions", 0) > 0:
         mb41_call(PS.place_all, comb=inp.comb, pol=inp.pol, dyn=dyn)

@@ -243,7 +243,7 @@ def test_rough_going_roughens_the_enemy_and_its_surroundings():
     inp, dyn, cc, bf = arena([girl("Akari", ["Rough Going"])], [foe()])
     place(inp, dyn, bf, [(1, 4), (5, 4)])
     assert apart(inp, dyn, 0, 1) == 4
-    nbr = bf[BG.BF_NBR]
+    nbr = inp.battlefield.nbr
     c, p = int(dyn[0, K.D_POS]), int(dyn[1, K.D_POS])
     near = [int(m) for m in nbr[p] if m >= 0 and inp.battlefield.distance(c, int(m)) <= 4]
     assert len(near) == 3

@@ -53,7 +53,7 @@ def compiled(data):
 
 def state(inp):
     """Fresh stacked ``dyn`` (block 0 reset) and a copy of ``comb`` to write maxima in."""
-    dyn = np.zeros((inp.n, K.ND), dtype=np.int64)
+    dyn = np.zeros((inp.n, K.NDYN), dtype=np.int64)
     comb = inp.comb.copy()
     a, e = int(inp.episode.offsets[0]), int(inp.episode.offsets[1])
     mb41_call(K.reset, comb=comb[a:e], rules=inp.rules, dyn=dyn[a:e])
@@ -92,7 +92,7 @@ def test_stacked_blocks_party_first_in_every_scene():
 def test_scene_columns_are_dynamic_columns():
     for name in K.SCENE_COLUMNS:
         assert isinstance(getattr(K, name), int)
-    assert K.ND > 50 and K.D_RECOVERS < K.ND
+    assert K.ND > 50 and K.NK <= K.D_RECOVERS < K.NDYN
 
 
 # ------------------------------------------------------------------ carry-over
@@ -116,7 +116,7 @@ def test_carry_over_resolve_wounds_penalty_overcharge_and_uses():
     dyn[0, K.D_TUSES + heal] = 0
     dyn[0, K.D_TUSES + steal] = 1
     dyn[0, K.D_AIL + 1] = 1
-    dyn[0, 45] = 7                          # a column nobody resets per scene (bonds: 41-49)
+    dyn[0, K.D_BOND + 3] = 7               # a column nobody resets per scene (her bonds carry over)
     dyn[2, K.D_RES] = 0                    # the hound, dead
     dyn[2, K.D_DEAD] = 1
     step(inp, comb, dyn, 0, Script(setup=faces(4, 5)))   # 2d6 = 9, minus Tenacity 2: penalty 7
@@ -128,7 +128,7 @@ def test_carry_over_resolve_wounds_penalty_overcharge_and_uses():
     assert dyn[a, K.D_BOOSTS] == 3
     assert dyn[a, K.D_TUSES + heal] == 2 and dyn[a, K.D_TUSES + steal] == 1
     assert dyn[a, K.D_AIL + 1] == 0
-    assert dyn[a, 45] == 7
+    assert dyn[a, K.D_BOND + 3] == 7
     assert dyn[a + 1, K.D_RES] == 18 and comb[a + 1, K.C_RES] == 18     # Bea: no wounds, no dice
     assert dyn[5, K.D_RES] == 30 and dyn[5, K.D_DEAD] == 0 and dyn[6, K.D_RES] == 5   # fresh enemies
 
@@ -167,7 +167,7 @@ def test_wound_penalty_per_wound_or_none():
 def test_wound_hits_count_damage_at_zero_resolve():
     inp = compiled(episode_data([girl("Aoi")], [[foe("A")]]))
     comb, dyn = state(inp)
-    cc = np.zeros((inp.n, K.NK), dtype=np.int64)
+    cc = dyn  # one buffer: counters and state
     dyn[0, K.D_RES] = 0
     for dmg in (1, 2):
         mb41_call(K.apply_damage, t=0, dmg=dmg, comb=comb, rules=inp.rules, dyn=dyn,
@@ -185,7 +185,7 @@ def test_wound_levels_between_scenes_follow_the_wound_model(model, dice):
                         rules={"wound_model": model, "death_wounds": 10})
     inp = compiled(data)
     comb, dyn = state(inp)
-    cc = np.zeros((inp.n, K.NK), dtype=np.int64)
+    cc = dyn  # one buffer: counters and state
     dyn[0, K.D_RES] = 0
     for _ in range(2):
         mb41_call(K.apply_damage, t=0, dmg=3, comb=comb, rules=inp.rules, dyn=dyn, streams=Script().streams, cc=cc)

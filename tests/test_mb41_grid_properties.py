@@ -198,7 +198,7 @@ def play_by_turns(inp, dyn, cc, streams, bf):
         mb41_call(K.check_bursts, i=j, comb=comb, rules=rules, dyn=dyn, cc=cc)
     mb41_call(BG.place_all, dyn=dyn, bf=bf)
     BG.refresh_fear(comb, dyn, bf)
-    K.settle(comb, pol, rules, dyn, streams, cc, bf)   # bursts due at the start (bursts: play)
+    K.settle(comb, rules, dyn, streams, bf)   # bursts due at the start (bursts: play)
     check_positions(inp, dyn, bf)
     order = np.zeros(n, dtype=np.int64)
     K.roll_initiative(comb, rules, streams[K.S_SETUP], order, np.zeros(n, dtype=np.int64))
@@ -208,10 +208,10 @@ def play_by_turns(inp, dyn, cc, streams, bf):
         bled = False
         for j in range(n):
             if dyn[j, K.D_AIL + K.A_BLEED]:
-                K.bleed(j, comb, rules, dyn, streams, cc)
+                K.bleed(j, comb, rules, dyn, streams)
                 bled = True
         if bled:
-            K.settle(comb, pol, rules, dyn, streams, cc, bf)
+            K.settle(comb, rules, dyn, streams, bf)
             outcome = K.outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 break
@@ -224,18 +224,18 @@ def play_by_turns(inp, dyn, cc, streams, bf):
                 if dyn[i, K.D_PENDING] == -1:
                     continue
                 if dyn[i, K.D_PENDING] == -2:
-                    K.revive_roll(i, comb, rules, dyn, streams, cc)
-                    K.check_bursts(i, comb, rules, dyn, cc)
+                    K.revive_roll(i, comb, rules, dyn, streams)
+                    K.check_bursts(i, comb, rules, dyn)
                     acts = False
                 dyn[i, K.D_RES] = min(dyn[i, K.D_PENDING], comb[i, K.C_RES])
                 dyn[i, K.D_PENDING] = -1
             if acts:
                 if dyn[i, K.D_FRENZY]:   # a Fury Burst's frenzy: her turns (bursts: play)
-                    K.frenzy_turns(i, 1 + rules[K.R_FURY_SECOND_TURN], comb, pol, rules, dyn, streams, cc, bf)
+                    K.frenzy_turns(i, 1 + rules[K.R_FURY_SECOND_TURN], comb, rules, dyn, streams, bf)
                 else:
-                    K.play_turn(i, comb, pol, rules, dyn, streams, cc, bf)   # the turn clock, then the grid turn
-                    K.settle(comb, pol, rules, dyn, streams, cc, bf)
-                BG.after_turn(comb, pol, rules, dyn, streams, cc, bf)
+                    K.play_turn(i, comb, rules, dyn, streams, bf)   # the turn clock, then the grid turn
+                    K.settle(comb, rules, dyn, streams, bf)
+                BG.after_turn(comb, rules, dyn, streams, bf)
             check_positions(inp, dyn, bf)
             outcome = K.outcome_now(comb, rules, dyn)
             if outcome >= 0:
@@ -244,12 +244,12 @@ def play_by_turns(inp, dyn, cc, streams, bf):
             for k in range(n):   # the frenzy's second turn at the end of the round (A9v-a)
                 i = int(order[k])
                 if K.frenzy_again(i, comb, rules, dyn):
-                    outcome = K.frenzy_turns(i, 1, comb, pol, rules, dyn, streams, cc, bf)
+                    outcome = K.frenzy_turns(i, 1, comb, rules, dyn, streams, bf)
                     check_positions(inp, dyn, bf)
                     if outcome >= 0:
                         break
         if outcome < 0:
-            outcome = BG.end_of_round(r, comb, pol, rules, dyn, streams, cc, bf)  # labyrinth features
+            outcome = BG.end_of_round(r, comb, rules, dyn, streams, bf)  # labyrinth features
             check_positions(inp, dyn, bf)
         if outcome >= 0:
             break
@@ -270,12 +270,12 @@ def test_positions_after_every_turn(data, trials):
         dyn2, cc2 = mb41_state(inp)
         bf2 = BG.make_bf(inp.battlefield)
         n = inp.n
-        K.fight_on(inp.comb, inp.pol, inp.rules, dyn2, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-                   seeded(key, trial, streams), cc2, np.zeros((2, 2, cap + 1), dtype=np.int64),
+        K.fight_on(inp.comb, inp.rules, dyn2, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                   seeded(key, trial, streams), np.zeros((2, 2, cap + 1), dtype=np.int64),
                    np.zeros((n, 2, cap + 1), dtype=np.int64), bf2)
         tally = [K.K_RES_END, K.K_STANDING_END] + list(range(K.K_TIER, K.K_TIER + 3 * K.NTIERS))
         keep = [c for c in range(K.NK) if c not in tally]
-        np.testing.assert_array_equal(dyn, dyn2)
+        np.testing.assert_array_equal(dyn[:, K.NK:], dyn2[:, K.NK:])  # the state (the counters below)
         np.testing.assert_array_equal(cc[:, keep], cc2[:, keep])
         assert (cc2[:, K.K_MOVES] >= 0).all() and (cc2[:, K.K_INTERCEPT_DMG] <= cc2[:, K.K_TAKEN]).all()
 
@@ -308,8 +308,8 @@ def test_grid_threads_and_chunks(data, trials, split):
     bf = BG.make_bf(inp.battlefield)
     for trial in range(split):
         dyn, cc = mb41_state(inp)
-        K.fight_on(inp.comb, inp.pol, inp.rules, dyn, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-                   seeded(key, trial, streams), cc, np.zeros((2, 2, cap + 1), dtype=np.int64),
+        K.fight_on(inp.comb, inp.rules, dyn, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                   seeded(key, trial, streams), np.zeros((2, 2, cap + 1), dtype=np.int64),
                    np.zeros((n, 2, cap + 1), dtype=np.int64), bf)
-        total += cc
+        total += cc[:, :K.NK]
     assert np.array_equal(total, a["combatants"])

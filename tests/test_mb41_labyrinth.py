@@ -420,8 +420,8 @@ def test_labyrinth_fight_runs_and_counts():
         for p in range(K.NS):
             seed_stream(streams[p], key, trial, p)
         dyn, cc = mb41_state(inp)
-        K.fight_on(inp.comb, inp.pol, inp.rules, dyn, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-                   streams, cc, np.zeros((2, 2, cap + 1), dtype=np.int64), np.zeros((n, 2, cap + 1), dtype=np.int64),
+        K.fight_on(inp.comb, inp.rules, dyn, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                   streams, np.zeros((2, 2, cap + 1), dtype=np.int64), np.zeros((n, 2, cap + 1), dtype=np.int64),
                    bf)
         total += cc
     assert total[:, K.K_LAB_DMG].sum() > 0 and total[:, K.K_LAB_MOVES].sum() > 0

@@ -70,7 +70,7 @@ def _target(policy, dyn_changes=()):
     for j, col, v in dyn_changes:
         dyn[j, col] = v
     st = np.zeros(8, dtype=np.uint64)
-    return int(K.choose_target(2, inp.comb, inp.pol, dyn, st))
+    return int(K.choose_target(2, inp.comb, dyn, st))
 
 
 def test_strongest_threat_targets_the_highest_attack():
@@ -86,7 +86,7 @@ def test_strongest_threat_ties_go_to_the_lowest_resolve():
     inp = mb41_inputs(mb41_data(girls, foes))
     dyn, _ = mb41_state(inp)
     dyn[1, K.D_RES] = 7
-    assert int(K.choose_target(2, inp.comb, inp.pol, dyn, np.zeros(8, dtype=np.uint64))) == 1
+    assert int(K.choose_target(2, inp.comb, dyn, np.zeros(8, dtype=np.uint64))) == 1
 
 
 # ---------------------------------------------------------------- flair tiers (L153-161)

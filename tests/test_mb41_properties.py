@@ -162,7 +162,8 @@ def test_attack_invariants(scn, data):
     dealt = int(mb41_call(K.attack, i=i, t=t, comb=comb, pol=inp.pol, rules=r, dyn=dyn,
                           streams=streams, cc=cc))
 
-    own = np.ones(K.ND, dtype=bool)
+    own = np.zeros(K.NDYN, dtype=bool)
+    own[K.NK:] = True  # the state columns (her counters come first)
     own[K.D_DUE] = False  # row 0 also holds the fight's "something is due" flag (settle)
     for j in range(n):
         if j not in (i, t):
@@ -340,7 +341,7 @@ def test_fight_invariants(scn, trials):
         dyn, cc = mb41_state(inp)
         outcome, rounds = mb41_fight(inp, dyn, streams, cc)
         check_fight(inp, dyn, cc, outcome, rounds)
-        total += cc
+        total += cc[:, :K.NK]
         outcomes[outcome] += 1
         rounds_sum += rounds
     c = mb41.simulate(inp, 0, trials, key)

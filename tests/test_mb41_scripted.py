@@ -931,7 +931,7 @@ def test_all_dead_needs_a_kill(finish):
 def test_starting_overcharge_at_threshold_bursts_at_fight_start():
     """L161: a girl who starts a scene with a counter at 13 bursts at once (counted once)."""
     inp, dyn, cc = duel(a={"overcharge": {"heart": 13}}, rules={"round_cap": 1})
-    K.check_bursts(AKARI, inp.comb, inp.rules, dyn, cc)  # what fight() does first
+    K.check_bursts(AKARI, inp.comb, inp.rules, dyn)  # what fight() does first
     assert cc[AKARI, K.K_BURSTS + 0] == 1 and dyn[AKARI, K.D_OC + 0] == 0
 
 

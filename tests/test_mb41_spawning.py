@@ -211,7 +211,7 @@ def test_episode_scenes_each_start_with_their_reserve_absent():
     assert ep.offsets.tolist() == [0, 5, 10]
     assert inp.comb[7:10, K.C_SPAWN_KIND].tolist() == [K.SPAWN_MINION] * 3
     assert inp.comb[7:10, K.C_SPAWN_BY].tolist() == [1, 1, 1]   # block-relative: its scene's boss
-    dyn = np.zeros((inp.n, K.ND), dtype=np.int64)
+    dyn = np.zeros((inp.n, K.NDYN), dtype=np.int64)
     mb41_call(K.reset, comb=inp.comb, rules=inp.rules, dyn=dyn)
     dyn[7:10, K.D_ABSENT] = 0   # as if created in an earlier trial
     dyn[7:10, K.D_DEAD] = 0

@@ -50,19 +50,19 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
     rounds_hist = np.zeros((nb, cap + 1), dtype=np.int64)
     side_curve = np.zeros((nb, 2, 2, cap + 1), dtype=np.int64)
     comb_curve = np.zeros((nb, n, 2, cap + 1), dtype=np.int64)
-    cc = np.zeros((nb, n, K.NK), dtype=np.int64)
+    cc = np.zeros((nb, n, K.NDYN), dtype=np.int64)  # each block's dyn: counters K_* first
     blocks = pick_blocks(K.simulate_blocks, F.simulate_blocks, F.eligible, inputs, fast, "duel fast path")
     if inputs.battlefield is not None:  # the hex grid (F.eligible refuses it)
         # a plain fight is an episode of one scene with no party carried over: one grid kernel
         # (:func:`.battle_grid.simulate_episode_blocks_grid`) plays both, compiled once
         BG.simulate_episode_blocks_grid(
-            inputs.comb, inputs.pol, inputs.rules, np.array([0, n], dtype=np.int64), 0,
+            inputs.comb, inputs.rules, np.array([0, n], dtype=np.int64), 0,
             np.zeros(0, dtype=np.int64), np.uint64(key), start, count, nb, fights, rounds_hist,
             np.zeros((nb, 1, K.NF), dtype=np.int64), np.zeros((nb, 1, cap + 1), dtype=np.int64),
             side_curve.reshape(nb, 1, 2, 2, cap + 1), comb_curve, cc, np.zeros((nb, 0, K.NPE), dtype=np.int64),
-            *BG.field_arrays(inputs.battlefield))
+            BG.field_arrays(inputs.battlefield))
     else:
-        blocks(inputs.comb, inputs.pol, inputs.rules, np.uint64(key), start, count, nb,
+        blocks(inputs.comb, inputs.rules, np.uint64(key), start, count, nb,
                fights, rounds_hist, side_curve, comb_curve, cc)
     f = fights.sum(axis=0)
     return {
@@ -71,7 +71,7 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
         "rounds_hist": rounds_hist.sum(axis=0),
         "side_curve": K.standing_curves(side_curve.sum(axis=0)),
         "comb_curve": K.standing_curves(comb_curve.sum(axis=0)),
-        "combatants": cc.sum(axis=0),
+        "combatants": cc.sum(axis=0)[:, :K.NK],
     }
 
 
@@ -97,15 +97,15 @@ def simulate_episode(inputs: Inputs, start: int, count: int, key) -> dict:
     scene_hist = np.zeros((nb, n_sc, cap + 1), dtype=np.int64)
     side_curve = np.zeros((nb, n_sc, 2, 2, cap + 1), dtype=np.int64)
     comb_curve = np.zeros((nb, n, 2, cap + 1), dtype=np.int64)
-    cc = np.zeros((nb, n, K.NK), dtype=np.int64)
+    cc = np.zeros((nb, n, K.NDYN), dtype=np.int64)  # each block's dyn: counters K_* first
     party = np.zeros((nb, ep.party, K.NPE), dtype=np.int64)
     if inputs.battlefield is not None:  # every scene on the same hex grid
-        BG.simulate_episode_blocks_grid(inputs.comb, inputs.pol, inputs.rules, ep.offsets, ep.party, ep.recover,
+        BG.simulate_episode_blocks_grid(inputs.comb, inputs.rules, ep.offsets, ep.party, ep.recover,
                                         np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights,
                                         scene_hist, side_curve, comb_curve, cc, party,
-                                        *BG.field_arrays(inputs.battlefield))
+                                        BG.field_arrays(inputs.battlefield))
     else:
-        K.simulate_episode_blocks(inputs.comb, inputs.pol, inputs.rules, ep.offsets, ep.party, ep.recover,
+        K.simulate_episode_blocks(inputs.comb, inputs.rules, ep.offsets, ep.party, ep.recover,
                                   np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights, scene_hist,
                                   side_curve, comb_curve, cc, party)
     f = fights.sum(axis=0)
@@ -119,7 +119,7 @@ def simulate_episode(inputs: Inputs, start: int, count: int, key) -> dict:
         "rounds_hist": rounds_hist.sum(axis=0),
         "side_curve": scene_side[0].copy(),
         "comb_curve": scene_comb[first].copy(),
-        "combatants": cc.sum(axis=0),
+        "combatants": cc.sum(axis=0)[:, :K.NK],
         "scene_outcomes": sf[:, :3].copy(),
         "scene_rounds_sum": sf[:, K.F_ROUNDS].copy(),
         "scene_rounds_hist": scene_hist.sum(axis=0),

@@ -73,7 +73,7 @@ Pendulum (or :func:`after_turn` after every turn, ``pendulum_moves: turn``);
 Escher Doors are entered by :func:`minor_move` / :func:`major_move`
 (:func:`use_door`) and :func:`best_step` walks to a door that leads nearer;
 Perilous Terrain makes leaving a Reckless Movement. The Pendulum roughens a
-per-block copy of the terrain (``bf[BF_TERRAIN]``; ``bf[BF_BASE]`` is the
+per-block copy of the terrain (``F.row(bf, BF_TERRAIN)``; ``F.row(bf, BF_BASE)`` is the
 field's, restored by :func:`place_all`).
 
 Create Barrier (L1693-1697, :func:`create_barrier`): a Minor action that
@@ -111,52 +111,21 @@ from sim._jit import kernel, pjit
 from sim.dice import exploding_d6, sum_d6
 from sim.rng import STATE_WORDS, randbelow, seed_stream
 
+from . import field as F
 from . import grid as G
+from .layout import *  # noqa: F401,F403 - the declared columns and rows (BF_, M_, LST_...)
 from . import kernel as K  # circular on purpose: K.* is read when numba compiles, not at import
 
-(BF_Q, BF_R, BF_SHIFTS, BF_NBR, BF_TERRAIN, BF_LUT, BF_META, BF_WALK, BF_OCC, BF_DIST, BF_QUEUE, BF_LINE,
- BF_CELLFX, BF_LAB, BF_PATH, BF_BASE, BF_LST) = range(17)
-#: ``bf[BF_LST]`` per-trial labyrinth state: Pendulum start index on its trajectory, its direction (+1 / -1);
-#: ``LST_BARRIERS``: Create Barrier's barriers standing (0: pathing and reach exactly as without the talent)
-LST_PEND, LST_PDIR, LST_BARRIERS, LST_SIZE = 0, 1, 2, 4
-UNREACHABLE = 30000
 
 
 def field_arrays(field):
-    """The static arrays of a :class:`.grid.Battlefield` for the kernels:
-    ``(q, r, shifts, nbr, terrain, lut, meta, walk, cellfx, lab, path)``
-    (cached on the field; the labyrinth's owner is set by :func:`.deploy.layout`)."""
-    cached = getattr(field, "_kernel_arrays", None)
-    if cached is not None:
-        return cached
-    n = field.n
-    has_walk = bool((field.terrain & G.BLOCK_MOVE).any())
-    if has_walk:
-        walk = np.full((n, n), UNREACHABLE, dtype=np.int16)
-        occ = np.full(n, -1, dtype=np.int64)
-        dist = np.zeros(n, dtype=np.int64)
-        queue = np.zeros(n, dtype=np.int64)
-        src = np.zeros(1, dtype=np.int64)
-        for b in range(n):
-            src[0] = b
-            G.bfs_field(field.nbr, field.terrain, occ, G.BLOCK_MOVE, src, 1, dist, queue)
-            walk[:, b] = np.where(dist >= 0, dist, UNREACHABLE)
-    else:
-        walk = np.zeros((1, 1), dtype=np.int16)
-    meta = np.array([field.qmin, field.rmin, int(has_walk)], dtype=np.int64)
-    field._kernel_arrays = (field.q, field.r, field.shifts, field.nbr, field.terrain, field.lut, meta, walk,
-                            field.cellfx, field.lab, field.path)
-    return field._kernel_arrays
+    """The battlefield array of a :class:`.grid.Battlefield` (:func:`.field.template`)."""
+    return F.template(field)
 
 
 def make_bf(field):
-    """The battlefield tuple of a :class:`.grid.Battlefield` with fresh scratch (occupancy empty;
-    a copy of the terrain that the Pendulum may roughen, reset by :func:`place_all`)."""
-    n = field.n
-    q, r, shifts, nbr, terrain, lut, meta, walk, cellfx, lab, path = field_arrays(field)
-    return (q, r, shifts, nbr, terrain.copy(), lut, meta, walk, np.full(n, -1, dtype=np.int64),
-            np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n + 1, dtype=np.int64),
-            cellfx, lab, path, terrain, np.zeros(LST_SIZE, dtype=np.int64))
+    """A battlefield array of ``field`` with fresh scratch (:func:`.field.make_bf`)."""
+    return F.make_bf(field)
 
 
 # ---------------------------------------------------------------- occupancy
@@ -166,9 +135,9 @@ def make_bf(field):
 def place_all(dyn, bf):
     """Rebuild the occupancy from ``D_POS`` (the start of a fight): the dead hold no hex.
     The terrain and the labyrinth state start afresh (the Pendulum at the start of its trajectory)."""
-    occ = bf[BF_OCC]
-    terrain = bf[BF_TERRAIN]
-    base = bf[BF_BASE]
+    occ = F.row(bf, BF_OCC)
+    terrain = F.row(bf, BF_TERRAIN)
+    base = F.row(bf, BF_BASE)
     for c in range(occ.shape[0]):
         occ[c] = -1
         terrain[c] = base[c]
@@ -189,8 +158,8 @@ def place_near(j, a, dyn, bf):
     """Put combatant ``j`` (a reserve row appearing, :func:`.kernel.appear`) on
     the free hex nearest to cell ``a`` (fewest hexes; ties to the lowest cell;
     ``a`` -1: the first free hex); False when no hex is free."""
-    occ = bf[BF_OCC]
-    terrain = bf[BF_TERRAIN]
+    occ = F.row(bf, BF_OCC)
+    terrain = F.row(bf, BF_TERRAIN)
     best = -1
     best_d = 1 << 30
     for c in range(occ.shape[0]):
@@ -218,8 +187,8 @@ def copy_cell(i, s, comb, rules, dyn, bf):
     the whole field): the free hex in that band nearest to the nearest
     standing enemy (``marionette_place: enemy``) or to her (``self``); ties
     to the lowest cell; -1 if none."""
-    occ = bf[BF_OCC]
-    terrain = bf[BF_TERRAIN]
+    occ = F.row(bf, BF_OCC)
+    terrain = F.row(bf, BF_TERRAIN)
     me = dyn[i, K.D_POS]
     goal = me
     if rules[K.R_MARIONETTE_PLACE] == 0:
@@ -256,7 +225,7 @@ def copy_cell(i, s, comb, rules, dyn, bf):
 @kernel(inline="always")
 def sweep(dyn, bf):
     """The dead leave the battlefield: free their hexes."""
-    occ = bf[BF_OCC]
+    occ = F.row(bf, BF_OCC)
     for i in range(dyn.shape[0]):
         if dyn[i, K.D_DEAD] != 0:
             c = dyn[i, K.D_POS]
@@ -271,21 +240,21 @@ def leave_if_dead(j, dyn, bf):
     if dyn[j, K.D_DEAD] != 0:
         c = dyn[j, K.D_POS]
         if c >= 0:
-            occ = bf[BF_OCC]
+            occ = F.row(bf, BF_OCC)
             if occ[c] == j:
                 occ[c] = -1
             dyn[j, K.D_POS] = -1
 
 
 @kernel(inline="always")
-def move_to(i, c, dyn, cc, bf):
+def move_to(i, c, dyn, bf):
     moved_from(i, dyn)
-    occ = bf[BF_OCC]
+    occ = F.row(bf, BF_OCC)
     occ[dyn[i, K.D_POS]] = -1
     occ[c] = i
     dyn[i, K.D_POS] = c
     dyn[i, K.D_PAID] = 0
-    cc[i, K.K_MOVES] += 1
+    dyn[i, K.K_MOVES] += 1
 
 
 # ---------------------------------------------------------------- geometry
@@ -294,10 +263,10 @@ def move_to(i, c, dyn, cc, bf):
 @kernel(inline="always")
 def hexes(a, b, bf):
     """Hexes between cells ``a`` and ``b`` (:func:`.grid.distance`, inlined when the field does not wrap)."""
-    q = bf[BF_Q]
-    r = bf[BF_R]
-    if bf[BF_SHIFTS].shape[0] > 1:
-        return G.distance(q, r, bf[BF_SHIFTS], a, b)
+    q = F.row(bf, BF_Q)
+    r = F.row(bf, BF_R)
+    if F.shifts_of(bf).shape[0] > 1:
+        return G.distance(q, r, F.shifts_of(bf), a, b)
     dq = q[a] - q[b]
     dr = r[a] - r[b]
     ds = dq + dr
@@ -378,8 +347,8 @@ def potential(m, goal, lo, hi, bf):
         return lo - d
     if d <= hi:
         return 0
-    if bf[BF_META][2] != 0:
-        return np.int64(bf[BF_WALK][m, goal]) - hi
+    if bf[BF_META, M_HAS_WALK] != 0:
+        return np.int64(F.walk_of(bf)[m, goal]) - hi
     return d - hi
 
 
@@ -396,15 +365,15 @@ def potential_at(m, goal, lo, hi, rt, bf):
 def field_potential(m, goal, lo, hi, bf):
     """:func:`potential` from the steps of :func:`barrier_field` (already filled for this goal)
     instead of ``walk``: too close, the hexes to back off; too far, the steps to the range;
-    UNREACHABLE when no walk gets there."""
+    F.UNREACHABLE when no walk gets there."""
     d = hexes(m, goal, bf)
     if d < lo:
         return np.int64(lo - d)
     if d <= hi:
         return np.int64(0)
-    x = bf[BF_DIST][m]
+    x = F.row(bf, BF_DIST)[m]
     if x < 0:
-        return np.int64(UNREACHABLE)
+        return np.int64(F.UNREACHABLE)
     return np.int64(x)
 
 
@@ -416,13 +385,13 @@ def raised_between(a, b, bf):
 
 @kernel
 def barrier_field(goal, lo, hi, bf):
-    """``bf[BF_DIST][c]``: the fewest steps from ``c`` to a hex ``lo..hi`` from ``goal``
+    """``F.row(bf, BF_DIST)[c]``: the fewest steps from ``c`` to a hex ``lo..hi`` from ``goal``
     round obstacles and barriers (raised ones included), people ignored; -1 if none.
     Used instead of the static ``walk`` while a Create Barrier barrier stands."""
-    terrain = bf[BF_TERRAIN]
-    nbr = bf[BF_NBR]
-    dist = bf[BF_DIST]
-    queue = bf[BF_QUEUE]
+    terrain = F.row(bf, BF_TERRAIN)
+    nbr = F.nbr_of(bf)
+    dist = F.row(bf, BF_DIST)
+    queue = F.row(bf, BF_QUEUE)
     tail = 0
     for c in range(dist.shape[0]):
         dist[c] = -1
@@ -447,7 +416,7 @@ def barrier_field(goal, lo, hi, bf):
 
 
 @kernel
-def best_step(i, goal, lo, hi, deep, comb, pol, rules, dyn, bf):
+def best_step(i, goal, lo, hi, deep, comb, rules, dyn, bf):
     """The hex ``i`` steps to toward being ``lo..hi`` hexes from cell ``goal``; -1 if none helps.
 
     The free neighbour with the lowest :func:`potential` (ties: not rough,
@@ -456,9 +425,9 @@ def best_step(i, goal, lo, hi, deep, comb, pol, rules, dyn, bf):
     the first step of a shortest path round them (:func:`.grid.step_toward`,
     a breadth-first search).
     """
-    nbr = bf[BF_NBR]
-    terrain = bf[BF_TERRAIN]
-    occ = bf[BF_OCC]
+    nbr = F.nbr_of(bf)
+    terrain = F.row(bf, BF_TERRAIN)
+    occ = F.row(bf, BF_OCC)
     c = dyn[i, K.D_POS]
     if band_gap(hexes(c, goal, bf), lo, hi) == 0:
         return -1
@@ -489,10 +458,10 @@ def best_step(i, goal, lo, hi, deep, comb, pol, rules, dyn, bf):
     if deep == 0:
         return -1
     if deep == 2:
-        if any_in_reach(i, comb, pol, rules, dyn, bf):
+        if any_in_reach(i, comb, rules, dyn, bf):
             return -1
-    s = G.step_toward(bf[BF_Q], bf[BF_R], bf[BF_SHIFTS], nbr, terrain, occ, G.BLOCK_MOVE, c, goal, lo, hi,
-                      bf[BF_DIST], bf[BF_QUEUE])
+    s = G.step_toward(F.row(bf, BF_Q), F.row(bf, BF_R), F.shifts_of(bf), nbr, terrain, occ, G.BLOCK_MOVE, c, goal, lo, hi,
+                      F.row(bf, BF_DIST), F.row(bf, BF_QUEUE))
     if s == c:
         return -1
     return s
@@ -517,19 +486,19 @@ def _prefer(i, j, best, best_res, best_att, best_d, mode, comb, dyn, bf):
 
 
 @kernel(inline="always")
-def pick(i, in_reach, comb, pol, rules, dyn, st_policy, bf):
+def pick(i, in_reach, comb, rules, dyn, st_policy, bf):
     """The policy's target for ``i`` among the enemies it may attack (as
     :func:`.kernel.choose_target`), only those in range when ``in_reach``;
     -1 if none. nearest: fewest hexes, then the lowest Resolve, then the first
     listed."""
-    return _pick(i, in_reach, -1, comb, pol, rules, dyn, st_policy, bf)
+    return _pick(i, in_reach, -1, comb, rules, dyn, st_policy, bf)
 
 
 @kernel
-def pick_near(i, hi, comb, pol, rules, dyn, st_policy, bf):
+def pick_near(i, hi, comb, rules, dyn, st_policy, bf):
     """:func:`pick` among the enemies at most ``hi`` hexes away (-1: all), for a
     talent with a range (Curse, Steal Action, Implode); -1 if none."""
-    return _pick(i, False, hi, comb, pol, rules, dyn, st_policy, bf)
+    return _pick(i, False, hi, comb, rules, dyn, st_policy, bf)
 
 
 @kernel(inline="always")
@@ -540,11 +509,11 @@ def _near(i, j, hi, dyn, bf):
 
 
 @kernel(inline="always")
-def _pick(i, in_reach, hi, comb, pol, rules, dyn, st_policy, bf):
+def _pick(i, in_reach, hi, comb, rules, dyn, st_policy, bf):
     n = comb.shape[0]
     side = comb[i, K.C_SIDE]
-    finish = pol[i, K.P_FINISH] != 0
-    mode = pol[i, K.P_TARGET]
+    finish = comb[i, K.P_FINISH] != 0
+    mode = comb[i, K.P_TARGET]
     best = -1
     best_res = 0
     best_att = 0
@@ -585,10 +554,10 @@ def _pick(i, in_reach, hi, comb, pol, rules, dyn, st_policy, bf):
 
 
 @kernel(inline="always")
-def any_in_reach(i, comb, pol, rules, dyn, bf):
+def any_in_reach(i, comb, rules, dyn, bf):
     """Some enemy she may attack is in range (no dice drawn)."""
     side = comb[i, K.C_SIDE]
-    finish = pol[i, K.P_FINISH] != 0
+    finish = comb[i, K.P_FINISH] != 0
     for j in range(comb.shape[0]):
         if K._candidate(j, side, finish, comb, dyn):
             if reach(i, j, rules, dyn, bf) >= 0:
@@ -616,9 +585,9 @@ def protectee(i, comb, dyn):
 
 
 @kernel(inline="always")
-def goal_of(i, t, comb, pol, rules, dyn):
+def goal_of(i, t, comb, rules, dyn):
     """Where ``i`` moves to this turn: ``(cell, lo, hi)``; cell -1 = stay."""
-    mode = pol[i, K.P_MOVE]
+    mode = comb[i, K.P_MOVE]
     if mode == K.MOVE_HOLD:
         return -1, 0, 0
     if mode == K.MOVE_PROTECT:
@@ -638,30 +607,30 @@ def goal_of(i, t, comb, pol, rules, dyn):
 
 
 @kernel
-def reckless(i, step, comb, pol, rules, dyn, streams, cc, bf):
+def reckless(i, step, comb, rules, dyn, streams, bf):
     """Reckless Movement (L1416) to ``step``: 2d6! + Support; returns True if she moved
     (an enemy's And Your Enemies Closer may hold her first: no roll, :func:`held`)."""
     if (comb[i, K.C_FOEMASK] >> K.E_CLOSER) & 1 != 0:
-        if held(i, step, comb, pol, rules, dyn, streams, cc, bf):
+        if held(i, step, comb, rules, dyn, streams, bf):
             return False
-    moved = reckless_roll(i, comb, rules, dyn, streams, cc)
+    moved = reckless_roll(i, comb, rules, dyn, streams)
     if moved:
-        move_to(i, step, dyn, cc, bf)
+        move_to(i, step, dyn, bf)
     leave_if_dead(i, dyn, bf)  # a monster at 0 Resolve is dead (L1892)
     return moved
 
 
 @kernel
-def reckless_roll(i, comb, rules, dyn, streams, cc):
+def reckless_roll(i, comb, rules, dyn, streams):
     """The challenge of Reckless Movement, shared by the hex grid (L1416) and
     the draft's positions (DRAFT L510, :mod:`.positions`): 2d6! + Support
     (sixes are Support overcharge), ``reckless_bands`` / ``reckless_damage``;
     the damage is dealt here (not an attack) and bursts checked. Returns
     whether she may move (the caller moves her)."""
-    cc[i, K.K_RECKLESS] += 1
+    dyn[i, K.K_RECKLESS] += 1
     total, sixes = exploding_d6(streams[K.S_CHECK], 2)
     total += comb[i, K.C_SUP] - K.roll_penalty(i, rules, dyn)
-    K.gain_overcharge(i, comb[i, K.C_RS], sixes, comb, rules, dyn, cc)
+    K.gain_overcharge(i, comb[i, K.C_RS], sixes, comb, rules, dyn)
     moved = True
     dmg = 0
     if total <= rules[K.R_RECKLESS_BANDS]:
@@ -670,15 +639,15 @@ def reckless_roll(i, comb, rules, dyn, streams, cc):
     elif total <= rules[K.R_RECKLESS_BANDS + 1]:
         dmg = rules[K.R_RECKLESS_DAMAGE + 1]
     if dmg > 0:
-        d = K.apply_damage(i, dmg, comb, rules, dyn, streams, cc)
-        cc[i, K.K_RECKLESS_DMG] += d
-        cc[i, K.K_TAKEN] += d
-    K.check_bursts(i, comb, rules, dyn, cc)
+        d = K.apply_damage(i, dmg, comb, rules, dyn, streams)
+        dyn[i, K.K_RECKLESS_DMG] += d
+        dyn[i, K.K_TAKEN] += d
+    K.check_bursts(i, comb, rules, dyn)
     return moved
 
 
 @kernel
-def minor_move(i, goal, lo, hi, unlocked, deep, comb, pol, rules, dyn, streams, cc, bf):
+def minor_move(i, goal, lo, hi, unlocked, deep, comb, rules, dyn, streams, bf):
     """One hex toward the goal with the Minor action; returns True if the Minor was spent.
 
     A plain move when she may (not engaged unless she disengaged, not Bound,
@@ -689,15 +658,15 @@ def minor_move(i, goal, lo, hi, unlocked, deep, comb, pol, rules, dyn, streams, 
     if not bound:
         if door_worth(i, goal, lo, hi, dyn, bf):
             if unlocked:
-                use_door(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
+                use_door(i, goal, lo, hi, comb, rules, dyn, streams, bf)
                 return True
             if not engaged(i, comb, dyn, bf):
-                use_door(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
+                use_door(i, goal, lo, hi, comb, rules, dyn, streams, bf)
                 return True
-    step = best_step(i, goal, lo, hi, deep, comb, pol, rules, dyn, bf)
+    step = best_step(i, goal, lo, hi, deep, comb, rules, dyn, bf)
     if step < 0:
         return False
-    here = bf[BF_TERRAIN][dyn[i, K.D_POS]]
+    here = F.row(bf, BF_TERRAIN)[dyn[i, K.D_POS]]
     rough = here & G.ROUGH != 0
     if not rough:
         if (comb[i, K.C_ALLMASK] >> K.E_LASHING) & 1 != 0:
@@ -706,7 +675,7 @@ def minor_move(i, goal, lo, hi, unlocked, deep, comb, pol, rules, dyn, streams, 
     eng = False
     if not unlocked:
         eng = engaged(i, comb, dyn, bf)
-    rash = pol[i, K.P_RECKLESS] != 0
+    rash = comb[i, K.P_RECKLESS] != 0
     if peril:
         rash = True  # Perilous Terrain: leaving takes a Minor action and Reckless Movement (L2146)
         rough = True
@@ -714,37 +683,37 @@ def minor_move(i, goal, lo, hi, unlocked, deep, comb, pol, rules, dyn, streams, 
         if rules[K.R_BOUND_RECKLESS] == 1:
             if rash:
                 if rough:
-                    reckless(i, step, comb, pol, rules, dyn, streams, cc, bf)
+                    reckless(i, step, comb, rules, dyn, streams, bf)
                     return True
                 if engaged(i, comb, dyn, bf):
-                    reckless(i, step, comb, pol, rules, dyn, streams, cc, bf)
+                    reckless(i, step, comb, rules, dyn, streams, bf)
                     return True
         return False
     if peril:
-        reckless(i, step, comb, pol, rules, dyn, streams, cc, bf)
+        reckless(i, step, comb, rules, dyn, streams, bf)
         return True
     short = False
     if rough:
         short = dyn[i, K.D_PAID] + 1 < 2
     if eng:
         if rash:
-            reckless(i, step, comb, pol, rules, dyn, streams, cc, bf)
+            reckless(i, step, comb, rules, dyn, streams, bf)
             return True
         return False
     if short:
         if rash:
-            reckless(i, step, comb, pol, rules, dyn, streams, cc, bf)
+            reckless(i, step, comb, rules, dyn, streams, bf)
             return True
         if rules[K.R_ROUGH_COST] == 1:
             dyn[i, K.D_PAID] += 1
             return True
         return False
-    walk_to(i, step, comb, pol, rules, dyn, streams, cc, bf)
+    walk_to(i, step, comb, rules, dyn, streams, bf)
     return True
 
 
 @kernel
-def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
+def major_move(i, goal, lo, hi, minor, comb, rules, dyn, streams, bf):
     """Move toward the goal with the Major action (nobody in range).
 
     Engaged: Disengage (moves 1 hex, or only unlocks, A14). Rough terrain:
@@ -758,12 +727,12 @@ def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
     if not bound:
         if not eng:
             if door_worth(i, goal, lo, hi, dyn, bf):
-                use_door(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)  # the Major does what a Minor does
+                use_door(i, goal, lo, hi, comb, rules, dyn, streams, bf)  # the Major does what a Minor does
                 return False, False
-    step = best_step(i, goal, lo, hi, 1, comb, pol, rules, dyn, bf)
+    step = best_step(i, goal, lo, hi, 1, comb, rules, dyn, bf)
     if step < 0:
         return False, False
-    here = bf[BF_TERRAIN][dyn[i, K.D_POS]]
+    here = F.row(bf, BF_TERRAIN)[dyn[i, K.D_POS]]
     rough = here & G.ROUGH != 0
     if not rough:
         if (comb[i, K.C_ALLMASK] >> K.E_LASHING) & 1 != 0:
@@ -777,16 +746,16 @@ def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
             stuck = True
         if stuck:
             if rules[K.R_BOUND_RECKLESS] == 0:
-                if pol[i, K.P_RECKLESS] != 0:
-                    reckless(i, step, comb, pol, rules, dyn, streams, cc, bf)
+                if comb[i, K.P_RECKLESS] != 0:
+                    reckless(i, step, comb, rules, dyn, streams, bf)
                 elif peril:
-                    reckless(i, step, comb, pol, rules, dyn, streams, cc, bf)
+                    reckless(i, step, comb, rules, dyn, streams, bf)
             return False, False
     if peril:
         # Perilous Terrain (L2146): the Major acts as the Minor action, with Reckless Movement
-        reckless(i, step, comb, pol, rules, dyn, streams, cc, bf)
+        reckless(i, step, comb, rules, dyn, streams, bf)
         return False, False
-        move_to(i, step, dyn, cc, bf)
+        move_to(i, step, dyn, bf)
         return False, False
     pts = 1
     if eng:
@@ -795,11 +764,11 @@ def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
     need = 2 if rough else 1
     paid = dyn[i, K.D_PAID] + pts
     if paid >= need:
-        walk_to(i, step, comb, pol, rules, dyn, streams, cc, bf)
+        walk_to(i, step, comb, rules, dyn, streams, bf)
         return False, False
     if minor:
         if paid + 1 >= need:
-            walk_to(i, step, comb, pol, rules, dyn, streams, cc, bf)
+            walk_to(i, step, comb, rules, dyn, streams, bf)
             return True, False
     dyn[i, K.D_PAID] = paid
     return False, eng
@@ -809,7 +778,7 @@ def major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf):
 
 
 @kernel(inline="always")
-def guard_for(i, a, t, ranged, comb, pol, dyn, bf):
+def guard_for(i, a, t, ranged, comb, dyn, bf):
     """Who may intercept ``i``'s attack on ``t`` from cell ``a`` (L1469): a standing
     ally of ``t`` with a willing policy, adjacent to ``t`` or (ranged) on the line
     between ``a`` and ``t``; the highest Defence, then the first listed. -1 if none."""
@@ -817,19 +786,19 @@ def guard_for(i, a, t, ranged, comb, pol, dyn, bf):
     pt = dyn[t, K.D_POS]
     best = -1
     nline = -1
-    line = bf[BF_LINE]
+    line = F.line_row(bf)
     for j in range(n):
         if j == i:
             continue  # a frenzied girl attacking an ally does not intercept her own attack
-        if not K.may_guard(j, t, best, comb, pol, dyn):
+        if not K.may_guard(j, t, best, comb, dyn):
             continue
         pj = dyn[j, K.D_POS]
         ok = hexes(pj, pt, bf) == 1
         if not ok:
             if ranged:
                 if nline < 0:
-                    nline = G.line_between(bf[BF_Q], bf[BF_R], bf[BF_SHIFTS], bf[BF_LUT], bf[BF_META][0],
-                                           bf[BF_META][1], a, pt, line)
+                    nline = G.line_between(F.row(bf, BF_Q), F.row(bf, BF_R), F.shifts_of(bf), F.lut_of(bf), bf[BF_META, M_QMIN],
+                                           bf[BF_META, M_RMIN], a, pt, line)
                 for k in range(1, nline - 1):
                     if line[k] == pj:
                         ok = True
@@ -839,7 +808,7 @@ def guard_for(i, a, t, ranged, comb, pol, dyn, bf):
 
 
 @kernel
-def intercept(i, t, dmg, comb, pol, rules, dyn, streams, cc):
+def intercept(i, t, dmg, comb, rules, dyn, streams):
     """Intercept (L1469, A26a), called by :func:`.kernel.attack` after a hit
     on ``t`` for ``dmg`` when ``D_GUARD`` names an ally: if her policy is
     willing she rolls 2d6! + Defence; returns the damage left for ``t``."""
@@ -851,30 +820,30 @@ def intercept(i, t, dmg, comb, pol, rules, dyn, streams, cc):
         return dmg
     if dyn[t, K.D_RES] > 0:  # a downed target always needs it
         left = dyn[t, K.D_RES] - dmg
-        if left * 100 >= pol[j, K.P_INTERCEPT] * comb[t, K.C_RES]:
+        if left * 100 >= comb[j, K.P_INTERCEPT] * comb[t, K.C_RES]:
             return dmg
     total, sixes = exploding_d6(streams[K.S_CHECK], 2)
     total += comb[j, K.C_DEF] - K.roll_penalty(j, rules, dyn)
-    K.gain_overcharge(j, comb[j, K.C_RD], sixes, comb, rules, dyn, cc)
+    K.gain_overcharge(j, comb[j, K.C_RD], sixes, comb, rules, dyn)
     if total <= rules[K.R_INTERCEPT_BANDS]:
-        K.check_bursts(j, comb, rules, dyn, cc)
+        K.check_bursts(j, comb, rules, dyn)
         return dmg
     take = dmg
     if total > rules[K.R_INTERCEPT_BANDS + 1]:
         take = dmg // 2
         if rules[K.R_INTERCEPT_HALF] == 1:
             take = (dmg + 1) // 2
-    d = K.apply_damage(j, take, comb, rules, dyn, streams, cc)
-    cc[j, K.K_TAKEN] += d
-    cc[i, K.K_DEALT] += d
-    cc[j, K.K_INTERCEPTS] += 1
-    cc[j, K.K_INTERCEPT_DMG] += d
-    K.check_bursts(j, comb, rules, dyn, cc)
+    d = K.apply_damage(j, take, comb, rules, dyn, streams)
+    dyn[j, K.K_TAKEN] += d
+    dyn[i, K.K_DEALT] += d
+    dyn[j, K.K_INTERCEPTS] += 1
+    dyn[j, K.K_INTERCEPT_DMG] += d
+    K.check_bursts(j, comb, rules, dyn)
     return 0
 
 
 @kernel
-def attack_setup(i, t, comb, pol, rules, dyn, bf):
+def attack_setup(i, t, comb, rules, dyn, bf):
     """Before ``i``'s basic attack on ``t`` on the grid: the Fear Auras, the
     damage of the form the distance allows (her ``attack_kind`` when both
     do, ``D_DMG_ADJ``), an interceptor standing by (L1453, L1469;
@@ -900,7 +869,7 @@ def attack_setup(i, t, comb, pol, rules, dyn, bf):
         dyn[i, K.D_DMG_ADJ] = comb[i, K.C_RANGED_DMG] - comb[i, K.C_DMG]
     g = -1
     if comb[t, K.C_COVER] > 0:
-        g = guard_for(i, a, t, form == 1, comb, pol, dyn, bf)
+        g = guard_for(i, a, t, form == 1, comb, dyn, bf)
     dyn[t, K.D_GUARD] = g
     if (comb[t, K.C_TMASK] >> K.E_VEIL) & 1 != 0:
         dyn[i, K.D_VEIL_D] = hexes(a, dyn[t, K.D_POS], bf)  # Veil: within 1-2 or not
@@ -908,7 +877,7 @@ def attack_setup(i, t, comb, pol, rules, dyn, bf):
 
 
 @kernel(inline="always")
-def attack_cleanup(i, t, g, comb, pol, rules, dyn, streams, cc, bf):
+def attack_cleanup(i, t, g, comb, rules, dyn, streams, bf):
     """After the attack: back to the gridless state; the dead leave the
     battlefield; Slither Away; the Fear Auras again. Inlined (two sites):
     a call would cost more than its few stores."""
@@ -919,38 +888,38 @@ def attack_cleanup(i, t, g, comb, pol, rules, dyn, streams, cc, bf):
         leave_if_dead(g, dyn, bf)
     if K.side_has_code(t, K.E_SLITHER, comb):
         if K.has_code(t, K.E_SLITHER, comb):
-            slither(t, i, comb, pol, rules, dyn, streams, cc, bf)
+            slither(t, i, comb, rules, dyn, streams, bf)
     refresh_fear(comb, dyn, bf)
 
 
 @kernel(inline="always")
-def grid_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
+def grid_attack(i, t, comb, rules, dyn, streams, bf):
     """``i``'s basic attack on ``t`` with the form the distance allows (her
     ``attack_kind`` when both do), an interceptor standing by (L1453, L1469).
     The attack is the called :func:`.kernel.attack_call`, not inlined into the
     grid turn: inlined, the turn's cold compile outgrew the machine's 24 GB."""
-    g = attack_setup(i, t, comb, pol, rules, dyn, bf)
-    dealt = K.attack_call(i, t, comb, pol, rules, dyn, streams, cc)
-    attack_cleanup(i, t, g, comb, pol, rules, dyn, streams, cc, bf)
+    g = attack_setup(i, t, comb, rules, dyn, bf)
+    dealt = K.attack_call(i, t, comb, rules, dyn, streams)
+    attack_cleanup(i, t, g, comb, rules, dyn, streams, bf)
     return dealt
 
 
 @kernel
-def grid_attack_call(i, t, comb, pol, rules, dyn, streams, cc, bf):
+def grid_attack_call(i, t, comb, rules, dyn, streams, bf):
     """:func:`grid_attack` through :func:`.kernel.attack_call`, for the rare
     attack sites (a frenzy's attacks and retaliations) so the turn's inlined
     attack stays the only copy. Like the turn's attack, an ally of ``t`` may
     Sprint off her turn to intercept it first (:func:`guard_sprint`)."""
     if K.side_has_code(t, K.E_SPRINT, comb):
-        guard_sprint(i, t, comb, pol, rules, dyn, streams, cc, bf)
-    g = attack_setup(i, t, comb, pol, rules, dyn, bf)
-    dealt = K.attack_call(i, t, comb, pol, rules, dyn, streams, cc)
-    attack_cleanup(i, t, g, comb, pol, rules, dyn, streams, cc, bf)
+        guard_sprint(i, t, comb, rules, dyn, streams, bf)
+    g = attack_setup(i, t, comb, rules, dyn, bf)
+    dealt = K.attack_call(i, t, comb, rules, dyn, streams)
+    attack_cleanup(i, t, g, comb, rules, dyn, streams, bf)
     return dealt
 
 
 @kernel
-def frenzy_step(i, t, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
+def frenzy_step(i, t, goal, lo, hi, comb, rules, dyn, streams, bf):
     """The frenzy's extra point of movement (L758: "Spend 1 Fury Overcharge on
     an extra point movement towards the target"): when one plain hex toward
     ``t`` (not engaged, not Bound, not out of rough or perilous terrain)
@@ -963,22 +932,22 @@ def frenzy_step(i, t, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
         return False
     if engaged(i, comb, dyn, bf):
         return False
-    if bf[BF_TERRAIN][dyn[i, K.D_POS]] & (G.ROUGH | G.PERILOUS) != 0:
+    if F.row(bf, BF_TERRAIN)[dyn[i, K.D_POS]] & (G.ROUGH | G.PERILOUS) != 0:
         return False
-    step = best_step(i, goal, lo, hi, 0, comb, pol, rules, dyn, bf)
+    step = best_step(i, goal, lo, hi, 0, comb, rules, dyn, bf)
     if step < 0:
         return False
     if reach_from(step, t, dyn[i, K.D_RANGED_HI], rules, dyn, bf) < 0:
         return False
-    move_to(i, step, dyn, cc, bf)
-    K.spend_fury(i, 1, dyn, cc)
+    move_to(i, step, dyn, bf)
+    K.spend_fury(i, 1, dyn)
     dyn[i, K.D_FURY_PAID] = 1
-    stepped(i, comb, pol, rules, dyn, streams, cc, bf)
+    stepped(i, comb, rules, dyn, streams, bf)
     return True
 
 
 @kernel
-def frenzy_turn(i, t, comb, pol, rules, dyn, streams, cc, bf):
+def frenzy_turn(i, t, comb, rules, dyn, streams, bf):
     """A Fury frenzy's turn on the grid (L746: "must attack a living target or
     move towards one"); ``t`` is :func:`.kernel.frenzy_target` (the closest
     standing combatant, allies included; -1 nobody). Out of her reach: a Minor
@@ -1009,33 +978,33 @@ def frenzy_turn(i, t, comb, pol, rules, dyn, streams, cc, bf):
         if minor:
             if reach(i, t, rules, dyn, bf) < 0:
                 if away(i, goal, lo, hi, dyn, bf):
-                    if minor_move(i, goal, lo, hi, False, 2, comb, pol, rules, dyn, streams, cc, bf):
+                    if minor_move(i, goal, lo, hi, False, 2, comb, rules, dyn, streams, bf):
                         minor = False
-                        stepped(i, comb, pol, rules, dyn, streams, cc, bf)
+                        stepped(i, comb, rules, dyn, streams, bf)
         if minor:
             if K.is_standing(dyn, i):
-                if K.frenzy_removal(i, comb, pol, rules, dyn, streams, cc):
+                if K.frenzy_removal(i, comb, rules, dyn, streams):
                     minor = False
         if K.is_standing(dyn, i) and K.is_standing(dyn, t):
             if reach(i, t, rules, dyn, bf) < 0:
-                frenzy_step(i, t, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
+                frenzy_step(i, t, goal, lo, hi, comb, rules, dyn, streams, bf)
         if K.is_standing(dyn, i) and K.is_standing(dyn, t):
             if reach(i, t, rules, dyn, bf) >= 0:
                 if K.side_has_code(t, K.E_SWITCH, comb):
-                    t = K.defensive_switch(i, t, comb, pol, rules, dyn, cc, bf)
-                grid_attack_call(i, t, comb, pol, rules, dyn, streams, cc, bf)
+                    t = K.defensive_switch(i, t, comb, rules, dyn, bf)
+                grid_attack_call(i, t, comb, rules, dyn, streams, bf)
             elif away(i, goal, lo, hi, dyn, bf):
-                major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf)
-                stepped(i, comb, pol, rules, dyn, streams, cc, bf)
+                major_move(i, goal, lo, hi, minor, comb, rules, dyn, streams, bf)
+                stepped(i, comb, rules, dyn, streams, bf)
     dyn[i, K.D_FURY_PAID] = 0
-    mines_pending(comb, pol, rules, dyn, streams, cc, bf)
+    mines_pending(comb, rules, dyn, streams, bf)
     refresh_fear(comb, dyn, bf)
     if comb[i, K.C_TMASK] != 0:
         dyn[i, K.D_TURNS_DONE] += 1
 
 
 @kernel
-def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
+def take_turn_grid(i, comb, rules, dyn, streams, bf):
     """One turn of ``i`` on the battlefield (see the module doc for the order).
 
     Talents play as in the gridless turn (:func:`.kernel.take_turn`): Remedy
@@ -1046,27 +1015,27 @@ def take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
     ``talent_ranges``): heals, Remedy, Curse, Steal Action, Wave of Courage,
     Screams, Reflector's recipient, Fear Aura (:func:`refresh_fear`).
     """
-    _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf)
-    mines_pending(comb, pol, rules, dyn, streams, cc, bf)  # forced moves of this turn (pulls, pushes, switches)
+    _turn_grid(i, comb, rules, dyn, streams, bf)
+    mines_pending(comb, rules, dyn, streams, bf)  # forced moves of this turn (pulls, pushes, switches)
     refresh_fear(comb, dyn, bf)
     if comb[i, K.C_TMASK] != 0:
         dyn[i, K.D_TURNS_DONE] += 1
 
 
 @kernel(inline="always")
-def settle_action(i, comb, pol, rules, dyn, streams, cc, bf):
+def settle_action(i, comb, rules, dyn, streams, bf):
     """After an action of ``i``'s grid turn (``bursts: play`` with ``burst_timing:
     after_action``, A7b: "after the current action resolves"): what the action left due
     plays now (:func:`.kernel.settle`: a frenzied girl's retaliation, L758, then the due
     bursts), as between the actions of a gridless turn. Under ``after_turn`` the fight
     loop settles once the turn is over. Returns whether ``i`` still stands."""
     if K.settle_now(rules):
-        K.settle(comb, pol, rules, dyn, streams, cc, bf)
+        K.settle(comb, rules, dyn, streams, bf)
     return K.is_standing(dyn, i)
 
 
 @kernel(inline="always")
-def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
+def _turn_grid(i, comb, rules, dyn, streams, bf):
     mask = comb[i, K.C_TMASK]
     dyn[i, K.D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
     sweep(dyn, bf)
@@ -1081,9 +1050,9 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
         stunned = dyn[i, K.D_AIL + K.A_STUN] != 0
         remedied = False
         if mask != 0:
-            remedied = K.try_remedy(i, i, comb, pol, rules, dyn, cc)
+            remedied = K.try_remedy(i, i, comb, rules, dyn)
         if not remedied:
-            K.removal_roll(i, comb, rules, dyn, streams, cc)
+            K.removal_roll(i, comb, rules, dyn, streams)
         if minor:
             minor = False
         else:
@@ -1091,43 +1060,43 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
         if stunned:
             if dyn[i, K.D_AIL + K.A_STUN] == 0:
                 major = True  # "she regains the second action"
-        K.check_bursts(i, comb, rules, dyn, cc)
-        if not settle_action(i, comb, pol, rules, dyn, streams, cc, bf):
+        K.check_bursts(i, comb, rules, dyn)
+        if not settle_action(i, comb, rules, dyn, streams, bf):
             return
     if minor:
         if mask != 0:
             # a Minor talent; a successful Steal Action gives another Minor (L1725)
-            if K.minor_talent(i, comb, pol, rules, dyn, streams, cc, bf) == 1:
+            if K.minor_talent(i, comb, rules, dyn, streams, bf) == 1:
                 minor = False
-            if not settle_action(i, comb, pol, rules, dyn, streams, cc, bf):
+            if not settle_action(i, comb, rules, dyn, streams, bf):
                 return
     st_policy = streams[K.S_POLICY]
-    t0 = pick(i, False, comb, pol, rules, dyn, st_policy, bf)
+    t0 = pick(i, False, comb, rules, dyn, st_policy, bf)
     if t0 < 0:
         return  # nobody left to fight
-    goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
+    goal, lo, hi = goal_of(i, t0, comb, rules, dyn)
     disengaged = False
     # 2. a Minor step toward her range before the Major (a movement talent when a step would not do)
     if minor:
         if away(i, goal, lo, hi, dyn, bf):
             if mask != 0:
-                if talent_move(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
+                if talent_move(i, goal, lo, hi, comb, rules, dyn, streams, bf):
                     minor = False
-                    stepped(i, comb, pol, rules, dyn, streams, cc, bf)
-                    if not settle_action(i, comb, pol, rules, dyn, streams, cc, bf):
+                    stepped(i, comb, rules, dyn, streams, bf)
+                    if not settle_action(i, comb, rules, dyn, streams, bf):
                         return
         if minor:
             if away(i, goal, lo, hi, dyn, bf):
-                if minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf):
+                if minor_move(i, goal, lo, hi, disengaged, 2, comb, rules, dyn, streams, bf):
                     minor = False
-                    stepped(i, comb, pol, rules, dyn, streams, cc, bf)
-                    if not settle_action(i, comb, pol, rules, dyn, streams, cc, bf):
+                    stepped(i, comb, rules, dyn, streams, bf)
+                    if not settle_action(i, comb, rules, dyn, streams, bf):
                         return
     if mask != 0:
         if K.has_code(i, K.E_SPRINT, comb):
-            sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
-            stepped(i, comb, pol, rules, dyn, streams, cc, bf)
-            if not settle_action(i, comb, pol, rules, dyn, streams, cc, bf):
+            sprint(i, goal, lo, hi, comb, rules, dyn, streams, bf)
+            stepped(i, comb, rules, dyn, streams, bf)
+            if not settle_action(i, comb, rules, dyn, streams, bf):
                 return
     # 3. the Major: attack what is in range, else move; Bonus Action: another Major
     for m in range(2):
@@ -1135,54 +1104,54 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
             break
         major = False
         if m > 0:  # the first Major's bursts, then the Bonus Action's; her target may be down
-            if not settle_action(i, comb, pol, rules, dyn, streams, cc, bf):
+            if not settle_action(i, comb, rules, dyn, streams, bf):
                 return
-            if not K._candidate(t0, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
-                t0 = pick(i, False, comb, pol, rules, dyn, st_policy, bf)
+            if not K._candidate(t0, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn):
+                t0 = pick(i, False, comb, rules, dyn, st_policy, bf)
                 if t0 < 0:
                     return
-                goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
+                goal, lo, hi = goal_of(i, t0, comb, rules, dyn)
         who = i  # Guided Strike: an ally makes the attack (one attack site: attack is inlined once)
         t = -1
         if mask != 0:
             refresh_fear(comb, dyn, bf)
             if K.has_code(i, K.E_SAFE_PLACE, comb):
-                if safe_place(i, comb, pol, rules, dyn, cc, bf):
+                if safe_place(i, comb, rules, dyn, bf):
                     continue
-            if K.major_talent(i, comb, pol, rules, dyn, streams, cc, bf):
+            if K.major_talent(i, comb, rules, dyn, streams, bf):
                 if not K.is_standing(dyn, i):
                     return
                 if m == 0:
-                    if any_in_reach(i, comb, pol, rules, dyn, bf):
-                        if K.bonus_action(i, comb, pol, rules, dyn, cc):
+                    if any_in_reach(i, comb, rules, dyn, bf):
+                        if K.bonus_action(i, comb, rules, dyn):
                             major = True
                 continue
-            s, g = K.guided_choice(i, comb, pol, dyn)
+            s, g = K.guided_choice(i, comb, dyn)
             if g >= 0:
-                tg = pick(g, True, comb, pol, rules, dyn, st_policy, bf)
+                tg = pick(g, True, comb, rules, dyn, st_policy, bf)
                 if tg >= 0:
-                    K.pay_talent(i, s, comb, rules, dyn, cc)
-                    K.check_bursts(i, comb, rules, dyn, cc)
+                    K.pay_talent(i, s, comb, rules, dyn)
+                    K.check_bursts(i, comb, rules, dyn)
                     who = g
                     t = tg
         if who == i:
             guarding = False
-            if pol[i, K.P_MOVE] == K.MOVE_PROTECT:
+            if comb[i, K.P_MOVE] == K.MOVE_PROTECT:
                 if away(i, goal, lo, hi, dyn, bf):  # a bodyguard gets next to her ally first
-                    if best_step(i, goal, lo, hi, 1, comb, pol, rules, dyn, bf) >= 0:
+                    if best_step(i, goal, lo, hi, 1, comb, rules, dyn, bf) >= 0:
                         guarding = True
             if not guarding:
-                if K._candidate(t0, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
+                if K._candidate(t0, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn):
                     if reach(i, t0, rules, dyn, bf) >= 0:
                         t = t0
                 if t < 0:
-                    t = pick(i, True, comb, pol, rules, dyn, st_policy, bf)
+                    t = pick(i, True, comb, rules, dyn, st_policy, bf)
                 if (mask >> K.E_MINION_EXPLOSION) & 1 != 0:
-                    t = blast_choice(i, t, t0, comb, pol, rules, dyn, bf)
+                    t = blast_choice(i, t, t0, comb, rules, dyn, bf)
                 if t < 0:
                     if mask != 0:
                         if K.has_code(i, K.E_MOVE_ATTACK, comb):
-                            t = move_attack(i, t0, comb, pol, rules, dyn, streams, cc, bf)
+                            t = move_attack(i, t0, comb, rules, dyn, streams, bf)
                             if t == -2:  # held by And Your Enemies Closer: the Major is used up
                                 continue
         if t >= 0:
@@ -1190,66 +1159,66 @@ def _turn_grid(i, comb, pol, rules, dyn, streams, cc, bf):
             if who == i:
                 if mask != 0:
                     if K.has_code(i, K.E_SHOVE, comb):
-                        sh = K.pay_shove(i, comb, pol, rules, dyn, cc)
+                        sh = K.pay_shove(i, comb, rules, dyn)
             if K.side_has_code(t, K.E_SWITCH, comb):
-                t = K.defensive_switch(who, t, comb, pol, rules, dyn, cc, bf)
+                t = K.defensive_switch(who, t, comb, rules, dyn, bf)
             if K.side_has_code(t, K.E_SPRINT, comb):
-                guard_sprint(who, t, comb, pol, rules, dyn, streams, cc, bf)
-            dealt = grid_attack(who, t, comb, pol, rules, dyn, streams, cc, bf)
+                guard_sprint(who, t, comb, rules, dyn, streams, bf)
+            dealt = grid_attack(who, t, comb, rules, dyn, streams, bf)
             if dyn[who, K.D_BLAST] != 0:  # Minion Explosion: the destroyed minion leaves its hex
                 leave_if_dead(dyn[who, K.D_BLAST] - 1, dyn, bf)
                 dyn[who, K.D_BLAST] = 0
             if sh >= 0:
                 if dealt >= 0:
-                    shove(i, t, comb[i, K.C_TP1 + sh], comb, dyn, cc, bf)
+                    shove(i, t, comb[i, K.C_TP1 + sh], comb, dyn, bf)
             if not K.is_standing(dyn, i):
                 return
             if m == 0:
                 if who == i:
                     if dealt >= 0:
                         if (mask >> K.E_REFLECTOR) & 1 != 0:
-                            K.give_reflector(i, comb, dyn, cc, bf)
+                            K.give_reflector(i, comb, dyn, bf)
                 if mask != 0:
-                    if any_in_reach(i, comb, pol, rules, dyn, bf):
-                        if K.bonus_action(i, comb, pol, rules, dyn, cc):
+                    if any_in_reach(i, comb, rules, dyn, bf):
+                        if K.bonus_action(i, comb, rules, dyn):
                             major = True
-        elif barrier_turn(i, who, goal, lo, hi, comb, rules, dyn, streams, cc, bf):
+        elif barrier_turn(i, who, goal, lo, hi, comb, rules, dyn, streams, bf):
             pass  # the Major hit an enemy's barrier that keeps her from everyone (Create Barrier)
         elif away(i, goal, lo, hi, dyn, bf):
-            used, dis = major_move(i, goal, lo, hi, minor, comb, pol, rules, dyn, streams, cc, bf)
-            stepped(i, comb, pol, rules, dyn, streams, cc, bf)
+            used, dis = major_move(i, goal, lo, hi, minor, comb, rules, dyn, streams, bf)
+            stepped(i, comb, rules, dyn, streams, bf)
             if used:
                 minor = False
             if dis:
                 disengaged = True
             if not K.is_standing(dyn, i):
                 return
-    if not settle_action(i, comb, pol, rules, dyn, streams, cc, bf):
+    if not settle_action(i, comb, rules, dyn, streams, bf):
         return
     # 4. a Minor still unused: one more hex toward her goal
     if minor:
         if t0 >= 0:
-            if not K._candidate(t0, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
-                t0 = pick(i, False, comb, pol, rules, dyn, st_policy, bf)
-        goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
+            if not K._candidate(t0, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn):
+                t0 = pick(i, False, comb, rules, dyn, st_policy, bf)
+        goal, lo, hi = goal_of(i, t0, comb, rules, dyn)
         if away(i, goal, lo, hi, dyn, bf):
             used = False
             if mask != 0:
-                used = talent_move(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
+                used = talent_move(i, goal, lo, hi, comb, rules, dyn, streams, bf)
             if not used:
-                minor_move(i, goal, lo, hi, disengaged, 2, comb, pol, rules, dyn, streams, cc, bf)
-            stepped(i, comb, pol, rules, dyn, streams, cc, bf)
+                minor_move(i, goal, lo, hi, disengaged, 2, comb, rules, dyn, streams, bf)
+            stepped(i, comb, rules, dyn, streams, bf)
     if mask != 0:
         if K.has_code(i, K.E_SPRINT, comb):
             if K.is_standing(dyn, i):
                 if t0 >= 0:
-                    goal, lo, hi = goal_of(i, t0, comb, pol, rules, dyn)
-                    sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
-                    stepped(i, comb, pol, rules, dyn, streams, cc, bf)
+                    goal, lo, hi = goal_of(i, t0, comb, rules, dyn)
+                    sprint(i, goal, lo, hi, comb, rules, dyn, streams, bf)
+                    stepped(i, comb, rules, dyn, streams, bf)
 
 
 @kernel
-def blast_choice(i, t, t0, comb, pol, rules, dyn, bf):
+def blast_choice(i, t, t0, comb, rules, dyn, bf):
     """Minion Explosion on the grid (L1987-1989, boss ability, Major, its cost):
     "an attack originating from one of its minions' hexes"; that minion is
     destroyed (:func:`.kernel.minion_explosion`). With the ability usable (uses,
@@ -1264,7 +1233,7 @@ def blast_choice(i, t, t0, comb, pol, rules, dyn, bf):
     (as gridless, where the ambush comes before Minion Explosion)."""
     if dyn[i, K.D_AMBUSH] != 0:
         return t
-    if K.find_usable(i, K.E_MINION_EXPLOSION, comb, pol, dyn) < 0:
+    if K.find_usable(i, K.E_MINION_EXPLOSION, comb, dyn) < 0:
         return t
     if t >= 0:
         m = blast_minion(i, t, comb, rules, dyn, bf)
@@ -1272,7 +1241,7 @@ def blast_choice(i, t, t0, comb, pol, rules, dyn, bf):
             dyn[i, K.D_BLAST] = m + 1
         return t
     side = comb[i, K.C_SIDE]
-    finish = pol[i, K.P_FINISH] != 0
+    finish = comb[i, K.P_FINISH] != 0
     if t0 >= 0:
         if K._candidate(t0, side, finish, comb, dyn):
             m = blast_minion(i, t0, comb, rules, dyn, bf)
@@ -1310,7 +1279,7 @@ def on_line(a, d, length, c, bf):
     (excluded) in direction ``d``."""
     if d < 0:
         return False
-    nbr = bf[BF_NBR]
+    nbr = F.nbr_of(bf)
     m = nbr[a, d]
     k = 0
     while m >= 0:
@@ -1416,7 +1385,7 @@ def area_has(c, d, width, length, p, bf):
     if on_line(c, d, length, p, bf):
         return True
     if width > 1:
-        m = bf[BF_NBR][c, (d + 1) % 6]
+        m = F.nbr_of(bf)[c, (d + 1) % 6]
         if m >= 0:
             if p == m:
                 return True
@@ -1426,11 +1395,11 @@ def area_has(c, d, width, length, p, bf):
 
 
 @kernel
-def area_count(i, d, width, length, comb, pol, dyn, bf):
+def area_count(i, d, width, length, comb, dyn, bf):
     """Enemies ``i`` may attack (:func:`.kernel._candidate`) in the area ``d``."""
     c = dyn[i, K.D_POS]
     side = comb[i, K.C_SIDE]
-    finish = pol[i, K.P_FINISH] != 0
+    finish = comb[i, K.P_FINISH] != 0
     k = 0
     for j in range(comb.shape[0]):
         if K._candidate(j, side, finish, comb, dyn):
@@ -1440,16 +1409,16 @@ def area_count(i, d, width, length, comb, pol, dyn, bf):
 
 
 @kernel
-def area_strike(i, t, comb, pol, rules, dyn, streams, cc, bf):
+def area_strike(i, t, comb, rules, dyn, streams, bf):
     """One target of an area attack: :func:`grid_attack` through the called attack (the
     turn's inlined one stays the only copy); melee damage at the melee range, else ranged.
     Defensive Switch (L1699-1703) before the roll: an ally outside the area may take her
     place (:func:`.kernel.area_switch`); then, nobody able to intercept, an ally may Sprint
     off her turn to stand next to her (:func:`guard_sprint`; the area's targets were
     marked when the attack was made, so stepping into it does not make her one)."""
-    t = K.area_switch(i, t, comb, pol, rules, dyn, cc, bf)
+    t = K.area_switch(i, t, comb, rules, dyn, bf)
     if K.side_has_code(t, K.E_SPRINT, comb):
-        guard_sprint(i, t, comb, pol, rules, dyn, streams, cc, bf)
+        guard_sprint(i, t, comb, rules, dyn, streams, bf)
     refresh_fear(comb, dyn, bf)
     d = hexes(dyn[i, K.D_POS], dyn[t, K.D_POS], bf)
     if d <= rules[K.R_MELEE_RANGE + 1]:
@@ -1458,13 +1427,13 @@ def area_strike(i, t, comb, pol, rules, dyn, streams, cc, bf):
         dyn[i, K.D_DMG_ADJ] = comb[i, K.C_RANGED_DMG] - comb[i, K.C_DMG]
     g = -1
     if comb[t, K.C_COVER] > 0:
-        g = guard_for(i, dyn[i, K.D_POS], t, d > rules[K.R_MELEE_RANGE + 1], comb, pol, dyn, bf)
+        g = guard_for(i, dyn[i, K.D_POS], t, d > rules[K.R_MELEE_RANGE + 1], comb, dyn, bf)
     dyn[t, K.D_GUARD] = g
     dyn[i, K.D_VEIL_D] = d
-    dealt = K.attack_call(i, t, comb, pol, rules, dyn, streams, cc)
+    dealt = K.attack_call(i, t, comb, rules, dyn, streams)
     dyn[t, K.D_GUARD] = -1
     dyn[i, K.D_DMG_ADJ] = 0
-    cc[i, K.K_AREA_TARGETS] += 1
+    dyn[i, K.K_AREA_TARGETS] += 1
     leave_if_dead(t, dyn, bf)
     if g >= 0:
         leave_if_dead(g, dyn, bf)
@@ -1473,14 +1442,14 @@ def area_strike(i, t, comb, pol, rules, dyn, streams, cc, bf):
 
 
 @kernel
-def area_targets_in(i, d, width, length, comb, pol, rules, dyn, streams, cc, bf):
+def area_targets_in(i, d, width, length, comb, rules, dyn, streams, bf):
     """Attack every target in area ``d`` of ``i`` (enemies she may attack; her allies too under
     ``area_allies``), in listed order, while she stands. The targets are those in the area
     when the attack is made (``D_AREA_HIT`` 1; 2 once attacked by it); one whom a Defensive
     Switch moved out of it is not attacked again, nor a switcher who moved into it."""
     c = dyn[i, K.D_POS]
     side = comb[i, K.C_SIDE]
-    finish = pol[i, K.P_FINISH] != 0
+    finish = comb[i, K.P_FINISH] != 0
     n = comb.shape[0]
     for j in range(n):
         if j == i:
@@ -1505,12 +1474,12 @@ def area_targets_in(i, d, width, length, comb, pol, rules, dyn, streams, cc, bf)
         elif not K._candidate(j, side, finish, comb, dyn):
             continue
         if area_has(c, d, width, length, dyn[j, K.D_POS], bf):
-            area_strike(i, j, comb, pol, rules, dyn, streams, cc, bf)
+            area_strike(i, j, comb, rules, dyn, streams, bf)
     K.area_done(dyn)
 
 
 @kernel
-def area_attack(i, s, comb, pol, rules, dyn, streams, cc, bf):
+def area_attack(i, s, comb, rules, dyn, streams, bf):
     """Blast Strike / Burst Attack on the grid (:func:`.kernel.try_area_attack`): the line
     (``ranged_range``'s far end long, P2 ``width``) in the direction reaching the most enemies
     (ties: the lowest direction), or for P1 ``shape`` blast every adjacent hex when that reaches
@@ -1522,22 +1491,22 @@ def area_attack(i, s, comb, pol, rules, dyn, streams, cc, bf):
     best_d = -1
     best_n = 0
     for d in range(6):
-        k = area_count(i, d, width, length, comb, pol, dyn, bf)
+        k = area_count(i, d, width, length, comb, dyn, bf)
         if k > best_n:
             best_n = k
             best_d = d
     if comb[i, K.C_TP1 + s] == 1:
-        k = area_count(i, 6, width, length, comb, pol, dyn, bf)
+        k = area_count(i, 6, width, length, comb, dyn, bf)
         if k > best_n:
             best_n = k
             best_d = 6
     if best_n == 0:
         return False
-    if best_n < pol[i, K.P_AREA_MIN]:
+    if best_n < comb[i, K.P_AREA_MIN]:
         return False
-    K.pay_talent(i, s, comb, rules, dyn, cc)
-    area_targets_in(i, best_d, width, length, comb, pol, rules, dyn, streams, cc, bf)
-    K.check_bursts(i, comb, rules, dyn, cc)
+    K.pay_talent(i, s, comb, rules, dyn)
+    area_targets_in(i, best_d, width, length, comb, rules, dyn, streams, bf)
+    K.check_bursts(i, comb, rules, dyn)
     return True
 
 
@@ -1546,18 +1515,18 @@ def pull_step(j, c, comb, dyn, bf):
     """The free neighbour of ``j``'s hex one hex nearer to cell ``c`` (the lowest direction), -1 if none."""
     p = dyn[j, K.D_POS]
     d0 = hexes(p, c, bf)
-    nbr = bf[BF_NBR]
+    nbr = F.nbr_of(bf)
     for d in range(6):
         m = nbr[p, d]
         if m >= 0:
-            if not G.blocked(bf[BF_TERRAIN], bf[BF_OCC], G.BLOCK_MOVE, m):
+            if not G.blocked(F.row(bf, BF_TERRAIN), F.row(bf, BF_OCC), G.BLOCK_MOVE, m):
                 if hexes(m, c, bf) < d0:
                     return m
     return -1
 
 
 @kernel
-def gravity_wave(i, s, comb, pol, rules, dyn, streams, cc, bf):
+def gravity_wave(i, s, comb, rules, dyn, streams, bf):
     """Gravity Wave on the grid (L2037): when at least ``area_min`` enemies it may attack
     stand within its range (1 to the row's far end, 3), pull each P1 hex(es) closer (forced
     movement, the nearest first, each to its free neighbour nearer to it, the lowest
@@ -1566,9 +1535,9 @@ def gravity_wave(i, s, comb, pol, rules, dyn, streams, cc, bf):
     c = dyn[i, K.D_POS]
     hi = comb[i, K.C_TREACH + s]
     if hi < 0:
-        hi = UNREACHABLE
+        hi = F.UNREACHABLE
     side = comb[i, K.C_SIDE]
-    finish = pol[i, K.P_FINISH] != 0
+    finish = comb[i, K.P_FINISH] != 0
     n = comb.shape[0]
     k = 0
     far = 0
@@ -1582,9 +1551,9 @@ def gravity_wave(i, s, comb, pol, rules, dyn, streams, cc, bf):
                         far = d
     if k == 0:
         return False
-    if k < pol[i, K.P_AREA_MIN]:
+    if k < comb[i, K.P_AREA_MIN]:
         return False
-    K.pay_talent(i, s, comb, rules, dyn, cc)
+    K.pay_talent(i, s, comb, rules, dyn)
     for step in range(comb[i, K.C_TP1 + s]):
         for dist in range(2, far + 1):
             for j in range(n):
@@ -1597,7 +1566,7 @@ def gravity_wave(i, s, comb, pol, rules, dyn, streams, cc, bf):
                 m = pull_step(j, c, comb, dyn, bf)
                 if m >= 0:
                     relocate(j, m, dyn, bf)
-                    cc[i, K.K_FORCED] += 1
+                    dyn[i, K.K_FORCED] += 1
         far -= 1
     refresh_fear(comb, dyn, bf)
     top = hi
@@ -1618,9 +1587,9 @@ def gravity_wave(i, s, comb, pol, rules, dyn, streams, cc, bf):
             d = hexes(c, dyn[j, K.D_POS], bf)
             if d >= 1:
                 if d <= top:
-                    area_strike(i, j, comb, pol, rules, dyn, streams, cc, bf)
+                    area_strike(i, j, comb, rules, dyn, streams, bf)
     K.area_done(dyn)
-    K.check_bursts(i, comb, rules, dyn, cc)
+    K.check_bursts(i, comb, rules, dyn)
     return True
 
 
@@ -1640,19 +1609,19 @@ def veil_worth(i, s, comb, dyn, bf):
 
 
 @kernel
-def rough_going(i, s, comb, rules, dyn, cc, bf):
+def rough_going(i, s, comb, rules, dyn, bf):
     """Rough Going (L1836) on the grid: up to P1 (9) hexes at most the row's far end (4) from
-    her become rough terrain (the per-trial copy ``bf[BF_TERRAIN]``, reset by :func:`place_all`):
+    her become rough terrain (the per-trial copy ``F.row(bf, BF_TERRAIN)``, reset by :func:`place_all`):
     first the hexes of the standing enemies within reach (listed order), then the free hexes
     next to them within reach (directions in order). Used when a standing enemy within reach
     stands on a hex that is not rough."""
-    terrain = bf[BF_TERRAIN]
-    nbr = bf[BF_NBR]
-    occ = bf[BF_OCC]
+    terrain = F.row(bf, BF_TERRAIN)
+    nbr = F.nbr_of(bf)
+    occ = F.row(bf, BF_OCC)
     c = dyn[i, K.D_POS]
     hi = comb[i, K.C_TREACH + s]
     if hi < 0:
-        hi = UNREACHABLE
+        hi = F.UNREACHABLE
     most = comb[i, K.C_TP1 + s]
     side = comb[i, K.C_SIDE]
     n = comb.shape[0]
@@ -1667,7 +1636,7 @@ def rough_going(i, s, comb, rules, dyn, cc, bf):
                             worth = True
     if not worth:
         return False
-    K.pay_talent(i, s, comb, rules, dyn, cc)
+    K.pay_talent(i, s, comb, rules, dyn)
     k = 0
     for j in range(n):
         if comb[j, K.C_SIDE] != side:
@@ -1694,13 +1663,13 @@ def rough_going(i, s, comb, rules, dyn, cc, bf):
                                             if hexes(c, m, bf) <= hi:
                                                 terrain[m] |= G.ROUGH
                                                 k += 1
-    cc[i, K.K_ROUGHENED] += k
-    K.check_bursts(i, comb, rules, dyn, cc)
+    dyn[i, K.K_ROUGHENED] += k
+    K.check_bursts(i, comb, rules, dyn)
     return True
 
 
 @kernel
-def place_mine(i, s, comb, rules, dyn, cc, bf):
+def place_mine(i, s, comb, rules, dyn, bf):
     """Mines (L2059-2066) on the grid: a mine in her hex, when she has a free mine (at most
     ``MAXMINES`` live) and none of hers lies within 1 hex of it."""
     c = dyn[i, K.D_POS]
@@ -1714,7 +1683,7 @@ def place_mine(i, s, comb, rules, dyn, cc, bf):
             return False
     if free < 0:
         return False
-    K.pay_talent(i, s, comb, rules, dyn, cc)
+    K.pay_talent(i, s, comb, rules, dyn)
     dyn[i, K.D_MINE + free] = c
     return True
 
@@ -1728,15 +1697,15 @@ def moved_from(i, dyn):
 
 
 @kernel(inline="always")
-def stepped(i, comb, pol, rules, dyn, streams, cc, bf):
+def stepped(i, comb, rules, dyn, streams, bf):
     """After a movement action of ``i``: the mines look at every move since
     they last did (:func:`mines_pending`), hers first in time."""
     if (comb[i, K.C_ALLMASK] >> K.E_MINES) & 1 != 0:
-        mines_pending(comb, pol, rules, dyn, streams, cc, bf)
+        mines_pending(comb, rules, dyn, streams, bf)
 
 
 @kernel(inline="always")
-def mines_pending(comb, pol, rules, dyn, streams, cc, bf):
+def mines_pending(comb, rules, dyn, streams, bf):
     """:func:`mines_check` when some combatant has Mines (``C_ALLMASK``) and someone
     changed hexes since the last look (``D_MINE_FROM``); inlined at its call sites so
     a check with nothing to do pays a few loads, not a call."""
@@ -1746,11 +1715,11 @@ def mines_pending(comb, pol, rules, dyn, streams, cc, bf):
             if dyn[i, K.D_MINE_FROM] != 0:
                 moved = True
         if moved:
-            mines_check(comb, pol, rules, dyn, streams, cc, bf)
+            mines_check(comb, rules, dyn, streams, bf)
 
 
 @kernel
-def mines_check(comb, pol, rules, dyn, streams, cc, bf):
+def mines_check(comb, rules, dyn, streams, bf):
     """Every combatant who changed hexes since the mines last looked
     (``D_MINE_FROM``: walking, Reckless Movement, Dash Strike's step, Teleport,
     doors, pulls and pushes, the Current, a Defensive Switch) and still stands
@@ -1774,12 +1743,12 @@ def mines_check(comb, pol, rules, dyn, streams, cc, bf):
         if dyn[i, K.D_DEAD] != 0:
             continue
         if rules[K.R_MINE_STEP_OUT] != 0:
-            mine_sweep(i, p0, comb, pol, rules, dyn, streams, cc, bf)
-        mine_sweep(i, -1, comb, pol, rules, dyn, streams, cc, bf)
+            mine_sweep(i, p0, comb, rules, dyn, streams, bf)
+        mine_sweep(i, -1, comb, rules, dyn, streams, bf)
 
 
 @kernel
-def mine_sweep(i, p0, comb, pol, rules, dyn, streams, cc, bf):
+def mine_sweep(i, p0, comb, rules, dyn, streams, bf):
     """The mines ``i``'s move sets off (:func:`detonate`), those of owners other than her (rule
     ``mine_trigger``: anyone, or only the owner's enemies). ``p0`` < 0: she entered her hex,
     every such mine within 1 hex of it goes off (L2062). ``p0`` >= 0: she stepped out from cell
@@ -1804,14 +1773,14 @@ def mine_sweep(i, p0, comb, pol, rules, dyn, streams, cc, bf):
             d = hexes(m, here, bf)
             if p0 < 0:
                 if d <= 1:
-                    detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf)
+                    detonate(o, k, i, comb, rules, dyn, streams, bf)
             elif d > 1:
                 if hexes(m, p0, bf) <= 1:
-                    detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf)
+                    detonate(o, k, i, comb, rules, dyn, streams, bf)
 
 
 @kernel
-def detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf):
+def detonate(o, k, i, comb, rules, dyn, streams, bf):
     """Mine ``k`` of ``o`` detonates (L2062-2064): ``o``'s basic melee attack against everyone
     in its hex or adjacent to it (its owner excepted; it attacks even after its owner died),
     + ``mine_bonus`` damage against ``i`` when she entered the mine's own hex; the mine is gone.
@@ -1819,7 +1788,7 @@ def detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf):
     an ally outside it may take a target's place by Defensive Switch (L1699-1703)."""
     m = dyn[o, K.D_MINE + k]
     dyn[o, K.D_MINE + k] = -1
-    cc[o, K.K_MINES] += 1
+    dyn[o, K.K_MINES] += 1
     n = comb.shape[0]
     for j in range(n):
         if j != o:
@@ -1838,7 +1807,7 @@ def detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf):
         d = hexes(m, p, bf)
         if d > 1:
             continue
-        t = K.area_switch(o, j, comb, pol, rules, dyn, cc, bf)  # a switcher takes this attack, no other of it
+        t = K.area_switch(o, j, comb, rules, dyn, bf)  # a switcher takes this attack, no other of it
         adj = comb[o, K.C_MELEE_DMG] - comb[o, K.C_DMG]
         if d == 0:
             if t == i:
@@ -1846,24 +1815,24 @@ def detonate(o, k, i, comb, pol, rules, dyn, streams, cc, bf):
         dyn[o, K.D_DMG_ADJ] = adj
         dyn[o, K.D_VEIL_D] = 1
         dyn[t, K.D_GUARD] = -1
-        K.attack_call(o, t, comb, pol, rules, dyn, streams, cc)
+        K.attack_call(o, t, comb, rules, dyn, streams)
         dyn[o, K.D_DMG_ADJ] = 0
-        cc[o, K.K_MINE_ATTACKS] += 1
+        dyn[o, K.K_MINE_ATTACKS] += 1
         leave_if_dead(t, dyn, bf)
     K.area_done(dyn)
     refresh_fear(comb, dyn, bf)
 
 
 @kernel
-def push_out(j, centre, edge, shooter, comb, dyn, cc, bf):
+def push_out(j, centre, edge, shooter, comb, dyn, bf):
     """Push ``j`` hex by hex away from cell ``centre`` until ``edge`` hexes from it or the first
     hex that blocks (an obstacle, a barrier, someone, the field's edge): the first step to the
     free neighbour one hex farther from the centre (straight on when she stands on a line from
     it, from the centre itself the neighbour farthest from cell ``shooter``, else the lowest
     direction), then straight on in that direction."""
-    nbr = bf[BF_NBR]
-    terrain = bf[BF_TERRAIN]
-    occ = bf[BF_OCC]
+    nbr = F.nbr_of(bf)
+    terrain = F.row(bf, BF_TERRAIN)
+    occ = F.row(bf, BF_OCC)
     last = -1
     for _ in range(edge + 1):
         p = dyn[j, K.D_POS]
@@ -1885,7 +1854,7 @@ def push_out(j, centre, edge, shooter, comb, dyn, cc, bf):
                     continue  # straight on: a blocked hex stops her
             key = dd
             if d == 0:
-                key = 6 * (UNREACHABLE - hexes(m, shooter, bf)) + dd
+                key = 6 * (F.UNREACHABLE - hexes(m, shooter, bf)) + dd
             elif on_line(centre, dd, d, p, bf):
                 key = -1  # on a straight line from the centre: straight on outward
             if key < best_key:
@@ -1899,32 +1868,32 @@ def push_out(j, centre, edge, shooter, comb, dyn, cc, bf):
 
 
 @kernel
-def scattering_shot(i, s, comb, pol, rules, dyn, streams, cc, bf):
+def scattering_shot(i, s, comb, rules, dyn, streams, bf):
     """Scattering shot (L2092-2096) on the grid: a Major action, 1 pool: its basic attack on the
     enemy the policy picks in reach (an empty hex is never targeted); used when at least
     ``area_min`` enemies stand within ``scatter_edge`` hexes of that target. A miss ends it; a hit
     pushes everyone within the circle (the target's hex its centre, ``scatter_edge`` hexes to the
     edge; the shooter too under ``scatter_self``) out to the edge or the first hex that blocks,
     the farthest first (:func:`push_out`)."""
-    t = pick(i, True, comb, pol, rules, dyn, streams[K.S_POLICY], bf)
+    t = pick(i, True, comb, rules, dyn, streams[K.S_POLICY], bf)
     if t < 0:
         return False
     centre = dyn[t, K.D_POS]
     edge = rules[K.R_SCATTER_EDGE]
     side = comb[i, K.C_SIDE]
-    finish = pol[i, K.P_FINISH] != 0
+    finish = comb[i, K.P_FINISH] != 0
     n = comb.shape[0]
     k = 0
     for j in range(n):
         if K._candidate(j, side, finish, comb, dyn):
             if hexes(centre, dyn[j, K.D_POS], bf) <= edge:
                 k += 1
-    if k < pol[i, K.P_AREA_MIN]:
+    if k < comb[i, K.P_AREA_MIN]:
         return False
-    K.pay_talent(i, s, comb, rules, dyn, cc)
+    K.pay_talent(i, s, comb, rules, dyn)
     shooter = dyn[i, K.D_POS]
-    dealt = area_strike(i, t, comb, pol, rules, dyn, streams, cc, bf)
-    cc[i, K.K_AREA_TARGETS] -= 1  # one attack on one target: not an area attack's target
+    dealt = area_strike(i, t, comb, rules, dyn, streams, bf)
+    dyn[i, K.K_AREA_TARGETS] -= 1  # one attack on one target: not an area attack's target
     if dealt >= 0:
         for dist in range(edge - 1, -1, -1):
             for j in range(n):
@@ -1937,10 +1906,10 @@ def scattering_shot(i, s, comb, pol, rules, dyn, streams, cc, bf):
                 if hexes(centre, p, bf) != dist:
                     continue
                 p0 = p
-                push_out(j, centre, edge, shooter, comb, dyn, cc, bf)
-                cc[i, K.K_FORCED] += hexes(p0, dyn[j, K.D_POS], bf)
+                push_out(j, centre, edge, shooter, comb, dyn, bf)
+                dyn[i, K.K_FORCED] += hexes(p0, dyn[j, K.D_POS], bf)
         refresh_fear(comb, dyn, bf)
-    K.check_bursts(i, comb, rules, dyn, cc)
+    K.check_bursts(i, comb, rules, dyn)
     return True
 
 
@@ -1965,7 +1934,7 @@ def exempt(j, mode, comb, bf):
 def relocate(i, c, dyn, bf):
     """Put ``i`` on free cell ``c`` (forced movement, a door's exit): no movement paid."""
     moved_from(i, dyn)
-    occ = bf[BF_OCC]
+    occ = F.row(bf, BF_OCC)
     occ[dyn[i, K.D_POS]] = -1
     occ[c] = i
     dyn[i, K.D_POS] = c
@@ -1973,17 +1942,17 @@ def relocate(i, c, dyn, bf):
 
 
 @kernel
-def lab_damage(j, dmg, comb, rules, dyn, streams, cc, bf):
+def lab_damage(j, dmg, comb, rules, dyn, streams, bf):
     """A labyrinth feature deals ``dmg`` to ``j`` (not an attack)."""
-    d = K.apply_damage(j, dmg, comb, rules, dyn, streams, cc)
-    cc[j, K.K_LAB_DMG] += d
-    cc[j, K.K_TAKEN] += d
-    K.check_bursts(j, comb, rules, dyn, cc)
+    d = K.apply_damage(j, dmg, comb, rules, dyn, streams)
+    dyn[j, K.K_LAB_DMG] += d
+    dyn[j, K.K_TAKEN] += d
+    K.check_bursts(j, comb, rules, dyn)
     leave_if_dead(j, dyn, bf)
 
 
 @kernel
-def alternating_damage(r, comb, rules, dyn, streams, cc, bf):
+def alternating_damage(r, comb, rules, dyn, streams, bf):
     """Alternating Damage (L2128-2130): at the end of round ``r`` everyone
     (standing or down, not dead) in the sections of set ((r - 1) mod k) + 1
     takes ``L_ALT_DMG`` (3), except the exempt."""
@@ -1992,7 +1961,7 @@ def alternating_damage(r, comb, rules, dyn, streams, cc, bf):
     if k <= 0:
         return
     cur = (r - 1) % k + 1
-    fx = bf[BF_CELLFX]
+    fx = F.cellfx_of(bf)
     for j in range(comb.shape[0]):
         if dyn[j, K.D_DEAD] != 0:
             continue
@@ -2003,7 +1972,7 @@ def alternating_damage(r, comb, rules, dyn, streams, cc, bf):
             continue
         if exempt(j, lab[G.L_ALT_EXEMPT], comb, bf):
             continue
-        lab_damage(j, lab[G.L_ALT_DMG], comb, rules, dyn, streams, cc, bf)
+        lab_damage(j, lab[G.L_ALT_DMG], comb, rules, dyn, streams, bf)
 
 
 @kernel
@@ -2011,13 +1980,13 @@ def current_step(j, comb, dyn, bf):
     """The hex the Current pushes ``j`` to, -1 if none (blocked, off the field, already there)."""
     lab = bf[BF_LAB]
     mode = lab[G.L_CUR_MODE]
-    nbr = bf[BF_NBR]
+    nbr = F.nbr_of(bf)
     c = dyn[j, K.D_POS]
     if mode == G.CUR_DIRECTION:
         m = nbr[c, lab[G.L_CUR_ARG]]
         if m < 0:
             return -1
-        if G.blocked(bf[BF_TERRAIN], bf[BF_OCC], G.BLOCK_MOVE, m):
+        if G.blocked(F.row(bf, BF_TERRAIN), F.row(bf, BF_OCC), G.BLOCK_MOVE, m):
             return -1
         return m
     goal = lab[G.L_CUR_ARG]
@@ -2035,7 +2004,7 @@ def current_step(j, comb, dyn, bf):
     for d in range(6):
         m = nbr[c, d]
         if m >= 0:
-            if not G.blocked(bf[BF_TERRAIN], bf[BF_OCC], G.BLOCK_MOVE, m):
+            if not G.blocked(F.row(bf, BF_TERRAIN), F.row(bf, BF_OCC), G.BLOCK_MOVE, m):
                 dm = hexes(m, goal, bf)
                 if dm < now:
                     now = dm
@@ -2044,7 +2013,7 @@ def current_step(j, comb, dyn, bf):
 
 
 @kernel
-def current(comb, dyn, cc, bf):
+def current(comb, dyn, bf):
     """Current (L2132-2133): at the end of each round everyone (not dead, not
     exempt) is moved 1 hex in the set direction or toward the set hex (or
     the owner); forced, so rough terrain, Perilous Terrain and enemies do not
@@ -2054,7 +2023,7 @@ def current(comb, dyn, cc, bf):
     if lab[G.L_CUR_MODE] == G.CUR_OFF:
         return
     n = comb.shape[0]
-    done = bf[BF_DIST]  # scratch: 1 = moved (or left alone) this round
+    done = F.row(bf, BF_DIST)  # scratch: 1 = moved (or left alone) this round
     for j in range(n):
         done[j] = 0
         if dyn[j, K.D_DEAD] != 0:
@@ -2072,13 +2041,13 @@ def current(comb, dyn, cc, bf):
             m = current_step(j, comb, dyn, bf)
             if m >= 0:
                 relocate(j, m, dyn, bf)
-                cc[j, K.K_LAB_MOVES] += 1
+                dyn[j, K.K_LAB_MOVES] += 1
                 done[j] = 1
                 moved = True
 
 
 @kernel
-def pendulum(comb, pol, rules, dyn, streams, cc, bf):
+def pendulum(comb, rules, dyn, streams, bf):
     """Pendulum (L2143-2144): it swings along its trajectory, ``L_PEND_LEN``
     hexes long, moving its length each time (back at either end); the hexes
     it enters become rough terrain; it attacks a random character (not dead,
@@ -2092,7 +2061,7 @@ def pendulum(comb, pol, rules, dyn, streams, cc, bf):
     ln = lab[G.L_PEND_LEN]
     if ln <= 0:
         return
-    path = bf[BF_PATH]
+    path = F.path_of(bf)
     lst = bf[BF_LST]
     top = path.shape[0] - ln
     p = lst[LST_PEND]
@@ -2108,8 +2077,8 @@ def pendulum(comb, pol, rules, dyn, streams, cc, bf):
         if p < 0:
             p = 0
         lst[LST_PEND] = p
-    terrain = bf[BF_TERRAIN]
-    occ = bf[BF_OCC]
+    terrain = F.row(bf, BF_TERRAIN)
+    occ = F.row(bf, BF_OCC)
     count = 0
     for k in range(p, p + ln):
         c = path[k]
@@ -2138,11 +2107,11 @@ def pendulum(comb, pol, rules, dyn, streams, cc, bf):
                     pickk -= 1
     o = lab[G.L_OWNER]
     if K.side_has_code(t, K.E_SWITCH, comb):
-        t = K.defensive_switch(o, t, comb, pol, rules, dyn, cc, bf)
+        t = K.defensive_switch(o, t, comb, rules, dyn, bf)
     att = 0
     if o >= 0:
         att = comb[o, K.C_ATT]
-    cc[t, K.K_PENDULUM] += 1
+    dyn[t, K.K_PENDULUM] += 1
     a_total, a_six = exploding_d6(chk, 2)
     a_total += att
     passive = False
@@ -2155,7 +2124,7 @@ def pendulum(comb, pol, rules, dyn, streams, cc, bf):
         d_stat = comb[t, K.C_DEF]
         d_total, d_six = exploding_d6(chk, 2)
         d_total += d_stat - K.roll_penalty(t, rules, dyn) + dyn[t, K.D_DEF_BONUS]
-        K.gain_overcharge(t, comb[t, K.C_RD], d_six, comb, rules, dyn, cc)
+        K.gain_overcharge(t, comb[t, K.C_RD], d_six, comb, rules, dyn)
     elif rules[K.R_DOWNED_DEFENCE] == 0:
         d_stat = comb[t, K.C_TEN]
         d_total = sum_d6(chk, 2) + d_stat - K.roll_penalty(t, rules, dyn)
@@ -2164,44 +2133,44 @@ def pendulum(comb, pol, rules, dyn, streams, cc, bf):
     hit = K._hits(passive, rules[K.R_MINION_TIE], a_total, a_six, att, d_total, d_six, d_stat,
                   rules[K.R_FULL_TIE] == 1)
     if hit:
-        lab_damage(t, sum_d6(streams[K.S_DAMAGE], lab[G.L_PEND_DICE]), comb, rules, dyn, streams, cc, bf)
+        lab_damage(t, sum_d6(streams[K.S_DAMAGE], lab[G.L_PEND_DICE]), comb, rules, dyn, streams, bf)
     else:
-        K.check_bursts(t, comb, rules, dyn, cc)
+        K.check_bursts(t, comb, rules, dyn)
 
 
 @kernel(inline="always")
-def end_of_round(r, comb, pol, rules, dyn, streams, cc, bf):
+def end_of_round(r, comb, rules, dyn, streams, bf):
     """The labyrinth at the end of round ``r`` (:func:`labyrinth_round`) when the
     field has labyrinth features; -1 (the fight goes on) otherwise. Inlined: a
     field without features pays a load, not a call."""
     if bf[BF_LAB][G.L_ANY] == 0:
         return -1
-    return labyrinth_round(r, comb, pol, rules, dyn, streams, cc, bf)
+    return labyrinth_round(r, comb, rules, dyn, streams, bf)
 
 
 @kernel
-def labyrinth_round(r, comb, pol, rules, dyn, streams, cc, bf):
+def labyrinth_round(r, comb, rules, dyn, streams, bf):
     """The labyrinth at the end of round ``r``, in this order: Alternating
     Damage, Current, then the Pendulum (``pendulum_moves: round``, A44a).
     Returns the fight's outcome after it, -1 while it goes on."""
-    alternating_damage(r, comb, rules, dyn, streams, cc, bf)
-    current(comb, dyn, cc, bf)
+    alternating_damage(r, comb, rules, dyn, streams, bf)
+    current(comb, dyn, bf)
     if rules[K.R_PENDULUM_MOVES] == 0:
-        pendulum(comb, pol, rules, dyn, streams, cc, bf)
-    mines_pending(comb, pol, rules, dyn, streams, cc, bf)  # the Current's moves
+        pendulum(comb, rules, dyn, streams, bf)
+    mines_pending(comb, rules, dyn, streams, bf)  # the Current's moves
     refresh_fear(comb, dyn, bf)
     return K.outcome_now(comb, rules, dyn)
 
 
 @kernel(inline="always")
-def after_turn(comb, pol, rules, dyn, streams, cc, bf):
+def after_turn(comb, rules, dyn, streams, bf):
     """After a combatant's turn (and what it set off, retaliations included):
     the mines look at every move still unchecked (:func:`mines_pending`); the
     labyrinth's Pendulum moves (``pendulum_moves: turn``, A44b)."""
-    mines_pending(comb, pol, rules, dyn, streams, cc, bf)
+    mines_pending(comb, rules, dyn, streams, bf)
     if bf[BF_LAB][G.L_PEND_LEN] > 0:
         if rules[K.R_PENDULUM_MOVES] == 1:
-            pendulum(comb, pol, rules, dyn, streams, cc, bf)
+            pendulum(comb, rules, dyn, streams, bf)
             refresh_fear(comb, dyn, bf)
 
 
@@ -2209,11 +2178,11 @@ def after_turn(comb, pol, rules, dyn, streams, cc, bf):
 def door_value(c, goal, lo, hi, bf):
     """What going through the door on cell ``c`` is worth: the partner door's
     :func:`potential` + 1 (the Minor it takes); a large number if ``c`` is no door."""
-    if bf[BF_TERRAIN][c] & G.DOOR == 0:
-        return UNREACHABLE
-    p = bf[BF_CELLFX][c, G.FX_DOOR]
+    if F.row(bf, BF_TERRAIN)[c] & G.DOOR == 0:
+        return F.UNREACHABLE
+    p = F.cellfx_of(bf)[c, G.FX_DOOR]
     if p < 0:
-        return UNREACHABLE
+        return F.UNREACHABLE
     return potential(p, goal, lo, hi, bf) + 1
 
 
@@ -2234,11 +2203,11 @@ def door_worth(i, goal, lo, hi, dyn, bf):
 def exit_cell(d, bf):
     """Where someone coming out of door ``d`` stands: the door hex if free, else
     its first free neighbour (lowest direction); -1 if all are taken."""
-    occ = bf[BF_OCC]
-    terrain = bf[BF_TERRAIN]
+    occ = F.row(bf, BF_OCC)
+    terrain = F.row(bf, BF_TERRAIN)
     if not G.blocked(terrain, occ, G.BLOCK_MOVE, d):
         return d
-    nbr = bf[BF_NBR]
+    nbr = F.nbr_of(bf)
     for k in range(6):
         m = nbr[d, k]
         if m >= 0:
@@ -2248,7 +2217,7 @@ def exit_cell(d, bf):
 
 
 @kernel
-def use_door(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
+def use_door(i, goal, lo, hi, comb, rules, dyn, streams, bf):
     """Escher Doors (L2135-2137): she enters the door she stands on (the
     Minor action, or a Major acting as one): 1d6, on 1-5 (below
     ``L_DOOR_CHOOSE``) she comes out of the paired door, on a 6 out of the
@@ -2257,12 +2226,12 @@ def use_door(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
     she stays. An enemy's And Your Enemies Closer may hold her when the way
     out leaves it behind (:func:`held`, after the d6; the action is used)."""
     c = dyn[i, K.D_POS]
-    cc[i, K.K_DOORS] += 1
+    dyn[i, K.K_DOORS] += 1
     roll = randbelow(streams[K.S_CHECK], 6) + 1
-    dest = bf[BF_CELLFX][c, G.FX_DOOR]
+    dest = F.cellfx_of(bf)[c, G.FX_DOOR]
     if roll >= bf[BF_LAB][G.L_DOOR_CHOOSE]:
-        best = UNREACHABLE + 1
-        terrain = bf[BF_TERRAIN]
+        best = F.UNREACHABLE + 1
+        terrain = F.row(bf, BF_TERRAIN)
         for m in range(terrain.shape[0]):
             if m == c:
                 continue
@@ -2273,7 +2242,7 @@ def use_door(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
                     dest = m
     e = exit_cell(dest, bf)
     if e >= 0:
-        if held(i, e, comb, pol, rules, dyn, streams, cc, bf):
+        if held(i, e, comb, rules, dyn, streams, bf):
             return
         relocate(i, e, dyn, bf)
         refresh_fear(comb, dyn, bf)
@@ -2283,42 +2252,36 @@ def use_door(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
 
 
 @pjit
-def simulate_episode_blocks_grid(comb, pol, rules, off, ng, recover, key, start, count, nblocks,
+def simulate_episode_blocks_grid(comb, rules, off, ng, recover, key, start, count, nblocks,
                                  fights, rounds_hist, scene_fights, scene_hist, side_curve, comb_curve, ccount,
-                                 party, q, r, shifts, nbr, terrain, lut, meta, walk, cellfx, lab, path):
+                                 party, field):
     """:func:`.kernel.simulate_episode_blocks` on a battlefield: every scene of the episode is
     fought on the same field, each deployed afresh from that scene's starting hexes (the
     party's too), the terrain restored (:func:`place_all`); same streams and counters.
 
     A plain grid fight is played here too, as an episode of one scene with no party rows
     (``off = [0, n]``, ``ng = 0``): the same trial as :func:`.kernel.simulate_blocks` on the
-    battlefield, and one grid kernel to compile. Each block keeps its own occupancy, scratch
-    and terrain copy."""
+    battlefield, and one grid kernel to compile. ``field``: the battlefield array
+    (:func:`.field.template`); each block works on its own copy (occupancy, scratch,
+    terrain)."""
     n_all = comb.shape[0]
-    ncell = q.shape[0]
     width = K.episode_width(off)
     per = (count + nblocks - 1) // nblocks
     for b in numba.prange(nblocks):
         cb = comb.copy()
-        dyn = np.zeros((n_all, K.ND), dtype=np.int64)
+        dyn = ccount[b]  # counters (K_*) accumulate; reset and next_scene set the state (D_*)
         order = np.zeros(width, dtype=np.int64)
         ikey = np.zeros(width, dtype=np.int64)
         streams = np.zeros((K.NS, STATE_WORDS), dtype=np.uint64)
-        occ = np.full(ncell, -1, dtype=np.int64)
-        dist = np.zeros(ncell, dtype=np.int64)
-        queue = np.zeros(ncell, dtype=np.int64)
-        line = np.zeros(ncell + 1, dtype=np.int64)
-        terr = terrain.copy()
-        lst = np.zeros(LST_SIZE, dtype=np.int64)
-        bf = (q, r, shifts, nbr, terr, lut, meta, walk, occ, dist, queue, line, cellfx, lab, path, terrain, lst)
+        bf = field.copy()
         lo = b * per
         hi = min(count, lo + per)
         for t in range(lo, hi):
             trial = start + t
             for p in range(K.NS):
                 seed_stream(streams[p], key, trial, p)
-            K.play_episode(cb, pol, rules, off, ng, recover, dyn, order, ikey, streams, fights[b], rounds_hist[b],
-                           scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], ccount[b], party[b], bf)
+            K.play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams, fights[b], rounds_hist[b],
+                           scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], party[b], bf)
 
 
 # ---------------------------------------------------------------- movement talents
@@ -2330,7 +2293,7 @@ def swap_places(j, t, dyn, bf):
     still enters a hex, for the mines)."""
     moved_from(j, dyn)
     moved_from(t, dyn)
-    occ = bf[BF_OCC]
+    occ = F.row(bf, BF_OCC)
     a = dyn[j, K.D_POS]
     b = dyn[t, K.D_POS]
     occ[a] = t
@@ -2342,7 +2305,7 @@ def swap_places(j, t, dyn, bf):
 
 
 @kernel
-def held(i, step, comb, pol, rules, dyn, streams, cc, bf):
+def held(i, step, comb, rules, dyn, streams, bf):
     """And Your Enemies Closer (L1522-1526, free, 1 Defence overcharge): ``i``
     tries to move to ``step``; each standing enemy adjacent to her that
     ``step`` leaves behind (not adjacent to it) and holds the talent (its
@@ -2352,8 +2315,8 @@ def held(i, step, comb, pol, rules, dyn, streams, cc, bf):
     move is still used up". Returns True if she is held."""
     if (comb[i, K.C_FOEMASK] >> K.E_CLOSER) & 1 == 0:
         return False
-    nbr = bf[BF_NBR]
-    occ = bf[BF_OCC]
+    nbr = F.nbr_of(bf)
+    occ = F.row(bf, BF_OCC)
     c = dyn[i, K.D_POS]
     side = comb[i, K.C_SIDE]
     for d in range(6):
@@ -2369,40 +2332,40 @@ def held(i, step, comb, pol, rules, dyn, streams, cc, bf):
             continue
         if hexes(step, m, bf) <= 1:
             continue
-        s = K.find_usable(k, K.E_CLOSER, comb, pol, dyn)
+        s = K.find_usable(k, K.E_CLOSER, comb, dyn)
         if s < 0:
             continue
-        if hold_challenge(k, s, i, comb, rules, dyn, streams, cc):
+        if hold_challenge(k, s, i, comb, rules, dyn, streams):
             return True
     return False
 
 
 @kernel
-def hold_challenge(k, s, i, comb, rules, dyn, streams, cc):
+def hold_challenge(k, s, i, comb, rules, dyn, streams):
     """``k`` pays its And Your Enemies Closer / Guardian in slot ``s`` and makes the
     Support vs Support challenge against the mover ``i`` (``k`` rolls first; L1453 tie
     rules, the full tie to the mover unless ``full_tie: attacker``). True if ``k`` won
     (the move is stopped, ``K_HELD``)."""
-    K.pay_talent(k, s, comb, rules, dyn, cc)
+    K.pay_talent(k, s, comb, rules, dyn)
     chk = streams[K.S_CHECK]
-    k_total, k_six = K.support_roll(k, comb, rules, dyn, chk, cc)
-    i_total, i_six = K.support_roll(i, comb, rules, dyn, chk, cc)
+    k_total, k_six = K.support_roll(k, comb, rules, dyn, chk)
+    i_total, i_six = K.support_roll(i, comb, rules, dyn, chk)
     won = K.beats(k_total, k_six, comb[k, K.C_SUP], i_total, i_six, comb[i, K.C_SUP], rules[K.R_FULL_TIE] == 1)
-    K.check_bursts(k, comb, rules, dyn, cc)
-    K.check_bursts(i, comb, rules, dyn, cc)
+    K.check_bursts(k, comb, rules, dyn)
+    K.check_bursts(i, comb, rules, dyn)
     if won:
-        cc[k, K.K_HELD] += 1
+        dyn[k, K.K_HELD] += 1
     return won
 
 
 @kernel(inline="always")
-def walk_to(i, step, comb, pol, rules, dyn, streams, cc, bf):
+def walk_to(i, step, comb, rules, dyn, streams, bf):
     """An ordinary move of ``i`` to the adjacent ``step`` unless an enemy's
     And Your Enemies Closer holds her (:func:`held`); True if she moved."""
     if (comb[i, K.C_FOEMASK] >> K.E_CLOSER) & 1 != 0:
-        if held(i, step, comb, pol, rules, dyn, streams, cc, bf):
+        if held(i, step, comb, rules, dyn, streams, bf):
             return False
-    move_to(i, step, dyn, cc, bf)
+    move_to(i, step, dyn, bf)
     return True
 
 
@@ -2420,7 +2383,7 @@ def form_at(d, hi, rules):
 
 
 @kernel
-def move_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
+def move_attack(i, t, comb, rules, dyn, streams, bf):
     """Dash Strike (L1807-1811) / Pounce (L2078-2081), ``move_attack``: a
     Major action, move 1 hex and make a basic attack. Used when nobody is in
     range and one hex brings the policy's target ``t`` into range (her
@@ -2431,13 +2394,13 @@ def move_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
     used, -2 if held (the Major is used up)."""
     if t < 0:
         return -1
-    if not K._candidate(t, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
+    if not K._candidate(t, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn):
         return -1
-    s = K.find_usable(i, K.E_MOVE_ATTACK, comb, pol, dyn)
+    s = K.find_usable(i, K.E_MOVE_ATTACK, comb, dyn)
     if s < 0:
         return -1
     c = dyn[i, K.D_POS]
-    terrain = bf[BF_TERRAIN]
+    terrain = F.row(bf, BF_TERRAIN)
     if terrain[c] & G.PERILOUS:
         return -1
     free = rules[K.R_MOVE_ATTACK_STEP] == 1
@@ -2446,8 +2409,8 @@ def move_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
             return -1
         if engaged(i, comb, dyn, bf):
             return -1
-    nbr = bf[BF_NBR]
-    occ = bf[BF_OCC]
+    nbr = F.nbr_of(bf)
+    occ = F.row(bf, BF_OCC)
     pt = dyn[t, K.D_POS]
     best = -1
     best_k = 3
@@ -2466,14 +2429,14 @@ def move_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
             best = m
     if best < 0:
         return -1
-    K.pay_talent(i, s, comb, rules, dyn, cc)
-    K.check_bursts(i, comb, rules, dyn, cc)
+    K.pay_talent(i, s, comb, rules, dyn)
+    K.check_bursts(i, comb, rules, dyn)
     if not free:
-        if not walk_to(i, best, comb, pol, rules, dyn, streams, cc, bf):
+        if not walk_to(i, best, comb, rules, dyn, streams, bf):
             return -2
     else:
-        move_to(i, best, dyn, cc, bf)
-    cc[i, K.K_TALENT_MOVES] += 1
+        move_to(i, best, dyn, bf)
+    dyn[i, K.K_TALENT_MOVES] += 1
     refresh_fear(comb, dyn, bf)
     return t
 
@@ -2481,9 +2444,9 @@ def move_attack(i, t, comb, pol, rules, dyn, streams, cc, bf):
 @kernel(inline="always")
 def in_sight(a, b, mask, bf):
     """No cell strictly between ``a`` and ``b`` on the hex line has terrain in ``mask``."""
-    line = bf[BF_LINE]
-    n = G.line_between(bf[BF_Q], bf[BF_R], bf[BF_SHIFTS], bf[BF_LUT], bf[BF_META][0], bf[BF_META][1], a, b, line)
-    terrain = bf[BF_TERRAIN]
+    line = F.line_row(bf)
+    n = G.line_between(F.row(bf, BF_Q), F.row(bf, BF_R), F.shifts_of(bf), F.lut_of(bf), bf[BF_META, M_QMIN], bf[BF_META, M_RMIN], a, b, line)
+    terrain = F.row(bf, BF_TERRAIN)
     for k in range(1, n - 1):
         c = line[k]
         if c < 0:
@@ -2505,11 +2468,11 @@ def teleport_cell(i, goal, lo, hi, sight, rules, dyn, bf):
     """The free hex ``lo..hi`` hexes from ``goal`` nearest to ``i`` (in sight of her
     when ``sight``; ties: the lowest cell), -1 if none."""
     c = dyn[i, K.D_POS]
-    terrain = bf[BF_TERRAIN]
-    occ = bf[BF_OCC]
+    terrain = F.row(bf, BF_TERRAIN)
+    occ = F.row(bf, BF_OCC)
     mask = sight_mask(rules)
     best = -1
-    best_d = UNREACHABLE
+    best_d = F.UNREACHABLE
     for m in range(occ.shape[0]):
         if G.blocked(terrain, occ, G.BLOCK_MOVE, m):
             continue
@@ -2537,9 +2500,9 @@ def extra_cell(i, goal, lo, hi, n, through, comb, dyn, bf):
     Disengage: 1 hex): the end hex of up to ``n`` hexes with the lowest
     :func:`potential` (ties: not rough, the fewest hexes, the lowest
     direction); returns ``(cell, hexes)``, cell -1 when none gets nearer."""
-    nbr = bf[BF_NBR]
-    terrain = bf[BF_TERRAIN]
-    occ = bf[BF_OCC]
+    nbr = F.nbr_of(bf)
+    terrain = F.row(bf, BF_TERRAIN)
+    occ = F.row(bf, BF_OCC)
     c = dyn[i, K.D_POS]
     rt = False  # Swift walks round a raised barrier (barrier_field); Bypass passes it
     if through == 0:
@@ -2597,16 +2560,16 @@ def extra_cell(i, goal, lo, hi, n, through, comb, dyn, bf):
 
 
 @kernel(inline="always")
-def talent_move(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
+def talent_move(i, goal, lo, hi, comb, rules, dyn, streams, bf):
     """:func:`talent_move_try` when she has Swift / Bypass or Teleport (inlined:
     anyone else pays a load, not a call)."""
     if ((comb[i, K.C_TMASK] >> K.E_EXTRA_MOVE) | (comb[i, K.C_TMASK] >> K.E_TELEPORT)) & 1 == 0:
         return False
-    return talent_move_try(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf)
+    return talent_move_try(i, goal, lo, hi, comb, rules, dyn, streams, bf)
 
 
 @kernel
-def talent_move_try(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
+def talent_move_try(i, goal, lo, hi, comb, rules, dyn, streams, bf):
     """A movement talent as her Minor action toward her goal's range; True if
     the Minor was spent. Used only when a plain step would not do (she is 2+
     hexes out of range, engaged, on rough or Perilous terrain, or Bound):
@@ -2626,7 +2589,7 @@ def talent_move_try(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
     gap = band_gap(hexes(c, goal, bf), lo, hi)
     if gap == 0:
         return False
-    terrain = bf[BF_TERRAIN]
+    terrain = F.row(bf, BF_TERRAIN)
     bound = dyn[i, K.D_AIL + K.A_BOUND] != 0
     need = gap >= 2 or bound or terrain[c] & (G.ROUGH | G.PERILOUS) != 0
     if not need:
@@ -2639,30 +2602,30 @@ def talent_move_try(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
     if K.has_code(i, K.E_EXTRA_MOVE, comb):
         if not bound:
             if terrain[c] & G.PERILOUS == 0:
-                es = K.find_usable(i, K.E_EXTRA_MOVE, comb, pol, dyn)
+                es = K.find_usable(i, K.E_EXTRA_MOVE, comb, dyn)
                 if es >= 0:
                     em, en = extra_cell(i, goal, lo, hi, comb[i, K.C_TP1 + es], comb[i, K.C_TP2 + es], comb, dyn, bf)
                     if em >= 0:
                         if comb[i, K.C_TCOST + es] == 0 or potential(em, goal, lo, hi, bf) == 0:
-                            return extra_move(i, es, em, en, comb, pol, rules, dyn, streams, cc, bf)
+                            return extra_move(i, es, em, en, comb, rules, dyn, streams, bf)
     if K.has_code(i, K.E_TELEPORT, comb):
-        s = K.find_usable(i, K.E_TELEPORT, comb, pol, dyn)
+        s = K.find_usable(i, K.E_TELEPORT, comb, dyn)
         if s >= 0:
             m = teleport_cell(i, goal, lo, hi, comb[i, K.C_TP1 + s], rules, dyn, bf)
             if m >= 0:
-                K.pay_talent(i, s, comb, rules, dyn, cc)
-                cc[i, K.K_TALENT_MOVES] += hexes(c, m, bf)
+                K.pay_talent(i, s, comb, rules, dyn)
+                dyn[i, K.K_TALENT_MOVES] += hexes(c, m, bf)
                 relocate(i, m, dyn, bf)
-                K.check_bursts(i, comb, rules, dyn, cc)
+                K.check_bursts(i, comb, rules, dyn)
                 refresh_fear(comb, dyn, bf)
                 return True
     if em >= 0:
-        return extra_move(i, es, em, en, comb, pol, rules, dyn, streams, cc, bf)
+        return extra_move(i, es, em, en, comb, rules, dyn, streams, bf)
     return False
 
 
 @kernel
-def extra_move(i, s, m, n, comb, pol, rules, dyn, streams, cc, bf):
+def extra_move(i, s, m, n, comb, rules, dyn, streams, bf):
     """Pay for Swift / Bypass in slot ``s`` and move ``n`` hexes to ``m`` (an
     enemy's And Your Enemies Closer may hold her: the Minor is used up).
     Mines (L2062) on the field: a 2-hex move goes hex by hex through the hex
@@ -2671,30 +2634,30 @@ def extra_move(i, s, m, n, comb, pol, rules, dyn, streams, cc, bf):
     there. (Without a free ordinary
     hex between, e.g. Bypass through someone, the mines see only where she
     starts and ends.)"""
-    K.pay_talent(i, s, comb, rules, dyn, cc)
-    K.check_bursts(i, comb, rules, dyn, cc)
+    K.pay_talent(i, s, comb, rules, dyn)
+    K.check_bursts(i, comb, rules, dyn)
     if (comb[i, K.C_FOEMASK] >> K.E_CLOSER) & 1 != 0:
-        if held(i, m, comb, pol, rules, dyn, streams, cc, bf):
+        if held(i, m, comb, rules, dyn, streams, bf):
             return True
     if n == 2:
         if (comb[0, K.C_ALLMASK] >> K.E_MINES) & 1 != 0:
             via = pass_cell(dyn[i, K.D_POS], m, bf)
             if via >= 0:
                 relocate(i, via, dyn, bf)
-                mines_check(comb, pol, rules, dyn, streams, cc, bf)
+                mines_check(comb, rules, dyn, streams, bf)
                 stop = not K.is_standing(dyn, i)
                 if dyn[i, K.D_POS] != via:
                     stop = True  # a Defensive Switch took her place (and moved her)
-                elif bf[BF_OCC][m] >= 0:
+                elif F.row(bf, BF_OCC)[m] >= 0:
                     stop = True  # someone stands on her end hex now
                 if stop:
-                    cc[i, K.K_MOVES] += 1
-                    cc[i, K.K_TALENT_MOVES] += 1
+                    dyn[i, K.K_MOVES] += 1
+                    dyn[i, K.K_TALENT_MOVES] += 1
                     refresh_fear(comb, dyn, bf)
                     return True
     relocate(i, m, dyn, bf)
-    cc[i, K.K_MOVES] += n
-    cc[i, K.K_TALENT_MOVES] += n
+    dyn[i, K.K_MOVES] += n
+    dyn[i, K.K_TALENT_MOVES] += n
     refresh_fear(comb, dyn, bf)
     return True
 
@@ -2704,9 +2667,9 @@ def pass_cell(c, m, bf):
     """The hex a 2-hex move from cell ``c`` to cell ``m`` passes through: the first
     neighbour of ``c`` (lowest direction) next to ``m`` that is free and ordinary
     (not rough, Perilous or a door); -1 if none."""
-    nbr = bf[BF_NBR]
-    terrain = bf[BF_TERRAIN]
-    occ = bf[BF_OCC]
+    nbr = F.nbr_of(bf)
+    terrain = F.row(bf, BF_TERRAIN)
+    occ = F.row(bf, BF_OCC)
     for d in range(6):
         x = nbr[c, d]
         if x >= 0:
@@ -2718,7 +2681,7 @@ def pass_cell(c, m, bf):
 
 
 @kernel
-def sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
+def sprint(i, goal, lo, hi, comb, rules, dyn, streams, bf):
     """Sprint (L1726-1729, free, 2/Scene, once per round), on her turn: one
     ordinary hex toward her goal's range when she is out of it (not while
     Bound, engaged or on rough or Perilous terrain). The off-turn use "in
@@ -2730,29 +2693,29 @@ def sprint(i, goal, lo, hi, comb, pol, rules, dyn, streams, cc, bf):
     if dyn[i, K.D_AIL + K.A_BOUND] != 0:
         return False
     c = dyn[i, K.D_POS]
-    if bf[BF_TERRAIN][c] & (G.ROUGH | G.PERILOUS):
+    if F.row(bf, BF_TERRAIN)[c] & (G.ROUGH | G.PERILOUS):
         return False
     if (comb[i, K.C_ALLMASK] >> K.E_LASHING) & 1 != 0:
         if lashed(i, c, comb, dyn, bf):
             return False  # Lashing Ground: her hex is rough terrain for her (L2045)
     if engaged(i, comb, dyn, bf):
         return False
-    s = K.find_usable(i, K.E_SPRINT, comb, pol, dyn)
+    s = K.find_usable(i, K.E_SPRINT, comb, dyn)
     if s < 0:
         return False
-    step = best_step(i, goal, lo, hi, 2, comb, pol, rules, dyn, bf)
+    step = best_step(i, goal, lo, hi, 2, comb, rules, dyn, bf)
     if step < 0:
         return False
-    K.pay_talent(i, s, comb, rules, dyn, cc)
+    K.pay_talent(i, s, comb, rules, dyn)
     dyn[i, K.D_SPRINT_AT] = dyn[0, K.D_ROUND]
-    if walk_to(i, step, comb, pol, rules, dyn, streams, cc, bf):
-        cc[i, K.K_TALENT_MOVES] += 1
+    if walk_to(i, step, comb, rules, dyn, streams, bf):
+        dyn[i, K.K_TALENT_MOVES] += 1
     refresh_fear(comb, dyn, bf)
     return True
 
 
 @kernel
-def guard_sprint(i, t, comb, pol, rules, dyn, streams, cc, bf):
+def guard_sprint(i, t, comb, rules, dyn, streams, bf):
     """Sprint off her turn (L1726-1729, free, 2/Scene, once per round: "in
     response to an enemy making an attack on your ally"; A12ii): before ``i``'s
     attack roll on ``t`` (a basic attack of the turn, a frenzy's attack or
@@ -2775,17 +2738,17 @@ def guard_sprint(i, t, comb, pol, rules, dyn, streams, cc, bf):
     if dyn[i, K.D_BLAST] != 0:
         a = dyn[dyn[i, K.D_BLAST] - 1, K.D_POS]
     ranged = hexes(a, pt, bf) > rules[K.R_MELEE_RANGE + 1]
-    if guard_for(i, a, t, ranged, comb, pol, dyn, bf) >= 0:
+    if guard_for(i, a, t, ranged, comb, dyn, bf) >= 0:
         return  # someone can intercept already
-    nbr = bf[BF_NBR]
-    terrain = bf[BF_TERRAIN]
-    occ = bf[BF_OCC]
+    nbr = F.nbr_of(bf)
+    terrain = F.row(bf, BF_TERRAIN)
+    occ = F.row(bf, BF_OCC)
     for j in range(comb.shape[0]):
         if j == i:
             continue
-        if not K.may_guard(j, t, -1, comb, pol, dyn):
+        if not K.may_guard(j, t, -1, comb, dyn):
             continue
-        if dyn[t, K.D_RES] * 100 >= pol[j, K.P_INTERCEPT] * comb[t, K.C_RES]:
+        if dyn[t, K.D_RES] * 100 >= comb[j, K.P_INTERCEPT] * comb[t, K.C_RES]:
             continue
         if dyn[j, K.D_AIL + K.A_BOUND] != 0:
             continue
@@ -2799,7 +2762,7 @@ def guard_sprint(i, t, comb, pol, rules, dyn, streams, cc, bf):
                 continue
         if engaged(j, comb, dyn, bf):
             continue
-        s = K.off_turn_sprint(j, comb, pol, dyn)
+        s = K.off_turn_sprint(j, comb, dyn)
         if s < 0:
             continue
         step = -1
@@ -2813,16 +2776,16 @@ def guard_sprint(i, t, comb, pol, rules, dyn, streams, cc, bf):
                             break
         if step < 0:
             continue
-        K.pay_sprint(j, s, comb, rules, dyn, cc)
-        if walk_to(j, step, comb, pol, rules, dyn, streams, cc, bf):
-            cc[j, K.K_TALENT_MOVES] += 1
-            cc[j, K.K_GUARD_SPRINTS] += 1
+        K.pay_sprint(j, s, comb, rules, dyn)
+        if walk_to(j, step, comb, rules, dyn, streams, bf):
+            dyn[j, K.K_TALENT_MOVES] += 1
+            dyn[j, K.K_GUARD_SPRINTS] += 1
         refresh_fear(comb, dyn, bf)
         return
 
 
 @kernel
-def slither(t, a, comb, pol, rules, dyn, streams, cc, bf):
+def slither(t, a, comb, rules, dyn, streams, bf):
     """Slither Away (L2103-2107, free, 1 overcharge): after ``a``'s attack on
     it (hit or miss), ``t`` moves 1 hex ignoring rough terrain and the
     Disengage requirement, when that gets it nearer its policy's range of
@@ -2835,28 +2798,28 @@ def slither(t, a, comb, pol, rules, dyn, streams, cc, bf):
         return
     if dyn[t, K.D_AIL + K.A_BOUND] != 0:
         return
-    s = K.find_usable(t, K.E_SLITHER, comb, pol, dyn)
+    s = K.find_usable(t, K.E_SLITHER, comb, dyn)
     if s < 0:
         return
-    goal, lo, hi = goal_of(t, a, comb, pol, rules, dyn)
+    goal, lo, hi = goal_of(t, a, comb, rules, dyn)
     if goal < 0:
         return
-    if pol[t, K.P_MOVE] == K.MOVE_PROTECT:
+    if comb[t, K.P_MOVE] == K.MOVE_PROTECT:
         return
-    step = best_step(t, goal, lo, hi, 0, comb, pol, rules, dyn, bf)
+    step = best_step(t, goal, lo, hi, 0, comb, rules, dyn, bf)
     if step < 0:
         return
-    K.pay_talent(t, s, comb, rules, dyn, cc)
-    if held(t, step, comb, pol, rules, dyn, streams, cc, bf):
-        K.check_bursts(t, comb, rules, dyn, cc)
+    K.pay_talent(t, s, comb, rules, dyn)
+    if held(t, step, comb, rules, dyn, streams, bf):
+        K.check_bursts(t, comb, rules, dyn)
         return  # And Your Enemies Closer: the move attempted is used up (L1526)
-    move_to(t, step, dyn, cc, bf)
-    cc[t, K.K_TALENT_MOVES] += 1
-    K.check_bursts(t, comb, rules, dyn, cc)
+    move_to(t, step, dyn, bf)
+    dyn[t, K.K_TALENT_MOVES] += 1
+    K.check_bursts(t, comb, rules, dyn)
 
 
 @kernel
-def shove(i, t, sign, comb, dyn, cc, bf):
+def shove(i, t, sign, comb, dyn, bf):
     """Get Over Here (``sign`` -1, L1708-1712) / Repel (+1, L2087-2090): after
     a hit, ``t`` is forced 1 hex closer to / away from ``i``: the free
     neighbour of its hex nearest to (farthest from) her (ties: the lowest
@@ -2868,9 +2831,9 @@ def shove(i, t, sign, comb, dyn, cc, bf):
     if dyn[t, K.D_DEAD] != 0:
         return
     pi = dyn[i, K.D_POS]
-    nbr = bf[BF_NBR]
-    terrain = bf[BF_TERRAIN]
-    occ = bf[BF_OCC]
+    nbr = F.nbr_of(bf)
+    terrain = F.row(bf, BF_TERRAIN)
+    occ = F.row(bf, BF_OCC)
     now = hexes(pt, pi, bf)
     best = -1
     best_key = 0
@@ -2887,25 +2850,25 @@ def shove(i, t, sign, comb, dyn, cc, bf):
     if best < 0:
         return
     relocate(t, best, dyn, bf)
-    cc[i, K.K_SHOVED] += 1
+    dyn[i, K.K_SHOVED] += 1
     refresh_fear(comb, dyn, bf)
 
 
 @kernel
-def safe_place(i, comb, pol, rules, dyn, cc, bf):
+def safe_place(i, comb, rules, dyn, bf):
     """Safe Place (L1782-1785, Major, 1 Support overcharge): a willing ally in
     her line of sight (rule ``teleport_sight``) moves to a free hex adjacent
     to her. Used on the ally (not herself; standing, or down and alive)
     lowest in Resolve share below ``heal_below`` who stands next to a
     standing enemy, to a hex next to her with no standing enemy adjacent
     (the lowest direction); True if used."""
-    s = K.find_usable(i, K.E_SAFE_PLACE, comb, pol, dyn)
+    s = K.find_usable(i, K.E_SAFE_PLACE, comb, dyn)
     if s < 0:
         return False
     c = dyn[i, K.D_POS]
-    nbr = bf[BF_NBR]
-    terrain = bf[BF_TERRAIN]
-    occ = bf[BF_OCC]
+    nbr = F.nbr_of(bf)
+    terrain = F.row(bf, BF_TERRAIN)
+    occ = F.row(bf, BF_OCC)
     dest = -1
     for d in range(6):
         m = nbr[c, d]
@@ -2921,7 +2884,7 @@ def safe_place(i, comb, pol, rules, dyn, cc, bf):
         return False
     mask = sight_mask(rules)
     best = -1
-    best_share = pol[i, K.P_HEAL_BELOW]
+    best_share = comb[i, K.P_HEAL_BELOW]
     for j in range(comb.shape[0]):
         if j == i:
             continue
@@ -2944,10 +2907,10 @@ def safe_place(i, comb, pol, rules, dyn, cc, bf):
         best_share = share
     if best < 0:
         return False
-    K.pay_talent(i, s, comb, rules, dyn, cc)
-    cc[i, K.K_SHOVED] += hexes(dyn[best, K.D_POS], dest, bf)
+    K.pay_talent(i, s, comb, rules, dyn)
+    dyn[i, K.K_SHOVED] += hexes(dyn[best, K.D_POS], dest, bf)
     relocate(best, dest, dyn, bf)
-    K.check_bursts(i, comb, rules, dyn, cc)
+    K.check_bursts(i, comb, rules, dyn)
     refresh_fear(comb, dyn, bf)
     return True
 
@@ -2955,8 +2918,8 @@ def safe_place(i, comb, pol, rules, dyn, cc, bf):
 @kernel(inline="always")
 def foe_next_to(m, i, comb, dyn, bf):
     """A standing enemy of ``i`` stands next to cell ``m``."""
-    nbr = bf[BF_NBR]
-    occ = bf[BF_OCC]
+    nbr = F.nbr_of(bf)
+    occ = F.row(bf, BF_OCC)
     side = comb[i, K.C_SIDE]
     for d in range(6):
         x = nbr[m, d]
@@ -2999,8 +2962,8 @@ def raise_cells(k, commit, dyn, bf):
     """The hexes of ``k``'s barrier shape that can hold barrier (no obstacle, barrier or person
     there: those are skipped); with ``commit`` they become barrier (``BARRIER | RAISED``).
     Returns their count."""
-    terrain = bf[BF_TERRAIN]
-    occ = bf[BF_OCC]
+    terrain = F.row(bf, BF_TERRAIN)
+    occ = F.row(bf, BF_OCC)
     n = 0
     for c in range(terrain.shape[0]):
         if terrain[c] & G.BLOCK_MOVE != 0:
@@ -3017,7 +2980,7 @@ def raise_cells(k, commit, dyn, bf):
 @kernel
 def barrier_owner(c, dyn, bf):
     """Whose standing barrier raised hex ``c`` belongs to (the first listed whose shape holds it), -1 none."""
-    if bf[BF_TERRAIN][c] & G.RAISED == 0:
+    if F.row(bf, BF_TERRAIN)[c] & G.RAISED == 0:
         return -1
     for k in range(dyn.shape[0]):
         if dyn[k, K.D_BARRIER_RES] > 0:
@@ -3027,7 +2990,7 @@ def barrier_owner(c, dyn, bf):
 
 
 @kernel
-def create_barrier(i, s, comb, rules, dyn, cc, bf):
+def create_barrier(i, s, comb, rules, dyn, bf):
     """Create Barrier (L1693-1697; Minor, 1 Defence overcharge, 1/Episode): barrier hexes with
     P1 (20) points of Resolve between them, in the per-trial terrain copy (``BARRIER | RAISED``,
     gone at the next fight: :func:`place_all`).
@@ -3048,11 +3011,11 @@ def create_barrier(i, s, comb, rules, dyn, cc, bf):
     c = dyn[i, K.D_POS]
     if c < 0:
         return False
-    nbr = bf[BF_NBR]
+    nbr = F.nbr_of(bf)
     side = comb[i, K.C_SIDE]
     n = comb.shape[0]
     near = -1
-    near_d = UNREACHABLE
+    near_d = F.UNREACHABLE
     for j in range(n):
         if comb[j, K.C_SIDE] == side:
             continue
@@ -3094,7 +3057,7 @@ def create_barrier(i, s, comb, rules, dyn, cc, bf):
     if placed == 0:
         pn = dyn[near, K.D_POS]
         dn = -1
-        best = UNREACHABLE
+        best = F.UNREACHABLE
         for d in range(6):
             m = nbr[c, d]
             if m >= 0:
@@ -3106,12 +3069,12 @@ def create_barrier(i, s, comb, rules, dyn, cc, bf):
             dyn[i, K.D_BARRIER_KIND] = 0
             return False
         best_e = -1
-        best_skew = UNREACHABLE
+        best_skew = F.UNREACHABLE
         at = nbr[c, dn]
-        qa = bf[BF_Q][at]
-        ra = bf[BF_R][at]
-        qn = bf[BF_Q][pn]
-        rn = bf[BF_R][pn]
+        qa = F.row(bf, BF_Q)[at]
+        ra = F.row(bf, BF_R)[at]
+        qn = F.row(bf, BF_Q)[pn]
+        rn = F.row(bf, BF_R)[pn]
         wl = rules[K.R_BARRIER_WALL_LENGTH]
         la = (wl - 1) // 2
         lb = wl - 1 - la
@@ -3141,19 +3104,19 @@ def create_barrier(i, s, comb, rules, dyn, cc, bf):
             dyn[i, K.D_BARRIER_KIND] = 0
             return False
         dyn[i, K.D_BARRIER_ARG] = best_e
-    K.pay_talent(i, s, comb, rules, dyn, cc)
+    K.pay_talent(i, s, comb, rules, dyn)
     raise_cells(i, True, dyn, bf)
     dyn[i, K.D_BARRIER_RES] = comb[i, K.C_TP1 + s]
     bf[BF_LST][LST_BARRIERS] += 1
-    cc[i, K.K_BARRIERS] += 1
-    K.check_bursts(i, comb, rules, dyn, cc)
+    dyn[i, K.K_BARRIERS] += 1
+    K.check_bursts(i, comb, rules, dyn)
     return True
 
 
 @kernel
 def collapse_barrier(k, dyn, bf):
     """``k``'s barrier is down (its Resolve spent): every hex of it is open again."""
-    terrain = bf[BF_TERRAIN]
+    terrain = F.row(bf, BF_TERRAIN)
     keep = np.uint8(255 - G.BARRIER - G.RAISED)
     for c in range(terrain.shape[0]):
         if terrain[c] & G.RAISED != 0:
@@ -3165,18 +3128,18 @@ def collapse_barrier(k, dyn, bf):
 
 
 @kernel(inline="always")
-def barrier_turn(i, who, goal, lo, hi, comb, rules, dyn, streams, cc, bf):
+def barrier_turn(i, who, goal, lo, hi, comb, rules, dyn, streams, bf):
     """While a raised barrier stands, ``i``'s Major (nobody in reach) may go on an enemy's
     barrier (:func:`strike_barrier`); True if it did."""
     if bf[BF_LST][LST_BARRIERS] == 0:
         return False
     if who != i:
         return False
-    return strike_barrier(i, goal, lo, hi, comb, rules, dyn, streams, cc, bf)
+    return strike_barrier(i, goal, lo, hi, comb, rules, dyn, streams, bf)
 
 
 @kernel
-def strike_barrier(i, goal, lo, hi, comb, rules, dyn, streams, cc, bf):
+def strike_barrier(i, goal, lo, hi, comb, rules, dyn, streams, bf):
     """Attacking a barrier (A52, rule ``barrier_defence: auto``): with nobody in reach, when she
     cannot walk to her goal's range (:func:`barrier_field`) or stands in it with her attack's line
     crossing a barrier, she attacks the raised hex of an enemy's barrier in reach (melee or
@@ -3194,9 +3157,9 @@ def strike_barrier(i, goal, lo, hi, comb, rules, dyn, streams, cc, bf):
         return False
     if band_gap(hexes(c, goal, bf), lo, hi) != 0:
         barrier_field(goal, lo, hi, bf)
-        if bf[BF_DIST][c] >= 0:
+        if F.row(bf, BF_DIST)[c] >= 0:
             return False  # she can walk there, round the barrier
-    terrain = bf[BF_TERRAIN]
+    terrain = F.row(bf, BF_TERRAIN)
     side = comb[i, K.C_SIDE]
     best = -1
     best_k = 0
@@ -3240,8 +3203,8 @@ def strike_barrier(i, goal, lo, hi, comb, rules, dyn, streams, cc, bf):
     if take > dyn[k, K.D_BARRIER_RES]:
         take = dyn[k, K.D_BARRIER_RES]
     dyn[k, K.D_BARRIER_RES] -= take
-    cc[k, K.K_BARRIER_DMG] += take
-    cc[i, K.K_BARRIER_ATTACKS] += 1
+    dyn[k, K.K_BARRIER_DMG] += take
+    dyn[i, K.K_BARRIER_ATTACKS] += 1
     if dyn[k, K.D_BARRIER_RES] == 0:
         collapse_barrier(k, dyn, bf)
     return True

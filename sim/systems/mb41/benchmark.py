@@ -36,20 +36,16 @@ SEED = 20240601
 
 
 @jit
-def _fights_counting(comb, pol, rules, key, count, q, r, shifts, nbr, terrain, lut, meta, walk, cellfx, lab, path):
+def _fights_counting(comb, rules, key, count, field):
     """Play ``count`` trials on this thread as :func:`.battle_grid.simulate_episode_blocks_grid`
     does; returns the 64-bit outputs drawn by all streams."""
     n = comb.shape[0]
-    ncell = q.shape[0]
-    bf = (q, r, shifts, nbr, terrain.copy(), lut, meta, walk, np.full(ncell, -1, dtype=np.int64),
-          np.zeros(ncell, dtype=np.int64), np.zeros(ncell, dtype=np.int64), np.zeros(ncell + 1, dtype=np.int64),
-          cellfx, lab, path, terrain, np.zeros(4, dtype=np.int64))
+    bf = field.copy()
     cap = rules[K.R_ROUND_CAP]
-    dyn = np.zeros((n, K.ND), dtype=np.int64)
+    dyn = np.zeros((n, K.NDYN), dtype=np.int64)
     order = np.zeros(n, dtype=np.int64)
     ikey = np.zeros(n, dtype=np.int64)
     streams = np.zeros((K.NS, STATE_WORDS), dtype=np.uint64)
-    cc = np.zeros((n, K.NK), dtype=np.int64)
     side_curve = np.zeros((2, 2, cap + 1), dtype=np.int64)
     comb_curve = np.zeros((n, 2, cap + 1), dtype=np.int64)
     draws = 0
@@ -57,7 +53,7 @@ def _fights_counting(comb, pol, rules, key, count, q, r, shifts, nbr, terrain, l
         for p in range(K.NS):
             seed_stream(streams[p], key, t, p)
         K.reset(comb, rules, dyn)
-        K.fight_on(comb, pol, rules, dyn, order, ikey, streams, cc, side_curve, comb_curve, bf)
+        K.fight_on(comb, rules, dyn, order, ikey, streams, side_curve, comb_curve, bf)
         for p in range(K.NS):
             draws += np.int64(streams[p, 7])
     return draws
@@ -95,11 +91,11 @@ def run(quick: bool = False) -> dict:
 
     m = SIZES["single"][q]
     field = BG.field_arrays(inputs.battlefield)
-    _fights_counting(inputs.comb, inputs.pol, inputs.rules, np.uint64(key), 100, *field)
+    _fights_counting(inputs.comb, inputs.rules, np.uint64(key), 100, field)
     box = {}
 
     def single():
-        box["d"] = _fights_counting(inputs.comb, inputs.pol, inputs.rules, np.uint64(key), m, *field)
+        box["d"] = _fights_counting(inputs.comb, inputs.rules, np.uint64(key), m, field)
 
     t_fight = best_time(single) / m
     nd = SIZES["draws"][q]

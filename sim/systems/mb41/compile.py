@@ -17,14 +17,14 @@ _STAT_INDEX = {s: i for i, s in enumerate(STATS)}
 class Inputs:
     """Kernel inputs of one variant.
 
-    comb: int64[n, NC], pol: int64[n, NP], rules: int64[R] (see kernel docs);
+    comb: int64[n, NC] the static table (stats, talents, policy: :mod:`.layout`),
+    rules: int64[R_SIZE] (see :mod:`.layout`);
     names / sides / kinds: per combatant, in listed order; side_names: 2 names;
     resolved_rules: the full rule options used (recorded in provenance);
     notes: assumptions that apply to this variant (shown in the report).
     """
 
     comb: np.ndarray
-    pol: np.ndarray
     rules: np.ndarray
     names: list[str]
     sides: list[int]
@@ -34,7 +34,12 @@ class Inputs:
     notes: list[str] = field(default_factory=list)
     talents: list[list[str]] = field(default_factory=list)   # per combatant: talent per slot
     battlefield: object | None = None   # a grid.Battlefield when rules grid is hex (starting cells in comb C_CELL)
-    episode: "EpisodePlan | None" = None  # several scenes: comb/pol are the stacked blocks (see EpisodePlan)
+    episode: "EpisodePlan | None" = None  # several scenes: comb holds the stacked blocks (see EpisodePlan)
+
+    @property
+    def pol(self) -> np.ndarray:
+        """The policy columns live in ``comb`` (``P_*``): the same array."""
+        return self.comb
 
     @property
     def round_cap(self) -> int:
@@ -88,7 +93,7 @@ def _compile_episode(scenario: Scenario) -> Inputs:
     first = scenes[0]
     names = [nm for inp in scenes for nm in inp.names]
     return Inputs(
-        comb=np.concatenate([inp.comb for inp in scenes]), pol=np.concatenate([inp.pol for inp in scenes]),
+        comb=np.concatenate([inp.comb for inp in scenes]),
         rules=first.rules, names=names, sides=[s for inp in scenes for s in inp.sides],
         kinds=[k for inp in scenes for k in inp.kinds],
         side_names=[first.side_names[0], " / ".join(inp.side_names[1] for inp in scenes)],
@@ -113,7 +118,7 @@ def _compile_fight(scenario: Scenario) -> Inputs:
     spawns = _reserve_rows(scenario, resolved, members, names)
     n = len(members)
     comb = np.zeros((n, K.NC), dtype=np.int64)
-    pol = np.zeros((n, K.NP), dtype=np.int64)
+    pol = comb  # the policy columns (P_*) are part of the static table
     notes: list[str] = []
     slot_names: list[list[str]] = []
     uses_monster_defaults = set()
@@ -197,7 +202,7 @@ def _compile_fight(scenario: Scenario) -> Inputs:
             notes.append(f"{m.name} has Belkan System: she attacks in melee (attack_kind ranged ignored)")
         row[K.C_RANGED_HI] = ranged_reach(row, resolved["ranged_range"][1])
         slot_names.append([t for t in m.talents if t != "Boost"])
-        pol[i] = policies.encode(m.policy, resolved["burst_at"], m.attack_kind)
+        policies.encode(m.policy, resolved["burst_at"], m.attack_kind, row)
         pol[i, K.P_PLACE] = _start_place(s, m, resolved)
         if pol[i, K.P_SORCERY] != K.SORCERY_NEVER:
             if m.kind == "girl":
@@ -238,7 +243,7 @@ def _compile_fight(scenario: Scenario) -> Inputs:
         opt = RULES.option(name)
         notes.append(f"assumption: {name} = {resolved[name]} ({opt.note})")
     return Inputs(
-        comb=comb, pol=pol, rules=rules,
+        comb=comb, rules=rules,
         names=names, sides=[s for s, _ in members],
         kinds=[m.kind for _, m in members], side_names=[sd.name for sd in scenario.sides],
         resolved_rules=resolved, notes=notes, talents=slot_names, battlefield=battlefield,

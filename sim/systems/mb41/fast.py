@@ -116,18 +116,18 @@ def _strike(chk, dmg_st, scripted, a_stat, d_stat, bonus, full_tie, six_dmg, def
 
 
 @kernel
-def _flush(c, gain_a, gain_d, spent, comb, dyn, cc):
+def _flush(c, gain_a, gain_d, spent, comb, dyn):
     """Put overcharge gained (``gain_a`` on the Attack-role stat, ``gain_d``
     on the Defence-role stat) and pool spent since the last flush into
-    ``dyn``/``cc``, as :func:`.kernel.gain_overcharge` would have."""
+    ``dyn`` (state and counters), as :func:`.kernel.gain_overcharge` would have."""
     ra = comb[c, K.C_RA]
     rd = comb[c, K.C_RD]
     dyn[c, K.D_OC + ra] += gain_a
-    cc[c, K.K_OC_GAIN + ra] += gain_a
+    dyn[c, K.K_OC_GAIN + ra] += gain_a
     dyn[c, K.D_OC + rd] += gain_d
-    cc[c, K.K_OC_GAIN + rd] += gain_d
+    dyn[c, K.K_OC_GAIN + rd] += gain_d
     dyn[c, K.D_POOL] -= spent
-    cc[c, K.K_POOL_SPENT] += spent
+    dyn[c, K.K_POOL_SPENT] += spent
 
 
 @kernel(inline="always")
@@ -139,13 +139,13 @@ def _room(c, role_col, comb, rules, dyn):
 
 
 @kernel
-def _bursts(c, comb, rules, dyn, cc):
+def _bursts(c, comb, rules, dyn):
     """:func:`.kernel.check_bursts` of ``bursts: count`` as a called function (a
     rare path). With ``bursts: play`` a burst it counts (``D_BURST_TRIAL``)
     marks the trial for a replay on the general kernel (:func:`_replay`): up
     to that burst both kernels played the same fight."""
     if comb[c, K.C_MONSTER] == 0:
-        K.count_bursts(c, comb, rules, dyn, cc)
+        K.count_bursts(c, comb, rules, dyn)
 
 
 @kernel(inline="always")
@@ -160,30 +160,30 @@ def _burst_seen(dyn):
 
 
 @kernel
-def _replay(comb, pol, rules, dyn, order, ikey, streams, key, trial, cc, side_curve, comb_curve):
+def _replay(comb, rules, dyn, order, ikey, streams, key, trial, side_curve, comb_curve):
     """Trial ``trial`` on the general kernel from its own keyed streams (as
     :func:`.kernel.simulate_blocks` plays it): a duel in which a burst
     plays (``bursts: play``). Returns ``(outcome, rounds)``."""
     for p in range(K.NS):
         seed_stream(streams[p], key, trial, p)
     K.reset(comb, rules, dyn)
-    return K.fight(comb, pol, rules, dyn, order, ikey, streams, cc, side_curve, comb_curve)
+    return K.fight(comb, rules, dyn, order, ikey, streams, side_curve, comb_curve)
 
 
 @kernel
-def _drop(t, comb, rules, dyn, streams, cc, chk, dmg_st):
+def _drop(t, comb, rules, dyn, streams, chk, dmg_st):
     """:func:`.kernel.dropped` with the duel's own check and damage streams."""
     for w in range(STATE_WORDS):
         streams[K.S_CHECK, w] = chk[w]
         streams[K.S_DAMAGE, w] = dmg_st[w]
-    K.dropped(t, comb, rules, dyn, streams, cc)
+    K.dropped(t, comb, rules, dyn, streams)
     for w in range(STATE_WORDS):
         chk[w] = streams[K.S_CHECK, w]
         dmg_st[w] = streams[K.S_DAMAGE, w]
 
 
 @kernel(inline="always")
-def duel(comb, rules, dyn, order, ikey, streams, cc, start_bursts, chk, dmg_st):
+def duel(comb, rules, dyn, order, ikey, streams, start_bursts, chk, dmg_st):
     """Play one eligible duel from the state :func:`.kernel.reset` left in ``dyn``.
 
     ``order``/``ikey``: who acts first (filled here for rolled initiative,
@@ -191,9 +191,9 @@ def duel(comb, rules, dyn, order, ikey, streams, cc, start_bursts, chk, dmg_st):
     ``chk``/``dmg_st``: the trial's check and damage streams.
 
     Everything the rounds change lives in local variables, suffix 0 for the
-    first to act and 1 for the second: a store to ``dyn`` or ``cc`` would
+    first to act and 1 for the second: a store to ``dyn`` would
     make the compiler reload the dice streams, which may alias them. The
-    rare paths that read ``dyn``/``cc`` (a possible burst, a revive roll)
+    rare paths that read ``dyn`` (a possible burst, a revive roll)
     get the locals first (:func:`_flush`) and call the general kernel's
     code. Overcharge follows :func:`.kernel.gain_overcharge`: a girl gains a
     six's point on the stat of the role she rolled (L149), a monster pays
@@ -203,7 +203,7 @@ def duel(comb, rules, dyn, order, ikey, streams, cc, start_bursts, chk, dmg_st):
     hits1, dealt0, dealt1, ga0, gd0, sp0, ga1, gd1, sp1, ko, synced)``: ``c0`` the
     combatant who acted first; per slot the Resolve left, attacks, hits,
     damage dealt, and the overcharge gained (Attack role, Defence role) and
-    pool spent not yet in ``cc``; ``ko`` 1 if the loser's drop is still to
+    pool spent not yet in ``dyn``; ``ko`` 1 if the loser's drop is still to
     be counted by the caller (a KO, and a death for a monster), 0 if
     :func:`.kernel.dropped` counted it or nobody dropped; ``synced``: a rare
     path changed ``dyn``'s counters (else they are still the starting ones).
@@ -219,7 +219,7 @@ def duel(comb, rules, dyn, order, ikey, streams, cc, start_bursts, chk, dmg_st):
     synced = start_bursts  # dyn's counters are no longer the starting ones
     if start_bursts:  # a girl may start the scene at or over the threshold
         for j in range(2):
-            _bursts(j, comb, rules, dyn, cc)
+            _bursts(j, comb, rules, dyn)
     if rules[K.R_INITIATIVE] != 1:
         K.roll_initiative(comb, rules, streams[K.S_SETUP], order, ikey)
     c0 = order[0]
@@ -272,12 +272,12 @@ def duel(comb, rules, dyn, order, ikey, streams, cc, start_bursts, chk, dmg_st):
             rounds = r
             break
         if (ga0 + same0 * gd0 >= room_a0) | (gd1 + same1 * ga1 >= room_d1):
-            _flush(c0, ga0, gd0, sp0, comb, dyn, cc)
-            _flush(c1, ga1, gd1, sp1, comb, dyn, cc)
+            _flush(c0, ga0, gd0, sp0, comb, dyn)
+            _flush(c1, ga1, gd1, sp1, comb, dyn)
             ga0 = gd0 = sp0 = ga1 = gd1 = sp1 = 0
             synced = True
-            _bursts(c0, comb, rules, dyn, cc)
-            _bursts(c1, comb, rules, dyn, cc)
+            _bursts(c0, comb, rules, dyn)
+            _bursts(c1, comb, rules, dyn)
             room_a0 = _room(c0, K.C_RA, comb, rules, dyn)
             room_d0 = _room(c0, K.C_RD, comb, rules, dyn)
             room_a1 = _room(c1, K.C_RA, comb, rules, dyn)
@@ -307,12 +307,12 @@ def duel(comb, rules, dyn, order, ikey, streams, cc, start_bursts, chk, dmg_st):
             rounds = r
             break
         if (ga1 + same1 * gd1 >= room_a1) | (gd0 + same0 * ga0 >= room_d0):
-            _flush(c0, ga0, gd0, sp0, comb, dyn, cc)
-            _flush(c1, ga1, gd1, sp1, comb, dyn, cc)
+            _flush(c0, ga0, gd0, sp0, comb, dyn)
+            _flush(c1, ga1, gd1, sp1, comb, dyn)
             ga0 = gd0 = sp0 = ga1 = gd1 = sp1 = 0
             synced = True
-            _bursts(c1, comb, rules, dyn, cc)
-            _bursts(c0, comb, rules, dyn, cc)
+            _bursts(c1, comb, rules, dyn)
+            _bursts(c0, comb, rules, dyn)
             room_a0 = _room(c0, K.C_RA, comb, rules, dyn)
             room_d0 = _room(c0, K.C_RD, comb, rules, dyn)
             room_a1 = _room(c1, K.C_RA, comb, rules, dyn)
@@ -328,14 +328,14 @@ def duel(comb, rules, dyn, order, ikey, streams, cc, start_bursts, chk, dmg_st):
         near |= (ga1 + same1 * gd1 >= room_a1) | (gd1 + same1 * ga1 >= room_d1)
         if revives | near:
             synced = True
-            _flush(c0, ga0, gd0, sp0, comb, dyn, cc)
-            _flush(c1, ga1, gd1, sp1, comb, dyn, cc)
+            _flush(c0, ga0, gd0, sp0, comb, dyn)
+            _flush(c1, ga1, gd1, sp1, comb, dyn)
             ga0 = gd0 = sp0 = ga1 = gd1 = sp1 = 0
             dyn[c0, K.D_RES] = res0
             dyn[c1, K.D_RES] = res1
-            _drop(loser, comb, rules, dyn, streams, cc, chk, dmg_st)
-            _bursts(1 - loser, comb, rules, dyn, cc)
-            _bursts(loser, comb, rules, dyn, cc)
+            _drop(loser, comb, rules, dyn, streams, chk, dmg_st)
+            _bursts(1 - loser, comb, rules, dyn)
+            _bursts(loser, comb, rules, dyn)
         else:
             ko = 1
     return (outcome, rounds, c0, res0, res1, attacks0, attacks1, hits0, hits1, dealt0, dealt1,
@@ -383,17 +383,17 @@ def _plus_gains(c, o0, o1, o2, ga, gd, comb):
 
 
 @kernel(inline="always")
-def _tiers(c, ga, gd, comb, rules, dyn, cc, tiers):
-    """Count the highest overcharge tier per stat of girl ``c`` as
-    :func:`.kernel.count_tiers` does, her gains ``ga``/``gd`` on the Attack
+def _tiers(c, ga, gd, comb, rules, dyn, out, tiers):
+    """Count (in ``out``'s ``K_TIER``) the highest overcharge tier per stat of girl ``c``
+    as :func:`.kernel.count_tiers` does, her gains ``ga``/``gd`` on the Attack
     and Defence role's stats not being in ``dyn`` yet; ``tiers`` from
     :func:`tier_table`."""
     if comb[c, K.C_MONSTER] != 0:
         return
     o0, o1, o2 = _plus_gains(c, dyn[c, K.D_OC], dyn[c, K.D_OC + 1], dyn[c, K.D_OC + 2], ga, gd, comb)
-    cc[c, K.K_TIER + _tier(o0, dyn[c, K.D_BURST_TRIAL], tiers)] += 1
-    cc[c, K.K_TIER + K.NTIERS + _tier(o1, dyn[c, K.D_BURST_TRIAL + 1], tiers)] += 1
-    cc[c, K.K_TIER + 2 * K.NTIERS + _tier(o2, dyn[c, K.D_BURST_TRIAL + 2], tiers)] += 1
+    out[c, K.K_TIER + _tier(o0, dyn[c, K.D_BURST_TRIAL], tiers)] += 1
+    out[c, K.K_TIER + K.NTIERS + _tier(o1, dyn[c, K.D_BURST_TRIAL + 1], tiers)] += 1
+    out[c, K.K_TIER + 2 * K.NTIERS + _tier(o2, dyn[c, K.D_BURST_TRIAL + 2], tiers)] += 1
 
 
 #: gains below this are counted in a per-block (Attack gain, Defence gain) table
@@ -401,7 +401,7 @@ TH = 16
 
 
 @kernel
-def _tiers_from_gains(comb, th, cc, tiers):
+def _tiers_from_gains(comb, th, dyn, tiers):
     """Add the tiers of the fights counted in ``th[c, ga * TH + gd]``: girl
     ``c`` started at her starting counters, gained ``ga`` on her Attack
     role's stat and ``gd`` on her Defence role's, and did not burst."""
@@ -414,9 +414,9 @@ def _tiers_from_gains(comb, th, cc, tiers):
                 continue
             oc0, oc1, oc2 = _plus_gains(c, comb[c, K.C_OC0], comb[c, K.C_OC0 + 1], comb[c, K.C_OC0 + 2],
                                         cell // TH, cell % TH, comb)
-            cc[c, K.K_TIER + _tier(oc0, 0, tiers)] += k
-            cc[c, K.K_TIER + K.NTIERS + _tier(oc1, 0, tiers)] += k
-            cc[c, K.K_TIER + 2 * K.NTIERS + _tier(oc2, 0, tiers)] += k
+            dyn[c, K.K_TIER + _tier(oc0, 0, tiers)] += k
+            dyn[c, K.K_TIER + K.NTIERS + _tier(oc1, 0, tiers)] += k
+            dyn[c, K.K_TIER + 2 * K.NTIERS + _tier(oc2, 0, tiers)] += k
 
 
 @kernel(inline="always")
@@ -428,7 +428,7 @@ def _pick(c0, v0, v1):
 
 
 @pjit
-def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
+def simulate_blocks(comb, rules, key, start, count, nblocks,
                     fights, rounds_hist, side_curve, comb_curve, ccount):
     """:func:`.kernel.simulate_blocks` for eligible duels: same arguments, same counters.
 
@@ -448,12 +448,13 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
                 if comb[j, K.C_OC0 + s] >= rules[K.R_BURST_AT]:
                     start_bursts = True
     # bursts: play: a trial in which a burst is counted is replayed on the
-    # general kernel; until then its counters go to a scratch table (cct)
+    # general kernel; until then its counters go to the duel's scratch counters (dyn)
     play = rules[K.R_BURSTS] != K.BURSTS_COUNT
     all_general = play & start_bursts  # a burst before the first roll: every trial
     per = (count + nblocks - 1) // nblocks
     for b in numba.prange(nblocks):
-        dyn = np.zeros((n, K.ND), dtype=np.int64)
+        out = ccount[b]  # the block's counters (K_*); its state columns serve the replays
+        dyn = np.zeros((n, K.NDYN), dtype=np.int64)  # the duels' state; its counters: the rare paths' scratch
         order = np.zeros(n, dtype=np.int64)
         ikey = np.zeros(n, dtype=np.int64)
         for j in range(n):  # the listed order (rolled initiative refills it per fight)
@@ -465,9 +466,6 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
         tiers = np.zeros(TIER_TABLE, dtype=np.int64)
         tier_table(rules, tiers)
         th = np.zeros((n, TH * TH), dtype=np.int64)
-        cc = ccount[b]
-        cct = np.zeros((n, K.NK), dtype=np.int64)
-        cw = cct if play else cc  # where the duel's rare paths count
         # per combatant (0, 1): attacks, hits, dealt, taken, gains on the Attack /
         # Defence role's stat, pool spent, Resolve at the end, standing at the end, KOs, deaths
         at0 = at1 = hi0 = hi1 = de0 = de1 = ta0 = ta1 = 0
@@ -481,7 +479,7 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
         for t in range(lo, hi):
             trial = start + t
             if all_general:
-                outcome, rounds = _replay(comb, pol, rules, dyn, order, ikey, streams, key, trial, cc,
+                outcome, rounds = _replay(comb, rules, out, order, ikey, streams, key, trial,
                                           side_curve[b], comb_curve[b])
                 fights[b, outcome] += 1
                 fights[b, K.F_ROUNDS] += rounds
@@ -494,22 +492,23 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
             if dirty:
                 K.reset(comb, rules, dyn)
             (outcome, rounds, c0, r0, r1, a0, a1, h0, h1, d0, d1,
-             ga0, gd0, sp0, ga1, gd1, sp1, ko, synced) = duel(comb, rules, dyn, order, ikey, streams, cw,
+             ga0, gd0, sp0, ga1, gd1, sp1, ko, synced) = duel(comb, rules, dyn, order, ikey, streams,
                                                              start_bursts, chk, dmg_st)
             dirty = synced
-            if play:
-                if synced:
+            if synced:
+                # the rare paths counted in the duel's scratch counters: keep them, or (a burst
+                # played, ``bursts: play``) drop them and replay the trial on the general kernel
+                replay = False
+                if play:
                     replay = _burst_seen(dyn)
+                for j in range(n):
+                    for k in range(K.NK):
+                        if not replay:
+                            out[j, k] += dyn[j, k]
+                        dyn[j, k] = 0
+                if play:
                     if replay:
-                        cct[:, :] = 0
-                    else:
-                        for j in range(n):
-                            for k in range(K.NK):
-                                cc[j, k] += cct[j, k]
-                                cct[j, k] = 0
-                    if replay:
-                        dirty = True
-                        outcome, rounds = _replay(comb, pol, rules, dyn, order, ikey, streams, key, trial, cc,
+                        outcome, rounds = _replay(comb, rules, out, order, ikey, streams, key, trial,
                                                   side_curve[b], comb_curve[b])
                         fights[b, outcome] += 1
                         fights[b, K.F_ROUNDS] += rounds
@@ -526,8 +525,8 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
                 th[c0, ga0 * TH + gd0] += 1
                 th[1 - c0, ga1 * TH + gd1] += 1
             else:
-                _tiers(c0, ga0, gd0, comb, rules, dyn, cc, tiers)
-                _tiers(1 - c0, ga1, gd1, comb, rules, dyn, cc, tiers)
+                _tiers(c0, ga0, gd0, comb, rules, dyn, out, tiers)
+                _tiers(1 - c0, ga1, gd1, comb, rules, dyn, out, tiers)
             x0, x1 = _pick(c0, a0, a1)
             at0 += x0
             at1 += x1
@@ -565,57 +564,55 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
             comb_curve[b, 1, 1, rounds] += s1
             side_curve[b, comb[0, K.C_SIDE], 1, rounds] += s0
             side_curve[b, comb[1, K.C_SIDE], 1, rounds] += s1
-        _tiers_from_gains(comb, th, cc, tiers)
+        _tiers_from_gains(comb, th, out, tiers)
         cs = ((at0, hi0, de0, ta0, gA0, gD0, sP0, re0, st0, ko0, dd0),
               (at1, hi1, de1, ta1, gA1, gD1, sP1, re1, st1, ko1, dd1))
         for j in range(2):
             v = cs[j]
-            cc[j, K.K_ATTACKS] += v[0]
-            cc[j, K.K_HITS] += v[1]
-            cc[j, K.K_DEALT] += v[2]
-            cc[j, K.K_TAKEN] += v[3]
-            cc[j, K.K_OC_GAIN + comb[j, K.C_RA]] += v[4]
-            cc[j, K.K_OC_GAIN + comb[j, K.C_RD]] += v[5]
-            cc[j, K.K_POOL_SPENT] += v[6]
-            cc[j, K.K_RES_END] += v[7]
-            cc[j, K.K_STANDING_END] += v[8]
-            cc[j, K.K_KOS] += v[9]
-            cc[j, K.K_KO_TRIALS] += v[9]
-            cc[j, K.K_DEATHS] += v[10]
+            out[j, K.K_ATTACKS] += v[0]
+            out[j, K.K_HITS] += v[1]
+            out[j, K.K_DEALT] += v[2]
+            out[j, K.K_TAKEN] += v[3]
+            out[j, K.K_OC_GAIN + comb[j, K.C_RA]] += v[4]
+            out[j, K.K_OC_GAIN + comb[j, K.C_RD]] += v[5]
+            out[j, K.K_POOL_SPENT] += v[6]
+            out[j, K.K_RES_END] += v[7]
+            out[j, K.K_STANDING_END] += v[8]
+            out[j, K.K_KOS] += v[9]
+            out[j, K.K_KO_TRIALS] += v[9]
+            out[j, K.K_DEATHS] += v[10]
         # plane 0: fights still running after round r (< cap), where both stand
         add_duel_block(hist, rounds_hist[b], side_curve[b], comb_curve[b])
 
 
 @jit
-def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve):
+def fight(comb, rules, dyn, order, key, streams, side_curve, comb_curve):
     """The fast path as a drop-in for :func:`.kernel.fight`, for eligible duels.
 
     ``bursts: play``: a fight in which a burst is counted is played again by
     :func:`.kernel.fight` from the same state and the same (injected) dice.
     """
     if rules[K.R_BURSTS] == K.BURSTS_COUNT:
-        return _fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve)
-    dyn0 = dyn.copy()
-    cc0 = cc.copy()
+        return _fight(comb, rules, dyn, order, key, streams, side_curve, comb_curve)
+    dyn0 = dyn.copy()  # her state and the counters (one buffer)
     streams0 = streams.copy()
     side0 = side_curve.copy()
     comb0 = comb_curve.copy()
-    out = _fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve)
+    out = _fight(comb, rules, dyn, order, key, streams, side_curve, comb_curve)
     if not _burst_seen(dyn):
         return out
     dyn[:] = dyn0
-    cc[:] = cc0
     streams[:] = streams0
     side_curve[:] = side0
     comb_curve[:] = comb0
-    return K.fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve)
+    return K.fight(comb, rules, dyn, order, key, streams, side_curve, comb_curve)
 
 
 @kernel
-def _fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve):
+def _fight(comb, rules, dyn, order, key, streams, side_curve, comb_curve):
     """:func:`fight` for ``bursts: count`` (and play when nothing bursts).
 
-    Same arguments and effects on ``dyn``, ``cc`` and the curves (one trial,
+    Same arguments and effects on ``dyn`` (state and counters) and the curves (one trial,
     counters added per trial); streams are used in place, so injected dice
     work (``tests/test_mb41_fast.py`` plays it against the general kernel
     on scripted dice). :func:`simulate_blocks` runs the same :func:`duel`
@@ -625,30 +622,30 @@ def _fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curv
     for j in range(2):  # the listed order (rolled initiative refills it)
         order[comb[j, K.C_ORDER]] = j
     (outcome, rounds, c0, r0, r1, a0, a1, h0, h1, d0, d1,
-     ga0, gd0, sp0, ga1, gd1, sp1, ko, _) = duel(comb, rules, dyn, order, key, streams, cc, True,
+     ga0, gd0, sp0, ga1, gd1, sp1, ko, _) = duel(comb, rules, dyn, order, key, streams, True,
                                              streams[K.S_CHECK], streams[K.S_DAMAGE])
     c1 = 1 - c0
-    _flush(c0, ga0, gd0, sp0, comb, dyn, cc)
-    _flush(c1, ga1, gd1, sp1, comb, dyn, cc)
+    _flush(c0, ga0, gd0, sp0, comb, dyn)
+    _flush(c1, ga1, gd1, sp1, comb, dyn)
     for j in range(2):
-        K.count_tiers(j, dyn[j, K.D_OC], dyn[j, K.D_OC + 1], dyn[j, K.D_OC + 2], comb, rules, dyn, cc)
+        K.count_tiers(j, dyn[j, K.D_OC], dyn[j, K.D_OC + 1], dyn[j, K.D_OC + 2], comb, rules, dyn)
     dyn[c0, K.D_RES] = r0
     dyn[c1, K.D_RES] = r1
-    cc[c0, K.K_ATTACKS] += a0
-    cc[c1, K.K_ATTACKS] += a1
-    cc[c0, K.K_HITS] += h0
-    cc[c1, K.K_HITS] += h1
-    cc[c0, K.K_DEALT] += d0
-    cc[c1, K.K_TAKEN] += d0
-    cc[c1, K.K_DEALT] += d1
-    cc[c0, K.K_TAKEN] += d1
+    dyn[c0, K.K_ATTACKS] += a0
+    dyn[c1, K.K_ATTACKS] += a1
+    dyn[c0, K.K_HITS] += h0
+    dyn[c1, K.K_HITS] += h1
+    dyn[c0, K.K_DEALT] += d0
+    dyn[c1, K.K_TAKEN] += d0
+    dyn[c1, K.K_DEALT] += d1
+    dyn[c0, K.K_TAKEN] += d1
     if ko != 0:  # a drop with no revive roll to follow
-        K.dropped(c1 if r1 == 0 else c0, comb, rules, dyn, streams, cc)
+        K.dropped(c1 if r1 == 0 else c0, comb, rules, dyn, streams)
     for j in range(2):
         standing = K.is_standing(dyn, j)
-        cc[j, K.K_RES_END] += dyn[j, K.D_RES]
+        dyn[j, K.K_RES_END] += dyn[j, K.D_RES]
         if standing:
-            cc[j, K.K_STANDING_END] += 1
+            dyn[j, K.K_STANDING_END] += 1
             comb_curve[j, 1, rounds] += 1
             side_curve[comb[j, K.C_SIDE], 1, rounds] += 1
     for r in range(1, min(rounds, cap)):

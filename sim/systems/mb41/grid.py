@@ -43,6 +43,10 @@ import numpy as np
 
 from sim._jit import kernel
 
+from .layout import FX_ALT, FX_DOOR, L_SIZE, NFX  # noqa: F401
+from .layout import (L_ALT_DMG, L_ALT_EXEMPT, L_ALT_SETS, L_ANY, L_CUR_ARG, L_CUR_EXEMPT,  # noqa: F401
+                     L_CUR_MODE, L_DOOR_CHOOSE, L_DOORS, L_OWNER, L_PEND_DICE, L_PEND_EXEMPT, L_PEND_LEN)
+
 #: axial direction vectors, index = direction = column of ``nbr``
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 DIRECTION_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
@@ -57,12 +61,9 @@ DOOR = 16  #: labyrinth Escher Doors (L2135): a door hex (its partner in ``cellf
 #: (the scenario's static barriers do not have it; :mod:`.battle_grid` ``create_barrier``)
 RAISED = 32
 
-#: labyrinth feature arrays of a :class:`Battlefield` (seed 000 L2126-2166):
-#: ``cellfx[N, 2]`` per cell: Alternating Damage set (1..k, 0 none), paired door (-1 none)
-FX_ALT, FX_DOOR = 0, 1
-#: ``lab[L_SIZE]`` the features' numbers
-(L_ALT_SETS, L_ALT_DMG, L_ALT_EXEMPT, L_CUR_MODE, L_CUR_ARG, L_CUR_EXEMPT, L_OWNER, L_PEND_LEN, L_PEND_DICE,
- L_PEND_EXEMPT, L_DOOR_CHOOSE, L_ANY, L_DOORS, L_SIZE) = range(14)
+#: labyrinth feature arrays of a :class:`Battlefield` (seed 000 L2126-2166): ``cellfx[N, NFX]``
+#: per cell (columns ``FX_*``) and ``lab[L_SIZE]`` the features' numbers (``L_*``), declared in
+#: :mod:`.layout`
 #: exemptions (``L_*_EXEMPT``): nobody, the labyrinth's owner, the owner's whole side
 EXEMPT_NONE, EXEMPT_OWNER, EXEMPT_SIDE = 0, 1, 2
 #: Current modes (``L_CUR_MODE``): off, a direction (``L_CUR_ARG`` 0-5), toward a cell, toward the owner
@@ -452,7 +453,7 @@ class Battlefield:
                                          self.q[c] + _DQ[d], self.r[c] + _DR[d])
         self.terrain = np.zeros(self.n, dtype=np.uint8)
         # labyrinth features (none by default): see FX_* and L_*
-        self.cellfx = np.zeros((self.n, 2), dtype=np.int64)
+        self.cellfx = np.zeros((self.n, NFX), dtype=np.int64)
         self.cellfx[:, FX_DOOR] = -1
         self.lab = np.zeros(L_SIZE, dtype=np.int64)
         self.lab[L_OWNER] = -1

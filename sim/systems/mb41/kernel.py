@@ -60,537 +60,10 @@ from sim._jit import kernel, pjit
 from sim.dice import exploding_d6, exploding_d6_ones, opposed_2d6, sum_d6, sum_dice
 from sim.rng import STATE_WORDS, randbelow, seed_stream
 
+from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
+from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_...)
 from . import battle_grid as BG  # the hex battlefield's turn (it uses this module's K.* at compile time)
 from . import positions as PS  # the draft's positions (rule positions > 0), played inside take_turn
-
-# ---------------------------------------------------------------- columns
-# static combatant columns
-C_SIDE = 0
-C_MONSTER = 1
-C_ATT = 2          # Attack-role stat value
-C_DEF = 3          # Defence-role stat value
-C_SUP = 4          # Support-role stat value
-C_RA = 5           # magical stat (0 heart, 1 fury, 2 judgment) filling the Attack role
-C_RD = 6           # ... the Defence role
-C_RS = 7           # ... the Support role
-C_RES = 8          # maximum Resolve
-C_DMG = 9          # flat damage bonus of the basic attack (melee 2 / ranged 0, + monster bonus)
-C_POOL = 10        # monster overcharge pool at the start
-C_OC0 = 11         # starting overcharge counters, 3 columns (heart, fury, judgment)
-C_BOOSTS = 14      # Boost uses per scene
-C_TEN = 15         # Tenacity
-C_ORDER = 16       # position in the listed order
-C_PDEF = 17        # passive defence (minions, L2172); -1 = rolls 2d6! + Defence
-MAXT = 6           # talent slots per combatant (besides Boost), see talents.py
-C_TCODE = 18       # MAXT columns: effect code E_* (0 = empty slot)
-C_TCOST = 24       # MAXT columns: overcharge cost
-C_TROLE = 30       # MAXT columns: magical stat that takes the cost (0 heart, 1 fury, 2 judgment)
-C_TUSES = 36       # MAXT columns: uses per scene, -1 unlimited
-C_TP1 = 42         # MAXT columns: first parameter (e.g. heal dice)
-C_TP2 = 48         # MAXT columns: second parameter (e.g. heal bonus)
-C_TMASK = 54       # bit (1 << code) set for every effect code in her slots
-C_TP3 = 55         # MAXT columns: third parameter
-C_FORM = 61        # her basic attack: 0 melee, 1 ranged
-C_FEAR0 = 62       # penalty to all her rolls from the enemies' Fear Auras at the start of a fight
-C_SIDEMASK = 63    # OR of C_TMASK over her side (Shield, armour: checked on every hit she takes)
-# the hex battlefield (grid: hex; :mod:`.battle_grid`); C_FORM above is her preferred form there
-C_CELL = 64        # starting cell, -1 without a grid
-C_MELEE_DMG = 65   # flat damage bonus of her melee attack (melee_bonus, + monster bonus)
-C_RANGED_DMG = 66  # ... of her ranged attack (ranged_bonus, + monster bonus)
-C_COVER = 67       # allies whose policy may intercept for her (grid)
-C_TREACH = 68      # MAXT columns: farthest hexes the talent reaches on the grid (catalog range_hexes), -1 unlimited
-C_POOL_CAP = 74    # a witch's overcharge counter cap (C_MONSTER == WITCH)
-C_TEPISODE = 75    # bit (1 << slot) set for every talent slot whose uses count per episode (A54)
-MAXB = 12          # bonds per girl (12 points at creation, each 1-4: at most 12 bonds, L117-121)
-C_BOND = 76        # MAXB columns: her bonds' ranks at the start of the fight (0 = no bond)
-C_TMASK2 = C_BOND + MAXB  # bit (1 << (code - 64)) for every effect code >= 64 in her slots (see E_MORE)
-C_SIDEMASK2 = C_TMASK2 + 1  # OR of C_TMASK2 over her side
-C_FOEMASK = 90     # OR of C_TMASK over her enemies (And Your Enemies Closer: checked when she moves away)
-C_RANGED_HI = 91  # grid: the farthest hex her ranged basic attack reaches (ranged_range's far end; Mid-Childan
-                  # System its `range`, 4; Belkan System 0 = no ranged attack); copied to D_RANGED_HI
-# columns 92-93, 95-97 and 101 are unused
-C_ALLMASK = 94     # OR of C_TMASK over every combatant of both sides (field-wide talents: Lashing Ground)
-# combatants that appear mid-fight (reserve rows, :func:`spawn_state`, :func:`appear`)
-C_SPAWN_KIND = 98  # 0 present from the start; else a reserve row: SPAWN_MINION, SPAWN_HEART, SPAWN_COPY
-C_SPAWN_BY = 99    # a reserve row: the combatant whose ability or burst makes it appear
-C_FOE_COPIES = 100  # some enemy has Marionette: 1 + rule marionette_decoy (0 none; set by the compiler)
-NC = 102
-SPAWN_MINION = 1   # Minion Creation (L1981-1985): C_SPAWN_BY is the creating monster
-SPAWN_HEART = 2    # the Heart Burst's creature (L451-453, A8a): C_SPAWN_BY is the bursting girl
-SPAWN_COPY = 3     # Marionette's copy (L1831-1834): C_SPAWN_BY is the girl
-WITCH = 2          # C_MONSTER value of a witch: monster-like (one pool pays talents, no revive, no bursts)
-
-# talent effect codes (catalog ``mechanic: {code: ...}``, talents.MECHANICS;
-# parameters P1..P3 per code are documented there)
-E_HEAL = 1
-E_INFLICT = 2
-E_BONUS_ACTION = 3
-E_LOW_RESOLVE = 4      # Desperation, Memory Blaze
-E_ARMOUR = 5           # Thick Hide
-E_BACKLASH = 6         # Backlash
-E_FEAR_AURA = 7        # Fear Aura
-E_DEFENCE_DIE = 8      # Ranged/Melee Defence
-E_DISRUPTIVE = 9       # Disruptive Strikes
-E_KILLING_BLOW = 10    # Killing Blow
-E_ATTACK_AILMENT = 11  # Binding Attack, Debilitating Attack
-E_SHIELD = 12          # Shield, Bulwark
-E_MONSTER_BOOST = 13   # Monster Boost (fills the Boost columns; no kernel branch of its own)
-E_REROLL = 14          # Want it Hard, Want it Now
-E_FOLLOW_TARGET = 15   # Follow Target
-E_DRAIN = 16           # Drain Life
-E_CURSE = 17           # Curse, Hello There
-E_SCREAM = 18          # Deafening Scream, Blood Rain
-E_EXTRA_TURN = 19      # Extra Action
-E_SHRUG_OFF = 20       # Shrug Off
-E_SECOND_WIND = 21     # Second Wind
-E_GUIDED_STRIKE = 22   # Guided Strike
-E_GROUP_HEAL = 23      # Wave of Courage
-E_REMEDY = 24          # Remedy
-E_STEAL_ACTION = 25    # Steal Action
-E_REFLECTOR = 26       # Reflector
-E_LIFE_BOMB = 27       # Life Bomb
-E_IMPLODE = 28         # Implode
-E_ALL_OR_NOTHING = 29  # All or Nothing
-E_FOLLOW_UP = 30       # Follow Up
-E_OPENING = 31         # Make an Opening
-E_SEAL_MAGIC = 32      # Seal Magic
-E_AMPLIFY = 33         # Amplify Magic
-E_AURA_STRENGTH = 34   # Aura of Strength
-E_COURAGE = 35         # Courage Aura
-E_AMBUSH = 36          # Ambush Tactics
-E_CURSE_SHIFT = 37     # Curse Shift
-E_MINION_EXPLOSION = 38  # Minion Explosion
-E_BELKAN = 39          # Belkan System
-E_MID_CHILDAN = 40     # Mid-Childan System (compile time only: no kernel branch)
-E_LINK = 41            # Link
-E_BROOD = 42           # Undying Brood (P1 = its side's minions at the start, set by the compiler)
-E_FRIENDS = 43         # Fight for Friends
-E_SORCERY = 44         # not a slot: set in C_TMASK when her policy casts sorcery in battle
-E_BATTLE_SORCERY = 45  # Battle Sorcery
-E_HATE = 46            # Hate the World (paid with a bond point)
-# movement talents (grid: battle_grid.py; gridless see talents.py)
-E_MOVE_ATTACK = 47     # Dash Strike, Pounce
-E_TELEPORT = 48        # Teleport, Monster Teleport
-E_EXTRA_MOVE = 49      # Bypass, Swift
-E_SPRINT = 50          # Sprint
-E_SLITHER = 51         # Slither Away
-E_SHOVE = 52           # Get Over Here (pull), Repel (push)
-E_SAFE_PLACE = 53      # Safe Place
-E_SWITCH = 54          # Defensive Switch
-E_CLOSER = 55          # And Your Enemies Closer
-# codes 47-61 fit C_TMASK; bit 62 of C_TMASK (E_MORE) says "some code >= 64 is
-# in C_TMASK2" (bit code - 64; codes 64-126), so every ``C_TMASK != 0`` gate
-# still sees her talents; 63 (the sign bit) is unused. Test a code with
-# :func:`has_code` or :func:`side_has_code`.
-E_MORE = 62
-# area and terrain talents (codes 56-61, 72-79 reserved for them)
-E_AREA_ATTACK = 56     # Blast Strike, Burst Attack
-E_GRAVITY = 57         # Gravity Wave
-E_VEIL = 58            # Veil
-E_ROUGH_GOING = 59     # Rough Going
-E_LASHING = 60         # Lashing Ground
-E_MINES = 61           # Mines
-E_SCATTER = 72         # Scattering shot (C_TMASK2)
-E_BARRIER = 73         # Create Barrier (C_TMASK2; grid only: battle_grid.create_barrier)
-E_POWER_DAMPENING = 64  # Power Dampening (a 1 on her magical action: -1 overcharge on her or an ally)
-E_DAMPEN_OC = 65        # Dampen Overcharge (an ally's overcharge from one action is halved)
-E_RADIATION = 66        # Overcharge Radiation (1d6 overcharge on every girl at the end of the scene)
-E_MINION_CREATION = 80  # Minion Creation (P1 = the monster's spread: minions per turn, set by the compiler)
-E_MARIONETTE = 81       # Marionette
-# the draft's own talents (seed 001; sim.systems.mbdraft.catalog)
-E_HEX = 88              # Hex (Minor: P1 damage at the start of every round for the rest of the scene)
-E_EVASION = 89          # Evasion (free, after a hit: + P1 to her defence result)
-E_REGEN = 90            # Regeneration (free: P1 Resolve at the start of every round for the rest of the scene)
-E_DETONATION = 91       # Magic Detonation (an attack whose damage is the target's overcharge)
-E_MOOD = 92             # Empower (P1 = 1, herself) / Rouse (P1 = 0, an ally): Excited or Calm
-E_GET_BACK = 93         # Get Back (Minor, positions: an engaged, hurt ally within C_TREACH to Position 1)
-E_LETS_MOVE = 94        # Let's Move (Minor, positions: her Movement and one step for an ally)
-
-# ailments (L1459-1467): columns D_AIL + these
-A_STUN = 0
-A_BOUND = 1
-A_BLEED = 2
-
-# policy columns
-P_TARGET = 0
-P_BOOST = 1
-P_MARGIN = 2
-P_OCCAP = 3
-P_FINISH = 4
-P_PASSIVE = 5      # 1 = take the passive defence when the rules allow it (draft)
-P_HEAL_BELOW = 6   # heal an ally (or herself) below this percent of maximum Resolve
-P_INFLICT = 7      # first ailment Inflict tries: A_STUN, A_BOUND or A_BLEED
-P_SHIELD_ABOVE = 8  # spend Shield/Bulwark on a hit of at least this much damage
-P_SCREAM_MIN = 9   # use a Scream-like ability when it can affect at least this many enemies
-P_ALL_IN = 10      # All or Nothing: damage she takes to add to an attack (0 = never)
-P_MOVE = 11        # movement on a grid: MOVE_*
-P_INTERCEPT = 12   # intercept a hit on an adjacent ally: -1 never; else when it leaves her below this % (1000 always)
-P_RECKLESS = 13    # 1 = Reckless Movement instead of Disengage / a double move out of rough terrain
-P_SORCERY = 14     # sorcery in battle: SORCERY_*
-P_PLACE = 15       # positions: where she starts, 0-based (member 'position:' or the formation); -1 no map
-# P 17 is reserved for the movement, area and spawning talents
-P_AREA_MIN = 16    # an area attack (Blast Strike, Burst Attack, Gravity Wave) when it reaches at least this many enemies
-NP = 18
-TARGET_WEAKEST = 0
-TARGET_RANDOM = 1
-TARGET_STRONGEST = 2
-TARGET_NEAREST = 3
-MOVE_CLOSE = 0     # close in to melee range
-MOVE_KEEP = 1      # keep at ranged range (2-3)
-MOVE_HOLD = 2      # never move
-MOVE_PROTECT = 3   # stay next to the most hurt ally
-SORCERY_NEVER = 0
-SORCERY_MINOR = 1
-SORCERY_MAJOR = 2
-SORCERY_TURN = 3   # the whole turn (Minor and Major)
-BOOST_NEVER = 0
-BOOST_ALWAYS = 1
-BOOST_LOSING = 2
-
-# dynamic columns
-D_RES = 0
-D_WOUNDS = 1
-D_DEAD = 2
-D_PENDING = 3      # Resolve to regain at the start of her next turn; -1 none; -2 revive roll due (draft)
-D_REVIVES = 4
-D_OC = 5           # 3 columns: overcharge counters heart, fury, judgment
-D_POOL = 8
-D_BOOSTS = 9       # Boost uses left
-D_KO = 10          # dropped to 0 at least once this fight
-D_BURSTED = 11     # 3 columns: this stat's burst was counted and its counter kept (burst_resets false)
-D_AIL = 14         # 3 columns: Stun, Bound, Bleed (1 = has it)
-D_TUSES = 17       # MAXT columns: uses left per talent slot (-1 unlimited)
-D_BURST_TRIAL = 23  # 3 columns: a burst of this stat was counted in this trial
-D_FEAR = 26        # penalty to all her rolls from standing enemies' Fear Auras, less her standing allies' Courage Auras
-D_FT_TARGET = 27   # Follow Target: the target she last missed (-1 none)
-D_FT_STACK = 28    # Follow Target: misses in a row against it
-D_STICKY = 29      # Memory Blaze: reached half Resolve once this scene
-D_DEF_BONUS = 30   # Second Wind: bonus to her Defence rolls until the start of her next turn
-D_REFLECT_BY = 31  # Reflector: who gave her the Reflector she bears (-1 none)
-D_REFLECT_UNTIL = 32  # ... valid while the giver has finished fewer turns than this
-D_TURNS_DONE = 33  # turns she has finished this fight (counted for combatants with talents)
-D_BOMB = 34        # Life Bomb placed (1) and not yet set off
-D_IMPLODE_BY = 35  # Implode: who imploded her (-1 none)
-D_IMPLODE_UNTIL = 36  # ... valid while that girl has finished fewer turns than this
-D_POS = 37         # her cell on the battlefield, -1 without a grid
-D_GUARD = 38       # who may intercept the attack now aimed at her (set by the grid turn), -1 nobody
-D_DMG_ADJ = 39     # added to her attack's damage bonus (the grid turn's choice of melee or ranged)
-D_PAID = 40        # hexes of movement already paid toward leaving her rough hex (rough_cost split)
-# team talents (Follow Up, Make an Opening, Seal Magic, Amplify Magic); the
-# fight clocks live in row 0 only
-D_CLOCK = 70       # row 0: turns begun this fight (each turn, extra turns included, adds 1)
-D_ROUND = 71       # row 0: the round being played (0 before round 1)
-D_HIT_BY = 72      # Follow Up: who last hit her (-1 nobody) ...
-D_HIT_AT = 73      # ... and the D_CLOCK value of the turn that hit
-D_OPEN_BY = 74     # Make an Opening: who opened her (-1 nobody) ...
-D_OPEN_UNTIL = 75  # ... valid while that girl has finished fewer turns than this ...
-D_OPEN_BONUS = 76  # ... and her allies' attack bonus against her
-D_SEALED_UNTIL = 77  # Seal Magic: no talent use while D_ROUND <= this
-D_AMP_HEAL = 78    # Amplify Magic on an ally: added to every healing she receives
-D_AMP_AIL = 79     # Amplify Magic on an enemy: penalty to her rolls to resist or remove ailments
-D_AMBUSH = 80      # Ambush Tactics: 1 during its turn before round 1
-D_BELKAN = 81      # Belkan System: bonuses stored by her melee hits this scene
-D_LINK_TO = 82     # Link: she is a primary; healing and ailments she gets are copied to this one (-1 none)
-D_LINKED = 83      # Link: the primary of the link she made (-1 none; one link at a time)
-D_ROUGH_PLACES = 111  # the draft's Rough Going, on row 0: bit p = position p (0-based) is rough this scene
-D_LINK_DMG = 110   # Link (the draft's, ``damage: 1``): 1 on a primary whose damage is copied too (an enemy link)
-D_REBIRTHS = 84    # Undying Brood: rebirths so far this fight
-D_CASTING = 85     # sorcery: 1 while she spends the whole turn casting (her Minor is taken)
-# episodes (several scenes with rests)
-D_WOUND_HITS = 50  # hits that dealt her wound damage (A18 reading b: separate wounds)
-D_PEN_DICE = 51    # sum of the d6 rolled so far for her maximum-Resolve penalty (A18, episodes)
-D_PEN_LEVELS = 52  # wound levels (or wounds) those dice were rolled for
-D_RECOVERS = 53    # Recover uses this episode
-# bursts (rule bursts: play; L451-453, L744-762, L1163-1165)
-D_BOND = 86        # MAXB columns: her bonds' ranks now (bursts burn them; Hate the World will spend them)
-D_PEND = D_BOND + MAXB  # 3 columns: a burst of this stat is due (plays after the action, A7b)
-D_FRENZY = D_PEND + 3   # while she is in a Fury Burst's frenzy (her Fury counter is what is left to spend): 1 + rule fury_talents, else 0
-D_LOST = D_FRENZY + 1   # 1 once a burst left her with no bonds: out of the fight (D_DEAD is set too)
-D_RETALIATE = D_LOST + 1  # frenzied: who attacked her, for her retaliation after that action (-1 none)
-D_SPRINT_AT = 104  # Sprint: the round (D_ROUND) she last sprinted (once per round), -1 never
-# Create Barrier (L1693-1697, battle_grid.create_barrier): her run-time barrier
-D_BARRIER_RES = 105   # Resolve left of her standing barrier (0: none standing)
-D_BARRIER_KIND = 106  # its shape: 0 none, 1 circle, 2 straight wall
-D_BARRIER_AT = 107    # circle: its centre (her cell when raised); wall: the adjacent hex it passes through
-D_BARRIER_ARG = 108   # circle: hexes from the centre to the ring of barrier hexes (radius + 1); wall: its direction
-D_BARRIER_LEN = 109   # wall: its length in hexes (rule barrier_wall_length)
-D_MINE_FROM = 117  # grid: her cell + 1 before moves not yet checked against mines (0 none; :func:`.battle_grid.mines_pending`)
-D_RANGED_HI = 118  # grid: C_RANGED_HI, for :func:`.battle_grid.reach` (which reads no comb); set by scene_state
-D_FURY_PAID = 119  # 1: a frenzied girl paid her next attack's Fury with the frenzy's extra point of movement (L758)
-D_BLAST = 127      # grid: the minion row + 1 whose hex this attack of hers originates from (Minion Explosion, 0 none)
-# the draft's positions (rule positions > 0, :mod:`.positions`); meaningful only with positions on
-D_PLACE = 123      # her position on the line, 0-based (set by :func:`.positions.place_all`, :func:`appear`)
-D_VEIL_UNTIL = 112  # Veil: attacks on her take the penalty while her D_TURNS_DONE is below this
-D_VEIL_D = 113      # grid: hexes between the attacker (this row) and her Veiled target, set by the grid attack
-MAXMINES = 3        # live mines per owner (the imps' 3/Scene)
-D_MINE = 114        # MAXMINES columns: cells of her live mines (-1 none); they outlive her
-D_ABSENT = 120     # a reserve row (C_SPAWN_KIND) not (yet) in the fight: D_DEAD is set too while absent
-D_APPEARED = 121   # the round (D_ROUND) + 1 in which it appeared (0 not yet)
-D_COPY = 122       # Marionette: her copy's row + 1 while it stands in the fight (0 none)
-D_AMP_HEX_BY = 124  # the draft's Amplify Magic on an enemy: the witch's row + 1 whose Hexes on her it multiplies (0 none)
-D_AMP_HEX = 125     # ... and the factor her Hexes' damage is multiplied by (the row's ``hex``: 2, DRAFT L267)
-D_HEX_EXTRA = 126   # the part of D_HEXES that Amplify Magic adds (taken off again when she drops, L269)
-D_HEXES = 128       # the draft's Hex: damage she takes at the start of each round (1 per Hex on her)
-D_HEX_ROUND = 129   # the round in which she last placed a Hex (one a round; -1 none)
-D_REGEN = 130       # the draft's Regeneration: Resolve she regains at the start of each round (0 none)
-D_MOOD = 131        # the draft's Excited (1) or Calm (2) status (Empower, Rouse; 0 none)
-D_MINOR_USED = 132  # 1 once her Minor action of this turn is taken (the draft's Second Chance Attack)
-D_AREA_HIT = 133    # grid and positions, during an area attack: 1 a target not yet attacked by it, 2 attacked by it (else 0)
-D_WOUND_TOP = 134   # wound_model per_hit: the level of her worst wound (0-3; :func:`take_wound`)
-D_WOUND_LEVELS = 135  # wound_model per_hit: the levels of her wounds added up (A18i a; :func:`take_wound`)
-D_DUE = 136         # row 0: 1 once a burst or a retaliation is due and not yet settled (:func:`settle`)
-ND = 137
-#: dynamic columns a girl does NOT carry from one scene of an episode to the next
-#: (:func:`scene_columns` resets them); every other column carries over
-SCENE_COLUMNS = ("D_PENDING", "D_REVIVES", "D_BOOSTS", "D_KO", "D_AIL", "D_TUSES", "D_BURST_TRIAL", "D_FEAR",
-                 "D_FT_TARGET", "D_FT_STACK", "D_STICKY", "D_DEF_BONUS", "D_REFLECT_BY", "D_REFLECT_UNTIL",
-                 "D_TURNS_DONE", "D_BOMB", "D_IMPLODE_BY", "D_IMPLODE_UNTIL", "D_POS", "D_GUARD", "D_DMG_ADJ",
-                 "D_PAID", "D_CLOCK", "D_ROUND", "D_HIT_BY", "D_HIT_AT", "D_OPEN_BY", "D_OPEN_UNTIL", "D_OPEN_BONUS",
-                 "D_SEALED_UNTIL", "D_AMP_HEAL", "D_AMP_AIL", "D_AMP_HEX_BY", "D_AMP_HEX", "D_HEX_EXTRA", "D_AMBUSH", "D_BELKAN", "D_LINK_TO", "D_LINKED",
-                 "D_LINK_DMG", "D_ROUGH_PLACES",
-                 "D_REBIRTHS", "D_CASTING", "D_PEND", "D_FRENZY", "D_FURY_PAID", "D_RETALIATE", "D_SPRINT_AT", "D_HEXES",
-                 "D_HEX_ROUND", "D_REGEN", "D_MOOD", "D_MINOR_USED", "D_AREA_HIT", "D_ABSENT", "D_APPEARED", "D_COPY", "D_BLAST",
-                 "D_VEIL_UNTIL", "D_VEIL_D", "D_MINE", "D_MINE_FROM", "D_RANGED_HI", "D_BARRIER_RES", "D_BARRIER_KIND", "D_BARRIER_AT",
-                 "D_BARRIER_ARG", "D_BARRIER_LEN", "D_DUE")
-
-# counters per combatant
-K_DEALT = 0
-K_TAKEN = 1
-K_KO_TRIALS = 2
-K_KOS = 3
-K_DEATHS = 4
-K_REVIVES = 5
-K_BOOSTS = 6
-K_ATTACKS = 7
-K_HITS = 8
-K_RES_END = 9
-K_STANDING_END = 10
-K_OC_GAIN = 11     # 3 columns
-K_BURSTS = 14      # 3 columns
-K_POOL_SPENT = 17
-K_WOUND_DMG = 18
-K_TUSE = 19        # MAXT columns: talent uses per slot
-K_HEALED = 25      # Resolve restored by her heals
-K_AILED = 26       # ailments she received
-K_AIL_REMOVED = 27
-K_BLEED_DMG = 28
-K_TIER = 29        # 3 x NTIERS columns: trials whose highest tier on stat s was t (s * NTIERS + t)
-NTIERS = 6         # 0 none, 1 minor flair, 2 major flair, 3 temporary change, 4 permanent change, 5 burst
-K_PREVENTED = K_TIER + 3 * NTIERS  # damage kept off her by armour, Shield or Bulwark
-K_SELF_DMG = K_PREVENTED + 1       # damage she took outside enemy attacks (Backlash, Reflector, Implode, All or Nothing)
-K_MOVES = K_SELF_DMG + 1       # hexes moved (grid)
-K_RECKLESS = K_MOVES + 1       # Reckless Movement rolls
-K_RECKLESS_DMG = K_MOVES + 2   # damage Reckless Movement dealt her
-K_INTERCEPTS = K_MOVES + 3     # successful intercepts (she took the hit)
-K_INTERCEPT_DMG = K_MOVES + 4  # damage she took for others by intercepting
-K_LAB_DMG = K_MOVES + 5        # damage labyrinth features dealt her (Alternating Damage, Pendulum)
-K_LAB_MOVES = K_MOVES + 6      # hexes labyrinth features moved her (Current, Escher Doors)
-K_DOORS = K_MOVES + 7          # Escher Doors she went through
-K_PENDULUM = K_MOVES + 8       # Pendulum attacks on her
-K_SPELLS = K_MOVES + 9         # sorcery cast in battle
-K_SPELLS_OK = K_MOVES + 10     # ... that succeeded
-K_BONDS_LOST = K_MOVES + 11     # bond points her bursts burned or Hate the World spent
-K_LOST = K_MOVES + 12           # fights in which a burst left her with no bonds (lost, out of the fight)
-K_JUDG_DEALT = K_MOVES + 13     # damage her Judgment Bursts dealt to others
-K_JUDG_TAKEN = K_MOVES + 14     # damage she took from Judgment Bursts (her own with judgment_self)
-K_JUDG_AVOIDED = K_MOVES + 15   # Judgment Bursts she avoided with the Support check
-K_FRENZY_TURNS = K_MOVES + 16  # turns she took in a Fury frenzy
-K_FURY_SPENT = K_MOVES + 17    # Fury overcharge she spent in frenzies
-K_RETALIATIONS = K_MOVES + 18  # frenzy retaliation attacks
-K_FRENZY_REGEN = K_MOVES + 19  # Resolve regained at the start of frenzy turns
-K_TALENT_MOVES = K_MOVES + 20  # hexes her movement talents moved her (Teleport: the hexes between)
-K_SHOVED = K_MOVES + 21        # hexes she moved others (Get Over Here, Repel, Safe Place)
-K_SWITCHES = K_MOVES + 22      # Defensive Switches (she became the target)
-K_HELD = K_MOVES + 23          # moves her And Your Enemies Closer stopped
-K_BARRIERS = K_MOVES + 24        # barriers she raised with Create Barrier (L1697)
-K_BARRIER_DMG = K_MOVES + 25     # damage her barriers absorbed (of their 20 Resolve)
-K_BARRIER_ATTACKS = K_MOVES + 41  # attacks she made on an enemy's barrier
-K_AREA_TARGETS = K_MOVES + 26  # targets her area attacks (Blast Strike, Burst Attack, Gravity Wave) attacked
-K_FORCED = K_MOVES + 27        # hexes her Gravity Wave pulled and her Scattering shot pushed others
-K_ROUGHENED = K_MOVES + 28     # hexes her Rough Going made rough terrain
-K_VEILED = K_MOVES + 29        # attacks on her that took her Veil's penalty
-K_MINES = K_MOVES + 30         # her mines that detonated
-K_MINE_ATTACKS = K_MOVES + 31  # attacks her mines made
-K_CREATED = K_MOVES + 32       # minions it created with Minion Creation
-K_APPEARED = K_MOVES + 33      # fights in which this reserve row appeared (minion, Heart creature, copy)
-K_COPY_ABSORBED = K_MOVES + 34  # Marionette: hits her copy absorbed (counted on the girl)
-K_HEART_SPAWNS = K_MOVES + 35  # Heart Bursts whose creature appeared in the fight (on the girl)
-K_PLACES = K_MOVES + 36        # positions: positions she moved (Movement, Disengage, Reckless Movement)
-K_DISENGAGES = K_MOVES + 37    # positions: Disengage moves she made (DRAFT L498)
-K_RADIATION = K_MOVES + 38     # overcharge Overcharge Radiation gave her at the end of scenes
-K_DAMPENED = K_MOVES + 39      # overcharge Power Dampening / Dampen Overcharge kept off her
-K_HEX_DMG = K_MOVES + 40       # damage Hexes dealt her (the draft; not an attack)
-K_GUARD_SPRINTS = K_MOVES + 42  # Sprints off her turn next to (grid) or into the position of (positions) an attacked ally, to intercept
-NK = K_MOVES + 43
-
-# per-girl episode counters (``party[g, PE_*]``, summed over episodes)
-PE_RES_END = 0     # Resolve at the end of the episode
-PE_STANDING_END = 1
-PE_DEAD = 2        # dead at the end of the episode
-PE_WOUNDS_END = 3  # wound damage at the end of the episode
-PE_MAXRES_END = 4  # maximum Resolve at the end (after the wound penalty, A18)
-PE_RECOVERED = 5   # Resolve regained by Recover in the rests (L1571)
-PE_RECOVERS = 6    # Recover uses
-PE_PENALTY_END = 7  # maximum-Resolve penalty at the end
-NPE = 8
-
-# fight counters
-F_WIN = 0
-F_LOSS = 1
-F_DRAW = 2
-F_ROUNDS = 3
-NF = 4
-
-# stream purposes
-S_SETUP = 0
-S_CHECK = 1
-S_DAMAGE = 2
-S_POLICY = 3
-NS = 4
-
-# rule table indices (must equal RULES.index(name); tests/test_mb41_rules.py checks)
-R_GRID = 0
-R_INITIATIVE = 1
-R_ROUND_CAP = 2
-R_DEFEAT = 3
-R_FULL_TIE = 4
-R_MIN_DAMAGE = 5
-R_SIX_DAMAGE = 6
-R_MELEE_BONUS = 7
-R_RANGED_BONUS = 8
-R_DAMAGE_DICE = 9
-R_BOOST_USES = 10
-R_BOOST_DAMAGE = 11
-R_BOOST_TIMING = 12
-R_BOOSTS_PER_ROLL = 13
-R_BURST_AT = 14
-R_BURST_RESETS = 15
-R_RESOLVE = 16
-R_DEATH_WOUNDS = 17
-R_REVIVE = 18
-R_REVIVE_LIMIT = 19
-R_REVIVE_BANDS = 20   # 2 entries
-R_REVIVE_OC = 22      # 3 entries
-R_REVIVE_BONUS = 25   # 3 entries
-R_DOWNED_DEFENCE = 28
-R_MONSTER_RESOLVE = 29  # 5 entries
-R_MONSTER_DAMAGE_BONUS = 34
-R_MONSTER_OC_POOL = 35
-R_MONSTER_SIX_COST = 36
-R_MINION_TIE = 37
-R_DEFENDER_SIX_DAMAGE = 38
-R_REVIVE_TIMING = 39
-R_PASSIVE_DEFENCE = 40
-R_REMOVAL_BANDS = 41  # 2 entries
-R_BOUND_PENALTY = 43
-R_BLEED_DAMAGE = 44
-R_FLAIR_TIERS = 45    # 4 entries
-R_KILLING_BLOW_BELOW = 49  # Killing Blow: target Resolve below 1/this of its Base Resolve (A37)
-R_BACKLASH_ON = 50    # 0 every attack (A30a), 1 hits only
-R_EXTRA_TURN_AT = 51  # 0 right after its own turn, 1 at the end of the round (A32)
-R_MELEE_RANGE = 52    # 2 entries
-R_RANGED_RANGE = 54   # 2 entries
-R_DISENGAGE = 56
-R_ROUGH_COST = 57
-R_RECKLESS_BANDS = 58  # 2 entries
-R_RECKLESS_DAMAGE = 60  # 2 entries
-R_BOUND_RECKLESS = 62
-R_INTERCEPT_BANDS = 63  # 2 entries
-R_INTERCEPT_HALF = 65
-R_PENDULUM_MOVES = 66  # labyrinth Pendulum: 0 once per round at its end (A44a), 1 after every turn (A44b)
-R_TALENT_RANGES = 67   # grid: 0 talents reach their book range (catalog range_hexes), 1 the whole field
-R_SORCERY_WINDOW = 68  # 3 entries: low, mid, high
-R_SORCERY_PENALTY = 71  # 3 entries: Minor, Major, whole turn
-R_SORCERY_LOW = 74    # 0 fails, 1 side effect, 2 clean
-R_WITCH_POOL_START = 75  # 0 full, 1 empty (read by the compiler)
-# episodes (several scenes with rests, :func:`simulate_episode_blocks`)
-R_SCENE_RESOLVE = 76   # 0 carry, 1 full
-R_SCENE_DOWNED = 77    # 0 rise (a pending revive's Resolve comes back), 1 down
-R_SCENE_OVERCHARGE = 78  # 0 carry (A6), 1 back to the starting counters
-R_EPISODE_USES = 79    # 0 per-episode uses count over the episode (A54), 1 reset every scene
-R_WOUND_PENALTY = 80   # 0 1d6 per wound level (A18i a), 1 per wound (A18i b), 2 none
-R_MIN_MAX_RESOLVE = 81  # floor of the penalised maximum Resolve (A18iii)
-R_RECOVER = 82         # 2 entries: Recover dice and bonus (L1571)
-R_RECOVER_USES = 84    # Recover uses per episode, -1 no limit (A38)
-R_EPISODE_DRAW = 85    # 0 a drawn scene ends the episode, 1 it goes on
-# bursts (rule bursts: play)
-R_BURSTS = 86          # 0 play, 1 count
-R_BURST_TIMING = 87    # 0 after the action (A7b), 1 at the end of the turn
-R_HEART_BURST = 88     # 0 apart (A8b)
-R_FURY_TARGET = 89     # 0 threat, 1 random, 2 enemies (A9)
-R_FURY_SECOND_TURN = 90  # 0 end of round (A9v-a), 1 consecutive (A9v-b)
-R_FURY_SPEND = 91      # 0 damage, 1 movement (A9iii)
-R_FURY_RETALIATE = 92
-R_FURY_DROP = 93       # 0 revive (A9iv-a), 1 out (A9iv-b)
-R_FURY_REGEN_DICE = 94
-R_FURY_BOND = 95       # 0 strongest, 1 weakest
-R_JUDGMENT_RADIUS = 96  # -1 whole battlefield (A10i)
-R_JUDGMENT_SELF = 97
-R_JUDGMENT_AVOID = 98  # 0 everyone, 1 girls, 2 nobody (A10iii)
-R_JUDGMENT_DIFFICULTY = 99
-R_POWER_DAMPENING_ROLLS = 100  # 0 her attack rolls, 1 any of her rolls
-R_DAMPEN_OVERCHARGE_AI = 101              # 0 only against a burst, 1 every gain of 2+
-R_DAMPEN_SELF = 102
-R_RADIATION_STAT = 103         # 0 role of the monster's highest attribute (A34a), 1 her fullest counter
-R_RADIATION_RANGE = 104        # -1 every girl
-R_EXCITED_BONUS = 105                # the draft's Excited: + to her attack rolls
-R_CALM_BONUS = 106                   # the draft's Calm: + to her defence rolls
-R_MOOD_STATUS = 107            # 0 excited, 1 calm, 2 by her stats
-R_DETONATION_MIN = 108         # Magic Detonation only on a target with at least this much overcharge
-# movement talents
-R_MOVE_ATTACK_STEP = 109  # Dash Strike / Pounce's hex: 0 ordinary movement (no Disengage, not out of rough), 1 free
-R_TELEPORT_SIGHT = 110    # Teleport's line of sight: 0 obstacles and barriers block it, 1 only barriers
-# combatants that appear mid-fight
-R_SPAWN_ACTS = 111  # 0 from the next round, 1 in the round it appears (at its initiative slot, if still to come)
-R_MINION_CREATION_DEFAULT = 112  # compiler: the minion stat block when the scenario names none
-R_MINION_CREATION_ATTACK = 113  # compiler: attack & support of the guidelines' minion
-R_MINION_CREATION_COUNT = 114  # compiler: reserve rows when ``creates`` gives no count
-R_HEART_CREATURE_SPREAD = 115  # compiler (A8a)
-R_HEART_CREATURE_POWER = 116  # compiler (A8)
-R_HEART_CREATURE_STATS = 117  # compiler: 0 her attack/defence/support, 1 her Heart in every role
-R_MARIONETTE_DECOY = 118  # compiler (C_FOE_COPIES): 0 random, 1 copy, 2 girl (A53)
-R_MARIONETTE_PLACE = 119  # grid: 0 the hex in range nearest to the nearest enemy, 1 nearest to her
-# area and terrain talents
-R_AREA_TARGETS = 120  # gridless: enemies an area attack reaches (the policy's target first)
-R_AREA_ALLIES = 121  # grid: allies standing in the area are attacked too (1)
-R_GRAVITY_TARGETS = 122  # Gravity Wave's attack: 0 every target pulled (A43a), 1 those now adjacent (A43b)
-R_VEIL_GRIDLESS = 123  # Veil gridless: 0 every attacker takes the penalty, 1 nobody
-R_BURST_ATTACK_COST = 124  # Burst Attack's pool cost (A31; read by the compiler)
-R_MINE_TRIGGER = 125  # Mines: 0 anyone but its owner sets it off, 1 only the owner's enemies
-R_MINE_BONUS = 126  # Mines: + damage against the one who entered the mine's own hex (L2064: 4)
-R_SCATTER_EDGE = 127  # Scattering shot: hexes from the centre to the circle's edge (4: 'radius 5 incl. the centre')
-R_SCATTER_SELF = 128  # Scattering shot: the shooter in the circle is pushed too (1)
-R_MINE_STEP_OUT = 129  # Mines: stepping out of a mine's range sets it off too (1, L2065)
-# the draft's Battlefield map of positions (mb-draft; :mod:`.positions`)
-R_POSITIONS = 130          # positions on the line; 0 = gridless
-R_MELEE_POSITIONS = 131    # 2 entries: nearest, farthest (DRAFT L480: 0, 0)
-R_RANGED_POSITIONS = 133   # 2 entries (DRAFT L480: 1, 2)
-R_ROUGH_POSITIONS = 135    # 4 entries: 1-based rough positions, 0 = none
-R_POSITION_GAP = 139       # compiler: default formation, -1 = the far end
-R_POSITION_FORMS = 140     # 0 both basic attacks, 1 only her attack_kind
-R_ENGAGE_DOWNED = 141      # 1 = a downed enemy in her position engages her too
-# Create Barrier (L1693-1697, A52)
-R_BARRIER_SHAPE = 142  # 0 circle (a wall when no circle fits), 1 wall
-R_BARRIER_RADIUS = 143  # largest circle radius (hexes; the ring of barrier hexes is one further)
-R_BARRIER_WALL_LENGTH = 144  # hexes in the straight wall
-R_BARRIER_BLOCKS_RANGED = 145  # 1: an attack from 2+ hexes whose line crosses a raised barrier hex is impossible
-R_BARRIER_DEFENCE = 146  # 0 auto (hit automatically, damage off its Resolve), 1 indestructible
-R_GET_BACK_TO = 147  # Get Back's Position 1: 0 her side's end of the map, 1 position 1 for both sides
-R_FURY_TALENTS = 148  # 0 fury_linked (A9ii-b), 1 and_costless (A9ii-a), 2 none (read when the frenzy starts: D_FRENZY)
-R_WOUND_MODEL = 149  # 0 track (A16a), 1 per_hit (A16b), 2 boxes (A16c)
-R_DOWNED_DAMAGE = 150  # 0 full (A17a), 1 weapon: 1d6 (A17b)
-R_WOUND_ROLL_PENALTY = 151  # 3 entries: a 0-Resolve girl's roll penalty at wound level 1, 2, 3 (L1422)
-R_GROUP_HEAL_ROLL = 154  # 0 each recipient rolls (A45b), 1 one roll for all (A45a)
-R_BELKAN_STACKS = 155  # 0 spent on her next attack (A48a), 1 standing for the scene (A48b)
-R_SIZE = 156
-BURSTS_COUNT = 1
-FRENZY_COSTLESS_TOO = 2  # D_FRENZY under fury_talents: and_costless
-FRENZY_NO_TALENTS = 3    # D_FRENZY under fury_talents: none
-HEART = 0
-FURY = 1
-JUDGMENT = 2
-
-BOOST_FLAT_DAMAGE = 2  # "adds or subtracts 2 from the final damage" (L1565)
 
 
 # ---------------------------------------------------------------- state
@@ -699,7 +172,7 @@ def spawn_state(i, comb, dyn):
 
 
 @kernel
-def appear(j, anchor, comb, dyn, cc, bf):
+def appear(j, anchor, comb, dyn, bf):
     """Reserve row ``j`` enters the fight with its full Resolve (HP) and its
     starting state (:func:`reset_row` left it untouched while absent); on the
     grid on the free hex nearest to cell ``anchor`` (fewest hexes, ties to the
@@ -716,7 +189,7 @@ def appear(j, anchor, comb, dyn, cc, bf):
     dyn[j, D_DEAD] = 0
     dyn[j, D_RES] = comb[j, C_RES]
     dyn[j, D_APPEARED] = dyn[0, D_ROUND] + 1
-    cc[j, K_APPEARED] += 1
+    dyn[j, K_APPEARED] += 1
     if (comb[j, C_TMASK] >> E_FEAR_AURA) & 1 != 0:
         end_fear_aura(j, comb, dyn, 1)  # its aura arrives with it (none at the start: C_FEAR0)
     return True
@@ -736,13 +209,13 @@ def waits(i, r, comb, rules, dyn):
 
 
 @kernel
-def create_minions(i, comb, pol, rules, dyn, cc, bf):
+def create_minions(i, comb, rules, dyn, bf):
     """Minion Creation (L1981-1985, Minor, 1+ OC): 1 minion per overcharge
     point spent, at most its spread (P1) in one turn. The monster creates
     whenever it has the pool and reserve rows left (its scenario's
     ``creates``: the stat block and the most that can exist); the minions
     appear on the free hexes nearest to it (grid). Returns whether it did."""
-    s = find_usable(i, E_MINION_CREATION, comb, pol, dyn)
+    s = find_usable(i, E_MINION_CREATION, comb, dyn)
     if s < 0:
         return False
     made = 0
@@ -756,25 +229,25 @@ def create_minions(i, comb, pol, rules, dyn, cc, bf):
             continue
         if dyn[j, D_ABSENT] == 0:
             continue
-        if not can_pay(i, s, comb, pol, dyn):
+        if not can_pay(i, s, comb, dyn):
             break
-        if not appear(j, dyn[i, D_POS], comb, dyn, cc, bf):
+        if not appear(j, dyn[i, D_POS], comb, dyn, bf):
             break
         if made == 0:
-            pay_talent(i, s, comb, rules, dyn, cc)  # the Minor action: one use, the first point
+            pay_talent(i, s, comb, rules, dyn)  # the Minor action: one use, the first point
         elif comb[i, C_MONSTER] != 0:
             dyn[i, D_POOL] -= cost
-            cc[i, K_POOL_SPENT] += cost
+            dyn[i, K_POOL_SPENT] += cost
         else:
             dyn[i, D_OC + comb[i, C_TROLE + s]] += cost
-            cc[i, K_OC_GAIN + comb[i, C_TROLE + s]] += cost
+            dyn[i, K_OC_GAIN + comb[i, C_TROLE + s]] += cost
         made += 1
-    cc[i, K_CREATED] += made
+    dyn[i, K_CREATED] += made
     return made > 0
 
 
 @kernel
-def make_copy(i, comb, pol, rules, dyn, cc, bf):
+def make_copy(i, comb, rules, dyn, bf):
     """Marionette (L1831-1834, Minor, 1 OC Attack): while she has no copy
     standing, her reserve row (the copy: her attack, defence and support, 1
     Resolve so that any damage destroys it, no turns, no pool) appears;
@@ -786,7 +259,7 @@ def make_copy(i, comb, pol, rules, dyn, cc, bf):
     It fades at the end of the scene (:func:`spawn_state`)."""
     if dyn[i, D_COPY] != 0:
         return False
-    s = find_usable(i, E_MARIONETTE, comb, pol, dyn)
+    s = find_usable(i, E_MARIONETTE, comb, dyn)
     if s < 0:
         return False
     for j in range(comb.shape[0]):
@@ -799,36 +272,36 @@ def make_copy(i, comb, pol, rules, dyn, cc, bf):
                     anchor = BG.copy_cell(i, s, comb, rules, dyn, bf)
                     if anchor < 0:
                         return False
-                if not appear(j, anchor, comb, dyn, cc, bf):
+                if not appear(j, anchor, comb, dyn, bf):
                     return False
                 if bf is None and rules[R_POSITIONS] > 0:
                     dyn[j, D_PLACE] = PS.copy_place(i, s, comb, rules, dyn)
-                pay_talent(i, s, comb, rules, dyn, cc)
+                pay_talent(i, s, comb, rules, dyn)
                 dyn[i, D_COPY] = j + 1
                 return True
     return False
 
 
 @kernel
-def copy_destroyed(t, comb, dyn, cc):
+def copy_destroyed(t, comb, dyn):
     """Her copy took damage and is destroyed (L1834): its row goes back to
     the reserve, so she may make a new one with another use."""
     g = comb[t, C_SPAWN_BY]
     dyn[g, D_COPY] = 0
-    cc[g, K_COPY_ABSORBED] += 1
+    dyn[g, K_COPY_ABSORBED] += 1
     dyn[t, D_ABSENT] = 1
 
 
 @kernel
-def heart_creature(j, anchor, comb, dyn, cc, bf):
+def heart_creature(j, anchor, comb, dyn, bf):
     """The Heart Burst's creature (L451-453, ``heart_burst: spawn``, A8a):
     girl ``j``'s reserve row appears on the other side (on the grid on the
     free hex nearest to her); one creature per girl and fight."""
     for m in range(comb.shape[0]):
         if comb[m, C_SPAWN_KIND] == SPAWN_HEART:
             if comb[m, C_SPAWN_BY] == j:
-                if appear(m, anchor, comb, dyn, cc, bf):
-                    cc[j, K_HEART_SPAWNS] += 1
+                if appear(m, anchor, comb, dyn, bf):
+                    dyn[j, K_HEART_SPAWNS] += 1
                 return
 
 
@@ -917,7 +390,7 @@ def _candidate(j, side, finish, comb, dyn):
 
 
 @kernel(inline="always")
-def choose_target(i, comb, pol, dyn, st_policy):
+def choose_target(i, comb, dyn, st_policy):
     """Target of combatant ``i``'s attack, or -1 if nobody can be attacked.
 
     Candidates: living enemies that are standing, and downed enemies (0
@@ -928,8 +401,8 @@ def choose_target(i, comb, pol, dyn, st_policy):
     """
     n = comb.shape[0]
     side = comb[i, C_SIDE]
-    finish = pol[i, P_FINISH] != 0
-    strongest = pol[i, P_TARGET] == TARGET_STRONGEST
+    finish = comb[i, P_FINISH] != 0
+    strongest = comb[i, P_TARGET] == TARGET_STRONGEST
     best = -1
     best_res = 1 << 60
     best_att = -1
@@ -949,7 +422,7 @@ def choose_target(i, comb, pol, dyn, st_policy):
             best = j
     if count == 0:
         return best
-    if pol[i, P_TARGET] != TARGET_RANDOM:
+    if comb[i, P_TARGET] != TARGET_RANDOM:
         if comb[i, C_FOE_COPIES] != 0:
             return decoy(i, best, comb, dyn, st_policy)
         return best
@@ -1012,7 +485,7 @@ def sealed(i, dyn):
 
 
 @kernel(inline="always")
-def can_boost(i, stat, pending, comb, pol, dyn):
+def can_boost(i, stat, pending, comb, dyn):
     """Boost is possible: uses left, standing, and for a girl the +1 overcharge
     within her cap; a monster needs Monster Boost (its only source of Boost
     uses) and a point in its pool (L2068).
@@ -1030,11 +503,11 @@ def can_boost(i, stat, pending, comb, pol, dyn):
         return dyn[i, D_POOL] >= 1
     if dyn[i, D_FRENZY] != 0:
         return False  # a frenzy's only talents are paid with Fury overcharge (L752; A9ii: no Boost)
-    return dyn[i, D_OC + stat] + pending + 1 <= pol[i, P_OCCAP]
+    return dyn[i, D_OC + stat] + pending + 1 <= comb[i, P_OCCAP]
 
 
 @kernel(inline="always")
-def gain_overcharge(i, stat, amount, comb, rules, dyn, cc):
+def gain_overcharge(i, stat, amount, comb, rules, dyn):
     """Sixes on a magical check: +1 per six for a girl (L149); a monster loses
     ``monster_six_cost`` per six from its pool, not below 0 (L1892); a witch's
     pool gains them up to her cap (L2216; counted in ``K_OC_GAIN``). Marionette's copy
@@ -1051,24 +524,24 @@ def gain_overcharge(i, stat, amount, comb, rules, dyn, cc):
             if amount > room:
                 amount = room
             dyn[i, D_POOL] += amount
-            cc[i, K_OC_GAIN] += amount
+            dyn[i, K_OC_GAIN] += amount
             return
         spend = amount * rules[R_MONSTER_SIX_COST]
         if spend > dyn[i, D_POOL]:
             spend = dyn[i, D_POOL]
         dyn[i, D_POOL] -= spend
-        cc[i, K_POOL_SPENT] += spend
+        dyn[i, K_POOL_SPENT] += spend
     elif dyn[i, D_FRENZY] == 0:  # a frenzied girl gains no overcharge (L752)
         if comb[i, C_SIDEMASK2] != 0:
-            amount = dampen_overcharge(i, stat, amount, comb, rules, dyn, cc)
+            amount = dampen_overcharge(i, stat, amount, comb, rules, dyn)
         dyn[i, D_OC + stat] += amount
-        cc[i, K_OC_GAIN + stat] += amount
+        dyn[i, K_OC_GAIN + stat] += amount
         if copy:
-            check_bursts(i, comb, rules, dyn, cc)
+            check_bursts(i, comb, rules, dyn)
 
 
 @kernel
-def dampen_overcharge(i, stat, amount, comb, rules, dyn, cc):
+def dampen_overcharge(i, stat, amount, comb, rules, dyn):
     """Dampen Overcharge (seed 000 L1748-1752; free, out of turn, 2/Scene, 1
     Support overcharge): a Medium on girl ``i``'s side halves (round down)
     the ``amount`` of overcharge ``i`` takes on ``stat`` from one roll or one
@@ -1106,9 +579,9 @@ def dampen_overcharge(i, stat, amount, comb, rules, dyn, cc):
                 continue
             if dyn[d, D_TUSES + s] > 0:
                 dyn[d, D_TUSES + s] -= 1
-            cc[d, K_TUSE + s] += 1
-            spend_fury(d, cost, dyn, cc)
-            cc[i, K_DAMPENED] += amount - amount // 2
+            dyn[d, K_TUSE + s] += 1
+            spend_fury(d, cost, dyn)
+            dyn[i, K_DAMPENED] += amount - amount // 2
             return amount // 2
         if d == i and pay_stat == stat:
             if after + cost >= rules[R_BURST_AT]:
@@ -1117,16 +590,16 @@ def dampen_overcharge(i, stat, amount, comb, rules, dyn, cc):
             continue
         if dyn[d, D_TUSES + s] > 0:
             dyn[d, D_TUSES + s] -= 1
-        cc[d, K_TUSE + s] += 1
+        dyn[d, K_TUSE + s] += 1
         dyn[d, D_OC + pay_stat] += cost   # paid directly: her own cost is not dampened again
-        cc[d, K_OC_GAIN + pay_stat] += cost
-        cc[i, K_DAMPENED] += amount - amount // 2
+        dyn[d, K_OC_GAIN + pay_stat] += cost
+        dyn[i, K_DAMPENED] += amount - amount // 2
         return amount // 2
     return amount
 
 
 @kernel
-def power_dampening(i, comb, dyn, cc):
+def power_dampening(i, comb, dyn):
     """Power Dampening (seed 000 L1554-1558; free, 2/Scene): a die of her
     magical action showed 1, so she removes 1 overcharge from herself or an
     ally: the fullest counter of a living girl of her side (her own on a
@@ -1156,13 +629,13 @@ def power_dampening(i, comb, dyn, cc):
         return
     if dyn[i, D_TUSES + s] > 0:
         dyn[i, D_TUSES + s] -= 1
-    cc[i, K_TUSE + s] += 1
+    dyn[i, K_TUSE + s] += 1
     dyn[best, D_OC + best_stat] -= 1
-    cc[best, K_DAMPENED] += 1
+    dyn[best, K_DAMPENED] += 1
 
 
 @kernel
-def overcharge_radiation(comb, rules, dyn, streams, cc, bf):
+def overcharge_radiation(comb, rules, dyn, streams, bf):
     """Overcharge Radiation (seed 000 L2047-2049): at the end of a scene every
     magical girl near a monster with it (``radiation_range``; gridless: all)
     takes 1d6 overcharge, per such monster, on the stat ``radiation_stat``
@@ -1192,40 +665,40 @@ def overcharge_radiation(comb, rules, dyn, streams, cc, bf):
                         stat = st
             amount = sum_d6(streams[S_CHECK], 1)
             before = dyn[j, D_OC + stat]
-            gain_overcharge(j, stat, amount, comb, rules, dyn, cc)
-            cc[j, K_RADIATION] += dyn[j, D_OC + stat] - before
-            check_bursts(j, comb, rules, dyn, cc)
+            gain_overcharge(j, stat, amount, comb, rules, dyn)
+            dyn[j, K_RADIATION] += dyn[j, D_OC + stat] - before
+            check_bursts(j, comb, rules, dyn)
 
 
 @kernel
-def evasion(t, a_total, d_total, comb, pol, rules, dyn, cc):
+def evasion(t, a_total, d_total, comb, rules, dyn):
     """The draft's Evasion (DRAFT L113-117; free, 1/Scene): 'just been hit
     ... before damage is rolled', + P1 to her defence result; the attacker
     misses if that exceeds his result (strictly), and boosts no further. She
     uses it only when it turns the hit into a miss. Returns True if it did."""
-    s = find_usable(t, E_EVASION, comb, pol, dyn)
+    s = find_usable(t, E_EVASION, comb, dyn)
     if s < 0:
         return False
     if d_total + comb[t, C_TP1 + s] <= a_total:
         return False
-    pay_talent(t, s, comb, rules, dyn, cc)
+    pay_talent(t, s, comb, rules, dyn)
     return True
 
 
 @kernel
-def try_hex(i, comb, pol, rules, dyn, streams, cc):
+def try_hex(i, comb, rules, dyn, streams):
     """The draft's Hex (DRAFT L251-255; Minor, no cost): a Hex on the
     policy's target (on positions within 0-2, :func:`range_target`), which takes P1 damage at the start of every round until
     the end of the scene (not an attack; Hexes stack); one Hex a round."""
-    s = find_usable(i, E_HEX, comb, pol, dyn)
+    s = find_usable(i, E_HEX, comb, dyn)
     if s < 0:
         return False
     if dyn[i, D_HEX_ROUND] == dyn[0, D_ROUND]:
         return False
-    t = range_target(i, s, comb, pol, rules, dyn, streams)  # positions: within 0-2
+    t = range_target(i, s, comb, rules, dyn, streams)  # positions: within 0-2
     if t < 0:
         return False
-    pay_talent(i, s, comb, rules, dyn, cc)
+    pay_talent(i, s, comb, rules, dyn)
     dyn[t, D_HEXES] += comb[i, C_TP1 + s]
     if dyn[t, D_AMP_HEX_BY] == i + 1:  # her Amplify Magic on t (DRAFT L267): her Hexes deal D_AMP_HEX times
         extra = comb[i, C_TP1 + s] * (dyn[t, D_AMP_HEX] - 1)
@@ -1247,7 +720,7 @@ def mood_for(j, rules, comb):
 
 
 @kernel
-def try_mood(i, to_self, comb, pol, rules, dyn, cc):
+def try_mood(i, to_self, comb, rules, dyn):
     """The draft's Empower (DRAFT L17-21; 1/Scene, herself, ``to_self``) and
     Rouse (L235-239; Minor, 1/Scene, an ally within 0-2, gridless any):
     Excited or Calm (:func:`mood_for`) on one who has neither; Rouse picks
@@ -1258,7 +731,7 @@ def try_mood(i, to_self, comb, pol, rules, dyn, cc):
             continue
         if (comb[i, C_TP1 + s] != 0) != to_self:
             continue
-        if dyn[i, D_TUSES + s] == 0 or not can_pay(i, s, comb, pol, dyn):
+        if dyn[i, D_TUSES + s] == 0 or not can_pay(i, s, comb, dyn):
             continue
         j = -1
         if to_self:
@@ -1273,53 +746,53 @@ def try_mood(i, to_self, comb, pol, rules, dyn, cc):
                             break
         if j < 0:
             continue
-        pay_talent(i, s, comb, rules, dyn, cc)
+        pay_talent(i, s, comb, rules, dyn)
         dyn[j, D_MOOD] = mood_for(j, rules, comb)
         return True
     return False
 
 
 @kernel
-def try_regeneration(i, comb, pol, rules, dyn, cc):
+def try_regeneration(i, comb, rules, dyn):
     """The draft's Regeneration (DRAFT L137-141; free, 1/Episode): once she has
     lost Resolve, she turns it on: P1 Resolve at the start of every round for
     the rest of the scene, never above her Base Resolve (:func:`round_effects`)."""
     if dyn[i, D_REGEN] != 0 or dyn[i, D_RES] >= comb[i, C_RES]:
         return
-    s = find_usable(i, E_REGEN, comb, pol, dyn)
+    s = find_usable(i, E_REGEN, comb, dyn)
     if s < 0:
         return
-    pay_talent(i, s, comb, rules, dyn, cc)
+    pay_talent(i, s, comb, rules, dyn)
     dyn[i, D_REGEN] = comb[i, C_TP1 + s]
 
 
 @kernel
-def round_effects(j, comb, rules, dyn, streams, cc):
+def round_effects(j, comb, rules, dyn, streams):
     """Start of a round for ``j``: Regeneration's Resolve (standing only: at 0
     she is a non-magical human), then her Hexes' damage (DRAFT L255: not an
     attack; it may drop her, or wound her at 0). Returns True if damage was dealt."""
     if dyn[j, D_REGEN] != 0:
         if dyn[j, D_RES] > 0:
-            _heal(j, j, dyn[j, D_REGEN], comb, dyn, cc)
+            _heal(j, j, dyn[j, D_REGEN], comb, dyn)
     if dyn[j, D_HEXES] != 0:
-        took = apply_damage(j, dyn[j, D_HEXES], comb, rules, dyn, streams, cc)
-        cc[j, K_HEX_DMG] += took
+        took = apply_damage(j, dyn[j, D_HEXES], comb, rules, dyn, streams)
+        dyn[j, K_HEX_DMG] += took
         return True
     return False
 
 
 @kernel
-def detonation_slot(i, t, comb, pol, rules, dyn, cc):
+def detonation_slot(i, t, comb, rules, dyn):
     """The draft's Magic Detonation (DRAFT L307-311; Major, 1 Attack
     overcharge): a basic attack whose hit deals the target's overcharge
     instead of the usual damage (:func:`detonation_damage`); the AI uses it
     when that is at least ``detonation_min``. Returns the slot paid, or -1."""
-    s = find_usable(i, E_DETONATION, comb, pol, dyn)
+    s = find_usable(i, E_DETONATION, comb, dyn)
     if s < 0:
         return -1
     if detonation_damage(t, comb, dyn) < rules[R_DETONATION_MIN]:
         return -1
-    pay_talent(i, s, comb, rules, dyn, cc)
+    pay_talent(i, s, comb, rules, dyn)
     return s
 
 
@@ -1334,7 +807,7 @@ def detonation_damage(t, comb, dyn):
 
 
 @kernel(inline="always")
-def check_bursts(i, comb, rules, dyn, cc):
+def check_bursts(i, comb, rules, dyn):
     """Count a burst for every stat of girl ``i`` at or above ``burst_at`` (L161).
 
     A burst "happens as soon as the counter hits 13": once per crossing. With
@@ -1344,30 +817,30 @@ def check_bursts(i, comb, rules, dyn, cc):
     if comb[i, C_MONSTER] != 0:
         return
     if rules[R_BURSTS] != BURSTS_COUNT:
-        mark_bursts(i, rules, dyn, cc)
+        mark_bursts(i, rules, dyn)
         return
-    count_bursts(i, comb, rules, dyn, cc)
+    count_bursts(i, comb, rules, dyn)
 
 
 @kernel(inline="always")
-def count_bursts(i, comb, rules, dyn, cc):
+def count_bursts(i, comb, rules, dyn):
     """``bursts: count``: count a burst per stat at or above ``burst_at`` and
     reset the counter (``burst_resets``); the duel fast path uses this in
     either mode and replays the trials where it counted one (:mod:`.fast`)."""
     for s in range(3):
         if dyn[i, D_OC + s] >= rules[R_BURST_AT]:
             if rules[R_BURST_RESETS] != 0:
-                cc[i, K_BURSTS + s] += 1
+                dyn[i, K_BURSTS + s] += 1
                 dyn[i, D_OC + s] = 0
                 dyn[i, D_BURST_TRIAL + s] = 1
             elif dyn[i, D_BURSTED + s] == 0:
-                cc[i, K_BURSTS + s] += 1
+                dyn[i, K_BURSTS + s] += 1
                 dyn[i, D_BURSTED + s] = 1
                 dyn[i, D_BURST_TRIAL + s] = 1
 
 
 @kernel
-def mark_bursts(i, rules, dyn, cc):
+def mark_bursts(i, rules, dyn):
     """``bursts: play``: a counter at or above ``burst_at`` makes a burst due
     (counted now, played by :func:`settle` after the action, A7b). A frenzied
     girl's Fury counter is her frenzy's pool, not a new burst; a lost girl
@@ -1382,12 +855,12 @@ def mark_bursts(i, rules, dyn, cc):
                         continue
                 dyn[i, D_PEND + s] = 1
                 dyn[0, D_DUE] = 1
-                cc[i, K_BURSTS + s] += 1
+                dyn[i, K_BURSTS + s] += 1
                 dyn[i, D_BURST_TRIAL + s] = 1
 
 
 @kernel
-def revive_roll(t, comb, rules, dyn, streams, cc):
+def revive_roll(t, comb, rules, dyn, streams):
     """The revive roll (L1445-1451): 2d6! + Support, overcharge and Resolve by band.
 
     The Resolve comes back at the start of her next turn (A19a); it is
@@ -1402,33 +875,33 @@ def revive_roll(t, comb, rules, dyn, streams, cc):
         band = 1
     else:
         band = 2
-    gain_overcharge(t, stat, sixes + rules[R_REVIVE_OC + band], comb, rules, dyn, cc)
+    gain_overcharge(t, stat, sixes + rules[R_REVIVE_OC + band], comb, rules, dyn)
     dyn[t, D_PENDING] = sum_d6(streams[S_DAMAGE], 1) + rules[R_REVIVE_BONUS + band]
     dyn[t, D_REVIVES] += 1
-    cc[t, K_REVIVES] += 1
+    dyn[t, K_REVIVES] += 1
 
 
 @kernel(inline="always")
-def dropped(t, comb, rules, dyn, streams, cc):
+def dropped(t, comb, rules, dyn, streams):
     """``t`` has just dropped to 0 Resolve (L1420): a KO; a monster is dead
     (L1892); a girl makes her revive roll if the rules allow one (L1445,
     A19a), or rolls it as her next Major action in the draft."""
-    cc[t, K_KOS] += 1
+    dyn[t, K_KOS] += 1
     if dyn[t, D_KO] == 0:
         dyn[t, D_KO] = 1
-        cc[t, K_KO_TRIALS] += 1
+        dyn[t, K_KO_TRIALS] += 1
     if (comb[t, C_SIDEMASK] | comb[t, C_FOEMASK]) != 0:  # talents of her side or her enemies on her
         drop_effects(t, comb, dyn)
     if comb[t, C_MONSTER] != 0:
         if (comb[t, C_TMASK] >> E_BROOD) & 1 != 0:
-            if undying_brood(t, comb, rules, dyn, cc):
+            if undying_brood(t, comb, rules, dyn):
                 return
         dyn[t, D_DEAD] = 1
-        cc[t, K_DEATHS] += 1
+        dyn[t, K_DEATHS] += 1
         if (comb[t, C_TMASK] >> E_FEAR_AURA) & 1 != 0:
             end_fear_aura(t, comb, dyn)
         if comb[t, C_SPAWN_KIND] == SPAWN_COPY:
-            copy_destroyed(t, comb, dyn, cc)
+            copy_destroyed(t, comb, dyn)
     elif rules[R_REVIVE] != 0:
         allowed = True
         if dyn[t, D_FRENZY] != 0:
@@ -1440,7 +913,7 @@ def dropped(t, comb, rules, dyn, streams, cc):
             if rules[R_REVIVE_TIMING] == 1:
                 dyn[t, D_PENDING] = -2  # the draft: she rolls as her next Major action
             else:
-                revive_roll(t, comb, rules, dyn, streams, cc)
+                revive_roll(t, comb, rules, dyn, streams)
     elif dyn[t, D_FRENZY] != 0:
         end_frenzy_on_drop(t, rules, dyn)
 
@@ -1455,7 +928,7 @@ def end_frenzy_on_drop(t, rules, dyn):
 
 
 @kernel(inline="always")
-def apply_damage(t, dmg, comb, rules, dyn, streams, cc):
+def apply_damage(t, dmg, comb, rules, dyn, streams):
     """Deal ``dmg`` to ``t``; returns the damage that took effect.
 
     Above 0 Resolve: Resolve falls, overflow is ignored (L1420); reaching 0
@@ -1465,12 +938,12 @@ def apply_damage(t, dmg, comb, rules, dyn, streams, cc):
     secondary takes the same ``dmg`` too (:func:`link_damage`).
     """
     if dyn[t, D_LINK_DMG] != 0:
-        link_damage(t, dmg, comb, rules, dyn, streams, cc)
-    return _damage(t, dmg, comb, rules, dyn, streams, cc)
+        link_damage(t, dmg, comb, rules, dyn, streams)
+    return _damage(t, dmg, comb, rules, dyn, streams)
 
 
 @kernel
-def link_damage(t, dmg, comb, rules, dyn, streams, cc):
+def link_damage(t, dmg, comb, rules, dyn, streams):
     """The draft's Link copies damage (DRAFT L167: "any effect (damage, ...)"):
     the primary ``t`` is about to take ``dmg``; her secondary, if standing,
     takes the same amount first (counted in her ``K_TAKEN``; a copy is not
@@ -1484,8 +957,8 @@ def link_damage(t, dmg, comb, rules, dyn, streams, cc):
         return 0
     if not is_standing(dyn, k):
         return 0
-    took = _damage(k, dmg, comb, rules, dyn, streams, cc)
-    cc[k, K_TAKEN] += took
+    took = _damage(k, dmg, comb, rules, dyn, streams)
+    dyn[k, K_TAKEN] += took
     return took
 
 
@@ -1544,7 +1017,7 @@ def human_penalty(t, rules, dyn):
 
 
 @kernel(inline="always")
-def _damage(t, dmg, comb, rules, dyn, streams, cc):
+def _damage(t, dmg, comb, rules, dyn, streams):
     """:func:`apply_damage` without the Link's copy."""
     if dmg <= 0:
         return 0
@@ -1557,21 +1030,21 @@ def _damage(t, dmg, comb, rules, dyn, streams, cc):
             if dyn[t, D_RES] * 2 <= comb[t, C_RES]:
                 dyn[t, D_STICKY] = 1  # Memory Blaze: reached half of its Base Resolve
         if dyn[t, D_RES] == 0:
-            dropped(t, comb, rules, dyn, streams, cc)
+            dropped(t, comb, rules, dyn, streams)
         return take
     dyn[t, D_WOUNDS] += dmg
     dyn[t, D_WOUND_HITS] += 1
-    cc[t, K_WOUND_DMG] += dmg
+    dyn[t, K_WOUND_DMG] += dmg
     if take_wound(t, dmg, rules, dyn):
         dyn[t, D_DEAD] = 1
         dyn[t, D_PENDING] = -1
-        cc[t, K_DEATHS] += 1
+        dyn[t, K_DEATHS] += 1
     return dmg
 
 
 @kernel(inline="always")
-def _wants_boost(i, losing, deficit, own_stat, opp_stat, boosted, pol, rules):
-    mode = pol[i, P_BOOST]
+def _wants_boost(i, losing, deficit, own_stat, opp_stat, boosted, comb, rules):
+    mode = comb[i, P_BOOST]
     if mode == BOOST_ALWAYS:
         return boosted == 0
     if mode == BOOST_LOSING:
@@ -1581,19 +1054,19 @@ def _wants_boost(i, losing, deficit, own_stat, opp_stat, boosted, pol, rules):
             return own_stat < opp_stat
         if not losing:
             return False
-        return deficit <= pol[i, P_MARGIN]
+        return deficit <= comb[i, P_MARGIN]
     return False
 
 
 @kernel(inline="always")
-def _boost_ok(i, role, boosted, bpr, losing, deficit, own_stat, opp_stat, pending, comb, pol, rules, dyn):
+def _boost_ok(i, role, boosted, bpr, losing, deficit, own_stat, opp_stat, pending, comb, rules, dyn):
     if boosted >= bpr:
         return False
     if rules[R_BOOST_TIMING] == 1:
         pending = 0  # declared before rolling: the roll's sixes are not known yet
-    if not can_boost(i, role, pending, comb, pol, dyn):
+    if not can_boost(i, role, pending, comb, dyn):
         return False
-    return _wants_boost(i, losing, deficit, own_stat, opp_stat, boosted, pol, rules)
+    return _wants_boost(i, losing, deficit, own_stat, opp_stat, boosted, comb, rules)
 
 
 @kernel(inline="always")
@@ -1611,29 +1084,29 @@ def _hits(passive, tie_mode, a_total, a_six, a_stat, d_total, d_six, d_stat, ful
 
 
 @kernel(inline="always")
-def _takes_passive(t, pol, rules):
+def _takes_passive(t, comb, rules):
     if rules[R_PASSIVE_DEFENCE] < 0:
         return False
-    return pol[t, P_PASSIVE] != 0
+    return comb[t, P_PASSIVE] != 0
 
 
 @kernel(inline="always")
-def _spend_boost(i, role, chk, comb, rules, dyn, cc):
+def _spend_boost(i, role, chk, comb, rules, dyn):
     """One Boost (L1565): a use, +1 overcharge on the rolled stat, and an
     exploding die; returns the die's ``(total, sixes)``. A monster's Monster
     Boost costs 1 from its pool (L2068)."""
     dyn[i, D_BOOSTS] -= 1
-    cc[i, K_BOOSTS] += 1
+    dyn[i, K_BOOSTS] += 1
     if comb[i, C_MONSTER] != 0:
         dyn[i, D_POOL] -= 1
-        cc[i, K_POOL_SPENT] += 1
+        dyn[i, K_POOL_SPENT] += 1
     else:
-        gain_overcharge(i, role, 1, comb, rules, dyn, cc)
+        gain_overcharge(i, role, 1, comb, rules, dyn)
     return exploding_d6(chk, 1)
 
 
 @kernel(inline="always")
-def attack(i, t, comb, pol, rules, dyn, streams, cc):
+def attack(i, t, comb, rules, dyn, streams):
     """Basic attack of ``i`` on ``t`` (L1453). Returns the damage dealt (>= 0), -1 on a miss.
 
     Talent riders (only when a side has talents, ``C_TMASK``): before the
@@ -1658,11 +1131,11 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     ail_slot = -1
     open_slot = -1
     if a_mask != 0:
-        a_bonus, dmg_bonus, kb_slot, ail_slot, open_slot = declare_riders(i, t, comb, pol, rules, dyn, cc)
+        a_bonus, dmg_bonus, kb_slot, ail_slot, open_slot = declare_riders(i, t, comb, rules, dyn)
     if (comb[i, C_SIDEMASK] >> E_OPENING) & 1 != 0:
         a_bonus += opening_bonus(i, t, comb, dyn)
     if (t_mask >> E_VEIL) & 1 != 0:
-        a_bonus -= veil_penalty(i, t, comb, rules, dyn, cc)
+        a_bonus -= veil_penalty(i, t, comb, rules, dyn)
     # Random check stream and a rolled 2d6! defence: one draw gives both
     # pools and the first damage die (sim.dice.opposed_2d6; the duel fast
     # path draws the same); injected dice go die by die in the book's order.
@@ -1670,7 +1143,7 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     if chk[6] == 0:
         if comb[t, C_PDEF] < 0:
             if magical_defence:
-                combined = not _takes_passive(t, pol, rules)
+                combined = not _takes_passive(t, comb, rules)
     # Power Dampening: her dice are rolled one by one to see the 1s (L1554)
     a_pd = False
     if a_mask != 0:
@@ -1708,7 +1181,7 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     elif magical_defence:
         passive = False
         d_stat = comb[t, C_DEF]
-        if _takes_passive(t, pol, rules):
+        if _takes_passive(t, comb, rules):
             # the draft's passive defence: Defence + 4 without rolling (DRAFT L486)
             magical_defence = False
             d_total = d_stat + rules[R_PASSIVE_DEFENCE]
@@ -1723,7 +1196,7 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
                 d_total, d_six = exploding_d6(chk, 2)
             d_extra = 0
             if t_mask != 0:
-                d_extra = defence_dice(i, t, comb, cc)
+                d_extra = defence_dice(i, t, comb, dyn)
             if d_extra > 0:
                 # Ranged/Melee Defence: extra exploding dice on this defence (L2084)
                 x_total, x_six = exploding_d6(chk, d_extra)
@@ -1746,9 +1219,9 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
     d_boosts = 0
     bpr = rules[R_BOOSTS_PER_ROLL]
     full_tie = rules[R_FULL_TIE] == 1
-    boosting = pol[i, P_BOOST] != BOOST_NEVER
+    boosting = comb[i, P_BOOST] != BOOST_NEVER
     if magical_defence:
-        if pol[t, P_BOOST] != BOOST_NEVER:
+        if comb[t, P_BOOST] != BOOST_NEVER:
             boosting = True
     tie_mode = rules[R_MINION_TIE]
     # Damage dice: a random damage stream draws them for every attack, hit or
@@ -1771,19 +1244,19 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
         while boosting:
             hit = _hits(passive, tie_mode, a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
             if _boost_ok(i, a_role, a_boosts, bpr, not hit, d_total - a_total, a_stat, d_stat, a_six,
-                         comb, pol, rules, dyn):
-                r, s = _spend_boost(i, a_role, chk, comb, rules, dyn, cc)
+                         comb, rules, dyn):
+                r, s = _spend_boost(i, a_role, chk, comb, rules, dyn)
                 a_total += r
                 a_six += s
                 a_boosts += 1
                 continue
             if magical_defence:
                 d_ok = _boost_ok(t, d_role, d_boosts, bpr, hit, a_total - d_total, d_stat, a_stat, d_six,
-                                 comb, pol, rules, dyn)
+                                 comb, rules, dyn)
             else:
                 d_ok = False
             if d_ok:
-                r, s = _spend_boost(t, d_role, chk, comb, rules, dyn, cc)
+                r, s = _spend_boost(t, d_role, chk, comb, rules, dyn)
                 d_total += r
                 d_six += s
                 d_boosts += 1
@@ -1797,7 +1270,7 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
         # Want it Hard, Want it Now (L1545): re-roll a missed attack and keep the
         # new result; the first roll's sixes still give overcharge and its boost
         # dice are lost (A55 i-ii)
-        s_re = find_usable(i, E_REROLL, comb, pol, dyn)
+        s_re = find_usable(i, E_REROLL, comb, dyn)
         if s_re < 0:
             break
         if comb[i, C_TP1 + s_re] != 0:
@@ -1805,8 +1278,8 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
             if dyn[i, D_MINOR_USED] != 0:
                 break
             dyn[i, D_MINOR_USED] = 1
-        pay_talent(i, s_re, comb, rules, dyn, cc)
-        gain_overcharge(i, a_role, a_six, comb, rules, dyn, cc)
+        pay_talent(i, s_re, comb, rules, dyn)
+        gain_overcharge(i, a_role, a_six, comb, rules, dyn)
         if a_pd:
             a_total, a_six, re_ones = exploding_d6_ones(chk, 2)
             a_ones += re_ones
@@ -1820,25 +1293,25 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
             if magical_defence:
                 if (t_mask >> E_MORE) & 1 != 0:
                     if has_code(t, E_EVASION, comb):
-                        hit = not evasion(t, a_total, d_total, comb, pol, rules, dyn, cc)
-    gain_overcharge(i, a_role, a_six, comb, rules, dyn, cc)
+                        hit = not evasion(t, a_total, d_total, comb, rules, dyn)
+    gain_overcharge(i, a_role, a_six, comb, rules, dyn)
     if magical_defence:
-        gain_overcharge(t, d_role, d_six, comb, rules, dyn, cc)
+        gain_overcharge(t, d_role, d_six, comb, rules, dyn)
     if a_ones > 0:
-        power_dampening(i, comb, dyn, cc)
+        power_dampening(i, comb, dyn)
     if d_ones > 0:
-        power_dampening(t, comb, dyn, cc)
-    cc[i, K_ATTACKS] += 1
+        power_dampening(t, comb, dyn)
+    dyn[i, K_ATTACKS] += 1
     fury_dice = 0
     if dyn[i, D_FRENZY] != 0:
-        fury_dice = fury_spend(i, hit, rules, dyn, cc)
+        fury_dice = fury_spend(i, hit, rules, dyn)
     dealt = -1
     if not hit:
         if magical_defence:
             if (t_mask >> E_AURA_STRENGTH) & 1 != 0:
-                aura_of_strength(t, i, comb, rules, dyn, streams, cc)
+                aura_of_strength(t, i, comb, rules, dyn, streams)
     if hit:
-        cc[i, K_HITS] += 1
+        dyn[i, K_HITS] += 1
         if (comb[i, C_SIDEMASK] >> E_FOLLOW_UP) & 1 != 0:
             dyn[t, D_HIT_BY] = i   # Follow Up: an ally may follow this hit next turn
             dyn[t, D_HIT_AT] = dyn[0, D_CLOCK]
@@ -1854,7 +1327,7 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
         if a_mask != 0:
             dmg += dmg_bonus
             if (a_mask >> E_ALL_OR_NOTHING) & 1 != 0:
-                dmg += all_in_after(i, comb, pol, rules, dyn, cc)
+                dmg += all_in_after(i, comb, rules, dyn)
             if kb_slot >= 0:
                 # Killing Blow (L1821): a hit deals +P1 d6 + P2
                 dmg += sum_d6(dmg_st, comb[i, C_TP1 + kb_slot]) + comb[i, C_TP2 + kb_slot]
@@ -1870,30 +1343,30 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
                 if comb[t, C_MONSTER] == 0:
                     dmg = sum_d6(dmg_st, 1)  # A17b: to a non-magical human, a regular weapon's 1d6 (L1455)
         if dyn[t, D_GUARD] >= 0:  # an ally may intercept (grid, L1469)
-            dmg = BG.intercept(i, t, dmg, comb, pol, rules, dyn, streams, cc)
+            dmg = BG.intercept(i, t, dmg, comb, rules, dyn, streams)
         if comb[t, C_SIDEMASK] != 0:
-            dmg = reduce_damage(t, dmg, comb, pol, rules, dyn, cc)
+            dmg = reduce_damage(t, dmg, comb, rules, dyn)
             if dyn[t, D_REFLECT_BY] >= 0:
-                dmg = reflect(i, t, dmg, comb, rules, dyn, streams, cc)
+                dmg = reflect(i, t, dmg, comb, rules, dyn, streams)
         drain = -1
         if a_mask != 0:
-            drain = find_drain(i, comb, pol, dyn)
+            drain = find_drain(i, comb, dyn)
             if drain >= 0:
                 # Drain Life (L1815): half the damage (round down, A46) ...
-                pay_talent(i, drain, comb, rules, dyn, cc)
+                pay_talent(i, drain, comb, rules, dyn)
                 dmg = dmg // comb[i, C_TP1 + drain]
-        dealt = apply_damage(t, dmg, comb, rules, dyn, streams, cc)
-        cc[i, K_DEALT] += dealt
-        cc[t, K_TAKEN] += dealt
+        dealt = apply_damage(t, dmg, comb, rules, dyn, streams)
+        dyn[i, K_DEALT] += dealt
+        dyn[t, K_TAKEN] += dealt
         if comb[t, C_SIDEMASK] != 0:
-            after_hit(i, t, dealt, comb, rules, dyn, streams, cc)
+            after_hit(i, t, dealt, comb, rules, dyn, streams)
         if a_mask != 0:
             if drain >= 0:
                 # ... heals her for the amount the hit dealt
-                restore(i, i, dealt, comb, dyn, cc)
+                restore(i, i, dealt, comb, dyn)
             if ail_slot >= 0:
                 if is_standing(dyn, t):
-                    give_ailment(t, comb[i, C_TP1 + ail_slot], dyn, cc)
+                    give_ailment(t, comb[i, C_TP1 + ail_slot], dyn)
             if (a_mask >> E_BELKAN) & 1 != 0:
                 belkan_hit(i, comb, dyn)
             if open_slot >= 0:
@@ -1901,69 +1374,69 @@ def attack(i, t, comb, pol, rules, dyn, streams, cc):
                 dyn[t, D_OPEN_BY] = i
                 dyn[t, D_OPEN_UNTIL] = dyn[i, D_TURNS_DONE] + 2
                 dyn[t, D_OPEN_BONUS] = comb[i, C_TP1 + open_slot]
-            try_inflict(i, t, comb, pol, rules, dyn, cc)
+            try_inflict(i, t, comb, rules, dyn)
             if (a_mask >> E_SEAL_MAGIC) & 1 != 0:
-                seal_magic(i, t, comb, pol, rules, dyn, cc)
+                seal_magic(i, t, comb, rules, dyn)
     if a_mask != 0:
         follow_target_after(i, t, hit, comb, dyn)
     if t_mask != 0:
         if comb[i, C_MONSTER] == 0:
-            backlash(i, t, hit, comb, rules, dyn, streams, cc)
+            backlash(i, t, hit, comb, rules, dyn, streams)
     if a_mask != 0:
         if comb[t, C_MONSTER] == 0:
-            disruptive(i, t, comb, rules, dyn, streams, cc)
+            disruptive(i, t, comb, rules, dyn, streams)
     if dyn[t, D_FRENZY] != 0:
         if rules[R_FURY_RETALIATE] != 0:
             dyn[t, D_RETALIATE] = i  # she may strike back after this action (L758)
             dyn[0, D_DUE] = 1
-    check_bursts(i, comb, rules, dyn, cc)
-    check_bursts(t, comb, rules, dyn, cc)
+    check_bursts(i, comb, rules, dyn)
+    check_bursts(t, comb, rules, dyn)
     return dealt
 
 
 @kernel
-def all_in_after(i, comb, pol, rules, dyn, cc):
+def all_in_after(i, comb, rules, dyn):
     """The draft's All or Nothing (DRAFT L259-263, free, 1/Scene, param ``after``): on an
     attack she just made that hit, she takes up to P1 damage (the policy's ``all_or_nothing``,
     only while it leaves her standing) and the attack deals as much more. Returns the bonus."""
-    s = find_usable(i, E_ALL_OR_NOTHING, comb, pol, dyn)
+    s = find_usable(i, E_ALL_OR_NOTHING, comb, dyn)
     if s < 0:
         return 0
     if comb[i, C_TP2 + s] == 0:
         return 0
-    x = pol[i, P_ALL_IN]
+    x = comb[i, P_ALL_IN]
     if x > comb[i, C_TP1 + s]:
         x = comb[i, C_TP1 + s]
     if x <= 0:
         return 0
     if dyn[i, D_RES] <= x:
         return 0
-    pay_talent(i, s, comb, rules, dyn, cc)
+    pay_talent(i, s, comb, rules, dyn)
     dyn[i, D_RES] -= x
-    cc[i, K_TAKEN] += x
-    cc[i, K_SELF_DMG] += x
+    dyn[i, K_TAKEN] += x
+    dyn[i, K_SELF_DMG] += x
     return x
 
 
 @kernel
-def attack_call(i, t, comb, pol, rules, dyn, streams, cc):
+def attack_call(i, t, comb, rules, dyn, streams):
     """:func:`attack` as a called function, for the rare attack sites (frenzy
     turns, retaliation) so the turn's own inlined attack stays the only copy."""
-    return attack(i, t, comb, pol, rules, dyn, streams, cc)
+    return attack(i, t, comb, rules, dyn, streams)
 
 
 @kernel
-def spend_fury(i, k, dyn, cc):
+def spend_fury(i, k, dyn):
     """A frenzied girl spends ``k`` Fury overcharge; at 0 the frenzy ends (L760)."""
     dyn[i, D_OC + FURY] -= k
-    cc[i, K_FURY_SPENT] += k
+    dyn[i, K_FURY_SPENT] += k
     if dyn[i, D_OC + FURY] <= 0:
         dyn[i, D_OC + FURY] = 0
         dyn[i, D_FRENZY] = 0
 
 
 @kernel
-def fury_spend(i, hit, rules, dyn, cc):
+def fury_spend(i, hit, rules, dyn):
     """What a frenzied girl must spend on each attack (L754-758, A9iii):
     ``fury_spend`` damage: 2 for +1d6 on a hit when she has 2, else 1 for a
     hex of movement; movement: 1. Nothing when she already paid for this
@@ -1979,9 +1452,9 @@ def fury_spend(i, hit, rules, dyn, cc):
     if rules[R_FURY_SPEND] == 0:
         if hit:
             if oc >= 2:
-                spend_fury(i, 2, dyn, cc)
+                spend_fury(i, 2, dyn)
                 return 1
-    spend_fury(i, 1, dyn, cc)
+    spend_fury(i, 1, dyn)
     return 0
 
 
@@ -2004,19 +1477,19 @@ def has_ailment(i, dyn):
 
 
 @kernel
-def removal_roll(i, comb, rules, dyn, streams, cc):
+def removal_roll(i, comb, rules, dyn, streams):
     """Remove ailments (L1467): 2d6! + Support; 11-13 one of her choice
     (Stun, then Bound, then Bleed), 14+ all (``removal_bands``)."""
     total, sixes = exploding_d6(streams[S_CHECK], 2)
     total += comb[i, C_SUP] - roll_penalty(i, rules, dyn) - dyn[i, D_AMP_AIL]
-    gain_overcharge(i, comb[i, C_RS], sixes, comb, rules, dyn, cc)
+    gain_overcharge(i, comb[i, C_RS], sixes, comb, rules, dyn)
     if total <= rules[R_REMOVAL_BANDS]:
         return
     all_of_them = total > rules[R_REMOVAL_BANDS + 1]
     for a in range(3):
         if dyn[i, D_AIL + a] != 0:
             dyn[i, D_AIL + a] = 0
-            cc[i, K_AIL_REMOVED] += 1
+            dyn[i, K_AIL_REMOVED] += 1
             if not all_of_them:
                 return
 
@@ -2053,7 +1526,7 @@ def find_talent(i, code, comb, dyn):
 
 
 @kernel(inline="always")
-def can_pay(i, s, comb, pol, dyn):
+def can_pay(i, s, comb, dyn):
     """A talent's overcharge cost: within a girl's cap, or within a monster's
     pool; never while Seal Magic holds her (:func:`sealed`)."""
     if sealed(i, dyn):
@@ -2063,7 +1536,7 @@ def can_pay(i, s, comb, pol, dyn):
         return dyn[i, D_POOL] >= cost
     if dyn[i, D_FRENZY] != 0:
         return frenzy_can_pay(i, s, comb, dyn)
-    return dyn[i, D_OC + comb[i, C_TROLE + s]] + cost <= pol[i, P_OCCAP]
+    return dyn[i, D_OC + comb[i, C_TROLE + s]] + cost <= comb[i, P_OCCAP]
 
 
 @kernel(inline="always")
@@ -2086,25 +1559,25 @@ def frenzy_can_pay(i, s, comb, dyn):
 
 
 @kernel(inline="always")
-def pay_talent(i, s, comb, rules, dyn, cc):
+def pay_talent(i, s, comb, rules, dyn):
     """Spend a use; a girl takes the cost as overcharge on the role's stat (L149),
     a monster spends it from its pool (L1892)."""
     if dyn[i, D_TUSES + s] > 0:
         dyn[i, D_TUSES + s] -= 1
-    cc[i, K_TUSE + s] += 1
+    dyn[i, K_TUSE + s] += 1
     cost = comb[i, C_TCOST + s]
     if comb[i, C_MONSTER] != 0:
         dyn[i, D_POOL] -= cost
-        cc[i, K_POOL_SPENT] += cost
+        dyn[i, K_POOL_SPENT] += cost
     elif dyn[i, D_FRENZY] != 0:
         if cost > 0:  # no overcharge in a frenzy: a Fury-linked talent spends her Fury (L752, frenzy_can_pay)
-            spend_fury(i, cost, dyn, cc)
+            spend_fury(i, cost, dyn)
     else:
         if cost > 0:
             if comb[i, C_SIDEMASK2] != 0:
-                cost = dampen_overcharge(i, comb[i, C_TROLE + s], cost, comb, rules, dyn, cc)
+                cost = dampen_overcharge(i, comb[i, C_TROLE + s], cost, comb, rules, dyn)
         dyn[i, D_OC + comb[i, C_TROLE + s]] += cost
-        cc[i, K_OC_GAIN + comb[i, C_TROLE + s]] += cost
+        dyn[i, K_OC_GAIN + comb[i, C_TROLE + s]] += cost
 
 
 @kernel(inline="always")
@@ -2129,7 +1602,7 @@ def within(i, j, s, comb, dyn, bf):
 
 
 @kernel
-def heal_target(i, s, comb, pol, dyn, bf):
+def heal_target(i, s, comb, dyn, bf):
     """Who ``i``'s heal in slot ``s`` would restore: the standing ally lowest
     in Resolve share below ``heal_below`` percent, among those the row's P3
     allows (0 herself or any ally, 1 herself only, 2 a monster ally that is
@@ -2156,7 +1629,7 @@ def heal_target(i, s, comb, pol, dyn, bf):
         if not within(i, j, s, comb, dyn, bf):
             continue
         share = dyn[j, D_RES] * 100 // comb[j, C_RES]
-        if share < pol[i, P_HEAL_BELOW]:
+        if share < comb[i, P_HEAL_BELOW]:
             if share < best_share:
                 best_share = share
                 best = j
@@ -2164,7 +1637,7 @@ def heal_target(i, s, comb, pol, dyn, bf):
 
 
 @kernel
-def try_heal(i, comb, pol, rules, dyn, streams, cc, bf):
+def try_heal(i, comb, rules, dyn, streams, bf):
     """A healing Minor action: the first of her healing rows (listed order)
     with uses left, an affordable cost and someone to heal (:func:`heal_target`).
 
@@ -2184,23 +1657,23 @@ def try_heal(i, comb, pol, rules, dyn, streams, cc, bf):
                 continue
         if dyn[i, D_TUSES + s] == 0:
             continue
-        if not can_pay(i, s, comb, pol, dyn):
+        if not can_pay(i, s, comb, dyn):
             continue
-        best = heal_target(i, s, comb, pol, dyn, bf)
+        best = heal_target(i, s, comb, dyn, bf)
         if best < 0:
             continue
-        pay_talent(i, s, comb, rules, dyn, cc)
+        pay_talent(i, s, comb, rules, dyn)
         amount = sum_d6(streams[S_DAMAGE], comb[i, C_TP1 + s]) + comb[i, C_TP2 + s]
-        restore(i, best, amount, comb, dyn, cc)
+        restore(i, best, amount, comb, dyn)
         if code == E_SECOND_WIND:
             dyn[i, D_DEF_BONUS] = comb[i, C_TP3 + s]
-        check_bursts(i, comb, rules, dyn, cc)
+        check_bursts(i, comb, rules, dyn)
         return True
     return False
 
 
 @kernel
-def try_inflict(i, t, comb, pol, rules, dyn, cc):
+def try_inflict(i, t, comb, rules, dyn):
     """Inflict (free, after a successful basic attack, L1607): put an ailment
     the target does not have yet on her, trying the policy's first choice
     first (Stun -> Bound -> Bleed order from there)."""
@@ -2209,27 +1682,27 @@ def try_inflict(i, t, comb, pol, rules, dyn, cc):
         return
     if not is_standing(dyn, t):
         return
-    if not can_pay(i, s, comb, pol, dyn):
+    if not can_pay(i, s, comb, dyn):
         return
     for k in range(3):
-        a = (pol[i, P_INFLICT] + k) % 3
+        a = (comb[i, P_INFLICT] + k) % 3
         if dyn[t, D_AIL + a] == 0:
-            pay_talent(i, s, comb, rules, dyn, cc)
-            give_ailment(t, a, dyn, cc)
+            pay_talent(i, s, comb, rules, dyn)
+            give_ailment(t, a, dyn)
             return
 
 
 @kernel
-def bleed(j, comb, rules, dyn, streams, cc):
+def bleed(j, comb, rules, dyn, streams):
     """Bleed (L1465): damage at the beginning of each round; not an attack."""
     if dyn[j, D_AIL + A_BLEED] == 0:
         return
     if dyn[j, D_DEAD] != 0:
         return
-    d = apply_damage(j, rules[R_BLEED_DAMAGE], comb, rules, dyn, streams, cc)
-    cc[j, K_BLEED_DMG] += d
-    cc[j, K_TAKEN] += d
-    check_bursts(j, comb, rules, dyn, cc)
+    d = apply_damage(j, rules[R_BLEED_DAMAGE], comb, rules, dyn, streams)
+    dyn[j, K_BLEED_DMG] += d
+    dyn[j, K_TAKEN] += d
+    check_bursts(j, comb, rules, dyn)
 
 
 # ---------------------------------------------------------------- talent mechanics
@@ -2238,7 +1711,7 @@ def bleed(j, comb, rules, dyn, streams, cc):
 
 
 @kernel(inline="always")
-def find_usable(i, code, comb, pol, dyn):
+def find_usable(i, code, comb, dyn):
     """The first slot of ``i`` (listed order = priority) holding ``code`` with
     uses left and an affordable cost, or -1."""
     if not has_code(i, code, comb):
@@ -2246,13 +1719,13 @@ def find_usable(i, code, comb, pol, dyn):
     for s in range(MAXT):
         if comb[i, C_TCODE + s] == code:
             if dyn[i, D_TUSES + s] != 0:
-                if can_pay(i, s, comb, pol, dyn):
+                if can_pay(i, s, comb, dyn):
                     return s
     return -1
 
 
 @kernel
-def off_turn_sprint(j, comb, pol, dyn):
+def off_turn_sprint(j, comb, dyn):
     """The first slot of ``j`` holding a Sprint she may use off her turn
     (``C_TP3`` off_turn: 4.1 Sprint L1726-1729 "in response to an enemy
     making an attack on your ally", the draft's Speed Burst DRAFT L63-67)
@@ -2267,41 +1740,41 @@ def off_turn_sprint(j, comb, pol, dyn):
                     if not again:
                         ok = True
                     if ok:
-                        if can_pay(j, s, comb, pol, dyn):
+                        if can_pay(j, s, comb, dyn):
                             return s
     return -1
 
 
 @kernel
-def pay_sprint(j, s, comb, rules, dyn, cc):
+def pay_sprint(j, s, comb, rules, dyn):
     """Pay Sprint slot ``s`` of ``j`` (and mark the round unless the row has
     no limit a round); its overcharge may burst her."""
-    pay_talent(j, s, comb, rules, dyn, cc)
+    pay_talent(j, s, comb, rules, dyn)
     if comb[j, C_TP2 + s] == 0:
         dyn[j, D_SPRINT_AT] = dyn[0, D_ROUND]
-    check_bursts(j, comb, rules, dyn, cc)
+    check_bursts(j, comb, rules, dyn)
 
 
 @kernel
-def _ail(t, a, dyn, cc):
+def _ail(t, a, dyn):
     if dyn[t, D_AIL + a] == 0:
         dyn[t, D_AIL + a] = 1
-        cc[t, K_AILED] += 1
+        dyn[t, K_AILED] += 1
 
 
 @kernel
-def give_ailment(t, a, dyn, cc):
+def give_ailment(t, a, dyn):
     """Put ailment ``a`` on ``t`` (no stacking of the same ailment, A25iii);
     a Link copies it to her secondary if standing (L1746, A47)."""
-    _ail(t, a, dyn, cc)
+    _ail(t, a, dyn)
     k = dyn[t, D_LINK_TO]
     if k >= 0:
         if is_standing(dyn, k):
-            _ail(k, a, dyn, cc)
+            _ail(k, a, dyn)
 
 
 @kernel
-def _heal(i, j, amount, comb, dyn, cc):
+def _heal(i, j, amount, comb, dyn):
     if amount > 0:
         amount += dyn[j, D_AMP_HEAL]  # Amplify Magic: +P1 from every healing effect (L1797)
     room = comb[j, C_RES] - dyn[j, D_RES]
@@ -2312,22 +1785,22 @@ def _heal(i, j, amount, comb, dyn, cc):
     if dyn[j, D_FRENZY] != 0:
         amount = 0  # a frenzied girl has "no other ways of recovering resolve" (L750)
     dyn[j, D_RES] += amount
-    cc[i, K_HEALED] += amount
+    dyn[i, K_HEALED] += amount
     return amount
 
 
 @kernel
-def restore(i, j, amount, comb, dyn, cc):
+def restore(i, j, amount, comb, dyn):
     """``i`` restores up to ``amount`` Resolve to ``j`` (never above her maximum);
     returns what ``j`` got. A Link on ``j`` gives her secondary, if standing,
     the same amount (A47b), capped by her own maximum; not on an enemy
     link of the draft's Link (``D_LINK_DMG``: the linker gives no copy of
     her enemies' healing)."""
-    got = _heal(i, j, amount, comb, dyn, cc)
+    got = _heal(i, j, amount, comb, dyn)
     k = dyn[j, D_LINK_TO]
     if k >= 0 and dyn[j, D_LINK_DMG] == 0:  # an enemy link (the draft's): she gives no copy of their healing
         if is_standing(dyn, k):
-            _heal(i, k, amount, comb, dyn, cc)
+            _heal(i, k, amount, comb, dyn)
     return got
 
 
@@ -2346,7 +1819,7 @@ def end_fear_aura(t, comb, dyn, sign=-1):
 
 
 @kernel
-def declare_riders(i, t, comb, pol, rules, dyn, cc):
+def declare_riders(i, t, comb, rules, dyn):
     """Talents ``i`` adds to an attack on ``t``, before rolling.
 
     Returns ``(attack_bonus, damage_bonus, killing_blow_slot, ailment_slot,
@@ -2386,20 +1859,20 @@ def declare_riders(i, t, comb, pol, rules, dyn, cc):
         # All or Nothing (L1800): before rolling, take up to P1 damage (the
         # policy's all_or_nothing, only while it leaves her standing); the
         # attack's damage rises as much, lost on a miss (A49)
-        s = find_usable(i, E_ALL_OR_NOTHING, comb, pol, dyn)
+        s = find_usable(i, E_ALL_OR_NOTHING, comb, dyn)
         if s >= 0:
             if comb[i, C_TP2 + s] != 0:
                 s = -1  # the draft's: after the attack, on a hit (all_in_after)
         if s >= 0:
-            x = pol[i, P_ALL_IN]
+            x = comb[i, P_ALL_IN]
             if x > comb[i, C_TP1 + s]:
                 x = comb[i, C_TP1 + s]
             if x > 0:
                 if dyn[i, D_RES] > x:
-                    pay_talent(i, s, comb, rules, dyn, cc)
+                    pay_talent(i, s, comb, rules, dyn)
                     dyn[i, D_RES] -= x
-                    cc[i, K_TAKEN] += x
-                    cc[i, K_SELF_DMG] += x
+                    dyn[i, K_TAKEN] += x
+                    dyn[i, K_SELF_DMG] += x
                     dmg_bonus += x
     for s in range(MAXT):
         code = comb[i, C_TCODE + s]
@@ -2412,64 +1885,64 @@ def declare_riders(i, t, comb, pol, rules, dyn, cc):
             if low:
                 a_bonus += comb[i, C_TP1 + s]
                 dmg_bonus += comb[i, C_TP2 + s]
-                cc[i, K_TUSE + s] += 1
+                dyn[i, K_TUSE + s] += 1
         elif code == E_FOLLOW_TARGET:
             if dyn[i, D_FT_TARGET] == t:
                 if dyn[i, D_FT_STACK] > 0:
                     a_bonus += comb[i, C_TP1 + s] * dyn[i, D_FT_STACK]
-                    cc[i, K_TUSE + s] += 1
+                    dyn[i, K_TUSE + s] += 1
         elif code == E_KILLING_BLOW:
             if kb < 0:
                 if dyn[t, D_RES] * rules[R_KILLING_BLOW_BELOW] < comb[t, C_RES]:
                     if dyn[i, D_TUSES + s] != 0:
-                        if can_pay(i, s, comb, pol, dyn):
+                        if can_pay(i, s, comb, dyn):
                             kb = s
     # the special attacks are each the Major action itself: the first that
     # applies of Killing Blow, the ambush, Minion Explosion, an ailment attack
     if dyn[i, D_BLAST] != 0:
-        kb = minion_explosion(i, comb, pol, rules, dyn, cc)  # the grid turn chose it from a minion's hex
+        kb = minion_explosion(i, comb, rules, dyn)  # the grid turn chose it from a minion's hex
     elif kb >= 0:
-        pay_talent(i, kb, comb, rules, dyn, cc)
+        pay_talent(i, kb, comb, rules, dyn)
     elif dyn[i, D_AMBUSH] != 0:
         # Ambush Tactics (L2006): its attack before round 1 gets +P3 and, on a hit, +P1 d6 + P2
         for s in range(MAXT):
             if comb[i, C_TCODE + s] == E_AMBUSH:
                 kb = s
         a_bonus += comb[i, C_TP3 + kb]
-        cc[i, K_TUSE + kb] += 1
+        dyn[i, K_TUSE + kb] += 1
     else:
-        kb = minion_explosion(i, comb, pol, rules, dyn, cc)
+        kb = minion_explosion(i, comb, rules, dyn)
     if kb < 0:
         if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:
             if has_code(i, E_DETONATION, comb):
-                kb = detonation_slot(i, t, comb, pol, rules, dyn, cc)
+                kb = detonation_slot(i, t, comb, rules, dyn)
     if kb < 0:
-        ail = ailment_attack(i, t, comb, pol, rules, dyn, cc)
+        ail = ailment_attack(i, t, comb, rules, dyn)
     opening = -1
     if kb < 0:
         if ail < 0:
             fu = -1
             if followed(i, t, comb, dyn):
-                fu = find_usable(i, E_FOLLOW_UP, comb, pol, dyn)
+                fu = find_usable(i, E_FOLLOW_UP, comb, dyn)
             if fu >= 0:
-                pay_talent(i, fu, comb, rules, dyn, cc)
+                pay_talent(i, fu, comb, rules, dyn)
                 a_bonus += comb[i, C_TP1 + fu]
                 dmg_bonus += comb[i, C_TP2 + fu]
             else:
-                opening = find_usable(i, E_OPENING, comb, pol, dyn)
+                opening = find_usable(i, E_OPENING, comb, dyn)
                 if opening >= 0:
                     if has_other_ally(i, comb, dyn):
-                        pay_talent(i, opening, comb, rules, dyn, cc)
+                        pay_talent(i, opening, comb, rules, dyn)
                     else:
                         opening = -1
     if (comb[i, C_TMASK] >> E_HATE) & 1 != 0:
-        if dyn[i, D_RES] * 100 >= pol[i, P_HEAL_BELOW] * comb[i, C_RES]:
-            h = hate_the_world(i, comb, pol, rules, dyn, cc)
+        if dyn[i, D_RES] * 100 >= comb[i, P_HEAL_BELOW] * comb[i, C_RES]:
+            h = hate_the_world(i, comb, rules, dyn)
             if h >= 0:
                 a_bonus += comb[i, C_TP1 + h]
                 dmg_bonus += comb[i, C_TP1 + h]
     if (comb[i, C_TMASK] >> E_FRIENDS) & 1 != 0:
-        f = fight_for_friends(i, comb, pol, rules, dyn, cc)
+        f = fight_for_friends(i, comb, rules, dyn)
         if f >= 0:
             b = friends_bonus(i, f, comb, dyn)
             a_bonus += comb[i, C_TP1 + f] + b
@@ -2478,14 +1951,14 @@ def declare_riders(i, t, comb, pol, rules, dyn, cc):
         for s in range(MAXT):
             if comb[i, C_TCODE + s] == E_BELKAN:
                 a_bonus += dyn[i, D_BELKAN] * comb[i, C_TP1 + s]
-                cc[i, K_TUSE + s] += 1
+                dyn[i, K_TUSE + s] += 1
         if rules[R_BELKAN_STACKS] == 0:
             dyn[i, D_BELKAN] = 0  # spent (A48a); 'standing' keeps them (A48b)
     return a_bonus, dmg_bonus, kb, ail, opening
 
 
 @kernel
-def defence_dice(i, t, comb, cc):
+def defence_dice(i, t, comb, dyn):
     """Ranged/Melee Defence (L2084): P2 extra exploding dice when ``t``
     defends against an attack of form P1 (0 melee, 1 ranged)."""
     extra = 0
@@ -2493,24 +1966,24 @@ def defence_dice(i, t, comb, cc):
         if comb[t, C_TCODE + s] == E_DEFENCE_DIE:
             if comb[t, C_TP1 + s] == comb[i, C_FORM]:
                 extra += comb[t, C_TP2 + s]
-                cc[t, K_TUSE + s] += 1
+                dyn[t, K_TUSE + s] += 1
     return extra
 
 
 @kernel
-def find_drain(i, comb, pol, dyn):
+def find_drain(i, comb, dyn):
     """Drain Life (L1815) is used on a hit while her Resolve share is below
     the policy's ``heal_below`` percent."""
-    s = find_usable(i, E_DRAIN, comb, pol, dyn)
+    s = find_usable(i, E_DRAIN, comb, dyn)
     if s < 0:
         return -1
-    if dyn[i, D_RES] * 100 >= pol[i, P_HEAL_BELOW] * comb[i, C_RES]:
+    if dyn[i, D_RES] * 100 >= comb[i, P_HEAL_BELOW] * comb[i, C_RES]:
         return -1
     return s
 
 
 @kernel
-def reduce_damage(t, dmg, comb, pol, rules, dyn, cc):
+def reduce_damage(t, dmg, comb, rules, dyn):
     """Reductions of the damage of a hit on ``t`` (A22 order: after bonuses).
 
     * Thick Hide (L1997), ``armour``: -P1, not below P2 (a hit already at or
@@ -2529,8 +2002,8 @@ def reduce_damage(t, dmg, comb, pol, rules, dyn, cc):
                     new = dmg - comb[t, C_TP1 + s]
                     if new < floor:
                         new = floor
-                    cc[t, K_PREVENTED] += dmg - new
-                    cc[t, K_TUSE + s] += 1
+                    dyn[t, K_PREVENTED] += dmg - new
+                    dyn[t, K_TUSE + s] += 1
                     dmg = new
     if dmg <= 0:
         return dmg
@@ -2544,7 +2017,7 @@ def reduce_damage(t, dmg, comb, pol, rules, dyn, cc):
             continue
         if sealed(j, dyn):
             continue
-        if dmg < pol[j, P_SHIELD_ABOVE]:
+        if dmg < comb[j, P_SHIELD_ABOVE]:
             continue
         for s in range(MAXT):
             if comb[j, C_TCODE + s] != E_SHIELD:
@@ -2572,27 +2045,27 @@ def reduce_damage(t, dmg, comb, pol, rules, dyn, cc):
                 elif frenzied:
                     room = dyn[j, D_OC + FURY] // cost
                 else:
-                    room = (pol[j, P_OCCAP] - dyn[j, D_OC + comb[j, C_TROLE + s]]) // cost
+                    room = (comb[j, P_OCCAP] - dyn[j, D_OC + comb[j, C_TROLE + s]]) // cost
                 if points > room:
                     points = room
             if points <= 0:
                 continue
             if left >= 0:
                 dyn[j, D_TUSES + s] -= points
-            cc[j, K_TUSE + s] += 1
+            dyn[j, K_TUSE + s] += 1
             if comb[j, C_MONSTER] != 0:
                 dyn[j, D_POOL] -= points * cost
-                cc[j, K_POOL_SPENT] += points * cost
+                dyn[j, K_POOL_SPENT] += points * cost
             elif frenzied:
-                spend_fury(j, points * cost, dyn, cc)
+                spend_fury(j, points * cost, dyn)
             else:
                 dyn[j, D_OC + comb[j, C_TROLE + s]] += points * cost
-                cc[j, K_OC_GAIN + comb[j, C_TROLE + s]] += points * cost
-                check_bursts(j, comb, rules, dyn, cc)
+                dyn[j, K_OC_GAIN + comb[j, C_TROLE + s]] += points * cost
+                check_bursts(j, comb, rules, dyn)
             cut = points * per
             if cut > dmg:
                 cut = dmg
-            cc[t, K_PREVENTED] += cut
+            dyn[t, K_PREVENTED] += cut
             dmg -= cut
             if dmg <= 0:
                 return 0
@@ -2617,7 +2090,7 @@ def follow_target_after(i, t, hit, comb, dyn):
 
 
 @kernel
-def backlash(i, t, hit, comb, rules, dyn, streams, cc):
+def backlash(i, t, hit, comb, rules, dyn, streams):
     """Backlash (L1956): a magical girl ``i`` attacking ``t`` takes P1 d6
     damage, on every attack (A30a) or on hits only (``backlash_on``); it is
     not an attack (no reductions)."""
@@ -2629,14 +2102,14 @@ def backlash(i, t, hit, comb, rules, dyn, streams, cc):
     for s in range(MAXT):
         if comb[t, C_TCODE + s] == E_BACKLASH:
             d = sum_d6(streams[S_DAMAGE], comb[t, C_TP1 + s])
-            cc[t, K_TUSE + s] += 1
-            took = apply_damage(i, d, comb, rules, dyn, streams, cc)
-            cc[i, K_TAKEN] += took
-            cc[i, K_SELF_DMG] += took
+            dyn[t, K_TUSE + s] += 1
+            took = apply_damage(i, d, comb, rules, dyn, streams)
+            dyn[i, K_TAKEN] += took
+            dyn[i, K_SELF_DMG] += took
 
 
 @kernel
-def disruptive(i, t, comb, rules, dyn, streams, cc):
+def disruptive(i, t, comb, rules, dyn, streams):
     """Disruptive Strikes (L2028): every attack of ``i`` on a girl, hit or
     miss, gives her 1 overcharge on a random stat: 1d6, 1-2 Heart, 3-4 Fury,
     5-6 Judgment."""
@@ -2645,24 +2118,24 @@ def disruptive(i, t, comb, rules, dyn, streams, cc):
     for s in range(MAXT):
         if comb[i, C_TCODE + s] == E_DISRUPTIVE:
             d = sum_d6(streams[S_DAMAGE], 1)
-            gain_overcharge(t, (d - 1) // 2, 1, comb, rules, dyn, cc)
-            cc[i, K_TUSE + s] += 1
+            gain_overcharge(t, (d - 1) // 2, 1, comb, rules, dyn)
+            dyn[i, K_TUSE + s] += 1
 
 
 @kernel
-def talent_on_target(i, code, comb, pol, rules, dyn, streams, bf):
+def talent_on_target(i, code, comb, rules, dyn, streams, bf):
     """``(slot, target)`` for a talent used on the policy's target: the first
     usable slot of ``code`` (:func:`find_usable`) and a standing target, or
     ``(-1, -1)``. The target is chosen only when a slot is usable; on the grid
     among the enemies within the talent's range (:func:`.battle_grid.pick_near`),
     on the draft's positions within its ``range_positions`` (:func:`range_target`)."""
-    s = find_usable(i, code, comb, pol, dyn)
+    s = find_usable(i, code, comb, dyn)
     if s < 0:
         return -1, -1
     if bf is None:
-        t = range_target(i, s, comb, pol, rules, dyn, streams)
+        t = range_target(i, s, comb, rules, dyn, streams)
     else:
-        t = BG.pick_near(i, comb[i, C_TREACH + s], comb, pol, rules, dyn, streams[S_POLICY], bf)
+        t = BG.pick_near(i, comb[i, C_TREACH + s], comb, rules, dyn, streams[S_POLICY], bf)
     if t < 0:
         return -1, -1
     if not is_standing(dyn, t):
@@ -2671,7 +2144,7 @@ def talent_on_target(i, code, comb, pol, rules, dyn, streams, bf):
 
 
 @kernel
-def range_target(i, s, comb, pol, rules, dyn, streams):
+def range_target(i, s, comb, rules, dyn, streams):
     """Gridless, the policy's target for ``i``'s talent in slot ``s``
     (:func:`choose_target`); on the draft's positions, when the slot has a
     reach (``C_TREACH``, the row's ``range_positions``), the policy's pick
@@ -2679,43 +2152,43 @@ def range_target(i, s, comb, pol, rules, dyn, streams):
     if rules[R_POSITIONS] > 0:
         hi = comb[i, C_TREACH + s]
         if hi >= 0:
-            return PS.pick_within(i, False, hi, comb, pol, rules, dyn, streams[S_POLICY])
-    return choose_target(i, comb, pol, dyn, streams[S_POLICY])
+            return PS.pick_within(i, False, hi, comb, rules, dyn, streams[S_POLICY])
+    return choose_target(i, comb, dyn, streams[S_POLICY])
 
 
 @kernel
-def support_roll(i, comb, rules, dyn, chk, cc):
+def support_roll(i, comb, rules, dyn, chk):
     """2d6! + Support for a Support vs Support challenge (L1453 tie rules
     apply); its sixes give Support overcharge (a monster pays them).
     Returns ``(total, sixes)``."""
     total, sixes = exploding_d6(chk, 2)
     total += comb[i, C_SUP] - roll_penalty(i, rules, dyn)
-    gain_overcharge(i, comb[i, C_RS], sixes, comb, rules, dyn, cc)
+    gain_overcharge(i, comb[i, C_RS], sixes, comb, rules, dyn)
     return total, sixes
 
 
 @kernel
-def try_curse(i, comb, pol, rules, dyn, streams, cc, bf):
+def try_curse(i, comb, rules, dyn, streams, bf):
     """Curse (L1728) / Hello There (L2189), ``curse``: a Minor action giving
     the policy's target an ailment it lacks, no roll (A51); P1 is the mask of
     allowed ailments (1 Stun, 2 Bound, 4 Bleed), tried in the policy's
     ``inflict`` order."""
-    s, t = talent_on_target(i, E_CURSE, comb, pol, rules, dyn, streams, bf)
+    s, t = talent_on_target(i, E_CURSE, comb, rules, dyn, streams, bf)
     if s < 0:
         return False
     for k in range(3):
-        a = (pol[i, P_INFLICT] + k) % 3
+        a = (comb[i, P_INFLICT] + k) % 3
         if (comb[i, C_TP1 + s] >> a) & 1 != 0:
             if dyn[t, D_AIL + a] == 0:
-                pay_talent(i, s, comb, rules, dyn, cc)
-                give_ailment(t, a, dyn, cc)
-                check_bursts(i, comb, rules, dyn, cc)
+                pay_talent(i, s, comb, rules, dyn)
+                give_ailment(t, a, dyn)
+                check_bursts(i, comb, rules, dyn)
                 return True
     return False
 
 
 @kernel
-def try_scream(i, comb, pol, rules, dyn, streams, cc, bf):
+def try_scream(i, comb, rules, dyn, streams, bf):
     """Deafening Scream (L1972) / Blood Rain (L1962), ``scream``: a Major
     action, Support vs Support against every standing enemy in the area
     (gridless: all of them; grid: P2 ``area`` circle = within the row's
@@ -2726,7 +2199,7 @@ def try_scream(i, comb, pol, rules, dyn, streams, cc, bf):
     who lose get ailment P1. One roll for the user, one per target; ties to
     the defender (A21). Used when at least ``scream_min`` enemies in the area
     (or all that are left in it) lack the ailment."""
-    s = find_usable(i, E_SCREAM, comb, pol, dyn)
+    s = find_usable(i, E_SCREAM, comb, dyn)
     if s < 0:
         return False
     a = comb[i, C_TP1 + s]
@@ -2752,12 +2225,12 @@ def try_scream(i, comb, pol, rules, dyn, streams, cc, bf):
                     open_ += 1
     if open_ == 0:
         return False
-    if open_ < pol[i, P_SCREAM_MIN]:
+    if open_ < comb[i, P_SCREAM_MIN]:
         if open_ < left:
             return False
-    pay_talent(i, s, comb, rules, dyn, cc)
+    pay_talent(i, s, comb, rules, dyn)
     chk = streams[S_CHECK]
-    u_total, u_six = support_roll(i, comb, rules, dyn, chk, cc)
+    u_total, u_six = support_roll(i, comb, rules, dyn, chk)
     for j in range(n):
         if comb[j, C_SIDE] == side:
             continue
@@ -2765,12 +2238,12 @@ def try_scream(i, comb, pol, rules, dyn, streams, cc, bf):
             continue
         if not in_area(i, j, s, d, comb, dyn, bf):
             continue
-        d_total, d_six = support_roll(j, comb, rules, dyn, chk, cc)
+        d_total, d_six = support_roll(j, comb, rules, dyn, chk)
         d_total -= dyn[j, D_AMP_AIL]  # Amplify Magic: -P2 to resist ailments (L1797)
         if beats(u_total, u_six, comb[i, C_SUP], d_total, d_six, comb[j, C_SUP], False):
-            give_ailment(j, a, dyn, cc)
-        check_bursts(j, comb, rules, dyn, cc)
-    check_bursts(i, comb, rules, dyn, cc)
+            give_ailment(j, a, dyn)
+        check_bursts(j, comb, rules, dyn)
+    check_bursts(i, comb, rules, dyn)
     return True
 
 
@@ -2814,7 +2287,7 @@ def in_area(i, j, s, d, comb, dyn, bf):
 
 
 @kernel
-def shrug_off(j, comb, dyn, cc):
+def shrug_off(j, comb, dyn):
     """Shrug Off (L1993): at the beginning of each round remove P1 ailments
     (Stun, then Bound, then Bleed)."""
     for s in range(MAXT):
@@ -2824,8 +2297,8 @@ def shrug_off(j, comb, dyn, cc):
                 if k > 0:
                     if dyn[j, D_AIL + a] != 0:
                         dyn[j, D_AIL + a] = 0
-                        cc[j, K_AIL_REMOVED] += 1
-                        cc[j, K_TUSE + s] += 1
+                        dyn[j, K_AIL_REMOVED] += 1
+                        dyn[j, K_TUSE + s] += 1
                         k -= 1
 
 
@@ -2870,11 +2343,11 @@ def ailing_ally(i, s, comb, dyn, bf):
 
 
 @kernel
-def try_remedy(i, j, comb, pol, rules, dyn, cc):
+def try_remedy(i, j, comb, rules, dyn):
     """Remedy (L1617): a Minor action removing one ailment of ``j`` (herself or
     an ally; Stun, then Bound, then Bleed); each further one costs P1
     Support overcharge, taken while within her cap."""
-    s = find_usable(i, E_REMEDY, comb, pol, dyn)
+    s = find_usable(i, E_REMEDY, comb, dyn)
     if s < 0:
         return False
     if not has_ailment(j, dyn):
@@ -2882,7 +2355,7 @@ def try_remedy(i, j, comb, pol, rules, dyn, cc):
     if j != i:
         if comb[i, C_TP2 + s] != 0:  # the draft's Purge: 'from yourself' (DRAFT L61)
             return False
-    pay_talent(i, s, comb, rules, dyn, cc)
+    pay_talent(i, s, comb, rules, dyn)
     removed = 0
     extra = comb[i, C_TP1 + s]
     stat = comb[i, C_RS]
@@ -2894,33 +2367,33 @@ def try_remedy(i, j, comb, pol, rules, dyn, cc):
                 break
             if dyn[i, D_FRENZY] != 0:
                 break  # a frenzied girl gains no overcharge (L752): one ailment only
-            if dyn[i, D_OC + stat] + extra > pol[i, P_OCCAP]:
+            if dyn[i, D_OC + stat] + extra > comb[i, P_OCCAP]:
                 break
             dyn[i, D_OC + stat] += extra
-            cc[i, K_OC_GAIN + stat] += extra
+            dyn[i, K_OC_GAIN + stat] += extra
         dyn[j, D_AIL + a] = 0
-        cc[j, K_AIL_REMOVED] += 1
+        dyn[j, K_AIL_REMOVED] += 1
         removed += 1
-    check_bursts(i, comb, rules, dyn, cc)
+    check_bursts(i, comb, rules, dyn)
     return True
 
 
 @kernel
-def try_steal(i, comb, pol, rules, dyn, streams, cc, bf):
+def try_steal(i, comb, rules, dyn, streams, bf):
     """Steal Action (L1725): a Minor action, an attack challenge (2d6! + Attack
     against the target's defence; no damage, A50a) on the policy's target if
     it is not Stunned; on success it is Stunned and she may take another
     Minor action. Returns 0 (not used), 1 (failed) or 2 (succeeded)."""
-    s, t = talent_on_target(i, E_STEAL_ACTION, comb, pol, rules, dyn, streams, bf)
+    s, t = talent_on_target(i, E_STEAL_ACTION, comb, rules, dyn, streams, bf)
     if s < 0:
         return 0
     if dyn[t, D_AIL + A_STUN] != 0:
         return 0
-    pay_talent(i, s, comb, rules, dyn, cc)
+    pay_talent(i, s, comb, rules, dyn)
     chk = streams[S_CHECK]
     a_total, a_six = exploding_d6(chk, 2)
     a_total += comb[i, C_ATT] - roll_penalty(i, rules, dyn)
-    gain_overcharge(i, comb[i, C_RA], a_six, comb, rules, dyn, cc)
+    gain_overcharge(i, comb[i, C_RA], a_six, comb, rules, dyn)
     passive = comb[t, C_PDEF] >= 0
     if passive:
         d_total = comb[t, C_PDEF]
@@ -2930,24 +2403,24 @@ def try_steal(i, comb, pol, rules, dyn, streams, cc, bf):
         d_total, d_six = exploding_d6(chk, 2)
         d_stat = comb[t, C_DEF]
         d_total += d_stat - roll_penalty(t, rules, dyn) + dyn[t, D_DEF_BONUS]
-        gain_overcharge(t, comb[t, C_RD], d_six, comb, rules, dyn, cc)
+        gain_overcharge(t, comb[t, C_RD], d_six, comb, rules, dyn)
     won = _hits(passive, rules[R_MINION_TIE], a_total, a_six, comb[i, C_ATT], d_total, d_six, d_stat,
                 rules[R_FULL_TIE] == 1)
-    check_bursts(i, comb, rules, dyn, cc)
-    check_bursts(t, comb, rules, dyn, cc)
+    check_bursts(i, comb, rules, dyn)
+    check_bursts(t, comb, rules, dyn)
     if won:
-        give_ailment(t, A_STUN, dyn, cc)
+        give_ailment(t, A_STUN, dyn)
         return 2
     return 1
 
 
 @kernel
-def try_group_heal(i, comb, pol, rules, dyn, streams, cc, bf):
+def try_group_heal(i, comb, rules, dyn, streams, bf):
     """Wave of Courage (L1746): a Major action; she and every standing ally
     within the row's range (3; gridless: all) regain P1 d6 + P2, one roll
     each (A45b) or one roll for all (rule ``group_heal_roll: once``, A45a). Used
     when at least P3 of them (or all, if fewer) are below ``heal_below``."""
-    s = find_usable(i, E_GROUP_HEAL, comb, pol, dyn)
+    s = find_usable(i, E_GROUP_HEAL, comb, dyn)
     if s < 0:
         return False
     low = 0
@@ -2961,14 +2434,14 @@ def try_group_heal(i, comb, pol, rules, dyn, streams, cc, bf):
         if not within(i, j, s, comb, dyn, bf):
             continue
         standing += 1
-        if dyn[j, D_RES] * 100 < pol[i, P_HEAL_BELOW] * comb[j, C_RES]:
+        if dyn[j, D_RES] * 100 < comb[i, P_HEAL_BELOW] * comb[j, C_RES]:
             low += 1
     if low == 0:
         return False
     if low < comb[i, C_TP3 + s]:
         if low < standing:
             return False
-    pay_talent(i, s, comb, rules, dyn, cc)
+    pay_talent(i, s, comb, rules, dyn)
     once = rules[R_GROUP_HEAL_ROLL] == 1
     amount = 0
     if once:
@@ -2982,29 +2455,29 @@ def try_group_heal(i, comb, pol, rules, dyn, streams, cc, bf):
             continue
         if not once:
             amount = sum_d6(streams[S_DAMAGE], comb[i, C_TP1 + s]) + comb[i, C_TP2 + s]
-        restore(i, j, amount, comb, dyn, cc)
-    check_bursts(i, comb, rules, dyn, cc)
+        restore(i, j, amount, comb, dyn)
+    check_bursts(i, comb, rules, dyn)
     return True
 
 
 @kernel
-def guided_strike(i, comb, pol, rules, dyn, cc):
+def guided_strike(i, comb, rules, dyn):
     """Guided Strike (L1736): a Major action letting an ally act; she spends it
     on the standing, un-Stunned ally with the highest Attack when that is
     higher than her own (the ally then makes the basic attack). Returns the
     ally, or -1 (she attacks herself)."""
-    s, best = guided_choice(i, comb, pol, dyn)
+    s, best = guided_choice(i, comb, dyn)
     if best >= 0:
-        pay_talent(i, s, comb, rules, dyn, cc)
-        check_bursts(i, comb, rules, dyn, cc)
+        pay_talent(i, s, comb, rules, dyn)
+        check_bursts(i, comb, rules, dyn)
     return best
 
 
 @kernel
-def guided_choice(i, comb, pol, dyn):
+def guided_choice(i, comb, dyn):
     """Guided Strike's slot and ally (see :func:`guided_strike`), nothing paid;
     ``(-1, -1)`` when she would not use it."""
-    s = find_usable(i, E_GUIDED_STRIKE, comb, pol, dyn)
+    s = find_usable(i, E_GUIDED_STRIKE, comb, dyn)
     if s < 0:
         return -1, -1
     best = -1
@@ -3021,7 +2494,7 @@ def guided_choice(i, comb, pol, dyn):
 
 
 @kernel
-def give_reflector(i, comb, dyn, cc, bf):
+def give_reflector(i, comb, dyn, bf):
     """Reflector (L1528): after her successful attack (once per round: her
     first Major of the turn), the standing ally lowest in Resolve share
     within the row's range (1-3; gridless: any) bears a Reflector until the
@@ -3049,11 +2522,11 @@ def give_reflector(i, comb, dyn, cc, bf):
             best = j
     dyn[best, D_REFLECT_BY] = i
     dyn[best, D_REFLECT_UNTIL] = dyn[i, D_TURNS_DONE] + 2
-    cc[i, K_TUSE + s] += 1
+    dyn[i, K_TUSE + s] += 1
 
 
 @kernel
-def reflect(i, t, dmg, comb, rules, dyn, streams, cc):
+def reflect(i, t, dmg, comb, rules, dyn, streams):
     """A hit by ``i`` on a Reflector bearer ``t``: she ignores up to P1 of the
     damage and the attacker takes those points (not an attack); returns the
     damage left. An expired Reflector is removed."""
@@ -3070,16 +2543,16 @@ def reflect(i, t, dmg, comb, rules, dyn, streams, cc):
     cut = dmg if dmg < cap else cap
     if cut <= 0:
         return dmg
-    cc[t, K_PREVENTED] += cut
-    took = apply_damage(i, cut, comb, rules, dyn, streams, cc)
-    cc[i, K_TAKEN] += took
-    cc[i, K_SELF_DMG] += took
-    cc[g, K_DEALT] += took
+    dyn[t, K_PREVENTED] += cut
+    took = apply_damage(i, cut, comb, rules, dyn, streams)
+    dyn[i, K_TAKEN] += took
+    dyn[i, K_SELF_DMG] += took
+    dyn[g, K_DEALT] += took
     return dmg - cut
 
 
 @kernel
-def after_hit(i, t, dealt, comb, rules, dyn, streams, cc):
+def after_hit(i, t, dealt, comb, rules, dyn, streams):
     """What a hit on ``t`` (dealing ``dealt``) sets off on her side's talents:
 
     * Life Bomb (L1712): her bomb goes off; she heals half the attack's
@@ -3090,42 +2563,42 @@ def after_hit(i, t, dealt, comb, rules, dyn, streams, cc):
     if dyn[t, D_BOMB] != 0:
         dyn[t, D_BOMB] = 0
         if is_standing(dyn, t):
-            restore(t, t, dealt // 2, comb, dyn, cc)
+            restore(t, t, dealt // 2, comb, dyn)
     g = dyn[i, D_IMPLODE_BY]
     if g >= 0:
         if dyn[g, D_TURNS_DONE] >= dyn[i, D_IMPLODE_UNTIL]:
             dyn[i, D_IMPLODE_BY] = -1
         elif dealt > 0:
-            took = apply_damage(i, (dealt + 1) // 2, comb, rules, dyn, streams, cc)
-            cc[i, K_TAKEN] += took
-            cc[i, K_SELF_DMG] += took
-            cc[g, K_DEALT] += took
+            took = apply_damage(i, (dealt + 1) // 2, comb, rules, dyn, streams)
+            dyn[i, K_TAKEN] += took
+            dyn[i, K_SELF_DMG] += took
+            dyn[g, K_DEALT] += took
 
 
 @kernel
-def try_life_bomb(i, comb, pol, rules, dyn, cc):
+def try_life_bomb(i, comb, rules, dyn):
     """Life Bomb (L1712): a Major action placing a bomb that heals her half
     the damage of the next hit on her; placed when she has none and is
     below ``heal_below``."""
     if dyn[i, D_BOMB] != 0:
         return False
-    if dyn[i, D_RES] * 100 >= pol[i, P_HEAL_BELOW] * comb[i, C_RES]:
+    if dyn[i, D_RES] * 100 >= comb[i, P_HEAL_BELOW] * comb[i, C_RES]:
         return False
-    s = find_usable(i, E_LIFE_BOMB, comb, pol, dyn)
+    s = find_usable(i, E_LIFE_BOMB, comb, dyn)
     if s < 0:
         return False
-    pay_talent(i, s, comb, rules, dyn, cc)
+    pay_talent(i, s, comb, rules, dyn)
     dyn[i, D_BOMB] = 1
     return True
 
 
 @kernel
-def try_implode(i, comb, pol, rules, dyn, streams, cc, bf):
+def try_implode(i, comb, rules, dyn, streams, bf):
     """Implode (L1763): a Major action, Support vs Support against the
     policy's target (ties to the defender, A21); on success, until the end of
     her next turn, whenever it deals damage it takes half (round up) itself.
     Used on a target with a higher Attack than hers that is not imploded."""
-    s, t = talent_on_target(i, E_IMPLODE, comb, pol, rules, dyn, streams, bf)
+    s, t = talent_on_target(i, E_IMPLODE, comb, rules, dyn, streams, bf)
     if s < 0:
         return False
     if comb[t, C_ATT] <= comb[i, C_ATT]:
@@ -3134,15 +2607,15 @@ def try_implode(i, comb, pol, rules, dyn, streams, cc, bf):
     if g >= 0:
         if dyn[g, D_TURNS_DONE] < dyn[t, D_IMPLODE_UNTIL]:
             return False
-    pay_talent(i, s, comb, rules, dyn, cc)
+    pay_talent(i, s, comb, rules, dyn)
     chk = streams[S_CHECK]
-    u_total, u_six = support_roll(i, comb, rules, dyn, chk, cc)
-    d_total, d_six = support_roll(t, comb, rules, dyn, chk, cc)
+    u_total, u_six = support_roll(i, comb, rules, dyn, chk)
+    d_total, d_six = support_roll(t, comb, rules, dyn, chk)
     if beats(u_total, u_six, comb[i, C_SUP], d_total, d_six, comb[t, C_SUP], False):
         dyn[t, D_IMPLODE_BY] = i
         dyn[t, D_IMPLODE_UNTIL] = dyn[i, D_TURNS_DONE] + 2
-    check_bursts(i, comb, rules, dyn, cc)
-    check_bursts(t, comb, rules, dyn, cc)
+    check_bursts(i, comb, rules, dyn)
+    check_bursts(t, comb, rules, dyn)
     return True
 
 
@@ -3173,13 +2646,13 @@ def followed(i, t, comb, dyn):
 
 
 @kernel
-def follow_up_target(i, comb, pol, dyn):
+def follow_up_target(i, comb, dyn):
     """The standing enemy an ally hit in the turn just before hers, when she
     can use Follow Up on it (her Major action then follows the hit); -1 else."""
-    if find_usable(i, E_FOLLOW_UP, comb, pol, dyn) < 0:
+    if find_usable(i, E_FOLLOW_UP, comb, dyn) < 0:
         return -1
     side = comb[i, C_SIDE]
-    finish = pol[i, P_FINISH] != 0
+    finish = comb[i, P_FINISH] != 0
     for t in range(comb.shape[0]):
         if _candidate(t, side, finish, comb, dyn):
             if followed(i, t, comb, dyn):
@@ -3204,7 +2677,7 @@ def opening_bonus(i, t, comb, dyn):
 
 
 @kernel
-def seal_magic(i, t, comb, pol, rules, dyn, cc):
+def seal_magic(i, t, comb, rules, dyn):
     """Seal Magic (L2098, free, after a successful attack): pay; ``t`` uses
     no talent until the end of the next round. Used on a standing target
     with talents, or with Boost uses and a policy that boosts, not sealed
@@ -3214,19 +2687,19 @@ def seal_magic(i, t, comb, pol, rules, dyn, cc):
     if comb[t, C_TMASK] == 0:
         if dyn[t, D_BOOSTS] <= 0:
             return
-        if pol[t, P_BOOST] == BOOST_NEVER:
+        if comb[t, P_BOOST] == BOOST_NEVER:
             return
     if dyn[t, D_SEALED_UNTIL] > dyn[0, D_ROUND]:
         return
-    s = find_usable(i, E_SEAL_MAGIC, comb, pol, dyn)
+    s = find_usable(i, E_SEAL_MAGIC, comb, dyn)
     if s < 0:
         return
-    pay_talent(i, s, comb, rules, dyn, cc)
+    pay_talent(i, s, comb, rules, dyn)
     dyn[t, D_SEALED_UNTIL] = dyn[0, D_ROUND] + 1
 
 
 @kernel
-def aura_of_strength(t, i, comb, rules, dyn, streams, cc):
+def aura_of_strength(t, i, comb, rules, dyn, streams):
     """Aura of Strength (L1689): ``t`` succeeded on a defence roll against
     ``i``; enemies adjacent to her take P1 damage each (not an attack, no
     reductions). Adjacent = the attacker when its attack is melee
@@ -3236,7 +2709,7 @@ def aura_of_strength(t, i, comb, rules, dyn, streams, cc):
     if rules[R_POSITIONS] > 0:
         for s in range(MAXT):
             if comb[t, C_TCODE + s] == E_AURA_STRENGTH:
-                cc[t, K_TUSE + s] += 1
+                dyn[t, K_TUSE + s] += 1
                 for j in range(comb.shape[0]):
                     if comb[j, C_SIDE] == comb[t, C_SIDE]:
                         continue
@@ -3244,20 +2717,20 @@ def aura_of_strength(t, i, comb, rules, dyn, streams, cc):
                         continue
                     if dyn[j, D_PLACE] != dyn[t, D_PLACE]:
                         continue
-                    took = apply_damage(j, comb[t, C_TP1 + s], comb, rules, dyn, streams, cc)
-                    cc[t, K_DEALT] += took
-                    cc[j, K_TAKEN] += took
-                    cc[j, K_SELF_DMG] += took
+                    took = apply_damage(j, comb[t, C_TP1 + s], comb, rules, dyn, streams)
+                    dyn[t, K_DEALT] += took
+                    dyn[j, K_TAKEN] += took
+                    dyn[j, K_SELF_DMG] += took
         return
     if comb[i, C_FORM] != 0:
         return
     for s in range(MAXT):
         if comb[t, C_TCODE + s] == E_AURA_STRENGTH:
-            cc[t, K_TUSE + s] += 1
-            took = apply_damage(i, comb[t, C_TP1 + s], comb, rules, dyn, streams, cc)
-            cc[t, K_DEALT] += took
-            cc[i, K_TAKEN] += took
-            cc[i, K_SELF_DMG] += took
+            dyn[t, K_TUSE + s] += 1
+            took = apply_damage(i, comb[t, C_TP1 + s], comb, rules, dyn, streams)
+            dyn[t, K_DEALT] += took
+            dyn[i, K_TAKEN] += took
+            dyn[i, K_SELF_DMG] += took
 
 
 @kernel
@@ -3293,7 +2766,7 @@ def drop_effects(t, comb, dyn):
 
 
 @kernel
-def try_amplify(i, comb, pol, rules, dyn, streams, cc):
+def try_amplify(i, comb, rules, dyn, streams):
     """Amplify Magic (L1795, Minor, until the scene ends or the target drops):
     on the standing ally (herself included) lowest in Resolve share below
     ``heal_below`` when her side heals, +P1 to every healing she receives;
@@ -3304,7 +2777,7 @@ def try_amplify(i, comb, pol, rules, dyn, streams, cc):
     target while it bears no Hex yet (so every Hex she places on it later
     counts), her Hexes on it deal ``hex`` times their damage
     (:func:`try_hex`). Not on someone already amplified."""
-    s = find_usable(i, E_AMPLIFY, comb, pol, dyn)
+    s = find_usable(i, E_AMPLIFY, comb, dyn)
     if s < 0:
         return False
     side_mask = comb[i, C_SIDEMASK]
@@ -3320,22 +2793,22 @@ def try_amplify(i, comb, pol, rules, dyn, streams, cc):
             if dyn[j, D_AMP_HEAL] != 0:
                 continue
             share = dyn[j, D_RES] * 100 // comb[j, C_RES]
-            if share < pol[i, P_HEAL_BELOW]:
+            if share < comb[i, P_HEAL_BELOW]:
                 if share < best_share:
                     best_share = share
                     best = j
         if best >= 0:
-            pay_talent(i, s, comb, rules, dyn, cc)
+            pay_talent(i, s, comb, rules, dyn)
             dyn[best, D_AMP_HEAL] = comb[i, C_TP1 + s]
             return True
     if comb[i, C_TP3 + s] > 1:
         if has_code(i, E_HEX, comb):
-            t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+            t = choose_target(i, comb, dyn, streams[S_POLICY])
             if t >= 0:
                 if is_standing(dyn, t):
                     if dyn[t, D_AMP_HEX_BY] == 0:
                         if dyn[t, D_HEXES] == 0:
-                            pay_talent(i, s, comb, rules, dyn, cc)
+                            pay_talent(i, s, comb, rules, dyn)
                             dyn[t, D_AMP_HEX_BY] = i + 1
                             dyn[t, D_AMP_HEX] = comb[i, C_TP3 + s]
                             return True
@@ -3343,18 +2816,18 @@ def try_amplify(i, comb, pol, rules, dyn, streams, cc):
         return False
     ailing = (1 << E_INFLICT) | (1 << E_CURSE) | (1 << E_SCREAM) | (1 << E_ATTACK_AILMENT) | (1 << E_STEAL_ACTION)
     if (side_mask & ailing) != 0:
-        t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+        t = choose_target(i, comb, dyn, streams[S_POLICY])
         if t >= 0:
             if is_standing(dyn, t):
                 if dyn[t, D_AMP_AIL] == 0:
-                    pay_talent(i, s, comb, rules, dyn, cc)
+                    pay_talent(i, s, comb, rules, dyn)
                     dyn[t, D_AMP_AIL] = comb[i, C_TP2 + s]
                     return True
     return False
 
 
 @kernel
-def ailment_attack(i, t, comb, pol, rules, dyn, cc):
+def ailment_attack(i, t, comb, rules, dyn):
     """Binding / Debilitating Attack (L2011, L2025): the first usable slot
     whose ailment a standing ``t`` lacks; paid; returns it or -1."""
     for s in range(MAXT):
@@ -3362,14 +2835,14 @@ def ailment_attack(i, t, comb, pol, rules, dyn, cc):
             if dyn[t, D_RES] > 0:
                 if dyn[t, D_AIL + comb[i, C_TP1 + s]] == 0:
                     if dyn[i, D_TUSES + s] != 0:
-                        if can_pay(i, s, comb, pol, dyn):
-                            pay_talent(i, s, comb, rules, dyn, cc)
+                        if can_pay(i, s, comb, dyn):
+                            pay_talent(i, s, comb, rules, dyn)
                             return s
     return -1
 
 
 @kernel
-def minion_explosion(i, comb, pol, rules, dyn, cc):
+def minion_explosion(i, comb, rules, dyn):
     """Minion Explosion (L1987, Major, its cost): the monster's attack
     originates from one of its standing minions, which is destroyed (dead);
     returns the slot (a hit adds P1 d6 + P2) or -1. Used whenever it has a
@@ -3377,7 +2850,7 @@ def minion_explosion(i, comb, pol, rules, dyn, cc):
     as good as its own). On the hex grid the attack originates from the hex of
     the minion the turn chose (``D_BLAST``, :func:`.battle_grid.blast_choice`:
     its hex must reach the target) and only then; the turn clears ``D_BLAST``."""
-    s = find_usable(i, E_MINION_EXPLOSION, comb, pol, dyn)
+    s = find_usable(i, E_MINION_EXPLOSION, comb, dyn)
     if s < 0:
         return -1
     m = -1
@@ -3392,10 +2865,10 @@ def minion_explosion(i, comb, pol, rules, dyn, cc):
                         m = k
     if m < 0:
         return -1
-    pay_talent(i, s, comb, rules, dyn, cc)
+    pay_talent(i, s, comb, rules, dyn)
     dyn[m, D_RES] = 0
     dyn[m, D_DEAD] = 1
-    cc[m, K_DEATHS] += 1
+    dyn[m, K_DEATHS] += 1
     return s
 
 
@@ -3410,14 +2883,14 @@ def belkan_hit(i, comb, dyn):
 
 
 @kernel
-def try_curse_shift(i, comb, pol, rules, dyn, streams, cc, bf):
+def try_curse_shift(i, comb, rules, dyn, streams, bf):
     """Curse Shift (L2017, Major, its cost + 1 per further effect): move the
     ailments it bears to the policy's target (1-2 hexes on the grid ``bf``), those
     the target lacks, while its pool pays. Used when it bears an ailment
     the target lacks."""
     if not has_ailment(i, dyn):
         return False
-    s, t = talent_on_target(i, E_CURSE_SHIFT, comb, pol, rules, dyn, streams, bf)
+    s, t = talent_on_target(i, E_CURSE_SHIFT, comb, rules, dyn, streams, bf)
     if s < 0:
         return False
     moved = 0
@@ -3425,17 +2898,17 @@ def try_curse_shift(i, comb, pol, rules, dyn, streams, cc, bf):
         if dyn[i, D_AIL + a] != 0:
             if dyn[t, D_AIL + a] == 0:
                 if moved > 0:
-                    if not can_pay(i, s, comb, pol, dyn):
+                    if not can_pay(i, s, comb, dyn):
                         break
-                pay_talent(i, s, comb, rules, dyn, cc)
+                pay_talent(i, s, comb, rules, dyn)
                 dyn[i, D_AIL + a] = 0
-                give_ailment(t, a, dyn, cc)
+                give_ailment(t, a, dyn)
                 moved += 1
     return moved > 0
 
 
 @kernel
-def ambush_turns(comb, pol, rules, dyn, order, streams, cc, bf):
+def ambush_turns(comb, rules, dyn, order, streams, bf):
     """Ambush Tactics (L2006): before round 1 each standing combatant with it
     (initiative order) takes an extra turn, its attack at +P3 and +P1 d6 + P2
     damage; then the ambushers go first in round 1 ("can go first if it
@@ -3456,9 +2929,9 @@ def ambush_turns(comb, pol, rules, dyn, order, streams, cc, bf):
         if not is_standing(dyn, i):
             continue
         dyn[i, D_AMBUSH] = 1
-        play_turn(i, comb, pol, rules, dyn, streams, cc, bf)
+        play_turn(i, comb, rules, dyn, streams, bf)
         dyn[i, D_AMBUSH] = 0
-        settle(comb, pol, rules, dyn, streams, cc, bf)
+        settle(comb, rules, dyn, streams, bf)
         outcome = outcome_now(comb, rules, dyn)
     return outcome
 
@@ -3492,7 +2965,7 @@ def _lowest_two(i, s, comb, dyn, bf):
 
 
 @kernel
-def try_link(i, comb, pol, rules, dyn, streams, cc, bf):
+def try_link(i, comb, rules, dyn, streams, bf):
     """Link (L1743, Minor, one link at a time, to the end of the scene):
     when her side heals, link the two allies (herself included) lowest in
     Resolve share, the lowest as primary: healing on the primary is copied to
@@ -3517,7 +2990,7 @@ def try_link(i, comb, pol, rules, dyn, streams, cc, bf):
             if is_standing(dyn, p):
                 if is_standing(dyn, k):
                     return False
-    s = find_usable(i, E_LINK, comb, pol, dyn)
+    s = find_usable(i, E_LINK, comb, dyn)
     if s < 0:
         return False
     side_mask = comb[i, C_SIDEMASK]
@@ -3527,14 +3000,14 @@ def try_link(i, comb, pol, rules, dyn, streams, cc, bf):
     b = -1
     hurts = False
     if comb[i, C_TP1 + s] != 0:
-        a, b = _enemy_pair(i, s, comb, pol, rules, dyn, streams, bf)
+        a, b = _enemy_pair(i, s, comb, rules, dyn, streams, bf)
         hurts = b >= 0
     if hurts:
         pass
     elif (side_mask & heals) != 0:
         a, b = _lowest_two(i, s, comb, dyn, bf)
     elif (side_mask & ailing) != 0:
-        a = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+        a = choose_target(i, comb, dyn, streams[S_POLICY])
         if a >= 0:
             if not is_standing(dyn, a):
                 a = -1
@@ -3553,7 +3026,7 @@ def try_link(i, comb, pol, rules, dyn, streams, cc, bf):
     if p >= 0:
         dyn[p, D_LINK_TO] = -1  # one link at a time: the old one ends
         dyn[p, D_LINK_DMG] = 0
-    pay_talent(i, s, comb, rules, dyn, cc)
+    pay_talent(i, s, comb, rules, dyn)
     dyn[a, D_LINK_TO] = b
     dyn[a, D_LINK_DMG] = 1 if hurts else 0
     dyn[i, D_LINKED] = a
@@ -3561,12 +3034,12 @@ def try_link(i, comb, pol, rules, dyn, streams, cc, bf):
 
 
 @kernel
-def _enemy_pair(i, s, comb, pol, rules, dyn, streams, bf):
+def _enemy_pair(i, s, comb, rules, dyn, streams, bf):
     """The draft's Link on enemies: ``(primary, secondary)`` = the policy's
     target and the other standing enemy lowest in Resolve (ties to the first
     listed; never a Marionette copy), both within the slot's reach
     (:func:`within`); ``(-1, -1)`` when there is no such pair."""
-    a = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    a = choose_target(i, comb, dyn, streams[S_POLICY])
     if a < 0:
         return -1, -1
     if comb[a, C_SPAWN_KIND] == SPAWN_COPY:
@@ -3597,7 +3070,7 @@ def _enemy_pair(i, s, comb, pol, rules, dyn, streams, bf):
 
 
 @kernel
-def undying_brood(t, comb, rules, dyn, cc):
+def undying_brood(t, comb, rules, dyn):
     """Undying Brood (L1999, free, its cost): the monster ``t`` has just
     dropped; if a minion of its side stands and the pool pays, that minion
     becomes the monster: the minion is gone (dead) and ``t`` stands again
@@ -3616,10 +3089,10 @@ def undying_brood(t, comb, rules, dyn, cc):
             continue
         if not other_ally(t, m, comb, dyn):
             continue
-        pay_talent(t, s, comb, rules, dyn, cc)
+        pay_talent(t, s, comb, rules, dyn)
         dyn[m, D_RES] = 0
         dyn[m, D_DEAD] = 1
-        cc[m, K_DEATHS] += 1
+        dyn[m, K_DEATHS] += 1
         res = comb[t, C_RES] // comb[t, C_TP1 + s]
         res = res >> dyn[t, D_REBIRTHS]
         if res < 1:
@@ -3633,12 +3106,12 @@ def undying_brood(t, comb, rules, dyn, cc):
 
 
 @kernel
-def hate_the_world(i, comb, pol, rules, dyn, cc):
+def hate_the_world(i, comb, rules, dyn):
     """Hate the World (L1597-1600, uses: the draft's 2/Scene): lower a bond
     by 1 (her strongest; never her last bond point, which would leave her lost)
     for +3 to a challenge and damage, or 1d6+4 Resolve (the callers). Returns
     the slot, or -1 when she cannot or will not."""
-    s = find_usable(i, E_HATE, comb, pol, dyn)
+    s = find_usable(i, E_HATE, comb, dyn)
     if s < 0:
         return -1
     left = 0
@@ -3646,13 +3119,13 @@ def hate_the_world(i, comb, pol, rules, dyn, cc):
         left += dyn[i, D_BOND + b]
     if left <= 1:
         return -1
-    pay_talent(i, s, comb, rules, dyn, cc)
-    lose_bond(i, True, comb, dyn, cc)
+    pay_talent(i, s, comb, rules, dyn)
+    lose_bond(i, True, comb, dyn)
     return s
 
 
 @kernel
-def fight_for_friends(i, comb, pol, rules, dyn, cc):
+def fight_for_friends(i, comb, rules, dyn):
     """Fight for Friends (L1590): +P1 to the attack and +P2 damage, declared
     before rolling, when the attack aims to prevent a disaster to someone
     close: read as an ally of hers lying at 0 Resolve, alive (wounds can kill
@@ -3672,12 +3145,12 @@ def fight_for_friends(i, comb, pol, rules, dyn, cc):
         if dyn[j, D_DEAD] != 0:
             continue
         if dyn[j, D_RES] > 0:  # a standing ally counts only for the draft's reading
-            s = find_usable(i, E_FRIENDS, comb, pol, dyn)
+            s = find_usable(i, E_FRIENDS, comb, dyn)
             if s < 0 or comb[i, C_TP3 + s] == 0:
                 continue
-        s = find_usable(i, E_FRIENDS, comb, pol, dyn)
+        s = find_usable(i, E_FRIENDS, comb, dyn)
         if s >= 0:
-            pay_talent(i, s, comb, rules, dyn, cc)
+            pay_talent(i, s, comb, rules, dyn)
         return s
     return -1
 
@@ -3699,7 +3172,7 @@ def friends_bonus(i, s, comb, dyn):
 
 
 @kernel(inline="always")
-def settle(comb, pol, rules, dyn, streams, cc, bf):
+def settle(comb, rules, dyn, streams, bf):
     """What an action left due, played after it (``bursts: play``, A7b): a
     frenzied girl's retaliation on whoever attacked her (L758), then every
     due burst (:func:`play_burst`), by :func:`settle_due`.
@@ -3710,11 +3183,11 @@ def settle(comb, pol, rules, dyn, streams, cc, bf):
     if rules[R_BURSTS] == BURSTS_COUNT:
         return
     if dyn[0, D_DUE] != 0:
-        settle_due(comb, pol, rules, dyn, streams, cc, bf)
+        settle_due(comb, rules, dyn, streams, bf)
 
 
 @kernel
-def settle_due(comb, pol, rules, dyn, streams, cc, bf):
+def settle_due(comb, rules, dyn, streams, bf):
     """The work of :func:`settle`: retaliations and due bursts, in passes over
     the combatants until none is left. What they set off (a Judgment Burst's
     damage, a revive roll's overcharge) is played in the same call; every
@@ -3728,19 +3201,19 @@ def settle_due(comb, pol, rules, dyn, streams, cc, bf):
             if a >= 0:
                 dyn[j, D_RETALIATE] = -1
                 busy = True
-                retaliate(j, a, comb, pol, rules, dyn, streams, cc, bf)
+                retaliate(j, a, comb, rules, dyn, streams, bf)
             for s in range(3):
                 if dyn[j, D_PEND + s] != 0:
                     dyn[j, D_PEND + s] = 0
                     busy = True
-                    play_burst(j, s, comb, pol, rules, dyn, streams, cc, bf)
+                    play_burst(j, s, comb, rules, dyn, streams, bf)
         if not busy:
             dyn[0, D_DUE] = 0  # a pass found nothing: whatever set it again was played
             return
 
 
 @kernel
-def retaliate(j, a, comb, pol, rules, dyn, streams, cc, bf):
+def retaliate(j, a, comb, rules, dyn, streams, bf):
     """Frenzied ``j`` spends 2 Fury overcharge for a basic attack on ``a``, who
     attacked her (L758), if she is still frenzied and standing, has the 2
     points, ``a`` is alive and (on the grid or positions) within her reach."""
@@ -3758,20 +3231,20 @@ def retaliate(j, a, comb, pol, rules, dyn, streams, cc, bf):
     elif rules[R_POSITIONS] > 0:
         if PS.reach(j, a, comb, rules, dyn) < 0:
             return  # the same on the draft's positions
-    spend_fury(j, 2, dyn, cc)
-    cc[j, K_RETALIATIONS] += 1
+    spend_fury(j, 2, dyn)
+    dyn[j, K_RETALIATIONS] += 1
     if side_has_code(a, E_SWITCH, comb):
-        a = defensive_switch(j, a, comb, pol, rules, dyn, cc, bf)
+        a = defensive_switch(j, a, comb, rules, dyn, bf)
     if bf is not None:
-        BG.grid_attack_call(j, a, comb, pol, rules, dyn, streams, cc, bf)
+        BG.grid_attack_call(j, a, comb, rules, dyn, streams, bf)
     elif rules[R_POSITIONS] > 0:
-        PS.attack_call(j, a, comb, pol, rules, dyn, streams, cc)
+        PS.attack_call(j, a, comb, rules, dyn, streams)
     else:
-        attack_call(j, a, comb, pol, rules, dyn, streams, cc)
+        attack_call(j, a, comb, rules, dyn, streams)
 
 
 @kernel
-def lose_bond(j, strongest, comb, dyn, cc):
+def lose_bond(j, strongest, comb, dyn):
     """A burst burns one point of ``j``'s strongest (or weakest) bond, the
     first listed on ties (L451, L762, L1165); with no bonds left she is lost
     (out of the fight). Returns whether she is lost."""
@@ -3789,7 +3262,7 @@ def lose_bond(j, strongest, comb, dyn, cc):
             best = b
     if best >= 0:
         dyn[j, D_BOND + best] -= 1
-        cc[j, K_BONDS_LOST] += 1
+        dyn[j, K_BONDS_LOST] += 1
     left = 0
     for b in range(MAXB):
         left += dyn[j, D_BOND + b]
@@ -3805,12 +3278,12 @@ def lose_bond(j, strongest, comb, dyn, cc):
     dyn[j, D_FRENZY] = 0
     for s in range(3):
         dyn[j, D_PEND + s] = 0
-    cc[j, K_LOST] += 1
+    dyn[j, K_LOST] += 1
     return True
 
 
 @kernel
-def play_burst(j, s, comb, pol, rules, dyn, streams, cc, bf):
+def play_burst(j, s, comb, rules, dyn, streams, bf):
     """Girl ``j``'s burst on stat ``s`` (counted when it became due):
 
     * Heart (L451-453): the creature is a separate encounter (A8b,
@@ -3829,11 +3302,11 @@ def play_burst(j, s, comb, pol, rules, dyn, streams, cc, bf):
     if s == HEART:
         dyn[j, D_OC + HEART] = 0
         anchor = dyn[j, D_POS]
-        lose_bond(j, True, comb, dyn, cc)
+        lose_bond(j, True, comb, dyn)
         if rules[R_HEART_BURST] == 1:
-            heart_creature(j, anchor, comb, dyn, cc, bf)
+            heart_creature(j, anchor, comb, dyn, bf)
     elif s == FURY:
-        if not lose_bond(j, rules[R_FURY_BOND] == 0, comb, dyn, cc):
+        if not lose_bond(j, rules[R_FURY_BOND] == 0, comb, dyn):
             if dyn[j, D_RES] > 0:
                 dyn[j, D_FRENZY] = 1 + rules[R_FURY_TALENTS]  # which talents she may use (frenzy_can_pay)
             else:  # at 0 Resolve she is a non-magical human (L1420): no frenzy, the counter is spent
@@ -3841,12 +3314,12 @@ def play_burst(j, s, comb, pol, rules, dyn, streams, cc, bf):
     else:
         released = dyn[j, D_OC + JUDGMENT]
         dyn[j, D_OC + JUDGMENT] = 0
-        judgment_blast(j, released, comb, pol, rules, dyn, streams, cc, bf)
-        lose_bond(j, False, comb, dyn, cc)
+        judgment_blast(j, released, comb, rules, dyn, streams, bf)
+        lose_bond(j, False, comb, dyn)
 
 
 @kernel
-def judgment_blast(j, released, comb, pol, rules, dyn, streams, cc, bf):
+def judgment_blast(j, released, comb, rules, dyn, streams, bf):
     """A Judgment Burst (L1163): ``released`` damage to everyone in the
     vicinity (gridless: the whole battlefield; on the grid within
     ``judgment_radius`` hexes, -1 = all, A10i), herself only with
@@ -3882,20 +3355,20 @@ def judgment_blast(j, released, comb, pol, rules, dyn, streams, cc, bf):
             if dyn[k, D_RES] > 0:
                 total, sixes = exploding_d6(chk, 2)
                 total += comb[k, C_SUP] - roll_penalty(k, rules, dyn)
-                gain_overcharge(k, comb[k, C_RS], sixes, comb, rules, dyn, cc)
+                gain_overcharge(k, comb[k, C_RS], sixes, comb, rules, dyn)
             else:  # a non-magical human (L1420, L1455), her wounds' penalty too (L1422)
                 total = sum_d6(chk, 2) + comb[k, C_TEN] - roll_penalty(k, rules, dyn) - human_penalty(k, rules, dyn)
             if total >= diff:
-                cc[k, K_JUDG_AVOIDED] += 1
-                check_bursts(k, comb, rules, dyn, cc)
+                dyn[k, K_JUDG_AVOIDED] += 1
+                check_bursts(k, comb, rules, dyn)
                 continue
-        took = apply_damage(k, released, comb, rules, dyn, streams, cc)
-        cc[k, K_TAKEN] += took
-        cc[k, K_JUDG_TAKEN] += took
-        cc[j, K_DEALT] += took  # damage dealt and taken stay two views of the same hits
+        took = apply_damage(k, released, comb, rules, dyn, streams)
+        dyn[k, K_TAKEN] += took
+        dyn[k, K_JUDG_TAKEN] += took
+        dyn[j, K_DEALT] += took  # damage dealt and taken stay two views of the same hits
         if k != j:
-            cc[j, K_JUDG_DEALT] += took
-        check_bursts(k, comb, rules, dyn, cc)
+            dyn[j, K_JUDG_DEALT] += took
+        check_bursts(k, comb, rules, dyn)
 
 
 @kernel
@@ -3919,7 +3392,7 @@ def _frenzy_candidate(i, j, dyn):
 
 
 @kernel
-def frenzy_target(i, comb, pol, rules, dyn, streams, bf):
+def frenzy_target(i, comb, rules, dyn, streams, bf):
     """Whom frenzied ``i`` attacks or moves toward (L746: "preference is given
     to closest targets, then to the targets that pose greater threat, then to
     the hostiles"; A9 ``fury_target``). Among the standing combatants (allies
@@ -3929,7 +3402,7 @@ def frenzy_target(i, comb, pol, rules, dyn, streams, bf):
     her policy's target. -1 if nobody."""
     mode = rules[R_FURY_TARGET]
     if mode == 2:
-        return choose_target(i, comb, pol, dyn, streams[S_POLICY])
+        return choose_target(i, comb, dyn, streams[S_POLICY])
     n = comb.shape[0]
     side = comb[i, C_SIDE]
     best = -1
@@ -3970,9 +3443,9 @@ def frenzy_target(i, comb, pol, rules, dyn, streams, bf):
 
 
 @kernel
-def sorcery_target(i, comb, pol, dyn, streams):
+def sorcery_target(i, comb, dyn, streams):
     """The policy's target when it lacks an ailment sorcery could give, else -1."""
-    t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    t = choose_target(i, comb, dyn, streams[S_POLICY])
     if t < 0:
         return -1
     if not is_standing(dyn, t):
@@ -3983,7 +3456,7 @@ def sorcery_target(i, comb, pol, dyn, streams):
 
 
 @kernel
-def cast_sorcery(i, mode, comb, pol, rules, dyn, streams, cc):
+def cast_sorcery(i, mode, comb, rules, dyn, streams):
     """Sorcery in battle (L1169-1223, L1471), read as an ailment on the
     policy's target (A27iv: "floorboards sprout and entangle an enemy").
 
@@ -3996,7 +3469,7 @@ def cast_sorcery(i, mode, comb, pol, rules, dyn, streams, cc):
     overcharge) and a benefit (a second ailment). The target does not resist
     (A27iii: the 4.1 text gives no roll). Returns True if she cast.
     """
-    t = sorcery_target(i, comb, pol, dyn, streams)
+    t = sorcery_target(i, comb, dyn, streams)
     if t < 0:
         return False
     fury = comb[i, C_ATT]
@@ -4009,7 +3482,7 @@ def cast_sorcery(i, mode, comb, pol, rules, dyn, streams, cc):
     for s in range(MAXT):
         if comb[i, C_TCODE + s] == E_BATTLE_SORCERY:
             total += comb[i, C_TP1 + s]
-            cc[i, K_TUSE + s] += 1
+            dyn[i, K_TUSE + s] += 1
     extra = 0
     low = rules[R_SORCERY_WINDOW]
     ok = total > low
@@ -4021,27 +3494,27 @@ def cast_sorcery(i, mode, comb, pol, rules, dyn, streams, cc):
         extra = 1
     elif total >= rules[R_SORCERY_WINDOW + 2]:
         extra = 1
-    cc[i, K_SPELLS] += 1
+    dyn[i, K_SPELLS] += 1
     if not ok:
         extra = 0
-    gain_overcharge(i, 1, sixes + extra, comb, rules, dyn, cc)
+    gain_overcharge(i, 1, sixes + extra, comb, rules, dyn)
     if ok:
-        cc[i, K_SPELLS_OK] += 1
+        dyn[i, K_SPELLS_OK] += 1
         n = 1
         if total >= rules[R_SORCERY_WINDOW + 2]:
             n = 2
         for k in range(3):
-            a = (pol[i, P_INFLICT] + k) % 3
+            a = (comb[i, P_INFLICT] + k) % 3
             if n > 0:
                 if dyn[t, D_AIL + a] == 0:
-                    give_ailment(t, a, dyn, cc)
+                    give_ailment(t, a, dyn)
                     n -= 1
-    check_bursts(i, comb, rules, dyn, cc)
+    check_bursts(i, comb, rules, dyn)
     return True
 
 
 @kernel
-def frenzy_turn(i, comb, pol, rules, dyn, streams, cc, bf):
+def frenzy_turn(i, comb, rules, dyn, streams, bf):
     """A turn of frenzied ``i`` (L746-752): she regains ``fury_regen_dice``
     d6 Resolve, then attacks :func:`frenzy_target` (the closest standing
     combatant, allies included), her Minor a removal roll when she has an
@@ -4053,7 +3526,7 @@ def frenzy_turn(i, comb, pol, rules, dyn, streams, cc, bf):
     toward it when it is out of reach (a Minor step, then the Major), and
     attacks it when in reach. ``fury_target: enemies`` on the grid: her usual
     grid turn (her policy's target among enemies, with her talents)."""
-    cc[i, K_FRENZY_TURNS] += 1
+    dyn[i, K_FRENZY_TURNS] += 1
     nd = rules[R_FURY_REGEN_DICE]
     if nd > 0:
         g = sum_d6(streams[S_DAMAGE], nd)
@@ -4061,28 +3534,28 @@ def frenzy_turn(i, comb, pol, rules, dyn, streams, cc, bf):
         if g > room:
             g = room
         dyn[i, D_RES] += g
-        cc[i, K_FRENZY_REGEN] += g
+        dyn[i, K_FRENZY_REGEN] += g
     if bf is None:
         if rules[R_POSITIONS] == 0:
-            frenzy_removal(i, comb, pol, rules, dyn, streams, cc)  # gridless her Minor never moves her
-        t = frenzy_target(i, comb, pol, rules, dyn, streams, bf)
+            frenzy_removal(i, comb, rules, dyn, streams)  # gridless her Minor never moves her
+        t = frenzy_target(i, comb, rules, dyn, streams, bf)
         if rules[R_POSITIONS] > 0:
-            PS.frenzy_turn(i, t, comb, pol, rules, dyn, streams, cc)
+            PS.frenzy_turn(i, t, comb, rules, dyn, streams)
         elif t >= 0:
             if side_has_code(t, E_SWITCH, comb):
-                t = defensive_switch(i, t, comb, pol, rules, dyn, cc, None)
-            attack_call(i, t, comb, pol, rules, dyn, streams, cc)
+                t = defensive_switch(i, t, comb, rules, dyn, None)
+            attack_call(i, t, comb, rules, dyn, streams)
         if comb[i, C_TMASK] != 0:
             dyn[i, D_TURNS_DONE] += 1
     elif rules[R_FURY_TARGET] == 2:
-        BG.take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf)  # 'enemies': her usual grid turn
+        BG.take_turn_grid(i, comb, rules, dyn, streams, bf)  # 'enemies': her usual grid turn
     else:
-        BG.frenzy_turn(i, frenzy_target(i, comb, pol, rules, dyn, streams, bf), comb, pol, rules, dyn,
-                       streams, cc, bf)
+        BG.frenzy_turn(i, frenzy_target(i, comb, rules, dyn, streams, bf), comb, rules, dyn,
+                       streams, bf)
 
 
 @kernel
-def frenzy_removal(i, comb, pol, rules, dyn, streams, cc):
+def frenzy_removal(i, comb, rules, dyn, streams):
     """A frenzied girl's Minor action when it does not step toward her target
     (L746: her turns "must attack a living target or move towards one", which the
     Major does): with an ailment she tries to remove it (L1467: 2d6! + Support,
@@ -4095,9 +3568,9 @@ def frenzy_removal(i, comb, pol, rules, dyn, streams, cc):
         return False
     remedied = False
     if comb[i, C_TMASK] != 0:
-        remedied = try_remedy(i, i, comb, pol, rules, dyn, cc)
+        remedied = try_remedy(i, i, comb, rules, dyn)
     if not remedied:
-        removal_roll(i, comb, rules, dyn, streams, cc)
+        removal_roll(i, comb, rules, dyn, streams)
     return True
 
 
@@ -4110,7 +3583,7 @@ def frenzy_again(i, comb, rules, dyn):
 
 
 @kernel
-def take_turn(i, comb, pol, rules, dyn, streams, cc):
+def take_turn(i, comb, rules, dyn, streams):
     """One turn of ``i`` (L1410): a Major and a Minor action, free actions.
 
     1. Ailments: with Remedy she removes them for sure (:func:`try_remedy`),
@@ -4144,9 +3617,9 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
         PS.refresh_auras(comb, rules, dyn)  # Fear and Courage Auras by position
     if (mask >> E_MORE) & 1 != 0:  # the draft's free Empower and Regeneration
         if has_code(i, E_MOOD, comb):
-            try_mood(i, True, comb, pol, rules, dyn, cc)
+            try_mood(i, True, comb, rules, dyn)
         if has_code(i, E_REGEN, comb):
-            try_regeneration(i, comb, pol, rules, dyn, cc)
+            try_regeneration(i, comb, rules, dyn)
     actions = 2
     if dyn[i, D_AIL + A_STUN] != 0:
         actions = 1  # "can take only one action per turn" (L1461)
@@ -4154,52 +3627,52 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
         stunned = dyn[i, D_AIL + A_STUN] != 0
         remedied = False
         if mask != 0:
-            remedied = try_remedy(i, i, comb, pol, rules, dyn, cc)
+            remedied = try_remedy(i, i, comb, rules, dyn)
         if not remedied:
-            removal_roll(i, comb, rules, dyn, streams, cc)
+            removal_roll(i, comb, rules, dyn, streams)
         actions -= 1
         dyn[i, D_MINOR_USED] = 1
         if stunned:
             if dyn[i, D_AIL + A_STUN] == 0:
                 actions += 1  # "she regains the second action"
-        check_bursts(i, comb, rules, dyn, cc)
+        check_bursts(i, comb, rules, dyn)
         if settle_now(rules):
-            actions = settle_in_turn(i, actions, comb, pol, rules, dyn, streams, cc)
+            actions = settle_in_turn(i, actions, comb, rules, dyn, streams)
     if actions >= 2:
         if mask != 0:
-            r = minor_talent(i, comb, pol, rules, dyn, streams, cc, None)
+            r = minor_talent(i, comb, rules, dyn, streams, None)
             if r > 0:
                 actions -= 1
                 dyn[i, D_MINOR_USED] = 1
             while r == 2:  # Steal Action: "you may take another Minor action" (L1725)
-                r = minor_talent(i, comb, pol, rules, dyn, streams, cc, None)
+                r = minor_talent(i, comb, rules, dyn, streams, None)
             if settle_now(rules):
-                actions = settle_in_turn(i, actions, comb, pol, rules, dyn, streams, cc)
+                actions = settle_in_turn(i, actions, comb, rules, dyn, streams)
     # positions: the policy's target and a Minor step toward its range first
     minor = actions >= 2
     t0 = -1
     if pos:
         if actions >= 1:
-            t0 = PS.pick(i, False, comb, pol, rules, dyn, streams[S_POLICY])
+            t0 = PS.pick(i, False, comb, rules, dyn, streams[S_POLICY])
             if mask != 0:
                 if has_code(i, E_SPRINT, comb):  # free, once per round: before her Minor (DRAFT L149-153)
-                    PS.sprint(i, t0, comb, pol, rules, dyn, streams, cc)  # no damage: she still stands
+                    PS.sprint(i, t0, comb, rules, dyn, streams)  # no damage: she still stands
             if minor:
                 if mask != 0:
                     if has_code(i, E_GET_BACK, comb):  # Get Back: an engaged, hurt ally to Position 1
-                        if PS.get_back(i, comb, pol, rules, dyn, cc):
+                        if PS.get_back(i, comb, rules, dyn):
                             minor = False
                             actions -= 1
                             dyn[i, D_MINOR_USED] = 1
             if minor:
-                if PS.minor_toward(i, t0, comb, pol, rules, dyn, streams, cc):
+                if PS.minor_toward(i, t0, comb, rules, dyn, streams):
                     minor = False
                     actions -= 1
                     dyn[i, D_MINOR_USED] = 1
                     if not is_standing(dyn, i):
                         actions = 0
                     if settle_now(rules):
-                        actions = settle_in_turn(i, actions, comb, pol, rules, dyn, streams, cc)
+                        actions = settle_in_turn(i, actions, comb, rules, dyn, streams)
     # Major action, then (Bonus Action, free) another Major: one attack site,
     # so the inlined attack is compiled once
     majors = 1 if actions >= 1 else 0
@@ -4214,27 +3687,27 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
         if mask != 0:
             if pos:
                 if has_code(i, E_SAFE_PLACE, comb):  # Safe Place: an engaged ally to her position
-                    acted = PS.safe_place(i, comb, pol, rules, dyn, cc)
+                    acted = PS.safe_place(i, comb, rules, dyn)
             if not acted:
-                acted = major_talent(i, comb, pol, rules, dyn, streams, cc, None)
+                acted = major_talent(i, comb, rules, dyn, streams, None)
             if not acted:
                 if pos:  # Guided Strike only when the ally has someone in reach
-                    gs, g = guided_choice(i, comb, pol, dyn)
+                    gs, g = guided_choice(i, comb, dyn)
                     if g >= 0:
-                        tg = PS.pick(g, True, comb, pol, rules, dyn, streams[S_POLICY])
+                        tg = PS.pick(g, True, comb, rules, dyn, streams[S_POLICY])
                         if tg >= 0:
-                            pay_talent(i, gs, comb, rules, dyn, cc)
-                            check_bursts(i, comb, rules, dyn, cc)
+                            pay_talent(i, gs, comb, rules, dyn)
+                            check_bursts(i, comb, rules, dyn)
                             who = g
                             t = tg
                 else:
-                    g = guided_strike(i, comb, pol, rules, dyn, cc)
+                    g = guided_strike(i, comb, rules, dyn)
                     if g >= 0:
                         who = g
         if not acted:
             if who == i:
                 if (mask >> E_FOLLOW_UP) & 1 != 0:
-                    t = follow_up_target(i, comb, pol, dyn)
+                    t = follow_up_target(i, comb, dyn)
                     if pos:
                         if t >= 0:
                             if PS.reach(i, t, comb, rules, dyn) < 0:
@@ -4244,81 +3717,81 @@ def take_turn(i, comb, pol, rules, dyn, streams, cc):
                     if who == i:
                         if m > 0:  # after a Bonus Action: her target may be down
                             if t0 >= 0:
-                                if not _candidate(t0, comb[i, C_SIDE], pol[i, P_FINISH] != 0, comb, dyn):
-                                    t0 = PS.pick(i, False, comb, pol, rules, dyn, streams[S_POLICY])
+                                if not _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
+                                    t0 = PS.pick(i, False, comb, rules, dyn, streams[S_POLICY])
                         if t0 >= 0:
-                            if _candidate(t0, comb[i, C_SIDE], pol[i, P_FINISH] != 0, comb, dyn):
+                            if _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
                                 if PS.reach(i, t0, comb, rules, dyn) >= 0:
                                     t = t0
                     if t < 0:
-                        t = PS.pick(who, True, comb, pol, rules, dyn, streams[S_POLICY])
+                        t = PS.pick(who, True, comb, rules, dyn, streams[S_POLICY])
                     if t < 0:
                         if who == i:
                             if mask != 0:
                                 if has_code(i, E_MOVE_ATTACK, comb):  # Dash Strike: a step, then the attack
-                                    t = PS.dash(i, t0, comb, pol, rules, dyn, streams, cc)
+                                    t = PS.dash(i, t0, comb, rules, dyn, streams)
                 else:
-                    t = choose_target(who, comb, pol, dyn, streams[S_POLICY])
+                    t = choose_target(who, comb, dyn, streams[S_POLICY])
             if t < 0:
                 if not pos:
                     break
                 if t0 < 0:
                     break  # nobody left to fight
                 # nobody in reach: the Major moves her (Disengage when engaged)
-                if PS.major_toward(i, t0, minor, comb, pol, rules, dyn, streams, cc):
+                if PS.major_toward(i, t0, minor, comb, rules, dyn, streams):
                     minor = False
                     dyn[i, D_MINOR_USED] = 1
                 if not is_standing(dyn, i):
                     break
             else:
                 if side_has_code(t, E_SWITCH, comb):
-                    t = defensive_switch(who, t, comb, pol, rules, dyn, cc, None)
+                    t = defensive_switch(who, t, comb, rules, dyn, None)
                 if pos:
                     if side_has_code(t, E_SPRINT, comb):
-                        PS.cover_sprint(who, t, comb, pol, rules, dyn, cc)  # Speed Burst off her turn
+                        PS.cover_sprint(who, t, comb, rules, dyn)  # Speed Burst off her turn
                 sh = -1
                 if who == i:
                     if has_code(i, E_SHOVE, comb):
-                        sh = pay_shove(i, comb, pol, rules, dyn, cc)  # gridless: a basic attack, paid (no hex to move)
+                        sh = pay_shove(i, comb, rules, dyn)  # gridless: a basic attack, paid (no hex to move)
                 if pos:
                     PS.refresh_auras(comb, rules, dyn)  # after her moves and a Defensive Switch
-                    PS.ready(who, t, comb, pol, rules, dyn)
-                dealt = attack(who, t, comb, pol, rules, dyn, streams, cc)
+                    PS.ready(who, t, comb, rules, dyn)
+                dealt = attack(who, t, comb, rules, dyn, streams)
                 if pos:
                     PS.done(who, t, dyn)
                     if sh >= 0:
                         if dealt >= 0:  # Get Over Here / Repel: the hit moves the target 1 position
-                            PS.shove(i, t, comb[i, C_TP1 + sh], comb, rules, dyn, cc)
+                            PS.shove(i, t, comb[i, C_TP1 + sh], comb, rules, dyn)
                 if m == 0:
                     if who == i:
                         if dealt >= 0:
                             if (mask >> E_REFLECTOR) & 1 != 0:
-                                give_reflector(i, comb, dyn, cc, None)
+                                give_reflector(i, comb, dyn, None)
         if settle_now(rules):
-            if settle_in_turn(i, 1, comb, pol, rules, dyn, streams, cc) == 0:
+            if settle_in_turn(i, 1, comb, rules, dyn, streams) == 0:
                 break
         if m == 0:
             if mask != 0:
                 bonus = True
                 if pos:
-                    bonus = PS.any_in_reach(i, comb, pol, rules, dyn)
+                    bonus = PS.any_in_reach(i, comb, rules, dyn)
                 if bonus:
-                    if bonus_action(i, comb, pol, rules, dyn, cc):
+                    if bonus_action(i, comb, rules, dyn):
                         majors = 2
     if pos:  # a Minor still unused: one more position toward her range
         if minor:
             if dyn[i, D_MINOR_USED] == 0:
                 if is_standing(dyn, i):
                     if t0 >= 0:
-                        if not _candidate(t0, comb[i, C_SIDE], pol[i, P_FINISH] != 0, comb, dyn):
-                            t0 = PS.pick(i, False, comb, pol, rules, dyn, streams[S_POLICY])
-                    PS.minor_toward(i, t0, comb, pol, rules, dyn, streams, cc)
+                        if not _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
+                            t0 = PS.pick(i, False, comb, rules, dyn, streams[S_POLICY])
+                    PS.minor_toward(i, t0, comb, rules, dyn, streams)
     if mask != 0:
         dyn[i, D_TURNS_DONE] += 1
 
 
 @kernel(inline="always")
-def may_guard(j, t, best, comb, pol, dyn):
+def may_guard(j, t, best, comb, dyn):
     """``j`` may intercept (Cover) an attack on ``t`` and is a better guard than ``best`` (-1
     none): a standing ally of ``t`` other than ``t`` whose intercept policy is willing, who
     rolls Defence (not a minion with passive defence), with a higher Defence than ``best``
@@ -4327,7 +3800,7 @@ def may_guard(j, t, best, comb, pol, dyn):
         return False
     if comb[j, C_SIDE] != comb[t, C_SIDE]:
         return False
-    if pol[j, P_INTERCEPT] < 0:
+    if comb[j, P_INTERCEPT] < 0:
         return False
     if comb[j, C_PDEF] >= 0:
         return False
@@ -4340,7 +3813,7 @@ def may_guard(j, t, best, comb, pol, dyn):
 
 
 @kernel
-def defensive_switch(i, t, comb, pol, rules, dyn, cc, bf):
+def defensive_switch(i, t, comb, rules, dyn, bf):
     """Defensive Switch (L1699-1703, free, 2/Scene, an ally 1-3 hexes away):
     before ``i``'s attack roll on ``t``, an ally of ``t`` holding it, whose
     intercept policy is willing (``P_INTERCEPT`` >= 0) and ``t`` below that
@@ -4360,17 +3833,17 @@ def defensive_switch(i, t, comb, pol, rules, dyn, cc, bf):
             continue  # a frenzied attacker never switches into her own attack
         if comb[j, C_SIDE] != side:
             continue
-        if pol[j, P_INTERCEPT] < 0:
+        if comb[j, P_INTERCEPT] < 0:
             continue
         if not is_standing(dyn, j):
             continue
-        if dyn[t, D_RES] * 100 >= pol[j, P_INTERCEPT] * comb[t, C_RES]:
+        if dyn[t, D_RES] * 100 >= comb[j, P_INTERCEPT] * comb[t, C_RES]:
             continue
         if dyn[j, D_RES] <= dyn[t, D_RES]:
             continue
         if dyn[j, D_AREA_HIT] != 0:
             continue  # a target of the same area attack herself (or its switcher already)
-        s = find_usable(j, E_SWITCH, comb, pol, dyn)
+        s = find_usable(j, E_SWITCH, comb, dyn)
         if s < 0:
             continue
         if bf is not None:
@@ -4387,22 +3860,22 @@ def defensive_switch(i, t, comb, pol, rules, dyn, cc, bf):
             pj = dyn[j, D_PLACE]
             dyn[j, D_PLACE] = dyn[t, D_PLACE]
             dyn[t, D_PLACE] = pj
-        pay_talent(j, s, comb, rules, dyn, cc)
-        cc[j, K_SWITCHES] += 1
-        check_bursts(j, comb, rules, dyn, cc)
+        pay_talent(j, s, comb, rules, dyn)
+        dyn[j, K_SWITCHES] += 1
+        check_bursts(j, comb, rules, dyn)
         return j
     return t
 
 
 @kernel
-def area_switch(i, t, comb, pol, rules, dyn, cc, bf):
+def area_switch(i, t, comb, rules, dyn, bf):
     """:func:`defensive_switch` before ``i``'s attack on ``t``, a target of an area attack
     (grid: Blast Strike, Burst Attack, Gravity Wave, a mine; positions: a position's
     targets): the switcher counts as attacked by it (``D_AREA_HIT`` 2: no second switch or
     attack) when ``t`` is marked. Returns who is attacked."""
     if not side_has_code(t, E_SWITCH, comb):
         return t
-    j = defensive_switch(i, t, comb, pol, rules, dyn, cc, bf)
+    j = defensive_switch(i, t, comb, rules, dyn, bf)
     if j != t:
         if dyn[t, D_AREA_HIT] != 0:
             dyn[j, D_AREA_HIT] = 2
@@ -4427,13 +3900,13 @@ def area_done(dyn):
 
 
 @kernel(inline="always")
-def pay_shove(i, comb, pol, rules, dyn, cc):
+def pay_shove(i, comb, rules, dyn):
     """Get Over Here / Repel (L1708-1712, L2087-2090): the policy uses it on
     every basic attack it can pay for; returns the slot paid (-1 none)."""
-    s = find_usable(i, E_SHOVE, comb, pol, dyn)
+    s = find_usable(i, E_SHOVE, comb, dyn)
     if s >= 0:
-        pay_talent(i, s, comb, rules, dyn, cc)
-        check_bursts(i, comb, rules, dyn, cc)
+        pay_talent(i, s, comb, rules, dyn)
+        check_bursts(i, comb, rules, dyn)
     return s
 
 
@@ -4447,10 +3920,10 @@ def settle_now(rules):
 
 
 @kernel
-def settle_in_turn(i, actions, comb, pol, rules, dyn, streams, cc):
+def settle_in_turn(i, actions, comb, rules, dyn, streams):
     """:func:`settle` between the actions of ``i``'s turn; returns the actions
     she has left (0 once she is down or lost)."""
-    settle(comb, pol, rules, dyn, streams, cc, None)
+    settle(comb, rules, dyn, streams, None)
     if not is_standing(dyn, i):
         return 0
     return actions
@@ -4463,17 +3936,17 @@ MINOR_MASK = ((1 << E_SORCERY) | (1 << E_HEAL) | (1 << E_SECOND_WIND) | (1 << E_
 
 
 @kernel(inline="always")
-def minor_talent(i, comb, pol, rules, dyn, streams, cc, bf):
+def minor_talent(i, comb, rules, dyn, streams, bf):
     """:func:`minor_talent_try` when she has a Minor-action talent (``MINOR_MASK``);
     inlined, so a combatant without one pays a load, not a call passing every
     state array. Returns 0 (none), 1 (used) or 2 (another Minor)."""
     if comb[i, C_TMASK] & MINOR_MASK == 0:
         return 0
-    return minor_talent_try(i, comb, pol, rules, dyn, streams, cc, bf)
+    return minor_talent_try(i, comb, rules, dyn, streams, bf)
 
 
 @kernel
-def minor_talent_try(i, comb, pol, rules, dyn, streams, cc, bf):
+def minor_talent_try(i, comb, rules, dyn, streams, bf):
     """A Minor action from her talents, in this order: sorcery for the whole
     turn (the Minor is taken, :func:`cast_sorcery`), a heal
     (:func:`try_heal`), Remedy on an ally, Curse, Steal Action, each within
@@ -4481,73 +3954,73 @@ def minor_talent_try(i, comb, pol, rules, dyn, streams, cc, bf):
     (:func:`try_link`), sorcery as a Minor action. Returns 0 (none), 1 (used)
     or 2 (a successful Steal Action: another Minor)."""
     if (comb[i, C_TMASK] >> E_SORCERY) & 1 != 0:
-        if pol[i, P_SORCERY] == SORCERY_TURN:
-            if sorcery_target(i, comb, pol, dyn, streams) >= 0:
+        if comb[i, P_SORCERY] == SORCERY_TURN:
+            if sorcery_target(i, comb, dyn, streams) >= 0:
                 dyn[i, D_CASTING] = 1  # she spends the whole turn: the Major casts (major_talent)
                 return 1
     # each call below is behind its mask bit: a call passes every state array (hundreds of words)
     if ((comb[i, C_TMASK] >> E_HEAL) | (comb[i, C_TMASK] >> E_SECOND_WIND)) & 1 != 0:
-        if try_heal(i, comb, pol, rules, dyn, streams, cc, bf):
+        if try_heal(i, comb, rules, dyn, streams, bf):
             return 1
     if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:  # the draft's Hex and Rouse, Minion Creation, Marionette
         if has_code(i, E_HEX, comb):
             if (comb[i, C_TMASK] >> E_AMPLIFY) & 1 != 0:  # the draft's Amplify Magic before her Hexes
-                if try_amplify(i, comb, pol, rules, dyn, streams, cc):
+                if try_amplify(i, comb, rules, dyn, streams):
                     return 1
-            if try_hex(i, comb, pol, rules, dyn, streams, cc):
+            if try_hex(i, comb, rules, dyn, streams):
                 return 1
         if has_code(i, E_MOOD, comb):
-            if try_mood(i, False, comb, pol, rules, dyn, cc):
+            if try_mood(i, False, comb, rules, dyn):
                 return 1
         if has_code(i, E_MINION_CREATION, comb):
-            if create_minions(i, comb, pol, rules, dyn, cc, bf):
+            if create_minions(i, comb, rules, dyn, bf):
                 return 1
         if has_code(i, E_MARIONETTE, comb):
-            if make_copy(i, comb, pol, rules, dyn, cc, bf):
+            if make_copy(i, comb, rules, dyn, bf):
                 return 1
     if (comb[i, C_TMASK] >> E_VEIL) & 1 != 0:
-        if try_veil(i, comb, pol, rules, dyn, cc, bf):
+        if try_veil(i, comb, rules, dyn, bf):
             return 1
     if (comb[i, C_TMASK] >> E_ROUGH_GOING) & 1 != 0:
-        if try_rough_going(i, comb, pol, rules, dyn, cc, bf):
+        if try_rough_going(i, comb, rules, dyn, bf):
             return 1
     if (comb[i, C_TMASK] >> E_MINES) & 1 != 0:
-        if try_mines(i, comb, pol, rules, dyn, cc, bf):
+        if try_mines(i, comb, rules, dyn, bf):
             return 1
     if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:  # Create Barrier
         if has_code(i, E_BARRIER, comb):
-            if try_barrier(i, comb, pol, rules, dyn, cc, bf):
+            if try_barrier(i, comb, rules, dyn, bf):
                 return 1
     if (comb[i, C_TMASK] >> E_HATE) & 1 != 0:
-        if dyn[i, D_RES] * 100 < pol[i, P_HEAL_BELOW] * comb[i, C_RES]:
-            h = hate_the_world(i, comb, pol, rules, dyn, cc)
+        if dyn[i, D_RES] * 100 < comb[i, P_HEAL_BELOW] * comb[i, C_RES]:
+            h = hate_the_world(i, comb, rules, dyn)
             if h >= 0:
                 # Hate the World (L1597): regain P2 d6 + P3 Resolve
-                restore(i, i, sum_d6(streams[S_DAMAGE], comb[i, C_TP2 + h]) + comb[i, C_TP3 + h], comb, dyn, cc)
+                restore(i, i, sum_d6(streams[S_DAMAGE], comb[i, C_TP2 + h]) + comb[i, C_TP3 + h], comb, dyn)
                 return 1
     if (comb[i, C_TMASK] >> E_REMEDY) & 1 != 0:
-        s = find_usable(i, E_REMEDY, comb, pol, dyn)
+        s = find_usable(i, E_REMEDY, comb, dyn)
         if s >= 0:
             j = ailing_ally(i, s, comb, dyn, bf)
             if j >= 0:
-                if try_remedy(i, j, comb, pol, rules, dyn, cc):
+                if try_remedy(i, j, comb, rules, dyn):
                     return 1
     if (comb[i, C_TMASK] >> E_CURSE) & 1 != 0:
-        if try_curse(i, comb, pol, rules, dyn, streams, cc, bf):
+        if try_curse(i, comb, rules, dyn, streams, bf):
             return 1
     if (comb[i, C_TMASK] >> E_STEAL_ACTION) & 1 != 0:
-        r = try_steal(i, comb, pol, rules, dyn, streams, cc, bf)
+        r = try_steal(i, comb, rules, dyn, streams, bf)
         if r != 0:
             return r
     if (comb[i, C_TMASK] >> E_AMPLIFY) & 1 != 0:
-        if try_amplify(i, comb, pol, rules, dyn, streams, cc):
+        if try_amplify(i, comb, rules, dyn, streams):
             return 1
     if (comb[i, C_TMASK] >> E_LINK) & 1 != 0:
-        if try_link(i, comb, pol, rules, dyn, streams, cc, bf):
+        if try_link(i, comb, rules, dyn, streams, bf):
             return 1
     if (comb[i, C_TMASK] >> E_SORCERY) & 1 != 0:
-        if pol[i, P_SORCERY] == SORCERY_MINOR:
-            if cast_sorcery(i, 0, comb, pol, rules, dyn, streams, cc):
+        if comb[i, P_SORCERY] == SORCERY_MINOR:
+            if cast_sorcery(i, 0, comb, rules, dyn, streams):
                 return 1
     return 0
 
@@ -4558,17 +4031,17 @@ MAJOR_MASK = ((1 << E_SORCERY) | (1 << E_GROUP_HEAL) | (1 << E_SCREAM) | (1 << E
 
 
 @kernel(inline="always")
-def major_talent(i, comb, pol, rules, dyn, streams, cc, bf):
+def major_talent(i, comb, rules, dyn, streams, bf):
     """:func:`major_talent_try` when she has a Major-action talent (``MAJOR_MASK``);
     inlined, so a combatant without one pays a load, not a call passing every
     state array."""
     if comb[i, C_TMASK] & MAJOR_MASK == 0:
         return False
-    return major_talent_try(i, comb, pol, rules, dyn, streams, cc, bf)
+    return major_talent_try(i, comb, rules, dyn, streams, bf)
 
 
 @kernel
-def major_talent_try(i, comb, pol, rules, dyn, streams, cc, bf):
+def major_talent_try(i, comb, rules, dyn, streams, bf):
     """A Major action from her talents instead of an attack, the first that
     applies of: Wave of Courage (:func:`try_group_heal`), a Scream
     (:func:`try_scream`), Life Bomb (:func:`try_life_bomb`), Curse Shift
@@ -4577,34 +4050,34 @@ def major_talent_try(i, comb, pol, rules, dyn, streams, cc, bf):
     if (comb[i, C_TMASK] >> E_SORCERY) & 1 != 0:
         if dyn[i, D_CASTING] != 0:
             dyn[i, D_CASTING] = 0
-            cast_sorcery(i, 2, comb, pol, rules, dyn, streams, cc)
+            cast_sorcery(i, 2, comb, rules, dyn, streams)
             return True
-        if pol[i, P_SORCERY] >= SORCERY_MAJOR:  # as a Major (also a whole-turn caster without her Minor)
-            if cast_sorcery(i, 1, comb, pol, rules, dyn, streams, cc):
+        if comb[i, P_SORCERY] >= SORCERY_MAJOR:  # as a Major (also a whole-turn caster without her Minor)
+            if cast_sorcery(i, 1, comb, rules, dyn, streams):
                 return True
     if (comb[i, C_TMASK] >> E_GROUP_HEAL) & 1 != 0:
-        if try_group_heal(i, comb, pol, rules, dyn, streams, cc, bf):
+        if try_group_heal(i, comb, rules, dyn, streams, bf):
             return True
     if (comb[i, C_TMASK] >> E_SCREAM) & 1 != 0:
-        if try_scream(i, comb, pol, rules, dyn, streams, cc, bf):
+        if try_scream(i, comb, rules, dyn, streams, bf):
             return True
     if (comb[i, C_TMASK] >> E_GRAVITY) & 1 != 0:
-        if try_gravity(i, comb, pol, rules, dyn, streams, cc, bf):
+        if try_gravity(i, comb, rules, dyn, streams, bf):
             return True
     if (comb[i, C_TMASK] >> E_AREA_ATTACK) & 1 != 0:
-        if try_area_attack(i, comb, pol, rules, dyn, streams, cc, bf):
+        if try_area_attack(i, comb, rules, dyn, streams, bf):
             return True
     if has_code(i, E_SCATTER, comb):
-        if try_scatter(i, comb, pol, rules, dyn, streams, cc, bf):
+        if try_scatter(i, comb, rules, dyn, streams, bf):
             return True
     if (comb[i, C_TMASK] >> E_LIFE_BOMB) & 1 != 0:
-        if try_life_bomb(i, comb, pol, rules, dyn, cc):
+        if try_life_bomb(i, comb, rules, dyn):
             return True
     if (comb[i, C_TMASK] >> E_CURSE_SHIFT) & 1 != 0:
-        if try_curse_shift(i, comb, pol, rules, dyn, streams, cc, bf):
+        if try_curse_shift(i, comb, rules, dyn, streams, bf):
             return True
     if (comb[i, C_TMASK] >> E_IMPLODE) & 1 != 0:
-        return try_implode(i, comb, pol, rules, dyn, streams, cc, bf)
+        return try_implode(i, comb, rules, dyn, streams, bf)
     return False
 
 
@@ -4612,13 +4085,13 @@ def major_talent_try(i, comb, pol, rules, dyn, streams, cc, bf):
 
 
 @kernel
-def area_gridless(i, comb, pol, rules, dyn, streams, cc):
+def area_gridless(i, comb, rules, dyn, streams):
     """An area attack without a grid (Blast Strike, Burst Attack, Gravity Wave): it reaches
     ``area_targets`` enemies: the policy's target, then the next ones listed. Used when
     that is at least the policy's ``area_min`` (and 1). Returns the attacks planned (0 = not used;
     the caller pays and this attacks)."""
     side = comb[i, C_SIDE]
-    finish = pol[i, P_FINISH] != 0
+    finish = comb[i, P_FINISH] != 0
     k = 0
     for j in range(comb.shape[0]):
         if _candidate(j, side, finish, comb, dyn):
@@ -4627,21 +4100,21 @@ def area_gridless(i, comb, pol, rules, dyn, streams, cc):
         k = rules[R_AREA_TARGETS]
     if k < 1:
         return 0
-    if k < pol[i, P_AREA_MIN]:
+    if k < comb[i, P_AREA_MIN]:
         return 0
     return k
 
 
 @kernel
-def area_attacks(i, k, comb, pol, rules, dyn, streams, cc):
+def area_attacks(i, k, comb, rules, dyn, streams):
     """Gridless: ``k`` basic attacks of one area attack, each target defending separately."""
     side = comb[i, C_SIDE]
-    finish = pol[i, P_FINISH] != 0
-    t = choose_target(i, comb, pol, dyn, streams[S_POLICY])
+    finish = comb[i, P_FINISH] != 0
+    t = choose_target(i, comb, dyn, streams[S_POLICY])
     if t < 0:
         return
-    attack_call(i, t, comb, pol, rules, dyn, streams, cc)
-    cc[i, K_AREA_TARGETS] += 1
+    attack_call(i, t, comb, rules, dyn, streams)
+    dyn[i, K_AREA_TARGETS] += 1
     left = k - 1
     for j in range(comb.shape[0]):
         if left <= 0:
@@ -4651,27 +4124,27 @@ def area_attacks(i, k, comb, pol, rules, dyn, streams, cc):
         if not is_standing(dyn, i):
             break
         if _candidate(j, side, finish, comb, dyn):
-            attack_call(i, j, comb, pol, rules, dyn, streams, cc)
-            cc[i, K_AREA_TARGETS] += 1
+            attack_call(i, j, comb, rules, dyn, streams)
+            dyn[i, K_AREA_TARGETS] += 1
             left -= 1
 
 
 @kernel
-def area_gridless_use(i, s, comb, pol, rules, dyn, streams, cc):
+def area_gridless_use(i, s, comb, rules, dyn, streams):
     """Gridless Blast Strike / Burst Attack / Gravity Wave from slot ``s``: when it reaches
     enough enemies (:func:`area_gridless`), pay and make its attacks (:func:`area_attacks`).
     Returns whether it was used."""
-    k = area_gridless(i, comb, pol, rules, dyn, streams, cc)
+    k = area_gridless(i, comb, rules, dyn, streams)
     if k == 0:
         return False
-    pay_talent(i, s, comb, rules, dyn, cc)
-    area_attacks(i, k, comb, pol, rules, dyn, streams, cc)
-    check_bursts(i, comb, rules, dyn, cc)
+    pay_talent(i, s, comb, rules, dyn)
+    area_attacks(i, k, comb, rules, dyn, streams)
+    check_bursts(i, comb, rules, dyn)
     return True
 
 
 @kernel
-def try_area_attack(i, comb, pol, rules, dyn, streams, cc, bf):
+def try_area_attack(i, comb, rules, dyn, streams, bf):
     """Blast Strike (L1801) / Burst Attack (L1965), ``area_attack``: a Major action, one basic
     attack against every target in the area, each defending separately (each target is its
     own attack: the attacker rolls per target). Grid: a straight line as long as her attack
@@ -4679,43 +4152,43 @@ def try_area_attack(i, comb, pol, rules, dyn, streams, cc, bf):
     ``width`` 2: and the parallel line beside it); P1 ``shape`` blast: or every adjacent hex,
     whichever reaches more (:func:`.battle_grid.area_attack`). Gridless: ``area_targets``
     enemies. Used when it reaches at least the policy's ``area_min`` enemies."""
-    s = find_usable(i, E_AREA_ATTACK, comb, pol, dyn)
+    s = find_usable(i, E_AREA_ATTACK, comb, dyn)
     if s < 0:
         return False
     if bf is None:
         if rules[R_POSITIONS] > 0:  # the draft's positions: every target in one position (DRAFT L271-275)
-            return PS.area_position(i, s, comb, pol, rules, dyn, streams, cc)
-        return area_gridless_use(i, s, comb, pol, rules, dyn, streams, cc)
+            return PS.area_position(i, s, comb, rules, dyn, streams)
+        return area_gridless_use(i, s, comb, rules, dyn, streams)
     else:
-        return BG.area_attack(i, s, comb, pol, rules, dyn, streams, cc, bf)
+        return BG.area_attack(i, s, comb, rules, dyn, streams, bf)
 
 
 @kernel
-def try_gravity(i, comb, pol, rules, dyn, streams, cc, bf):
+def try_gravity(i, comb, rules, dyn, streams, bf):
     """Gravity Wave (L2037), ``gravity_wave``: a Major action when at least ``area_min``
     enemies stand within its range (1-3): pull each P1 hex(es) closer, then one basic
     attack against the targets (rule ``gravity_targets``, A43) (:func:`.battle_grid.gravity_wave`).
     Gridless: no pull; it attacks ``area_targets`` enemies."""
-    s = find_usable(i, E_GRAVITY, comb, pol, dyn)
+    s = find_usable(i, E_GRAVITY, comb, dyn)
     if s < 0:
         return False
     if bf is None:
         if rules[R_POSITIONS] > 0:  # positions: every target in one position in reach, no pull
-            return PS.area_position(i, s, comb, pol, rules, dyn, streams, cc)
-        return area_gridless_use(i, s, comb, pol, rules, dyn, streams, cc)
+            return PS.area_position(i, s, comb, rules, dyn, streams)
+        return area_gridless_use(i, s, comb, rules, dyn, streams)
     else:
-        return BG.gravity_wave(i, s, comb, pol, rules, dyn, streams, cc, bf)
+        return BG.gravity_wave(i, s, comb, rules, dyn, streams, bf)
 
 
 @kernel
-def try_veil(i, comb, pol, rules, dyn, cc, bf):
+def try_veil(i, comb, rules, dyn, bf):
     """Veil (L2119), ``veil``: a Minor action while no Veil of hers holds: until the end of
     her next turn, attacks on her from anyone not within 1-2 hexes (the row's range) take
     - P1 (:func:`veil_penalty`). Grid: used when a standing enemy is not within 1-2 of her;
     gridless: used unless ``veil_gridless`` is none (then it would do nothing)."""
     if dyn[i, D_VEIL_UNTIL] > dyn[i, D_TURNS_DONE]:
         return False
-    s = find_usable(i, E_VEIL, comb, pol, dyn)
+    s = find_usable(i, E_VEIL, comb, dyn)
     if s < 0:
         return False
     if bf is None:
@@ -4724,13 +4197,13 @@ def try_veil(i, comb, pol, rules, dyn, cc, bf):
     else:
         if not BG.veil_worth(i, s, comb, dyn, bf):
             return False
-    pay_talent(i, s, comb, rules, dyn, cc)
+    pay_talent(i, s, comb, rules, dyn)
     dyn[i, D_VEIL_UNTIL] = dyn[i, D_TURNS_DONE] + 2
     return True
 
 
 @kernel(inline="always")
-def veil_penalty(i, t, comb, rules, dyn, cc):
+def veil_penalty(i, t, comb, rules, dyn):
     """Veil on ``t`` (L2121): the penalty to ``i``'s attack on her while it holds and ``i``
     is not within 1-2 hexes (grid: ``D_VEIL_D`` set by the grid attack; gridless: every
     attacker unless ``veil_gridless`` is none)."""
@@ -4747,58 +4220,58 @@ def veil_penalty(i, t, comb, rules, dyn, cc):
                 if d >= 1:
                     if hi < 0 or d <= hi:
                         return 0
-            cc[t, K_VEILED] += 1
+            dyn[t, K_VEILED] += 1
             return comb[t, C_TP1 + s]
     return 0
 
 
 @kernel
-def try_rough_going(i, comb, pol, rules, dyn, cc, bf):
+def try_rough_going(i, comb, rules, dyn, bf):
     """Rough Going (L1836), ``rough_going``: a Minor action on the grid (gridless it is never
     used and costs nothing): :func:`.battle_grid.rough_going`; on the draft's positions
     (DRAFT L319-323) :func:`.positions.rough_going`."""
     if bf is None:
         if rules[R_POSITIONS] > 0:
-            s = find_usable(i, E_ROUGH_GOING, comb, pol, dyn)
+            s = find_usable(i, E_ROUGH_GOING, comb, dyn)
             if s < 0:
                 return False
-            return PS.rough_going(i, s, comb, rules, dyn, cc)
+            return PS.rough_going(i, s, comb, rules, dyn)
         return False
     else:
-        s = find_usable(i, E_ROUGH_GOING, comb, pol, dyn)
+        s = find_usable(i, E_ROUGH_GOING, comb, dyn)
         if s < 0:
             return False
-        return BG.rough_going(i, s, comb, rules, dyn, cc, bf)
+        return BG.rough_going(i, s, comb, rules, dyn, bf)
 
 
 @kernel
-def try_scatter(i, comb, pol, rules, dyn, streams, cc, bf):
+def try_scatter(i, comb, rules, dyn, streams, bf):
     """Scattering shot (L2092-2096), ``scattering_shot``: a Major action on the grid
     (:func:`.battle_grid.scattering_shot`); gridless never used (the push does nothing there)."""
     if bf is None:
         return False
     else:
-        s = find_usable(i, E_SCATTER, comb, pol, dyn)
+        s = find_usable(i, E_SCATTER, comb, dyn)
         if s < 0:
             return False
-        return BG.scattering_shot(i, s, comb, pol, rules, dyn, streams, cc, bf)
+        return BG.scattering_shot(i, s, comb, rules, dyn, streams, bf)
 
 
 @kernel
-def try_mines(i, comb, pol, rules, dyn, cc, bf):
+def try_mines(i, comb, rules, dyn, bf):
     """Mines (L2059-2066), ``mines``: a Minor action on the grid (gridless never used, no
     cost): a mine in her hex (:func:`.battle_grid.place_mine`)."""
     if bf is None:
         return False
     else:
-        s = find_usable(i, E_MINES, comb, pol, dyn)
+        s = find_usable(i, E_MINES, comb, dyn)
         if s < 0:
             return False
-        return BG.place_mine(i, s, comb, rules, dyn, cc, bf)
+        return BG.place_mine(i, s, comb, rules, dyn, bf)
 
 
 @kernel
-def try_barrier(i, comb, pol, rules, dyn, cc, bf):
+def try_barrier(i, comb, rules, dyn, bf):
     """Create Barrier (L1693-1697), ``create_barrier``: a Minor action on the grid
     (:func:`.battle_grid.create_barrier`); gridless it is never used and costs nothing
     (with no hexes there is nothing for a barrier to block)."""
@@ -4807,53 +4280,53 @@ def try_barrier(i, comb, pol, rules, dyn, cc, bf):
     else:
         if dyn[i, D_BARRIER_RES] > 0:
             return False
-        s = find_usable(i, E_BARRIER, comb, pol, dyn)
+        s = find_usable(i, E_BARRIER, comb, dyn)
         if s < 0:
             return False
-        return BG.create_barrier(i, s, comb, rules, dyn, cc, bf)
+        return BG.create_barrier(i, s, comb, rules, dyn, bf)
 
 
 @kernel(inline="always")
-def bonus_action(i, comb, pol, rules, dyn, cc):
+def bonus_action(i, comb, rules, dyn):
     """Bonus Action (free, L1579): pay for one more Major action if she can
     (:func:`bonus_action_try`, called only when she has the talent)."""
     if (comb[i, C_TMASK] >> E_BONUS_ACTION) & 1 == 0:
         return False
-    return bonus_action_try(i, comb, pol, rules, dyn, cc)
+    return bonus_action_try(i, comb, rules, dyn)
 
 
 @kernel
-def bonus_action_try(i, comb, pol, rules, dyn, cc):
+def bonus_action_try(i, comb, rules, dyn):
     """The work of :func:`bonus_action`."""
     s = find_talent(i, E_BONUS_ACTION, comb, dyn)
     if s < 0:
         return False
     if dyn[i, D_RES] <= 0:
         return False
-    if not can_pay(i, s, comb, pol, dyn):
+    if not can_pay(i, s, comb, dyn):
         return False
     side = comb[i, C_SIDE]
-    finish = pol[i, P_FINISH] != 0
+    finish = comb[i, P_FINISH] != 0
     for j in range(comb.shape[0]):
         if _candidate(j, side, finish, comb, dyn):
-            pay_talent(i, s, comb, rules, dyn, cc)
+            pay_talent(i, s, comb, rules, dyn)
             return True
     return False  # nobody left to attack: keep the use
 
 
 @kernel(inline="always")
-def play_turn(i, comb, pol, rules, dyn, streams, cc, bf):
+def play_turn(i, comb, rules, dyn, streams, bf):
     """One turn of ``i``: gridless (``bf`` None) or on the battlefield.
     Every turn advances the fight's turn clock (``D_CLOCK``, row 0)."""
     dyn[0, D_CLOCK] += 1
     if bf is None:
-        take_turn(i, comb, pol, rules, dyn, streams, cc)
+        take_turn(i, comb, rules, dyn, streams)
     else:
-        BG.take_turn_grid(i, comb, pol, rules, dyn, streams, cc, bf)
+        BG.take_turn_grid(i, comb, rules, dyn, streams, bf)
 
 
 @kernel
-def extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf):
+def extra_turns_now(i, comb, rules, dyn, streams, bf):
     """Extra Action (L1979): ``i`` takes its extra turns of this round (if
     standing; on the battlefield ``bf`` when there is one); returns the
     fight's outcome after them, -1 while it goes on."""
@@ -4862,8 +4335,8 @@ def extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf):
     for e in range(k):
         if not is_standing(dyn, i):
             break
-        play_turn(i, comb, pol, rules, dyn, streams, cc, bf)
-        settle(comb, pol, rules, dyn, streams, cc, bf)
+        play_turn(i, comb, rules, dyn, streams, bf)
+        settle(comb, rules, dyn, streams, bf)
         outcome = outcome_now(comb, rules, dyn)
         if outcome >= 0:
             break
@@ -4871,7 +4344,7 @@ def extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf):
 
 
 @kernel
-def frenzy_turns(i, k, comb, pol, rules, dyn, streams, cc, bf):
+def frenzy_turns(i, k, comb, rules, dyn, streams, bf):
     """Up to ``k`` frenzy turns of ``i`` (:func:`frenzy_turn`), each settled;
     stops when the frenzy ends, she falls or the fight is decided. Returns
     the outcome (-1 while it goes on)."""
@@ -4879,8 +4352,8 @@ def frenzy_turns(i, k, comb, pol, rules, dyn, streams, cc, bf):
     for _ in range(k):
         if not frenzy_again(i, comb, rules, dyn):
             break
-        frenzy_turn(i, comb, pol, rules, dyn, streams, cc, bf)
-        settle(comb, pol, rules, dyn, streams, cc, bf)
+        frenzy_turn(i, comb, rules, dyn, streams, bf)
+        settle(comb, rules, dyn, streams, bf)
         outcome = outcome_now(comb, rules, dyn)
         if outcome >= 0:
             break
@@ -4954,23 +4427,23 @@ def flair_tier(oc, burst, rules):
 
 
 @kernel(inline="always")
-def count_tiers(j, oc0, oc1, oc2, comb, rules, dyn, cc):
+def count_tiers(j, oc0, oc1, oc2, comb, rules, dyn):
     """Count girl ``j``'s highest tier per stat, her counters being ``oc0..oc2``."""
     if comb[j, C_MONSTER] != 0:
         return
-    cc[j, K_TIER + flair_tier(oc0, dyn[j, D_BURST_TRIAL], rules)] += 1
-    cc[j, K_TIER + NTIERS + flair_tier(oc1, dyn[j, D_BURST_TRIAL + 1], rules)] += 1
-    cc[j, K_TIER + 2 * NTIERS + flair_tier(oc2, dyn[j, D_BURST_TRIAL + 2], rules)] += 1
+    dyn[j, K_TIER + flair_tier(oc0, dyn[j, D_BURST_TRIAL], rules)] += 1
+    dyn[j, K_TIER + NTIERS + flair_tier(oc1, dyn[j, D_BURST_TRIAL + 1], rules)] += 1
+    dyn[j, K_TIER + 2 * NTIERS + flair_tier(oc2, dyn[j, D_BURST_TRIAL + 2], rules)] += 1
 
 
 @kernel
-def fight(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve):
+def fight(comb, rules, dyn, order, key, streams, side_curve, comb_curve):
     """Play one gridless fight from the current ``dyn`` (:func:`fight_on`)."""
-    return fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve, None)
+    return fight_on(comb, rules, dyn, order, key, streams, side_curve, comb_curve, None)
 
 
 @kernel
-def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_curve, bf):
+def fight_on(comb, rules, dyn, order, key, streams, side_curve, comb_curve, bf):
     """Play one fight from the current ``dyn``; returns ``(outcome, rounds)``.
 
     ``bf``: ``None`` (gridless; numba prunes the grid branches) or the
@@ -4987,14 +4460,14 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
     n = comb.shape[0]
     cap = rules[R_ROUND_CAP]
     for j in range(n):  # a girl may start the scene at or over the threshold
-        check_bursts(j, comb, rules, dyn, cc)
+        check_bursts(j, comb, rules, dyn)
     if bf is not None:
         BG.place_all(dyn, bf)
         BG.refresh_fear(comb, dyn, bf)
     elif rules[R_POSITIONS] > 0:
-        PS.place_all(comb, pol, dyn)  # the draft's positions: everyone to her starting position
+        PS.place_all(comb, dyn)  # the draft's positions: everyone to her starting position
         PS.refresh_auras(comb, rules, dyn)
-    settle(comb, pol, rules, dyn, streams, cc, bf)
+    settle(comb, rules, dyn, streams, bf)
     roll_initiative(comb, rules, streams[S_SETUP], order, key)
     outcome = -1
     rounds = cap
@@ -5003,7 +4476,7 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
         for j in range(n):
             masks |= comb[j, C_TMASK]
     if (masks >> E_AMBUSH) & 1 != 0:
-        outcome = ambush_turns(comb, pol, rules, dyn, order, streams, cc, bf)
+        outcome = ambush_turns(comb, rules, dyn, order, streams, bf)
         if outcome >= 0:
             rounds = 1  # over before round 1: counted as a one-round fight
     for r in range(1, cap + 1):
@@ -5014,16 +4487,16 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
         for j in range(n):
             if (comb[j, C_TMASK] >> E_SHRUG_OFF) & 1 != 0:
                 if dyn[j, D_DEAD] == 0:
-                    shrug_off(j, comb, dyn, cc)
+                    shrug_off(j, comb, dyn)
             if dyn[j, D_AIL + A_BLEED] != 0:
-                bleed(j, comb, rules, dyn, streams, cc)
+                bleed(j, comb, rules, dyn, streams)
                 bled = True
             if dyn[j, D_HEXES] + dyn[j, D_REGEN] != 0:  # the draft's Hex and Regeneration
                 if dyn[j, D_DEAD] == 0:
-                    if round_effects(j, comb, rules, dyn, streams, cc):
+                    if round_effects(j, comb, rules, dyn, streams):
                         bled = True
         if bled:
-            settle(comb, pol, rules, dyn, streams, cc, bf)
+            settle(comb, rules, dyn, streams, bf)
             outcome = outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 rounds = r
@@ -5040,8 +4513,8 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
                     continue
                 if dyn[i, D_PENDING] == -2:
                     # the draft: the revive roll is her Major action (DRAFT L512-516)
-                    revive_roll(i, comb, rules, dyn, streams, cc)
-                    check_bursts(i, comb, rules, dyn, cc)
+                    revive_roll(i, comb, rules, dyn, streams)
+                    check_bursts(i, comb, rules, dyn)
                     acts = False
                 # revive: Resolve returns at the start of her next turn (A19a)
                 back = dyn[i, D_PENDING]
@@ -5053,18 +4526,18 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
                         BG.refresh_fear(comb, dyn, bf)
             if acts:
                 if dyn[i, D_FRENZY] != 0:
-                    outcome = frenzy_turns(i, 1 + rules[R_FURY_SECOND_TURN], comb, pol, rules, dyn, streams, cc, bf)
+                    outcome = frenzy_turns(i, 1 + rules[R_FURY_SECOND_TURN], comb, rules, dyn, streams, bf)
                 else:
-                    play_turn(i, comb, pol, rules, dyn, streams, cc, bf)
-                    settle(comb, pol, rules, dyn, streams, cc, bf)
+                    play_turn(i, comb, rules, dyn, streams, bf)
+                    settle(comb, rules, dyn, streams, bf)
                 if bf is not None:
-                    BG.after_turn(comb, pol, rules, dyn, streams, cc, bf)  # labyrinth: Pendulum (A44b)
+                    BG.after_turn(comb, rules, dyn, streams, bf)  # labyrinth: Pendulum (A44b)
             outcome = outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 break
             if (comb[i, C_TMASK] >> E_EXTRA_TURN) & 1 != 0:  # Extra Action (extra_turns)
                 if rules[R_EXTRA_TURN_AT] == 0:
-                    outcome = extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf)
+                    outcome = extra_turns_now(i, comb, rules, dyn, streams, bf)
                     if outcome >= 0:
                         break
         if outcome < 0:
@@ -5072,7 +4545,7 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
                 for k in range(n):
                     i = order[k]
                     if (comb[i, C_TMASK] >> E_EXTRA_TURN) & 1 != 0:
-                        outcome = extra_turns_now(i, comb, pol, rules, dyn, streams, cc, bf)
+                        outcome = extra_turns_now(i, comb, rules, dyn, streams, bf)
                         if outcome >= 0:
                             break
         if outcome < 0:
@@ -5081,12 +4554,12 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
                     for k in range(n):
                         i = order[k]
                         if frenzy_again(i, comb, rules, dyn):
-                            outcome = frenzy_turns(i, 1, comb, pol, rules, dyn, streams, cc, bf)
+                            outcome = frenzy_turns(i, 1, comb, rules, dyn, streams, bf)
                             if outcome >= 0:
                                 break
         if outcome < 0:
             if bf is not None:
-                outcome = BG.end_of_round(r, comb, pol, rules, dyn, streams, cc, bf)  # labyrinth features
+                outcome = BG.end_of_round(r, comb, rules, dyn, streams, bf)  # labyrinth features
         if outcome >= 0:
             rounds = r
             break
@@ -5098,23 +4571,23 @@ def fight_on(comb, pol, rules, dyn, order, key, streams, cc, side_curve, comb_cu
             if has_code(j, E_RADIATION, comb):
                 radiating = True
     if radiating:  # Overcharge Radiation at the end of the scene (L2047)
-        overcharge_radiation(comb, rules, dyn, streams, cc, bf)
+        overcharge_radiation(comb, rules, dyn, streams, bf)
         if rules[R_BURSTS] != BURSTS_COUNT:
-            settle(comb, pol, rules, dyn, streams, cc, bf)
+            settle(comb, rules, dyn, streams, bf)
     _record_round(rounds, 1, comb, dyn, side_curve, comb_curve)
     if outcome < 0:
         outcome = F_DRAW
     for j in range(n):
-        cc[j, K_RES_END] += dyn[j, D_RES]
+        dyn[j, K_RES_END] += dyn[j, D_RES]
         if is_standing(dyn, j):
-            cc[j, K_STANDING_END] += 1
+            dyn[j, K_STANDING_END] += 1
         if comb[j, C_MONSTER] == 0:
-            count_tiers(j, dyn[j, D_OC], dyn[j, D_OC + 1], dyn[j, D_OC + 2], comb, rules, dyn, cc)
+            count_tiers(j, dyn[j, D_OC], dyn[j, D_OC + 1], dyn[j, D_OC + 2], comb, rules, dyn)
     return outcome, rounds
 
 
 @pjit
-def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
+def simulate_blocks(comb, rules, key, start, count, nblocks,
                     fights, rounds_hist, side_curve, comb_curve, ccount):
     """Play trials ``start .. start+count-1`` in ``nblocks`` blocks (prange).
 
@@ -5122,12 +4595,13 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
     result does not depend on how trials are split over threads or blocks.
     Counters have a leading block axis and are summed by the caller:
     ``fights[nb, NF]``, ``rounds_hist[nb, cap+1]``, ``side_curve[nb, 2, 2, cap+1]``,
-    ``comb_curve[nb, n, 2, cap+1]``, ``ccount[nb, n, NK]``.
+    ``comb_curve[nb, n, 2, cap+1]``, ``ccount[nb, n, NDYN]`` (each block's ``dyn``: its
+    counters ``K_*`` are the block's sums).
     """
     n = comb.shape[0]
     per = (count + nblocks - 1) // nblocks
     for b in numba.prange(nblocks):
-        dyn = np.zeros((n, ND), dtype=np.int64)
+        dyn = ccount[b]  # counters (K_*) accumulate over the block's trials; reset sets the state (D_*)
         order = np.zeros(n, dtype=np.int64)
         ikey = np.zeros(n, dtype=np.int64)
         streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
@@ -5138,7 +4612,7 @@ def simulate_blocks(comb, pol, rules, key, start, count, nblocks,
             for p in range(NS):
                 seed_stream(streams[p], key, trial, p)
             reset(comb, rules, dyn)
-            outcome, rounds = fight(comb, pol, rules, dyn, order, ikey, streams, ccount[b],
+            outcome, rounds = fight(comb, rules, dyn, order, ikey, streams,
                                     side_curve[b], comb_curve[b])
             fights[b, outcome] += 1
             fights[b, F_ROUNDS] += rounds
@@ -5213,7 +4687,7 @@ def next_scene(comb, rules, dyn, prev, a, e, ng, recover, streams, party):
     for g in range(ng):
         p = prev + g
         i = a + g
-        for c in range(dyn.shape[1]):
+        for c in range(NK, NDYN):  # her state (D_*), not the row's own counters
             dyn[i, c] = dyn[p, c]
         comb[i, C_RES] = comb[p, C_RES]
         pending = dyn[i, D_PENDING]
@@ -5267,8 +4741,8 @@ def next_scene(comb, rules, dyn, prev, a, e, ng, recover, streams, party):
 
 
 @kernel
-def play_episode(cb, pol, rules, off, ng, recover, dyn, order, ikey, streams,
-                 fights, rounds_hist, scene_fights, scene_hist, side_curve, comb_curve, ccount, party, bf):
+def play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams,
+                 fights, rounds_hist, scene_fights, scene_hist, side_curve, comb_curve, party, bf):
     """One episode on seeded ``streams`` (:func:`simulate_episode_blocks`; the counters are one
     block's): the scenes in turn, each an ordinary fight (:func:`fight_on`, gridless when ``bf``
     is None, else on that battlefield, every scene deployed afresh from its own starting hexes:
@@ -5283,8 +4757,8 @@ def play_episode(cb, pol, rules, off, ng, recover, dyn, order, ikey, streams,
         e = off[s + 1]
         if s > 0:
             next_scene(cb, rules, dyn, off[s - 1], a, e, ng, recover[s - 1], streams, party)
-        outcome, rounds = fight_on(cb[a:e], pol[a:e], rules, dyn[a:e], order[:e - a], ikey[:e - a],
-                                   streams, ccount[a:e], side_curve[s], comb_curve[a:e], bf)
+        outcome, rounds = fight_on(cb[a:e], rules, dyn[a:e], order[:e - a], ikey[:e - a],
+                                   streams, side_curve[s], comb_curve[a:e], bf)
         scene_fights[s, outcome] += 1
         scene_fights[s, F_ROUNDS] += rounds
         scene_hist[s, rounds] += 1
@@ -5326,7 +4800,7 @@ def episode_width(off):
 
 
 @pjit
-def simulate_episode_blocks(comb, pol, rules, off, ng, recover, key, start, count, nblocks,
+def simulate_episode_blocks(comb, rules, off, ng, recover, key, start, count, nblocks,
                             fights, rounds_hist, scene_fights, scene_hist, side_curve, comb_curve,
                             ccount, party):
     """Play episodes ``start .. start+count-1`` in ``nblocks`` blocks (prange), gridless.
@@ -5343,7 +4817,7 @@ def simulate_episode_blocks(comb, pol, rules, off, ng, recover, key, start, coun
     (win = every scene won) and total rounds, ``rounds_hist[nb, S*cap+1]``
     its total rounds; per scene ``scene_fights[nb, S, NF]``,
     ``scene_hist[nb, S, cap+1]``, ``side_curve[nb, S, 2, 2, cap+1]``; per
-    stacked row ``comb_curve[nb, N, 2, cap+1]``, ``ccount[nb, N, NK]``; per
+    stacked row ``comb_curve[nb, N, 2, cap+1]``, ``ccount[nb, N, NDYN]`` (each block's ``dyn``); per
     party girl ``party[nb, ng, NPE]`` (the end of the episode).
     """
     n_all = comb.shape[0]
@@ -5351,7 +4825,7 @@ def simulate_episode_blocks(comb, pol, rules, off, ng, recover, key, start, coun
     per = (count + nblocks - 1) // nblocks
     for b in numba.prange(nblocks):
         cb = comb.copy()  # the party's maximum Resolve per scene is written here
-        dyn = np.zeros((n_all, ND), dtype=np.int64)
+        dyn = ccount[b]  # counters (K_*) accumulate; reset and next_scene set the state (D_*)
         order = np.zeros(width, dtype=np.int64)
         ikey = np.zeros(width, dtype=np.int64)
         streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
@@ -5361,5 +4835,5 @@ def simulate_episode_blocks(comb, pol, rules, off, ng, recover, key, start, coun
             trial = start + t
             for p in range(NS):
                 seed_stream(streams[p], key, trial, p)
-            play_episode(cb, pol, rules, off, ng, recover, dyn, order, ikey, streams, fights[b], rounds_hist[b],
-                         scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], ccount[b], party[b], None)
+            play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams, fights[b], rounds_hist[b],
+                         scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], party[b], None)

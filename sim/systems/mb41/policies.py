@@ -160,13 +160,15 @@ def parse_boost(value: str) -> tuple[str, int | None]:
     return v, None
 
 
-def encode(policy, burst_at: int = 13, attack_kind: str = "melee") -> np.ndarray:
-    """A validated policy model (see schema.Policy) -> int64[NP] parameter vector.
+def encode(policy, burst_at: int = 13, attack_kind: str = "melee", row: np.ndarray | None = None) -> np.ndarray:
+    """A validated policy model (see schema.Policy) -> its parameters (``P_*``) in
+    ``row``, a combatant's row of the static table (int64[NC]; a new one if ``None``).
 
     An unset ``overcharge_cap`` becomes ``burst_at - 1``; ``movement: auto``
     becomes close-in for a melee ``attack_kind``, keep-range for a ranged one.
     """
-    row = np.zeros(K.NP, dtype=np.int64)
+    if row is None:
+        row = np.zeros(K.NC, dtype=np.int64)
     row[K.P_TARGET] = TARGETS[policy.name]
     row[K.P_BOOST] = BOOSTS[policy.boost]
     row[K.P_MARGIN] = policy.boost_margin

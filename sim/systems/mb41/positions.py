@@ -130,14 +130,14 @@ def apart(a, b, dyn):
 
 
 @kernel
-def place_all(comb, pol, dyn):
+def place_all(comb, dyn):
     """Start of a fight: everyone present to her starting position
     (``P_PLACE``); rows absent at the start get theirs when they appear."""
     for i in range(comb.shape[0]):
         if dyn[i, K.D_ABSENT] != 0:
             dyn[i, K.D_PLACE] = -1
         else:
-            dyn[i, K.D_PLACE] = pol[i, K.P_PLACE]
+            dyn[i, K.D_PLACE] = comb[i, K.P_PLACE]
         dyn[i, K.D_PAID] = 0
 
 
@@ -246,24 +246,24 @@ def engaged(i, comb, rules, dyn):
 
 
 @kernel
-def pick(i, in_reach, comb, pol, rules, dyn, st_policy):
+def pick(i, in_reach, comb, rules, dyn, st_policy):
     """The enemy ``i``'s targeting policy picks (``in_reach``: only among
     those a basic attack reaches now), -1 if none. Candidates as gridless
     (:func:`.kernel._candidate`); focus-weakest: lowest Resolve;
     strongest-threat: highest Attack, then lowest Resolve; nearest: fewest
     positions, then lowest Resolve; ties to the first listed; random-target:
     uniform (policy stream)."""
-    return pick_within(i, in_reach, -1, comb, pol, rules, dyn, st_policy)
+    return pick_within(i, in_reach, -1, comb, rules, dyn, st_policy)
 
 
 @kernel
-def pick_within(i, in_reach, hi, comb, pol, rules, dyn, st_policy):
+def pick_within(i, in_reach, hi, comb, rules, dyn, st_policy):
     """:func:`pick` among the enemies at most ``hi`` positions from ``i``
     (-1: all), for a talent with a range (the draft's Curse, Hex: 0-2)."""
     n = comb.shape[0]
     side = comb[i, K.C_SIDE]
-    finish = pol[i, K.P_FINISH] != 0
-    mode = pol[i, K.P_TARGET]
+    finish = comb[i, K.P_FINISH] != 0
+    mode = comb[i, K.P_TARGET]
     best = -1
     best_res = 1 << 60
     best_att = -1
@@ -312,10 +312,10 @@ def pick_within(i, in_reach, hi, comb, pol, rules, dyn, st_policy):
 
 
 @kernel(inline="always")
-def goal_of(i, t, comb, pol, rules, dyn):
+def goal_of(i, t, comb, rules, dyn):
     """Whom ``i`` moves relative to and the band of distances she wants:
     ``(who, lo, hi)``; who -1 = she stays."""
-    mode = pol[i, K.P_MOVE]
+    mode = comb[i, K.P_MOVE]
     if mode == K.MOVE_HOLD:
         return -1, 0, 0
     if mode == K.MOVE_PROTECT:
@@ -369,23 +369,23 @@ def away(i, who, lo, hi, dyn):
 
 
 @kernel(inline="always")
-def move_to(i, p, dyn, cc):
+def move_to(i, p, dyn):
     dyn[i, K.D_PLACE] = p
     dyn[i, K.D_PAID] = 0
-    cc[i, K.K_PLACES] += 1
+    dyn[i, K.K_PLACES] += 1
 
 
 @kernel
-def reckless(i, p, comb, rules, dyn, streams, cc):
+def reckless(i, p, comb, rules, dyn, streams):
     """Reckless Movement (DRAFT L510) to position ``p``; returns whether she moved."""
-    if BG.reckless_roll(i, comb, rules, dyn, streams, cc):
-        move_to(i, p, dyn, cc)
+    if BG.reckless_roll(i, comb, rules, dyn, streams):
+        move_to(i, p, dyn)
         return True
     return False
 
 
 @kernel
-def minor_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc):
+def minor_move(i, who, lo, hi, comb, rules, dyn, streams):
     """Movement (Minor, DRAFT L502-504) one position toward her band; returns
     True if the Minor was spent (a move, a Reckless Movement, or a payment
     toward leaving rough terrain under ``rough_cost: split``)."""
@@ -394,28 +394,28 @@ def minor_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc):
         return False
     if dyn[i, K.D_AIL + K.A_BOUND] != 0:
         return False  # Bound: movement requires a Major action (4.1 L1463)
-    rash = pol[i, K.P_RECKLESS] != 0
+    rash = comb[i, K.P_RECKLESS] != 0
     eng = engaged(i, comb, rules, dyn)
     short = False
     if is_rough(dyn[i, K.D_PLACE], rules, dyn):
         short = dyn[i, K.D_PAID] + 1 < 2
     if eng or short:
         if rash:
-            if not held(i, comb, pol, rules, dyn, streams, cc):
-                reckless(i, p, comb, rules, dyn, streams, cc)
+            if not held(i, comb, rules, dyn, streams):
+                reckless(i, p, comb, rules, dyn, streams)
             return True
         if not eng:
             if rules[K.R_ROUGH_COST] == 1:
                 dyn[i, K.D_PAID] += 1
                 return True
         return False
-    if not held(i, comb, pol, rules, dyn, streams, cc):
-        move_to(i, p, dyn, cc)
+    if not held(i, comb, rules, dyn, streams):
+        move_to(i, p, dyn)
     return True
 
 
 @kernel
-def major_move(i, who, lo, hi, minor, comb, pol, rules, dyn, streams, cc):
+def major_move(i, who, lo, hi, minor, comb, rules, dyn, streams):
     """Move toward her band with the Major (nobody in reach). Engaged:
     Disengage (DRAFT L498; ``disengage: unlocks`` = the Minor then moves her).
     Rough terrain: the Major and, if still free, the Minor pay the two
@@ -429,35 +429,35 @@ def major_move(i, who, lo, hi, minor, comb, pol, rules, dyn, streams, cc):
     rough = is_rough(dyn[i, K.D_PLACE], rules, dyn)
     if dyn[i, K.D_AIL + K.A_BOUND] != 0:
         if eng or rough:
-            if pol[i, K.P_RECKLESS] != 0:
-                if not held(i, comb, pol, rules, dyn, streams, cc):
-                    reckless(i, p, comb, rules, dyn, streams, cc)
+            if comb[i, K.P_RECKLESS] != 0:
+                if not held(i, comb, rules, dyn, streams):
+                    reckless(i, p, comb, rules, dyn, streams)
             return False
-        if not held(i, comb, pol, rules, dyn, streams, cc):
-            move_to(i, p, dyn, cc)
+        if not held(i, comb, rules, dyn, streams):
+            move_to(i, p, dyn)
         return False
     pts = 1
     if eng:
-        cc[i, K.K_DISENGAGES] += 1
+        dyn[i, K.K_DISENGAGES] += 1
         if rules[K.R_DISENGAGE] == 1:
             pts = 0
     need = 2 if rough else 1
     paid = dyn[i, K.D_PAID] + pts
     if paid >= need:
-        if not held(i, comb, pol, rules, dyn, streams, cc):
-            move_to(i, p, dyn, cc)
+        if not held(i, comb, rules, dyn, streams):
+            move_to(i, p, dyn)
         return False
     if minor:
         if paid + 1 >= need:
-            if not held(i, comb, pol, rules, dyn, streams, cc):
-                move_to(i, p, dyn, cc)
+            if not held(i, comb, rules, dyn, streams):
+                move_to(i, p, dyn)
             return True
     dyn[i, K.D_PAID] = paid
     return False
 
 
 @kernel(inline="always")
-def ready(i, t, comb, pol, rules, dyn):
+def ready(i, t, comb, rules, dyn):
     """Before ``i``'s basic attack on ``t``: the damage of the form the
     distance allows (``D_DMG_ADJ``, as on the hex grid) and who may Cover
     ``t`` (``D_GUARD``: a standing ally of ``t`` in her position whose
@@ -473,7 +473,7 @@ def ready(i, t, comb, pol, rules, dyn):
         for j in range(comb.shape[0]):
             if j == i:
                 continue  # a frenzied girl attacking an ally does not Cover against herself
-            if not K.may_guard(j, t, g, comb, pol, dyn):
+            if not K.may_guard(j, t, g, comb, dyn):
                 continue
             if dyn[j, K.D_PLACE] != dyn[t, K.D_PLACE]:
                 continue
@@ -489,52 +489,52 @@ def done(i, t, dyn):
 
 
 @kernel
-def minor_toward(i, t, comb, pol, rules, dyn, streams, cc):
+def minor_toward(i, t, comb, rules, dyn, streams):
     """Step 2 / 4 of the turn: Movement toward her band around target ``t``
     (or the ally she protects); returns whether the Minor was spent."""
-    who, lo, hi = goal_of(i, t, comb, pol, rules, dyn)
+    who, lo, hi = goal_of(i, t, comb, rules, dyn)
     if not away(i, who, lo, hi, dyn):
         return False
     if who == t and dyn[i, K.D_COPY] != 0:
         if reach(i, t, comb, rules, dyn) >= 0:
             return False  # her Marionette copy reaches the target: she stays
     if comb[i, K.C_TMASK] != 0:
-        if talent_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc):
+        if talent_move(i, who, lo, hi, comb, rules, dyn, streams):
             return True
         if K.has_code(i, K.E_LETS_MOVE, comb):
-            if lets_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc):
+            if lets_move(i, who, lo, hi, comb, rules, dyn, streams):
                 return True
-    return minor_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc)
+    return minor_move(i, who, lo, hi, comb, rules, dyn, streams)
 
 
 @kernel
-def major_toward(i, t, minor, comb, pol, rules, dyn, streams, cc):
+def major_toward(i, t, minor, comb, rules, dyn, streams):
     """Step 3 with nobody in reach: the Major moves her toward her band
     (Disengage when engaged); returns whether the Minor was spent too."""
-    who, lo, hi = goal_of(i, t, comb, pol, rules, dyn)
+    who, lo, hi = goal_of(i, t, comb, rules, dyn)
     if not away(i, who, lo, hi, dyn):
         return False
-    return major_move(i, who, lo, hi, minor, comb, pol, rules, dyn, streams, cc)
+    return major_move(i, who, lo, hi, minor, comb, rules, dyn, streams)
 
 
 @kernel
-def attack_call(i, t, comb, pol, rules, dyn, streams, cc):
+def attack_call(i, t, comb, rules, dyn, streams):
     """A basic attack of ``i`` on ``t`` on positions outside the turn's own
     attack site (a frenzy's attacks and retaliations): the auras by position,
     :func:`ready`, :func:`.kernel.attack_call`, :func:`done`; first, as for
     the turn's attack, an ally may Speed Burst into ``t``'s position to Cover
     her (:func:`cover_sprint`). Returns what the attack returns."""
     if K.side_has_code(t, K.E_SPRINT, comb):
-        cover_sprint(i, t, comb, pol, rules, dyn, cc)
+        cover_sprint(i, t, comb, rules, dyn)
     refresh_auras(comb, rules, dyn)
-    ready(i, t, comb, pol, rules, dyn)
-    dealt = K.attack_call(i, t, comb, pol, rules, dyn, streams, cc)
+    ready(i, t, comb, rules, dyn)
+    dealt = K.attack_call(i, t, comb, rules, dyn, streams)
     done(i, t, dyn)
     return dealt
 
 
 @kernel
-def frenzy_step(i, t, lo, hi, comb, rules, dyn, cc):
+def frenzy_step(i, t, lo, hi, comb, rules, dyn):
     """The frenzy's extra point of movement (4.1 L758) on positions: when one
     plain position toward ``t`` (not engaged, not Bound, not out of a rough
     position) brings it within her reach, she spends 1 Fury on it, which pays
@@ -555,14 +555,14 @@ def frenzy_step(i, t, lo, hi, comb, rules, dyn, cc):
         d = -d
     if form_at(i, d, comb, rules) < 0:
         return False
-    move_to(i, p, dyn, cc)
-    K.spend_fury(i, 1, dyn, cc)
+    move_to(i, p, dyn)
+    K.spend_fury(i, 1, dyn)
     dyn[i, K.D_FURY_PAID] = 1
     return True
 
 
 @kernel
-def frenzy_turn(i, t, comb, pol, rules, dyn, streams, cc):
+def frenzy_turn(i, t, comb, rules, dyn, streams):
     """A Fury frenzy's turn on positions (4.1 L746 on the draft's map: the
     draft defines no bursts, the engine plays 4.1's): ``t`` is
     :func:`.kernel.frenzy_target` (the closest standing combatant, allies
@@ -586,30 +586,30 @@ def frenzy_turn(i, t, comb, pol, rules, dyn, streams, cc):
     if minor:
         if reach(i, t, comb, rules, dyn) < 0:
             if away(i, t, lo, hi, dyn):
-                if minor_move(i, t, lo, hi, comb, pol, rules, dyn, streams, cc):
+                if minor_move(i, t, lo, hi, comb, rules, dyn, streams):
                     minor = False
     if not K.is_standing(dyn, i):
         return
     if minor:
-        if K.frenzy_removal(i, comb, pol, rules, dyn, streams, cc):
+        if K.frenzy_removal(i, comb, rules, dyn, streams):
             minor = False
     if reach(i, t, comb, rules, dyn) < 0:
-        frenzy_step(i, t, lo, hi, comb, rules, dyn, cc)
+        frenzy_step(i, t, lo, hi, comb, rules, dyn)
     if reach(i, t, comb, rules, dyn) >= 0:
         if K.side_has_code(t, K.E_SWITCH, comb):
-            t = K.defensive_switch(i, t, comb, pol, rules, dyn, cc, None)
-        attack_call(i, t, comb, pol, rules, dyn, streams, cc)
+            t = K.defensive_switch(i, t, comb, rules, dyn, None)
+        attack_call(i, t, comb, rules, dyn, streams)
     elif away(i, t, lo, hi, dyn):
-        major_move(i, t, lo, hi, minor, comb, pol, rules, dyn, streams, cc)
+        major_move(i, t, lo, hi, minor, comb, rules, dyn, streams)
     dyn[i, K.D_FURY_PAID] = 0
     refresh_auras(comb, rules, dyn)
 
 
 @kernel
-def any_in_reach(i, comb, pol, rules, dyn):
+def any_in_reach(i, comb, rules, dyn):
     """Some enemy ``i`` may target is within reach of a basic attack (Bonus Action)."""
     side = comb[i, K.C_SIDE]
-    finish = pol[i, K.P_FINISH] != 0
+    finish = comb[i, K.P_FINISH] != 0
     for j in range(comb.shape[0]):
         if K._candidate(j, side, finish, comb, dyn):
             if reach(i, j, comb, rules, dyn) >= 0:
@@ -621,7 +621,7 @@ def any_in_reach(i, comb, pol, rules, dyn):
 
 
 @kernel
-def held(i, comb, pol, rules, dyn, streams, cc):
+def held(i, comb, rules, dyn, streams):
     """Guardian (DRAFT L79-83, free, 1 Defense overcharge; the 4.1 And Your
     Enemies Closer mechanic ``enemies_closer``): ``i`` attempts to move out of
     her position; each standing enemy in that position holding the talent
@@ -641,10 +641,10 @@ def held(i, comb, pol, rules, dyn, streams, cc):
             continue
         if not K.is_standing(dyn, k):
             continue
-        s = K.find_usable(k, K.E_CLOSER, comb, pol, dyn)
+        s = K.find_usable(k, K.E_CLOSER, comb, dyn)
         if s < 0:
             continue
-        if BG.hold_challenge(k, s, i, comb, rules, dyn, streams, cc):
+        if BG.hold_challenge(k, s, i, comb, rules, dyn, streams):
             return True
     return False
 
@@ -659,7 +659,7 @@ def rough_short(i, rules, dyn):
 
 
 @kernel
-def shove(i, t, sign, comb, rules, dyn, cc):
+def shove(i, t, sign, comb, rules, dyn):
     """Get Over Here (``sign`` -1, DRAFT L125-129) / Repel (+1): after a hit,
     ``t`` moves 1 position closer to / farther from ``i`` (forced: rough
     terrain, enemies and Guardian do not hold it; the map's end does). Pulled
@@ -686,11 +686,11 @@ def shove(i, t, sign, comb, rules, dyn, cc):
         return
     dyn[t, K.D_PLACE] = m
     dyn[t, K.D_PAID] = 0
-    cc[i, K.K_SHOVED] += 1
+    dyn[i, K.K_SHOVED] += 1
 
 
 @kernel
-def sprint(i, t, comb, pol, rules, dyn, streams, cc):
+def sprint(i, t, comb, rules, dyn, streams):
     """Sprint (DRAFT L149-153, free, 2/Scene, once per round, on her turn):
     one position toward her band around target ``t`` as a free action, when
     she is out of it and a plain Movement would do (not while Bound, engaged
@@ -699,7 +699,7 @@ def sprint(i, t, comb, pol, rules, dyn, streams, cc):
     mechanic's ``any_round``) is the same step with no limit a round; a
     girl with both takes the first listed she can use; one step a turn.
     Returns True if she sprinted."""
-    who, lo, hi = goal_of(i, t, comb, pol, rules, dyn)
+    who, lo, hi = goal_of(i, t, comb, rules, dyn)
     if not away(i, who, lo, hi, dyn):
         return False
     if dyn[i, K.D_AIL + K.A_BOUND] != 0:
@@ -717,17 +717,17 @@ def sprint(i, t, comb, pol, rules, dyn, streams, cc):
         if comb[i, K.C_TCODE + k] == K.E_SPRINT:
             if dyn[i, K.D_TUSES + k] != 0:
                 if comb[i, K.C_TP2 + k] != 0 or not again:
-                    if K.can_pay(i, k, comb, pol, dyn):
+                    if K.can_pay(i, k, comb, dyn):
                         s = k
                         break
     if s < 0:
         return False
-    K.pay_talent(i, s, comb, rules, dyn, cc)
-    K.check_bursts(i, comb, rules, dyn, cc)
+    K.pay_talent(i, s, comb, rules, dyn)
+    K.check_bursts(i, comb, rules, dyn)
     if comb[i, K.C_TP2 + s] == 0:
         dyn[i, K.D_SPRINT_AT] = dyn[0, K.D_ROUND]
-    move_to(i, p, dyn, cc)
-    cc[i, K.K_TALENT_MOVES] += 1
+    move_to(i, p, dyn)
+    dyn[i, K.K_TALENT_MOVES] += 1
     return True
 
 
@@ -746,7 +746,7 @@ def on_side(i, j, d, hi, dyn):
 
 
 @kernel
-def cover_sprint(i, t, comb, pol, rules, dyn, cc):
+def cover_sprint(i, t, comb, rules, dyn):
     """Sprint off her turn on positions (the draft's Speed Burst, DRAFT L63-67:
     "You may use this power outside your normal turn"; a 4.1 Sprint row,
     L1726-1729): before ``i``'s attack roll on ``t``, when nobody in ``t``'s
@@ -765,16 +765,16 @@ def cover_sprint(i, t, comb, pol, rules, dyn, cc):
     for j in range(n):
         if j != i:
             if dyn[j, K.D_PLACE] == pt:
-                if K.may_guard(j, t, -1, comb, pol, dyn):
+                if K.may_guard(j, t, -1, comb, dyn):
                     return  # someone can Cover her already
     if is_rough(pt, rules, dyn):
         return
     for j in range(n):
         if j == i:
             continue
-        if not K.may_guard(j, t, -1, comb, pol, dyn):
+        if not K.may_guard(j, t, -1, comb, dyn):
             continue
-        if dyn[t, K.D_RES] * 100 >= pol[j, K.P_INTERCEPT] * comb[t, K.C_RES]:
+        if dyn[t, K.D_RES] * 100 >= comb[j, K.P_INTERCEPT] * comb[t, K.C_RES]:
             continue
         if abs(dyn[j, K.D_PLACE] - pt) != 1:
             continue
@@ -784,18 +784,18 @@ def cover_sprint(i, t, comb, pol, rules, dyn, cc):
             continue
         if engaged(j, comb, rules, dyn):
             continue
-        s = K.off_turn_sprint(j, comb, pol, dyn)
+        s = K.off_turn_sprint(j, comb, dyn)
         if s < 0:
             continue
-        K.pay_sprint(j, s, comb, rules, dyn, cc)
-        move_to(j, pt, dyn, cc)
-        cc[j, K.K_TALENT_MOVES] += 1
-        cc[j, K.K_GUARD_SPRINTS] += 1
+        K.pay_sprint(j, s, comb, rules, dyn)
+        move_to(j, pt, dyn)
+        dyn[j, K.K_TALENT_MOVES] += 1
+        dyn[j, K.K_GUARD_SPRINTS] += 1
         return
 
 
 @kernel
-def dash(i, t, comb, pol, rules, dyn, streams, cc):
+def dash(i, t, comb, rules, dyn, streams):
     """Dash Strike (DRAFT L277-281, Major, 2/Scene) / Pounce: move 1 position
     and make a basic attack. Used when nobody is in reach and one position
     brings the policy's target ``t`` into reach (her attack_kind's form
@@ -805,7 +805,7 @@ def dash(i, t, comb, pol, rules, dyn, streams, cc):
     attack, -1 if not used."""
     if t < 0:
         return -1
-    if not K._candidate(t, comb[i, K.C_SIDE], pol[i, K.P_FINISH] != 0, comb, dyn):
+    if not K._candidate(t, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn):
         return -1
     if dyn[i, K.D_AIL + K.A_BOUND] != 0:
         return -1
@@ -813,7 +813,7 @@ def dash(i, t, comb, pol, rules, dyn, streams, cc):
         return -1
     if engaged(i, comb, rules, dyn):
         return -1
-    s = K.find_usable(i, K.E_MOVE_ATTACK, comb, pol, dyn)
+    s = K.find_usable(i, K.E_MOVE_ATTACK, comb, dyn)
     if s < 0:
         return -1
     p = dyn[i, K.D_PLACE]
@@ -835,10 +835,10 @@ def dash(i, t, comb, pol, rules, dyn, streams, cc):
             best = m
     if best < 0:
         return -1
-    K.pay_talent(i, s, comb, rules, dyn, cc)
-    K.check_bursts(i, comb, rules, dyn, cc)
-    move_to(i, best, dyn, cc)
-    cc[i, K.K_TALENT_MOVES] += 1
+    K.pay_talent(i, s, comb, rules, dyn)
+    K.check_bursts(i, comb, rules, dyn)
+    move_to(i, best, dyn)
+    dyn[i, K.K_TALENT_MOVES] += 1
     return t
 
 
@@ -894,7 +894,7 @@ def teleport_place(i, who, lo, hi, rules, dyn):
 
 
 @kernel
-def talent_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc):
+def talent_move(i, who, lo, hi, comb, rules, dyn, streams):
     """A movement talent as her Minor toward her band (the draft's Bypass,
     DRAFT L11-15, and Teleport, L69-73; a monster's Swift / Monster Teleport
     alike); True if the Minor was spent. Used only when a plain Movement
@@ -922,7 +922,7 @@ def talent_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc):
     en = 0
     if K.has_code(i, K.E_EXTRA_MOVE, comb):
         if not bound:
-            es = K.find_usable(i, K.E_EXTRA_MOVE, comb, pol, dyn)
+            es = K.find_usable(i, K.E_EXTRA_MOVE, comb, dyn)
             if es >= 0:
                 em, en = extra_place(i, who, lo, hi, comb[i, K.C_TP1 + es], comb[i, K.C_TP2 + es], comb, rules, dyn)
                 if em >= 0:
@@ -930,20 +930,20 @@ def talent_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc):
                     if e < 0:
                         e = -e
                     if comb[i, K.C_TCOST + es] == 0 or BG.band_gap(e, lo, hi) == 0:
-                        return extra_move(i, es, em, en, comb, pol, rules, dyn, streams, cc)
+                        return extra_move(i, es, em, en, comb, rules, dyn, streams)
     if K.has_code(i, K.E_TELEPORT, comb):
-        s = K.find_usable(i, K.E_TELEPORT, comb, pol, dyn)
+        s = K.find_usable(i, K.E_TELEPORT, comb, dyn)
         if s >= 0:
             m = teleport_place(i, who, lo, hi, rules, dyn)
             if m >= 0:
-                K.pay_talent(i, s, comb, rules, dyn, cc)
-                K.check_bursts(i, comb, rules, dyn, cc)
-                cc[i, K.K_TALENT_MOVES] += apart_to(i, m, dyn)
+                K.pay_talent(i, s, comb, rules, dyn)
+                K.check_bursts(i, comb, rules, dyn)
+                dyn[i, K.K_TALENT_MOVES] += apart_to(i, m, dyn)
                 dyn[i, K.D_PLACE] = m
                 dyn[i, K.D_PAID] = 0
                 return True
     if em >= 0:
-        return extra_move(i, es, em, en, comb, pol, rules, dyn, streams, cc)
+        return extra_move(i, es, em, en, comb, rules, dyn, streams)
     return False
 
 
@@ -957,17 +957,17 @@ def apart_to(i, m, dyn):
 
 
 @kernel
-def extra_move(i, s, m, n, comb, pol, rules, dyn, streams, cc):
+def extra_move(i, s, m, n, comb, rules, dyn, streams):
     """Pay for Bypass / Swift in slot ``s`` and move ``n`` positions to ``m``
     (Guardian may hold her: the Minor is spent)."""
-    K.pay_talent(i, s, comb, rules, dyn, cc)
-    K.check_bursts(i, comb, rules, dyn, cc)
-    if held(i, comb, pol, rules, dyn, streams, cc):
+    K.pay_talent(i, s, comb, rules, dyn)
+    K.check_bursts(i, comb, rules, dyn)
+    if held(i, comb, rules, dyn, streams):
         return True
     dyn[i, K.D_PLACE] = m
     dyn[i, K.D_PAID] = 0
-    cc[i, K.K_PLACES] += n
-    cc[i, K.K_TALENT_MOVES] += n
+    dyn[i, K.K_PLACES] += n
+    dyn[i, K.K_TALENT_MOVES] += n
     return True
 
 
@@ -975,7 +975,7 @@ def extra_move(i, s, m, n, comb, pol, rules, dyn, streams, cc):
 
 
 @kernel
-def area_position(i, s, comb, pol, rules, dyn, streams, cc):
+def area_position(i, s, comb, rules, dyn, streams):
     """Blast Strike on positions (DRAFT L271-275: "choose one position within
     range. Each target within that position must attempt to defend
     themselves"); Burst Attack and Gravity Wave (no pull) alike. The position
@@ -989,7 +989,7 @@ def area_position(i, s, comb, pol, rules, dyn, streams, cc):
     standing allies in it are attacked too (not herself). Returns whether it
     was used."""
     side = comb[i, K.C_SIDE]
-    finish = pol[i, K.P_FINISH] != 0
+    finish = comb[i, K.P_FINISH] != 0
     allies = rules[K.R_AREA_ALLIES] != 0
     here = dyn[i, K.D_PLACE]
     best = -1
@@ -1026,12 +1026,12 @@ def area_position(i, s, comb, pol, rules, dyn, streams, cc):
             best_n = n
             best_a = a
             best_d = d
-    need = pol[i, K.P_AREA_MIN]
+    need = comb[i, K.P_AREA_MIN]
     if need < 1:
         need = 1
     if best < 0 or best_n < need:
         return False
-    K.pay_talent(i, s, comb, rules, dyn, cc)
+    K.pay_talent(i, s, comb, rules, dyn)
     n = comb.shape[0]
     for j in range(n):  # the targets: those in the position when the attack is made
         if j != i:
@@ -1052,39 +1052,39 @@ def area_position(i, s, comb, pol, rules, dyn, streams, cc):
         if not hit:
             continue
         # Defensive Switch (DRAFT L103-107): an ally outside the position may take her place
-        t = K.area_switch(i, j, comb, pol, rules, dyn, cc, None)
-        ready(i, t, comb, pol, rules, dyn)
-        K.attack_call(i, t, comb, pol, rules, dyn, streams, cc)
+        t = K.area_switch(i, j, comb, rules, dyn, None)
+        ready(i, t, comb, rules, dyn)
+        K.attack_call(i, t, comb, rules, dyn, streams)
         done(i, t, dyn)
-        cc[i, K.K_AREA_TARGETS] += 1
+        dyn[i, K.K_AREA_TARGETS] += 1
     K.area_done(dyn)
-    K.check_bursts(i, comb, rules, dyn, cc)
+    K.check_bursts(i, comb, rules, dyn)
     return True
 
 
 @kernel
-def safe_place(i, comb, pol, rules, dyn, cc):
+def safe_place(i, comb, rules, dyn):
     """Safe Place (DRAFT L241-243, Major): one willing ally moves to her
     position. Used, as on the hex grid, on the ally (not herself; standing,
     or down and alive) lowest in Resolve share below ``heal_below`` who shares
     a position with a standing enemy, when no standing enemy is in hers; the
     move is the talent's (no Disengage, rough terrain or Guardian, as the
     grid's). True if used."""
-    s = K.find_usable(i, K.E_SAFE_PLACE, comb, pol, dyn)
+    s = K.find_usable(i, K.E_SAFE_PLACE, comb, dyn)
     if s < 0:
         return False
     here = dyn[i, K.D_PLACE]
     if foe_at(here, comb[i, K.C_SIDE], comb, dyn):
         return False
-    best = rescue_ally(i, here, -1, comb, pol, dyn)
+    best = rescue_ally(i, here, -1, comb, dyn)
     if best < 0:
         return False
-    send(i, s, best, here, comb, rules, dyn, cc)
+    send(i, s, best, here, comb, rules, dyn)
     return True
 
 
 @kernel
-def get_back(i, comb, pol, rules, dyn, cc):
+def get_back(i, comb, rules, dyn):
     """Get Back (DRAFT L119-123, Minor): send one willing ally within
     ``range_positions`` (0-2, ``C_TREACH``) to Position 1 (rule
     ``get_back_to``: ``own_end`` = her side's end of the map, Position 1 for
@@ -1094,7 +1094,7 @@ def get_back(i, comb, pol, rules, dyn, cc):
     with a standing enemy, when no standing enemy is at Position 1; the move
     is the talent's (no Disengage, rough terrain or Guardian, like Safe
     Place). True if used."""
-    s = K.find_usable(i, K.E_GET_BACK, comb, pol, dyn)
+    s = K.find_usable(i, K.E_GET_BACK, comb, dyn)
     if s < 0:
         return False
     side = comb[i, K.C_SIDE]
@@ -1103,26 +1103,26 @@ def get_back(i, comb, pol, rules, dyn, cc):
         dest = rules[K.R_POSITIONS] - 1
     if foe_at(dest, side, comb, dyn):
         return False
-    best = rescue_ally(i, dest, comb[i, K.C_TREACH + s], comb, pol, dyn)
+    best = rescue_ally(i, dest, comb[i, K.C_TREACH + s], comb, dyn)
     if best < 0:
         return False
-    send(i, s, best, dest, comb, rules, dyn, cc)
+    send(i, s, best, dest, comb, rules, dyn)
     return True
 
 
 @kernel
-def send(i, s, j, dest, comb, rules, dyn, cc):
+def send(i, s, j, dest, comb, rules, dyn):
     """Pay ``i``'s talent in slot ``s`` and put ally ``j`` at position ``dest``
     (the talent's move, counted in her K_SHOVED)."""
-    K.pay_talent(i, s, comb, rules, dyn, cc)
-    cc[i, K.K_SHOVED] += apart_to(j, dest, dyn)
+    K.pay_talent(i, s, comb, rules, dyn)
+    dyn[i, K.K_SHOVED] += apart_to(j, dest, dyn)
     dyn[j, K.D_PLACE] = dest
     dyn[j, K.D_PAID] = 0
-    K.check_bursts(i, comb, rules, dyn, cc)
+    K.check_bursts(i, comb, rules, dyn)
 
 
 @kernel
-def rescue_ally(i, dest, hi, comb, pol, dyn):
+def rescue_ally(i, dest, hi, comb, dyn):
     """Safe Place's and Get Back's ally: of ``i``'s allies (not herself;
     standing, or down and alive) not at position ``dest`` and at most ``hi``
     positions from her (-1: any), the one lowest in Resolve share below her
@@ -1130,7 +1130,7 @@ def rescue_ally(i, dest, hi, comb, pol, dyn):
     first listed); -1 if none."""
     side = comb[i, K.C_SIDE]
     best = -1
-    best_share = pol[i, K.P_HEAL_BELOW]
+    best_share = comb[i, K.P_HEAL_BELOW]
     for j in range(comb.shape[0]):
         if j == i:
             continue
@@ -1165,7 +1165,7 @@ def foe_at(p, side, comb, dyn):
 
 
 @kernel
-def lets_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc):
+def lets_move(i, who, lo, hi, comb, rules, dyn, streams):
     """Let's Move (DRAFT L47-51, Minor, 1 Support overcharge): she moves one
     position and one willing ally immediately moves 1 position. Used in
     place of her plain Movement toward her band (not while Bound, engaged or
@@ -1179,7 +1179,7 @@ def lets_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc):
         return False
     if not free_to_step(i, comb, rules, dyn):
         return False
-    s = K.find_usable(i, K.E_LETS_MOVE, comb, pol, dyn)
+    s = K.find_usable(i, K.E_LETS_MOVE, comb, dyn)
     if s < 0:
         return False
     side = comb[i, K.C_SIDE]
@@ -1194,8 +1194,8 @@ def lets_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc):
             continue
         if not free_to_step(j, comb, rules, dyn):
             continue
-        tj = pick(j, False, comb, pol, rules, dyn, streams[K.S_POLICY])
-        wj, lj, hj = goal_of(j, tj, comb, pol, rules, dyn)
+        tj = pick(j, False, comb, rules, dyn, streams[K.S_POLICY])
+        wj, lj, hj = goal_of(j, tj, comb, rules, dyn)
         if not away(j, wj, lj, hj, dyn):
             continue
         q = step_to(j, wj, lj, hj, comb, rules, dyn)
@@ -1205,13 +1205,13 @@ def lets_move(i, who, lo, hi, comb, pol, rules, dyn, streams, cc):
             break
     if mate < 0:
         return False
-    K.pay_talent(i, s, comb, rules, dyn, cc)
-    if not held(i, comb, pol, rules, dyn, streams, cc):
-        move_to(i, p, dyn, cc)
-    if not held(mate, comb, pol, rules, dyn, streams, cc):
-        move_to(mate, mp, dyn, cc)
-        cc[i, K.K_TALENT_MOVES] += 1
-    K.check_bursts(i, comb, rules, dyn, cc)
+    K.pay_talent(i, s, comb, rules, dyn)
+    if not held(i, comb, rules, dyn, streams):
+        move_to(i, p, dyn)
+    if not held(mate, comb, rules, dyn, streams):
+        move_to(mate, mp, dyn)
+        dyn[i, K.K_TALENT_MOVES] += 1
+    K.check_bursts(i, comb, rules, dyn)
     return True
 
 
@@ -1227,7 +1227,7 @@ def free_to_step(i, comb, rules, dyn):
 
 
 @kernel
-def rough_going(i, s, comb, rules, dyn, cc):
+def rough_going(i, s, comb, rules, dyn):
     """The draft's Rough Going (DRAFT L319-323, Minor, 1 Attack overcharge): a
     position within 0-2 of her (the slot's ``range_positions``) takes on Rough
     Terrain for the rest of the scene (:func:`is_rough`). She picks the
@@ -1259,9 +1259,9 @@ def rough_going(i, s, comb, rules, dyn, cc):
         best_d = d
     if best < 0:
         return False
-    K.pay_talent(i, s, comb, rules, dyn, cc)
+    K.pay_talent(i, s, comb, rules, dyn)
     dyn[0, K.D_ROUGH_PLACES] |= 1 << best
-    cc[i, K.K_ROUGHENED] += 1
+    dyn[i, K.K_ROUGHENED] += 1
     return True
 
 
