@@ -122,7 +122,7 @@ def python_fighters(inputs):
     from sim.bench_python import MIN_DAMAGE, ROUND_CAP, SIX_DAMAGE, Fighter
     from sim.systems.mb41 import kernel as K
 
-    r = inputs.rules
+    r = inputs.rule_table
     expected = {
         "initiative listed": r[K.R_INITIATIVE] == 1,
         "no revive": r[K.R_REVIVE] == 0,

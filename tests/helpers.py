@@ -153,7 +153,9 @@ def mb41_fight(inputs, dyn, streams, cc):
 
     n, cap = inputs.n, inputs.round_cap
     scratch = np.zeros(n, dtype=np.int64)
-    pool = dict(comb=inputs.comb, pol=inputs.pol, rules=inputs.rules, dyn=dyn,
+    from sim.systems.mb41.world import no_field
+
+    pool = dict(comb=inputs.comb, pol=inputs.pol, rules=inputs.rules, dyn=dyn, bf=no_field(),
                 order=np.zeros(n, dtype=np.int64), key=scratch, ikey=scratch, streams=streams, cc=cc,
                 side_curve=np.zeros((2, 2, cap + 1), dtype=np.int64),
                 comb_curve=np.zeros((n, 2, cap + 1), dtype=np.int64))
@@ -167,10 +169,18 @@ def mb41_fight(inputs, dyn, streams, cc):
 
 def mb41_call(fn, **args):
     """Call a numba kernel with its arguments matched by parameter name (robust to
-    reordering); an unknown parameter fails with a clear message."""
+    reordering); an unknown parameter fails with a clear message. ``bf`` None (or
+    not given) is the battlefield of a fight without a grid (:func:`.world.no_field`)."""
     import inspect
 
+    from sim.systems.mb41.world import no_field
+
+    if args.get("bf") is None:
+        args["bf"] = no_field()
     params = list(inspect.signature(getattr(fn, "py_func", fn)).parameters)
+    if "streams" in params and "streams" not in args:
+        args["streams"] = Script().streams  # no dice: a function that draws none here
+
     missing = [p for p in params if p not in args]
     if missing:
         raise TypeError(f"{fn.__name__} has parameters {missing} that the test does not supply")

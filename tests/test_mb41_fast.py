@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import Script, mb41_data, mb41_fight, mb41_inputs, mb41_member, mb41_state
+from helpers import mb41_call, Script, mb41_data, mb41_fight, mb41_inputs, mb41_member, mb41_state
 
 from sim.rng import stream_key
 from sim.systems import mb41
@@ -101,8 +101,9 @@ def _fight(fn, inputs, script):
     n, cap = inputs.n, inputs.round_cap
     side_curve = np.zeros((2, 2, cap + 1), dtype=np.int64)
     comb_curve = np.zeros((n, 2, cap + 1), dtype=np.int64)
-    out = fn(inputs.comb, inputs.rules, dyn, np.zeros(n, dtype=np.int64),
-             np.zeros(n, dtype=np.int64), script.streams, side_curve, comb_curve)
+    out = mb41_call(fn, comb=inputs.comb, rules=inputs.rules, dyn=dyn, order=np.zeros(n, dtype=np.int64),
+                    key=np.zeros(n, dtype=np.int64), streams=script.streams, side_curve=side_curve,
+                    comb_curve=comb_curve, bf=None)
     used = [script.used(p) for p in range(K.NS)]
     return out, dyn, cc, side_curve, comb_curve, used
 

@@ -270,9 +270,7 @@ def test_positions_after_every_turn(data, trials):
         dyn2, cc2 = mb41_state(inp)
         bf2 = BG.make_bf(inp.battlefield)
         n = inp.n
-        K.fight_on(inp.comb, inp.rules, dyn2, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-                   seeded(key, trial, streams), np.zeros((2, 2, cap + 1), dtype=np.int64),
-                   np.zeros((n, 2, cap + 1), dtype=np.int64), bf2)
+        K.fight_on(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros((2, 2, cap + 1), dtype=np.int64), np.zeros((n, 2, cap + 1), dtype=np.int64), inp.comb, inp.rules, dyn2, seeded(key, trial, streams), bf2)
         tally = [K.K_RES_END, K.K_STANDING_END] + list(range(K.K_TIER, K.K_TIER + 3 * K.NTIERS))
         keep = [c for c in range(K.NK) if c not in tally]
         np.testing.assert_array_equal(dyn[:, K.NK:], dyn2[:, K.NK:])  # the state (the counters below)
@@ -308,8 +306,6 @@ def test_grid_threads_and_chunks(data, trials, split):
     bf = BG.make_bf(inp.battlefield)
     for trial in range(split):
         dyn, cc = mb41_state(inp)
-        K.fight_on(inp.comb, inp.rules, dyn, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-                   seeded(key, trial, streams), np.zeros((2, 2, cap + 1), dtype=np.int64),
-                   np.zeros((n, 2, cap + 1), dtype=np.int64), bf)
+        K.fight_on(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros((2, 2, cap + 1), dtype=np.int64), np.zeros((n, 2, cap + 1), dtype=np.int64), inp.comb, inp.rules, dyn, seeded(key, trial, streams), bf)
         total += cc[:, :K.NK]
     assert np.array_equal(total, a["combatants"])

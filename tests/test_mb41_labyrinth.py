@@ -420,9 +420,7 @@ def test_labyrinth_fight_runs_and_counts():
         for p in range(K.NS):
             seed_stream(streams[p], key, trial, p)
         dyn, cc = mb41_state(inp)
-        K.fight_on(inp.comb, inp.rules, dyn, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-                   streams, np.zeros((2, 2, cap + 1), dtype=np.int64), np.zeros((n, 2, cap + 1), dtype=np.int64),
-                   bf)
+        K.fight_on(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros((2, 2, cap + 1), dtype=np.int64), np.zeros((n, 2, cap + 1), dtype=np.int64), inp.comb, inp.rules, dyn, streams, bf)
         total += cc
     assert total[:, K.K_LAB_DMG].sum() > 0 and total[:, K.K_LAB_MOVES].sum() > 0
     assert total[:, K.K_PENDULUM].sum() > 0

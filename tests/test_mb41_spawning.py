@@ -77,7 +77,7 @@ def test_a_reserve_rows_fear_aura_arrives_and_ends_with_it():
     comb[2, K.C_TP1 + 2] = 1
     comb[2, K.C_TMASK] |= 1 << K.E_FEAR_AURA
     assert comb[0, K.C_FEAR0] == 0 and dyn[0, K.D_FEAR] == 0
-    assert mb41_call(K.appear, j=2, anchor=-1, comb=comb, dyn=dyn, cc=cc, bf=None)
+    assert mb41_call(K.appear, j=2, anchor=-1, comb=comb, rules=inp.rules, dyn=dyn, cc=cc, bf=None)
     assert dyn[0, K.D_FEAR] == 1 and dyn[1, K.D_FEAR] == 0
     call(K.apply_damage, inp, dyn, cc, Script(), t=2, dmg=10)
     assert dyn[2, K.D_DEAD] == 1 and dyn[0, K.D_FEAR] == 0
@@ -309,7 +309,7 @@ def test_on_the_grid_created_minions_take_the_nearest_free_hexes():
     nbrs = sorted(c for c in range(inp.battlefield.n) if inp.battlefield.distance(c, int(dyn[1, K.D_POS])) == 1)
     assert cells == nbrs[:2]
     assert dyn[4, K.D_POS] == -1 and dyn[5, K.D_POS] == -1
-    mb41_call(K.heart_creature, j=0, anchor=int(dyn[0, K.D_POS]), comb=inp.comb, dyn=dyn, cc=cc, bf=bf)
+    mb41_call(K.heart_creature, j=0, anchor=int(dyn[0, K.D_POS]), comb=inp.comb, rules=inp.rules, dyn=dyn, cc=cc, bf=bf)
     assert grid_apart(inp, dyn, 0, 5) == 1 and occ[dyn[5, K.D_POS]] == 5
 
 

@@ -808,41 +808,6 @@ def guard_for(i, a, t, ranged, comb, dyn, bf):
 
 
 @kernel
-def intercept(i, t, dmg, comb, rules, dyn, streams):
-    """Intercept (L1469, A26a), called by :func:`.kernel.attack` after a hit
-    on ``t`` for ``dmg`` when ``D_GUARD`` names an ally: if her policy is
-    willing she rolls 2d6! + Defence; returns the damage left for ``t``."""
-    j = dyn[t, K.D_GUARD]
-    dyn[t, K.D_GUARD] = -1
-    if dmg <= 0:
-        return dmg
-    if not K.is_standing(dyn, j):
-        return dmg
-    if dyn[t, K.D_RES] > 0:  # a downed target always needs it
-        left = dyn[t, K.D_RES] - dmg
-        if left * 100 >= comb[j, K.P_INTERCEPT] * comb[t, K.C_RES]:
-            return dmg
-    total, sixes = exploding_d6(streams[K.S_CHECK], 2)
-    total += comb[j, K.C_DEF] - K.roll_penalty(j, rules, dyn)
-    K.gain_overcharge(j, comb[j, K.C_RD], sixes, comb, rules, dyn)
-    if total <= rules[K.R_INTERCEPT_BANDS]:
-        K.check_bursts(j, comb, rules, dyn)
-        return dmg
-    take = dmg
-    if total > rules[K.R_INTERCEPT_BANDS + 1]:
-        take = dmg // 2
-        if rules[K.R_INTERCEPT_HALF] == 1:
-            take = (dmg + 1) // 2
-    d = K.apply_damage(j, take, comb, rules, dyn, streams)
-    dyn[j, K.K_TAKEN] += d
-    dyn[i, K.K_DEALT] += d
-    dyn[j, K.K_INTERCEPTS] += 1
-    dyn[j, K.K_INTERCEPT_DMG] += d
-    K.check_bursts(j, comb, rules, dyn)
-    return 0
-
-
-@kernel
 def attack_setup(i, t, comb, rules, dyn, bf):
     """Before ``i``'s basic attack on ``t`` on the grid: the Fear Auras, the
     damage of the form the distance allows (her ``attack_kind`` when both
@@ -991,7 +956,7 @@ def frenzy_turn(i, t, comb, rules, dyn, streams, bf):
         if K.is_standing(dyn, i) and K.is_standing(dyn, t):
             if reach(i, t, rules, dyn, bf) >= 0:
                 if K.side_has_code(t, K.E_SWITCH, comb):
-                    t = K.defensive_switch(i, t, comb, rules, dyn, bf)
+                    t = K.defensive_switch(i, t, comb, rules, dyn, streams, bf)
                 grid_attack_call(i, t, comb, rules, dyn, streams, bf)
             elif away(i, goal, lo, hi, dyn, bf):
                 major_move(i, goal, lo, hi, minor, comb, rules, dyn, streams, bf)
@@ -1161,7 +1126,7 @@ def _turn_grid(i, comb, rules, dyn, streams, bf):
                     if K.has_code(i, K.E_SHOVE, comb):
                         sh = K.pay_shove(i, comb, rules, dyn)
             if K.side_has_code(t, K.E_SWITCH, comb):
-                t = K.defensive_switch(who, t, comb, rules, dyn, bf)
+                t = K.defensive_switch(who, t, comb, rules, dyn, streams, bf)
             if K.side_has_code(t, K.E_SPRINT, comb):
                 guard_sprint(who, t, comb, rules, dyn, streams, bf)
             dealt = grid_attack(who, t, comb, rules, dyn, streams, bf)
@@ -1177,7 +1142,7 @@ def _turn_grid(i, comb, rules, dyn, streams, bf):
                 if who == i:
                     if dealt >= 0:
                         if (mask >> K.E_REFLECTOR) & 1 != 0:
-                            K.give_reflector(i, comb, dyn, bf)
+                            K.give_reflector(i, comb, rules, dyn, streams, bf)
                 if mask != 0:
                     if any_in_reach(i, comb, rules, dyn, bf):
                         if K.bonus_action(i, comb, rules, dyn):
@@ -1416,7 +1381,7 @@ def area_strike(i, t, comb, rules, dyn, streams, bf):
     place (:func:`.kernel.area_switch`); then, nobody able to intercept, an ally may Sprint
     off her turn to stand next to her (:func:`guard_sprint`; the area's targets were
     marked when the attack was made, so stepping into it does not make her one)."""
-    t = K.area_switch(i, t, comb, rules, dyn, bf)
+    t = K.area_switch(i, t, comb, rules, dyn, streams, bf)
     if K.side_has_code(t, K.E_SPRINT, comb):
         guard_sprint(i, t, comb, rules, dyn, streams, bf)
     refresh_fear(comb, dyn, bf)
@@ -1807,7 +1772,7 @@ def detonate(o, k, i, comb, rules, dyn, streams, bf):
         d = hexes(m, p, bf)
         if d > 1:
             continue
-        t = K.area_switch(o, j, comb, rules, dyn, bf)  # a switcher takes this attack, no other of it
+        t = K.area_switch(o, j, comb, rules, dyn, streams, bf)  # a switcher takes this attack, no other of it
         adj = comb[o, K.C_MELEE_DMG] - comb[o, K.C_DMG]
         if d == 0:
             if t == i:
@@ -2107,7 +2072,7 @@ def pendulum(comb, rules, dyn, streams, bf):
                     pickk -= 1
     o = lab[G.L_OWNER]
     if K.side_has_code(t, K.E_SWITCH, comb):
-        t = K.defensive_switch(o, t, comb, rules, dyn, bf)
+        t = K.defensive_switch(o, t, comb, rules, dyn, streams, bf)
     att = 0
     if o >= 0:
         att = comb[o, K.C_ATT]
@@ -3208,3 +3173,142 @@ def strike_barrier(i, goal, lo, hi, comb, rules, dyn, streams, bf):
     if dyn[k, K.D_BARRIER_RES] == 0:
         collapse_barrier(k, dyn, bf)
     return True
+
+
+# ---------------------------------------------------------------- procedures (the world's signature, :mod:`.world`)
+# What the table (:mod:`.registry`) names on the hex grid.
+
+
+@kernel
+def p_turn(i, b, c, comb, rules, dyn, streams, bf):
+    """PR_TURN: :func:`take_turn_grid`."""
+    take_turn_grid(i, comb, rules, dyn, streams, bf)
+    return 0
+
+
+@kernel
+def p_start(a, b, c, comb, rules, dyn, streams, bf):
+    """PR_START: everyone to her starting hex (:func:`place_all`), the Fear Auras."""
+    place_all(dyn, bf)
+    refresh_fear(comb, dyn, bf)
+    return 0
+
+
+@kernel
+def p_auras(a, b, c, comb, rules, dyn, streams, bf):
+    """PR_AURAS: :func:`refresh_fear`."""
+    refresh_fear(comb, dyn, bf)
+    return 0
+
+
+@kernel
+def p_after_turn(i, b, c, comb, rules, dyn, streams, bf):
+    """PR_AFTER_TURN: :func:`after_turn`."""
+    after_turn(comb, rules, dyn, streams, bf)
+    return 0
+
+
+@kernel
+def p_end_of_round(r, b, c, comb, rules, dyn, streams, bf):
+    """PR_END_OF_ROUND: :func:`end_of_round`; the outcome, -1 while the fight goes on."""
+    return end_of_round(r, comb, rules, dyn, streams, bf)
+
+
+@kernel
+def p_frenzy_move(i, t, c, comb, rules, dyn, streams, bf):
+    """PR_FRENZY_MOVE: :func:`frenzy_turn`."""
+    frenzy_turn(i, t, comb, rules, dyn, streams, bf)
+    return 0
+
+
+@kernel
+def p_attack_at(i, t, c, comb, rules, dyn, streams, bf):
+    """PR_ATTACK_AT: :func:`grid_attack_call`."""
+    grid_attack_call(i, t, comb, rules, dyn, streams, bf)
+    return 0
+
+
+@kernel
+def p_reach(i, t, c, comb, rules, dyn, streams, bf):
+    """PR_REACH: :func:`reach`."""
+    return reach(i, t, rules, dyn, bf)
+
+
+@kernel
+def p_distance(i, j, c, comb, rules, dyn, streams, bf):
+    """PR_DISTANCE: hexes between the cells of ``i`` and ``j`` (:func:`hexes`)."""
+    return hexes(dyn[i, K.D_POS], dyn[j, K.D_POS], bf)
+
+
+@kernel
+def p_appear_at(j, a, c, comb, rules, dyn, streams, bf):
+    """PR_APPEAR_AT: :func:`place_near`; 0 when no hex is free."""
+    return 1 if place_near(j, a, dyn, bf) else 0
+
+
+@kernel
+def p_copy_place(i, s, c, comb, rules, dyn, streams, bf):
+    """PR_COPY_PLACE: :func:`copy_cell`; -1 when no hex in range is free."""
+    return copy_cell(i, s, comb, rules, dyn, bf)
+
+
+@kernel
+def p_pick_within(i, hi, c, comb, rules, dyn, streams, bf):
+    """PR_PICK_WITHIN: :func:`pick_near`."""
+    return pick_near(i, hi, comb, rules, dyn, streams[K.S_POLICY], bf)
+
+
+@kernel
+def p_on_line(i, j, ds, comb, rules, dyn, streams, bf):
+    """PR_ON_LINE: ``j`` on the line in direction ``ds // 8`` of ``i``'s Scream in slot ``ds % 8``."""
+    s = ds % 8
+    return 1 if on_line(dyn[i, K.D_POS], ds // 8, comb[i, K.C_TREACH + s], dyn[j, K.D_POS], bf) else 0
+
+
+@kernel
+def p_switch_to(j, t, c, comb, rules, dyn, streams, bf):
+    """PR_SWITCH_TO: :func:`swap_places`."""
+    swap_places(j, t, dyn, bf)
+    return 1
+
+
+@kernel
+def p_area(i, s, c, comb, rules, dyn, streams, bf):
+    """PR_AREA: :func:`area_attack`."""
+    return 1 if area_attack(i, s, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def p_gravity(i, s, c, comb, rules, dyn, streams, bf):
+    """PR_GRAVITY: :func:`gravity_wave`."""
+    return 1 if gravity_wave(i, s, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def p_veil_worth(i, s, c, comb, rules, dyn, streams, bf):
+    """PR_VEIL_WORTH: :func:`veil_worth`."""
+    return 1 if veil_worth(i, s, comb, dyn, bf) else 0
+
+
+@kernel
+def p_rough_going(i, s, c, comb, rules, dyn, streams, bf):
+    """PR_ROUGH_GOING: :func:`rough_going`."""
+    return 1 if rough_going(i, s, comb, rules, dyn, bf) else 0
+
+
+@kernel
+def p_scatter(i, s, c, comb, rules, dyn, streams, bf):
+    """PR_SCATTER: :func:`scattering_shot`."""
+    return 1 if scattering_shot(i, s, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def p_mine(i, s, c, comb, rules, dyn, streams, bf):
+    """PR_MINE: :func:`place_mine`."""
+    return 1 if place_mine(i, s, comb, rules, dyn, bf) else 0
+
+
+@kernel
+def p_barrier(i, s, c, comb, rules, dyn, streams, bf):
+    """PR_BARRIER: :func:`create_barrier`."""
+    return 1 if create_barrier(i, s, comb, rules, dyn, bf) else 0

@@ -53,7 +53,7 @@ def _fights_counting(comb, rules, key, count, field):
         for p in range(K.NS):
             seed_stream(streams[p], key, t, p)
         K.reset(comb, rules, dyn)
-        K.fight_on(comb, rules, dyn, order, ikey, streams, side_curve, comb_curve, bf)
+        K.fight_on(order, ikey, side_curve, comb_curve, comb, rules, dyn, streams, bf)
         for p in range(K.NS):
             draws += np.int64(streams[p, 7])
     return draws

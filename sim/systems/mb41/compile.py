@@ -18,14 +18,15 @@ class Inputs:
     """Kernel inputs of one variant.
 
     comb: int64[n, NC] the static table (stats, talents, policy: :mod:`.layout`),
-    rules: int64[R_SIZE] (see :mod:`.layout`);
+    rule_table: int64[R_SIZE] the rule options (see :mod:`.layout`); ``rules``, what
+    the kernels take, adds this process's procedure table (:mod:`.registry`);
     names / sides / kinds: per combatant, in listed order; side_names: 2 names;
     resolved_rules: the full rule options used (recorded in provenance);
     notes: assumptions that apply to this variant (shown in the report).
     """
 
     comb: np.ndarray
-    rules: np.ndarray
+    rule_table: np.ndarray
     names: list[str]
     sides: list[int]
     kinds: list[str]
@@ -37,13 +38,30 @@ class Inputs:
     episode: "EpisodePlan | None" = None  # several scenes: comb holds the stacked blocks (see EpisodePlan)
 
     @property
+    def rules(self) -> np.ndarray:
+        """The kernels' ``rules``: the rule options and the procedure table of this
+        process (compiled, or loaded from the cache, on first use)."""
+        live = self.__dict__.get("_live_rules")
+        if live is None:
+            from .registry import live_rules
+
+            live = live_rules(self.comb, self.rule_table)
+            self.__dict__["_live_rules"] = live
+        return live
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_live_rules", None)  # machine addresses belong to one process
+        return state
+
+    @property
     def pol(self) -> np.ndarray:
         """The policy columns live in ``comb`` (``P_*``): the same array."""
         return self.comb
 
     @property
     def round_cap(self) -> int:
-        return int(self.rules[K.R_ROUND_CAP])
+        return int(self.rule_table[K.R_ROUND_CAP])
 
     @property
     def n(self) -> int:
@@ -94,7 +112,7 @@ def _compile_episode(scenario: Scenario) -> Inputs:
     names = [nm for inp in scenes for nm in inp.names]
     return Inputs(
         comb=np.concatenate([inp.comb for inp in scenes]),
-        rules=first.rules, names=names, sides=[s for inp in scenes for s in inp.sides],
+        rule_table=first.rule_table, names=names, sides=[s for inp in scenes for s in inp.sides],
         kinds=[k for inp in scenes for k in inp.kinds],
         side_names=[first.side_names[0], " / ".join(inp.side_names[1] for inp in scenes)],
         resolved_rules=first.resolved_rules, notes=notes, talents=[t for inp in scenes for t in inp.talents],
@@ -243,7 +261,7 @@ def _compile_fight(scenario: Scenario) -> Inputs:
         opt = RULES.option(name)
         notes.append(f"assumption: {name} = {resolved[name]} ({opt.note})")
     return Inputs(
-        comb=comb, rules=rules,
+        comb=comb, rule_table=rules,
         names=names, sides=[s for s, _ in members],
         kinds=[m.kind for _, m in members], side_names=[sd.name for sd in scenario.sides],
         resolved_rules=resolved, notes=notes, talents=slot_names, battlefield=battlefield,

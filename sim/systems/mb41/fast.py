@@ -40,11 +40,12 @@ from sim.rng import STATE_WORDS, seed_stream, seed_stream_inline
 from sim.systems import duel_shape
 
 from . import kernel as K
+from .world import no_field
 
 
 def eligible(inputs) -> list[str]:
     """Why ``inputs`` cannot take the duel fast path; empty if it can."""
-    comb, pol, rules = inputs.comb, inputs.pol, inputs.rules
+    comb, pol, rules = inputs.comb, inputs.pol, inputs.rule_table
     why = duel_shape(comb[:, K.C_SIDE])
     if int(rules[K.R_DEFEAT]) != 0:
         why.append("defeat all_down")
@@ -160,14 +161,14 @@ def _burst_seen(dyn):
 
 
 @kernel
-def _replay(comb, rules, dyn, order, ikey, streams, key, trial, side_curve, comb_curve):
+def _replay(order, ikey, key, trial, side_curve, comb_curve, comb, rules, dyn, streams, bf):
     """Trial ``trial`` on the general kernel from its own keyed streams (as
     :func:`.kernel.simulate_blocks` plays it): a duel in which a burst
     plays (``bursts: play``). Returns ``(outcome, rounds)``."""
     for p in range(K.NS):
         seed_stream(streams[p], key, trial, p)
     K.reset(comb, rules, dyn)
-    return K.fight(comb, rules, dyn, order, ikey, streams, side_curve, comb_curve)
+    return K.fight(order, ikey, side_curve, comb_curve, comb, rules, dyn, streams, bf)
 
 
 @kernel
@@ -460,6 +461,7 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
         for j in range(n):  # the listed order (rolled initiative refills it per fight)
             order[comb[j, K.C_ORDER]] = j
         streams = np.zeros((K.NS, STATE_WORDS), dtype=np.uint64)
+        bf = no_field()  # a replay's (the duel has no grid)
         chk = np.zeros(STATE_WORDS, dtype=np.uint64)
         dmg_st = np.zeros(STATE_WORDS, dtype=np.uint64)
         hist = np.zeros(cap + 1, dtype=np.int64)
@@ -479,8 +481,7 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
         for t in range(lo, hi):
             trial = start + t
             if all_general:
-                outcome, rounds = _replay(comb, rules, out, order, ikey, streams, key, trial,
-                                          side_curve[b], comb_curve[b])
+                outcome, rounds = _replay(order, ikey, key, trial, side_curve[b], comb_curve[b], comb, rules, out, streams, bf)
                 fights[b, outcome] += 1
                 fights[b, K.F_ROUNDS] += rounds
                 rounds_hist[b, rounds] += 1
@@ -508,8 +509,7 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
                         dyn[j, k] = 0
                 if play:
                     if replay:
-                        outcome, rounds = _replay(comb, rules, out, order, ikey, streams, key, trial,
-                                                  side_curve[b], comb_curve[b])
+                        outcome, rounds = _replay(order, ikey, key, trial, side_curve[b], comb_curve[b], comb, rules, out, streams, bf)
                         fights[b, outcome] += 1
                         fights[b, K.F_ROUNDS] += rounds
                         rounds_hist[b, rounds] += 1
@@ -586,7 +586,7 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
 
 
 @jit
-def fight(comb, rules, dyn, order, key, streams, side_curve, comb_curve):
+def fight(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
     """The fast path as a drop-in for :func:`.kernel.fight`, for eligible duels.
 
     ``bursts: play``: a fight in which a burst is counted is played again by
@@ -605,7 +605,7 @@ def fight(comb, rules, dyn, order, key, streams, side_curve, comb_curve):
     streams[:] = streams0
     side_curve[:] = side0
     comb_curve[:] = comb0
-    return K.fight(comb, rules, dyn, order, key, streams, side_curve, comb_curve)
+    return K.fight(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf)
 
 
 @kernel

@@ -62,8 +62,7 @@ from sim.rng import STATE_WORDS, randbelow, seed_stream
 
 from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_...)
-from . import battle_grid as BG  # the hex battlefield's turn (it uses this module's K.* at compile time)
-from . import positions as PS  # the draft's positions (rule positions > 0), played inside take_turn
+from .world import call, gridless, no_field, on_grid, on_positions
 
 
 # ---------------------------------------------------------------- state
@@ -172,7 +171,7 @@ def spawn_state(i, comb, dyn):
 
 
 @kernel
-def appear(j, anchor, comb, dyn, bf):
+def appear(j, anchor, comb, rules, dyn, streams, bf):
     """Reserve row ``j`` enters the fight with its full Resolve (HP) and its
     starting state (:func:`reset_row` left it untouched while absent); on the
     grid on the free hex nearest to cell ``anchor`` (fewest hexes, ties to the
@@ -180,11 +179,8 @@ def appear(j, anchor, comb, dyn, bf):
     Returns whether it appeared."""
     if dyn[j, D_ABSENT] == 0:
         return False
-    if bf is not None:
-        if not BG.place_near(j, anchor, dyn, bf):
-            return False
-    else:
-        dyn[j, D_PLACE] = dyn[comb[j, C_SPAWN_BY], D_PLACE]  # positions: where the one who made it stands
+    if call(rules[PR_APPEAR_AT], j, anchor, 0, comb, rules, dyn, streams, bf) == 0:
+        return False  # the grid: no free hex
     dyn[j, D_ABSENT] = 0
     dyn[j, D_DEAD] = 0
     dyn[j, D_RES] = comb[j, C_RES]
@@ -209,7 +205,7 @@ def waits(i, r, comb, rules, dyn):
 
 
 @kernel
-def create_minions(i, comb, rules, dyn, bf):
+def create_minions(i, comb, rules, dyn, streams, bf):
     """Minion Creation (L1981-1985, Minor, 1+ OC): 1 minion per overcharge
     point spent, at most its spread (P1) in one turn. The monster creates
     whenever it has the pool and reserve rows left (its scenario's
@@ -231,7 +227,7 @@ def create_minions(i, comb, rules, dyn, bf):
             continue
         if not can_pay(i, s, comb, dyn):
             break
-        if not appear(j, dyn[i, D_POS], comb, dyn, bf):
+        if not appear(j, dyn[i, D_POS], comb, rules, dyn, streams, bf):
             break
         if made == 0:
             pay_talent(i, s, comb, rules, dyn)  # the Minor action: one use, the first point
@@ -247,7 +243,7 @@ def create_minions(i, comb, rules, dyn, bf):
 
 
 @kernel
-def make_copy(i, comb, rules, dyn, bf):
+def make_copy(i, comb, rules, dyn, streams, bf):
     """Marionette (L1831-1834, Minor, 1 OC Attack): while she has no copy
     standing, her reserve row (the copy: her attack, defence and support, 1
     Resolve so that any damage destroys it, no turns, no pool) appears;
@@ -267,15 +263,13 @@ def make_copy(i, comb, rules, dyn, bf):
             if comb[j, C_SPAWN_BY] == i:
                 if dyn[j, D_ABSENT] == 0:
                     return False  # (a destroyed copy's row is made anew below)
-                anchor = dyn[i, D_POS]
-                if bf is not None:
-                    anchor = BG.copy_cell(i, s, comb, rules, dyn, bf)
-                    if anchor < 0:
-                        return False
-                if not appear(j, anchor, comb, dyn, bf):
+                anchor = call(rules[PR_COPY_PLACE], i, s, 0, comb, rules, dyn, streams, bf)
+                if anchor < 0:
+                    return False  # the grid: no hex in range
+                if not appear(j, anchor, comb, rules, dyn, streams, bf):
                     return False
-                if bf is None and rules[R_POSITIONS] > 0:
-                    dyn[j, D_PLACE] = PS.copy_place(i, s, comb, rules, dyn)
+                if on_positions(rules):
+                    dyn[j, D_PLACE] = anchor
                 pay_talent(i, s, comb, rules, dyn)
                 dyn[i, D_COPY] = j + 1
                 return True
@@ -293,14 +287,14 @@ def copy_destroyed(t, comb, dyn):
 
 
 @kernel
-def heart_creature(j, anchor, comb, dyn, bf):
+def heart_creature(j, anchor, comb, rules, dyn, streams, bf):
     """The Heart Burst's creature (L451-453, ``heart_burst: spawn``, A8a):
     girl ``j``'s reserve row appears on the other side (on the grid on the
     free hex nearest to her); one creature per girl and fight."""
     for m in range(comb.shape[0]):
         if comb[m, C_SPAWN_KIND] == SPAWN_HEART:
             if comb[m, C_SPAWN_BY] == j:
-                if appear(m, anchor, comb, dyn, bf):
+                if appear(m, anchor, comb, rules, dyn, streams, bf):
                     dyn[j, K_HEART_SPAWNS] += 1
                 return
 
@@ -653,9 +647,9 @@ def overcharge_radiation(comb, rules, dyn, streams, bf):
         for j in range(n):
             if comb[j, C_MONSTER] != 0 or dyn[j, D_DEAD] != 0:
                 continue
-            if rules[R_RADIATION_RANGE] >= 0 and bf is not None:
+            if rules[R_RADIATION_RANGE] >= 0 and on_grid(bf):
                 if dyn[j, D_POS] >= 0 and dyn[m, D_POS] >= 0:
-                    if BG.hexes(dyn[j, D_POS], dyn[m, D_POS], bf) > rules[R_RADIATION_RANGE]:
+                    if call(rules[PR_DISTANCE], j, m, 0, comb, rules, dyn, streams, bf) > rules[R_RADIATION_RANGE]:
                         continue
             stat = comb[j, role]
             if rules[R_RADIATION_STAT] == 1:
@@ -686,7 +680,7 @@ def evasion(t, a_total, d_total, comb, rules, dyn):
 
 
 @kernel
-def try_hex(i, comb, rules, dyn, streams):
+def try_hex(i, comb, rules, dyn, streams, bf):
     """The draft's Hex (DRAFT L251-255; Minor, no cost): a Hex on the
     policy's target (on positions within 0-2, :func:`range_target`), which takes P1 damage at the start of every round until
     the end of the scene (not an attack; Hexes stack); one Hex a round."""
@@ -695,7 +689,7 @@ def try_hex(i, comb, rules, dyn, streams):
         return False
     if dyn[i, D_HEX_ROUND] == dyn[0, D_ROUND]:
         return False
-    t = range_target(i, s, comb, rules, dyn, streams)  # positions: within 0-2
+    t = range_target(i, s, comb, rules, dyn, streams, bf)  # positions: within 0-2
     if t < 0:
         return False
     pay_talent(i, s, comb, rules, dyn)
@@ -720,7 +714,7 @@ def mood_for(j, rules, comb):
 
 
 @kernel
-def try_mood(i, to_self, comb, rules, dyn):
+def try_mood(i, to_self, comb, rules, dyn, streams, bf):
     """The draft's Empower (DRAFT L17-21; 1/Scene, herself, ``to_self``) and
     Rouse (L235-239; Minor, 1/Scene, an ally within 0-2, gridless any):
     Excited or Calm (:func:`mood_for`) on one who has neither; Rouse picks
@@ -741,7 +735,7 @@ def try_mood(i, to_self, comb, rules, dyn):
             for k in range(comb.shape[0]):
                 if other_ally(i, k, comb, dyn):
                     if dyn[k, D_MOOD] == 0:
-                        if within(i, k, s, comb, dyn, None):  # positions: 0-2 (range_positions)
+                        if within(i, k, s, comb, rules, dyn, streams, bf):  # positions: 0-2 (range_positions)
                             j = k
                             break
         if j < 0:
@@ -1105,7 +1099,42 @@ def _spend_boost(i, role, chk, comb, rules, dyn):
     return exploding_d6(chk, 1)
 
 
-@kernel(inline="always")
+@kernel
+def intercept(i, t, dmg, comb, rules, dyn, streams):
+    """Intercept (L1469, A26a), called by :func:`attack` after a hit
+    on ``t`` for ``dmg`` when ``D_GUARD`` names an ally (the grid turn, :func:`.battle_grid.guard_for`; Cover on positions, :func:`.positions.ready`): if her policy is
+    willing she rolls 2d6! + Defence; returns the damage left for ``t``."""
+    j = dyn[t, D_GUARD]
+    dyn[t, D_GUARD] = -1
+    if dmg <= 0:
+        return dmg
+    if not is_standing(dyn, j):
+        return dmg
+    if dyn[t, D_RES] > 0:  # a downed target always needs it
+        left = dyn[t, D_RES] - dmg
+        if left * 100 >= comb[j, P_INTERCEPT] * comb[t, C_RES]:
+            return dmg
+    total, sixes = exploding_d6(streams[S_CHECK], 2)
+    total += comb[j, C_DEF] - roll_penalty(j, rules, dyn)
+    gain_overcharge(j, comb[j, C_RD], sixes, comb, rules, dyn)
+    if total <= rules[R_INTERCEPT_BANDS]:
+        check_bursts(j, comb, rules, dyn)
+        return dmg
+    take = dmg
+    if total > rules[R_INTERCEPT_BANDS + 1]:
+        take = dmg // 2
+        if rules[R_INTERCEPT_HALF] == 1:
+            take = (dmg + 1) // 2
+    d = apply_damage(j, take, comb, rules, dyn, streams)
+    dyn[j, K_TAKEN] += d
+    dyn[i, K_DEALT] += d
+    dyn[j, K_INTERCEPTS] += 1
+    dyn[j, K_INTERCEPT_DMG] += d
+    check_bursts(j, comb, rules, dyn)
+    return 0
+
+
+@kernel
 def attack(i, t, comb, rules, dyn, streams):
     """Basic attack of ``i`` on ``t`` (L1453). Returns the damage dealt (>= 0), -1 on a miss.
 
@@ -1343,7 +1372,7 @@ def attack(i, t, comb, rules, dyn, streams):
                 if comb[t, C_MONSTER] == 0:
                     dmg = sum_d6(dmg_st, 1)  # A17b: to a non-magical human, a regular weapon's 1d6 (L1455)
         if dyn[t, D_GUARD] >= 0:  # an ally may intercept (grid, L1469)
-            dmg = BG.intercept(i, t, dmg, comb, rules, dyn, streams)
+            dmg = intercept(i, t, dmg, comb, rules, dyn, streams)
         if comb[t, C_SIDEMASK] != 0:
             dmg = reduce_damage(t, dmg, comb, rules, dyn)
             if dyn[t, D_REFLECT_BY] >= 0:
@@ -1581,7 +1610,7 @@ def pay_talent(i, s, comb, rules, dyn):
 
 
 @kernel(inline="always")
-def within(i, j, s, comb, dyn, bf):
+def within(i, j, s, comb, rules, dyn, streams, bf):
     """``j`` is within the range of ``i``'s talent in slot ``s``: on the grid
     at most ``C_TREACH`` hexes away (-1 = the whole field, a reading where
     the book gives no range); on the draft's positions at most ``C_TREACH``
@@ -1589,20 +1618,16 @@ def within(i, j, s, comb, dyn, bf):
     Reflector 0-2, Healing Wave 0-1). Gridless without positions everyone's
     ``D_PLACE`` stays 0 (only :func:`.positions.place_all` and moves on
     positions set it), so always."""
-    if bf is None:
-        hi = comb[i, C_TREACH + s]
-        if hi < 0:
-            return True
-        return abs(dyn[i, D_PLACE] - dyn[j, D_PLACE]) <= hi
-    else:
-        hi = comb[i, C_TREACH + s]
-        if hi < 0:
-            return True
-        return BG.hexes(dyn[i, D_POS], dyn[j, D_POS], bf) <= hi
+    hi = comb[i, C_TREACH + s]
+    if hi < 0:
+        return True
+    if on_grid(bf):
+        return call(rules[PR_DISTANCE], i, j, 0, comb, rules, dyn, streams, bf) <= hi
+    return abs(dyn[i, D_PLACE] - dyn[j, D_PLACE]) <= hi
 
 
 @kernel
-def heal_target(i, s, comb, dyn, bf):
+def heal_target(i, s, comb, rules, dyn, streams, bf):
     """Who ``i``'s heal in slot ``s`` would restore: the standing ally lowest
     in Resolve share below ``heal_below`` percent, among those the row's P3
     allows (0 herself or any ally, 1 herself only, 2 a monster ally that is
@@ -1626,7 +1651,7 @@ def heal_target(i, s, comb, dyn, bf):
                 continue
         if not is_standing(dyn, j):
             continue
-        if not within(i, j, s, comb, dyn, bf):
+        if not within(i, j, s, comb, rules, dyn, streams, bf):
             continue
         share = dyn[j, D_RES] * 100 // comb[j, C_RES]
         if share < comb[i, P_HEAL_BELOW]:
@@ -1659,7 +1684,7 @@ def try_heal(i, comb, rules, dyn, streams, bf):
             continue
         if not can_pay(i, s, comb, dyn):
             continue
-        best = heal_target(i, s, comb, dyn, bf)
+        best = heal_target(i, s, comb, rules, dyn, streams, bf)
         if best < 0:
             continue
         pay_talent(i, s, comb, rules, dyn)
@@ -2132,10 +2157,10 @@ def talent_on_target(i, code, comb, rules, dyn, streams, bf):
     s = find_usable(i, code, comb, dyn)
     if s < 0:
         return -1, -1
-    if bf is None:
-        t = range_target(i, s, comb, rules, dyn, streams)
+    if on_grid(bf):
+        t = call(rules[PR_PICK_WITHIN], i, comb[i, C_TREACH + s], 0, comb, rules, dyn, streams, bf)
     else:
-        t = BG.pick_near(i, comb[i, C_TREACH + s], comb, rules, dyn, streams[S_POLICY], bf)
+        t = range_target(i, s, comb, rules, dyn, streams, bf)
     if t < 0:
         return -1, -1
     if not is_standing(dyn, t):
@@ -2144,15 +2169,15 @@ def talent_on_target(i, code, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def range_target(i, s, comb, rules, dyn, streams):
+def range_target(i, s, comb, rules, dyn, streams, bf):
     """Gridless, the policy's target for ``i``'s talent in slot ``s``
     (:func:`choose_target`); on the draft's positions, when the slot has a
     reach (``C_TREACH``, the row's ``range_positions``), the policy's pick
     among the enemies within it (:func:`.positions.pick_within`); -1 if none."""
-    if rules[R_POSITIONS] > 0:
+    if on_positions(rules):
         hi = comb[i, C_TREACH + s]
         if hi >= 0:
-            return PS.pick_within(i, False, hi, comb, rules, dyn, streams[S_POLICY])
+            return call(rules[PR_PICK_WITHIN], i, hi, 0, comb, rules, dyn, streams, bf)
     return choose_target(i, comb, dyn, streams[S_POLICY])
 
 
@@ -2206,18 +2231,18 @@ def try_scream(i, comb, rules, dyn, streams, bf):
     side = comb[i, C_SIDE]
     n = comb.shape[0]
     d = -1
-    if bf is not None:
+    if on_grid(bf):
         if comb[i, C_TP2 + s] == 1:
-            d = scream_direction(i, s, a, 6, comb, dyn, bf)  # one of the six hex directions
-    elif rules[R_POSITIONS] > 0:
+            d = scream_direction(i, s, a, 6, comb, rules, dyn, streams, bf)  # one of the six hex directions
+    elif on_positions(rules):
         d = 2  # a circle of positions
         if comb[i, C_TP2 + s] == 1:
-            d = scream_direction(i, s, a, 2, comb, dyn, bf)  # a line of positions: 0 upward, 1 downward
+            d = scream_direction(i, s, a, 2, comb, rules, dyn, streams, bf)  # a line of positions: 0 upward, 1 downward
     open_ = 0
     left = 0
     for j in range(n):
         if comb[j, C_SIDE] != side:
-            if not in_area(i, j, s, d, comb, dyn, bf):
+            if not in_area(i, j, s, d, comb, rules, dyn, streams, bf):
                 continue
             if is_standing(dyn, j):
                 left += 1
@@ -2236,7 +2261,7 @@ def try_scream(i, comb, rules, dyn, streams, bf):
             continue
         if not is_standing(dyn, j):
             continue
-        if not in_area(i, j, s, d, comb, dyn, bf):
+        if not in_area(i, j, s, d, comb, rules, dyn, streams, bf):
             continue
         d_total, d_six = support_roll(j, comb, rules, dyn, chk)
         d_total -= dyn[j, D_AMP_AIL]  # Amplify Magic: -P2 to resist ailments (L1797)
@@ -2248,7 +2273,7 @@ def try_scream(i, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def scream_direction(i, s, a, nd, comb, dyn, bf):
+def scream_direction(i, s, a, nd, comb, rules, dyn, streams, bf):
     """Blood Rain's line (``area: line``, L1962): of directions ``0 .. nd-1`` (grid: the six
     hex directions; positions: 0 upward, 1 downward), the one whose line (:func:`in_area`)
     holds the most standing enemies without ailment ``a`` (ties: the lowest)."""
@@ -2261,7 +2286,7 @@ def scream_direction(i, s, a, nd, comb, dyn, bf):
             if comb[j, C_SIDE] != side:
                 if is_standing(dyn, j):
                     if dyn[j, D_AIL + a] == 0:
-                        if in_area(i, j, s, d, comb, dyn, bf):
+                        if in_area(i, j, s, d, comb, rules, dyn, streams, bf):
                             k += 1
         if k > best_n:
             best_n = k
@@ -2270,20 +2295,20 @@ def scream_direction(i, s, a, nd, comb, dyn, bf):
 
 
 @kernel(inline="always")
-def in_area(i, j, s, d, comb, dyn, bf):
+def in_area(i, j, s, d, comb, rules, dyn, streams, bf):
     """``j`` stands in the area of ``i``'s Scream in slot ``s`` (line direction ``d``); gridless always.
-    On positions (``bf`` None, ``d`` >= 0): ``d`` 2 a circle (:func:`within`), 0 / 1 the line of
-    positions upward / downward from hers (:func:`.positions.on_side`)."""
-    if bf is None:
-        if d < 0:
-            return True
-        if d == 2:
-            return within(i, j, s, comb, dyn, bf)
-        return PS.on_side(i, j, d, comb[i, C_TREACH + s], dyn)
-    else:
+    On positions (``d`` >= 0): ``d`` 2 a circle (:func:`within`), 0 / 1 the line of
+    positions upward / downward from hers (:func:`.positions.on_side`); on the grid a
+    circle (:func:`within`) or the line (:func:`.battle_grid.on_line`)."""
+    if on_grid(bf):
         if comb[i, C_TP2 + s] == 1:
-            return BG.on_line(dyn[i, D_POS], d, comb[i, C_TREACH + s], dyn[j, D_POS], bf)
-        return within(i, j, s, comb, dyn, bf)
+            return call(rules[PR_ON_LINE], i, j, d * 8 + s, comb, rules, dyn, streams, bf) != 0
+        return within(i, j, s, comb, rules, dyn, streams, bf)
+    if d < 0:
+        return True
+    if d == 2:
+        return within(i, j, s, comb, rules, dyn, streams, bf)
+    return call(rules[PR_ON_LINE], i, j, d * 8 + s, comb, rules, dyn, streams, bf) != 0
 
 
 @kernel
@@ -2325,7 +2350,7 @@ def other_ally(i, j, comb, dyn):
 
 
 @kernel
-def ailing_ally(i, s, comb, dyn, bf):
+def ailing_ally(i, s, comb, rules, dyn, streams, bf):
     """The standing ally of ``i`` (not herself) with the most ailments within
     the range of her talent in slot ``s``, or -1."""
     best = -1
@@ -2333,7 +2358,7 @@ def ailing_ally(i, s, comb, dyn, bf):
     for j in range(comb.shape[0]):
         if not other_ally(i, j, comb, dyn):
             continue
-        if not within(i, j, s, comb, dyn, bf):
+        if not within(i, j, s, comb, rules, dyn, streams, bf):
             continue
         k = dyn[j, D_AIL] + dyn[j, D_AIL + 1] + dyn[j, D_AIL + 2]
         if k > most:
@@ -2431,7 +2456,7 @@ def try_group_heal(i, comb, rules, dyn, streams, bf):
             continue
         if not is_standing(dyn, j):
             continue
-        if not within(i, j, s, comb, dyn, bf):
+        if not within(i, j, s, comb, rules, dyn, streams, bf):
             continue
         standing += 1
         if dyn[j, D_RES] * 100 < comb[i, P_HEAL_BELOW] * comb[j, C_RES]:
@@ -2451,7 +2476,7 @@ def try_group_heal(i, comb, rules, dyn, streams, bf):
             continue
         if not is_standing(dyn, j):
             continue
-        if not within(i, j, s, comb, dyn, bf):
+        if not within(i, j, s, comb, rules, dyn, streams, bf):
             continue
         if not once:
             amount = sum_d6(streams[S_DAMAGE], comb[i, C_TP1 + s]) + comb[i, C_TP2 + s]
@@ -2494,7 +2519,7 @@ def guided_choice(i, comb, dyn):
 
 
 @kernel
-def give_reflector(i, comb, dyn, bf):
+def give_reflector(i, comb, rules, dyn, streams, bf):
     """Reflector (L1528): after her successful attack (once per round: her
     first Major of the turn), the standing ally lowest in Resolve share
     within the row's range (1-3; gridless: any) bears a Reflector until the
@@ -2514,7 +2539,7 @@ def give_reflector(i, comb, dyn, bf):
     for j in range(comb.shape[0]):
         if not other_ally(i, j, comb, dyn):
             continue
-        if not within(i, j, s, comb, dyn, bf):
+        if not within(i, j, s, comb, rules, dyn, streams, bf):
             continue
         share = dyn[j, D_RES] * 100 // comb[j, C_RES]
         if share < best_share:
@@ -2908,7 +2933,7 @@ def try_curse_shift(i, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def ambush_turns(comb, rules, dyn, order, streams, bf):
+def ambush_turns(order, comb, rules, dyn, streams, bf):
     """Ambush Tactics (L2006): before round 1 each standing combatant with it
     (initiative order) takes an extra turn, its attack at +P3 and +P1 d6 + P2
     damage; then the ambushers go first in round 1 ("can go first if it
@@ -2937,7 +2962,7 @@ def ambush_turns(comb, rules, dyn, order, streams, bf):
 
 
 @kernel
-def _lowest_two(i, s, comb, dyn, bf):
+def _lowest_two(i, s, comb, rules, dyn, streams, bf):
     """The two standing members of ``i``'s side (herself included) within the
     range of her slot ``s`` (:func:`within`) lowest in Resolve share,
     ``(first, second)``; -1 where there are not enough."""
@@ -2950,7 +2975,7 @@ def _lowest_two(i, s, comb, dyn, bf):
             continue
         if not is_standing(dyn, j):
             continue
-        if not within(i, j, s, comb, dyn, bf):
+        if not within(i, j, s, comb, rules, dyn, streams, bf):
             continue
         share = dyn[j, D_RES] * 100 // comb[j, C_RES]
         if share < sa:
@@ -3005,20 +3030,20 @@ def try_link(i, comb, rules, dyn, streams, bf):
     if hurts:
         pass
     elif (side_mask & heals) != 0:
-        a, b = _lowest_two(i, s, comb, dyn, bf)
+        a, b = _lowest_two(i, s, comb, rules, dyn, streams, bf)
     elif (side_mask & ailing) != 0:
         a = choose_target(i, comb, dyn, streams[S_POLICY])
         if a >= 0:
             if not is_standing(dyn, a):
                 a = -1
-            elif not within(i, a, s, comb, dyn, bf):
+            elif not within(i, a, s, comb, rules, dyn, streams, bf):
                 a = -1
         if a >= 0:
             for j in range(comb.shape[0]):
                 if j != a:
                     if comb[j, C_SIDE] == comb[a, C_SIDE]:
                         if is_standing(dyn, j):
-                            if within(i, j, s, comb, dyn, bf):
+                            if within(i, j, s, comb, rules, dyn, streams, bf):
                                 b = j
                                 break
     if b < 0:
@@ -3046,7 +3071,7 @@ def _enemy_pair(i, s, comb, rules, dyn, streams, bf):
         a = comb[a, C_SPAWN_BY]  # the decoy: she links the girl it copies
     if not is_standing(dyn, a):
         return -1, -1
-    if not within(i, a, s, comb, dyn, bf):
+    if not within(i, a, s, comb, rules, dyn, streams, bf):
         return -1, -1
     b = -1
     br = 1 << 40
@@ -3059,7 +3084,7 @@ def _enemy_pair(i, s, comb, rules, dyn, streams, bf):
             continue
         if not is_standing(dyn, j):
             continue
-        if not within(i, j, s, comb, dyn, bf):
+        if not within(i, j, s, comb, rules, dyn, streams, bf):
             continue
         if dyn[j, D_RES] < br:
             br = dyn[j, D_RES]
@@ -3177,13 +3202,12 @@ def settle(comb, rules, dyn, streams, bf):
     frenzied girl's retaliation on whoever attacked her (L758), then every
     due burst (:func:`play_burst`), by :func:`settle_due`.
 
-    Inlined at its call sites: looking for something due is one load (``D_DUE``,
-    set with every burst due and every retaliation), while a call passing every
-    state array costs hundreds of stack words, and after most actions nothing is due."""
+    Looking for something due is one load (``D_DUE``, set with every burst due and
+    every retaliation); the work is the procedure ``PR_SETTLE``, compiled once."""
     if rules[R_BURSTS] == BURSTS_COUNT:
         return
     if dyn[0, D_DUE] != 0:
-        settle_due(comb, rules, dyn, streams, bf)
+        call(rules[PR_SETTLE], 0, 0, 0, comb, rules, dyn, streams, bf)
 
 
 @kernel
@@ -3225,22 +3249,14 @@ def retaliate(j, a, comb, rules, dyn, streams, bf):
         return
     if dyn[j, D_OC + FURY] < 2:
         return
-    if bf is not None:
-        if BG.reach(j, a, rules, dyn, bf) < 0:
-            return  # a basic attack: only on an attacker within her reach (grid)
-    elif rules[R_POSITIONS] > 0:
-        if PS.reach(j, a, comb, rules, dyn) < 0:
-            return  # the same on the draft's positions
+    if not gridless(rules):
+        if call(rules[PR_REACH], j, a, 0, comb, rules, dyn, streams, bf) < 0:
+            return  # a basic attack: only on an attacker within her reach (grid, positions)
     spend_fury(j, 2, dyn)
     dyn[j, K_RETALIATIONS] += 1
     if side_has_code(a, E_SWITCH, comb):
-        a = defensive_switch(j, a, comb, rules, dyn, bf)
-    if bf is not None:
-        BG.grid_attack_call(j, a, comb, rules, dyn, streams, bf)
-    elif rules[R_POSITIONS] > 0:
-        PS.attack_call(j, a, comb, rules, dyn, streams)
-    else:
-        attack_call(j, a, comb, rules, dyn, streams)
+        a = defensive_switch(j, a, comb, rules, dyn, streams, bf)
+    call(rules[PR_ATTACK_AT], j, a, 0, comb, rules, dyn, streams, bf)
 
 
 @kernel
@@ -3304,7 +3320,7 @@ def play_burst(j, s, comb, rules, dyn, streams, bf):
         anchor = dyn[j, D_POS]
         lose_bond(j, True, comb, dyn)
         if rules[R_HEART_BURST] == 1:
-            heart_creature(j, anchor, comb, dyn, bf)
+            heart_creature(j, anchor, comb, rules, dyn, streams, bf)
     elif s == FURY:
         if not lose_bond(j, rules[R_FURY_BOND] == 0, comb, dyn):
             if dyn[j, D_RES] > 0:
@@ -3340,10 +3356,10 @@ def judgment_blast(j, released, comb, rules, dyn, streams, bf):
         if k == j:
             if rules[R_JUDGMENT_SELF] == 0:
                 continue
-        if bf is not None:
+        if on_grid(bf):
             if k != j:
                 if rules[R_JUDGMENT_RADIUS] >= 0:
-                    if BG.hexes(dyn[j, D_POS], dyn[k, D_POS], bf) > rules[R_JUDGMENT_RADIUS]:
+                    if call(rules[PR_DISTANCE], j, k, 0, comb, rules, dyn, streams, bf) > rules[R_JUDGMENT_RADIUS]:
                         continue
         rolls = k != j
         if mode == 2:
@@ -3372,13 +3388,13 @@ def judgment_blast(j, released, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def frenzy_gap(i, j, dyn, bf):
+def frenzy_gap(i, j, comb, rules, dyn, streams, bf):
     """How far ``j`` is from frenzied ``i``: hexes on the grid, positions on the
     draft's map (``positions`` > 0), 0 gridless (``D_PLACE`` stays 0 there, so
     every target is as close, A9)."""
-    if bf is None:
-        return PS.apart(i, j, dyn)
-    return BG.hexes(dyn[i, D_POS], dyn[j, D_POS], bf)
+    if on_grid(bf):
+        return call(rules[PR_DISTANCE], i, j, 0, comb, rules, dyn, streams, bf)
+    return abs(dyn[i, D_PLACE] - dyn[j, D_PLACE])
 
 
 @kernel(inline="always")
@@ -3411,7 +3427,7 @@ def frenzy_target(i, comb, rules, dyn, streams, bf):
     for j in range(n):
         if not _frenzy_candidate(i, j, dyn):
             continue
-        d = frenzy_gap(i, j, dyn, bf)
+        d = frenzy_gap(i, j, comb, rules, dyn, streams, bf)
         if best < 0 or d < best_d:
             best = j
             best_d = d
@@ -3434,7 +3450,7 @@ def frenzy_target(i, comb, rules, dyn, streams, bf):
     for j in range(n):
         if not _frenzy_candidate(i, j, dyn):
             continue
-        if frenzy_gap(i, j, dyn, bf) != best_d:
+        if frenzy_gap(i, j, comb, rules, dyn, streams, bf) != best_d:
             continue
         if k == 0:
             return j
@@ -3535,23 +3551,24 @@ def frenzy_turn(i, comb, rules, dyn, streams, bf):
             g = room
         dyn[i, D_RES] += g
         dyn[i, K_FRENZY_REGEN] += g
-    if bf is None:
-        if rules[R_POSITIONS] == 0:
-            frenzy_removal(i, comb, rules, dyn, streams)  # gridless her Minor never moves her
-        t = frenzy_target(i, comb, rules, dyn, streams, bf)
-        if rules[R_POSITIONS] > 0:
-            PS.frenzy_turn(i, t, comb, rules, dyn, streams)
-        elif t >= 0:
-            if side_has_code(t, E_SWITCH, comb):
-                t = defensive_switch(i, t, comb, rules, dyn, None)
-            attack_call(i, t, comb, rules, dyn, streams)
-        if comb[i, C_TMASK] != 0:
-            dyn[i, D_TURNS_DONE] += 1
-    elif rules[R_FURY_TARGET] == 2:
-        BG.take_turn_grid(i, comb, rules, dyn, streams, bf)  # 'enemies': her usual grid turn
-    else:
-        BG.frenzy_turn(i, frenzy_target(i, comb, rules, dyn, streams, bf), comb, rules, dyn,
-                       streams, bf)
+    if on_grid(bf):
+        if rules[R_FURY_TARGET] == 2:
+            call(rules[PR_TURN], i, 0, 0, comb, rules, dyn, streams, bf)  # 'enemies': her usual grid turn
+        else:
+            call(rules[PR_FRENZY_MOVE], i, frenzy_target(i, comb, rules, dyn, streams, bf), 0,
+                 comb, rules, dyn, streams, bf)
+        return
+    if not on_positions(rules):
+        frenzy_removal(i, comb, rules, dyn, streams)  # gridless her Minor never moves her
+    t = frenzy_target(i, comb, rules, dyn, streams, bf)
+    if on_positions(rules):
+        call(rules[PR_FRENZY_MOVE], i, t, 0, comb, rules, dyn, streams, bf)
+    elif t >= 0:
+        if side_has_code(t, E_SWITCH, comb):
+            t = defensive_switch(i, t, comb, rules, dyn, streams, bf)
+        call(rules[PR_ATTACK], i, t, 0, comb, rules, dyn, streams, bf)
+    if comb[i, C_TMASK] != 0:
+        dyn[i, D_TURNS_DONE] += 1
 
 
 @kernel
@@ -3583,7 +3600,7 @@ def frenzy_again(i, comb, rules, dyn):
 
 
 @kernel
-def take_turn(i, comb, rules, dyn, streams):
+def take_turn(i, comb, rules, dyn, streams, bf):
     """One turn of ``i`` (L1410): a Major and a Minor action, free actions.
 
     1. Ailments: with Remedy she removes them for sure (:func:`try_remedy`),
@@ -3610,14 +3627,14 @@ def take_turn(i, comb, rules, dyn, streams):
     mask = comb[i, C_TMASK]
     dyn[i, D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
     dyn[i, D_MINOR_USED] = 0
-    pos = rules[R_POSITIONS] > 0
+    pos = on_positions(rules)
     if pos:
         if rules[R_ROUGH_COST] == 0:
             dyn[i, D_PAID] = 0  # the two positions out of rough terrain are paid within one turn (A15a)
-        PS.refresh_auras(comb, rules, dyn)  # Fear and Courage Auras by position
+        call(rules[PR_AURAS], i, 0, 0, comb, rules, dyn, streams, bf)  # Fear and Courage Auras by position
     if (mask >> E_MORE) & 1 != 0:  # the draft's free Empower and Regeneration
         if has_code(i, E_MOOD, comb):
-            try_mood(i, True, comb, rules, dyn)
+            try_mood(i, True, comb, rules, dyn, streams, bf)
         if has_code(i, E_REGEN, comb):
             try_regeneration(i, comb, rules, dyn)
     actions = 2
@@ -3637,42 +3654,42 @@ def take_turn(i, comb, rules, dyn, streams):
                 actions += 1  # "she regains the second action"
         check_bursts(i, comb, rules, dyn)
         if settle_now(rules):
-            actions = settle_in_turn(i, actions, comb, rules, dyn, streams)
+            actions = settle_in_turn(i, actions, comb, rules, dyn, streams, bf)
     if actions >= 2:
         if mask != 0:
-            r = minor_talent(i, comb, rules, dyn, streams, None)
+            r = minor_talent(i, comb, rules, dyn, streams, bf)
             if r > 0:
                 actions -= 1
                 dyn[i, D_MINOR_USED] = 1
             while r == 2:  # Steal Action: "you may take another Minor action" (L1725)
-                r = minor_talent(i, comb, rules, dyn, streams, None)
+                r = minor_talent(i, comb, rules, dyn, streams, bf)
             if settle_now(rules):
-                actions = settle_in_turn(i, actions, comb, rules, dyn, streams)
+                actions = settle_in_turn(i, actions, comb, rules, dyn, streams, bf)
     # positions: the policy's target and a Minor step toward its range first
     minor = actions >= 2
     t0 = -1
     if pos:
         if actions >= 1:
-            t0 = PS.pick(i, False, comb, rules, dyn, streams[S_POLICY])
+            t0 = call(rules[PR_POS_PICK], i, 0, 0, comb, rules, dyn, streams, bf)
             if mask != 0:
                 if has_code(i, E_SPRINT, comb):  # free, once per round: before her Minor (DRAFT L149-153)
-                    PS.sprint(i, t0, comb, rules, dyn, streams)  # no damage: she still stands
+                    call(rules[PR_POS_SPRINT], i, t0, 0, comb, rules, dyn, streams, bf)  # no damage: she still stands
             if minor:
                 if mask != 0:
                     if has_code(i, E_GET_BACK, comb):  # Get Back: an engaged, hurt ally to Position 1
-                        if PS.get_back(i, comb, rules, dyn):
+                        if call(rules[PR_POS_GET_BACK], i, 0, 0, comb, rules, dyn, streams, bf) != 0:
                             minor = False
                             actions -= 1
                             dyn[i, D_MINOR_USED] = 1
             if minor:
-                if PS.minor_toward(i, t0, comb, rules, dyn, streams):
+                if call(rules[PR_POS_MINOR_TOWARD], i, t0, 0, comb, rules, dyn, streams, bf) != 0:
                     minor = False
                     actions -= 1
                     dyn[i, D_MINOR_USED] = 1
                     if not is_standing(dyn, i):
                         actions = 0
                     if settle_now(rules):
-                        actions = settle_in_turn(i, actions, comb, rules, dyn, streams)
+                        actions = settle_in_turn(i, actions, comb, rules, dyn, streams, bf)
     # Major action, then (Bonus Action, free) another Major: one attack site,
     # so the inlined attack is compiled once
     majors = 1 if actions >= 1 else 0
@@ -3687,14 +3704,14 @@ def take_turn(i, comb, rules, dyn, streams):
         if mask != 0:
             if pos:
                 if has_code(i, E_SAFE_PLACE, comb):  # Safe Place: an engaged ally to her position
-                    acted = PS.safe_place(i, comb, rules, dyn)
+                    acted = call(rules[PR_POS_SAFE_PLACE], i, 0, 0, comb, rules, dyn, streams, bf) != 0
             if not acted:
-                acted = major_talent(i, comb, rules, dyn, streams, None)
+                acted = major_talent(i, comb, rules, dyn, streams, bf)
             if not acted:
                 if pos:  # Guided Strike only when the ally has someone in reach
                     gs, g = guided_choice(i, comb, dyn)
                     if g >= 0:
-                        tg = PS.pick(g, True, comb, rules, dyn, streams[S_POLICY])
+                        tg = call(rules[PR_POS_PICK], g, 1, 0, comb, rules, dyn, streams, bf)
                         if tg >= 0:
                             pay_talent(i, gs, comb, rules, dyn)
                             check_bursts(i, comb, rules, dyn)
@@ -3710,7 +3727,7 @@ def take_turn(i, comb, rules, dyn, streams):
                     t = follow_up_target(i, comb, dyn)
                     if pos:
                         if t >= 0:
-                            if PS.reach(i, t, comb, rules, dyn) < 0:
+                            if call(rules[PR_REACH], i, t, 0, comb, rules, dyn, streams, bf) < 0:
                                 t = -1
             if t < 0:
                 if pos:
@@ -3718,18 +3735,18 @@ def take_turn(i, comb, rules, dyn, streams):
                         if m > 0:  # after a Bonus Action: her target may be down
                             if t0 >= 0:
                                 if not _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
-                                    t0 = PS.pick(i, False, comb, rules, dyn, streams[S_POLICY])
+                                    t0 = call(rules[PR_POS_PICK], i, 0, 0, comb, rules, dyn, streams, bf)
                         if t0 >= 0:
                             if _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
-                                if PS.reach(i, t0, comb, rules, dyn) >= 0:
+                                if call(rules[PR_REACH], i, t0, 0, comb, rules, dyn, streams, bf) >= 0:
                                     t = t0
                     if t < 0:
-                        t = PS.pick(who, True, comb, rules, dyn, streams[S_POLICY])
+                        t = call(rules[PR_POS_PICK], who, 1, 0, comb, rules, dyn, streams, bf)
                     if t < 0:
                         if who == i:
                             if mask != 0:
                                 if has_code(i, E_MOVE_ATTACK, comb):  # Dash Strike: a step, then the attack
-                                    t = PS.dash(i, t0, comb, rules, dyn, streams)
+                                    t = call(rules[PR_POS_DASH], i, t0, 0, comb, rules, dyn, streams, bf)
                 else:
                     t = choose_target(who, comb, dyn, streams[S_POLICY])
             if t < 0:
@@ -3738,43 +3755,43 @@ def take_turn(i, comb, rules, dyn, streams):
                 if t0 < 0:
                     break  # nobody left to fight
                 # nobody in reach: the Major moves her (Disengage when engaged)
-                if PS.major_toward(i, t0, minor, comb, rules, dyn, streams):
+                if call(rules[PR_POS_MAJOR_TOWARD], i, t0, 1 if minor else 0, comb, rules, dyn, streams, bf) != 0:
                     minor = False
                     dyn[i, D_MINOR_USED] = 1
                 if not is_standing(dyn, i):
                     break
             else:
                 if side_has_code(t, E_SWITCH, comb):
-                    t = defensive_switch(who, t, comb, rules, dyn, None)
+                    t = defensive_switch(who, t, comb, rules, dyn, streams, bf)
                 if pos:
                     if side_has_code(t, E_SPRINT, comb):
-                        PS.cover_sprint(who, t, comb, rules, dyn)  # Speed Burst off her turn
+                        call(rules[PR_POS_COVER_SPRINT], who, t, 0, comb, rules, dyn, streams, bf)  # Speed Burst off her turn
                 sh = -1
                 if who == i:
                     if has_code(i, E_SHOVE, comb):
                         sh = pay_shove(i, comb, rules, dyn)  # gridless: a basic attack, paid (no hex to move)
                 if pos:
-                    PS.refresh_auras(comb, rules, dyn)  # after her moves and a Defensive Switch
-                    PS.ready(who, t, comb, rules, dyn)
-                dealt = attack(who, t, comb, rules, dyn, streams)
+                    call(rules[PR_AURAS], i, 0, 0, comb, rules, dyn, streams, bf)  # after her moves and a Defensive Switch
+                    call(rules[PR_POS_READY], who, t, 0, comb, rules, dyn, streams, bf)
+                dealt = call(rules[PR_ATTACK], who, t, 0, comb, rules, dyn, streams, bf)
                 if pos:
-                    PS.done(who, t, dyn)
+                    call(rules[PR_POS_DONE], who, t, 0, comb, rules, dyn, streams, bf)
                     if sh >= 0:
                         if dealt >= 0:  # Get Over Here / Repel: the hit moves the target 1 position
-                            PS.shove(i, t, comb[i, C_TP1 + sh], comb, rules, dyn)
+                            call(rules[PR_POS_SHOVE], i, t, comb[i, C_TP1 + sh], comb, rules, dyn, streams, bf)
                 if m == 0:
                     if who == i:
                         if dealt >= 0:
                             if (mask >> E_REFLECTOR) & 1 != 0:
-                                give_reflector(i, comb, dyn, None)
+                                give_reflector(i, comb, rules, dyn, streams, bf)
         if settle_now(rules):
-            if settle_in_turn(i, 1, comb, rules, dyn, streams) == 0:
+            if settle_in_turn(i, 1, comb, rules, dyn, streams, bf) == 0:
                 break
         if m == 0:
             if mask != 0:
                 bonus = True
                 if pos:
-                    bonus = PS.any_in_reach(i, comb, rules, dyn)
+                    bonus = call(rules[PR_POS_ANY_IN_REACH], i, 0, 0, comb, rules, dyn, streams, bf) != 0
                 if bonus:
                     if bonus_action(i, comb, rules, dyn):
                         majors = 2
@@ -3784,8 +3801,8 @@ def take_turn(i, comb, rules, dyn, streams):
                 if is_standing(dyn, i):
                     if t0 >= 0:
                         if not _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
-                            t0 = PS.pick(i, False, comb, rules, dyn, streams[S_POLICY])
-                    PS.minor_toward(i, t0, comb, rules, dyn, streams)
+                            t0 = call(rules[PR_POS_PICK], i, 0, 0, comb, rules, dyn, streams, bf)
+                    call(rules[PR_POS_MINOR_TOWARD], i, t0, 0, comb, rules, dyn, streams, bf)
     if mask != 0:
         dyn[i, D_TURNS_DONE] += 1
 
@@ -3813,7 +3830,7 @@ def may_guard(j, t, best, comb, dyn):
 
 
 @kernel
-def defensive_switch(i, t, comb, rules, dyn, bf):
+def defensive_switch(i, t, comb, rules, dyn, streams, bf):
     """Defensive Switch (L1699-1703, free, 2/Scene, an ally 1-3 hexes away):
     before ``i``'s attack roll on ``t``, an ally of ``t`` holding it, whose
     intercept policy is willing (``P_INTERCEPT`` >= 0) and ``t`` below that
@@ -3846,16 +3863,16 @@ def defensive_switch(i, t, comb, rules, dyn, bf):
         s = find_usable(j, E_SWITCH, comb, dyn)
         if s < 0:
             continue
-        if bf is not None:
+        if on_grid(bf):
             if dyn[t, D_POS] < 0:
                 continue
-            if not within(j, t, s, comb, dyn, bf):
+            if not within(j, t, s, comb, rules, dyn, streams, bf):
                 continue
-            BG.swap_places(j, t, dyn, bf)
-        elif rules[R_POSITIONS] > 0:  # the draft's positions: an ally 0-3 positions away (DRAFT L103-107)
+            call(rules[PR_SWITCH_TO], j, t, 0, comb, rules, dyn, streams, bf)
+        elif on_positions(rules):  # the draft's positions: an ally 0-3 positions away (DRAFT L103-107)
             hi = comb[j, C_TREACH + s]
             if hi >= 0:
-                if PS.apart(j, t, dyn) > hi:
+                if abs(dyn[j, D_PLACE] - dyn[t, D_PLACE]) > hi:
                     continue
             pj = dyn[j, D_PLACE]
             dyn[j, D_PLACE] = dyn[t, D_PLACE]
@@ -3868,14 +3885,14 @@ def defensive_switch(i, t, comb, rules, dyn, bf):
 
 
 @kernel
-def area_switch(i, t, comb, rules, dyn, bf):
+def area_switch(i, t, comb, rules, dyn, streams, bf):
     """:func:`defensive_switch` before ``i``'s attack on ``t``, a target of an area attack
     (grid: Blast Strike, Burst Attack, Gravity Wave, a mine; positions: a position's
     targets): the switcher counts as attacked by it (``D_AREA_HIT`` 2: no second switch or
     attack) when ``t`` is marked. Returns who is attacked."""
     if not side_has_code(t, E_SWITCH, comb):
         return t
-    j = defensive_switch(i, t, comb, rules, dyn, bf)
+    j = defensive_switch(i, t, comb, rules, dyn, streams, bf)
     if j != t:
         if dyn[t, D_AREA_HIT] != 0:
             dyn[j, D_AREA_HIT] = 2
@@ -3920,10 +3937,10 @@ def settle_now(rules):
 
 
 @kernel
-def settle_in_turn(i, actions, comb, rules, dyn, streams):
+def settle_in_turn(i, actions, comb, rules, dyn, streams, bf):
     """:func:`settle` between the actions of ``i``'s turn; returns the actions
     she has left (0 once she is down or lost)."""
-    settle(comb, rules, dyn, streams, None)
+    settle(comb, rules, dyn, streams, bf)
     if not is_standing(dyn, i):
         return 0
     return actions
@@ -3967,29 +3984,29 @@ def minor_talent_try(i, comb, rules, dyn, streams, bf):
             if (comb[i, C_TMASK] >> E_AMPLIFY) & 1 != 0:  # the draft's Amplify Magic before her Hexes
                 if try_amplify(i, comb, rules, dyn, streams):
                     return 1
-            if try_hex(i, comb, rules, dyn, streams):
+            if try_hex(i, comb, rules, dyn, streams, bf):
                 return 1
         if has_code(i, E_MOOD, comb):
-            if try_mood(i, False, comb, rules, dyn):
+            if try_mood(i, False, comb, rules, dyn, streams, bf):
                 return 1
         if has_code(i, E_MINION_CREATION, comb):
-            if create_minions(i, comb, rules, dyn, bf):
+            if create_minions(i, comb, rules, dyn, streams, bf):
                 return 1
         if has_code(i, E_MARIONETTE, comb):
-            if make_copy(i, comb, rules, dyn, bf):
+            if make_copy(i, comb, rules, dyn, streams, bf):
                 return 1
     if (comb[i, C_TMASK] >> E_VEIL) & 1 != 0:
-        if try_veil(i, comb, rules, dyn, bf):
+        if try_veil(i, comb, rules, dyn, streams, bf):
             return 1
     if (comb[i, C_TMASK] >> E_ROUGH_GOING) & 1 != 0:
-        if try_rough_going(i, comb, rules, dyn, bf):
+        if try_rough_going(i, comb, rules, dyn, streams, bf):
             return 1
     if (comb[i, C_TMASK] >> E_MINES) & 1 != 0:
-        if try_mines(i, comb, rules, dyn, bf):
+        if try_mines(i, comb, rules, dyn, streams, bf):
             return 1
     if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:  # Create Barrier
         if has_code(i, E_BARRIER, comb):
-            if try_barrier(i, comb, rules, dyn, bf):
+            if try_barrier(i, comb, rules, dyn, streams, bf):
                 return 1
     if (comb[i, C_TMASK] >> E_HATE) & 1 != 0:
         if dyn[i, D_RES] * 100 < comb[i, P_HEAL_BELOW] * comb[i, C_RES]:
@@ -4001,7 +4018,7 @@ def minor_talent_try(i, comb, rules, dyn, streams, bf):
     if (comb[i, C_TMASK] >> E_REMEDY) & 1 != 0:
         s = find_usable(i, E_REMEDY, comb, dyn)
         if s >= 0:
-            j = ailing_ally(i, s, comb, dyn, bf)
+            j = ailing_ally(i, s, comb, rules, dyn, streams, bf)
             if j >= 0:
                 if try_remedy(i, j, comb, rules, dyn):
                     return 1
@@ -4155,12 +4172,10 @@ def try_area_attack(i, comb, rules, dyn, streams, bf):
     s = find_usable(i, E_AREA_ATTACK, comb, dyn)
     if s < 0:
         return False
-    if bf is None:
-        if rules[R_POSITIONS] > 0:  # the draft's positions: every target in one position (DRAFT L271-275)
-            return PS.area_position(i, s, comb, rules, dyn, streams)
+    if gridless(rules):
         return area_gridless_use(i, s, comb, rules, dyn, streams)
-    else:
-        return BG.area_attack(i, s, comb, rules, dyn, streams, bf)
+    # the draft's positions: every target in one position (DRAFT L271-275); the grid: a line or a blast
+    return call(rules[PR_AREA], i, s, 0, comb, rules, dyn, streams, bf) != 0
 
 
 @kernel
@@ -4172,16 +4187,14 @@ def try_gravity(i, comb, rules, dyn, streams, bf):
     s = find_usable(i, E_GRAVITY, comb, dyn)
     if s < 0:
         return False
-    if bf is None:
-        if rules[R_POSITIONS] > 0:  # positions: every target in one position in reach, no pull
-            return PS.area_position(i, s, comb, rules, dyn, streams)
+    if gridless(rules):
         return area_gridless_use(i, s, comb, rules, dyn, streams)
-    else:
-        return BG.gravity_wave(i, s, comb, rules, dyn, streams, bf)
+    # positions: every target in one position in reach, no pull; the grid: the pull, then the attacks
+    return call(rules[PR_GRAVITY], i, s, 0, comb, rules, dyn, streams, bf) != 0
 
 
 @kernel
-def try_veil(i, comb, rules, dyn, bf):
+def try_veil(i, comb, rules, dyn, streams, bf):
     """Veil (L2119), ``veil``: a Minor action while no Veil of hers holds: until the end of
     her next turn, attacks on her from anyone not within 1-2 hexes (the row's range) take
     - P1 (:func:`veil_penalty`). Grid: used when a standing enemy is not within 1-2 of her;
@@ -4191,12 +4204,11 @@ def try_veil(i, comb, rules, dyn, bf):
     s = find_usable(i, E_VEIL, comb, dyn)
     if s < 0:
         return False
-    if bf is None:
-        if rules[R_VEIL_GRIDLESS] == 1:
+    if on_grid(bf):
+        if call(rules[PR_VEIL_WORTH], i, s, 0, comb, rules, dyn, streams, bf) == 0:
             return False
-    else:
-        if not BG.veil_worth(i, s, comb, dyn, bf):
-            return False
+    elif rules[R_VEIL_GRIDLESS] == 1:
+        return False
     pay_talent(i, s, comb, rules, dyn)
     dyn[i, D_VEIL_UNTIL] = dyn[i, D_TURNS_DONE] + 2
     return True
@@ -4226,64 +4238,55 @@ def veil_penalty(i, t, comb, rules, dyn):
 
 
 @kernel
-def try_rough_going(i, comb, rules, dyn, bf):
+def try_rough_going(i, comb, rules, dyn, streams, bf):
     """Rough Going (L1836), ``rough_going``: a Minor action on the grid (gridless it is never
     used and costs nothing): :func:`.battle_grid.rough_going`; on the draft's positions
     (DRAFT L319-323) :func:`.positions.rough_going`."""
-    if bf is None:
-        if rules[R_POSITIONS] > 0:
-            s = find_usable(i, E_ROUGH_GOING, comb, dyn)
-            if s < 0:
-                return False
-            return PS.rough_going(i, s, comb, rules, dyn)
+    if gridless(rules):
         return False
-    else:
-        s = find_usable(i, E_ROUGH_GOING, comb, dyn)
-        if s < 0:
-            return False
-        return BG.rough_going(i, s, comb, rules, dyn, bf)
+    s = find_usable(i, E_ROUGH_GOING, comb, dyn)
+    if s < 0:
+        return False
+    return call(rules[PR_ROUGH_GOING], i, s, 0, comb, rules, dyn, streams, bf) != 0
 
 
 @kernel
 def try_scatter(i, comb, rules, dyn, streams, bf):
     """Scattering shot (L2092-2096), ``scattering_shot``: a Major action on the grid
     (:func:`.battle_grid.scattering_shot`); gridless never used (the push does nothing there)."""
-    if bf is None:
+    if not on_grid(bf):
         return False
-    else:
-        s = find_usable(i, E_SCATTER, comb, dyn)
-        if s < 0:
-            return False
-        return BG.scattering_shot(i, s, comb, rules, dyn, streams, bf)
+    s = find_usable(i, E_SCATTER, comb, dyn)
+    if s < 0:
+        return False
+    return call(rules[PR_SCATTER], i, s, 0, comb, rules, dyn, streams, bf) != 0
 
 
 @kernel
-def try_mines(i, comb, rules, dyn, bf):
+def try_mines(i, comb, rules, dyn, streams, bf):
     """Mines (L2059-2066), ``mines``: a Minor action on the grid (gridless never used, no
     cost): a mine in her hex (:func:`.battle_grid.place_mine`)."""
-    if bf is None:
+    if not on_grid(bf):
         return False
-    else:
-        s = find_usable(i, E_MINES, comb, dyn)
-        if s < 0:
-            return False
-        return BG.place_mine(i, s, comb, rules, dyn, bf)
+    s = find_usable(i, E_MINES, comb, dyn)
+    if s < 0:
+        return False
+    return call(rules[PR_MINE], i, s, 0, comb, rules, dyn, streams, bf) != 0
 
 
 @kernel
-def try_barrier(i, comb, rules, dyn, bf):
+def try_barrier(i, comb, rules, dyn, streams, bf):
     """Create Barrier (L1693-1697), ``create_barrier``: a Minor action on the grid
     (:func:`.battle_grid.create_barrier`); gridless it is never used and costs nothing
     (with no hexes there is nothing for a barrier to block)."""
-    if bf is None:
+    if not on_grid(bf):
         return False
-    else:
-        if dyn[i, D_BARRIER_RES] > 0:
-            return False
-        s = find_usable(i, E_BARRIER, comb, dyn)
-        if s < 0:
-            return False
-        return BG.create_barrier(i, s, comb, rules, dyn, bf)
+    if dyn[i, D_BARRIER_RES] > 0:
+        return False
+    s = find_usable(i, E_BARRIER, comb, dyn)
+    if s < 0:
+        return False
+    return call(rules[PR_BARRIER], i, s, 0, comb, rules, dyn, streams, bf) != 0
 
 
 @kernel(inline="always")
@@ -4319,10 +4322,7 @@ def play_turn(i, comb, rules, dyn, streams, bf):
     """One turn of ``i``: gridless (``bf`` None) or on the battlefield.
     Every turn advances the fight's turn clock (``D_CLOCK``, row 0)."""
     dyn[0, D_CLOCK] += 1
-    if bf is None:
-        take_turn(i, comb, rules, dyn, streams)
-    else:
-        BG.take_turn_grid(i, comb, rules, dyn, streams, bf)
+    call(rules[PR_TURN], i, 0, 0, comb, rules, dyn, streams, bf)
 
 
 @kernel
@@ -4437,13 +4437,13 @@ def count_tiers(j, oc0, oc1, oc2, comb, rules, dyn):
 
 
 @kernel
-def fight(comb, rules, dyn, order, key, streams, side_curve, comb_curve):
-    """Play one gridless fight from the current ``dyn`` (:func:`fight_on`)."""
-    return fight_on(comb, rules, dyn, order, key, streams, side_curve, comb_curve, None)
+def fight(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
+    """Play one fight from the current ``dyn`` (:func:`fight_on`)."""
+    return fight_on(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf)
 
 
 @kernel
-def fight_on(comb, rules, dyn, order, key, streams, side_curve, comb_curve, bf):
+def fight_on(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
     """Play one fight from the current ``dyn``; returns ``(outcome, rounds)``.
 
     ``bf``: ``None`` (gridless; numba prunes the grid branches) or the
@@ -4461,12 +4461,8 @@ def fight_on(comb, rules, dyn, order, key, streams, side_curve, comb_curve, bf):
     cap = rules[R_ROUND_CAP]
     for j in range(n):  # a girl may start the scene at or over the threshold
         check_bursts(j, comb, rules, dyn)
-    if bf is not None:
-        BG.place_all(dyn, bf)
-        BG.refresh_fear(comb, dyn, bf)
-    elif rules[R_POSITIONS] > 0:
-        PS.place_all(comb, dyn)  # the draft's positions: everyone to her starting position
-        PS.refresh_auras(comb, rules, dyn)
+    if not gridless(rules):  # everyone to her starting place, the auras by place
+        call(rules[PR_START], 0, 0, 0, comb, rules, dyn, streams, bf)
     settle(comb, rules, dyn, streams, bf)
     roll_initiative(comb, rules, streams[S_SETUP], order, key)
     outcome = -1
@@ -4476,7 +4472,7 @@ def fight_on(comb, rules, dyn, order, key, streams, side_curve, comb_curve, bf):
         for j in range(n):
             masks |= comb[j, C_TMASK]
     if (masks >> E_AMBUSH) & 1 != 0:
-        outcome = ambush_turns(comb, rules, dyn, order, streams, bf)
+        outcome = ambush_turns(order, comb, rules, dyn, streams, bf)
         if outcome >= 0:
             rounds = 1  # over before round 1: counted as a one-round fight
     for r in range(1, cap + 1):
@@ -4522,16 +4518,16 @@ def fight_on(comb, rules, dyn, order, key, streams, side_curve, comb_curve, bf):
                 dyn[i, D_PENDING] = -1
                 if (comb[i, C_TMASK] >> E_COURAGE) & 1 != 0:
                     courage_aura(i, -1, comb, dyn)  # standing again: her aura is back
-                    if bf is not None:
-                        BG.refresh_fear(comb, dyn, bf)
+                    if on_grid(bf):
+                        call(rules[PR_AURAS], i, 0, 0, comb, rules, dyn, streams, bf)
             if acts:
                 if dyn[i, D_FRENZY] != 0:
                     outcome = frenzy_turns(i, 1 + rules[R_FURY_SECOND_TURN], comb, rules, dyn, streams, bf)
                 else:
                     play_turn(i, comb, rules, dyn, streams, bf)
                     settle(comb, rules, dyn, streams, bf)
-                if bf is not None:
-                    BG.after_turn(comb, rules, dyn, streams, bf)  # labyrinth: Pendulum (A44b)
+                if on_grid(bf):
+                    call(rules[PR_AFTER_TURN], i, 0, 0, comb, rules, dyn, streams, bf)  # mines; labyrinth: Pendulum (A44b)
             outcome = outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 break
@@ -4558,8 +4554,8 @@ def fight_on(comb, rules, dyn, order, key, streams, side_curve, comb_curve, bf):
                             if outcome >= 0:
                                 break
         if outcome < 0:
-            if bf is not None:
-                outcome = BG.end_of_round(r, comb, rules, dyn, streams, bf)  # labyrinth features
+            if on_grid(bf):
+                outcome = call(rules[PR_END_OF_ROUND], r, 0, 0, comb, rules, dyn, streams, bf)  # labyrinth features
         if outcome >= 0:
             rounds = r
             break
@@ -4605,6 +4601,7 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
         order = np.zeros(n, dtype=np.int64)
         ikey = np.zeros(n, dtype=np.int64)
         streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
+        bf = no_field()
         lo = b * per
         hi = min(count, lo + per)
         for t in range(lo, hi):
@@ -4612,8 +4609,7 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
             for p in range(NS):
                 seed_stream(streams[p], key, trial, p)
             reset(comb, rules, dyn)
-            outcome, rounds = fight(comb, rules, dyn, order, ikey, streams,
-                                    side_curve[b], comb_curve[b])
+            outcome, rounds = fight(order, ikey, side_curve[b], comb_curve[b], comb, rules, dyn, streams, bf)
             fights[b, outcome] += 1
             fights[b, F_ROUNDS] += rounds
             rounds_hist[b, rounds] += 1
@@ -4757,8 +4753,7 @@ def play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams,
         e = off[s + 1]
         if s > 0:
             next_scene(cb, rules, dyn, off[s - 1], a, e, ng, recover[s - 1], streams, party)
-        outcome, rounds = fight_on(cb[a:e], rules, dyn[a:e], order[:e - a], ikey[:e - a],
-                                   streams, side_curve[s], comb_curve[a:e], bf)
+        outcome, rounds = fight_on(order[:e - a], ikey[:e - a], side_curve[s], comb_curve[a:e], cb[a:e], rules, dyn[a:e], streams, bf)
         scene_fights[s, outcome] += 1
         scene_fights[s, F_ROUNDS] += rounds
         scene_hist[s, rounds] += 1
@@ -4829,6 +4824,7 @@ def simulate_episode_blocks(comb, rules, off, ng, recover, key, start, count, nb
         order = np.zeros(width, dtype=np.int64)
         ikey = np.zeros(width, dtype=np.int64)
         streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
+        bf = no_field()
         lo = b * per
         hi = min(count, lo + per)
         for t in range(lo, hi):
@@ -4836,4 +4832,37 @@ def simulate_episode_blocks(comb, rules, off, ng, recover, key, start, count, nb
             for p in range(NS):
                 seed_stream(streams[p], key, trial, p)
             play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams, fights[b], rounds_hist[b],
-                         scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], party[b], None)
+                         scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], party[b], bf)
+
+
+# ---------------------------------------------------------------- procedures (the world's signature, :mod:`.world`)
+# The table (:mod:`.registry`) names these for every geometry: the core's own
+# procedures. Each is compiled on its own (:mod:`sim.procs`).
+
+
+@kernel
+def p_take_turn(i, b, c, comb, rules, dyn, streams, bf):
+    """PR_TURN without a grid: :func:`take_turn` (gridless and the draft's positions)."""
+    take_turn(i, comb, rules, dyn, streams, bf)
+    return 0
+
+
+@kernel
+def p_attack(i, t, c, comb, rules, dyn, streams, bf):
+    """PR_ATTACK: :func:`attack`; the damage dealt, -1 on a miss."""
+    return attack(i, t, comb, rules, dyn, streams)
+
+
+@kernel
+def p_settle(a, b, c, comb, rules, dyn, streams, bf):
+    """PR_SETTLE: :func:`settle_due`."""
+    settle_due(comb, rules, dyn, streams, bf)
+    return 0
+
+
+@kernel
+def p_missing(a, b, c, comb, rules, dyn, streams, bf):
+    """A slot this scenario's table was not expected to need: counted (``K_MISSING``,
+    row 0) so that a run with one fails loudly (:func:`.registry.check`)."""
+    dyn[0, K_MISSING] += 1
+    return -1

@@ -171,6 +171,7 @@ COUNTERS = Section("K", "combatant: counters (summed over the trials of a run)",
     F("HEX_DMG", 1, "damage Hexes dealt her (the draft; not an attack)", "run"),
     F("BARRIER_ATTACKS", 1, "attacks she made on an enemy's barrier", "run"),
     F("GUARD_SPRINTS", 1, "Sprints off her turn next to (grid) or into the position of (positions) an attacked ally, to intercept", "run"),
+    F("MISSING", 1, "calls of a procedure the scenario's table lacks (row 0; a bug unless 0)", "run"),
 ])
 
 STATE = Section("D", "combatant: per-trial state", [
@@ -374,4 +375,60 @@ globals().update(constants(FIELD_ROWS, FIELD_META, FIELD_STATE, LABYRINTH, CELL_
 SECTIONS = SECTIONS + (FIELD_ROWS, FIELD_META, FIELD_STATE, LABYRINTH, CELL_FX)
 
 #: what ``from .layout import *`` gives: the constants (no helper names)
+__all__ = sorted(k for k, v in list(globals().items()) if k.isupper() and isinstance(v, (int, tuple)))
+
+# ---------------------------------------------------------------- procedures (``rules[PR_*]``, :mod:`.world`)
+#: the procedure table: after the rule options in ``rules``, the address of the procedure
+#: that plays each of these for this scenario (its geometry, its talents), filled per
+#: process by :mod:`.registry`; each takes the world ``(a, b, c, comb, rules, dyn, streams, bf)``
+PROCS = Section("PR", "procedure slots (``rules[PR_*]``: addresses, :mod:`.registry`)", [
+    # the fight
+    F("TURN", 1, "a's turn (gridless and positions: turn.take_turn; hex: the grid turn)"),
+    F("START", 1, "the start of a fight: everyone to her place, auras (geometry)"),
+    F("AURAS", 1, "Fear and Courage Auras by place (geometry; none gridless)"),
+    F("AFTER_TURN", 1, "after a's turn: the labyrinth's Pendulum under pendulum_moves: turn (hex)"),
+    F("END_OF_ROUND", 1, "the end of round a: the labyrinth features; returns the outcome or -1 (hex)"),
+    F("SETTLE", 1, "what the last action left due: retaliations and bursts (bursts.settle_due)"),
+    F("FRENZY_MOVE", 1, "frenzied a's action toward target b (geometry)"),
+    F("ATTACK", 1, "a's basic attack on b (attack.attack); returns the damage dealt or -1"),
+    F("ATTACK_AT", 1, "a's basic attack on b where she stands (geometry: form, reach, Cover)"),
+    F("AMBUSH", 1, "Ambush Tactics' turns before round 1; returns the outcome or -1"),
+    F("EXTRA_TURNS", 1, "a's Extra Action turns; returns the outcome or -1"),
+    F("RADIATION", 1, "Overcharge Radiation at the end of the scene"),
+    # geometry (gridless, the draft's positions, the hex grid)
+    F("REACH", 1, "the form (0 melee, 1 ranged) a's basic attack on b would take, -1 out of reach"),
+    F("DISTANCE", 1, "positions or hexes between a and b (0 gridless)"),
+    F("APPEAR_AT", 1, "reserve row a takes its place near cell b (0 when it cannot)"),
+    F("COPY_PLACE", 1, "where a's Marionette copy (slot b) appears: a cell, a position, -1 none"),
+    F("PICK_WITHIN", 1, "the policy's target of a among enemies within b (a talent's range), -1 none"),
+    F("ON_LINE", 1, "j = b stands in a's scream line in direction c (slot in dyn scratch)"),
+    F("SWITCH_TO", 1, "Defensive Switch: a takes b's place (0 when she may not)"),
+    F("AREA", 1, "a's area attack with slot b (Blast Strike, Burst Attack); attacks planned, 0 none"),
+    F("GRAVITY", 1, "a's Gravity Wave with slot b; 1 used"),
+    F("VEIL_WORTH", 1, "Veil (slot b) is worth raising for a now"),
+    F("ROUGH_GOING", 1, "Rough Going with slot b; 1 used"),
+    F("SCATTER", 1, "Scattering shot with slot b; 1 used"),
+    F("MINE", 1, "a mine of a with slot b; 1 placed"),
+    F("BARRIER", 1, "Create Barrier with slot b; 1 raised"),
+    # the draft's positions, inside the turn (stubs elsewhere: only a positions turn calls them)
+    F("POS_PICK", 1, "positions: the policy's target of a (b: 1 = in reach only)"),
+    F("POS_SPRINT", 1, "positions: Sprint toward target b"),
+    F("POS_GET_BACK", 1, "positions: Get Back; 1 used"),
+    F("POS_MINOR_TOWARD", 1, "positions: a Minor step toward target b; 1 used"),
+    F("POS_MAJOR_TOWARD", 1, "positions: the Major moves a toward b (c: her Minor is free); 1 Minor used too"),
+    F("POS_SAFE_PLACE", 1, "positions: Safe Place; 1 used"),
+    F("POS_DASH", 1, "positions: Dash Strike toward b; the target, -1 none"),
+    F("POS_COVER_SPRINT", 1, "positions: Speed Burst off her turn to Cover target b of attacker a"),
+    F("POS_READY", 1, "positions: before a's attack on b (form, Cover)"),
+    F("POS_DONE", 1, "positions: after a's attack on b"),
+    F("POS_SHOVE", 1, "positions: a's hit moves b c positions"),
+    F("POS_ANY_IN_REACH", 1, "positions: someone is in a's reach"),
+    # a safety net
+    F("MISSING", 1, "a procedure this scenario was not expected to need (counts K_MISSING)"),
+])
+NPR = stack(PROCS)
+for _f, _c in zip(PROCS.fields, PROCS.offsets().values()):
+    globals()[f"PR_{_f.name}"] = R_SIZE + _c  # the slots follow the rule options in ``rules``
+NR = R_SIZE + NPR
+SECTIONS = SECTIONS + (PROCS,)
 __all__ = sorted(k for k, v in list(globals().items()) if k.isupper() and isinstance(v, (int, tuple)))

@@ -562,7 +562,7 @@ def frenzy_step(i, t, lo, hi, comb, rules, dyn):
 
 
 @kernel
-def frenzy_turn(i, t, comb, rules, dyn, streams):
+def frenzy_turn(i, t, comb, rules, dyn, streams, bf):
     """A Fury frenzy's turn on positions (4.1 L746 on the draft's map: the
     draft defines no bursts, the engine plays 4.1's): ``t`` is
     :func:`.kernel.frenzy_target` (the closest standing combatant, allies
@@ -597,7 +597,7 @@ def frenzy_turn(i, t, comb, rules, dyn, streams):
         frenzy_step(i, t, lo, hi, comb, rules, dyn)
     if reach(i, t, comb, rules, dyn) >= 0:
         if K.side_has_code(t, K.E_SWITCH, comb):
-            t = K.defensive_switch(i, t, comb, rules, dyn, None)
+            t = K.defensive_switch(i, t, comb, rules, dyn, streams, bf)
         attack_call(i, t, comb, rules, dyn, streams)
     elif away(i, t, lo, hi, dyn):
         major_move(i, t, lo, hi, minor, comb, rules, dyn, streams)
@@ -975,7 +975,7 @@ def extra_move(i, s, m, n, comb, rules, dyn, streams):
 
 
 @kernel
-def area_position(i, s, comb, rules, dyn, streams):
+def area_position(i, s, comb, rules, dyn, streams, bf):
     """Blast Strike on positions (DRAFT L271-275: "choose one position within
     range. Each target within that position must attempt to defend
     themselves"); Burst Attack and Gravity Wave (no pull) alike. The position
@@ -1052,7 +1052,7 @@ def area_position(i, s, comb, rules, dyn, streams):
         if not hit:
             continue
         # Defensive Switch (DRAFT L103-107): an ally outside the position may take her place
-        t = K.area_switch(i, j, comb, rules, dyn, None)
+        t = K.area_switch(i, j, comb, rules, dyn, streams, bf)
         ready(i, t, comb, rules, dyn)
         K.attack_call(i, t, comb, rules, dyn, streams)
         done(i, t, dyn)
@@ -1310,3 +1310,156 @@ def refresh_auras(comb, rules, dyn):
                     continue
                 if apart(j, k, dyn) <= reach:
                     dyn[j, K.D_FEAR] += sign * comb[k, K.C_TP1 + s]
+
+
+# ---------------------------------------------------------------- procedures (the world's signature, :mod:`.world`)
+# What the table (:mod:`.registry`) names on the draft's positions.
+
+
+@kernel
+def p_start(a, b, c, comb, rules, dyn, streams, bf):
+    """PR_START: everyone to her starting position, then the auras by position."""
+    place_all(comb, dyn)
+    refresh_auras(comb, rules, dyn)
+    return 0
+
+
+@kernel
+def p_auras(a, b, c, comb, rules, dyn, streams, bf):
+    """PR_AURAS: :func:`refresh_auras`."""
+    refresh_auras(comb, rules, dyn)
+    return 0
+
+
+@kernel
+def p_reach(i, t, c, comb, rules, dyn, streams, bf):
+    """PR_REACH: :func:`reach`."""
+    return reach(i, t, comb, rules, dyn)
+
+
+@kernel
+def p_distance(i, j, c, comb, rules, dyn, streams, bf):
+    """PR_DISTANCE: positions between ``i`` and ``j`` (:func:`apart`)."""
+    return apart(i, j, dyn)
+
+
+@kernel
+def p_frenzy_move(i, t, c, comb, rules, dyn, streams, bf):
+    """PR_FRENZY_MOVE: :func:`frenzy_turn`."""
+    frenzy_turn(i, t, comb, rules, dyn, streams, bf)
+    return 0
+
+
+@kernel
+def p_attack_at(i, t, c, comb, rules, dyn, streams, bf):
+    """PR_ATTACK_AT: :func:`attack_call` (the form by distance, Cover)."""
+    attack_call(i, t, comb, rules, dyn, streams)
+    return 0
+
+
+@kernel
+def p_pick_within(i, hi, c, comb, rules, dyn, streams, bf):
+    """PR_PICK_WITHIN: :func:`pick_within` (not only those in reach)."""
+    return pick_within(i, False, hi, comb, rules, dyn, streams[K.S_POLICY])
+
+
+@kernel
+def p_on_line(i, j, ds, comb, rules, dyn, streams, bf):
+    """PR_ON_LINE: ``j`` on the side ``ds // 8`` of ``i``'s Scream in slot ``ds % 8`` (:func:`on_side`)."""
+    s = ds % 8
+    return 1 if on_side(i, j, ds // 8, comb[i, K.C_TREACH + s], dyn) else 0
+
+
+@kernel
+def p_copy_place(i, s, c, comb, rules, dyn, streams, bf):
+    """PR_COPY_PLACE: :func:`copy_place`."""
+    return copy_place(i, s, comb, rules, dyn)
+
+
+@kernel
+def p_area(i, s, c, comb, rules, dyn, streams, bf):
+    """PR_AREA and PR_GRAVITY: :func:`area_position` (no pull on positions)."""
+    return 1 if area_position(i, s, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def p_rough_going(i, s, c, comb, rules, dyn, streams, bf):
+    """PR_ROUGH_GOING: :func:`rough_going`."""
+    return 1 if rough_going(i, s, comb, rules, dyn) else 0
+
+
+@kernel
+def p_pick(i, in_reach, c, comb, rules, dyn, streams, bf):
+    """PR_POS_PICK: :func:`pick`."""
+    return pick(i, in_reach != 0, comb, rules, dyn, streams[K.S_POLICY])
+
+
+@kernel
+def p_sprint(i, t, c, comb, rules, dyn, streams, bf):
+    """PR_POS_SPRINT: :func:`sprint`."""
+    sprint(i, t, comb, rules, dyn, streams)
+    return 0
+
+
+@kernel
+def p_get_back(i, b, c, comb, rules, dyn, streams, bf):
+    """PR_POS_GET_BACK: :func:`get_back`."""
+    return 1 if get_back(i, comb, rules, dyn) else 0
+
+
+@kernel
+def p_minor_toward(i, t, c, comb, rules, dyn, streams, bf):
+    """PR_POS_MINOR_TOWARD: :func:`minor_toward`."""
+    return 1 if minor_toward(i, t, comb, rules, dyn, streams) else 0
+
+
+@kernel
+def p_major_toward(i, t, minor, comb, rules, dyn, streams, bf):
+    """PR_POS_MAJOR_TOWARD: :func:`major_toward`."""
+    return 1 if major_toward(i, t, minor != 0, comb, rules, dyn, streams) else 0
+
+
+@kernel
+def p_safe_place(i, b, c, comb, rules, dyn, streams, bf):
+    """PR_POS_SAFE_PLACE: :func:`safe_place`."""
+    return 1 if safe_place(i, comb, rules, dyn) else 0
+
+
+@kernel
+def p_dash(i, t, c, comb, rules, dyn, streams, bf):
+    """PR_POS_DASH: :func:`dash`."""
+    return dash(i, t, comb, rules, dyn, streams)
+
+
+@kernel
+def p_cover_sprint(i, t, c, comb, rules, dyn, streams, bf):
+    """PR_POS_COVER_SPRINT: :func:`cover_sprint`."""
+    cover_sprint(i, t, comb, rules, dyn)
+    return 0
+
+
+@kernel
+def p_ready(i, t, c, comb, rules, dyn, streams, bf):
+    """PR_POS_READY: :func:`ready`."""
+    ready(i, t, comb, rules, dyn)
+    return 0
+
+
+@kernel
+def p_done(i, t, c, comb, rules, dyn, streams, bf):
+    """PR_POS_DONE: :func:`done`."""
+    done(i, t, dyn)
+    return 0
+
+
+@kernel
+def p_shove(i, t, sign, comb, rules, dyn, streams, bf):
+    """PR_POS_SHOVE: :func:`shove`."""
+    shove(i, t, sign, comb, rules, dyn)
+    return 0
+
+
+@kernel
+def p_any_in_reach(i, b, c, comb, rules, dyn, streams, bf):
+    """PR_POS_ANY_IN_REACH: :func:`any_in_reach`."""
+    return 1 if any_in_reach(i, comb, rules, dyn) else 0

@@ -1,0 +1,125 @@
+"""Which procedure fills each slot of the table (``rules[PR_*]``), per scenario.
+
+The fight's kernels call the turn, the attack, the geometry's moves and the
+talents' hooks through the table (:mod:`.world`, :mod:`sim.procs`), so a
+scenario compiles only what it names: a fight without a grid never compiles
+the hex battlefield's procedures, one without Create Barrier never compiles
+the barrier's. A slot the scenario is not expected to need holds
+:func:`.kernel.p_missing`, which counts its calls (``K_MISSING``); a run in
+which one is called fails (:func:`check`) rather than play a rule wrong.
+
+This is the one module that imports every geometry: the core never does.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim import procs
+
+from . import battle_grid as BG
+from . import gridless as GL
+from . import kernel as K
+from . import positions as PS
+from .codes import (E_AREA_ATTACK, E_BARRIER, E_GRAVITY, E_MARIONETTE, E_MINES, E_ROUGH_GOING, E_SCATTER,
+                    E_SCREAM, E_SWITCH, E_VEIL)
+from .layout import (C_SPAWN_KIND, C_TCODE, K_MISSING, MAXT, NPR, PR_AFTER_TURN, PR_APPEAR_AT, PR_AREA, PR_ATTACK,
+                     PR_ATTACK_AT, PR_AURAS, PR_BARRIER, PR_COPY_PLACE, PR_DISTANCE, PR_END_OF_ROUND,
+                     PR_FRENZY_MOVE, PR_GRAVITY, PR_MINE, PR_MISSING, PR_ON_LINE, PR_PICK_WITHIN,
+                     PR_POS_ANY_IN_REACH, PR_POS_COVER_SPRINT, PR_POS_DASH, PR_POS_DONE, PR_POS_GET_BACK,
+                     PR_POS_MAJOR_TOWARD, PR_POS_MINOR_TOWARD, PR_POS_PICK, PR_POS_READY, PR_POS_SAFE_PLACE,
+                     PR_POS_SHOVE, PR_POS_SPRINT, PR_REACH, PR_ROUGH_GOING, PR_SCATTER, PR_SETTLE, PR_START,
+                     PR_SWITCH_TO, PR_TURN, PR_VEIL_WORTH, R_GRID, R_POSITIONS, R_SIZE)
+from .world import WORLD
+
+#: the core's procedures, the same for every geometry
+CORE = {
+    PR_SETTLE: K.p_settle,
+    PR_ATTACK: K.p_attack,
+    PR_MISSING: K.p_missing,
+}
+
+#: each geometry's procedures
+GEOMETRIES = {
+    "none": {
+        PR_TURN: K.p_take_turn, PR_START: GL.p_nothing, PR_AURAS: GL.p_nothing,
+        PR_AFTER_TURN: GL.p_nothing, PR_END_OF_ROUND: GL.p_no_outcome,
+        PR_ATTACK_AT: K.p_attack, PR_REACH: GL.p_in_reach, PR_DISTANCE: GL.p_distance,
+        PR_APPEAR_AT: GL.p_appear_at, PR_COPY_PLACE: GL.p_copy_place, PR_VEIL_WORTH: GL.p_yes,
+    },
+    "positions": {
+        PR_TURN: K.p_take_turn, PR_START: PS.p_start, PR_AURAS: PS.p_auras,
+        PR_AFTER_TURN: GL.p_nothing, PR_END_OF_ROUND: GL.p_no_outcome,
+        PR_FRENZY_MOVE: PS.p_frenzy_move, PR_ATTACK_AT: PS.p_attack_at, PR_REACH: PS.p_reach,
+        PR_DISTANCE: PS.p_distance, PR_APPEAR_AT: GL.p_appear_at, PR_COPY_PLACE: PS.p_copy_place,
+        PR_PICK_WITHIN: PS.p_pick_within, PR_ON_LINE: PS.p_on_line, PR_AREA: PS.p_area,
+        PR_GRAVITY: PS.p_area, PR_VEIL_WORTH: GL.p_yes, PR_ROUGH_GOING: PS.p_rough_going,
+        PR_POS_PICK: PS.p_pick, PR_POS_SPRINT: PS.p_sprint, PR_POS_GET_BACK: PS.p_get_back,
+        PR_POS_MINOR_TOWARD: PS.p_minor_toward, PR_POS_MAJOR_TOWARD: PS.p_major_toward,
+        PR_POS_SAFE_PLACE: PS.p_safe_place, PR_POS_DASH: PS.p_dash, PR_POS_COVER_SPRINT: PS.p_cover_sprint,
+        PR_POS_READY: PS.p_ready, PR_POS_DONE: PS.p_done, PR_POS_SHOVE: PS.p_shove,
+        PR_POS_ANY_IN_REACH: PS.p_any_in_reach,
+    },
+    "hex": {
+        PR_TURN: BG.p_turn, PR_START: BG.p_start, PR_AURAS: BG.p_auras,
+        PR_AFTER_TURN: BG.p_after_turn, PR_END_OF_ROUND: BG.p_end_of_round,
+        PR_FRENZY_MOVE: BG.p_frenzy_move, PR_ATTACK_AT: BG.p_attack_at, PR_REACH: BG.p_reach,
+        PR_DISTANCE: BG.p_distance, PR_APPEAR_AT: BG.p_appear_at, PR_COPY_PLACE: BG.p_copy_place,
+        PR_PICK_WITHIN: BG.p_pick_within, PR_ON_LINE: BG.p_on_line, PR_SWITCH_TO: BG.p_switch_to,
+        PR_AREA: BG.p_area, PR_GRAVITY: BG.p_gravity, PR_VEIL_WORTH: BG.p_veil_worth,
+        PR_ROUGH_GOING: BG.p_rough_going, PR_SCATTER: BG.p_scatter, PR_MINE: BG.p_mine,
+        PR_BARRIER: BG.p_barrier,
+    },
+}
+
+#: slots needed only when some combatant holds one of these effect codes
+NEEDS_CODE = {
+    PR_ON_LINE: (E_SCREAM,), PR_SWITCH_TO: (E_SWITCH,), PR_AREA: (E_AREA_ATTACK,), PR_GRAVITY: (E_GRAVITY,),
+    PR_VEIL_WORTH: (E_VEIL,), PR_ROUGH_GOING: (E_ROUGH_GOING,), PR_SCATTER: (E_SCATTER,), PR_MINE: (E_MINES,),
+    PR_BARRIER: (E_BARRIER,), PR_COPY_PLACE: (E_MARIONETTE,),
+}
+
+
+def geometry(rule_table: np.ndarray) -> str:
+    """``hex``, ``positions`` or ``none`` from the rule table."""
+    if int(rule_table[R_GRID]) != 0:
+        return "hex"
+    if int(rule_table[R_POSITIONS]) > 0:
+        return "positions"
+    return "none"
+
+
+def slots_for(comb: np.ndarray, rule_table: np.ndarray) -> dict[int, object]:
+    """``{slot: procedure}`` for a scenario: its geometry's, the core's, and
+    :func:`.kernel.p_missing` where nothing this scenario holds needs one."""
+    codes = set(int(c) for c in np.unique(comb[:, C_TCODE:C_TCODE + MAXT]))
+    reserve = bool((comb[:, C_SPAWN_KIND] != 0).any())
+    out = {slot: K.p_missing for slot in range(R_SIZE, R_SIZE + NPR)}
+    for slot, fn in {**GEOMETRIES[geometry(rule_table)], **CORE}.items():
+        need = NEEDS_CODE.get(slot)
+        if need is not None and not codes.intersection(need):
+            continue
+        if slot == PR_APPEAR_AT and not reserve:
+            continue
+        out[slot] = fn
+    return out
+
+
+def table(comb: np.ndarray, rule_table: np.ndarray) -> np.ndarray:
+    """The procedure table for a scenario, int64[NPR] (addresses; compiles what
+    numba's cache does not hold, and says so on stderr)."""
+    chosen = slots_for(comb, rule_table)
+    fns = [chosen[slot] for slot in range(R_SIZE, R_SIZE + NPR)]
+    return procs.addresses(fns, WORLD, label=f"the 4.1 engine ({geometry(rule_table)})")
+
+
+def live_rules(comb: np.ndarray, rule_table: np.ndarray) -> np.ndarray:
+    """``rules`` for the kernels: the rule options, then the procedure table."""
+    return np.concatenate([np.asarray(rule_table, dtype=np.int64), table(comb, rule_table)])
+
+
+def check(counters: np.ndarray) -> None:
+    """Fail when a run called a procedure its table lacked (``K_MISSING``)."""
+    missing = int(np.asarray(counters)[:, K_MISSING].sum())
+    if missing:
+        raise RuntimeError(f"internal error: the 4.1 engine called {missing} procedure(s) this scenario's "
+                           "table does not hold (sim/systems/mb41/registry.py)")
