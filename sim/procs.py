@@ -89,7 +89,7 @@ def _address(disp, sig) -> int:
     """Compile (or load from the cache) ``disp`` for ``sig``; its machine address."""
     disp.compile(sig)
     cres = disp.overloads[tuple(sig)]
-    if cres.signature.return_type != types.int64:
+    if types.unliteral(cres.signature.return_type) != types.int64:
         raise TypeError(f"procedure {disp.py_func.__qualname__} must return int64, "
                         f"not {cres.signature.return_type}")
     return int(cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name))

@@ -260,7 +260,7 @@ def move_to(i, c, dyn, bf):
 # ---------------------------------------------------------------- geometry
 
 
-@kernel(inline="always")
+@kernel
 def hexes(a, b, bf):
     """Hexes between cells ``a`` and ``b`` (:func:`.grid.distance`, inlined when the field does not wrap)."""
     q = F.row(bf, BF_Q)
@@ -309,7 +309,7 @@ def reach(i, t, rules, dyn, bf):
     return f
 
 
-@kernel(inline="always")
+@kernel
 def reach_from(a, t, hi, rules, dyn, bf):
     """The form an attack from cell ``a`` reaches ``t`` with: 0 melee, 1 ranged, -1 none;
     ``hi`` is the attacker's farthest ranged hex (``D_RANGED_HI``: 3, Mid-Childan System 4,
@@ -337,7 +337,7 @@ def engaged(i, comb, dyn, bf):
     return foe_next_to(dyn[i, K.D_POS], i, comb, dyn, bf)
 
 
-@kernel(inline="always")
+@kernel
 def potential(m, goal, lo, hi, bf):
     """How far cell ``m`` is from being ``lo..hi`` hexes from ``goal``: 0 in
     range; too close, the hexes to back off; too far, the steps round
@@ -470,7 +470,7 @@ def best_step(i, goal, lo, hi, deep, comb, rules, dyn, bf):
 # ---------------------------------------------------------------- targets and goals
 
 
-@kernel(inline="always")
+@kernel
 def _prefer(i, j, best, best_res, best_att, best_d, mode, comb, dyn, bf):
     """Is candidate ``j`` better than ``best`` for targeting ``mode``? (see :func:`pick`)"""
     if best < 0:
@@ -508,7 +508,7 @@ def _near(i, j, hi, dyn, bf):
     return hexes(dyn[i, K.D_POS], dyn[j, K.D_POS], bf) <= hi
 
 
-@kernel(inline="always")
+@kernel
 def _pick(i, in_reach, hi, comb, rules, dyn, st_policy, bf):
     n = comb.shape[0]
     side = comb[i, K.C_SIDE]
@@ -553,7 +553,7 @@ def _pick(i, in_reach, hi, comb, rules, dyn, st_policy, bf):
     return -1
 
 
-@kernel(inline="always")
+@kernel
 def any_in_reach(i, comb, rules, dyn, bf):
     """Some enemy she may attack is in range (no dice drawn)."""
     side = comb[i, K.C_SIDE]
@@ -565,7 +565,7 @@ def any_in_reach(i, comb, rules, dyn, bf):
     return False
 
 
-@kernel(inline="always")
+@kernel
 def protectee(i, comb, dyn):
     """The standing ally (not herself) lowest in Resolve share, -1 if none."""
     best = -1
@@ -584,7 +584,7 @@ def protectee(i, comb, dyn):
     return best
 
 
-@kernel(inline="always")
+@kernel
 def goal_of(i, t, comb, rules, dyn):
     """Where ``i`` moves to this turn: ``(cell, lo, hi)``; cell -1 = stay."""
     mode = comb[i, K.P_MOVE]
@@ -613,7 +613,7 @@ def reckless(i, step, comb, rules, dyn, streams, bf):
     if (comb[i, K.C_FOEMASK] >> K.E_CLOSER) & 1 != 0:
         if held(i, step, comb, rules, dyn, streams, bf):
             return False
-    moved = reckless_roll(i, comb, rules, dyn, streams)
+    moved = reckless_roll(i, comb, rules, dyn, streams, bf)
     if moved:
         move_to(i, step, dyn, bf)
     leave_if_dead(i, dyn, bf)  # a monster at 0 Resolve is dead (L1892)
@@ -621,7 +621,7 @@ def reckless(i, step, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def reckless_roll(i, comb, rules, dyn, streams):
+def reckless_roll(i, comb, rules, dyn, streams, bf):
     """The challenge of Reckless Movement, shared by the hex grid (L1416) and
     the draft's positions (DRAFT L510, :mod:`.positions`): 2d6! + Support
     (sixes are Support overcharge), ``reckless_bands`` / ``reckless_damage``;
@@ -639,7 +639,7 @@ def reckless_roll(i, comb, rules, dyn, streams):
     elif total <= rules[K.R_RECKLESS_BANDS + 1]:
         dmg = rules[K.R_RECKLESS_DAMAGE + 1]
     if dmg > 0:
-        d = K.apply_damage(i, dmg, comb, rules, dyn, streams)
+        d = K.apply_damage(i, dmg, comb, rules, dyn, streams, bf)
         dyn[i, K.K_RECKLESS_DMG] += d
         dyn[i, K.K_TAKEN] += d
     K.check_bursts(i, comb, rules, dyn)
@@ -777,7 +777,7 @@ def major_move(i, goal, lo, hi, minor, comb, rules, dyn, streams, bf):
 # ---------------------------------------------------------------- attacks and intercepts
 
 
-@kernel(inline="always")
+@kernel
 def guard_for(i, a, t, ranged, comb, dyn, bf):
     """Who may intercept ``i``'s attack on ``t`` from cell ``a`` (L1469): a standing
     ally of ``t`` with a willing policy, adjacent to ``t`` or (ranged) on the line
@@ -841,7 +841,7 @@ def attack_setup(i, t, comb, rules, dyn, bf):
     return g
 
 
-@kernel(inline="always")
+@kernel
 def attack_cleanup(i, t, g, comb, rules, dyn, streams, bf):
     """After the attack: back to the gridless state; the dead leave the
     battlefield; Slither Away; the Fear Auras again. Inlined (two sites):
@@ -857,14 +857,14 @@ def attack_cleanup(i, t, g, comb, rules, dyn, streams, bf):
     refresh_fear(comb, dyn, bf)
 
 
-@kernel(inline="always")
+@kernel
 def grid_attack(i, t, comb, rules, dyn, streams, bf):
     """``i``'s basic attack on ``t`` with the form the distance allows (her
     ``attack_kind`` when both do), an interceptor standing by (L1453, L1469).
     The attack is the called :func:`.kernel.attack_call`, not inlined into the
     grid turn: inlined, the turn's cold compile outgrew the machine's 24 GB."""
     g = attack_setup(i, t, comb, rules, dyn, bf)
-    dealt = K.attack_call(i, t, comb, rules, dyn, streams)
+    dealt = K.attack_call(i, t, comb, rules, dyn, streams, bf)
     attack_cleanup(i, t, g, comb, rules, dyn, streams, bf)
     return dealt
 
@@ -878,7 +878,7 @@ def grid_attack_call(i, t, comb, rules, dyn, streams, bf):
     if K.side_has_code(t, K.E_SPRINT, comb):
         guard_sprint(i, t, comb, rules, dyn, streams, bf)
     g = attack_setup(i, t, comb, rules, dyn, bf)
-    dealt = K.attack_call(i, t, comb, rules, dyn, streams)
+    dealt = K.attack_call(i, t, comb, rules, dyn, streams, bf)
     attack_cleanup(i, t, g, comb, rules, dyn, streams, bf)
     return dealt
 
@@ -987,7 +987,7 @@ def take_turn_grid(i, comb, rules, dyn, streams, bf):
         dyn[i, K.D_TURNS_DONE] += 1
 
 
-@kernel(inline="always")
+@kernel
 def settle_action(i, comb, rules, dyn, streams, bf):
     """After an action of ``i``'s grid turn (``bursts: play`` with ``burst_timing:
     after_action``, A7b: "after the current action resolves"): what the action left due
@@ -999,7 +999,7 @@ def settle_action(i, comb, rules, dyn, streams, bf):
     return K.is_standing(dyn, i)
 
 
-@kernel(inline="always")
+@kernel
 def _turn_grid(i, comb, rules, dyn, streams, bf):
     mask = comb[i, K.C_TMASK]
     dyn[i, K.D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
@@ -1318,7 +1318,7 @@ def fear_update(comb, dyn, bf):
 # ---------------------------------------------------------------- area and terrain talents
 
 
-@kernel(inline="always")
+@kernel
 def lashed(i, c, comb, dyn, bf):
     """Lashing Ground (L2043): cell ``c`` is adjacent to a living combatant other than ``i``
     with Lashing Ground, so it is rough terrain for ``i`` (the monster ignores its own)."""
@@ -1395,7 +1395,7 @@ def area_strike(i, t, comb, rules, dyn, streams, bf):
         g = guard_for(i, dyn[i, K.D_POS], t, d > rules[K.R_MELEE_RANGE + 1], comb, dyn, bf)
     dyn[t, K.D_GUARD] = g
     dyn[i, K.D_VEIL_D] = d
-    dealt = K.attack_call(i, t, comb, rules, dyn, streams)
+    dealt = K.attack_call(i, t, comb, rules, dyn, streams, bf)
     dyn[t, K.D_GUARD] = -1
     dyn[i, K.D_DMG_ADJ] = 0
     dyn[i, K.K_AREA_TARGETS] += 1
@@ -1780,7 +1780,7 @@ def detonate(o, k, i, comb, rules, dyn, streams, bf):
         dyn[o, K.D_DMG_ADJ] = adj
         dyn[o, K.D_VEIL_D] = 1
         dyn[t, K.D_GUARD] = -1
-        K.attack_call(o, t, comb, rules, dyn, streams)
+        K.attack_call(o, t, comb, rules, dyn, streams, bf)
         dyn[o, K.D_DMG_ADJ] = 0
         dyn[o, K.K_MINE_ATTACKS] += 1
         leave_if_dead(t, dyn, bf)
@@ -1909,7 +1909,7 @@ def relocate(i, c, dyn, bf):
 @kernel
 def lab_damage(j, dmg, comb, rules, dyn, streams, bf):
     """A labyrinth feature deals ``dmg`` to ``j`` (not an attack)."""
-    d = K.apply_damage(j, dmg, comb, rules, dyn, streams)
+    d = K.apply_damage(j, dmg, comb, rules, dyn, streams, bf)
     dyn[j, K.K_LAB_DMG] += d
     dyn[j, K.K_TAKEN] += d
     K.check_bursts(j, comb, rules, dyn)
@@ -2127,7 +2127,7 @@ def labyrinth_round(r, comb, rules, dyn, streams, bf):
     return K.outcome_now(comb, rules, dyn)
 
 
-@kernel(inline="always")
+@kernel
 def after_turn(comb, rules, dyn, streams, bf):
     """After a combatant's turn (and what it set off, retaliations included):
     the mines look at every move still unchecked (:func:`mines_pending`); the
@@ -2139,7 +2139,7 @@ def after_turn(comb, rules, dyn, streams, bf):
             refresh_fear(comb, dyn, bf)
 
 
-@kernel(inline="always")
+@kernel
 def door_value(c, goal, lo, hi, bf):
     """What going through the door on cell ``c`` is worth: the partner door's
     :func:`potential` + 1 (the Minor it takes); a large number if ``c`` is no door."""
@@ -2151,7 +2151,7 @@ def door_value(c, goal, lo, hi, bf):
     return potential(p, goal, lo, hi, bf) + 1
 
 
-@kernel(inline="always")
+@kernel
 def door_worth(i, goal, lo, hi, dyn, bf):
     """She stands on a door whose partner brings her closer to her goal than she is."""
     if bf[BF_LAB][G.L_DOORS] == 0:
@@ -2252,7 +2252,7 @@ def simulate_episode_blocks_grid(comb, rules, off, ng, recover, key, start, coun
 # ---------------------------------------------------------------- movement talents
 
 
-@kernel(inline="always")
+@kernel
 def swap_places(j, t, dyn, bf):
     """Defensive Switch (L1701): ``j`` and ``t`` swap hexes (not movement; each
     still enters a hex, for the mines)."""
@@ -2406,7 +2406,7 @@ def move_attack(i, t, comb, rules, dyn, streams, bf):
     return t
 
 
-@kernel(inline="always")
+@kernel
 def in_sight(a, b, mask, bf):
     """No cell strictly between ``a`` and ``b`` on the hex line has terrain in ``mask``."""
     line = F.line_row(bf)
@@ -2880,7 +2880,7 @@ def safe_place(i, comb, rules, dyn, bf):
     return True
 
 
-@kernel(inline="always")
+@kernel
 def foe_next_to(m, i, comb, dyn, bf):
     """A standing enemy of ``i`` stands next to cell ``m``."""
     nbr = F.nbr_of(bf)

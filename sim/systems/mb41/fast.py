@@ -172,19 +172,19 @@ def _replay(order, ikey, key, trial, side_curve, comb_curve, comb, rules, dyn, s
 
 
 @kernel
-def _drop(t, comb, rules, dyn, streams, chk, dmg_st):
+def _drop(t, chk, dmg_st, comb, rules, dyn, streams, bf):
     """:func:`.kernel.dropped` with the duel's own check and damage streams."""
     for w in range(STATE_WORDS):
         streams[K.S_CHECK, w] = chk[w]
         streams[K.S_DAMAGE, w] = dmg_st[w]
-    K.dropped(t, comb, rules, dyn, streams)
+    K.dropped(t, comb, rules, dyn, streams, bf)
     for w in range(STATE_WORDS):
         chk[w] = streams[K.S_CHECK, w]
         dmg_st[w] = streams[K.S_DAMAGE, w]
 
 
-@kernel(inline="always")
-def duel(comb, rules, dyn, order, ikey, streams, start_bursts, chk, dmg_st):
+@kernel
+def duel(order, ikey, start_bursts, chk, dmg_st, comb, rules, dyn, streams, bf):
     """Play one eligible duel from the state :func:`.kernel.reset` left in ``dyn``.
 
     ``order``/``ikey``: who acts first (filled here for rolled initiative,
@@ -334,7 +334,7 @@ def duel(comb, rules, dyn, order, ikey, streams, start_bursts, chk, dmg_st):
             ga0 = gd0 = sp0 = ga1 = gd1 = sp1 = 0
             dyn[c0, K.D_RES] = res0
             dyn[c1, K.D_RES] = res1
-            _drop(loser, comb, rules, dyn, streams, chk, dmg_st)
+            _drop(loser, chk, dmg_st, comb, rules, dyn, streams, bf)
             _bursts(1 - loser, comb, rules, dyn)
             _bursts(loser, comb, rules, dyn)
         else:
@@ -362,7 +362,7 @@ def _tier(oc, burst, tiers):
     return tiers[min(oc, TIER_TABLE - 1)]
 
 
-@kernel(inline="always")
+@kernel
 def _plus_gains(c, o0, o1, o2, ga, gd, comb):
     """Counters ``o0..o2`` (heart, fury, judgment) of girl ``c`` plus ``ga`` on
     her Attack role's stat and ``gd`` on her Defence role's."""
@@ -383,7 +383,7 @@ def _plus_gains(c, o0, o1, o2, ga, gd, comb):
     return o0, o1, o2
 
 
-@kernel(inline="always")
+@kernel
 def _tiers(c, ga, gd, comb, rules, dyn, out, tiers):
     """Count (in ``out``'s ``K_TIER``) the highest overcharge tier per stat of girl ``c``
     as :func:`.kernel.count_tiers` does, her gains ``ga``/``gd`` on the Attack
@@ -493,8 +493,7 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
             if dirty:
                 K.reset(comb, rules, dyn)
             (outcome, rounds, c0, r0, r1, a0, a1, h0, h1, d0, d1,
-             ga0, gd0, sp0, ga1, gd1, sp1, ko, synced) = duel(comb, rules, dyn, order, ikey, streams,
-                                                             start_bursts, chk, dmg_st)
+             ga0, gd0, sp0, ga1, gd1, sp1, ko, synced) = duel(order, ikey, start_bursts, chk, dmg_st, comb, rules, dyn, streams, bf)
             dirty = synced
             if synced:
                 # the rare paths counted in the duel's scratch counters: keep them, or (a burst
@@ -593,12 +592,12 @@ def fight(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
     :func:`.kernel.fight` from the same state and the same (injected) dice.
     """
     if rules[K.R_BURSTS] == K.BURSTS_COUNT:
-        return _fight(comb, rules, dyn, order, key, streams, side_curve, comb_curve)
+        return _fight(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf)
     dyn0 = dyn.copy()  # her state and the counters (one buffer)
     streams0 = streams.copy()
     side0 = side_curve.copy()
     comb0 = comb_curve.copy()
-    out = _fight(comb, rules, dyn, order, key, streams, side_curve, comb_curve)
+    out = _fight(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf)
     if not _burst_seen(dyn):
         return out
     dyn[:] = dyn0
@@ -609,7 +608,7 @@ def fight(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def _fight(comb, rules, dyn, order, key, streams, side_curve, comb_curve):
+def _fight(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
     """:func:`fight` for ``bursts: count`` (and play when nothing bursts).
 
     Same arguments and effects on ``dyn`` (state and counters) and the curves (one trial,
@@ -622,8 +621,7 @@ def _fight(comb, rules, dyn, order, key, streams, side_curve, comb_curve):
     for j in range(2):  # the listed order (rolled initiative refills it)
         order[comb[j, K.C_ORDER]] = j
     (outcome, rounds, c0, r0, r1, a0, a1, h0, h1, d0, d1,
-     ga0, gd0, sp0, ga1, gd1, sp1, ko, _) = duel(comb, rules, dyn, order, key, streams, True,
-                                             streams[K.S_CHECK], streams[K.S_DAMAGE])
+     ga0, gd0, sp0, ga1, gd1, sp1, ko, _) = duel(order, key, True, streams[K.S_CHECK], streams[K.S_DAMAGE], comb, rules, dyn, streams, bf)
     c1 = 1 - c0
     _flush(c0, ga0, gd0, sp0, comb, dyn)
     _flush(c1, ga1, gd1, sp1, comb, dyn)
@@ -640,7 +638,7 @@ def _fight(comb, rules, dyn, order, key, streams, side_curve, comb_curve):
     dyn[c1, K.K_DEALT] += d1
     dyn[c0, K.K_TAKEN] += d1
     if ko != 0:  # a drop with no revive roll to follow
-        K.dropped(c1 if r1 == 0 else c0, comb, rules, dyn, streams)
+        K.dropped(c1 if r1 == 0 else c0, comb, rules, dyn, streams, bf)
     for j in range(2):
         standing = K.is_standing(dyn, j)
         dyn[j, K.K_RES_END] += dyn[j, K.D_RES]

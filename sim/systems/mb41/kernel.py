@@ -62,6 +62,8 @@ from sim.rng import STATE_WORDS, randbelow, seed_stream
 
 from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_...)
+from .hooks import (MAJOR_GATE, MAJOR_GATE2, MAJOR_GATES, MAJOR_GATES2, MINOR_GATE, MINOR_GATE2, MINOR_GATES,
+                    MINOR_GATES2, N_MAJOR, N_MINOR)
 from .world import call, gridless, no_field, on_grid, on_positions
 
 
@@ -76,7 +78,7 @@ def reset(comb, rules, dyn):
         reset_row(i, comb, dyn)
 
 
-@kernel(inline="always")
+@kernel
 def reset_row(i, comb, dyn):
     """Start-of-fight (and start-of-episode) state of combatant ``i``."""
     dyn[i, D_RES] = comb[i, C_RES]
@@ -107,7 +109,7 @@ def reset_row(i, comb, dyn):
     scene_state(i, comb, dyn)
 
 
-@kernel(inline="always")
+@kernel
 def scene_state(i, comb, dyn):
     """The columns every fight and every scene of an episode starts afresh
     (a part of ``SCENE_COLUMNS``): Fear Aura, the talents' marks, the
@@ -152,7 +154,7 @@ def scene_state(i, comb, dyn):
     spawn_state(i, comb, dyn)
 
 
-@kernel(inline="always")
+@kernel
 def spawn_state(i, comb, dyn):
     """A reserve row (``C_SPAWN_KIND``) starts every fight and every scene
     absent (``D_ABSENT``, with ``D_DEAD`` set so that nothing targets it, it
@@ -310,7 +312,7 @@ def burst_state(i, dyn):
     dyn[i, D_DUE] = 0
 
 
-@kernel(inline="always")
+@kernel
 def team_state(i, dyn):
     """Per-scene state of the team talents, sorcery and the fight clocks
     (row 0): reset at the start of every fight and scene."""
@@ -383,7 +385,7 @@ def _candidate(j, side, finish, comb, dyn):
     return finish
 
 
-@kernel(inline="always")
+@kernel
 def choose_target(i, comb, dyn, st_policy):
     """Target of combatant ``i``'s attack, or -1 if nobody can be attacked.
 
@@ -478,7 +480,7 @@ def sealed(i, dyn):
     return dyn[i, D_SEALED_UNTIL] >= dyn[0, D_ROUND]
 
 
-@kernel(inline="always")
+@kernel
 def can_boost(i, stat, pending, comb, dyn):
     """Boost is possible: uses left, standing, and for a girl the +1 overcharge
     within her cap; a monster needs Monster Boost (its only source of Boost
@@ -500,7 +502,7 @@ def can_boost(i, stat, pending, comb, dyn):
     return dyn[i, D_OC + stat] + pending + 1 <= comb[i, P_OCCAP]
 
 
-@kernel(inline="always")
+@kernel
 def gain_overcharge(i, stat, amount, comb, rules, dyn):
     """Sixes on a magical check: +1 per six for a girl (L149); a monster loses
     ``monster_six_cost`` per six from its pool, not below 0 (L1892); a witch's
@@ -761,7 +763,7 @@ def try_regeneration(i, comb, rules, dyn):
 
 
 @kernel
-def round_effects(j, comb, rules, dyn, streams):
+def round_effects(j, comb, rules, dyn, streams, bf):
     """Start of a round for ``j``: Regeneration's Resolve (standing only: at 0
     she is a non-magical human), then her Hexes' damage (DRAFT L255: not an
     attack; it may drop her, or wound her at 0). Returns True if damage was dealt."""
@@ -769,7 +771,7 @@ def round_effects(j, comb, rules, dyn, streams):
         if dyn[j, D_RES] > 0:
             _heal(j, j, dyn[j, D_REGEN], comb, dyn)
     if dyn[j, D_HEXES] != 0:
-        took = apply_damage(j, dyn[j, D_HEXES], comb, rules, dyn, streams)
+        took = apply_damage(j, dyn[j, D_HEXES], comb, rules, dyn, streams, bf)
         dyn[j, K_HEX_DMG] += took
         return True
     return False
@@ -816,7 +818,7 @@ def check_bursts(i, comb, rules, dyn):
     count_bursts(i, comb, rules, dyn)
 
 
-@kernel(inline="always")
+@kernel
 def count_bursts(i, comb, rules, dyn):
     """``bursts: count``: count a burst per stat at or above ``burst_at`` and
     reset the counter (``burst_resets``); the duel fast path uses this in
@@ -875,8 +877,8 @@ def revive_roll(t, comb, rules, dyn, streams):
     dyn[t, K_REVIVES] += 1
 
 
-@kernel(inline="always")
-def dropped(t, comb, rules, dyn, streams):
+@kernel
+def dropped(t, comb, rules, dyn, streams, bf):
     """``t`` has just dropped to 0 Resolve (L1420): a KO; a monster is dead
     (L1892); a girl makes her revive roll if the rules allow one (L1445,
     A19a), or rolls it as her next Major action in the draft."""
@@ -885,10 +887,10 @@ def dropped(t, comb, rules, dyn, streams):
         dyn[t, D_KO] = 1
         dyn[t, K_KO_TRIALS] += 1
     if (comb[t, C_SIDEMASK] | comb[t, C_FOEMASK]) != 0:  # talents of her side or her enemies on her
-        drop_effects(t, comb, dyn)
+        call(rules[PR_DROP_EFFECTS], t, 0, 0, comb, rules, dyn, streams, bf)
     if comb[t, C_MONSTER] != 0:
         if (comb[t, C_TMASK] >> E_BROOD) & 1 != 0:
-            if undying_brood(t, comb, rules, dyn):
+            if call(rules[PR_BROOD], t, 0, 0, comb, rules, dyn, streams, bf) != 0:
                 return
         dyn[t, D_DEAD] = 1
         dyn[t, K_DEATHS] += 1
@@ -922,7 +924,7 @@ def end_frenzy_on_drop(t, rules, dyn):
 
 
 @kernel(inline="always")
-def apply_damage(t, dmg, comb, rules, dyn, streams):
+def apply_damage(t, dmg, comb, rules, dyn, streams, bf):
     """Deal ``dmg`` to ``t``; returns the damage that took effect.
 
     Above 0 Resolve: Resolve falls, overflow is ignored (L1420); reaching 0
@@ -932,12 +934,12 @@ def apply_damage(t, dmg, comb, rules, dyn, streams):
     secondary takes the same ``dmg`` too (:func:`link_damage`).
     """
     if dyn[t, D_LINK_DMG] != 0:
-        link_damage(t, dmg, comb, rules, dyn, streams)
-    return _damage(t, dmg, comb, rules, dyn, streams)
+        call(rules[PR_LINK_DAMAGE], t, 0, dmg, comb, rules, dyn, streams, bf)
+    return _damage(t, dmg, comb, rules, dyn, streams, bf)
 
 
 @kernel
-def link_damage(t, dmg, comb, rules, dyn, streams):
+def link_damage(t, dmg, comb, rules, dyn, streams, bf):
     """The draft's Link copies damage (DRAFT L167: "any effect (damage, ...)"):
     the primary ``t`` is about to take ``dmg``; her secondary, if standing,
     takes the same amount first (counted in her ``K_TAKEN``; a copy is not
@@ -951,12 +953,12 @@ def link_damage(t, dmg, comb, rules, dyn, streams):
         return 0
     if not is_standing(dyn, k):
         return 0
-    took = _damage(k, dmg, comb, rules, dyn, streams)
+    took = _damage(k, dmg, comb, rules, dyn, streams, bf)
     dyn[k, K_TAKEN] += took
     return took
 
 
-@kernel(inline="always")
+@kernel
 def take_wound(t, dmg, rules, dyn):
     """A hit of ``dmg`` wound damage on ``t`` at 0 Resolve (L1422; A16, rule
     ``wound_model``), already counted in ``D_WOUNDS`` (damage) and ``D_WOUND_HITS``
@@ -981,7 +983,7 @@ def take_wound(t, dmg, rules, dyn):
     return dyn[t, D_WOUND_HITS] > 3
 
 
-@kernel(inline="always")
+@kernel
 def wound_levels(t, worst, rules, dyn):
     """Her wound level by the wound model (:func:`take_wound`): ``track`` the
     level of her total wound damage (:func:`wound_level`), ``boxes`` the boxes
@@ -1010,8 +1012,8 @@ def human_penalty(t, rules, dyn):
     return rules[R_WOUND_ROLL_PENALTY + lv - 1]
 
 
-@kernel(inline="always")
-def _damage(t, dmg, comb, rules, dyn, streams):
+@kernel
+def _damage(t, dmg, comb, rules, dyn, streams, bf):
     """:func:`apply_damage` without the Link's copy."""
     if dmg <= 0:
         return 0
@@ -1024,7 +1026,7 @@ def _damage(t, dmg, comb, rules, dyn, streams):
             if dyn[t, D_RES] * 2 <= comb[t, C_RES]:
                 dyn[t, D_STICKY] = 1  # Memory Blaze: reached half of its Base Resolve
         if dyn[t, D_RES] == 0:
-            dropped(t, comb, rules, dyn, streams)
+            dropped(t, comb, rules, dyn, streams, bf)
         return take
     dyn[t, D_WOUNDS] += dmg
     dyn[t, D_WOUND_HITS] += 1
@@ -1036,7 +1038,7 @@ def _damage(t, dmg, comb, rules, dyn, streams):
     return dmg
 
 
-@kernel(inline="always")
+@kernel
 def _wants_boost(i, losing, deficit, own_stat, opp_stat, boosted, comb, rules):
     mode = comb[i, P_BOOST]
     if mode == BOOST_ALWAYS:
@@ -1100,7 +1102,7 @@ def _spend_boost(i, role, chk, comb, rules, dyn):
 
 
 @kernel
-def intercept(i, t, dmg, comb, rules, dyn, streams):
+def intercept(i, t, dmg, comb, rules, dyn, streams, bf):
     """Intercept (L1469, A26a), called by :func:`attack` after a hit
     on ``t`` for ``dmg`` when ``D_GUARD`` names an ally (the grid turn, :func:`.battle_grid.guard_for`; Cover on positions, :func:`.positions.ready`): if her policy is
     willing she rolls 2d6! + Defence; returns the damage left for ``t``."""
@@ -1125,7 +1127,7 @@ def intercept(i, t, dmg, comb, rules, dyn, streams):
         take = dmg // 2
         if rules[R_INTERCEPT_HALF] == 1:
             take = (dmg + 1) // 2
-    d = apply_damage(j, take, comb, rules, dyn, streams)
+    d = apply_damage(j, take, comb, rules, dyn, streams, bf)
     dyn[j, K_TAKEN] += d
     dyn[i, K_DEALT] += d
     dyn[j, K_INTERCEPTS] += 1
@@ -1135,7 +1137,7 @@ def intercept(i, t, dmg, comb, rules, dyn, streams):
 
 
 @kernel
-def attack(i, t, comb, rules, dyn, streams):
+def attack(i, t, comb, rules, dyn, streams, bf):
     """Basic attack of ``i`` on ``t`` (L1453). Returns the damage dealt (>= 0), -1 on a miss.
 
     Talent riders (only when a side has talents, ``C_TMASK``): before the
@@ -1160,7 +1162,12 @@ def attack(i, t, comb, rules, dyn, streams):
     ail_slot = -1
     open_slot = -1
     if a_mask != 0:
-        a_bonus, dmg_bonus, kb_slot, ail_slot, open_slot = declare_riders(i, t, comb, rules, dyn)
+        call(rules[PR_DECLARE], i, t, 0, comb, rules, dyn, streams, bf)  # declare_riders, into her D_DECLARE
+        a_bonus = dyn[i, D_DECLARE]
+        dmg_bonus = dyn[i, D_DECLARE + 1]
+        kb_slot = dyn[i, D_DECLARE + 2]
+        ail_slot = dyn[i, D_DECLARE + 3]
+        open_slot = dyn[i, D_DECLARE + 4]
     if (comb[i, C_SIDEMASK] >> E_OPENING) & 1 != 0:
         a_bonus += opening_bonus(i, t, comb, dyn)
     if (t_mask >> E_VEIL) & 1 != 0:
@@ -1322,14 +1329,14 @@ def attack(i, t, comb, rules, dyn, streams):
             if magical_defence:
                 if (t_mask >> E_MORE) & 1 != 0:
                     if has_code(t, E_EVASION, comb):
-                        hit = not evasion(t, a_total, d_total, comb, rules, dyn)
+                        hit = call(rules[PR_EVASION], t, a_total, d_total, comb, rules, dyn, streams, bf) == 0
     gain_overcharge(i, a_role, a_six, comb, rules, dyn)
     if magical_defence:
         gain_overcharge(t, d_role, d_six, comb, rules, dyn)
     if a_ones > 0:
-        power_dampening(i, comb, dyn)
+        call(rules[PR_DAMPEN_ROLL], i, 0, 0, comb, rules, dyn, streams, bf)
     if d_ones > 0:
-        power_dampening(t, comb, dyn)
+        call(rules[PR_DAMPEN_ROLL], t, 0, 0, comb, rules, dyn, streams, bf)
     dyn[i, K_ATTACKS] += 1
     fury_dice = 0
     if dyn[i, D_FRENZY] != 0:
@@ -1338,7 +1345,7 @@ def attack(i, t, comb, rules, dyn, streams):
     if not hit:
         if magical_defence:
             if (t_mask >> E_AURA_STRENGTH) & 1 != 0:
-                aura_of_strength(t, i, comb, rules, dyn, streams)
+                call(rules[PR_MISS], t, i, 0, comb, rules, dyn, streams, bf)
     if hit:
         dyn[i, K_HITS] += 1
         if (comb[i, C_SIDEMASK] >> E_FOLLOW_UP) & 1 != 0:
@@ -1356,7 +1363,7 @@ def attack(i, t, comb, rules, dyn, streams):
         if a_mask != 0:
             dmg += dmg_bonus
             if (a_mask >> E_ALL_OR_NOTHING) & 1 != 0:
-                dmg += all_in_after(i, comb, rules, dyn)
+                dmg += call(rules[PR_ALL_IN], i, 0, 0, comb, rules, dyn, streams, bf)
             if kb_slot >= 0:
                 # Killing Blow (L1821): a hit deals +P1 d6 + P2
                 dmg += sum_d6(dmg_st, comb[i, C_TP1 + kb_slot]) + comb[i, C_TP2 + kb_slot]
@@ -1372,11 +1379,11 @@ def attack(i, t, comb, rules, dyn, streams):
                 if comb[t, C_MONSTER] == 0:
                     dmg = sum_d6(dmg_st, 1)  # A17b: to a non-magical human, a regular weapon's 1d6 (L1455)
         if dyn[t, D_GUARD] >= 0:  # an ally may intercept (grid, L1469)
-            dmg = intercept(i, t, dmg, comb, rules, dyn, streams)
+            dmg = call(rules[PR_INTERCEPT], i, t, dmg, comb, rules, dyn, streams, bf)
         if comb[t, C_SIDEMASK] != 0:
-            dmg = reduce_damage(t, dmg, comb, rules, dyn)
+            dmg = call(rules[PR_REDUCE], t, 0, dmg, comb, rules, dyn, streams, bf)
             if dyn[t, D_REFLECT_BY] >= 0:
-                dmg = reflect(i, t, dmg, comb, rules, dyn, streams)
+                dmg = call(rules[PR_REFLECT], i, t, dmg, comb, rules, dyn, streams, bf)
         drain = -1
         if a_mask != 0:
             drain = find_drain(i, comb, dyn)
@@ -1384,11 +1391,11 @@ def attack(i, t, comb, rules, dyn, streams):
                 # Drain Life (L1815): half the damage (round down, A46) ...
                 pay_talent(i, drain, comb, rules, dyn)
                 dmg = dmg // comb[i, C_TP1 + drain]
-        dealt = apply_damage(t, dmg, comb, rules, dyn, streams)
+        dealt = apply_damage(t, dmg, comb, rules, dyn, streams, bf)
         dyn[i, K_DEALT] += dealt
         dyn[t, K_TAKEN] += dealt
         if comb[t, C_SIDEMASK] != 0:
-            after_hit(i, t, dealt, comb, rules, dyn, streams)
+            call(rules[PR_AFTER_HIT], i, t, dealt, comb, rules, dyn, streams, bf)
         if a_mask != 0:
             if drain >= 0:
                 # ... heals her for the amount the hit dealt
@@ -1403,17 +1410,20 @@ def attack(i, t, comb, rules, dyn, streams):
                 dyn[t, D_OPEN_BY] = i
                 dyn[t, D_OPEN_UNTIL] = dyn[i, D_TURNS_DONE] + 2
                 dyn[t, D_OPEN_BONUS] = comb[i, C_TP1 + open_slot]
-            try_inflict(i, t, comb, rules, dyn)
+            if has_code(i, E_INFLICT, comb):
+                call(rules[PR_INFLICT], i, t, 0, comb, rules, dyn, streams, bf)
             if (a_mask >> E_SEAL_MAGIC) & 1 != 0:
-                seal_magic(i, t, comb, rules, dyn)
+                call(rules[PR_SEAL], i, t, 0, comb, rules, dyn, streams, bf)
     if a_mask != 0:
         follow_target_after(i, t, hit, comb, dyn)
     if t_mask != 0:
         if comb[i, C_MONSTER] == 0:
-            backlash(i, t, hit, comb, rules, dyn, streams)
+            if (t_mask >> E_BACKLASH) & 1 != 0:
+                call(rules[PR_BACKLASH], i, t, 1 if hit else 0, comb, rules, dyn, streams, bf)
     if a_mask != 0:
         if comb[t, C_MONSTER] == 0:
-            disruptive(i, t, comb, rules, dyn, streams)
+            if (a_mask >> E_DISRUPTIVE) & 1 != 0:
+                call(rules[PR_DISRUPTIVE], i, t, 0, comb, rules, dyn, streams, bf)
     if dyn[t, D_FRENZY] != 0:
         if rules[R_FURY_RETALIATE] != 0:
             dyn[t, D_RETALIATE] = i  # she may strike back after this action (L758)
@@ -1448,10 +1458,10 @@ def all_in_after(i, comb, rules, dyn):
 
 
 @kernel
-def attack_call(i, t, comb, rules, dyn, streams):
+def attack_call(i, t, comb, rules, dyn, streams, bf):
     """:func:`attack` as a called function, for the rare attack sites (frenzy
     turns, retaliation) so the turn's own inlined attack stays the only copy."""
-    return attack(i, t, comb, rules, dyn, streams)
+    return attack(i, t, comb, rules, dyn, streams, bf)
 
 
 @kernel
@@ -1540,7 +1550,7 @@ def side_has_code(i, code, comb):
     return (comb[i, C_SIDEMASK2] >> (code - 64)) & 1 != 0
 
 
-@kernel(inline="always")
+@kernel
 def find_talent(i, code, comb, dyn):
     """The first slot of ``i`` holding effect ``code`` with uses left, or -1."""
     if not has_code(i, code, comb):
@@ -1568,7 +1578,7 @@ def can_pay(i, s, comb, dyn):
     return dyn[i, D_OC + comb[i, C_TROLE + s]] + cost <= comb[i, P_OCCAP]
 
 
-@kernel(inline="always")
+@kernel
 def frenzy_can_pay(i, s, comb, dyn):
     """Frenzied ``i`` may use slot ``s`` (L752: "she may spend it on using
     Talents, but only the Talents linked to Fury Overcharge"; A9ii, rule
@@ -1587,7 +1597,7 @@ def frenzy_can_pay(i, s, comb, dyn):
     return dyn[i, D_OC + FURY] >= cost
 
 
-@kernel(inline="always")
+@kernel
 def pay_talent(i, s, comb, rules, dyn):
     """Spend a use; a girl takes the cost as overcharge on the role's stat (L149),
     a monster spends it from its pool (L1892)."""
@@ -1609,7 +1619,7 @@ def pay_talent(i, s, comb, rules, dyn):
         dyn[i, K_OC_GAIN + comb[i, C_TROLE + s]] += cost
 
 
-@kernel(inline="always")
+@kernel
 def within(i, j, s, comb, rules, dyn, streams, bf):
     """``j`` is within the range of ``i``'s talent in slot ``s``: on the grid
     at most ``C_TREACH`` hexes away (-1 = the whole field, a reading where
@@ -1718,13 +1728,13 @@ def try_inflict(i, t, comb, rules, dyn):
 
 
 @kernel
-def bleed(j, comb, rules, dyn, streams):
+def bleed(j, comb, rules, dyn, streams, bf):
     """Bleed (L1465): damage at the beginning of each round; not an attack."""
     if dyn[j, D_AIL + A_BLEED] == 0:
         return
     if dyn[j, D_DEAD] != 0:
         return
-    d = apply_damage(j, rules[R_BLEED_DAMAGE], comb, rules, dyn, streams)
+    d = apply_damage(j, rules[R_BLEED_DAMAGE], comb, rules, dyn, streams, bf)
     dyn[j, K_BLEED_DMG] += d
     dyn[j, K_TAKEN] += d
     check_bursts(j, comb, rules, dyn)
@@ -1735,7 +1745,7 @@ def bleed(j, comb, rules, dyn, streams):
 # combatant's C_TMASK first, so fights without talents never reach them.
 
 
-@kernel(inline="always")
+@kernel
 def find_usable(i, code, comb, dyn):
     """The first slot of ``i`` (listed order = priority) holding ``code`` with
     uses left and an affordable cost, or -1."""
@@ -2115,7 +2125,7 @@ def follow_target_after(i, t, hit, comb, dyn):
 
 
 @kernel
-def backlash(i, t, hit, comb, rules, dyn, streams):
+def backlash(i, t, hit, comb, rules, dyn, streams, bf):
     """Backlash (L1956): a magical girl ``i`` attacking ``t`` takes P1 d6
     damage, on every attack (A30a) or on hits only (``backlash_on``); it is
     not an attack (no reductions)."""
@@ -2128,7 +2138,7 @@ def backlash(i, t, hit, comb, rules, dyn, streams):
         if comb[t, C_TCODE + s] == E_BACKLASH:
             d = sum_d6(streams[S_DAMAGE], comb[t, C_TP1 + s])
             dyn[t, K_TUSE + s] += 1
-            took = apply_damage(i, d, comb, rules, dyn, streams)
+            took = apply_damage(i, d, comb, rules, dyn, streams, bf)
             dyn[i, K_TAKEN] += took
             dyn[i, K_SELF_DMG] += took
 
@@ -2294,7 +2304,7 @@ def scream_direction(i, s, a, nd, comb, rules, dyn, streams, bf):
     return best
 
 
-@kernel(inline="always")
+@kernel
 def in_area(i, j, s, d, comb, rules, dyn, streams, bf):
     """``j`` stands in the area of ``i``'s Scream in slot ``s`` (line direction ``d``); gridless always.
     On positions (``d`` >= 0): ``d`` 2 a circle (:func:`within`), 0 / 1 the line of
@@ -2551,7 +2561,7 @@ def give_reflector(i, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def reflect(i, t, dmg, comb, rules, dyn, streams):
+def reflect(i, t, dmg, comb, rules, dyn, streams, bf):
     """A hit by ``i`` on a Reflector bearer ``t``: she ignores up to P1 of the
     damage and the attacker takes those points (not an attack); returns the
     damage left. An expired Reflector is removed."""
@@ -2569,7 +2579,7 @@ def reflect(i, t, dmg, comb, rules, dyn, streams):
     if cut <= 0:
         return dmg
     dyn[t, K_PREVENTED] += cut
-    took = apply_damage(i, cut, comb, rules, dyn, streams)
+    took = apply_damage(i, cut, comb, rules, dyn, streams, bf)
     dyn[i, K_TAKEN] += took
     dyn[i, K_SELF_DMG] += took
     dyn[g, K_DEALT] += took
@@ -2577,7 +2587,7 @@ def reflect(i, t, dmg, comb, rules, dyn, streams):
 
 
 @kernel
-def after_hit(i, t, dealt, comb, rules, dyn, streams):
+def after_hit(i, t, dealt, comb, rules, dyn, streams, bf):
     """What a hit on ``t`` (dealing ``dealt``) sets off on her side's talents:
 
     * Life Bomb (L1712): her bomb goes off; she heals half the attack's
@@ -2594,7 +2604,7 @@ def after_hit(i, t, dealt, comb, rules, dyn, streams):
         if dyn[g, D_TURNS_DONE] >= dyn[i, D_IMPLODE_UNTIL]:
             dyn[i, D_IMPLODE_BY] = -1
         elif dealt > 0:
-            took = apply_damage(i, (dealt + 1) // 2, comb, rules, dyn, streams)
+            took = apply_damage(i, (dealt + 1) // 2, comb, rules, dyn, streams, bf)
             dyn[i, K_TAKEN] += took
             dyn[i, K_SELF_DMG] += took
             dyn[g, K_DEALT] += took
@@ -2724,7 +2734,7 @@ def seal_magic(i, t, comb, rules, dyn):
 
 
 @kernel
-def aura_of_strength(t, i, comb, rules, dyn, streams):
+def aura_of_strength(t, i, comb, rules, dyn, streams, bf):
     """Aura of Strength (L1689): ``t`` succeeded on a defence roll against
     ``i``; enemies adjacent to her take P1 damage each (not an attack, no
     reductions). Adjacent = the attacker when its attack is melee
@@ -2742,7 +2752,7 @@ def aura_of_strength(t, i, comb, rules, dyn, streams):
                         continue
                     if dyn[j, D_PLACE] != dyn[t, D_PLACE]:
                         continue
-                    took = apply_damage(j, comb[t, C_TP1 + s], comb, rules, dyn, streams)
+                    took = apply_damage(j, comb[t, C_TP1 + s], comb, rules, dyn, streams, bf)
                     dyn[t, K_DEALT] += took
                     dyn[j, K_TAKEN] += took
                     dyn[j, K_SELF_DMG] += took
@@ -2752,7 +2762,7 @@ def aura_of_strength(t, i, comb, rules, dyn, streams):
     for s in range(MAXT):
         if comb[t, C_TCODE + s] == E_AURA_STRENGTH:
             dyn[t, K_TUSE + s] += 1
-            took = apply_damage(i, comb[t, C_TP1 + s], comb, rules, dyn, streams)
+            took = apply_damage(i, comb[t, C_TP1 + s], comb, rules, dyn, streams, bf)
             dyn[t, K_DEALT] += took
             dyn[i, K_TAKEN] += took
             dyn[i, K_SELF_DMG] += took
@@ -3286,7 +3296,7 @@ def lose_bond(j, strongest, comb, dyn):
         return False
     if dyn[j, D_RES] > 0:
         if (comb[j, C_SIDEMASK] | comb[j, C_FOEMASK]) != 0:
-            drop_effects(j, comb, dyn)  # her Courage Aura and Amplify Magic on her end
+            drop_effects(j, comb, dyn)  # her Courage Aura and Amplify Magic on her end (a burst: not a drop)
     dyn[j, D_LOST] = 1
     dyn[j, D_DEAD] = 1     # out of the fight: never targeted, never acts, her side no longer counts her
     dyn[j, D_RES] = 0
@@ -3378,7 +3388,7 @@ def judgment_blast(j, released, comb, rules, dyn, streams, bf):
                 dyn[k, K_JUDG_AVOIDED] += 1
                 check_bursts(k, comb, rules, dyn)
                 continue
-        took = apply_damage(k, released, comb, rules, dyn, streams)
+        took = apply_damage(k, released, comb, rules, dyn, streams, bf)
         dyn[k, K_TAKEN] += took
         dyn[k, K_JUDG_TAKEN] += took
         dyn[j, K_DEALT] += took  # damage dealt and taken stay two views of the same hits
@@ -3807,7 +3817,7 @@ def take_turn(i, comb, rules, dyn, streams, bf):
         dyn[i, D_TURNS_DONE] += 1
 
 
-@kernel(inline="always")
+@kernel
 def may_guard(j, t, best, comb, dyn):
     """``j`` may intercept (Cover) an attack on ``t`` and is a better guard than ``best`` (-1
     none): a standing ally of ``t`` other than ``t`` whose intercept policy is willing, who
@@ -3916,7 +3926,7 @@ def area_done(dyn):
         dyn[j, D_AREA_HIT] = 0
 
 
-@kernel(inline="always")
+@kernel
 def pay_shove(i, comb, rules, dyn):
     """Get Over Here / Repel (L1708-1712, L2087-2090): the policy uses it on
     every basic attack it can pay for; returns the slot paid (-1 none)."""
@@ -3946,156 +3956,233 @@ def settle_in_turn(i, actions, comb, rules, dyn, streams, bf):
     return actions
 
 
-# the C_TMASK bits of the Minor-action talents minor_talent_try looks at (E_MORE: codes from 64)
-MINOR_MASK = ((1 << E_SORCERY) | (1 << E_HEAL) | (1 << E_SECOND_WIND) | (1 << E_MORE) | (1 << E_VEIL)
-              | (1 << E_ROUGH_GOING) | (1 << E_MINES) | (1 << E_HATE) | (1 << E_REMEDY) | (1 << E_CURSE)
-              | (1 << E_STEAL_ACTION) | (1 << E_AMPLIFY) | (1 << E_LINK))
-
-
-@kernel(inline="always")
+@kernel
 def minor_talent(i, comb, rules, dyn, streams, bf):
-    """:func:`minor_talent_try` when she has a Minor-action talent (``MINOR_MASK``);
-    inlined, so a combatant without one pays a load, not a call passing every
-    state array. Returns 0 (none), 1 (used) or 2 (another Minor)."""
-    if comb[i, C_TMASK] & MINOR_MASK == 0:
+    """A Minor action from her talents: the Minor hooks (:data:`.hooks.HOOKS`, timing
+    ``MINOR``) whose gate her talents open, in their order, until one acts: sorcery for
+    the whole turn, a heal, the draft's Hex (Amplify Magic first) and Rouse, Minion
+    Creation, Marionette, Veil, Rough Going, Mines, Create Barrier, Hate the World's
+    heal, Remedy on an ally, Curse, Steal Action, Amplify Magic, Link, sorcery as a
+    Minor action; each within its range where there is one. Returns 0 (none), 1 (used)
+    or 2 (a successful Steal Action: another Minor)."""
+    m1 = comb[i, C_TMASK]
+    m2 = comb[i, C_TMASK2]
+    if (m1 & MINOR_GATE) | (m2 & MINOR_GATE2) == 0:
         return 0
-    return minor_talent_try(i, comb, rules, dyn, streams, bf)
+    for k in range(N_MINOR):
+        if (m1 & MINOR_GATES[k]) | (m2 & MINOR_GATES2[k]) != 0:
+            r = call(rules[PR_MINOR + k], i, 0, 0, comb, rules, dyn, streams, bf)
+            if r != 0:
+                return r
+    return 0
 
 
 @kernel
-def minor_talent_try(i, comb, rules, dyn, streams, bf):
-    """A Minor action from her talents, in this order: sorcery for the whole
-    turn (the Minor is taken, :func:`cast_sorcery`), a heal
-    (:func:`try_heal`), Remedy on an ally, Curse, Steal Action, each within
-    its range on the grid (``bf``), Amplify Magic (:func:`try_amplify`), Link
-    (:func:`try_link`), sorcery as a Minor action. Returns 0 (none), 1 (used)
-    or 2 (a successful Steal Action: another Minor)."""
-    if (comb[i, C_TMASK] >> E_SORCERY) & 1 != 0:
-        if comb[i, P_SORCERY] == SORCERY_TURN:
-            if sorcery_target(i, comb, dyn, streams) >= 0:
-                dyn[i, D_CASTING] = 1  # she spends the whole turn: the Major casts (major_talent)
-                return 1
-    # each call below is behind its mask bit: a call passes every state array (hundreds of words)
-    if ((comb[i, C_TMASK] >> E_HEAL) | (comb[i, C_TMASK] >> E_SECOND_WIND)) & 1 != 0:
-        if try_heal(i, comb, rules, dyn, streams, bf):
+def major_talent(i, comb, rules, dyn, streams, bf):
+    """A Major action from her talents instead of an attack: the Major hooks
+    (:data:`.hooks.HOOKS`, timing ``MAJOR``) whose gate her talents open, in their
+    order, until one acts: sorcery (the whole turn's cast, or as a Major action), Wave
+    of Courage (:func:`try_group_heal`), a Scream (:func:`try_scream`), Gravity Wave,
+    Blast Strike / Burst Attack, Scattering shot, Life Bomb (:func:`try_life_bomb`),
+    Curse Shift (:func:`try_curse_shift`), Implode (:func:`try_implode`)."""
+    m1 = comb[i, C_TMASK]
+    m2 = comb[i, C_TMASK2]
+    if (m1 & MAJOR_GATE) | (m2 & MAJOR_GATE2) == 0:
+        return False
+    for k in range(N_MAJOR):
+        if (m1 & MAJOR_GATES[k]) | (m2 & MAJOR_GATES2[k]) != 0:
+            if call(rules[PR_MAJOR + k], i, 0, 0, comb, rules, dyn, streams, bf) != 0:
+                return True
+    return False
+
+
+# ---------------------------------------------------------------- the Minor and Major hooks (:mod:`.hooks`)
+
+
+@kernel
+def h_sorcery_turn(i, b, c, comb, rules, dyn, streams, bf):
+    """Sorcery for the whole turn (policy ``sorcery: whole-turn``): her Minor is taken,
+    the Major casts (:func:`h_sorcery_major`)."""
+    if comb[i, P_SORCERY] == SORCERY_TURN:
+        if sorcery_target(i, comb, dyn, streams) >= 0:
+            dyn[i, D_CASTING] = 1
             return 1
-    if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:  # the draft's Hex and Rouse, Minion Creation, Marionette
-        if has_code(i, E_HEX, comb):
-            if (comb[i, C_TMASK] >> E_AMPLIFY) & 1 != 0:  # the draft's Amplify Magic before her Hexes
-                if try_amplify(i, comb, rules, dyn, streams):
-                    return 1
-            if try_hex(i, comb, rules, dyn, streams, bf):
-                return 1
-        if has_code(i, E_MOOD, comb):
-            if try_mood(i, False, comb, rules, dyn, streams, bf):
-                return 1
-        if has_code(i, E_MINION_CREATION, comb):
-            if create_minions(i, comb, rules, dyn, streams, bf):
-                return 1
-        if has_code(i, E_MARIONETTE, comb):
-            if make_copy(i, comb, rules, dyn, streams, bf):
-                return 1
-    if (comb[i, C_TMASK] >> E_VEIL) & 1 != 0:
-        if try_veil(i, comb, rules, dyn, streams, bf):
-            return 1
-    if (comb[i, C_TMASK] >> E_ROUGH_GOING) & 1 != 0:
-        if try_rough_going(i, comb, rules, dyn, streams, bf):
-            return 1
-    if (comb[i, C_TMASK] >> E_MINES) & 1 != 0:
-        if try_mines(i, comb, rules, dyn, streams, bf):
-            return 1
-    if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:  # Create Barrier
-        if has_code(i, E_BARRIER, comb):
-            if try_barrier(i, comb, rules, dyn, streams, bf):
-                return 1
-    if (comb[i, C_TMASK] >> E_HATE) & 1 != 0:
-        if dyn[i, D_RES] * 100 < comb[i, P_HEAL_BELOW] * comb[i, C_RES]:
-            h = hate_the_world(i, comb, rules, dyn)
-            if h >= 0:
-                # Hate the World (L1597): regain P2 d6 + P3 Resolve
-                restore(i, i, sum_d6(streams[S_DAMAGE], comb[i, C_TP2 + h]) + comb[i, C_TP3 + h], comb, dyn)
-                return 1
-    if (comb[i, C_TMASK] >> E_REMEDY) & 1 != 0:
-        s = find_usable(i, E_REMEDY, comb, dyn)
-        if s >= 0:
-            j = ailing_ally(i, s, comb, rules, dyn, streams, bf)
-            if j >= 0:
-                if try_remedy(i, j, comb, rules, dyn):
-                    return 1
-    if (comb[i, C_TMASK] >> E_CURSE) & 1 != 0:
-        if try_curse(i, comb, rules, dyn, streams, bf):
-            return 1
-    if (comb[i, C_TMASK] >> E_STEAL_ACTION) & 1 != 0:
-        r = try_steal(i, comb, rules, dyn, streams, bf)
-        if r != 0:
-            return r
+    return 0
+
+
+@kernel
+def h_heal(i, b, c, comb, rules, dyn, streams, bf):
+    """Heal, Healing Magic, A Little Longer, Second Wind (:func:`try_heal`)."""
+    return 1 if try_heal(i, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def h_hex(i, b, c, comb, rules, dyn, streams, bf):
+    """The draft's Hex (:func:`try_hex`), its Amplify Magic first (:func:`try_amplify`)."""
     if (comb[i, C_TMASK] >> E_AMPLIFY) & 1 != 0:
         if try_amplify(i, comb, rules, dyn, streams):
             return 1
-    if (comb[i, C_TMASK] >> E_LINK) & 1 != 0:
-        if try_link(i, comb, rules, dyn, streams, bf):
+    return 1 if try_hex(i, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def h_rouse(i, b, c, comb, rules, dyn, streams, bf):
+    """The draft's Rouse on an ally (:func:`try_mood`)."""
+    return 1 if try_mood(i, False, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def h_minion_creation(i, b, c, comb, rules, dyn, streams, bf):
+    """Minion Creation (:func:`create_minions`)."""
+    return 1 if create_minions(i, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def h_marionette(i, b, c, comb, rules, dyn, streams, bf):
+    """Marionette (:func:`make_copy`)."""
+    return 1 if make_copy(i, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def h_veil(i, b, c, comb, rules, dyn, streams, bf):
+    """Veil (:func:`try_veil`)."""
+    return 1 if try_veil(i, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def h_rough_going(i, b, c, comb, rules, dyn, streams, bf):
+    """Rough Going (:func:`try_rough_going`)."""
+    return 1 if try_rough_going(i, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def h_mines(i, b, c, comb, rules, dyn, streams, bf):
+    """Mines (:func:`try_mines`)."""
+    return 1 if try_mines(i, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def h_barrier(i, b, c, comb, rules, dyn, streams, bf):
+    """Create Barrier (:func:`try_barrier`)."""
+    return 1 if try_barrier(i, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def h_hate_heal(i, b, c, comb, rules, dyn, streams, bf):
+    """Hate the World (L1597) below her ``heal_below`` share: a bond point for P2 d6 + P3 Resolve."""
+    if dyn[i, D_RES] * 100 < comb[i, P_HEAL_BELOW] * comb[i, C_RES]:
+        h = hate_the_world(i, comb, rules, dyn)
+        if h >= 0:
+            restore(i, i, sum_d6(streams[S_DAMAGE], comb[i, C_TP2 + h]) + comb[i, C_TP3 + h], comb, dyn)
             return 1
-    if (comb[i, C_TMASK] >> E_SORCERY) & 1 != 0:
-        if comb[i, P_SORCERY] == SORCERY_MINOR:
-            if cast_sorcery(i, 0, comb, rules, dyn, streams):
+    return 0
+
+
+@kernel
+def h_remedy(i, b, c, comb, rules, dyn, streams, bf):
+    """Remedy on an ailing ally in range (:func:`ailing_ally`, :func:`try_remedy`)."""
+    s = find_usable(i, E_REMEDY, comb, dyn)
+    if s >= 0:
+        j = ailing_ally(i, s, comb, rules, dyn, streams, bf)
+        if j >= 0:
+            if try_remedy(i, j, comb, rules, dyn):
                 return 1
     return 0
 
 
-# the C_TMASK bits of the Major-action talents major_talent_try looks at (E_MORE: Scattering shot)
-MAJOR_MASK = ((1 << E_SORCERY) | (1 << E_GROUP_HEAL) | (1 << E_SCREAM) | (1 << E_GRAVITY) | (1 << E_AREA_ATTACK)
-              | (1 << E_MORE) | (1 << E_LIFE_BOMB) | (1 << E_CURSE_SHIFT) | (1 << E_IMPLODE))
-
-
-@kernel(inline="always")
-def major_talent(i, comb, rules, dyn, streams, bf):
-    """:func:`major_talent_try` when she has a Major-action talent (``MAJOR_MASK``);
-    inlined, so a combatant without one pays a load, not a call passing every
-    state array."""
-    if comb[i, C_TMASK] & MAJOR_MASK == 0:
-        return False
-    return major_talent_try(i, comb, rules, dyn, streams, bf)
+@kernel
+def h_curse(i, b, c, comb, rules, dyn, streams, bf):
+    """Curse, Hello There (:func:`try_curse`)."""
+    return 1 if try_curse(i, comb, rules, dyn, streams, bf) else 0
 
 
 @kernel
-def major_talent_try(i, comb, rules, dyn, streams, bf):
-    """A Major action from her talents instead of an attack, the first that
-    applies of: Wave of Courage (:func:`try_group_heal`), a Scream
-    (:func:`try_scream`), Life Bomb (:func:`try_life_bomb`), Curse Shift
-    (:func:`try_curse_shift`), Implode (:func:`try_implode`); sorcery (the
-    whole turn, or as a Major action) comes first."""
-    if (comb[i, C_TMASK] >> E_SORCERY) & 1 != 0:
-        if dyn[i, D_CASTING] != 0:
-            dyn[i, D_CASTING] = 0
-            cast_sorcery(i, 2, comb, rules, dyn, streams)
-            return True
-        if comb[i, P_SORCERY] >= SORCERY_MAJOR:  # as a Major (also a whole-turn caster without her Minor)
-            if cast_sorcery(i, 1, comb, rules, dyn, streams):
-                return True
-    if (comb[i, C_TMASK] >> E_GROUP_HEAL) & 1 != 0:
-        if try_group_heal(i, comb, rules, dyn, streams, bf):
-            return True
-    if (comb[i, C_TMASK] >> E_SCREAM) & 1 != 0:
-        if try_scream(i, comb, rules, dyn, streams, bf):
-            return True
-    if (comb[i, C_TMASK] >> E_GRAVITY) & 1 != 0:
-        if try_gravity(i, comb, rules, dyn, streams, bf):
-            return True
-    if (comb[i, C_TMASK] >> E_AREA_ATTACK) & 1 != 0:
-        if try_area_attack(i, comb, rules, dyn, streams, bf):
-            return True
-    if has_code(i, E_SCATTER, comb):
-        if try_scatter(i, comb, rules, dyn, streams, bf):
-            return True
-    if (comb[i, C_TMASK] >> E_LIFE_BOMB) & 1 != 0:
-        if try_life_bomb(i, comb, rules, dyn):
-            return True
-    if (comb[i, C_TMASK] >> E_CURSE_SHIFT) & 1 != 0:
-        if try_curse_shift(i, comb, rules, dyn, streams, bf):
-            return True
-    if (comb[i, C_TMASK] >> E_IMPLODE) & 1 != 0:
-        return try_implode(i, comb, rules, dyn, streams, bf)
-    return False
+def h_steal(i, b, c, comb, rules, dyn, streams, bf):
+    """Steal Action (:func:`try_steal`): 2 when it gives her another Minor."""
+    return try_steal(i, comb, rules, dyn, streams, bf)
+
+
+@kernel
+def h_amplify(i, b, c, comb, rules, dyn, streams, bf):
+    """Amplify Magic (:func:`try_amplify`)."""
+    return 1 if try_amplify(i, comb, rules, dyn, streams) else 0
+
+
+@kernel
+def h_link(i, b, c, comb, rules, dyn, streams, bf):
+    """Link (:func:`try_link`)."""
+    return 1 if try_link(i, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def h_sorcery_minor(i, b, c, comb, rules, dyn, streams, bf):
+    """Sorcery as a Minor action (policy ``sorcery: minor``, :func:`cast_sorcery`)."""
+    if comb[i, P_SORCERY] == SORCERY_MINOR:
+        if cast_sorcery(i, 0, comb, rules, dyn, streams):
+            return 1
+    return 0
+
+
+@kernel
+def h_sorcery_major(i, b, c, comb, rules, dyn, streams, bf):
+    """Sorcery as her Major action: the whole turn's cast (:func:`h_sorcery_turn`), or
+    a cast as a Major (``sorcery: major``, and a whole-turn caster without her Minor)."""
+    if dyn[i, D_CASTING] != 0:
+        dyn[i, D_CASTING] = 0
+        cast_sorcery(i, 2, comb, rules, dyn, streams)
+        return 1
+    if comb[i, P_SORCERY] >= SORCERY_MAJOR:
+        if cast_sorcery(i, 1, comb, rules, dyn, streams):
+            return 1
+    return 0
+
+
+@kernel
+def h_group_heal(i, b, c, comb, rules, dyn, streams, bf):
+    """Wave of Courage (:func:`try_group_heal`)."""
+    return 1 if try_group_heal(i, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def h_scream(i, b, c, comb, rules, dyn, streams, bf):
+    """Deafening Scream, Blood Rain (:func:`try_scream`)."""
+    return 1 if try_scream(i, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def h_gravity(i, b, c, comb, rules, dyn, streams, bf):
+    """Gravity Wave (:func:`try_gravity`)."""
+    return 1 if try_gravity(i, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def h_area_attack(i, b, c, comb, rules, dyn, streams, bf):
+    """Blast Strike, Burst Attack (:func:`try_area_attack`)."""
+    return 1 if try_area_attack(i, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def h_scatter(i, b, c, comb, rules, dyn, streams, bf):
+    """Scattering shot (:func:`try_scatter`)."""
+    return 1 if try_scatter(i, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def h_life_bomb(i, b, c, comb, rules, dyn, streams, bf):
+    """Life Bomb (:func:`try_life_bomb`)."""
+    return 1 if try_life_bomb(i, comb, rules, dyn) else 0
+
+
+@kernel
+def h_curse_shift(i, b, c, comb, rules, dyn, streams, bf):
+    """Curse Shift (:func:`try_curse_shift`)."""
+    return 1 if try_curse_shift(i, comb, rules, dyn, streams, bf) else 0
+
+
+@kernel
+def h_implode(i, b, c, comb, rules, dyn, streams, bf):
+    """Implode (:func:`try_implode`)."""
+    return 1 if try_implode(i, comb, rules, dyn, streams, bf) else 0
 
 
 # ---------------------------------------------------------------- area and terrain talents
@@ -4123,14 +4210,14 @@ def area_gridless(i, comb, rules, dyn, streams):
 
 
 @kernel
-def area_attacks(i, k, comb, rules, dyn, streams):
+def area_attacks(i, k, comb, rules, dyn, streams, bf):
     """Gridless: ``k`` basic attacks of one area attack, each target defending separately."""
     side = comb[i, C_SIDE]
     finish = comb[i, P_FINISH] != 0
     t = choose_target(i, comb, dyn, streams[S_POLICY])
     if t < 0:
         return
-    attack_call(i, t, comb, rules, dyn, streams)
+    attack_call(i, t, comb, rules, dyn, streams, bf)
     dyn[i, K_AREA_TARGETS] += 1
     left = k - 1
     for j in range(comb.shape[0]):
@@ -4141,13 +4228,13 @@ def area_attacks(i, k, comb, rules, dyn, streams):
         if not is_standing(dyn, i):
             break
         if _candidate(j, side, finish, comb, dyn):
-            attack_call(i, j, comb, rules, dyn, streams)
+            attack_call(i, j, comb, rules, dyn, streams, bf)
             dyn[i, K_AREA_TARGETS] += 1
             left -= 1
 
 
 @kernel
-def area_gridless_use(i, s, comb, rules, dyn, streams):
+def area_gridless_use(i, s, comb, rules, dyn, streams, bf):
     """Gridless Blast Strike / Burst Attack / Gravity Wave from slot ``s``: when it reaches
     enough enemies (:func:`area_gridless`), pay and make its attacks (:func:`area_attacks`).
     Returns whether it was used."""
@@ -4155,7 +4242,7 @@ def area_gridless_use(i, s, comb, rules, dyn, streams):
     if k == 0:
         return False
     pay_talent(i, s, comb, rules, dyn)
-    area_attacks(i, k, comb, rules, dyn, streams)
+    area_attacks(i, k, comb, rules, dyn, streams, bf)
     check_bursts(i, comb, rules, dyn)
     return True
 
@@ -4173,7 +4260,7 @@ def try_area_attack(i, comb, rules, dyn, streams, bf):
     if s < 0:
         return False
     if gridless(rules):
-        return area_gridless_use(i, s, comb, rules, dyn, streams)
+        return area_gridless_use(i, s, comb, rules, dyn, streams, bf)
     # the draft's positions: every target in one position (DRAFT L271-275); the grid: a line or a blast
     return call(rules[PR_AREA], i, s, 0, comb, rules, dyn, streams, bf) != 0
 
@@ -4188,7 +4275,7 @@ def try_gravity(i, comb, rules, dyn, streams, bf):
     if s < 0:
         return False
     if gridless(rules):
-        return area_gridless_use(i, s, comb, rules, dyn, streams)
+        return area_gridless_use(i, s, comb, rules, dyn, streams, bf)
     # positions: every target in one position in reach, no pull; the grid: the pull, then the attacks
     return call(rules[PR_GRAVITY], i, s, 0, comb, rules, dyn, streams, bf) != 0
 
@@ -4214,7 +4301,7 @@ def try_veil(i, comb, rules, dyn, streams, bf):
     return True
 
 
-@kernel(inline="always")
+@kernel
 def veil_penalty(i, t, comb, rules, dyn):
     """Veil on ``t`` (L2121): the penalty to ``i``'s attack on her while it holds and ``i``
     is not within 1-2 hexes (grid: ``D_VEIL_D`` set by the grid attack; gridless: every
@@ -4360,7 +4447,7 @@ def frenzy_turns(i, k, comb, rules, dyn, streams, bf):
     return outcome
 
 
-@kernel(inline="always")
+@kernel
 def side_alive(side, comb, rules, dyn):
     """A side is still in the fight: some member standing (all_down) or not dead (all_dead)."""
     n = comb.shape[0]
@@ -4379,7 +4466,7 @@ def side_alive(side, comb, rules, dyn):
     return False
 
 
-@kernel(inline="always")
+@kernel
 def outcome_now(comb, rules, dyn):
     """-1 while both sides fight on; else F_WIN (side 0 wins), F_LOSS or F_DRAW."""
     a = side_alive(0, comb, rules, dyn)
@@ -4393,7 +4480,7 @@ def outcome_now(comb, rules, dyn):
     return F_DRAW
 
 
-@kernel(inline="always")
+@kernel
 def _record_round(r, plane, comb, dyn, side_curve, comb_curve):
     """Add who stands now to ``[..., plane, r]`` of the curve counters."""
     n = comb.shape[0]
@@ -4426,7 +4513,7 @@ def flair_tier(oc, burst, rules):
     return t
 
 
-@kernel(inline="always")
+@kernel
 def count_tiers(j, oc0, oc1, oc2, comb, rules, dyn):
     """Count girl ``j``'s highest tier per stat, her counters being ``oc0..oc2``."""
     if comb[j, C_MONSTER] != 0:
@@ -4485,11 +4572,11 @@ def fight_on(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
                 if dyn[j, D_DEAD] == 0:
                     shrug_off(j, comb, dyn)
             if dyn[j, D_AIL + A_BLEED] != 0:
-                bleed(j, comb, rules, dyn, streams)
+                bleed(j, comb, rules, dyn, streams, bf)
                 bled = True
             if dyn[j, D_HEXES] + dyn[j, D_REGEN] != 0:  # the draft's Hex and Regeneration
                 if dyn[j, D_DEAD] == 0:
-                    if round_effects(j, comb, rules, dyn, streams):
+                    if round_effects(j, comb, rules, dyn, streams, bf):
                         bled = True
         if bled:
             settle(comb, rules, dyn, streams, bf)
@@ -4639,7 +4726,7 @@ def wound_level(w):
     return 3
 
 
-@kernel(inline="always")
+@kernel
 def scene_columns(i, comb, rules, dyn):
     """Reset girl ``i``'s per-scene columns (``SCENE_COLUMNS``) for a new scene
     whose static row is ``comb[i]``; overcharge and per-episode talent uses by
@@ -4850,7 +4937,7 @@ def p_take_turn(i, b, c, comb, rules, dyn, streams, bf):
 @kernel
 def p_attack(i, t, c, comb, rules, dyn, streams, bf):
     """PR_ATTACK: :func:`attack`; the damage dealt, -1 on a miss."""
-    return attack(i, t, comb, rules, dyn, streams)
+    return attack(i, t, comb, rules, dyn, streams, bf)
 
 
 @kernel
@@ -4866,3 +4953,117 @@ def p_missing(a, b, c, comb, rules, dyn, streams, bf):
     row 0) so that a run with one fails loudly (:func:`.registry.check`)."""
     dyn[0, K_MISSING] += 1
     return -1
+
+
+# ---------------------------------------------------------------- the attack's and the damage's hooks (:mod:`.hooks`)
+
+
+@kernel
+def h_declare(i, t, c, comb, rules, dyn, streams, bf):
+    """DECLARE: :func:`declare_riders` of ``i``'s attack on ``t``, into her ``D_DECLARE``."""
+    a_bonus, dmg_bonus, kb, ail, opening = declare_riders(i, t, comb, rules, dyn)
+    dyn[i, D_DECLARE] = a_bonus
+    dyn[i, D_DECLARE + 1] = dmg_bonus
+    dyn[i, D_DECLARE + 2] = kb
+    dyn[i, D_DECLARE + 3] = ail
+    dyn[i, D_DECLARE + 4] = opening
+    return 0
+
+
+@kernel
+def h_evasion(t, a_total, d_total, comb, rules, dyn, streams, bf):
+    """EVASION: the draft's Evasion (:func:`evasion`); 1 when it turned the hit into a miss."""
+    return 1 if evasion(t, a_total, d_total, comb, rules, dyn) else 0
+
+
+@kernel
+def h_power_dampening(i, b, c, comb, rules, dyn, streams, bf):
+    """DAMPEN_ROLL: Power Dampening after a rolled 1 (:func:`power_dampening`)."""
+    power_dampening(i, comb, dyn)
+    return 0
+
+
+@kernel
+def h_aura_of_strength(t, i, c, comb, rules, dyn, streams, bf):
+    """MISS: Aura of Strength of the defender ``t`` who made ``i`` miss (:func:`aura_of_strength`)."""
+    aura_of_strength(t, i, comb, rules, dyn, streams, bf)
+    return 0
+
+
+@kernel
+def h_all_in_after(i, b, c, comb, rules, dyn, streams, bf):
+    """ALL_IN: the draft's All or Nothing after a hit (:func:`all_in_after`); the bonus damage."""
+    return all_in_after(i, comb, rules, dyn)
+
+
+@kernel
+def h_reduce_damage(t, b, dmg, comb, rules, dyn, streams, bf):
+    """REDUCE: Thick Hide, Shield, Bulwark on a hit of ``dmg`` on ``t`` (:func:`reduce_damage`)."""
+    return reduce_damage(t, dmg, comb, rules, dyn)
+
+
+@kernel
+def h_reflect(i, t, dmg, comb, rules, dyn, streams, bf):
+    """REFLECT: Reflector on ``t`` (:func:`reflect`); the damage left for her."""
+    return reflect(i, t, dmg, comb, rules, dyn, streams, bf)
+
+
+@kernel
+def h_after_hit(i, t, dealt, comb, rules, dyn, streams, bf):
+    """AFTER_HIT: Life Bomb and Implode after a hit (:func:`after_hit`)."""
+    after_hit(i, t, dealt, comb, rules, dyn, streams, bf)
+    return 0
+
+
+@kernel
+def h_inflict(i, t, c, comb, rules, dyn, streams, bf):
+    """INFLICT: Inflict after a hit (:func:`try_inflict`)."""
+    try_inflict(i, t, comb, rules, dyn)
+    return 0
+
+
+@kernel
+def h_seal_magic(i, t, c, comb, rules, dyn, streams, bf):
+    """SEAL: Seal Magic after a hit (:func:`seal_magic`)."""
+    seal_magic(i, t, comb, rules, dyn)
+    return 0
+
+
+@kernel
+def h_backlash(i, t, hit, comb, rules, dyn, streams, bf):
+    """BACKLASH: Backlash on a girl attacking ``t`` (:func:`backlash`)."""
+    backlash(i, t, hit != 0, comb, rules, dyn, streams, bf)
+    return 0
+
+
+@kernel
+def h_disruptive(i, t, c, comb, rules, dyn, streams, bf):
+    """DISRUPTIVE: Disruptive Strikes on a girl (:func:`disruptive`)."""
+    disruptive(i, t, comb, rules, dyn, streams)
+    return 0
+
+
+@kernel
+def h_intercept(i, t, dmg, comb, rules, dyn, streams, bf):
+    """INTERCEPT: an ally named in ``D_GUARD`` may take the hit (:func:`intercept`); the damage
+    left for ``t`` (grid and positions only: nothing sets ``D_GUARD`` gridless)."""
+    return intercept(i, t, dmg, comb, rules, dyn, streams, bf)
+
+
+@kernel
+def h_link_damage(t, b, dmg, comb, rules, dyn, streams, bf):
+    """LINK_DAMAGE: the draft's Link copies ``dmg`` to the secondary (:func:`link_damage`)."""
+    return link_damage(t, dmg, comb, rules, dyn, streams, bf)
+
+
+@kernel
+def h_undying_brood(t, b, c, comb, rules, dyn, streams, bf):
+    """BROOD: Undying Brood (:func:`undying_brood`); 1 when the monster is reborn."""
+    return 1 if undying_brood(t, comb, rules, dyn) else 0
+
+
+@kernel
+def h_drop_effects(t, b, c, comb, rules, dyn, streams, bf):
+    """DROP_EFFECTS: what ends when ``t`` drops (:func:`drop_effects`)."""
+    drop_effects(t, comb, dyn)
+    return 0

@@ -31,6 +31,7 @@ from __future__ import annotations
 from sim.layout import Field as F
 from sim.layout import Section, constants, stack
 
+from . import hooks
 from .rules import RULES
 
 MAXT = 6         # talent slots per combatant (besides Boost), see talents.py
@@ -259,6 +260,7 @@ STATE = Section("D", "combatant: per-trial state", [
     F("WOUND_TOP", 1, "wound_model per_hit: the level of her worst wound (0-3; :func:`take_wound`)", "episode"),
     F("WOUND_LEVELS", 1, "wound_model per_hit: the levels of her wounds added up (A18i a; :func:`take_wound`)", "episode"),
     F("DUE", 1, "row 0: 1 once a burst or a retaliation is due and not yet settled (:func:`settle`)", "scene"),
+    F("DECLARE", 5, "scratch of the attack she is making: what her talents add before the roll (attack bonus, damage bonus, the slot of Killing Blow or a like special attack, of an ailment attack, of Make an Opening; -1 none), :func:`.kernel.declare_riders`", "turn"),
 ])
 
 PARTY = Section("PE", "per girl of an episode's party: counters at the end of the episode", [
@@ -425,6 +427,10 @@ PROCS = Section("PR", "procedure slots (``rules[PR_*]``: addresses, :mod:`.regis
     F("POS_ANY_IN_REACH", 1, "positions: someone is in a's reach"),
     # a safety net
     F("MISSING", 1, "a procedure this scenario was not expected to need (counts K_MISSING)"),
+] + [
+    # the talents' hooks, per timing point, in the order they are tried (:mod:`.hooks`)
+    F(_t, len(hooks.at(_t)), "hooks at " + _t + ": " + ", ".join(_h.name for _h in hooks.at(_t)))
+    for _t in hooks.TIMINGS
 ])
 NPR = stack(PROCS)
 for _f, _c in zip(PROCS.fields, PROCS.offsets().values()):

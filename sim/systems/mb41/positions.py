@@ -141,7 +141,7 @@ def place_all(comb, dyn):
         dyn[i, K.D_PAID] = 0
 
 
-@kernel(inline="always")
+@kernel
 def form_at(i, d, comb, rules):
     """The basic attack ``i`` makes at ``d`` positions: 0 melee, 1 ranged, -1 none
     (her attack_kind when both reach; ``position_forms: kind``: only it)."""
@@ -161,7 +161,7 @@ def form_at(i, d, comb, rules):
     return -1
 
 
-@kernel(inline="always")
+@kernel
 def reach(i, t, comb, rules, dyn):
     """The form ``i`` attacks ``t`` with from where they stand (-1: out of reach).
     Marionette (DRAFT L317): her attacks may originate from her copy's
@@ -224,7 +224,7 @@ def is_rough(p, rules, dyn):
     return False
 
 
-@kernel(inline="always")
+@kernel
 def engaged(i, comb, rules, dyn):
     """An enemy in her position keeps her from leaving with Movement (DRAFT L498):
     standing enemies, and downed ones too under ``engage_downed``."""
@@ -311,7 +311,7 @@ def pick_within(i, in_reach, hi, comb, rules, dyn, st_policy):
     return -1
 
 
-@kernel(inline="always")
+@kernel
 def goal_of(i, t, comb, rules, dyn):
     """Whom ``i`` moves relative to and the band of distances she wants:
     ``(who, lo, hi)``; who -1 = she stays."""
@@ -330,7 +330,7 @@ def goal_of(i, t, comb, rules, dyn):
     return t, rules[K.R_MELEE_POSITIONS], rules[K.R_MELEE_POSITIONS + 1]
 
 
-@kernel(inline="always")
+@kernel
 def step_to(i, who, lo, hi, comb, rules, dyn):
     """The neighbouring position that brings ``i`` nearer to being ``lo..hi``
     positions from ``who`` (ties toward her side's end), -1 when none does
@@ -376,16 +376,16 @@ def move_to(i, p, dyn):
 
 
 @kernel
-def reckless(i, p, comb, rules, dyn, streams):
+def reckless(i, p, comb, rules, dyn, streams, bf):
     """Reckless Movement (DRAFT L510) to position ``p``; returns whether she moved."""
-    if BG.reckless_roll(i, comb, rules, dyn, streams):
+    if BG.reckless_roll(i, comb, rules, dyn, streams, bf):
         move_to(i, p, dyn)
         return True
     return False
 
 
 @kernel
-def minor_move(i, who, lo, hi, comb, rules, dyn, streams):
+def minor_move(i, who, lo, hi, comb, rules, dyn, streams, bf):
     """Movement (Minor, DRAFT L502-504) one position toward her band; returns
     True if the Minor was spent (a move, a Reckless Movement, or a payment
     toward leaving rough terrain under ``rough_cost: split``)."""
@@ -402,7 +402,7 @@ def minor_move(i, who, lo, hi, comb, rules, dyn, streams):
     if eng or short:
         if rash:
             if not held(i, comb, rules, dyn, streams):
-                reckless(i, p, comb, rules, dyn, streams)
+                reckless(i, p, comb, rules, dyn, streams, bf)
             return True
         if not eng:
             if rules[K.R_ROUGH_COST] == 1:
@@ -415,7 +415,7 @@ def minor_move(i, who, lo, hi, comb, rules, dyn, streams):
 
 
 @kernel
-def major_move(i, who, lo, hi, minor, comb, rules, dyn, streams):
+def major_move(i, who, lo, hi, minor, comb, rules, dyn, streams, bf):
     """Move toward her band with the Major (nobody in reach). Engaged:
     Disengage (DRAFT L498; ``disengage: unlocks`` = the Minor then moves her).
     Rough terrain: the Major and, if still free, the Minor pay the two
@@ -431,7 +431,7 @@ def major_move(i, who, lo, hi, minor, comb, rules, dyn, streams):
         if eng or rough:
             if comb[i, K.P_RECKLESS] != 0:
                 if not held(i, comb, rules, dyn, streams):
-                    reckless(i, p, comb, rules, dyn, streams)
+                    reckless(i, p, comb, rules, dyn, streams, bf)
             return False
         if not held(i, comb, rules, dyn, streams):
             move_to(i, p, dyn)
@@ -456,7 +456,7 @@ def major_move(i, who, lo, hi, minor, comb, rules, dyn, streams):
     return False
 
 
-@kernel(inline="always")
+@kernel
 def ready(i, t, comb, rules, dyn):
     """Before ``i``'s basic attack on ``t``: the damage of the form the
     distance allows (``D_DMG_ADJ``, as on the hex grid) and who may Cover
@@ -489,7 +489,7 @@ def done(i, t, dyn):
 
 
 @kernel
-def minor_toward(i, t, comb, rules, dyn, streams):
+def minor_toward(i, t, comb, rules, dyn, streams, bf):
     """Step 2 / 4 of the turn: Movement toward her band around target ``t``
     (or the ally she protects); returns whether the Minor was spent."""
     who, lo, hi = goal_of(i, t, comb, rules, dyn)
@@ -504,21 +504,21 @@ def minor_toward(i, t, comb, rules, dyn, streams):
         if K.has_code(i, K.E_LETS_MOVE, comb):
             if lets_move(i, who, lo, hi, comb, rules, dyn, streams):
                 return True
-    return minor_move(i, who, lo, hi, comb, rules, dyn, streams)
+    return minor_move(i, who, lo, hi, comb, rules, dyn, streams, bf)
 
 
 @kernel
-def major_toward(i, t, minor, comb, rules, dyn, streams):
+def major_toward(i, t, minor, comb, rules, dyn, streams, bf):
     """Step 3 with nobody in reach: the Major moves her toward her band
     (Disengage when engaged); returns whether the Minor was spent too."""
     who, lo, hi = goal_of(i, t, comb, rules, dyn)
     if not away(i, who, lo, hi, dyn):
         return False
-    return major_move(i, who, lo, hi, minor, comb, rules, dyn, streams)
+    return major_move(i, who, lo, hi, minor, comb, rules, dyn, streams, bf)
 
 
 @kernel
-def attack_call(i, t, comb, rules, dyn, streams):
+def attack_call(i, t, comb, rules, dyn, streams, bf):
     """A basic attack of ``i`` on ``t`` on positions outside the turn's own
     attack site (a frenzy's attacks and retaliations): the auras by position,
     :func:`ready`, :func:`.kernel.attack_call`, :func:`done`; first, as for
@@ -528,7 +528,7 @@ def attack_call(i, t, comb, rules, dyn, streams):
         cover_sprint(i, t, comb, rules, dyn)
     refresh_auras(comb, rules, dyn)
     ready(i, t, comb, rules, dyn)
-    dealt = K.attack_call(i, t, comb, rules, dyn, streams)
+    dealt = K.attack_call(i, t, comb, rules, dyn, streams, bf)
     done(i, t, dyn)
     return dealt
 
@@ -586,7 +586,7 @@ def frenzy_turn(i, t, comb, rules, dyn, streams, bf):
     if minor:
         if reach(i, t, comb, rules, dyn) < 0:
             if away(i, t, lo, hi, dyn):
-                if minor_move(i, t, lo, hi, comb, rules, dyn, streams):
+                if minor_move(i, t, lo, hi, comb, rules, dyn, streams, bf):
                     minor = False
     if not K.is_standing(dyn, i):
         return
@@ -598,9 +598,9 @@ def frenzy_turn(i, t, comb, rules, dyn, streams, bf):
     if reach(i, t, comb, rules, dyn) >= 0:
         if K.side_has_code(t, K.E_SWITCH, comb):
             t = K.defensive_switch(i, t, comb, rules, dyn, streams, bf)
-        attack_call(i, t, comb, rules, dyn, streams)
+        attack_call(i, t, comb, rules, dyn, streams, bf)
     elif away(i, t, lo, hi, dyn):
-        major_move(i, t, lo, hi, minor, comb, rules, dyn, streams)
+        major_move(i, t, lo, hi, minor, comb, rules, dyn, streams, bf)
     dyn[i, K.D_FURY_PAID] = 0
     refresh_auras(comb, rules, dyn)
 
@@ -1054,7 +1054,7 @@ def area_position(i, s, comb, rules, dyn, streams, bf):
         # Defensive Switch (DRAFT L103-107): an ally outside the position may take her place
         t = K.area_switch(i, j, comb, rules, dyn, streams, bf)
         ready(i, t, comb, rules, dyn)
-        K.attack_call(i, t, comb, rules, dyn, streams)
+        K.attack_call(i, t, comb, rules, dyn, streams, bf)
         done(i, t, dyn)
         dyn[i, K.K_AREA_TARGETS] += 1
     K.area_done(dyn)
@@ -1353,7 +1353,7 @@ def p_frenzy_move(i, t, c, comb, rules, dyn, streams, bf):
 @kernel
 def p_attack_at(i, t, c, comb, rules, dyn, streams, bf):
     """PR_ATTACK_AT: :func:`attack_call` (the form by distance, Cover)."""
-    attack_call(i, t, comb, rules, dyn, streams)
+    attack_call(i, t, comb, rules, dyn, streams, bf)
     return 0
 
 
@@ -1410,13 +1410,13 @@ def p_get_back(i, b, c, comb, rules, dyn, streams, bf):
 @kernel
 def p_minor_toward(i, t, c, comb, rules, dyn, streams, bf):
     """PR_POS_MINOR_TOWARD: :func:`minor_toward`."""
-    return 1 if minor_toward(i, t, comb, rules, dyn, streams) else 0
+    return 1 if minor_toward(i, t, comb, rules, dyn, streams, bf) else 0
 
 
 @kernel
 def p_major_toward(i, t, minor, comb, rules, dyn, streams, bf):
     """PR_POS_MAJOR_TOWARD: :func:`major_toward`."""
-    return 1 if major_toward(i, t, minor != 0, comb, rules, dyn, streams) else 0
+    return 1 if major_toward(i, t, minor != 0, comb, rules, dyn, streams, bf) else 0
 
 
 @kernel

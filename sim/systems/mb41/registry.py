@@ -18,7 +18,9 @@ from sim import procs
 
 from . import battle_grid as BG
 from . import gridless as GL
+from . import hooks
 from . import kernel as K
+from . import layout
 from . import positions as PS
 from .codes import (E_AREA_ATTACK, E_BARRIER, E_GRAVITY, E_MARIONETTE, E_MINES, E_ROUGH_GOING, E_SCATTER,
                     E_SCREAM, E_SWITCH, E_VEIL)
@@ -88,13 +90,55 @@ def geometry(rule_table: np.ndarray) -> str:
     return "none"
 
 
+#: where the hooks' functions live (``h_<name>``)
+HOOK_MODULES = (K,)
+
+
+def hook_function(h: hooks.Hook):
+    """The function that plays hook ``h`` (``h_<name>`` in :data:`HOOK_MODULES`)."""
+    for mod in HOOK_MODULES:
+        fn = getattr(mod, "h_" + h.name, None)
+        if fn is not None:
+            return fn
+    raise LookupError(f"hook {h.timing}/{h.name}: no function h_{h.name}")
+
+
+def hook_slots() -> dict[int, hooks.Hook]:
+    """``{slot: hook}``: the k-th hook of a timing point sits at ``PR_<TIMING> + k``."""
+    out = {}
+    for t in hooks.TIMINGS:
+        base = getattr(layout, "PR_" + t)
+        for k, h in enumerate(hooks.at(t)):
+            out[base + k] = h
+    return out
+
+
+def _talent_codes(comb: np.ndarray) -> set[int]:
+    """Effect codes held in any talent slot, and ``E_SORCERY`` when a policy casts."""
+    codes = set(int(c) for c in np.unique(comb[:, C_TCODE:C_TCODE + MAXT]) if c != 0)
+    for code in range(62):
+        if ((comb[:, layout.C_TMASK].astype(np.int64) >> code) & 1).any():
+            codes.add(code)
+    return codes
+
+
 def slots_for(comb: np.ndarray, rule_table: np.ndarray) -> dict[int, object]:
-    """``{slot: procedure}`` for a scenario: its geometry's, the core's, and
-    :func:`.kernel.p_missing` where nothing this scenario holds needs one."""
-    codes = set(int(c) for c in np.unique(comb[:, C_TCODE:C_TCODE + MAXT]))
+    """``{slot: procedure}`` for a scenario: its geometry's, the core's, the hooks its
+    talents need, and :func:`.kernel.p_missing` where nothing it holds needs one."""
+    codes = _talent_codes(comb)
     reserve = bool((comb[:, C_SPAWN_KIND] != 0).any())
+    geo = geometry(rule_table)
     out = {slot: K.p_missing for slot in range(R_SIZE, R_SIZE + NPR)}
-    for slot, fn in {**GEOMETRIES[geometry(rule_table)], **CORE}.items():
+    for slot, h in hook_slots().items():
+        if h.codes == ():
+            need = geo != "none"  # a reaction of the geometries with places (Intercept, Cover)
+        elif hooks.ANY in h.codes:
+            need = bool(codes)
+        else:
+            need = bool(codes.intersection(h.codes))
+        if need:
+            out[slot] = hook_function(h)
+    for slot, fn in {**GEOMETRIES[geo], **CORE}.items():
         need = NEEDS_CODE.get(slot)
         if need is not None and not codes.intersection(need):
             continue
