@@ -113,63 +113,64 @@ def no_field() -> np.ndarray:
     return bf
 
 
-# ---------------------------------------------------------------- accessors (tiny, inlined by LLVM)
+# ---------------------------------------------------------------- accessors (tiny: inlined where called,
+# so they can hand back a view of ``bf`` without reference counting)
 
 
-@kernel
+@kernel(inline="always")
 def ncell(bf):
     """Cells on the field."""
     return bf[BF_META, M_NCELL]
 
 
-@kernel
+@kernel(inline="always")
 def row(bf, k):
     """Row ``k`` (a ``BF_*`` per-cell vector) with exactly one entry per cell."""
     return bf[k, :bf[BF_META, M_NCELL]]
 
 
-@kernel
+@kernel(inline="always")
 def line_row(bf):
     """The line scratch: cells + 1 entries."""
     return bf[BF_LINE, :bf[BF_META, M_NCELL] + 1]
 
 
-@kernel
+@kernel(inline="always")
 def nbr_of(bf):
     """``nbr[c, d]``: the neighbour of cell ``c`` in direction ``d`` (-1 none)."""
     m = bf[BF_META, M_NBR]
     return bf[m:m + bf[BF_META, M_NCELL]]
 
 
-@kernel
+@kernel(inline="always")
 def shifts_of(bf):
     """``shifts[k]``: the wraparound images' (dq, dr); one row (0, 0) without wraparound."""
     m = bf[BF_META, M_SHIFTS]
     return bf[m:m + bf[BF_META, M_NSHIFTS]]
 
 
-@kernel
+@kernel(inline="always")
 def lut_of(bf):
     """``lut[q - qmin, r - rmin]``: the cell at axial (q, r), -1 none."""
     m = bf[BF_META, M_LUT]
     return bf[m:m + bf[BF_META, M_NLUT]]
 
 
-@kernel
+@kernel(inline="always")
 def walk_of(bf):
     """``walk[a, b]``: steps from ``a`` to ``b`` round obstacles (``M_HAS_WALK``)."""
     m = bf[BF_META, M_WALK]
     return bf[m:m + bf[BF_META, M_NWALK]]
 
 
-@kernel
+@kernel(inline="always")
 def cellfx_of(bf):
     """``cellfx[c, FX_*]``: the labyrinth's features of cell ``c``."""
     m = bf[BF_META, M_CELLFX]
     return bf[m:m + bf[BF_META, M_NCELL]]
 
 
-@kernel
+@kernel(inline="always")
 def path_of(bf):
     """The Pendulum's trajectory (cells)."""
     return bf[BF_PATH, :bf[BF_META, M_NPATH]]
