@@ -1,7 +1,8 @@
 """The house numba decorator: every kernel compiles the same way.
 
-``cache=True`` writes compiled machine code next to the module (or into
-``NUMBA_CACHE_DIR``) so the second run of the CLI starts warm; ``nogil``
+``cache=True`` writes compiled machine code into ``NUMBA_CACHE_DIR``, one
+directory per rule system and source hash (:mod:`sim.cache`), so the second
+run of the CLI starts warm and an edit to one system keeps the others' kernels; ``nogil``
 lets joblib threads run kernels side by side; ``error_model='numpy'``
 removes division-by-zero checks from hot loops (kernels never divide by a
 value that can be zero; this is asserted in their tests).
@@ -29,6 +30,11 @@ import numba.core.config
 # imported numba before ``sim`` set it (see sim/__init__.py), set it here.
 if os.environ.get("NUMBA_CACHE_DIR") and numba.core.config.CACHE_DIR != os.environ["NUMBA_CACHE_DIR"]:
     numba.core.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+
+# the package's caches: one per rule system and source hash (sim/cache.py)
+from sim.cache import install as _install_cache  # noqa: E402
+
+_install_cache()
 
 _OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 
