@@ -153,9 +153,13 @@ def mb41_fight(inputs, dyn, streams, cc):
 
     n, cap = inputs.n, inputs.round_cap
     scratch = np.zeros(n, dtype=np.int64)
+    from sim.systems.mb41 import world
     from sim.systems.mb41.world import no_field
 
-    pool = dict(comb=inputs.comb, pol=inputs.pol, rules=inputs.rules, dyn=dyn, bf=no_field(),
+    bf = no_field()
+    buf = world.new_buffer()
+    pool = dict(comb=inputs.comb, pol=inputs.pol, rules=inputs.rules, dyn=dyn, bf=bf,
+                w=world.pack(inputs.comb, inputs.rules, dyn, streams, bf, buf),
                 order=np.zeros(n, dtype=np.int64), key=scratch, ikey=scratch, streams=streams, cc=cc,
                 side_curve=np.zeros((2, 2, cap + 1), dtype=np.int64),
                 comb_curve=np.zeros((n, 2, cap + 1), dtype=np.int64))
@@ -178,8 +182,18 @@ def mb41_call(fn, **args):
     if args.get("bf") is None:
         args["bf"] = no_field()
     params = list(inspect.signature(getattr(fn, "py_func", fn)).parameters)
-    if "streams" in params and "streams" not in args:
+    if "streams" not in args:
         args["streams"] = Script().streams  # no dice: a function that draws none here
+    if "w" in params and "w" not in args:
+        # the rules' functions take the fight's arrays as one world (sim/systems/mb41/world.py)
+        from sim.systems.mb41 import world
+
+        need = [k for k in ("comb", "rules", "dyn") if k not in args]
+        if need:
+            raise TypeError(f"{fn.__name__} takes the world: the test must supply {need}")
+        buf = world.new_buffer()
+        args["w"] = world.pack(args["comb"], args["rules"], args["dyn"], args["streams"], args["bf"], buf)
+        args["_keep"] = buf  # alive until the call returns
 
     missing = [p for p in params if p not in args]
     if missing:

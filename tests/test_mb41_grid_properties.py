@@ -30,6 +30,7 @@ from sim.systems import mb41
 from sim.systems.mb41 import battle_grid as BG
 from sim.systems.mb41 import grid as G
 from sim.systems.mb41 import kernel as K
+from sim.systems.mb41 import world
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -194,11 +195,13 @@ def play_by_turns(inp, dyn, cc, streams, bf):
     """:func:`.kernel.fight_on` turn by turn, checking positions after each turn."""
     comb, pol, rules = inp.comb, inp.pol, inp.rules
     n, cap = inp.n, int(rules[K.R_ROUND_CAP])
+    buf = world.new_buffer()
+    w = world.pack(comb, rules, dyn, streams, bf, buf)  # the fight's arrays as one world (kept alive here)
     for j in range(n):
         mb41_call(K.check_bursts, i=j, comb=comb, rules=rules, dyn=dyn, cc=cc)
     mb41_call(BG.place_all, dyn=dyn, bf=bf)
     BG.refresh_fear(comb, dyn, bf)
-    K.settle(comb, rules, dyn, streams, bf)   # bursts due at the start (bursts: play)
+    K.settle(w)   # bursts due at the start (bursts: play)
     check_positions(inp, dyn, bf)
     order = np.zeros(n, dtype=np.int64)
     K.roll_initiative(comb, rules, streams[K.S_SETUP], order, np.zeros(n, dtype=np.int64))
@@ -208,10 +211,10 @@ def play_by_turns(inp, dyn, cc, streams, bf):
         bled = False
         for j in range(n):
             if dyn[j, K.D_AIL + K.A_BLEED]:
-                K.bleed(j, comb, rules, dyn, streams)
+                K.bleed(j, w)
                 bled = True
         if bled:
-            K.settle(comb, rules, dyn, streams, bf)
+            K.settle(w)
             outcome = K.outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 break
@@ -231,11 +234,11 @@ def play_by_turns(inp, dyn, cc, streams, bf):
                 dyn[i, K.D_PENDING] = -1
             if acts:
                 if dyn[i, K.D_FRENZY]:   # a Fury Burst's frenzy: her turns (bursts: play)
-                    K.frenzy_turns(i, 1 + rules[K.R_FURY_SECOND_TURN], comb, rules, dyn, streams, bf)
+                    K.frenzy_turns(i, 1 + rules[K.R_FURY_SECOND_TURN], w)
                 else:
-                    K.play_turn(i, comb, rules, dyn, streams, bf)   # the turn clock, then the grid turn
-                    K.settle(comb, rules, dyn, streams, bf)
-                BG.after_turn(comb, rules, dyn, streams, bf)
+                    K.play_turn(i, w)   # the turn clock, then the grid turn
+                    K.settle(w)
+                BG.after_turn(w)
             check_positions(inp, dyn, bf)
             outcome = K.outcome_now(comb, rules, dyn)
             if outcome >= 0:
@@ -244,12 +247,12 @@ def play_by_turns(inp, dyn, cc, streams, bf):
             for k in range(n):   # the frenzy's second turn at the end of the round (A9v-a)
                 i = int(order[k])
                 if K.frenzy_again(i, comb, rules, dyn):
-                    outcome = K.frenzy_turns(i, 1, comb, rules, dyn, streams, bf)
+                    outcome = K.frenzy_turns(i, 1, w)
                     check_positions(inp, dyn, bf)
                     if outcome >= 0:
                         break
         if outcome < 0:
-            outcome = BG.end_of_round(r, comb, rules, dyn, streams, bf)  # labyrinth features
+            outcome = BG.end_of_round(r, w)  # labyrinth features
             check_positions(inp, dyn, bf)
         if outcome >= 0:
             break
@@ -270,7 +273,8 @@ def test_positions_after_every_turn(data, trials):
         dyn2, cc2 = mb41_state(inp)
         bf2 = BG.make_bf(inp.battlefield)
         n = inp.n
-        K.fight_on(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros((2, 2, cap + 1), dtype=np.int64), np.zeros((n, 2, cap + 1), dtype=np.int64), inp.comb, inp.rules, dyn2, seeded(key, trial, streams), bf2)
+        w = world.pack(inp.comb, inp.rules, dyn2, seeded(key, trial, streams), bf2, world.new_buffer())
+        K.fight_on(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros((2, 2, cap + 1), dtype=np.int64), np.zeros((n, 2, cap + 1), dtype=np.int64), w)
         tally = [K.K_RES_END, K.K_STANDING_END] + list(range(K.K_TIER, K.K_TIER + 3 * K.NTIERS))
         keep = [c for c in range(K.NK) if c not in tally]
         np.testing.assert_array_equal(dyn[:, K.NK:], dyn2[:, K.NK:])  # the state (the counters below)
@@ -304,8 +308,10 @@ def test_grid_threads_and_chunks(data, trials, split):
     total = np.zeros((inp.n, K.NK), dtype=np.int64)
     n, cap = inp.n, inp.round_cap
     bf = BG.make_bf(inp.battlefield)
+    buf = world.new_buffer()
     for trial in range(split):
         dyn, cc = mb41_state(inp)
-        K.fight_on(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros((2, 2, cap + 1), dtype=np.int64), np.zeros((n, 2, cap + 1), dtype=np.int64), inp.comb, inp.rules, dyn, seeded(key, trial, streams), bf)
+        w = world.pack(inp.comb, inp.rules, dyn, seeded(key, trial, streams), bf, buf)
+        K.fight_on(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros((2, 2, cap + 1), dtype=np.int64), np.zeros((n, 2, cap + 1), dtype=np.int64), w)
         total += cc[:, :K.NK]
     assert np.array_equal(total, a["combatants"])

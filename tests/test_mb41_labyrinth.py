@@ -18,6 +18,7 @@ from sim.scenario import ScenarioError
 from sim.systems.mb41 import battle_grid as BG
 from sim.systems.mb41 import grid as G
 from sim.systems.mb41 import kernel as K
+from sim.systems.mb41 import world
 
 HOLD = {"boost": "never", "movement": "hold"}
 MISS = faces(1, 1, 3, 3)   # Akari (attack 4) 1+1+4 = 6 against Shade (defence 3) 3+3+3 = 9
@@ -420,7 +421,9 @@ def test_labyrinth_fight_runs_and_counts():
         for p in range(K.NS):
             seed_stream(streams[p], key, trial, p)
         dyn, cc = mb41_state(inp)
-        K.fight_on(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros((2, 2, cap + 1), dtype=np.int64), np.zeros((n, 2, cap + 1), dtype=np.int64), inp.comb, inp.rules, dyn, streams, bf)
+        w = world.pack(inp.comb, inp.rules, dyn, streams, bf, world.new_buffer())
+        K.fight_on(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros((2, 2, cap + 1), dtype=np.int64),
+                   np.zeros((n, 2, cap + 1), dtype=np.int64), w)
         total += cc
     assert total[:, K.K_LAB_DMG].sum() > 0 and total[:, K.K_LAB_MOVES].sum() > 0
     assert total[:, K.K_PENDULUM].sum() > 0

@@ -112,6 +112,7 @@ from sim.dice import exploding_d6, sum_d6
 from sim.rng import STATE_WORDS, randbelow, seed_stream
 
 from . import field as F
+from .world import WORLD_WORDS, call, unpack  # noqa: F401
 from . import grid as G
 from .layout import *  # noqa: F401,F403 - the declared columns and rows (BF_, M_, LST_...)
 from . import kernel as K  # circular on purpose: K.* is read when numba compiles, not at import
@@ -607,13 +608,14 @@ def goal_of(i, t, comb, rules, dyn):
 
 
 @kernel
-def reckless(i, step, comb, rules, dyn, streams, bf):
+def reckless(i, step, w):
     """Reckless Movement (L1416) to ``step``: 2d6! + Support; returns True if she moved
     (an enemy's And Your Enemies Closer may hold her first: no roll, :func:`held`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if (comb[i, K.C_FOEMASK] >> K.E_CLOSER) & 1 != 0:
-        if held(i, step, comb, rules, dyn, streams, bf):
+        if held(i, step, w):
             return False
-    moved = reckless_roll(i, comb, rules, dyn, streams, bf)
+    moved = reckless_roll(i, w)
     if moved:
         move_to(i, step, dyn, bf)
     leave_if_dead(i, dyn, bf)  # a monster at 0 Resolve is dead (L1892)
@@ -621,12 +623,13 @@ def reckless(i, step, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def reckless_roll(i, comb, rules, dyn, streams, bf):
+def reckless_roll(i, w):
     """The challenge of Reckless Movement, shared by the hex grid (L1416) and
     the draft's positions (DRAFT L510, :mod:`.positions`): 2d6! + Support
     (sixes are Support overcharge), ``reckless_bands`` / ``reckless_damage``;
     the damage is dealt here (not an attack) and bursts checked. Returns
     whether she may move (the caller moves her)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     dyn[i, K.K_RECKLESS] += 1
     total, sixes = exploding_d6(streams[K.S_CHECK], 2)
     total += comb[i, K.C_SUP] - K.roll_penalty(i, rules, dyn)
@@ -639,7 +642,7 @@ def reckless_roll(i, comb, rules, dyn, streams, bf):
     elif total <= rules[K.R_RECKLESS_BANDS + 1]:
         dmg = rules[K.R_RECKLESS_DAMAGE + 1]
     if dmg > 0:
-        d = K.apply_damage(i, dmg, comb, rules, dyn, streams, bf)
+        d = K.apply_damage(i, dmg, w)
         dyn[i, K.K_RECKLESS_DMG] += d
         dyn[i, K.K_TAKEN] += d
     K.check_bursts(i, comb, rules, dyn)
@@ -647,21 +650,22 @@ def reckless_roll(i, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def minor_move(i, goal, lo, hi, unlocked, deep, comb, rules, dyn, streams, bf):
+def minor_move(i, goal, lo, hi, unlocked, deep, w):
     """One hex toward the goal with the Minor action; returns True if the Minor was spent.
 
     A plain move when she may (not engaged unless she disengaged, not Bound,
     rough terrain paid); else Reckless Movement if her policy takes it; else,
     under ``rough_cost: split``, a payment toward leaving her rough hex.
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     bound = dyn[i, K.D_AIL + K.A_BOUND] != 0
     if not bound:
         if door_worth(i, goal, lo, hi, dyn, bf):
             if unlocked:
-                use_door(i, goal, lo, hi, comb, rules, dyn, streams, bf)
+                use_door(i, goal, lo, hi, w)
                 return True
             if not engaged(i, comb, dyn, bf):
-                use_door(i, goal, lo, hi, comb, rules, dyn, streams, bf)
+                use_door(i, goal, lo, hi, w)
                 return True
     step = best_step(i, goal, lo, hi, deep, comb, rules, dyn, bf)
     if step < 0:
@@ -683,37 +687,37 @@ def minor_move(i, goal, lo, hi, unlocked, deep, comb, rules, dyn, streams, bf):
         if rules[K.R_BOUND_RECKLESS] == 1:
             if rash:
                 if rough:
-                    reckless(i, step, comb, rules, dyn, streams, bf)
+                    reckless(i, step, w)
                     return True
                 if engaged(i, comb, dyn, bf):
-                    reckless(i, step, comb, rules, dyn, streams, bf)
+                    reckless(i, step, w)
                     return True
         return False
     if peril:
-        reckless(i, step, comb, rules, dyn, streams, bf)
+        reckless(i, step, w)
         return True
     short = False
     if rough:
         short = dyn[i, K.D_PAID] + 1 < 2
     if eng:
         if rash:
-            reckless(i, step, comb, rules, dyn, streams, bf)
+            reckless(i, step, w)
             return True
         return False
     if short:
         if rash:
-            reckless(i, step, comb, rules, dyn, streams, bf)
+            reckless(i, step, w)
             return True
         if rules[K.R_ROUGH_COST] == 1:
             dyn[i, K.D_PAID] += 1
             return True
         return False
-    walk_to(i, step, comb, rules, dyn, streams, bf)
+    walk_to(i, step, w)
     return True
 
 
 @kernel
-def major_move(i, goal, lo, hi, minor, comb, rules, dyn, streams, bf):
+def major_move(i, goal, lo, hi, minor, w):
     """Move toward the goal with the Major action (nobody in range).
 
     Engaged: Disengage (moves 1 hex, or only unlocks, A14). Rough terrain:
@@ -722,12 +726,13 @@ def major_move(i, goal, lo, hi, minor, comb, rules, dyn, streams, bf):
     enemy-adjacent hex. Returns ``(minor_spent, disengaged)``: disengaged
     means she may now leave her (engaged) hex with the Minor.
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     bound = dyn[i, K.D_AIL + K.A_BOUND] != 0
     eng = engaged(i, comb, dyn, bf)
     if not bound:
         if not eng:
             if door_worth(i, goal, lo, hi, dyn, bf):
-                use_door(i, goal, lo, hi, comb, rules, dyn, streams, bf)  # the Major does what a Minor does
+                use_door(i, goal, lo, hi, w)  # the Major does what a Minor does
                 return False, False
     step = best_step(i, goal, lo, hi, 1, comb, rules, dyn, bf)
     if step < 0:
@@ -747,13 +752,13 @@ def major_move(i, goal, lo, hi, minor, comb, rules, dyn, streams, bf):
         if stuck:
             if rules[K.R_BOUND_RECKLESS] == 0:
                 if comb[i, K.P_RECKLESS] != 0:
-                    reckless(i, step, comb, rules, dyn, streams, bf)
+                    reckless(i, step, w)
                 elif peril:
-                    reckless(i, step, comb, rules, dyn, streams, bf)
+                    reckless(i, step, w)
             return False, False
     if peril:
         # Perilous Terrain (L2146): the Major acts as the Minor action, with Reckless Movement
-        reckless(i, step, comb, rules, dyn, streams, bf)
+        reckless(i, step, w)
         return False, False
         move_to(i, step, dyn, bf)
         return False, False
@@ -764,11 +769,11 @@ def major_move(i, goal, lo, hi, minor, comb, rules, dyn, streams, bf):
     need = 2 if rough else 1
     paid = dyn[i, K.D_PAID] + pts
     if paid >= need:
-        walk_to(i, step, comb, rules, dyn, streams, bf)
+        walk_to(i, step, w)
         return False, False
     if minor:
         if paid + 1 >= need:
-            walk_to(i, step, comb, rules, dyn, streams, bf)
+            walk_to(i, step, w)
             return True, False
     dyn[i, K.D_PAID] = paid
     return False, eng
@@ -842,10 +847,11 @@ def attack_setup(i, t, comb, rules, dyn, bf):
 
 
 @kernel
-def attack_cleanup(i, t, g, comb, rules, dyn, streams, bf):
+def attack_cleanup(i, t, g, w):
     """After the attack: back to the gridless state; the dead leave the
     battlefield; Slither Away; the Fear Auras again. Inlined (two sites):
     a call would cost more than its few stores."""
+    comb, rules, dyn, streams, bf = unpack(w)
     dyn[t, K.D_GUARD] = -1
     dyn[i, K.D_DMG_ADJ] = 0
     leave_if_dead(t, dyn, bf)  # the dead leave the battlefield
@@ -853,44 +859,47 @@ def attack_cleanup(i, t, g, comb, rules, dyn, streams, bf):
         leave_if_dead(g, dyn, bf)
     if K.side_has_code(t, K.E_SLITHER, comb):
         if K.has_code(t, K.E_SLITHER, comb):
-            slither(t, i, comb, rules, dyn, streams, bf)
+            slither(t, i, w)
     refresh_fear(comb, dyn, bf)
 
 
 @kernel
-def grid_attack(i, t, comb, rules, dyn, streams, bf):
+def grid_attack(i, t, w):
     """``i``'s basic attack on ``t`` with the form the distance allows (her
     ``attack_kind`` when both do), an interceptor standing by (L1453, L1469).
     The attack is the called :func:`.kernel.attack_call`, not inlined into the
     grid turn: inlined, the turn's cold compile outgrew the machine's 24 GB."""
+    comb, rules, dyn, streams, bf = unpack(w)
     g = attack_setup(i, t, comb, rules, dyn, bf)
-    dealt = K.attack_call(i, t, comb, rules, dyn, streams, bf)
-    attack_cleanup(i, t, g, comb, rules, dyn, streams, bf)
+    dealt = K.attack_call(i, t, w)
+    attack_cleanup(i, t, g, w)
     return dealt
 
 
 @kernel
-def grid_attack_call(i, t, comb, rules, dyn, streams, bf):
+def grid_attack_call(i, t, w):
     """:func:`grid_attack` through :func:`.kernel.attack_call`, for the rare
     attack sites (a frenzy's attacks and retaliations) so the turn's inlined
     attack stays the only copy. Like the turn's attack, an ally of ``t`` may
     Sprint off her turn to intercept it first (:func:`guard_sprint`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if K.side_has_code(t, K.E_SPRINT, comb):
-        guard_sprint(i, t, comb, rules, dyn, streams, bf)
+        guard_sprint(i, t, w)
     g = attack_setup(i, t, comb, rules, dyn, bf)
-    dealt = K.attack_call(i, t, comb, rules, dyn, streams, bf)
-    attack_cleanup(i, t, g, comb, rules, dyn, streams, bf)
+    dealt = K.attack_call(i, t, w)
+    attack_cleanup(i, t, g, w)
     return dealt
 
 
 @kernel
-def frenzy_step(i, t, goal, lo, hi, comb, rules, dyn, streams, bf):
+def frenzy_step(i, t, goal, lo, hi, w):
     """The frenzy's extra point of movement (L758: "Spend 1 Fury Overcharge on
     an extra point movement towards the target"): when one plain hex toward
     ``t`` (not engaged, not Bound, not out of rough or perilous terrain)
     brings it within her reach, she spends 1 Fury on it, and that pays for
     the attack that follows (``D_FURY_PAID``: no further Fury for it; "at
     least one of the following"). Returns whether she stepped."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, K.D_OC + K.FURY] < 1:
         return False
     if dyn[i, K.D_AIL + K.A_BOUND] != 0:
@@ -907,12 +916,12 @@ def frenzy_step(i, t, goal, lo, hi, comb, rules, dyn, streams, bf):
     move_to(i, step, dyn, bf)
     K.spend_fury(i, 1, dyn)
     dyn[i, K.D_FURY_PAID] = 1
-    stepped(i, comb, rules, dyn, streams, bf)
+    stepped(i, w)
     return True
 
 
 @kernel
-def frenzy_turn(i, t, comb, rules, dyn, streams, bf):
+def frenzy_turn(i, t, w):
     """A Fury frenzy's turn on the grid (L746: "must attack a living target or
     move towards one"); ``t`` is :func:`.kernel.frenzy_target` (the closest
     standing combatant, allies included; -1 nobody). Out of her reach: a Minor
@@ -927,6 +936,7 @@ def frenzy_turn(i, t, comb, rules, dyn, streams, bf):
     talents of her own; the attack's riders as rule ``fury_talents`` allows
     (:func:`.kernel.frenzy_can_pay`, A9ii). Mines go off on her steps as
     on any move."""
+    comb, rules, dyn, streams, bf = unpack(w)
     dyn[i, K.D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
     sweep(dyn, bf)
     refresh_fear(comb, dyn, bf)
@@ -943,33 +953,33 @@ def frenzy_turn(i, t, comb, rules, dyn, streams, bf):
         if minor:
             if reach(i, t, rules, dyn, bf) < 0:
                 if away(i, goal, lo, hi, dyn, bf):
-                    if minor_move(i, goal, lo, hi, False, 2, comb, rules, dyn, streams, bf):
+                    if minor_move(i, goal, lo, hi, False, 2, w):
                         minor = False
-                        stepped(i, comb, rules, dyn, streams, bf)
+                        stepped(i, w)
         if minor:
             if K.is_standing(dyn, i):
                 if K.frenzy_removal(i, comb, rules, dyn, streams):
                     minor = False
         if K.is_standing(dyn, i) and K.is_standing(dyn, t):
             if reach(i, t, rules, dyn, bf) < 0:
-                frenzy_step(i, t, goal, lo, hi, comb, rules, dyn, streams, bf)
+                frenzy_step(i, t, goal, lo, hi, w)
         if K.is_standing(dyn, i) and K.is_standing(dyn, t):
             if reach(i, t, rules, dyn, bf) >= 0:
                 if K.side_has_code(t, K.E_SWITCH, comb):
-                    t = K.defensive_switch(i, t, comb, rules, dyn, streams, bf)
-                grid_attack_call(i, t, comb, rules, dyn, streams, bf)
+                    t = K.defensive_switch(i, t, w)
+                grid_attack_call(i, t, w)
             elif away(i, goal, lo, hi, dyn, bf):
-                major_move(i, goal, lo, hi, minor, comb, rules, dyn, streams, bf)
-                stepped(i, comb, rules, dyn, streams, bf)
+                major_move(i, goal, lo, hi, minor, w)
+                stepped(i, w)
     dyn[i, K.D_FURY_PAID] = 0
-    mines_pending(comb, rules, dyn, streams, bf)
+    mines_pending(w)
     refresh_fear(comb, dyn, bf)
     if comb[i, K.C_TMASK] != 0:
         dyn[i, K.D_TURNS_DONE] += 1
 
 
 @kernel
-def take_turn_grid(i, comb, rules, dyn, streams, bf):
+def take_turn_grid(i, w):
     """One turn of ``i`` on the battlefield (see the module doc for the order).
 
     Talents play as in the gridless turn (:func:`.kernel.take_turn`): Remedy
@@ -980,27 +990,30 @@ def take_turn_grid(i, comb, rules, dyn, streams, bf):
     ``talent_ranges``): heals, Remedy, Curse, Steal Action, Wave of Courage,
     Screams, Reflector's recipient, Fear Aura (:func:`refresh_fear`).
     """
-    _turn_grid(i, comb, rules, dyn, streams, bf)
-    mines_pending(comb, rules, dyn, streams, bf)  # forced moves of this turn (pulls, pushes, switches)
+    comb, rules, dyn, streams, bf = unpack(w)
+    _turn_grid(i, w)
+    mines_pending(w)  # forced moves of this turn (pulls, pushes, switches)
     refresh_fear(comb, dyn, bf)
     if comb[i, K.C_TMASK] != 0:
         dyn[i, K.D_TURNS_DONE] += 1
 
 
 @kernel
-def settle_action(i, comb, rules, dyn, streams, bf):
+def settle_action(i, w):
     """After an action of ``i``'s grid turn (``bursts: play`` with ``burst_timing:
     after_action``, A7b: "after the current action resolves"): what the action left due
     plays now (:func:`.kernel.settle`: a frenzied girl's retaliation, L758, then the due
     bursts), as between the actions of a gridless turn. Under ``after_turn`` the fight
     loop settles once the turn is over. Returns whether ``i`` still stands."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if K.settle_now(rules):
-        K.settle(comb, rules, dyn, streams, bf)
+        K.settle(w)
     return K.is_standing(dyn, i)
 
 
 @kernel
-def _turn_grid(i, comb, rules, dyn, streams, bf):
+def _turn_grid(i, w):
+    comb, rules, dyn, streams, bf = unpack(w)
     mask = comb[i, K.C_TMASK]
     dyn[i, K.D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
     sweep(dyn, bf)
@@ -1026,14 +1039,14 @@ def _turn_grid(i, comb, rules, dyn, streams, bf):
             if dyn[i, K.D_AIL + K.A_STUN] == 0:
                 major = True  # "she regains the second action"
         K.check_bursts(i, comb, rules, dyn)
-        if not settle_action(i, comb, rules, dyn, streams, bf):
+        if not settle_action(i, w):
             return
     if minor:
         if mask != 0:
             # a Minor talent; a successful Steal Action gives another Minor (L1725)
-            if K.minor_talent(i, comb, rules, dyn, streams, bf) == 1:
+            if K.minor_talent(i, w) == 1:
                 minor = False
-            if not settle_action(i, comb, rules, dyn, streams, bf):
+            if not settle_action(i, w):
                 return
     st_policy = streams[K.S_POLICY]
     t0 = pick(i, False, comb, rules, dyn, st_policy, bf)
@@ -1045,23 +1058,23 @@ def _turn_grid(i, comb, rules, dyn, streams, bf):
     if minor:
         if away(i, goal, lo, hi, dyn, bf):
             if mask != 0:
-                if talent_move(i, goal, lo, hi, comb, rules, dyn, streams, bf):
+                if talent_move(i, goal, lo, hi, w):
                     minor = False
-                    stepped(i, comb, rules, dyn, streams, bf)
-                    if not settle_action(i, comb, rules, dyn, streams, bf):
+                    stepped(i, w)
+                    if not settle_action(i, w):
                         return
         if minor:
             if away(i, goal, lo, hi, dyn, bf):
-                if minor_move(i, goal, lo, hi, disengaged, 2, comb, rules, dyn, streams, bf):
+                if minor_move(i, goal, lo, hi, disengaged, 2, w):
                     minor = False
-                    stepped(i, comb, rules, dyn, streams, bf)
-                    if not settle_action(i, comb, rules, dyn, streams, bf):
+                    stepped(i, w)
+                    if not settle_action(i, w):
                         return
     if mask != 0:
         if K.has_code(i, K.E_SPRINT, comb):
-            sprint(i, goal, lo, hi, comb, rules, dyn, streams, bf)
-            stepped(i, comb, rules, dyn, streams, bf)
-            if not settle_action(i, comb, rules, dyn, streams, bf):
+            sprint(i, goal, lo, hi, w)
+            stepped(i, w)
+            if not settle_action(i, w):
                 return
     # 3. the Major: attack what is in range, else move; Bonus Action: another Major
     for m in range(2):
@@ -1069,7 +1082,7 @@ def _turn_grid(i, comb, rules, dyn, streams, bf):
             break
         major = False
         if m > 0:  # the first Major's bursts, then the Bonus Action's; her target may be down
-            if not settle_action(i, comb, rules, dyn, streams, bf):
+            if not settle_action(i, w):
                 return
             if not K._candidate(t0, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn):
                 t0 = pick(i, False, comb, rules, dyn, st_policy, bf)
@@ -1083,7 +1096,7 @@ def _turn_grid(i, comb, rules, dyn, streams, bf):
             if K.has_code(i, K.E_SAFE_PLACE, comb):
                 if safe_place(i, comb, rules, dyn, bf):
                     continue
-            if K.major_talent(i, comb, rules, dyn, streams, bf):
+            if K.major_talent(i, w):
                 if not K.is_standing(dyn, i):
                     return
                 if m == 0:
@@ -1116,7 +1129,7 @@ def _turn_grid(i, comb, rules, dyn, streams, bf):
                 if t < 0:
                     if mask != 0:
                         if K.has_code(i, K.E_MOVE_ATTACK, comb):
-                            t = move_attack(i, t0, comb, rules, dyn, streams, bf)
+                            t = move_attack(i, t0, w)
                             if t == -2:  # held by And Your Enemies Closer: the Major is used up
                                 continue
         if t >= 0:
@@ -1126,10 +1139,10 @@ def _turn_grid(i, comb, rules, dyn, streams, bf):
                     if K.has_code(i, K.E_SHOVE, comb):
                         sh = K.pay_shove(i, comb, rules, dyn)
             if K.side_has_code(t, K.E_SWITCH, comb):
-                t = K.defensive_switch(who, t, comb, rules, dyn, streams, bf)
+                t = K.defensive_switch(who, t, w)
             if K.side_has_code(t, K.E_SPRINT, comb):
-                guard_sprint(who, t, comb, rules, dyn, streams, bf)
-            dealt = grid_attack(who, t, comb, rules, dyn, streams, bf)
+                guard_sprint(who, t, w)
+            dealt = grid_attack(who, t, w)
             if dyn[who, K.D_BLAST] != 0:  # Minion Explosion: the destroyed minion leaves its hex
                 leave_if_dead(dyn[who, K.D_BLAST] - 1, dyn, bf)
                 dyn[who, K.D_BLAST] = 0
@@ -1142,23 +1155,23 @@ def _turn_grid(i, comb, rules, dyn, streams, bf):
                 if who == i:
                     if dealt >= 0:
                         if (mask >> K.E_REFLECTOR) & 1 != 0:
-                            K.give_reflector(i, comb, rules, dyn, streams, bf)
+                            K.give_reflector(i, w)
                 if mask != 0:
                     if any_in_reach(i, comb, rules, dyn, bf):
                         if K.bonus_action(i, comb, rules, dyn):
                             major = True
-        elif barrier_turn(i, who, goal, lo, hi, comb, rules, dyn, streams, bf):
+        elif barrier_turn(i, who, goal, lo, hi, w):
             pass  # the Major hit an enemy's barrier that keeps her from everyone (Create Barrier)
         elif away(i, goal, lo, hi, dyn, bf):
-            used, dis = major_move(i, goal, lo, hi, minor, comb, rules, dyn, streams, bf)
-            stepped(i, comb, rules, dyn, streams, bf)
+            used, dis = major_move(i, goal, lo, hi, minor, w)
+            stepped(i, w)
             if used:
                 minor = False
             if dis:
                 disengaged = True
             if not K.is_standing(dyn, i):
                 return
-    if not settle_action(i, comb, rules, dyn, streams, bf):
+    if not settle_action(i, w):
         return
     # 4. a Minor still unused: one more hex toward her goal
     if minor:
@@ -1169,17 +1182,17 @@ def _turn_grid(i, comb, rules, dyn, streams, bf):
         if away(i, goal, lo, hi, dyn, bf):
             used = False
             if mask != 0:
-                used = talent_move(i, goal, lo, hi, comb, rules, dyn, streams, bf)
+                used = talent_move(i, goal, lo, hi, w)
             if not used:
-                minor_move(i, goal, lo, hi, disengaged, 2, comb, rules, dyn, streams, bf)
-            stepped(i, comb, rules, dyn, streams, bf)
+                minor_move(i, goal, lo, hi, disengaged, 2, w)
+            stepped(i, w)
     if mask != 0:
         if K.has_code(i, K.E_SPRINT, comb):
             if K.is_standing(dyn, i):
                 if t0 >= 0:
                     goal, lo, hi = goal_of(i, t0, comb, rules, dyn)
-                    sprint(i, goal, lo, hi, comb, rules, dyn, streams, bf)
-                    stepped(i, comb, rules, dyn, streams, bf)
+                    sprint(i, goal, lo, hi, w)
+                    stepped(i, w)
 
 
 @kernel
@@ -1374,16 +1387,17 @@ def area_count(i, d, width, length, comb, dyn, bf):
 
 
 @kernel
-def area_strike(i, t, comb, rules, dyn, streams, bf):
+def area_strike(i, t, w):
     """One target of an area attack: :func:`grid_attack` through the called attack (the
     turn's inlined one stays the only copy); melee damage at the melee range, else ranged.
     Defensive Switch (L1699-1703) before the roll: an ally outside the area may take her
     place (:func:`.kernel.area_switch`); then, nobody able to intercept, an ally may Sprint
     off her turn to stand next to her (:func:`guard_sprint`; the area's targets were
     marked when the attack was made, so stepping into it does not make her one)."""
-    t = K.area_switch(i, t, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    t = K.area_switch(i, t, w)
     if K.side_has_code(t, K.E_SPRINT, comb):
-        guard_sprint(i, t, comb, rules, dyn, streams, bf)
+        guard_sprint(i, t, w)
     refresh_fear(comb, dyn, bf)
     d = hexes(dyn[i, K.D_POS], dyn[t, K.D_POS], bf)
     if d <= rules[K.R_MELEE_RANGE + 1]:
@@ -1395,7 +1409,7 @@ def area_strike(i, t, comb, rules, dyn, streams, bf):
         g = guard_for(i, dyn[i, K.D_POS], t, d > rules[K.R_MELEE_RANGE + 1], comb, dyn, bf)
     dyn[t, K.D_GUARD] = g
     dyn[i, K.D_VEIL_D] = d
-    dealt = K.attack_call(i, t, comb, rules, dyn, streams, bf)
+    dealt = K.attack_call(i, t, w)
     dyn[t, K.D_GUARD] = -1
     dyn[i, K.D_DMG_ADJ] = 0
     dyn[i, K.K_AREA_TARGETS] += 1
@@ -1407,11 +1421,12 @@ def area_strike(i, t, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def area_targets_in(i, d, width, length, comb, rules, dyn, streams, bf):
+def area_targets_in(i, d, width, length, w):
     """Attack every target in area ``d`` of ``i`` (enemies she may attack; her allies too under
     ``area_allies``), in listed order, while she stands. The targets are those in the area
     when the attack is made (``D_AREA_HIT`` 1; 2 once attacked by it); one whom a Defensive
     Switch moved out of it is not attacked again, nor a switcher who moved into it."""
+    comb, rules, dyn, streams, bf = unpack(w)
     c = dyn[i, K.D_POS]
     side = comb[i, K.C_SIDE]
     finish = comb[i, K.P_FINISH] != 0
@@ -1439,16 +1454,17 @@ def area_targets_in(i, d, width, length, comb, rules, dyn, streams, bf):
         elif not K._candidate(j, side, finish, comb, dyn):
             continue
         if area_has(c, d, width, length, dyn[j, K.D_POS], bf):
-            area_strike(i, j, comb, rules, dyn, streams, bf)
+            area_strike(i, j, w)
     K.area_done(dyn)
 
 
 @kernel
-def area_attack(i, s, comb, rules, dyn, streams, bf):
+def area_attack(i, s, w):
     """Blast Strike / Burst Attack on the grid (:func:`.kernel.try_area_attack`): the line
     (``ranged_range``'s far end long, P2 ``width``) in the direction reaching the most enemies
     (ties: the lowest direction), or for P1 ``shape`` blast every adjacent hex when that reaches
     more; used when it reaches at least ``area_min`` enemies."""
+    comb, rules, dyn, streams, bf = unpack(w)
     width = comb[i, K.C_TP2 + s]
     length = dyn[i, K.D_RANGED_HI]  # her attack's range (Mid-Childan System: 4)
     if rules[K.R_MELEE_RANGE + 1] > length:
@@ -1470,7 +1486,7 @@ def area_attack(i, s, comb, rules, dyn, streams, bf):
     if best_n < comb[i, K.P_AREA_MIN]:
         return False
     K.pay_talent(i, s, comb, rules, dyn)
-    area_targets_in(i, best_d, width, length, comb, rules, dyn, streams, bf)
+    area_targets_in(i, best_d, width, length, w)
     K.check_bursts(i, comb, rules, dyn)
     return True
 
@@ -1491,12 +1507,13 @@ def pull_step(j, c, comb, dyn, bf):
 
 
 @kernel
-def gravity_wave(i, s, comb, rules, dyn, streams, bf):
+def gravity_wave(i, s, w):
     """Gravity Wave on the grid (L2037): when at least ``area_min`` enemies it may attack
     stand within its range (1 to the row's far end, 3), pull each P1 hex(es) closer (forced
     movement, the nearest first, each to its free neighbour nearer to it, the lowest
     direction; none free: it stays), then one basic attack against each target: those within
     the range (``gravity_targets: pulled``, A43a) or adjacent (``adjacent``, A43b)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     c = dyn[i, K.D_POS]
     hi = comb[i, K.C_TREACH + s]
     if hi < 0:
@@ -1552,7 +1569,7 @@ def gravity_wave(i, s, comb, rules, dyn, streams, bf):
             d = hexes(c, dyn[j, K.D_POS], bf)
             if d >= 1:
                 if d <= top:
-                    area_strike(i, j, comb, rules, dyn, streams, bf)
+                    area_strike(i, j, w)
     K.area_done(dyn)
     K.check_bursts(i, comb, rules, dyn)
     return True
@@ -1662,29 +1679,31 @@ def moved_from(i, dyn):
 
 
 @kernel(inline="always")
-def stepped(i, comb, rules, dyn, streams, bf):
+def stepped(i, w):
     """After a movement action of ``i``: the mines look at every move since
     they last did (:func:`mines_pending`), hers first in time."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if (comb[i, K.C_ALLMASK] >> K.E_MINES) & 1 != 0:
-        mines_pending(comb, rules, dyn, streams, bf)
+        mines_pending(w)
 
 
 @kernel(inline="always")
-def mines_pending(comb, rules, dyn, streams, bf):
+def mines_pending(w):
     """:func:`mines_check` when some combatant has Mines (``C_ALLMASK``) and someone
     changed hexes since the last look (``D_MINE_FROM``); inlined at its call sites so
     a check with nothing to do pays a few loads, not a call."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if (comb[0, K.C_ALLMASK] >> K.E_MINES) & 1 != 0:
         moved = False
         for i in range(comb.shape[0]):
             if dyn[i, K.D_MINE_FROM] != 0:
                 moved = True
         if moved:
-            mines_check(comb, rules, dyn, streams, bf)
+            mines_check(w)
 
 
 @kernel
-def mines_check(comb, rules, dyn, streams, bf):
+def mines_check(w):
     """Every combatant who changed hexes since the mines last looked
     (``D_MINE_FROM``: walking, Reckless Movement, Dash Strike's step, Teleport,
     doors, pulls and pushes, the Current, a Defensive Switch) and still stands
@@ -1694,6 +1713,7 @@ def mines_check(comb, rules, dyn, streams, bf):
     the object"). Called after each movement action, at the end of every
     turn and after the end-of-round labyrinth features; a forced move's mine
     goes off there, not in the middle of the attack that moved her."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if (comb[0, K.C_ALLMASK] >> K.E_MINES) & 1 == 0:
         return
     for i in range(comb.shape[0]):
@@ -1708,18 +1728,19 @@ def mines_check(comb, rules, dyn, streams, bf):
         if dyn[i, K.D_DEAD] != 0:
             continue
         if rules[K.R_MINE_STEP_OUT] != 0:
-            mine_sweep(i, p0, comb, rules, dyn, streams, bf)
-        mine_sweep(i, -1, comb, rules, dyn, streams, bf)
+            mine_sweep(i, p0, w)
+        mine_sweep(i, -1, w)
 
 
 @kernel
-def mine_sweep(i, p0, comb, rules, dyn, streams, bf):
+def mine_sweep(i, p0, w):
     """The mines ``i``'s move sets off (:func:`detonate`), those of owners other than her (rule
     ``mine_trigger``: anyone, or only the owner's enemies). ``p0`` < 0: she entered her hex,
     every such mine within 1 hex of it goes off (L2062). ``p0`` >= 0: she stepped out from cell
     ``p0``: every such mine within 1 hex of ``p0`` and farther than 1 from her now goes off
     (L2065: 'the next time somebody enters into or steps out of the range'; 'you can step away
     and it will detonate without harming you': its attack reaches those still next to it)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     for o in range(comb.shape[0]):
         if o == i:
             continue
@@ -1738,19 +1759,20 @@ def mine_sweep(i, p0, comb, rules, dyn, streams, bf):
             d = hexes(m, here, bf)
             if p0 < 0:
                 if d <= 1:
-                    detonate(o, k, i, comb, rules, dyn, streams, bf)
+                    detonate(o, k, i, w)
             elif d > 1:
                 if hexes(m, p0, bf) <= 1:
-                    detonate(o, k, i, comb, rules, dyn, streams, bf)
+                    detonate(o, k, i, w)
 
 
 @kernel
-def detonate(o, k, i, comb, rules, dyn, streams, bf):
+def detonate(o, k, i, w):
     """Mine ``k`` of ``o`` detonates (L2062-2064): ``o``'s basic melee attack against everyone
     in its hex or adjacent to it (its owner excepted; it attacks even after its owner died),
     + ``mine_bonus`` damage against ``i`` when she entered the mine's own hex; the mine is gone.
     An area attack: the targets are those within 1 of it when it goes off (``D_AREA_HIT``), and
     an ally outside it may take a target's place by Defensive Switch (L1699-1703)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     m = dyn[o, K.D_MINE + k]
     dyn[o, K.D_MINE + k] = -1
     dyn[o, K.K_MINES] += 1
@@ -1772,7 +1794,7 @@ def detonate(o, k, i, comb, rules, dyn, streams, bf):
         d = hexes(m, p, bf)
         if d > 1:
             continue
-        t = K.area_switch(o, j, comb, rules, dyn, streams, bf)  # a switcher takes this attack, no other of it
+        t = K.area_switch(o, j, w)  # a switcher takes this attack, no other of it
         adj = comb[o, K.C_MELEE_DMG] - comb[o, K.C_DMG]
         if d == 0:
             if t == i:
@@ -1780,7 +1802,7 @@ def detonate(o, k, i, comb, rules, dyn, streams, bf):
         dyn[o, K.D_DMG_ADJ] = adj
         dyn[o, K.D_VEIL_D] = 1
         dyn[t, K.D_GUARD] = -1
-        K.attack_call(o, t, comb, rules, dyn, streams, bf)
+        K.attack_call(o, t, w)
         dyn[o, K.D_DMG_ADJ] = 0
         dyn[o, K.K_MINE_ATTACKS] += 1
         leave_if_dead(t, dyn, bf)
@@ -1833,13 +1855,14 @@ def push_out(j, centre, edge, shooter, comb, dyn, bf):
 
 
 @kernel
-def scattering_shot(i, s, comb, rules, dyn, streams, bf):
+def scattering_shot(i, s, w):
     """Scattering shot (L2092-2096) on the grid: a Major action, 1 pool: its basic attack on the
     enemy the policy picks in reach (an empty hex is never targeted); used when at least
     ``area_min`` enemies stand within ``scatter_edge`` hexes of that target. A miss ends it; a hit
     pushes everyone within the circle (the target's hex its centre, ``scatter_edge`` hexes to the
     edge; the shooter too under ``scatter_self``) out to the edge or the first hex that blocks,
     the farthest first (:func:`push_out`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     t = pick(i, True, comb, rules, dyn, streams[K.S_POLICY], bf)
     if t < 0:
         return False
@@ -1857,7 +1880,7 @@ def scattering_shot(i, s, comb, rules, dyn, streams, bf):
         return False
     K.pay_talent(i, s, comb, rules, dyn)
     shooter = dyn[i, K.D_POS]
-    dealt = area_strike(i, t, comb, rules, dyn, streams, bf)
+    dealt = area_strike(i, t, w)
     dyn[i, K.K_AREA_TARGETS] -= 1  # one attack on one target: not an area attack's target
     if dealt >= 0:
         for dist in range(edge - 1, -1, -1):
@@ -1907,9 +1930,10 @@ def relocate(i, c, dyn, bf):
 
 
 @kernel
-def lab_damage(j, dmg, comb, rules, dyn, streams, bf):
+def lab_damage(j, dmg, w):
     """A labyrinth feature deals ``dmg`` to ``j`` (not an attack)."""
-    d = K.apply_damage(j, dmg, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    d = K.apply_damage(j, dmg, w)
     dyn[j, K.K_LAB_DMG] += d
     dyn[j, K.K_TAKEN] += d
     K.check_bursts(j, comb, rules, dyn)
@@ -1917,10 +1941,11 @@ def lab_damage(j, dmg, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def alternating_damage(r, comb, rules, dyn, streams, bf):
+def alternating_damage(r, w):
     """Alternating Damage (L2128-2130): at the end of round ``r`` everyone
     (standing or down, not dead) in the sections of set ((r - 1) mod k) + 1
     takes ``L_ALT_DMG`` (3), except the exempt."""
+    comb, rules, dyn, streams, bf = unpack(w)
     lab = bf[BF_LAB]
     k = lab[G.L_ALT_SETS]
     if k <= 0:
@@ -1937,7 +1962,7 @@ def alternating_damage(r, comb, rules, dyn, streams, bf):
             continue
         if exempt(j, lab[G.L_ALT_EXEMPT], comb, bf):
             continue
-        lab_damage(j, lab[G.L_ALT_DMG], comb, rules, dyn, streams, bf)
+        lab_damage(j, lab[G.L_ALT_DMG], w)
 
 
 @kernel
@@ -2012,7 +2037,7 @@ def current(comb, dyn, bf):
 
 
 @kernel
-def pendulum(comb, rules, dyn, streams, bf):
+def pendulum(w):
     """Pendulum (L2143-2144): it swings along its trajectory, ``L_PEND_LEN``
     hexes long, moving its length each time (back at either end); the hexes
     it enters become rough terrain; it attacks a random character (not dead,
@@ -2022,6 +2047,7 @@ def pendulum(comb, rules, dyn, streams, bf):
     d6) damage on a hit, no sixes added (the book gives 1d6). Defensive Switch
     (L1699-1703): an ally of the target may take her place (and the attack)
     before the roll, as for any attack on her."""
+    comb, rules, dyn, streams, bf = unpack(w)
     lab = bf[BF_LAB]
     ln = lab[G.L_PEND_LEN]
     if ln <= 0:
@@ -2049,10 +2075,10 @@ def pendulum(comb, rules, dyn, streams, bf):
         c = path[k]
         if terrain[c] & G.BLOCK_MOVE == 0:
             terrain[c] |= G.ROUGH
-        w = occ[c]
-        if w >= 0:
-            if dyn[w, K.D_DEAD] == 0:
-                if not exempt(w, lab[G.L_PEND_EXEMPT], comb, bf):
+        who = occ[c]
+        if who >= 0:
+            if dyn[who, K.D_DEAD] == 0:
+                if not exempt(who, lab[G.L_PEND_EXEMPT], comb, bf):
                     count += 1
     if count == 0:
         return
@@ -2062,17 +2088,17 @@ def pendulum(comb, rules, dyn, streams, bf):
         pickk = randbelow(chk, count)
     t = -1
     for k in range(p, p + ln):
-        w = occ[path[k]]
-        if w >= 0:
-            if dyn[w, K.D_DEAD] == 0:
-                if not exempt(w, lab[G.L_PEND_EXEMPT], comb, bf):
+        who = occ[path[k]]
+        if who >= 0:
+            if dyn[who, K.D_DEAD] == 0:
+                if not exempt(who, lab[G.L_PEND_EXEMPT], comb, bf):
                     if pickk == 0:
-                        t = w
+                        t = who
                         break
                     pickk -= 1
     o = lab[G.L_OWNER]
     if K.side_has_code(t, K.E_SWITCH, comb):
-        t = K.defensive_switch(o, t, comb, rules, dyn, streams, bf)
+        t = K.defensive_switch(o, t, w)
     att = 0
     if o >= 0:
         att = comb[o, K.C_ATT]
@@ -2098,44 +2124,47 @@ def pendulum(comb, rules, dyn, streams, bf):
     hit = K._hits(passive, rules[K.R_MINION_TIE], a_total, a_six, att, d_total, d_six, d_stat,
                   rules[K.R_FULL_TIE] == 1)
     if hit:
-        lab_damage(t, sum_d6(streams[K.S_DAMAGE], lab[G.L_PEND_DICE]), comb, rules, dyn, streams, bf)
+        lab_damage(t, sum_d6(streams[K.S_DAMAGE], lab[G.L_PEND_DICE]), w)
     else:
         K.check_bursts(t, comb, rules, dyn)
 
 
 @kernel(inline="always")
-def end_of_round(r, comb, rules, dyn, streams, bf):
+def end_of_round(r, w):
     """The labyrinth at the end of round ``r`` (:func:`labyrinth_round`) when the
     field has labyrinth features; -1 (the fight goes on) otherwise. Inlined: a
     field without features pays a load, not a call."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if bf[BF_LAB][G.L_ANY] == 0:
         return -1
-    return labyrinth_round(r, comb, rules, dyn, streams, bf)
+    return labyrinth_round(r, w)
 
 
 @kernel
-def labyrinth_round(r, comb, rules, dyn, streams, bf):
+def labyrinth_round(r, w):
     """The labyrinth at the end of round ``r``, in this order: Alternating
     Damage, Current, then the Pendulum (``pendulum_moves: round``, A44a).
     Returns the fight's outcome after it, -1 while it goes on."""
-    alternating_damage(r, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    alternating_damage(r, w)
     current(comb, dyn, bf)
     if rules[K.R_PENDULUM_MOVES] == 0:
-        pendulum(comb, rules, dyn, streams, bf)
-    mines_pending(comb, rules, dyn, streams, bf)  # the Current's moves
+        pendulum(w)
+    mines_pending(w)  # the Current's moves
     refresh_fear(comb, dyn, bf)
     return K.outcome_now(comb, rules, dyn)
 
 
 @kernel
-def after_turn(comb, rules, dyn, streams, bf):
+def after_turn(w):
     """After a combatant's turn (and what it set off, retaliations included):
     the mines look at every move still unchecked (:func:`mines_pending`); the
     labyrinth's Pendulum moves (``pendulum_moves: turn``, A44b)."""
-    mines_pending(comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    mines_pending(w)
     if bf[BF_LAB][G.L_PEND_LEN] > 0:
         if rules[K.R_PENDULUM_MOVES] == 1:
-            pendulum(comb, rules, dyn, streams, bf)
+            pendulum(w)
             refresh_fear(comb, dyn, bf)
 
 
@@ -2182,7 +2211,7 @@ def exit_cell(d, bf):
 
 
 @kernel
-def use_door(i, goal, lo, hi, comb, rules, dyn, streams, bf):
+def use_door(i, goal, lo, hi, w):
     """Escher Doors (L2135-2137): she enters the door she stands on (the
     Minor action, or a Major acting as one): 1d6, on 1-5 (below
     ``L_DOOR_CHOOSE``) she comes out of the paired door, on a 6 out of the
@@ -2190,6 +2219,7 @@ def use_door(i, goal, lo, hi, comb, rules, dyn, streams, bf):
     Coming out: the door hex, or the first free hex next to it; if none
     she stays. An enemy's And Your Enemies Closer may hold her when the way
     out leaves it behind (:func:`held`, after the d6; the action is used)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     c = dyn[i, K.D_POS]
     dyn[i, K.K_DOORS] += 1
     roll = randbelow(streams[K.S_CHECK], 6) + 1
@@ -2207,7 +2237,7 @@ def use_door(i, goal, lo, hi, comb, rules, dyn, streams, bf):
                     dest = m
     e = exit_cell(dest, bf)
     if e >= 0:
-        if held(i, e, comb, rules, dyn, streams, bf):
+        if held(i, e, w):
             return
         relocate(i, e, dyn, bf)
         refresh_fear(comb, dyn, bf)
@@ -2239,6 +2269,7 @@ def simulate_episode_blocks_grid(comb, rules, off, ng, recover, key, start, coun
         ikey = np.zeros(width, dtype=np.int64)
         streams = np.zeros((K.NS, STATE_WORDS), dtype=np.uint64)
         bf = field.copy()
+        wbuf = np.zeros(WORLD_WORDS, dtype=np.int64)
         lo = b * per
         hi = min(count, lo + per)
         for t in range(lo, hi):
@@ -2246,7 +2277,7 @@ def simulate_episode_blocks_grid(comb, rules, off, ng, recover, key, start, coun
             for p in range(K.NS):
                 seed_stream(streams[p], key, trial, p)
             K.play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams, fights[b], rounds_hist[b],
-                           scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], party[b], bf)
+                           scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], party[b], bf, wbuf)
 
 
 # ---------------------------------------------------------------- movement talents
@@ -2270,7 +2301,7 @@ def swap_places(j, t, dyn, bf):
 
 
 @kernel
-def held(i, step, comb, rules, dyn, streams, bf):
+def held(i, step, w):
     """And Your Enemies Closer (L1522-1526, free, 1 Defence overcharge): ``i``
     tries to move to ``step``; each standing enemy adjacent to her that
     ``step`` leaves behind (not adjacent to it) and holds the talent (its
@@ -2278,6 +2309,7 @@ def held(i, step, comb, rules, dyn, streams, bf):
     her (L1453 tie rules, the full tie to the mover unless ``full_tie:
     attacker``); a win stops the move and "the action used for an attempt to
     move is still used up". Returns True if she is held."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if (comb[i, K.C_FOEMASK] >> K.E_CLOSER) & 1 == 0:
         return False
     nbr = F.nbr_of(bf)
@@ -2324,11 +2356,12 @@ def hold_challenge(k, s, i, comb, rules, dyn, streams):
 
 
 @kernel(inline="always")
-def walk_to(i, step, comb, rules, dyn, streams, bf):
+def walk_to(i, step, w):
     """An ordinary move of ``i`` to the adjacent ``step`` unless an enemy's
     And Your Enemies Closer holds her (:func:`held`); True if she moved."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if (comb[i, K.C_FOEMASK] >> K.E_CLOSER) & 1 != 0:
-        if held(i, step, comb, rules, dyn, streams, bf):
+        if held(i, step, w):
             return False
     move_to(i, step, dyn, bf)
     return True
@@ -2348,7 +2381,7 @@ def form_at(d, hi, rules):
 
 
 @kernel
-def move_attack(i, t, comb, rules, dyn, streams, bf):
+def move_attack(i, t, w):
     """Dash Strike (L1807-1811) / Pounce (L2078-2081), ``move_attack``: a
     Major action, move 1 hex and make a basic attack. Used when nobody is in
     range and one hex brings the policy's target ``t`` into range (her
@@ -2357,6 +2390,7 @@ def move_attack(i, t, comb, rules, dyn, streams, bf):
     enemy-adjacent hex, not out of rough or Perilous terrain, And Your
     Enemies Closer may hold her). Returns the target to attack, -1 if not
     used, -2 if held (the Major is used up)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if t < 0:
         return -1
     if not K._candidate(t, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn):
@@ -2397,7 +2431,7 @@ def move_attack(i, t, comb, rules, dyn, streams, bf):
     K.pay_talent(i, s, comb, rules, dyn)
     K.check_bursts(i, comb, rules, dyn)
     if not free:
-        if not walk_to(i, best, comb, rules, dyn, streams, bf):
+        if not walk_to(i, best, w):
             return -2
     else:
         move_to(i, best, dyn, bf)
@@ -2525,16 +2559,17 @@ def extra_cell(i, goal, lo, hi, n, through, comb, dyn, bf):
 
 
 @kernel(inline="always")
-def talent_move(i, goal, lo, hi, comb, rules, dyn, streams, bf):
+def talent_move(i, goal, lo, hi, w):
     """:func:`talent_move_try` when she has Swift / Bypass or Teleport (inlined:
     anyone else pays a load, not a call)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if ((comb[i, K.C_TMASK] >> K.E_EXTRA_MOVE) | (comb[i, K.C_TMASK] >> K.E_TELEPORT)) & 1 == 0:
         return False
-    return talent_move_try(i, goal, lo, hi, comb, rules, dyn, streams, bf)
+    return talent_move_try(i, goal, lo, hi, w)
 
 
 @kernel
-def talent_move_try(i, goal, lo, hi, comb, rules, dyn, streams, bf):
+def talent_move_try(i, goal, lo, hi, w):
     """A movement talent as her Minor action toward her goal's range; True if
     the Minor was spent. Used only when a plain step would not do (she is 2+
     hexes out of range, engaged, on rough or Perilous terrain, or Bound):
@@ -2548,6 +2583,7 @@ def talent_move_try(i, goal, lo, hi, comb, rules, dyn, streams, bf):
        Closer or Bound);
     3. Bypass when it gets nearer at all.
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     if goal < 0:
         return False
     c = dyn[i, K.D_POS]
@@ -2572,7 +2608,7 @@ def talent_move_try(i, goal, lo, hi, comb, rules, dyn, streams, bf):
                     em, en = extra_cell(i, goal, lo, hi, comb[i, K.C_TP1 + es], comb[i, K.C_TP2 + es], comb, dyn, bf)
                     if em >= 0:
                         if comb[i, K.C_TCOST + es] == 0 or potential(em, goal, lo, hi, bf) == 0:
-                            return extra_move(i, es, em, en, comb, rules, dyn, streams, bf)
+                            return extra_move(i, es, em, en, w)
     if K.has_code(i, K.E_TELEPORT, comb):
         s = K.find_usable(i, K.E_TELEPORT, comb, dyn)
         if s >= 0:
@@ -2585,12 +2621,12 @@ def talent_move_try(i, goal, lo, hi, comb, rules, dyn, streams, bf):
                 refresh_fear(comb, dyn, bf)
                 return True
     if em >= 0:
-        return extra_move(i, es, em, en, comb, rules, dyn, streams, bf)
+        return extra_move(i, es, em, en, w)
     return False
 
 
 @kernel
-def extra_move(i, s, m, n, comb, rules, dyn, streams, bf):
+def extra_move(i, s, m, n, w):
     """Pay for Swift / Bypass in slot ``s`` and move ``n`` hexes to ``m`` (an
     enemy's And Your Enemies Closer may hold her: the Minor is used up).
     Mines (L2062) on the field: a 2-hex move goes hex by hex through the hex
@@ -2599,17 +2635,18 @@ def extra_move(i, s, m, n, comb, rules, dyn, streams, bf):
     there. (Without a free ordinary
     hex between, e.g. Bypass through someone, the mines see only where she
     starts and ends.)"""
+    comb, rules, dyn, streams, bf = unpack(w)
     K.pay_talent(i, s, comb, rules, dyn)
     K.check_bursts(i, comb, rules, dyn)
     if (comb[i, K.C_FOEMASK] >> K.E_CLOSER) & 1 != 0:
-        if held(i, m, comb, rules, dyn, streams, bf):
+        if held(i, m, w):
             return True
     if n == 2:
         if (comb[0, K.C_ALLMASK] >> K.E_MINES) & 1 != 0:
             via = pass_cell(dyn[i, K.D_POS], m, bf)
             if via >= 0:
                 relocate(i, via, dyn, bf)
-                mines_check(comb, rules, dyn, streams, bf)
+                mines_check(w)
                 stop = not K.is_standing(dyn, i)
                 if dyn[i, K.D_POS] != via:
                     stop = True  # a Defensive Switch took her place (and moved her)
@@ -2646,11 +2683,12 @@ def pass_cell(c, m, bf):
 
 
 @kernel
-def sprint(i, goal, lo, hi, comb, rules, dyn, streams, bf):
+def sprint(i, goal, lo, hi, w):
     """Sprint (L1726-1729, free, 2/Scene, once per round), on her turn: one
     ordinary hex toward her goal's range when she is out of it (not while
     Bound, engaged or on rough or Perilous terrain). The off-turn use "in
     response to an enemy making an attack on your ally": :func:`guard_sprint`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, K.D_SPRINT_AT] == dyn[0, K.D_ROUND]:
         return False
     if not away(i, goal, lo, hi, dyn, bf):
@@ -2673,14 +2711,14 @@ def sprint(i, goal, lo, hi, comb, rules, dyn, streams, bf):
         return False
     K.pay_talent(i, s, comb, rules, dyn)
     dyn[i, K.D_SPRINT_AT] = dyn[0, K.D_ROUND]
-    if walk_to(i, step, comb, rules, dyn, streams, bf):
+    if walk_to(i, step, w):
         dyn[i, K.K_TALENT_MOVES] += 1
     refresh_fear(comb, dyn, bf)
     return True
 
 
 @kernel
-def guard_sprint(i, t, comb, rules, dyn, streams, bf):
+def guard_sprint(i, t, w):
     """Sprint off her turn (L1726-1729, free, 2/Scene, once per round: "in
     response to an enemy making an attack on your ally"; A12ii): before ``i``'s
     attack roll on ``t`` (a basic attack of the turn, a frenzy's attack or
@@ -2694,6 +2732,7 @@ def guard_sprint(i, t, comb, rules, dyn, streams, bf):
     Perilous terrain or her Lashing Ground; the step is a free ordinary hex
     (not rough, Perilous or a door), the lowest direction first. Only a row
     usable off her turn (:func:`.kernel.off_turn_sprint`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     pt = dyn[t, K.D_POS]
     if pt < 0:
         return
@@ -2742,7 +2781,7 @@ def guard_sprint(i, t, comb, rules, dyn, streams, bf):
         if step < 0:
             continue
         K.pay_sprint(j, s, comb, rules, dyn)
-        if walk_to(j, step, comb, rules, dyn, streams, bf):
+        if walk_to(j, step, w):
             dyn[j, K.K_TALENT_MOVES] += 1
             dyn[j, K.K_GUARD_SPRINTS] += 1
         refresh_fear(comb, dyn, bf)
@@ -2750,13 +2789,14 @@ def guard_sprint(i, t, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def slither(t, a, comb, rules, dyn, streams, bf):
+def slither(t, a, w):
     """Slither Away (L2103-2107, free, 1 overcharge): after ``a``'s attack on
     it (hit or miss), ``t`` moves 1 hex ignoring rough terrain and the
     Disengage requirement, when that gets it nearer its policy's range of
     ``a`` (``keep-range``: back off to 2-3; ``close-in``: to adjacent).
     Not while Bound (a move needs a Major action, L1463). An adjacent girl's
     And Your Enemies Closer may hold it (:func:`held`; the overcharge is spent)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if not K.is_standing(dyn, t):
         return
     if dyn[t, K.D_POS] < 0:
@@ -2775,7 +2815,7 @@ def slither(t, a, comb, rules, dyn, streams, bf):
     if step < 0:
         return
     K.pay_talent(t, s, comb, rules, dyn)
-    if held(t, step, comb, rules, dyn, streams, bf):
+    if held(t, step, w):
         K.check_bursts(t, comb, rules, dyn)
         return  # And Your Enemies Closer: the move attempted is used up (L1526)
     move_to(t, step, dyn, bf)
@@ -3093,18 +3133,19 @@ def collapse_barrier(k, dyn, bf):
 
 
 @kernel(inline="always")
-def barrier_turn(i, who, goal, lo, hi, comb, rules, dyn, streams, bf):
+def barrier_turn(i, who, goal, lo, hi, w):
     """While a raised barrier stands, ``i``'s Major (nobody in reach) may go on an enemy's
     barrier (:func:`strike_barrier`); True if it did."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if bf[BF_LST][LST_BARRIERS] == 0:
         return False
     if who != i:
         return False
-    return strike_barrier(i, goal, lo, hi, comb, rules, dyn, streams, bf)
+    return strike_barrier(i, goal, lo, hi, w)
 
 
 @kernel
-def strike_barrier(i, goal, lo, hi, comb, rules, dyn, streams, bf):
+def strike_barrier(i, goal, lo, hi, w):
     """Attacking a barrier (A52, rule ``barrier_defence: auto``): with nobody in reach, when she
     cannot walk to her goal's range (:func:`barrier_field`) or stands in it with her attack's line
     crossing a barrier, she attacks the raised hex of an enemy's barrier in reach (melee or
@@ -3113,6 +3154,7 @@ def strike_barrier(i, goal, lo, hi, comb, rules, dyn, streams, bf):
     damage_dice d6 + her melee / ranged damage bonus (at least ``min_damage``) off the barrier's
     Resolve; at 0 it is gone (:func:`collapse_barrier`). Not an attack on a combatant (no attack
     counters, no intercept)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if rules[K.R_BARRIER_DEFENCE] == 1:
         return False
     if goal < 0:
@@ -3180,135 +3222,156 @@ def strike_barrier(i, goal, lo, hi, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def p_turn(i, b, c, comb, rules, dyn, streams, bf):
+def p_turn(i, b, c, w):
     """PR_TURN: :func:`take_turn_grid`."""
-    take_turn_grid(i, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    take_turn_grid(i, w)
     return 0
 
 
 @kernel
-def p_start(a, b, c, comb, rules, dyn, streams, bf):
+def p_start(a, b, c, w):
     """PR_START: everyone to her starting hex (:func:`place_all`), the Fear Auras."""
+    comb, rules, dyn, streams, bf = unpack(w)
     place_all(dyn, bf)
     refresh_fear(comb, dyn, bf)
     return 0
 
 
 @kernel
-def p_auras(a, b, c, comb, rules, dyn, streams, bf):
+def p_auras(a, b, c, w):
     """PR_AURAS: :func:`refresh_fear`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     refresh_fear(comb, dyn, bf)
     return 0
 
 
 @kernel
-def p_after_turn(i, b, c, comb, rules, dyn, streams, bf):
+def p_after_turn(i, b, c, w):
     """PR_AFTER_TURN: :func:`after_turn`."""
-    after_turn(comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    after_turn(w)
     return 0
 
 
 @kernel
-def p_end_of_round(r, b, c, comb, rules, dyn, streams, bf):
+def p_end_of_round(r, b, c, w):
     """PR_END_OF_ROUND: :func:`end_of_round`; the outcome, -1 while the fight goes on."""
-    return end_of_round(r, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    return end_of_round(r, w)
 
 
 @kernel
-def p_frenzy_move(i, t, c, comb, rules, dyn, streams, bf):
+def p_frenzy_move(i, t, c, w):
     """PR_FRENZY_MOVE: :func:`frenzy_turn`."""
-    frenzy_turn(i, t, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    frenzy_turn(i, t, w)
     return 0
 
 
 @kernel
-def p_attack_at(i, t, c, comb, rules, dyn, streams, bf):
+def p_attack_at(i, t, c, w):
     """PR_ATTACK_AT: :func:`grid_attack_call`."""
-    grid_attack_call(i, t, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    grid_attack_call(i, t, w)
     return 0
 
 
 @kernel
-def p_reach(i, t, c, comb, rules, dyn, streams, bf):
+def p_reach(i, t, c, w):
     """PR_REACH: :func:`reach`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return reach(i, t, rules, dyn, bf)
 
 
 @kernel
-def p_distance(i, j, c, comb, rules, dyn, streams, bf):
+def p_distance(i, j, c, w):
     """PR_DISTANCE: hexes between the cells of ``i`` and ``j`` (:func:`hexes`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return hexes(dyn[i, K.D_POS], dyn[j, K.D_POS], bf)
 
 
 @kernel
-def p_appear_at(j, a, c, comb, rules, dyn, streams, bf):
+def p_appear_at(j, a, c, w):
     """PR_APPEAR_AT: :func:`place_near`; 0 when no hex is free."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return 1 if place_near(j, a, dyn, bf) else 0
 
 
 @kernel
-def p_copy_place(i, s, c, comb, rules, dyn, streams, bf):
+def p_copy_place(i, s, c, w):
     """PR_COPY_PLACE: :func:`copy_cell`; -1 when no hex in range is free."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return copy_cell(i, s, comb, rules, dyn, bf)
 
 
 @kernel
-def p_pick_within(i, hi, c, comb, rules, dyn, streams, bf):
+def p_pick_within(i, hi, c, w):
     """PR_PICK_WITHIN: :func:`pick_near`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return pick_near(i, hi, comb, rules, dyn, streams[K.S_POLICY], bf)
 
 
 @kernel
-def p_on_line(i, j, ds, comb, rules, dyn, streams, bf):
+def p_on_line(i, j, ds, w):
     """PR_ON_LINE: ``j`` on the line in direction ``ds // 8`` of ``i``'s Scream in slot ``ds % 8``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     s = ds % 8
     return 1 if on_line(dyn[i, K.D_POS], ds // 8, comb[i, K.C_TREACH + s], dyn[j, K.D_POS], bf) else 0
 
 
 @kernel
-def p_switch_to(j, t, c, comb, rules, dyn, streams, bf):
+def p_switch_to(j, t, c, w):
     """PR_SWITCH_TO: :func:`swap_places`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     swap_places(j, t, dyn, bf)
     return 1
 
 
 @kernel
-def p_area(i, s, c, comb, rules, dyn, streams, bf):
+def p_area(i, s, c, w):
     """PR_AREA: :func:`area_attack`."""
-    return 1 if area_attack(i, s, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if area_attack(i, s, w) else 0
 
 
 @kernel
-def p_gravity(i, s, c, comb, rules, dyn, streams, bf):
+def p_gravity(i, s, c, w):
     """PR_GRAVITY: :func:`gravity_wave`."""
-    return 1 if gravity_wave(i, s, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if gravity_wave(i, s, w) else 0
 
 
 @kernel
-def p_veil_worth(i, s, c, comb, rules, dyn, streams, bf):
+def p_veil_worth(i, s, c, w):
     """PR_VEIL_WORTH: :func:`veil_worth`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return 1 if veil_worth(i, s, comb, dyn, bf) else 0
 
 
 @kernel
-def p_rough_going(i, s, c, comb, rules, dyn, streams, bf):
+def p_rough_going(i, s, c, w):
     """PR_ROUGH_GOING: :func:`rough_going`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return 1 if rough_going(i, s, comb, rules, dyn, bf) else 0
 
 
 @kernel
-def p_scatter(i, s, c, comb, rules, dyn, streams, bf):
+def p_scatter(i, s, c, w):
     """PR_SCATTER: :func:`scattering_shot`."""
-    return 1 if scattering_shot(i, s, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if scattering_shot(i, s, w) else 0
 
 
 @kernel
-def p_mine(i, s, c, comb, rules, dyn, streams, bf):
+def p_mine(i, s, c, w):
     """PR_MINE: :func:`place_mine`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return 1 if place_mine(i, s, comb, rules, dyn, bf) else 0
 
 
 @kernel
-def p_barrier(i, s, c, comb, rules, dyn, streams, bf):
+def p_barrier(i, s, c, w):
     """PR_BARRIER: :func:`create_barrier`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return 1 if create_barrier(i, s, comb, rules, dyn, bf) else 0

@@ -26,6 +26,7 @@ from sim._jit import jit
 from sim.rng import STATE_WORDS, next_u64, seed_stream
 
 from . import kernel as K
+from .world import WORLD_WORDS, pack
 
 ROOT = Path(__file__).resolve().parents[3]
 PARTY = ROOT / "scenarios" / "mb41" / "party-vs-boss-hex.yaml"
@@ -41,6 +42,7 @@ def _fights_counting(comb, rules, key, count, field):
     does; returns the 64-bit outputs drawn by all streams."""
     n = comb.shape[0]
     bf = field.copy()
+    wbuf = np.zeros(WORLD_WORDS, dtype=np.int64)
     cap = rules[K.R_ROUND_CAP]
     dyn = np.zeros((n, K.NDYN), dtype=np.int64)
     order = np.zeros(n, dtype=np.int64)
@@ -53,7 +55,7 @@ def _fights_counting(comb, rules, key, count, field):
         for p in range(K.NS):
             seed_stream(streams[p], key, t, p)
         K.reset(comb, rules, dyn)
-        K.fight_on(order, ikey, side_curve, comb_curve, comb, rules, dyn, streams, bf)
+        K.fight_on(order, ikey, side_curve, comb_curve, pack(comb, rules, dyn, streams, bf, wbuf))
         for p in range(K.NS):
             draws += np.int64(streams[p, 7])
     return draws

@@ -40,7 +40,7 @@ from sim.rng import STATE_WORDS, seed_stream, seed_stream_inline
 from sim.systems import duel_shape
 
 from . import kernel as K
-from .world import no_field
+from .world import WORLD_WORDS, no_field, pack, unpack
 
 
 def eligible(inputs) -> list[str]:
@@ -161,30 +161,32 @@ def _burst_seen(dyn):
 
 
 @kernel
-def _replay(order, ikey, key, trial, side_curve, comb_curve, comb, rules, dyn, streams, bf):
+def _replay(order, ikey, key, trial, side_curve, comb_curve, w):
     """Trial ``trial`` on the general kernel from its own keyed streams (as
     :func:`.kernel.simulate_blocks` plays it): a duel in which a burst
     plays (``bursts: play``). Returns ``(outcome, rounds)``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     for p in range(K.NS):
         seed_stream(streams[p], key, trial, p)
     K.reset(comb, rules, dyn)
-    return K.fight(order, ikey, side_curve, comb_curve, comb, rules, dyn, streams, bf)
+    return K.fight(order, ikey, side_curve, comb_curve, w)
 
 
 @kernel
-def _drop(t, chk, dmg_st, comb, rules, dyn, streams, bf):
+def _drop(t, chk, dmg_st, w):
     """:func:`.kernel.dropped` with the duel's own check and damage streams."""
-    for w in range(STATE_WORDS):
-        streams[K.S_CHECK, w] = chk[w]
-        streams[K.S_DAMAGE, w] = dmg_st[w]
-    K.dropped(t, comb, rules, dyn, streams, bf)
-    for w in range(STATE_WORDS):
-        chk[w] = streams[K.S_CHECK, w]
-        dmg_st[w] = streams[K.S_DAMAGE, w]
+    comb, rules, dyn, streams, bf = unpack(w)
+    for k in range(STATE_WORDS):
+        streams[K.S_CHECK, k] = chk[k]
+        streams[K.S_DAMAGE, k] = dmg_st[k]
+    K.dropped(t, w)
+    for k in range(STATE_WORDS):
+        chk[k] = streams[K.S_CHECK, k]
+        dmg_st[k] = streams[K.S_DAMAGE, k]
 
 
 @kernel
-def duel(order, ikey, start_bursts, chk, dmg_st, comb, rules, dyn, streams, bf):
+def duel(order, ikey, start_bursts, chk, dmg_st, w):
     """Play one eligible duel from the state :func:`.kernel.reset` left in ``dyn``.
 
     ``order``/``ikey``: who acts first (filled here for rolled initiative,
@@ -209,6 +211,7 @@ def duel(order, ikey, start_bursts, chk, dmg_st, comb, rules, dyn, streams, bf):
     :func:`.kernel.dropped` counted it or nobody dropped; ``synced``: a rare
     path changed ``dyn``'s counters (else they are still the starting ones).
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     cap = rules[K.R_ROUND_CAP]
     scripted = dmg_st[6] != 0
     six_cost = rules[K.R_MONSTER_SIX_COST]
@@ -334,7 +337,7 @@ def duel(order, ikey, start_bursts, chk, dmg_st, comb, rules, dyn, streams, bf):
             ga0 = gd0 = sp0 = ga1 = gd1 = sp1 = 0
             dyn[c0, K.D_RES] = res0
             dyn[c1, K.D_RES] = res1
-            _drop(loser, chk, dmg_st, comb, rules, dyn, streams, bf)
+            _drop(loser, chk, dmg_st, w)
             _bursts(1 - loser, comb, rules, dyn)
             _bursts(loser, comb, rules, dyn)
         else:
@@ -462,6 +465,10 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
             order[comb[j, K.C_ORDER]] = j
         streams = np.zeros((K.NS, STATE_WORDS), dtype=np.uint64)
         bf = no_field()  # a replay's (the duel has no grid)
+        wbuf = np.zeros(WORLD_WORDS, dtype=np.int64)
+        w = pack(comb, rules, dyn, streams, bf, wbuf)  # the duels' world
+        obuf = np.zeros(WORLD_WORDS, dtype=np.int64)
+        w_out = pack(comb, rules, out, streams, bf, obuf)  # the replays' (counting into out)
         chk = np.zeros(STATE_WORDS, dtype=np.uint64)
         dmg_st = np.zeros(STATE_WORDS, dtype=np.uint64)
         hist = np.zeros(cap + 1, dtype=np.int64)
@@ -481,7 +488,7 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
         for t in range(lo, hi):
             trial = start + t
             if all_general:
-                outcome, rounds = _replay(order, ikey, key, trial, side_curve[b], comb_curve[b], comb, rules, out, streams, bf)
+                outcome, rounds = _replay(order, ikey, key, trial, side_curve[b], comb_curve[b], w_out)
                 fights[b, outcome] += 1
                 fights[b, K.F_ROUNDS] += rounds
                 rounds_hist[b, rounds] += 1
@@ -493,7 +500,7 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
             if dirty:
                 K.reset(comb, rules, dyn)
             (outcome, rounds, c0, r0, r1, a0, a1, h0, h1, d0, d1,
-             ga0, gd0, sp0, ga1, gd1, sp1, ko, synced) = duel(order, ikey, start_bursts, chk, dmg_st, comb, rules, dyn, streams, bf)
+             ga0, gd0, sp0, ga1, gd1, sp1, ko, synced) = duel(order, ikey, start_bursts, chk, dmg_st, w)
             dirty = synced
             if synced:
                 # the rare paths counted in the duel's scratch counters: keep them, or (a burst
@@ -508,7 +515,7 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
                         dyn[j, k] = 0
                 if play:
                     if replay:
-                        outcome, rounds = _replay(order, ikey, key, trial, side_curve[b], comb_curve[b], comb, rules, out, streams, bf)
+                        outcome, rounds = _replay(order, ikey, key, trial, side_curve[b], comb_curve[b], w_out)
                         fights[b, outcome] += 1
                         fights[b, K.F_ROUNDS] += rounds
                         rounds_hist[b, rounds] += 1
@@ -585,30 +592,31 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
 
 
 @jit
-def fight(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
+def fight(order, key, side_curve, comb_curve, w):
     """The fast path as a drop-in for :func:`.kernel.fight`, for eligible duels.
 
     ``bursts: play``: a fight in which a burst is counted is played again by
     :func:`.kernel.fight` from the same state and the same (injected) dice.
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     if rules[K.R_BURSTS] == K.BURSTS_COUNT:
-        return _fight(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf)
+        return _fight(order, key, side_curve, comb_curve, w)
     dyn0 = dyn.copy()  # her state and the counters (one buffer)
     streams0 = streams.copy()
     side0 = side_curve.copy()
     comb0 = comb_curve.copy()
-    out = _fight(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf)
+    out = _fight(order, key, side_curve, comb_curve, w)
     if not _burst_seen(dyn):
         return out
     dyn[:] = dyn0
     streams[:] = streams0
     side_curve[:] = side0
     comb_curve[:] = comb0
-    return K.fight(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf)
+    return K.fight(order, key, side_curve, comb_curve, w)
 
 
 @kernel
-def _fight(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
+def _fight(order, key, side_curve, comb_curve, w):
     """:func:`fight` for ``bursts: count`` (and play when nothing bursts).
 
     Same arguments and effects on ``dyn`` (state and counters) and the curves (one trial,
@@ -617,11 +625,12 @@ def _fight(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
     on scripted dice). :func:`simulate_blocks` runs the same :func:`duel`
     but sums the counters per block.
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     cap = rules[K.R_ROUND_CAP]
     for j in range(2):  # the listed order (rolled initiative refills it)
         order[comb[j, K.C_ORDER]] = j
     (outcome, rounds, c0, r0, r1, a0, a1, h0, h1, d0, d1,
-     ga0, gd0, sp0, ga1, gd1, sp1, ko, _) = duel(order, key, True, streams[K.S_CHECK], streams[K.S_DAMAGE], comb, rules, dyn, streams, bf)
+     ga0, gd0, sp0, ga1, gd1, sp1, ko, _) = duel(order, key, True, streams[K.S_CHECK], streams[K.S_DAMAGE], w)
     c1 = 1 - c0
     _flush(c0, ga0, gd0, sp0, comb, dyn)
     _flush(c1, ga1, gd1, sp1, comb, dyn)
@@ -638,7 +647,7 @@ def _fight(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
     dyn[c1, K.K_DEALT] += d1
     dyn[c0, K.K_TAKEN] += d1
     if ko != 0:  # a drop with no revive roll to follow
-        K.dropped(c1 if r1 == 0 else c0, comb, rules, dyn, streams, bf)
+        K.dropped(c1 if r1 == 0 else c0, w)
     for j in range(2):
         standing = K.is_standing(dyn, j)
         dyn[j, K.K_RES_END] += dyn[j, K.D_RES]

@@ -64,7 +64,7 @@ from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_...)
 from .hooks import (MAJOR_GATE, MAJOR_GATE2, MAJOR_GATES, MAJOR_GATES2, MINOR_GATE, MINOR_GATE2, MINOR_GATES,
                     MINOR_GATES2, N_MAJOR, N_MINOR)
-from .world import call, gridless, no_field, on_grid, on_positions
+from .world import WORLD_WORDS, call, gridless, no_field, on_grid, on_positions, pack, unpack
 
 
 # ---------------------------------------------------------------- state
@@ -173,15 +173,16 @@ def spawn_state(i, comb, dyn):
 
 
 @kernel
-def appear(j, anchor, comb, rules, dyn, streams, bf):
+def appear(j, anchor, w):
     """Reserve row ``j`` enters the fight with its full Resolve (HP) and its
     starting state (:func:`reset_row` left it untouched while absent); on the
     grid on the free hex nearest to cell ``anchor`` (fewest hexes, ties to the
     lowest cell; ``spawn`` rules), and not at all when no hex is free.
     Returns whether it appeared."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[j, D_ABSENT] == 0:
         return False
-    if call(rules[PR_APPEAR_AT], j, anchor, 0, comb, rules, dyn, streams, bf) == 0:
+    if call(rules[PR_APPEAR_AT], j, anchor, 0, w) == 0:
         return False  # the grid: no free hex
     dyn[j, D_ABSENT] = 0
     dyn[j, D_DEAD] = 0
@@ -207,12 +208,13 @@ def waits(i, r, comb, rules, dyn):
 
 
 @kernel
-def create_minions(i, comb, rules, dyn, streams, bf):
+def create_minions(i, w):
     """Minion Creation (L1981-1985, Minor, 1+ OC): 1 minion per overcharge
     point spent, at most its spread (P1) in one turn. The monster creates
     whenever it has the pool and reserve rows left (its scenario's
     ``creates``: the stat block and the most that can exist); the minions
     appear on the free hexes nearest to it (grid). Returns whether it did."""
+    comb, rules, dyn, streams, bf = unpack(w)
     s = find_usable(i, E_MINION_CREATION, comb, dyn)
     if s < 0:
         return False
@@ -229,7 +231,7 @@ def create_minions(i, comb, rules, dyn, streams, bf):
             continue
         if not can_pay(i, s, comb, dyn):
             break
-        if not appear(j, dyn[i, D_POS], comb, rules, dyn, streams, bf):
+        if not appear(j, dyn[i, D_POS], w):
             break
         if made == 0:
             pay_talent(i, s, comb, rules, dyn)  # the Minor action: one use, the first point
@@ -245,7 +247,7 @@ def create_minions(i, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def make_copy(i, comb, rules, dyn, streams, bf):
+def make_copy(i, w):
     """Marionette (L1831-1834, Minor, 1 OC Attack): while she has no copy
     standing, her reserve row (the copy: her attack, defence and support, 1
     Resolve so that any damage destroys it, no turns, no pool) appears;
@@ -255,6 +257,7 @@ def make_copy(i, comb, rules, dyn, streams, bf):
     on the draft's positions the same within 0-3 positions
     (:func:`.positions.copy_place`, :func:`.positions.reach`).
     It fades at the end of the scene (:func:`spawn_state`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_COPY] != 0:
         return False
     s = find_usable(i, E_MARIONETTE, comb, dyn)
@@ -265,10 +268,10 @@ def make_copy(i, comb, rules, dyn, streams, bf):
             if comb[j, C_SPAWN_BY] == i:
                 if dyn[j, D_ABSENT] == 0:
                     return False  # (a destroyed copy's row is made anew below)
-                anchor = call(rules[PR_COPY_PLACE], i, s, 0, comb, rules, dyn, streams, bf)
+                anchor = call(rules[PR_COPY_PLACE], i, s, 0, w)
                 if anchor < 0:
                     return False  # the grid: no hex in range
-                if not appear(j, anchor, comb, rules, dyn, streams, bf):
+                if not appear(j, anchor, w):
                     return False
                 if on_positions(rules):
                     dyn[j, D_PLACE] = anchor
@@ -289,14 +292,15 @@ def copy_destroyed(t, comb, dyn):
 
 
 @kernel
-def heart_creature(j, anchor, comb, rules, dyn, streams, bf):
+def heart_creature(j, anchor, w):
     """The Heart Burst's creature (L451-453, ``heart_burst: spawn``, A8a):
     girl ``j``'s reserve row appears on the other side (on the grid on the
     free hex nearest to her); one creature per girl and fight."""
+    comb, rules, dyn, streams, bf = unpack(w)
     for m in range(comb.shape[0]):
         if comb[m, C_SPAWN_KIND] == SPAWN_HEART:
             if comb[m, C_SPAWN_BY] == j:
-                if appear(m, anchor, comb, rules, dyn, streams, bf):
+                if appear(m, anchor, w):
                     dyn[j, K_HEART_SPAWNS] += 1
                 return
 
@@ -631,12 +635,13 @@ def power_dampening(i, comb, dyn):
 
 
 @kernel
-def overcharge_radiation(comb, rules, dyn, streams, bf):
+def overcharge_radiation(w):
     """Overcharge Radiation (seed 000 L2047-2049): at the end of a scene every
     magical girl near a monster with it (``radiation_range``; gridless: all)
     takes 1d6 overcharge, per such monster, on the stat ``radiation_stat``
     names (A34). A dead girl takes none. Bursts it causes are checked (and,
     with ``bursts: play``, played by the caller's :func:`settle`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     n = comb.shape[0]
     for m in range(n):
         if not has_code(m, E_RADIATION, comb):
@@ -651,7 +656,7 @@ def overcharge_radiation(comb, rules, dyn, streams, bf):
                 continue
             if rules[R_RADIATION_RANGE] >= 0 and on_grid(bf):
                 if dyn[j, D_POS] >= 0 and dyn[m, D_POS] >= 0:
-                    if call(rules[PR_DISTANCE], j, m, 0, comb, rules, dyn, streams, bf) > rules[R_RADIATION_RANGE]:
+                    if call(rules[PR_DISTANCE], j, m, 0, w) > rules[R_RADIATION_RANGE]:
                         continue
             stat = comb[j, role]
             if rules[R_RADIATION_STAT] == 1:
@@ -682,16 +687,17 @@ def evasion(t, a_total, d_total, comb, rules, dyn):
 
 
 @kernel
-def try_hex(i, comb, rules, dyn, streams, bf):
+def try_hex(i, w):
     """The draft's Hex (DRAFT L251-255; Minor, no cost): a Hex on the
     policy's target (on positions within 0-2, :func:`range_target`), which takes P1 damage at the start of every round until
     the end of the scene (not an attack; Hexes stack); one Hex a round."""
+    comb, rules, dyn, streams, bf = unpack(w)
     s = find_usable(i, E_HEX, comb, dyn)
     if s < 0:
         return False
     if dyn[i, D_HEX_ROUND] == dyn[0, D_ROUND]:
         return False
-    t = range_target(i, s, comb, rules, dyn, streams, bf)  # positions: within 0-2
+    t = range_target(i, s, w)  # positions: within 0-2
     if t < 0:
         return False
     pay_talent(i, s, comb, rules, dyn)
@@ -716,12 +722,13 @@ def mood_for(j, rules, comb):
 
 
 @kernel
-def try_mood(i, to_self, comb, rules, dyn, streams, bf):
+def try_mood(i, to_self, w):
     """The draft's Empower (DRAFT L17-21; 1/Scene, herself, ``to_self``) and
     Rouse (L235-239; Minor, 1/Scene, an ally within 0-2, gridless any):
     Excited or Calm (:func:`mood_for`) on one who has neither; Rouse picks
     the first listed standing ally without one (on positions within its
     ``range_positions``, :func:`within`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     for s in range(MAXT):
         if comb[i, C_TCODE + s] != E_MOOD:
             continue
@@ -737,7 +744,7 @@ def try_mood(i, to_self, comb, rules, dyn, streams, bf):
             for k in range(comb.shape[0]):
                 if other_ally(i, k, comb, dyn):
                     if dyn[k, D_MOOD] == 0:
-                        if within(i, k, s, comb, rules, dyn, streams, bf):  # positions: 0-2 (range_positions)
+                        if within(i, k, s, w):  # positions: 0-2 (range_positions)
                             j = k
                             break
         if j < 0:
@@ -763,15 +770,16 @@ def try_regeneration(i, comb, rules, dyn):
 
 
 @kernel
-def round_effects(j, comb, rules, dyn, streams, bf):
+def round_effects(j, w):
     """Start of a round for ``j``: Regeneration's Resolve (standing only: at 0
     she is a non-magical human), then her Hexes' damage (DRAFT L255: not an
     attack; it may drop her, or wound her at 0). Returns True if damage was dealt."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[j, D_REGEN] != 0:
         if dyn[j, D_RES] > 0:
             _heal(j, j, dyn[j, D_REGEN], comb, dyn)
     if dyn[j, D_HEXES] != 0:
-        took = apply_damage(j, dyn[j, D_HEXES], comb, rules, dyn, streams, bf)
+        took = apply_damage(j, dyn[j, D_HEXES], w)
         dyn[j, K_HEX_DMG] += took
         return True
     return False
@@ -878,19 +886,20 @@ def revive_roll(t, comb, rules, dyn, streams):
 
 
 @kernel
-def dropped(t, comb, rules, dyn, streams, bf):
+def dropped(t, w):
     """``t`` has just dropped to 0 Resolve (L1420): a KO; a monster is dead
     (L1892); a girl makes her revive roll if the rules allow one (L1445,
     A19a), or rolls it as her next Major action in the draft."""
+    comb, rules, dyn, streams, bf = unpack(w)
     dyn[t, K_KOS] += 1
     if dyn[t, D_KO] == 0:
         dyn[t, D_KO] = 1
         dyn[t, K_KO_TRIALS] += 1
     if (comb[t, C_SIDEMASK] | comb[t, C_FOEMASK]) != 0:  # talents of her side or her enemies on her
-        call(rules[PR_DROP_EFFECTS], t, 0, 0, comb, rules, dyn, streams, bf)
+        call(rules[PR_DROP_EFFECTS], t, 0, 0, w)
     if comb[t, C_MONSTER] != 0:
         if (comb[t, C_TMASK] >> E_BROOD) & 1 != 0:
-            if call(rules[PR_BROOD], t, 0, 0, comb, rules, dyn, streams, bf) != 0:
+            if call(rules[PR_BROOD], t, 0, 0, w) != 0:
                 return
         dyn[t, D_DEAD] = 1
         dyn[t, K_DEATHS] += 1
@@ -924,7 +933,7 @@ def end_frenzy_on_drop(t, rules, dyn):
 
 
 @kernel(inline="always")
-def apply_damage(t, dmg, comb, rules, dyn, streams, bf):
+def apply_damage(t, dmg, w):
     """Deal ``dmg`` to ``t``; returns the damage that took effect.
 
     Above 0 Resolve: Resolve falls, overflow is ignored (L1420); reaching 0
@@ -933,17 +942,19 @@ def apply_damage(t, dmg, comb, rules, dyn, streams, bf):
     The draft's Link (DRAFT L165-169, ``damage: 1``) on ``t``: her standing
     secondary takes the same ``dmg`` too (:func:`link_damage`).
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[t, D_LINK_DMG] != 0:
-        call(rules[PR_LINK_DAMAGE], t, 0, dmg, comb, rules, dyn, streams, bf)
-    return _damage(t, dmg, comb, rules, dyn, streams, bf)
+        call(rules[PR_LINK_DAMAGE], t, 0, dmg, w)
+    return _damage(t, dmg, w)
 
 
 @kernel
-def link_damage(t, dmg, comb, rules, dyn, streams, bf):
+def link_damage(t, dmg, w):
     """The draft's Link copies damage (DRAFT L167: "any effect (damage, ...)"):
     the primary ``t`` is about to take ``dmg``; her secondary, if standing,
     takes the same amount first (counted in her ``K_TAKEN``; a copy is not
     copied on). Returns what the secondary took."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dmg <= 0:
         return 0
     if dyn[t, D_DEAD] != 0:
@@ -953,7 +964,7 @@ def link_damage(t, dmg, comb, rules, dyn, streams, bf):
         return 0
     if not is_standing(dyn, k):
         return 0
-    took = _damage(k, dmg, comb, rules, dyn, streams, bf)
+    took = _damage(k, dmg, w)
     dyn[k, K_TAKEN] += took
     return took
 
@@ -1013,8 +1024,9 @@ def human_penalty(t, rules, dyn):
 
 
 @kernel
-def _damage(t, dmg, comb, rules, dyn, streams, bf):
+def _damage(t, dmg, w):
     """:func:`apply_damage` without the Link's copy."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dmg <= 0:
         return 0
     if dyn[t, D_DEAD] != 0:
@@ -1026,7 +1038,7 @@ def _damage(t, dmg, comb, rules, dyn, streams, bf):
             if dyn[t, D_RES] * 2 <= comb[t, C_RES]:
                 dyn[t, D_STICKY] = 1  # Memory Blaze: reached half of its Base Resolve
         if dyn[t, D_RES] == 0:
-            dropped(t, comb, rules, dyn, streams, bf)
+            dropped(t, w)
         return take
     dyn[t, D_WOUNDS] += dmg
     dyn[t, D_WOUND_HITS] += 1
@@ -1102,10 +1114,11 @@ def _spend_boost(i, role, chk, comb, rules, dyn):
 
 
 @kernel
-def intercept(i, t, dmg, comb, rules, dyn, streams, bf):
+def intercept(i, t, dmg, w):
     """Intercept (L1469, A26a), called by :func:`attack` after a hit
     on ``t`` for ``dmg`` when ``D_GUARD`` names an ally (the grid turn, :func:`.battle_grid.guard_for`; Cover on positions, :func:`.positions.ready`): if her policy is
     willing she rolls 2d6! + Defence; returns the damage left for ``t``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     j = dyn[t, D_GUARD]
     dyn[t, D_GUARD] = -1
     if dmg <= 0:
@@ -1127,7 +1140,7 @@ def intercept(i, t, dmg, comb, rules, dyn, streams, bf):
         take = dmg // 2
         if rules[R_INTERCEPT_HALF] == 1:
             take = (dmg + 1) // 2
-    d = apply_damage(j, take, comb, rules, dyn, streams, bf)
+    d = apply_damage(j, take, w)
     dyn[j, K_TAKEN] += d
     dyn[i, K_DEALT] += d
     dyn[j, K_INTERCEPTS] += 1
@@ -1137,7 +1150,7 @@ def intercept(i, t, dmg, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def attack(i, t, comb, rules, dyn, streams, bf):
+def attack(i, t, w):
     """Basic attack of ``i`` on ``t`` (L1453). Returns the damage dealt (>= 0), -1 on a miss.
 
     Talent riders (only when a side has talents, ``C_TMASK``): before the
@@ -1149,6 +1162,7 @@ def attack(i, t, comb, rules, dyn, streams, bf):
     Hide, Shield, Bulwark) and Drain Life; after the attack Backlash and
     Disruptive Strikes (see :func:`attack_riders`).
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     chk = streams[S_CHECK]
     a_stat = comb[i, C_ATT]
     a_role = comb[i, C_RA]
@@ -1162,7 +1176,7 @@ def attack(i, t, comb, rules, dyn, streams, bf):
     ail_slot = -1
     open_slot = -1
     if a_mask != 0:
-        call(rules[PR_DECLARE], i, t, 0, comb, rules, dyn, streams, bf)  # declare_riders, into her D_DECLARE
+        call(rules[PR_DECLARE], i, t, 0, w)  # declare_riders, into her D_DECLARE
         a_bonus = dyn[i, D_DECLARE]
         dmg_bonus = dyn[i, D_DECLARE + 1]
         kb_slot = dyn[i, D_DECLARE + 2]
@@ -1329,14 +1343,14 @@ def attack(i, t, comb, rules, dyn, streams, bf):
             if magical_defence:
                 if (t_mask >> E_MORE) & 1 != 0:
                     if has_code(t, E_EVASION, comb):
-                        hit = call(rules[PR_EVASION], t, a_total, d_total, comb, rules, dyn, streams, bf) == 0
+                        hit = call(rules[PR_EVASION], t, a_total, d_total, w) == 0
     gain_overcharge(i, a_role, a_six, comb, rules, dyn)
     if magical_defence:
         gain_overcharge(t, d_role, d_six, comb, rules, dyn)
     if a_ones > 0:
-        call(rules[PR_DAMPEN_ROLL], i, 0, 0, comb, rules, dyn, streams, bf)
+        call(rules[PR_DAMPEN_ROLL], i, 0, 0, w)
     if d_ones > 0:
-        call(rules[PR_DAMPEN_ROLL], t, 0, 0, comb, rules, dyn, streams, bf)
+        call(rules[PR_DAMPEN_ROLL], t, 0, 0, w)
     dyn[i, K_ATTACKS] += 1
     fury_dice = 0
     if dyn[i, D_FRENZY] != 0:
@@ -1345,7 +1359,7 @@ def attack(i, t, comb, rules, dyn, streams, bf):
     if not hit:
         if magical_defence:
             if (t_mask >> E_AURA_STRENGTH) & 1 != 0:
-                call(rules[PR_MISS], t, i, 0, comb, rules, dyn, streams, bf)
+                call(rules[PR_MISS], t, i, 0, w)
     if hit:
         dyn[i, K_HITS] += 1
         if (comb[i, C_SIDEMASK] >> E_FOLLOW_UP) & 1 != 0:
@@ -1363,7 +1377,7 @@ def attack(i, t, comb, rules, dyn, streams, bf):
         if a_mask != 0:
             dmg += dmg_bonus
             if (a_mask >> E_ALL_OR_NOTHING) & 1 != 0:
-                dmg += call(rules[PR_ALL_IN], i, 0, 0, comb, rules, dyn, streams, bf)
+                dmg += call(rules[PR_ALL_IN], i, 0, 0, w)
             if kb_slot >= 0:
                 # Killing Blow (L1821): a hit deals +P1 d6 + P2
                 dmg += sum_d6(dmg_st, comb[i, C_TP1 + kb_slot]) + comb[i, C_TP2 + kb_slot]
@@ -1379,11 +1393,11 @@ def attack(i, t, comb, rules, dyn, streams, bf):
                 if comb[t, C_MONSTER] == 0:
                     dmg = sum_d6(dmg_st, 1)  # A17b: to a non-magical human, a regular weapon's 1d6 (L1455)
         if dyn[t, D_GUARD] >= 0:  # an ally may intercept (grid, L1469)
-            dmg = call(rules[PR_INTERCEPT], i, t, dmg, comb, rules, dyn, streams, bf)
+            dmg = call(rules[PR_INTERCEPT], i, t, dmg, w)
         if comb[t, C_SIDEMASK] != 0:
-            dmg = call(rules[PR_REDUCE], t, 0, dmg, comb, rules, dyn, streams, bf)
+            dmg = call(rules[PR_REDUCE], t, 0, dmg, w)
             if dyn[t, D_REFLECT_BY] >= 0:
-                dmg = call(rules[PR_REFLECT], i, t, dmg, comb, rules, dyn, streams, bf)
+                dmg = call(rules[PR_REFLECT], i, t, dmg, w)
         drain = -1
         if a_mask != 0:
             drain = find_drain(i, comb, dyn)
@@ -1391,11 +1405,11 @@ def attack(i, t, comb, rules, dyn, streams, bf):
                 # Drain Life (L1815): half the damage (round down, A46) ...
                 pay_talent(i, drain, comb, rules, dyn)
                 dmg = dmg // comb[i, C_TP1 + drain]
-        dealt = apply_damage(t, dmg, comb, rules, dyn, streams, bf)
+        dealt = apply_damage(t, dmg, w)
         dyn[i, K_DEALT] += dealt
         dyn[t, K_TAKEN] += dealt
         if comb[t, C_SIDEMASK] != 0:
-            call(rules[PR_AFTER_HIT], i, t, dealt, comb, rules, dyn, streams, bf)
+            call(rules[PR_AFTER_HIT], i, t, dealt, w)
         if a_mask != 0:
             if drain >= 0:
                 # ... heals her for the amount the hit dealt
@@ -1411,19 +1425,19 @@ def attack(i, t, comb, rules, dyn, streams, bf):
                 dyn[t, D_OPEN_UNTIL] = dyn[i, D_TURNS_DONE] + 2
                 dyn[t, D_OPEN_BONUS] = comb[i, C_TP1 + open_slot]
             if has_code(i, E_INFLICT, comb):
-                call(rules[PR_INFLICT], i, t, 0, comb, rules, dyn, streams, bf)
+                call(rules[PR_INFLICT], i, t, 0, w)
             if (a_mask >> E_SEAL_MAGIC) & 1 != 0:
-                call(rules[PR_SEAL], i, t, 0, comb, rules, dyn, streams, bf)
+                call(rules[PR_SEAL], i, t, 0, w)
     if a_mask != 0:
         follow_target_after(i, t, hit, comb, dyn)
     if t_mask != 0:
         if comb[i, C_MONSTER] == 0:
             if (t_mask >> E_BACKLASH) & 1 != 0:
-                call(rules[PR_BACKLASH], i, t, 1 if hit else 0, comb, rules, dyn, streams, bf)
+                call(rules[PR_BACKLASH], i, t, 1 if hit else 0, w)
     if a_mask != 0:
         if comb[t, C_MONSTER] == 0:
             if (a_mask >> E_DISRUPTIVE) & 1 != 0:
-                call(rules[PR_DISRUPTIVE], i, t, 0, comb, rules, dyn, streams, bf)
+                call(rules[PR_DISRUPTIVE], i, t, 0, w)
     if dyn[t, D_FRENZY] != 0:
         if rules[R_FURY_RETALIATE] != 0:
             dyn[t, D_RETALIATE] = i  # she may strike back after this action (L758)
@@ -1458,10 +1472,11 @@ def all_in_after(i, comb, rules, dyn):
 
 
 @kernel
-def attack_call(i, t, comb, rules, dyn, streams, bf):
+def attack_call(i, t, w):
     """:func:`attack` as a called function, for the rare attack sites (frenzy
     turns, retaliation) so the turn's own inlined attack stays the only copy."""
-    return attack(i, t, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    return attack(i, t, w)
 
 
 @kernel
@@ -1620,7 +1635,7 @@ def pay_talent(i, s, comb, rules, dyn):
 
 
 @kernel
-def within(i, j, s, comb, rules, dyn, streams, bf):
+def within(i, j, s, w):
     """``j`` is within the range of ``i``'s talent in slot ``s``: on the grid
     at most ``C_TREACH`` hexes away (-1 = the whole field, a reading where
     the book gives no range); on the draft's positions at most ``C_TREACH``
@@ -1628,20 +1643,22 @@ def within(i, j, s, comb, rules, dyn, streams, bf):
     Reflector 0-2, Healing Wave 0-1). Gridless without positions everyone's
     ``D_PLACE`` stays 0 (only :func:`.positions.place_all` and moves on
     positions set it), so always."""
+    comb, rules, dyn, streams, bf = unpack(w)
     hi = comb[i, C_TREACH + s]
     if hi < 0:
         return True
     if on_grid(bf):
-        return call(rules[PR_DISTANCE], i, j, 0, comb, rules, dyn, streams, bf) <= hi
+        return call(rules[PR_DISTANCE], i, j, 0, w) <= hi
     return abs(dyn[i, D_PLACE] - dyn[j, D_PLACE]) <= hi
 
 
 @kernel
-def heal_target(i, s, comb, rules, dyn, streams, bf):
+def heal_target(i, s, w):
     """Who ``i``'s heal in slot ``s`` would restore: the standing ally lowest
     in Resolve share below ``heal_below`` percent, among those the row's P3
     allows (0 herself or any ally, 1 herself only, 2 a monster ally that is
     not a minion: A Little Longer), or -1."""
+    comb, rules, dyn, streams, bf = unpack(w)
     who = comb[i, C_TP3 + s]
     if comb[i, C_TCODE + s] == E_SECOND_WIND:
         who = 1
@@ -1661,7 +1678,7 @@ def heal_target(i, s, comb, rules, dyn, streams, bf):
                 continue
         if not is_standing(dyn, j):
             continue
-        if not within(i, j, s, comb, rules, dyn, streams, bf):
+        if not within(i, j, s, w):
             continue
         share = dyn[j, D_RES] * 100 // comb[j, C_RES]
         if share < comb[i, P_HEAL_BELOW]:
@@ -1672,7 +1689,7 @@ def heal_target(i, s, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def try_heal(i, comb, rules, dyn, streams, bf):
+def try_heal(i, w):
     """A healing Minor action: the first of her healing rows (listed order)
     with uses left, an affordable cost and someone to heal (:func:`heal_target`).
 
@@ -1681,6 +1698,7 @@ def try_heal(i, comb, rules, dyn, streams, bf):
     * ``second_wind`` (Second Wind L1716): herself, P1 d6 + P2, and +P3 to her
       Defence rolls until the start of her next turn.
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     mask = comb[i, C_TMASK]
     if (mask >> E_HEAL) & 1 == 0:
         if (mask >> E_SECOND_WIND) & 1 == 0:
@@ -1694,7 +1712,7 @@ def try_heal(i, comb, rules, dyn, streams, bf):
             continue
         if not can_pay(i, s, comb, dyn):
             continue
-        best = heal_target(i, s, comb, rules, dyn, streams, bf)
+        best = heal_target(i, s, w)
         if best < 0:
             continue
         pay_talent(i, s, comb, rules, dyn)
@@ -1728,13 +1746,14 @@ def try_inflict(i, t, comb, rules, dyn):
 
 
 @kernel
-def bleed(j, comb, rules, dyn, streams, bf):
+def bleed(j, w):
     """Bleed (L1465): damage at the beginning of each round; not an attack."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[j, D_AIL + A_BLEED] == 0:
         return
     if dyn[j, D_DEAD] != 0:
         return
-    d = apply_damage(j, rules[R_BLEED_DAMAGE], comb, rules, dyn, streams, bf)
+    d = apply_damage(j, rules[R_BLEED_DAMAGE], w)
     dyn[j, K_BLEED_DMG] += d
     dyn[j, K_TAKEN] += d
     check_bursts(j, comb, rules, dyn)
@@ -2125,10 +2144,11 @@ def follow_target_after(i, t, hit, comb, dyn):
 
 
 @kernel
-def backlash(i, t, hit, comb, rules, dyn, streams, bf):
+def backlash(i, t, hit, w):
     """Backlash (L1956): a magical girl ``i`` attacking ``t`` takes P1 d6
     damage, on every attack (A30a) or on hits only (``backlash_on``); it is
     not an attack (no reductions)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if (comb[t, C_TMASK] >> E_BACKLASH) & 1 == 0:
         return
     if not hit:
@@ -2138,7 +2158,7 @@ def backlash(i, t, hit, comb, rules, dyn, streams, bf):
         if comb[t, C_TCODE + s] == E_BACKLASH:
             d = sum_d6(streams[S_DAMAGE], comb[t, C_TP1 + s])
             dyn[t, K_TUSE + s] += 1
-            took = apply_damage(i, d, comb, rules, dyn, streams, bf)
+            took = apply_damage(i, d, w)
             dyn[i, K_TAKEN] += took
             dyn[i, K_SELF_DMG] += took
 
@@ -2158,19 +2178,20 @@ def disruptive(i, t, comb, rules, dyn, streams):
 
 
 @kernel
-def talent_on_target(i, code, comb, rules, dyn, streams, bf):
+def talent_on_target(i, code, w):
     """``(slot, target)`` for a talent used on the policy's target: the first
     usable slot of ``code`` (:func:`find_usable`) and a standing target, or
     ``(-1, -1)``. The target is chosen only when a slot is usable; on the grid
     among the enemies within the talent's range (:func:`.battle_grid.pick_near`),
     on the draft's positions within its ``range_positions`` (:func:`range_target`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     s = find_usable(i, code, comb, dyn)
     if s < 0:
         return -1, -1
     if on_grid(bf):
-        t = call(rules[PR_PICK_WITHIN], i, comb[i, C_TREACH + s], 0, comb, rules, dyn, streams, bf)
+        t = call(rules[PR_PICK_WITHIN], i, comb[i, C_TREACH + s], 0, w)
     else:
-        t = range_target(i, s, comb, rules, dyn, streams, bf)
+        t = range_target(i, s, w)
     if t < 0:
         return -1, -1
     if not is_standing(dyn, t):
@@ -2179,15 +2200,16 @@ def talent_on_target(i, code, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def range_target(i, s, comb, rules, dyn, streams, bf):
+def range_target(i, s, w):
     """Gridless, the policy's target for ``i``'s talent in slot ``s``
     (:func:`choose_target`); on the draft's positions, when the slot has a
     reach (``C_TREACH``, the row's ``range_positions``), the policy's pick
     among the enemies within it (:func:`.positions.pick_within`); -1 if none."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if on_positions(rules):
         hi = comb[i, C_TREACH + s]
         if hi >= 0:
-            return call(rules[PR_PICK_WITHIN], i, hi, 0, comb, rules, dyn, streams, bf)
+            return call(rules[PR_PICK_WITHIN], i, hi, 0, w)
     return choose_target(i, comb, dyn, streams[S_POLICY])
 
 
@@ -2203,12 +2225,13 @@ def support_roll(i, comb, rules, dyn, chk):
 
 
 @kernel
-def try_curse(i, comb, rules, dyn, streams, bf):
+def try_curse(i, w):
     """Curse (L1728) / Hello There (L2189), ``curse``: a Minor action giving
     the policy's target an ailment it lacks, no roll (A51); P1 is the mask of
     allowed ailments (1 Stun, 2 Bound, 4 Bleed), tried in the policy's
     ``inflict`` order."""
-    s, t = talent_on_target(i, E_CURSE, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    s, t = talent_on_target(i, E_CURSE, w)
     if s < 0:
         return False
     for k in range(3):
@@ -2223,7 +2246,7 @@ def try_curse(i, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def try_scream(i, comb, rules, dyn, streams, bf):
+def try_scream(i, w):
     """Deafening Scream (L1972) / Blood Rain (L1962), ``scream``: a Major
     action, Support vs Support against every standing enemy in the area
     (gridless: all of them; grid: P2 ``area`` circle = within the row's
@@ -2234,6 +2257,7 @@ def try_scream(i, comb, rules, dyn, streams, bf):
     who lose get ailment P1. One roll for the user, one per target; ties to
     the defender (A21). Used when at least ``scream_min`` enemies in the area
     (or all that are left in it) lack the ailment."""
+    comb, rules, dyn, streams, bf = unpack(w)
     s = find_usable(i, E_SCREAM, comb, dyn)
     if s < 0:
         return False
@@ -2243,16 +2267,16 @@ def try_scream(i, comb, rules, dyn, streams, bf):
     d = -1
     if on_grid(bf):
         if comb[i, C_TP2 + s] == 1:
-            d = scream_direction(i, s, a, 6, comb, rules, dyn, streams, bf)  # one of the six hex directions
+            d = scream_direction(i, s, a, 6, w)  # one of the six hex directions
     elif on_positions(rules):
         d = 2  # a circle of positions
         if comb[i, C_TP2 + s] == 1:
-            d = scream_direction(i, s, a, 2, comb, rules, dyn, streams, bf)  # a line of positions: 0 upward, 1 downward
+            d = scream_direction(i, s, a, 2, w)  # a line of positions: 0 upward, 1 downward
     open_ = 0
     left = 0
     for j in range(n):
         if comb[j, C_SIDE] != side:
-            if not in_area(i, j, s, d, comb, rules, dyn, streams, bf):
+            if not in_area(i, j, s, d, w):
                 continue
             if is_standing(dyn, j):
                 left += 1
@@ -2271,7 +2295,7 @@ def try_scream(i, comb, rules, dyn, streams, bf):
             continue
         if not is_standing(dyn, j):
             continue
-        if not in_area(i, j, s, d, comb, rules, dyn, streams, bf):
+        if not in_area(i, j, s, d, w):
             continue
         d_total, d_six = support_roll(j, comb, rules, dyn, chk)
         d_total -= dyn[j, D_AMP_AIL]  # Amplify Magic: -P2 to resist ailments (L1797)
@@ -2283,10 +2307,11 @@ def try_scream(i, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def scream_direction(i, s, a, nd, comb, rules, dyn, streams, bf):
+def scream_direction(i, s, a, nd, w):
     """Blood Rain's line (``area: line``, L1962): of directions ``0 .. nd-1`` (grid: the six
     hex directions; positions: 0 upward, 1 downward), the one whose line (:func:`in_area`)
     holds the most standing enemies without ailment ``a`` (ties: the lowest)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     best = 0
     best_n = -1
     side = comb[i, C_SIDE]
@@ -2296,7 +2321,7 @@ def scream_direction(i, s, a, nd, comb, rules, dyn, streams, bf):
             if comb[j, C_SIDE] != side:
                 if is_standing(dyn, j):
                     if dyn[j, D_AIL + a] == 0:
-                        if in_area(i, j, s, d, comb, rules, dyn, streams, bf):
+                        if in_area(i, j, s, d, w):
                             k += 1
         if k > best_n:
             best_n = k
@@ -2305,20 +2330,21 @@ def scream_direction(i, s, a, nd, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def in_area(i, j, s, d, comb, rules, dyn, streams, bf):
+def in_area(i, j, s, d, w):
     """``j`` stands in the area of ``i``'s Scream in slot ``s`` (line direction ``d``); gridless always.
     On positions (``d`` >= 0): ``d`` 2 a circle (:func:`within`), 0 / 1 the line of
     positions upward / downward from hers (:func:`.positions.on_side`); on the grid a
     circle (:func:`within`) or the line (:func:`.battle_grid.on_line`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if on_grid(bf):
         if comb[i, C_TP2 + s] == 1:
-            return call(rules[PR_ON_LINE], i, j, d * 8 + s, comb, rules, dyn, streams, bf) != 0
-        return within(i, j, s, comb, rules, dyn, streams, bf)
+            return call(rules[PR_ON_LINE], i, j, d * 8 + s, w) != 0
+        return within(i, j, s, w)
     if d < 0:
         return True
     if d == 2:
-        return within(i, j, s, comb, rules, dyn, streams, bf)
-    return call(rules[PR_ON_LINE], i, j, d * 8 + s, comb, rules, dyn, streams, bf) != 0
+        return within(i, j, s, w)
+    return call(rules[PR_ON_LINE], i, j, d * 8 + s, w) != 0
 
 
 @kernel
@@ -2360,15 +2386,16 @@ def other_ally(i, j, comb, dyn):
 
 
 @kernel
-def ailing_ally(i, s, comb, rules, dyn, streams, bf):
+def ailing_ally(i, s, w):
     """The standing ally of ``i`` (not herself) with the most ailments within
     the range of her talent in slot ``s``, or -1."""
+    comb, rules, dyn, streams, bf = unpack(w)
     best = -1
     most = 0
     for j in range(comb.shape[0]):
         if not other_ally(i, j, comb, dyn):
             continue
-        if not within(i, j, s, comb, rules, dyn, streams, bf):
+        if not within(i, j, s, w):
             continue
         k = dyn[j, D_AIL] + dyn[j, D_AIL + 1] + dyn[j, D_AIL + 2]
         if k > most:
@@ -2414,12 +2441,13 @@ def try_remedy(i, j, comb, rules, dyn):
 
 
 @kernel
-def try_steal(i, comb, rules, dyn, streams, bf):
+def try_steal(i, w):
     """Steal Action (L1725): a Minor action, an attack challenge (2d6! + Attack
     against the target's defence; no damage, A50a) on the policy's target if
     it is not Stunned; on success it is Stunned and she may take another
     Minor action. Returns 0 (not used), 1 (failed) or 2 (succeeded)."""
-    s, t = talent_on_target(i, E_STEAL_ACTION, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    s, t = talent_on_target(i, E_STEAL_ACTION, w)
     if s < 0:
         return 0
     if dyn[t, D_AIL + A_STUN] != 0:
@@ -2450,11 +2478,12 @@ def try_steal(i, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def try_group_heal(i, comb, rules, dyn, streams, bf):
+def try_group_heal(i, w):
     """Wave of Courage (L1746): a Major action; she and every standing ally
     within the row's range (3; gridless: all) regain P1 d6 + P2, one roll
     each (A45b) or one roll for all (rule ``group_heal_roll: once``, A45a). Used
     when at least P3 of them (or all, if fewer) are below ``heal_below``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     s = find_usable(i, E_GROUP_HEAL, comb, dyn)
     if s < 0:
         return False
@@ -2466,7 +2495,7 @@ def try_group_heal(i, comb, rules, dyn, streams, bf):
             continue
         if not is_standing(dyn, j):
             continue
-        if not within(i, j, s, comb, rules, dyn, streams, bf):
+        if not within(i, j, s, w):
             continue
         standing += 1
         if dyn[j, D_RES] * 100 < comb[i, P_HEAL_BELOW] * comb[j, C_RES]:
@@ -2486,7 +2515,7 @@ def try_group_heal(i, comb, rules, dyn, streams, bf):
             continue
         if not is_standing(dyn, j):
             continue
-        if not within(i, j, s, comb, rules, dyn, streams, bf):
+        if not within(i, j, s, w):
             continue
         if not once:
             amount = sum_d6(streams[S_DAMAGE], comb[i, C_TP1 + s]) + comb[i, C_TP2 + s]
@@ -2529,11 +2558,12 @@ def guided_choice(i, comb, dyn):
 
 
 @kernel
-def give_reflector(i, comb, rules, dyn, streams, bf):
+def give_reflector(i, w):
     """Reflector (L1528): after her successful attack (once per round: her
     first Major of the turn), the standing ally lowest in Resolve share
     within the row's range (1-3; gridless: any) bears a Reflector until the
     end of her next turn; herself with no ally in range."""
+    comb, rules, dyn, streams, bf = unpack(w)
     s = -1
     for k in range(MAXT):
         if comb[i, C_TCODE + k] == E_REFLECTOR:
@@ -2549,7 +2579,7 @@ def give_reflector(i, comb, rules, dyn, streams, bf):
     for j in range(comb.shape[0]):
         if not other_ally(i, j, comb, dyn):
             continue
-        if not within(i, j, s, comb, rules, dyn, streams, bf):
+        if not within(i, j, s, w):
             continue
         share = dyn[j, D_RES] * 100 // comb[j, C_RES]
         if share < best_share:
@@ -2561,10 +2591,11 @@ def give_reflector(i, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def reflect(i, t, dmg, comb, rules, dyn, streams, bf):
+def reflect(i, t, dmg, w):
     """A hit by ``i`` on a Reflector bearer ``t``: she ignores up to P1 of the
     damage and the attacker takes those points (not an attack); returns the
     damage left. An expired Reflector is removed."""
+    comb, rules, dyn, streams, bf = unpack(w)
     g = dyn[t, D_REFLECT_BY]
     if dyn[g, D_TURNS_DONE] >= dyn[t, D_REFLECT_UNTIL]:
         dyn[t, D_REFLECT_BY] = -1
@@ -2579,7 +2610,7 @@ def reflect(i, t, dmg, comb, rules, dyn, streams, bf):
     if cut <= 0:
         return dmg
     dyn[t, K_PREVENTED] += cut
-    took = apply_damage(i, cut, comb, rules, dyn, streams, bf)
+    took = apply_damage(i, cut, w)
     dyn[i, K_TAKEN] += took
     dyn[i, K_SELF_DMG] += took
     dyn[g, K_DEALT] += took
@@ -2587,7 +2618,7 @@ def reflect(i, t, dmg, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def after_hit(i, t, dealt, comb, rules, dyn, streams, bf):
+def after_hit(i, t, dealt, w):
     """What a hit on ``t`` (dealing ``dealt``) sets off on her side's talents:
 
     * Life Bomb (L1712): her bomb goes off; she heals half the attack's
@@ -2595,6 +2626,7 @@ def after_hit(i, t, dealt, comb, rules, dyn, streams, bf):
     * Implode (L1763): if the attacker ``i`` is imploded, it takes half the
       damage it dealt (round up) itself.
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[t, D_BOMB] != 0:
         dyn[t, D_BOMB] = 0
         if is_standing(dyn, t):
@@ -2604,7 +2636,7 @@ def after_hit(i, t, dealt, comb, rules, dyn, streams, bf):
         if dyn[g, D_TURNS_DONE] >= dyn[i, D_IMPLODE_UNTIL]:
             dyn[i, D_IMPLODE_BY] = -1
         elif dealt > 0:
-            took = apply_damage(i, (dealt + 1) // 2, comb, rules, dyn, streams, bf)
+            took = apply_damage(i, (dealt + 1) // 2, w)
             dyn[i, K_TAKEN] += took
             dyn[i, K_SELF_DMG] += took
             dyn[g, K_DEALT] += took
@@ -2628,12 +2660,13 @@ def try_life_bomb(i, comb, rules, dyn):
 
 
 @kernel
-def try_implode(i, comb, rules, dyn, streams, bf):
+def try_implode(i, w):
     """Implode (L1763): a Major action, Support vs Support against the
     policy's target (ties to the defender, A21); on success, until the end of
     her next turn, whenever it deals damage it takes half (round up) itself.
     Used on a target with a higher Attack than hers that is not imploded."""
-    s, t = talent_on_target(i, E_IMPLODE, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    s, t = talent_on_target(i, E_IMPLODE, w)
     if s < 0:
         return False
     if comb[t, C_ATT] <= comb[i, C_ATT]:
@@ -2734,13 +2767,14 @@ def seal_magic(i, t, comb, rules, dyn):
 
 
 @kernel
-def aura_of_strength(t, i, comb, rules, dyn, streams, bf):
+def aura_of_strength(t, i, w):
     """Aura of Strength (L1689): ``t`` succeeded on a defence roll against
     ``i``; enemies adjacent to her take P1 damage each (not an attack, no
     reductions). Adjacent = the attacker when its attack is melee
     (``C_FORM``); see the STATUS file for the grid. On the draft's positions
     (DRAFT L95, 'all enemies in the same position as you'): every enemy of
     ``t`` in her position, standing or downed, the attacker or not."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if rules[R_POSITIONS] > 0:
         for s in range(MAXT):
             if comb[t, C_TCODE + s] == E_AURA_STRENGTH:
@@ -2752,7 +2786,7 @@ def aura_of_strength(t, i, comb, rules, dyn, streams, bf):
                         continue
                     if dyn[j, D_PLACE] != dyn[t, D_PLACE]:
                         continue
-                    took = apply_damage(j, comb[t, C_TP1 + s], comb, rules, dyn, streams, bf)
+                    took = apply_damage(j, comb[t, C_TP1 + s], w)
                     dyn[t, K_DEALT] += took
                     dyn[j, K_TAKEN] += took
                     dyn[j, K_SELF_DMG] += took
@@ -2762,7 +2796,7 @@ def aura_of_strength(t, i, comb, rules, dyn, streams, bf):
     for s in range(MAXT):
         if comb[t, C_TCODE + s] == E_AURA_STRENGTH:
             dyn[t, K_TUSE + s] += 1
-            took = apply_damage(i, comb[t, C_TP1 + s], comb, rules, dyn, streams, bf)
+            took = apply_damage(i, comb[t, C_TP1 + s], w)
             dyn[t, K_DEALT] += took
             dyn[i, K_TAKEN] += took
             dyn[i, K_SELF_DMG] += took
@@ -2918,14 +2952,15 @@ def belkan_hit(i, comb, dyn):
 
 
 @kernel
-def try_curse_shift(i, comb, rules, dyn, streams, bf):
+def try_curse_shift(i, w):
     """Curse Shift (L2017, Major, its cost + 1 per further effect): move the
     ailments it bears to the policy's target (1-2 hexes on the grid ``bf``), those
     the target lacks, while its pool pays. Used when it bears an ailment
     the target lacks."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if not has_ailment(i, dyn):
         return False
-    s, t = talent_on_target(i, E_CURSE_SHIFT, comb, rules, dyn, streams, bf)
+    s, t = talent_on_target(i, E_CURSE_SHIFT, w)
     if s < 0:
         return False
     moved = 0
@@ -2943,11 +2978,12 @@ def try_curse_shift(i, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def ambush_turns(order, comb, rules, dyn, streams, bf):
+def ambush_turns(order, w):
     """Ambush Tactics (L2006): before round 1 each standing combatant with it
     (initiative order) takes an extra turn, its attack at +P3 and +P1 d6 + P2
     damage; then the ambushers go first in round 1 ("can go first if it
     chooses": it always does). Returns the outcome, -1 while the fight goes on."""
+    comb, rules, dyn, streams, bf = unpack(w)
     n = comb.shape[0]
     outcome = -1
     front = 0
@@ -2964,18 +3000,19 @@ def ambush_turns(order, comb, rules, dyn, streams, bf):
         if not is_standing(dyn, i):
             continue
         dyn[i, D_AMBUSH] = 1
-        play_turn(i, comb, rules, dyn, streams, bf)
+        play_turn(i, w)
         dyn[i, D_AMBUSH] = 0
-        settle(comb, rules, dyn, streams, bf)
+        settle(w)
         outcome = outcome_now(comb, rules, dyn)
     return outcome
 
 
 @kernel
-def _lowest_two(i, s, comb, rules, dyn, streams, bf):
+def _lowest_two(i, s, w):
     """The two standing members of ``i``'s side (herself included) within the
     range of her slot ``s`` (:func:`within`) lowest in Resolve share,
     ``(first, second)``; -1 where there are not enough."""
+    comb, rules, dyn, streams, bf = unpack(w)
     a = -1
     b = -1
     sa = 1 << 40
@@ -2985,7 +3022,7 @@ def _lowest_two(i, s, comb, rules, dyn, streams, bf):
             continue
         if not is_standing(dyn, j):
             continue
-        if not within(i, j, s, comb, rules, dyn, streams, bf):
+        if not within(i, j, s, w):
             continue
         share = dyn[j, D_RES] * 100 // comb[j, C_RES]
         if share < sa:
@@ -3000,7 +3037,7 @@ def _lowest_two(i, s, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def try_link(i, comb, rules, dyn, streams, bf):
+def try_link(i, w):
     """Link (L1743, Minor, one link at a time, to the end of the scene):
     when her side heals, link the two allies (herself included) lowest in
     Resolve share, the lowest as primary: healing on the primary is copied to
@@ -3018,6 +3055,7 @@ def try_link(i, comb, rules, dyn, streams, bf):
     Both linked must be within the slot's range of her (:func:`within`): 4.1
     "2 enemies or 2 allies within 1-3, may include yourself" on the hex grid,
     the draft's 0-2 on positions; gridless always."""
+    comb, rules, dyn, streams, bf = unpack(w)
     p = dyn[i, D_LINKED]
     if p >= 0:
         k = dyn[p, D_LINK_TO]
@@ -3035,25 +3073,25 @@ def try_link(i, comb, rules, dyn, streams, bf):
     b = -1
     hurts = False
     if comb[i, C_TP1 + s] != 0:
-        a, b = _enemy_pair(i, s, comb, rules, dyn, streams, bf)
+        a, b = _enemy_pair(i, s, w)
         hurts = b >= 0
     if hurts:
         pass
     elif (side_mask & heals) != 0:
-        a, b = _lowest_two(i, s, comb, rules, dyn, streams, bf)
+        a, b = _lowest_two(i, s, w)
     elif (side_mask & ailing) != 0:
         a = choose_target(i, comb, dyn, streams[S_POLICY])
         if a >= 0:
             if not is_standing(dyn, a):
                 a = -1
-            elif not within(i, a, s, comb, rules, dyn, streams, bf):
+            elif not within(i, a, s, w):
                 a = -1
         if a >= 0:
             for j in range(comb.shape[0]):
                 if j != a:
                     if comb[j, C_SIDE] == comb[a, C_SIDE]:
                         if is_standing(dyn, j):
-                            if within(i, j, s, comb, rules, dyn, streams, bf):
+                            if within(i, j, s, w):
                                 b = j
                                 break
     if b < 0:
@@ -3069,11 +3107,12 @@ def try_link(i, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def _enemy_pair(i, s, comb, rules, dyn, streams, bf):
+def _enemy_pair(i, s, w):
     """The draft's Link on enemies: ``(primary, secondary)`` = the policy's
     target and the other standing enemy lowest in Resolve (ties to the first
     listed; never a Marionette copy), both within the slot's reach
     (:func:`within`); ``(-1, -1)`` when there is no such pair."""
+    comb, rules, dyn, streams, bf = unpack(w)
     a = choose_target(i, comb, dyn, streams[S_POLICY])
     if a < 0:
         return -1, -1
@@ -3081,7 +3120,7 @@ def _enemy_pair(i, s, comb, rules, dyn, streams, bf):
         a = comb[a, C_SPAWN_BY]  # the decoy: she links the girl it copies
     if not is_standing(dyn, a):
         return -1, -1
-    if not within(i, a, s, comb, rules, dyn, streams, bf):
+    if not within(i, a, s, w):
         return -1, -1
     b = -1
     br = 1 << 40
@@ -3094,7 +3133,7 @@ def _enemy_pair(i, s, comb, rules, dyn, streams, bf):
             continue
         if not is_standing(dyn, j):
             continue
-        if not within(i, j, s, comb, rules, dyn, streams, bf):
+        if not within(i, j, s, w):
             continue
         if dyn[j, D_RES] < br:
             br = dyn[j, D_RES]
@@ -3207,25 +3246,27 @@ def friends_bonus(i, s, comb, dyn):
 
 
 @kernel(inline="always")
-def settle(comb, rules, dyn, streams, bf):
+def settle(w):
     """What an action left due, played after it (``bursts: play``, A7b): a
     frenzied girl's retaliation on whoever attacked her (L758), then every
     due burst (:func:`play_burst`), by :func:`settle_due`.
 
     Looking for something due is one load (``D_DUE``, set with every burst due and
     every retaliation); the work is the procedure ``PR_SETTLE``, compiled once."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if rules[R_BURSTS] == BURSTS_COUNT:
         return
     if dyn[0, D_DUE] != 0:
-        call(rules[PR_SETTLE], 0, 0, 0, comb, rules, dyn, streams, bf)
+        call(rules[PR_SETTLE], 0, 0, 0, w)
 
 
 @kernel
-def settle_due(comb, rules, dyn, streams, bf):
+def settle_due(w):
     """The work of :func:`settle`: retaliations and due bursts, in passes over
     the combatants until none is left. What they set off (a Judgment Burst's
     damage, a revive roll's overcharge) is played in the same call; every
     burst empties its counter, so this ends."""
+    comb, rules, dyn, streams, bf = unpack(w)
     n = comb.shape[0]
     dyn[0, D_DUE] = 0
     for _ in range(1000 + 64 * n):  # a bound for safety only: every pass spends or empties a counter
@@ -3235,22 +3276,23 @@ def settle_due(comb, rules, dyn, streams, bf):
             if a >= 0:
                 dyn[j, D_RETALIATE] = -1
                 busy = True
-                retaliate(j, a, comb, rules, dyn, streams, bf)
+                retaliate(j, a, w)
             for s in range(3):
                 if dyn[j, D_PEND + s] != 0:
                     dyn[j, D_PEND + s] = 0
                     busy = True
-                    play_burst(j, s, comb, rules, dyn, streams, bf)
+                    play_burst(j, s, w)
         if not busy:
             dyn[0, D_DUE] = 0  # a pass found nothing: whatever set it again was played
             return
 
 
 @kernel
-def retaliate(j, a, comb, rules, dyn, streams, bf):
+def retaliate(j, a, w):
     """Frenzied ``j`` spends 2 Fury overcharge for a basic attack on ``a``, who
     attacked her (L758), if she is still frenzied and standing, has the 2
     points, ``a`` is alive and (on the grid or positions) within her reach."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[j, D_FRENZY] == 0:
         return
     if not is_standing(dyn, j):
@@ -3260,13 +3302,13 @@ def retaliate(j, a, comb, rules, dyn, streams, bf):
     if dyn[j, D_OC + FURY] < 2:
         return
     if not gridless(rules):
-        if call(rules[PR_REACH], j, a, 0, comb, rules, dyn, streams, bf) < 0:
+        if call(rules[PR_REACH], j, a, 0, w) < 0:
             return  # a basic attack: only on an attacker within her reach (grid, positions)
     spend_fury(j, 2, dyn)
     dyn[j, K_RETALIATIONS] += 1
     if side_has_code(a, E_SWITCH, comb):
-        a = defensive_switch(j, a, comb, rules, dyn, streams, bf)
-    call(rules[PR_ATTACK_AT], j, a, 0, comb, rules, dyn, streams, bf)
+        a = defensive_switch(j, a, w)
+    call(rules[PR_ATTACK_AT], j, a, 0, w)
 
 
 @kernel
@@ -3309,7 +3351,7 @@ def lose_bond(j, strongest, comb, dyn):
 
 
 @kernel
-def play_burst(j, s, comb, rules, dyn, streams, bf):
+def play_burst(j, s, w):
     """Girl ``j``'s burst on stat ``s`` (counted when it became due):
 
     * Heart (L451-453): the creature is a separate encounter (A8b,
@@ -3323,6 +3365,7 @@ def play_burst(j, s, comb, rules, dyn, streams, bf):
       (:func:`judgment_blast`), resets, and she loses a point of her weakest
       bond.
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[j, D_LOST] != 0:
         return
     if s == HEART:
@@ -3330,7 +3373,7 @@ def play_burst(j, s, comb, rules, dyn, streams, bf):
         anchor = dyn[j, D_POS]
         lose_bond(j, True, comb, dyn)
         if rules[R_HEART_BURST] == 1:
-            heart_creature(j, anchor, comb, rules, dyn, streams, bf)
+            heart_creature(j, anchor, w)
     elif s == FURY:
         if not lose_bond(j, rules[R_FURY_BOND] == 0, comb, dyn):
             if dyn[j, D_RES] > 0:
@@ -3340,12 +3383,12 @@ def play_burst(j, s, comb, rules, dyn, streams, bf):
     else:
         released = dyn[j, D_OC + JUDGMENT]
         dyn[j, D_OC + JUDGMENT] = 0
-        judgment_blast(j, released, comb, rules, dyn, streams, bf)
+        judgment_blast(j, released, w)
         lose_bond(j, False, comb, dyn)
 
 
 @kernel
-def judgment_blast(j, released, comb, rules, dyn, streams, bf):
+def judgment_blast(j, released, w):
     """A Judgment Burst (L1163): ``released`` damage to everyone in the
     vicinity (gridless: the whole battlefield; on the grid within
     ``judgment_radius`` hexes, -1 = all, A10i), herself only with
@@ -3354,6 +3397,7 @@ def judgment_blast(j, released, comb, rules, dyn, streams, bf):
     ``judgment_avoid``): 2d6! + Support (sixes give overcharge as usual), a
     girl at 0 Resolve 2d6 + Tenacity. Not an attack: no defence, no
     reductions."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if released <= 0:
         return
     n = comb.shape[0]
@@ -3369,7 +3413,7 @@ def judgment_blast(j, released, comb, rules, dyn, streams, bf):
         if on_grid(bf):
             if k != j:
                 if rules[R_JUDGMENT_RADIUS] >= 0:
-                    if call(rules[PR_DISTANCE], j, k, 0, comb, rules, dyn, streams, bf) > rules[R_JUDGMENT_RADIUS]:
+                    if call(rules[PR_DISTANCE], j, k, 0, w) > rules[R_JUDGMENT_RADIUS]:
                         continue
         rolls = k != j
         if mode == 2:
@@ -3388,7 +3432,7 @@ def judgment_blast(j, released, comb, rules, dyn, streams, bf):
                 dyn[k, K_JUDG_AVOIDED] += 1
                 check_bursts(k, comb, rules, dyn)
                 continue
-        took = apply_damage(k, released, comb, rules, dyn, streams, bf)
+        took = apply_damage(k, released, w)
         dyn[k, K_TAKEN] += took
         dyn[k, K_JUDG_TAKEN] += took
         dyn[j, K_DEALT] += took  # damage dealt and taken stay two views of the same hits
@@ -3398,12 +3442,13 @@ def judgment_blast(j, released, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def frenzy_gap(i, j, comb, rules, dyn, streams, bf):
+def frenzy_gap(i, j, w):
     """How far ``j`` is from frenzied ``i``: hexes on the grid, positions on the
     draft's map (``positions`` > 0), 0 gridless (``D_PLACE`` stays 0 there, so
     every target is as close, A9)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if on_grid(bf):
-        return call(rules[PR_DISTANCE], i, j, 0, comb, rules, dyn, streams, bf)
+        return call(rules[PR_DISTANCE], i, j, 0, w)
     return abs(dyn[i, D_PLACE] - dyn[j, D_PLACE])
 
 
@@ -3418,7 +3463,7 @@ def _frenzy_candidate(i, j, dyn):
 
 
 @kernel
-def frenzy_target(i, comb, rules, dyn, streams, bf):
+def frenzy_target(i, w):
     """Whom frenzied ``i`` attacks or moves toward (L746: "preference is given
     to closest targets, then to the targets that pose greater threat, then to
     the hostiles"; A9 ``fury_target``). Among the standing combatants (allies
@@ -3426,6 +3471,7 @@ def frenzy_target(i, comb, rules, dyn, streams, bf):
     gridless all are as close), then 'threat' the highest Attack, ties to
     hostiles, then the first listed; 'random' any of the closest; 'enemies'
     her policy's target. -1 if nobody."""
+    comb, rules, dyn, streams, bf = unpack(w)
     mode = rules[R_FURY_TARGET]
     if mode == 2:
         return choose_target(i, comb, dyn, streams[S_POLICY])
@@ -3437,7 +3483,7 @@ def frenzy_target(i, comb, rules, dyn, streams, bf):
     for j in range(n):
         if not _frenzy_candidate(i, j, dyn):
             continue
-        d = frenzy_gap(i, j, comb, rules, dyn, streams, bf)
+        d = frenzy_gap(i, j, w)
         if best < 0 or d < best_d:
             best = j
             best_d = d
@@ -3460,7 +3506,7 @@ def frenzy_target(i, comb, rules, dyn, streams, bf):
     for j in range(n):
         if not _frenzy_candidate(i, j, dyn):
             continue
-        if frenzy_gap(i, j, comb, rules, dyn, streams, bf) != best_d:
+        if frenzy_gap(i, j, w) != best_d:
             continue
         if k == 0:
             return j
@@ -3540,7 +3586,7 @@ def cast_sorcery(i, mode, comb, rules, dyn, streams):
 
 
 @kernel
-def frenzy_turn(i, comb, rules, dyn, streams, bf):
+def frenzy_turn(i, w):
     """A turn of frenzied ``i`` (L746-752): she regains ``fury_regen_dice``
     d6 Resolve, then attacks :func:`frenzy_target` (the closest standing
     combatant, allies included), her Minor a removal roll when she has an
@@ -3552,6 +3598,7 @@ def frenzy_turn(i, comb, rules, dyn, streams, bf):
     toward it when it is out of reach (a Minor step, then the Major), and
     attacks it when in reach. ``fury_target: enemies`` on the grid: her usual
     grid turn (her policy's target among enemies, with her talents)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     dyn[i, K_FRENZY_TURNS] += 1
     nd = rules[R_FURY_REGEN_DICE]
     if nd > 0:
@@ -3563,20 +3610,20 @@ def frenzy_turn(i, comb, rules, dyn, streams, bf):
         dyn[i, K_FRENZY_REGEN] += g
     if on_grid(bf):
         if rules[R_FURY_TARGET] == 2:
-            call(rules[PR_TURN], i, 0, 0, comb, rules, dyn, streams, bf)  # 'enemies': her usual grid turn
+            call(rules[PR_TURN], i, 0, 0, w)  # 'enemies': her usual grid turn
         else:
-            call(rules[PR_FRENZY_MOVE], i, frenzy_target(i, comb, rules, dyn, streams, bf), 0,
-                 comb, rules, dyn, streams, bf)
+            call(rules[PR_FRENZY_MOVE], i, frenzy_target(i, w), 0,
+                 w)
         return
     if not on_positions(rules):
         frenzy_removal(i, comb, rules, dyn, streams)  # gridless her Minor never moves her
-    t = frenzy_target(i, comb, rules, dyn, streams, bf)
+    t = frenzy_target(i, w)
     if on_positions(rules):
-        call(rules[PR_FRENZY_MOVE], i, t, 0, comb, rules, dyn, streams, bf)
+        call(rules[PR_FRENZY_MOVE], i, t, 0, w)
     elif t >= 0:
         if side_has_code(t, E_SWITCH, comb):
-            t = defensive_switch(i, t, comb, rules, dyn, streams, bf)
-        call(rules[PR_ATTACK], i, t, 0, comb, rules, dyn, streams, bf)
+            t = defensive_switch(i, t, w)
+        call(rules[PR_ATTACK], i, t, 0, w)
     if comb[i, C_TMASK] != 0:
         dyn[i, D_TURNS_DONE] += 1
 
@@ -3610,7 +3657,7 @@ def frenzy_again(i, comb, rules, dyn):
 
 
 @kernel
-def take_turn(i, comb, rules, dyn, streams, bf):
+def take_turn(i, w):
     """One turn of ``i`` (L1410): a Major and a Minor action, free actions.
 
     1. Ailments: with Remedy she removes them for sure (:func:`try_remedy`),
@@ -3634,6 +3681,7 @@ def take_turn(i, comb, rules, dyn, streams, bf):
     in reach, and moves with a Minor still unused afterwards. Without
     positions none of this runs: no draw, no counter.
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     mask = comb[i, C_TMASK]
     dyn[i, D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
     dyn[i, D_MINOR_USED] = 0
@@ -3641,10 +3689,10 @@ def take_turn(i, comb, rules, dyn, streams, bf):
     if pos:
         if rules[R_ROUGH_COST] == 0:
             dyn[i, D_PAID] = 0  # the two positions out of rough terrain are paid within one turn (A15a)
-        call(rules[PR_AURAS], i, 0, 0, comb, rules, dyn, streams, bf)  # Fear and Courage Auras by position
+        call(rules[PR_AURAS], i, 0, 0, w)  # Fear and Courage Auras by position
     if (mask >> E_MORE) & 1 != 0:  # the draft's free Empower and Regeneration
         if has_code(i, E_MOOD, comb):
-            try_mood(i, True, comb, rules, dyn, streams, bf)
+            try_mood(i, True, w)
         if has_code(i, E_REGEN, comb):
             try_regeneration(i, comb, rules, dyn)
     actions = 2
@@ -3664,42 +3712,42 @@ def take_turn(i, comb, rules, dyn, streams, bf):
                 actions += 1  # "she regains the second action"
         check_bursts(i, comb, rules, dyn)
         if settle_now(rules):
-            actions = settle_in_turn(i, actions, comb, rules, dyn, streams, bf)
+            actions = settle_in_turn(i, actions, w)
     if actions >= 2:
         if mask != 0:
-            r = minor_talent(i, comb, rules, dyn, streams, bf)
+            r = minor_talent(i, w)
             if r > 0:
                 actions -= 1
                 dyn[i, D_MINOR_USED] = 1
             while r == 2:  # Steal Action: "you may take another Minor action" (L1725)
-                r = minor_talent(i, comb, rules, dyn, streams, bf)
+                r = minor_talent(i, w)
             if settle_now(rules):
-                actions = settle_in_turn(i, actions, comb, rules, dyn, streams, bf)
+                actions = settle_in_turn(i, actions, w)
     # positions: the policy's target and a Minor step toward its range first
     minor = actions >= 2
     t0 = -1
     if pos:
         if actions >= 1:
-            t0 = call(rules[PR_POS_PICK], i, 0, 0, comb, rules, dyn, streams, bf)
+            t0 = call(rules[PR_POS_PICK], i, 0, 0, w)
             if mask != 0:
                 if has_code(i, E_SPRINT, comb):  # free, once per round: before her Minor (DRAFT L149-153)
-                    call(rules[PR_POS_SPRINT], i, t0, 0, comb, rules, dyn, streams, bf)  # no damage: she still stands
+                    call(rules[PR_POS_SPRINT], i, t0, 0, w)  # no damage: she still stands
             if minor:
                 if mask != 0:
                     if has_code(i, E_GET_BACK, comb):  # Get Back: an engaged, hurt ally to Position 1
-                        if call(rules[PR_POS_GET_BACK], i, 0, 0, comb, rules, dyn, streams, bf) != 0:
+                        if call(rules[PR_POS_GET_BACK], i, 0, 0, w) != 0:
                             minor = False
                             actions -= 1
                             dyn[i, D_MINOR_USED] = 1
             if minor:
-                if call(rules[PR_POS_MINOR_TOWARD], i, t0, 0, comb, rules, dyn, streams, bf) != 0:
+                if call(rules[PR_POS_MINOR_TOWARD], i, t0, 0, w) != 0:
                     minor = False
                     actions -= 1
                     dyn[i, D_MINOR_USED] = 1
                     if not is_standing(dyn, i):
                         actions = 0
                     if settle_now(rules):
-                        actions = settle_in_turn(i, actions, comb, rules, dyn, streams, bf)
+                        actions = settle_in_turn(i, actions, w)
     # Major action, then (Bonus Action, free) another Major: one attack site,
     # so the inlined attack is compiled once
     majors = 1 if actions >= 1 else 0
@@ -3714,14 +3762,14 @@ def take_turn(i, comb, rules, dyn, streams, bf):
         if mask != 0:
             if pos:
                 if has_code(i, E_SAFE_PLACE, comb):  # Safe Place: an engaged ally to her position
-                    acted = call(rules[PR_POS_SAFE_PLACE], i, 0, 0, comb, rules, dyn, streams, bf) != 0
+                    acted = call(rules[PR_POS_SAFE_PLACE], i, 0, 0, w) != 0
             if not acted:
-                acted = major_talent(i, comb, rules, dyn, streams, bf)
+                acted = major_talent(i, w)
             if not acted:
                 if pos:  # Guided Strike only when the ally has someone in reach
                     gs, g = guided_choice(i, comb, dyn)
                     if g >= 0:
-                        tg = call(rules[PR_POS_PICK], g, 1, 0, comb, rules, dyn, streams, bf)
+                        tg = call(rules[PR_POS_PICK], g, 1, 0, w)
                         if tg >= 0:
                             pay_talent(i, gs, comb, rules, dyn)
                             check_bursts(i, comb, rules, dyn)
@@ -3737,7 +3785,7 @@ def take_turn(i, comb, rules, dyn, streams, bf):
                     t = follow_up_target(i, comb, dyn)
                     if pos:
                         if t >= 0:
-                            if call(rules[PR_REACH], i, t, 0, comb, rules, dyn, streams, bf) < 0:
+                            if call(rules[PR_REACH], i, t, 0, w) < 0:
                                 t = -1
             if t < 0:
                 if pos:
@@ -3745,18 +3793,18 @@ def take_turn(i, comb, rules, dyn, streams, bf):
                         if m > 0:  # after a Bonus Action: her target may be down
                             if t0 >= 0:
                                 if not _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
-                                    t0 = call(rules[PR_POS_PICK], i, 0, 0, comb, rules, dyn, streams, bf)
+                                    t0 = call(rules[PR_POS_PICK], i, 0, 0, w)
                         if t0 >= 0:
                             if _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
-                                if call(rules[PR_REACH], i, t0, 0, comb, rules, dyn, streams, bf) >= 0:
+                                if call(rules[PR_REACH], i, t0, 0, w) >= 0:
                                     t = t0
                     if t < 0:
-                        t = call(rules[PR_POS_PICK], who, 1, 0, comb, rules, dyn, streams, bf)
+                        t = call(rules[PR_POS_PICK], who, 1, 0, w)
                     if t < 0:
                         if who == i:
                             if mask != 0:
                                 if has_code(i, E_MOVE_ATTACK, comb):  # Dash Strike: a step, then the attack
-                                    t = call(rules[PR_POS_DASH], i, t0, 0, comb, rules, dyn, streams, bf)
+                                    t = call(rules[PR_POS_DASH], i, t0, 0, w)
                 else:
                     t = choose_target(who, comb, dyn, streams[S_POLICY])
             if t < 0:
@@ -3765,43 +3813,43 @@ def take_turn(i, comb, rules, dyn, streams, bf):
                 if t0 < 0:
                     break  # nobody left to fight
                 # nobody in reach: the Major moves her (Disengage when engaged)
-                if call(rules[PR_POS_MAJOR_TOWARD], i, t0, 1 if minor else 0, comb, rules, dyn, streams, bf) != 0:
+                if call(rules[PR_POS_MAJOR_TOWARD], i, t0, 1 if minor else 0, w) != 0:
                     minor = False
                     dyn[i, D_MINOR_USED] = 1
                 if not is_standing(dyn, i):
                     break
             else:
                 if side_has_code(t, E_SWITCH, comb):
-                    t = defensive_switch(who, t, comb, rules, dyn, streams, bf)
+                    t = defensive_switch(who, t, w)
                 if pos:
                     if side_has_code(t, E_SPRINT, comb):
-                        call(rules[PR_POS_COVER_SPRINT], who, t, 0, comb, rules, dyn, streams, bf)  # Speed Burst off her turn
+                        call(rules[PR_POS_COVER_SPRINT], who, t, 0, w)  # Speed Burst off her turn
                 sh = -1
                 if who == i:
                     if has_code(i, E_SHOVE, comb):
                         sh = pay_shove(i, comb, rules, dyn)  # gridless: a basic attack, paid (no hex to move)
                 if pos:
-                    call(rules[PR_AURAS], i, 0, 0, comb, rules, dyn, streams, bf)  # after her moves and a Defensive Switch
-                    call(rules[PR_POS_READY], who, t, 0, comb, rules, dyn, streams, bf)
-                dealt = call(rules[PR_ATTACK], who, t, 0, comb, rules, dyn, streams, bf)
+                    call(rules[PR_AURAS], i, 0, 0, w)  # after her moves and a Defensive Switch
+                    call(rules[PR_POS_READY], who, t, 0, w)
+                dealt = call(rules[PR_ATTACK], who, t, 0, w)
                 if pos:
-                    call(rules[PR_POS_DONE], who, t, 0, comb, rules, dyn, streams, bf)
+                    call(rules[PR_POS_DONE], who, t, 0, w)
                     if sh >= 0:
                         if dealt >= 0:  # Get Over Here / Repel: the hit moves the target 1 position
-                            call(rules[PR_POS_SHOVE], i, t, comb[i, C_TP1 + sh], comb, rules, dyn, streams, bf)
+                            call(rules[PR_POS_SHOVE], i, t, comb[i, C_TP1 + sh], w)
                 if m == 0:
                     if who == i:
                         if dealt >= 0:
                             if (mask >> E_REFLECTOR) & 1 != 0:
-                                give_reflector(i, comb, rules, dyn, streams, bf)
+                                give_reflector(i, w)
         if settle_now(rules):
-            if settle_in_turn(i, 1, comb, rules, dyn, streams, bf) == 0:
+            if settle_in_turn(i, 1, w) == 0:
                 break
         if m == 0:
             if mask != 0:
                 bonus = True
                 if pos:
-                    bonus = call(rules[PR_POS_ANY_IN_REACH], i, 0, 0, comb, rules, dyn, streams, bf) != 0
+                    bonus = call(rules[PR_POS_ANY_IN_REACH], i, 0, 0, w) != 0
                 if bonus:
                     if bonus_action(i, comb, rules, dyn):
                         majors = 2
@@ -3811,8 +3859,8 @@ def take_turn(i, comb, rules, dyn, streams, bf):
                 if is_standing(dyn, i):
                     if t0 >= 0:
                         if not _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
-                            t0 = call(rules[PR_POS_PICK], i, 0, 0, comb, rules, dyn, streams, bf)
-                    call(rules[PR_POS_MINOR_TOWARD], i, t0, 0, comb, rules, dyn, streams, bf)
+                            t0 = call(rules[PR_POS_PICK], i, 0, 0, w)
+                    call(rules[PR_POS_MINOR_TOWARD], i, t0, 0, w)
     if mask != 0:
         dyn[i, D_TURNS_DONE] += 1
 
@@ -3840,7 +3888,7 @@ def may_guard(j, t, best, comb, dyn):
 
 
 @kernel
-def defensive_switch(i, t, comb, rules, dyn, streams, bf):
+def defensive_switch(i, t, w):
     """Defensive Switch (L1699-1703, free, 2/Scene, an ally 1-3 hexes away):
     before ``i``'s attack roll on ``t``, an ally of ``t`` holding it, whose
     intercept policy is willing (``P_INTERCEPT`` >= 0) and ``t`` below that
@@ -3852,6 +3900,7 @@ def defensive_switch(i, t, comb, rules, dyn, streams, bf):
     area attack or a mine (not by an ally who is herself a target of it,
     ``D_AREA_HIT``: she would be attacked twice) and the Pendulum (``i`` its
     owner, or -1)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     side = comb[t, C_SIDE]
     for j in range(comb.shape[0]):
         if j == t:
@@ -3876,9 +3925,9 @@ def defensive_switch(i, t, comb, rules, dyn, streams, bf):
         if on_grid(bf):
             if dyn[t, D_POS] < 0:
                 continue
-            if not within(j, t, s, comb, rules, dyn, streams, bf):
+            if not within(j, t, s, w):
                 continue
-            call(rules[PR_SWITCH_TO], j, t, 0, comb, rules, dyn, streams, bf)
+            call(rules[PR_SWITCH_TO], j, t, 0, w)
         elif on_positions(rules):  # the draft's positions: an ally 0-3 positions away (DRAFT L103-107)
             hi = comb[j, C_TREACH + s]
             if hi >= 0:
@@ -3895,14 +3944,15 @@ def defensive_switch(i, t, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def area_switch(i, t, comb, rules, dyn, streams, bf):
+def area_switch(i, t, w):
     """:func:`defensive_switch` before ``i``'s attack on ``t``, a target of an area attack
     (grid: Blast Strike, Burst Attack, Gravity Wave, a mine; positions: a position's
     targets): the switcher counts as attacked by it (``D_AREA_HIT`` 2: no second switch or
     attack) when ``t`` is marked. Returns who is attacked."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if not side_has_code(t, E_SWITCH, comb):
         return t
-    j = defensive_switch(i, t, comb, rules, dyn, streams, bf)
+    j = defensive_switch(i, t, w)
     if j != t:
         if dyn[t, D_AREA_HIT] != 0:
             dyn[j, D_AREA_HIT] = 2
@@ -3947,17 +3997,18 @@ def settle_now(rules):
 
 
 @kernel
-def settle_in_turn(i, actions, comb, rules, dyn, streams, bf):
+def settle_in_turn(i, actions, w):
     """:func:`settle` between the actions of ``i``'s turn; returns the actions
     she has left (0 once she is down or lost)."""
-    settle(comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    settle(w)
     if not is_standing(dyn, i):
         return 0
     return actions
 
 
 @kernel
-def minor_talent(i, comb, rules, dyn, streams, bf):
+def minor_talent(i, w):
     """A Minor action from her talents: the Minor hooks (:data:`.hooks.HOOKS`, timing
     ``MINOR``) whose gate her talents open, in their order, until one acts: sorcery for
     the whole turn, a heal, the draft's Hex (Amplify Magic first) and Rouse, Minion
@@ -3965,33 +4016,35 @@ def minor_talent(i, comb, rules, dyn, streams, bf):
     heal, Remedy on an ally, Curse, Steal Action, Amplify Magic, Link, sorcery as a
     Minor action; each within its range where there is one. Returns 0 (none), 1 (used)
     or 2 (a successful Steal Action: another Minor)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     m1 = comb[i, C_TMASK]
     m2 = comb[i, C_TMASK2]
     if (m1 & MINOR_GATE) | (m2 & MINOR_GATE2) == 0:
         return 0
     for k in range(N_MINOR):
         if (m1 & MINOR_GATES[k]) | (m2 & MINOR_GATES2[k]) != 0:
-            r = call(rules[PR_MINOR + k], i, 0, 0, comb, rules, dyn, streams, bf)
+            r = call(rules[PR_MINOR + k], i, 0, 0, w)
             if r != 0:
                 return r
     return 0
 
 
 @kernel
-def major_talent(i, comb, rules, dyn, streams, bf):
+def major_talent(i, w):
     """A Major action from her talents instead of an attack: the Major hooks
     (:data:`.hooks.HOOKS`, timing ``MAJOR``) whose gate her talents open, in their
     order, until one acts: sorcery (the whole turn's cast, or as a Major action), Wave
     of Courage (:func:`try_group_heal`), a Scream (:func:`try_scream`), Gravity Wave,
     Blast Strike / Burst Attack, Scattering shot, Life Bomb (:func:`try_life_bomb`),
     Curse Shift (:func:`try_curse_shift`), Implode (:func:`try_implode`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     m1 = comb[i, C_TMASK]
     m2 = comb[i, C_TMASK2]
     if (m1 & MAJOR_GATE) | (m2 & MAJOR_GATE2) == 0:
         return False
     for k in range(N_MAJOR):
         if (m1 & MAJOR_GATES[k]) | (m2 & MAJOR_GATES2[k]) != 0:
-            if call(rules[PR_MAJOR + k], i, 0, 0, comb, rules, dyn, streams, bf) != 0:
+            if call(rules[PR_MAJOR + k], i, 0, 0, w) != 0:
                 return True
     return False
 
@@ -4000,9 +4053,10 @@ def major_talent(i, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def h_sorcery_turn(i, b, c, comb, rules, dyn, streams, bf):
+def h_sorcery_turn(i, b, c, w):
     """Sorcery for the whole turn (policy ``sorcery: whole-turn``): her Minor is taken,
     the Major casts (:func:`h_sorcery_major`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if comb[i, P_SORCERY] == SORCERY_TURN:
         if sorcery_target(i, comb, dyn, streams) >= 0:
             dyn[i, D_CASTING] = 1
@@ -4011,65 +4065,75 @@ def h_sorcery_turn(i, b, c, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def h_heal(i, b, c, comb, rules, dyn, streams, bf):
+def h_heal(i, b, c, w):
     """Heal, Healing Magic, A Little Longer, Second Wind (:func:`try_heal`)."""
-    return 1 if try_heal(i, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if try_heal(i, w) else 0
 
 
 @kernel
-def h_hex(i, b, c, comb, rules, dyn, streams, bf):
+def h_hex(i, b, c, w):
     """The draft's Hex (:func:`try_hex`), its Amplify Magic first (:func:`try_amplify`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if (comb[i, C_TMASK] >> E_AMPLIFY) & 1 != 0:
         if try_amplify(i, comb, rules, dyn, streams):
             return 1
-    return 1 if try_hex(i, comb, rules, dyn, streams, bf) else 0
+    return 1 if try_hex(i, w) else 0
 
 
 @kernel
-def h_rouse(i, b, c, comb, rules, dyn, streams, bf):
+def h_rouse(i, b, c, w):
     """The draft's Rouse on an ally (:func:`try_mood`)."""
-    return 1 if try_mood(i, False, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if try_mood(i, False, w) else 0
 
 
 @kernel
-def h_minion_creation(i, b, c, comb, rules, dyn, streams, bf):
+def h_minion_creation(i, b, c, w):
     """Minion Creation (:func:`create_minions`)."""
-    return 1 if create_minions(i, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if create_minions(i, w) else 0
 
 
 @kernel
-def h_marionette(i, b, c, comb, rules, dyn, streams, bf):
+def h_marionette(i, b, c, w):
     """Marionette (:func:`make_copy`)."""
-    return 1 if make_copy(i, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if make_copy(i, w) else 0
 
 
 @kernel
-def h_veil(i, b, c, comb, rules, dyn, streams, bf):
+def h_veil(i, b, c, w):
     """Veil (:func:`try_veil`)."""
-    return 1 if try_veil(i, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if try_veil(i, w) else 0
 
 
 @kernel
-def h_rough_going(i, b, c, comb, rules, dyn, streams, bf):
+def h_rough_going(i, b, c, w):
     """Rough Going (:func:`try_rough_going`)."""
-    return 1 if try_rough_going(i, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if try_rough_going(i, w) else 0
 
 
 @kernel
-def h_mines(i, b, c, comb, rules, dyn, streams, bf):
+def h_mines(i, b, c, w):
     """Mines (:func:`try_mines`)."""
-    return 1 if try_mines(i, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if try_mines(i, w) else 0
 
 
 @kernel
-def h_barrier(i, b, c, comb, rules, dyn, streams, bf):
+def h_barrier(i, b, c, w):
     """Create Barrier (:func:`try_barrier`)."""
-    return 1 if try_barrier(i, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if try_barrier(i, w) else 0
 
 
 @kernel
-def h_hate_heal(i, b, c, comb, rules, dyn, streams, bf):
+def h_hate_heal(i, b, c, w):
     """Hate the World (L1597) below her ``heal_below`` share: a bond point for P2 d6 + P3 Resolve."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_RES] * 100 < comb[i, P_HEAL_BELOW] * comb[i, C_RES]:
         h = hate_the_world(i, comb, rules, dyn)
         if h >= 0:
@@ -4079,11 +4143,12 @@ def h_hate_heal(i, b, c, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def h_remedy(i, b, c, comb, rules, dyn, streams, bf):
+def h_remedy(i, b, c, w):
     """Remedy on an ailing ally in range (:func:`ailing_ally`, :func:`try_remedy`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     s = find_usable(i, E_REMEDY, comb, dyn)
     if s >= 0:
-        j = ailing_ally(i, s, comb, rules, dyn, streams, bf)
+        j = ailing_ally(i, s, w)
         if j >= 0:
             if try_remedy(i, j, comb, rules, dyn):
                 return 1
@@ -4091,32 +4156,37 @@ def h_remedy(i, b, c, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def h_curse(i, b, c, comb, rules, dyn, streams, bf):
+def h_curse(i, b, c, w):
     """Curse, Hello There (:func:`try_curse`)."""
-    return 1 if try_curse(i, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if try_curse(i, w) else 0
 
 
 @kernel
-def h_steal(i, b, c, comb, rules, dyn, streams, bf):
+def h_steal(i, b, c, w):
     """Steal Action (:func:`try_steal`): 2 when it gives her another Minor."""
-    return try_steal(i, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    return try_steal(i, w)
 
 
 @kernel
-def h_amplify(i, b, c, comb, rules, dyn, streams, bf):
+def h_amplify(i, b, c, w):
     """Amplify Magic (:func:`try_amplify`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return 1 if try_amplify(i, comb, rules, dyn, streams) else 0
 
 
 @kernel
-def h_link(i, b, c, comb, rules, dyn, streams, bf):
+def h_link(i, b, c, w):
     """Link (:func:`try_link`)."""
-    return 1 if try_link(i, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if try_link(i, w) else 0
 
 
 @kernel
-def h_sorcery_minor(i, b, c, comb, rules, dyn, streams, bf):
+def h_sorcery_minor(i, b, c, w):
     """Sorcery as a Minor action (policy ``sorcery: minor``, :func:`cast_sorcery`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if comb[i, P_SORCERY] == SORCERY_MINOR:
         if cast_sorcery(i, 0, comb, rules, dyn, streams):
             return 1
@@ -4124,9 +4194,10 @@ def h_sorcery_minor(i, b, c, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def h_sorcery_major(i, b, c, comb, rules, dyn, streams, bf):
+def h_sorcery_major(i, b, c, w):
     """Sorcery as her Major action: the whole turn's cast (:func:`h_sorcery_turn`), or
     a cast as a Major (``sorcery: major``, and a whole-turn caster without her Minor)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_CASTING] != 0:
         dyn[i, D_CASTING] = 0
         cast_sorcery(i, 2, comb, rules, dyn, streams)
@@ -4138,51 +4209,59 @@ def h_sorcery_major(i, b, c, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def h_group_heal(i, b, c, comb, rules, dyn, streams, bf):
+def h_group_heal(i, b, c, w):
     """Wave of Courage (:func:`try_group_heal`)."""
-    return 1 if try_group_heal(i, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if try_group_heal(i, w) else 0
 
 
 @kernel
-def h_scream(i, b, c, comb, rules, dyn, streams, bf):
+def h_scream(i, b, c, w):
     """Deafening Scream, Blood Rain (:func:`try_scream`)."""
-    return 1 if try_scream(i, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if try_scream(i, w) else 0
 
 
 @kernel
-def h_gravity(i, b, c, comb, rules, dyn, streams, bf):
+def h_gravity(i, b, c, w):
     """Gravity Wave (:func:`try_gravity`)."""
-    return 1 if try_gravity(i, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if try_gravity(i, w) else 0
 
 
 @kernel
-def h_area_attack(i, b, c, comb, rules, dyn, streams, bf):
+def h_area_attack(i, b, c, w):
     """Blast Strike, Burst Attack (:func:`try_area_attack`)."""
-    return 1 if try_area_attack(i, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if try_area_attack(i, w) else 0
 
 
 @kernel
-def h_scatter(i, b, c, comb, rules, dyn, streams, bf):
+def h_scatter(i, b, c, w):
     """Scattering shot (:func:`try_scatter`)."""
-    return 1 if try_scatter(i, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if try_scatter(i, w) else 0
 
 
 @kernel
-def h_life_bomb(i, b, c, comb, rules, dyn, streams, bf):
+def h_life_bomb(i, b, c, w):
     """Life Bomb (:func:`try_life_bomb`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return 1 if try_life_bomb(i, comb, rules, dyn) else 0
 
 
 @kernel
-def h_curse_shift(i, b, c, comb, rules, dyn, streams, bf):
+def h_curse_shift(i, b, c, w):
     """Curse Shift (:func:`try_curse_shift`)."""
-    return 1 if try_curse_shift(i, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if try_curse_shift(i, w) else 0
 
 
 @kernel
-def h_implode(i, b, c, comb, rules, dyn, streams, bf):
+def h_implode(i, b, c, w):
     """Implode (:func:`try_implode`)."""
-    return 1 if try_implode(i, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if try_implode(i, w) else 0
 
 
 # ---------------------------------------------------------------- area and terrain talents
@@ -4210,14 +4289,15 @@ def area_gridless(i, comb, rules, dyn, streams):
 
 
 @kernel
-def area_attacks(i, k, comb, rules, dyn, streams, bf):
+def area_attacks(i, k, w):
     """Gridless: ``k`` basic attacks of one area attack, each target defending separately."""
+    comb, rules, dyn, streams, bf = unpack(w)
     side = comb[i, C_SIDE]
     finish = comb[i, P_FINISH] != 0
     t = choose_target(i, comb, dyn, streams[S_POLICY])
     if t < 0:
         return
-    attack_call(i, t, comb, rules, dyn, streams, bf)
+    attack_call(i, t, w)
     dyn[i, K_AREA_TARGETS] += 1
     left = k - 1
     for j in range(comb.shape[0]):
@@ -4228,27 +4308,28 @@ def area_attacks(i, k, comb, rules, dyn, streams, bf):
         if not is_standing(dyn, i):
             break
         if _candidate(j, side, finish, comb, dyn):
-            attack_call(i, j, comb, rules, dyn, streams, bf)
+            attack_call(i, j, w)
             dyn[i, K_AREA_TARGETS] += 1
             left -= 1
 
 
 @kernel
-def area_gridless_use(i, s, comb, rules, dyn, streams, bf):
+def area_gridless_use(i, s, w):
     """Gridless Blast Strike / Burst Attack / Gravity Wave from slot ``s``: when it reaches
     enough enemies (:func:`area_gridless`), pay and make its attacks (:func:`area_attacks`).
     Returns whether it was used."""
+    comb, rules, dyn, streams, bf = unpack(w)
     k = area_gridless(i, comb, rules, dyn, streams)
     if k == 0:
         return False
     pay_talent(i, s, comb, rules, dyn)
-    area_attacks(i, k, comb, rules, dyn, streams, bf)
+    area_attacks(i, k, w)
     check_bursts(i, comb, rules, dyn)
     return True
 
 
 @kernel
-def try_area_attack(i, comb, rules, dyn, streams, bf):
+def try_area_attack(i, w):
     """Blast Strike (L1801) / Burst Attack (L1965), ``area_attack``: a Major action, one basic
     attack against every target in the area, each defending separately (each target is its
     own attack: the attacker rolls per target). Grid: a straight line as long as her attack
@@ -4256,43 +4337,46 @@ def try_area_attack(i, comb, rules, dyn, streams, bf):
     ``width`` 2: and the parallel line beside it); P1 ``shape`` blast: or every adjacent hex,
     whichever reaches more (:func:`.battle_grid.area_attack`). Gridless: ``area_targets``
     enemies. Used when it reaches at least the policy's ``area_min`` enemies."""
+    comb, rules, dyn, streams, bf = unpack(w)
     s = find_usable(i, E_AREA_ATTACK, comb, dyn)
     if s < 0:
         return False
     if gridless(rules):
-        return area_gridless_use(i, s, comb, rules, dyn, streams, bf)
+        return area_gridless_use(i, s, w)
     # the draft's positions: every target in one position (DRAFT L271-275); the grid: a line or a blast
-    return call(rules[PR_AREA], i, s, 0, comb, rules, dyn, streams, bf) != 0
+    return call(rules[PR_AREA], i, s, 0, w) != 0
 
 
 @kernel
-def try_gravity(i, comb, rules, dyn, streams, bf):
+def try_gravity(i, w):
     """Gravity Wave (L2037), ``gravity_wave``: a Major action when at least ``area_min``
     enemies stand within its range (1-3): pull each P1 hex(es) closer, then one basic
     attack against the targets (rule ``gravity_targets``, A43) (:func:`.battle_grid.gravity_wave`).
     Gridless: no pull; it attacks ``area_targets`` enemies."""
+    comb, rules, dyn, streams, bf = unpack(w)
     s = find_usable(i, E_GRAVITY, comb, dyn)
     if s < 0:
         return False
     if gridless(rules):
-        return area_gridless_use(i, s, comb, rules, dyn, streams, bf)
+        return area_gridless_use(i, s, w)
     # positions: every target in one position in reach, no pull; the grid: the pull, then the attacks
-    return call(rules[PR_GRAVITY], i, s, 0, comb, rules, dyn, streams, bf) != 0
+    return call(rules[PR_GRAVITY], i, s, 0, w) != 0
 
 
 @kernel
-def try_veil(i, comb, rules, dyn, streams, bf):
+def try_veil(i, w):
     """Veil (L2119), ``veil``: a Minor action while no Veil of hers holds: until the end of
     her next turn, attacks on her from anyone not within 1-2 hexes (the row's range) take
     - P1 (:func:`veil_penalty`). Grid: used when a standing enemy is not within 1-2 of her;
     gridless: used unless ``veil_gridless`` is none (then it would do nothing)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_VEIL_UNTIL] > dyn[i, D_TURNS_DONE]:
         return False
     s = find_usable(i, E_VEIL, comb, dyn)
     if s < 0:
         return False
     if on_grid(bf):
-        if call(rules[PR_VEIL_WORTH], i, s, 0, comb, rules, dyn, streams, bf) == 0:
+        if call(rules[PR_VEIL_WORTH], i, s, 0, w) == 0:
             return False
     elif rules[R_VEIL_GRIDLESS] == 1:
         return False
@@ -4325,47 +4409,51 @@ def veil_penalty(i, t, comb, rules, dyn):
 
 
 @kernel
-def try_rough_going(i, comb, rules, dyn, streams, bf):
+def try_rough_going(i, w):
     """Rough Going (L1836), ``rough_going``: a Minor action on the grid (gridless it is never
     used and costs nothing): :func:`.battle_grid.rough_going`; on the draft's positions
     (DRAFT L319-323) :func:`.positions.rough_going`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if gridless(rules):
         return False
     s = find_usable(i, E_ROUGH_GOING, comb, dyn)
     if s < 0:
         return False
-    return call(rules[PR_ROUGH_GOING], i, s, 0, comb, rules, dyn, streams, bf) != 0
+    return call(rules[PR_ROUGH_GOING], i, s, 0, w) != 0
 
 
 @kernel
-def try_scatter(i, comb, rules, dyn, streams, bf):
+def try_scatter(i, w):
     """Scattering shot (L2092-2096), ``scattering_shot``: a Major action on the grid
     (:func:`.battle_grid.scattering_shot`); gridless never used (the push does nothing there)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if not on_grid(bf):
         return False
     s = find_usable(i, E_SCATTER, comb, dyn)
     if s < 0:
         return False
-    return call(rules[PR_SCATTER], i, s, 0, comb, rules, dyn, streams, bf) != 0
+    return call(rules[PR_SCATTER], i, s, 0, w) != 0
 
 
 @kernel
-def try_mines(i, comb, rules, dyn, streams, bf):
+def try_mines(i, w):
     """Mines (L2059-2066), ``mines``: a Minor action on the grid (gridless never used, no
     cost): a mine in her hex (:func:`.battle_grid.place_mine`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if not on_grid(bf):
         return False
     s = find_usable(i, E_MINES, comb, dyn)
     if s < 0:
         return False
-    return call(rules[PR_MINE], i, s, 0, comb, rules, dyn, streams, bf) != 0
+    return call(rules[PR_MINE], i, s, 0, w) != 0
 
 
 @kernel
-def try_barrier(i, comb, rules, dyn, streams, bf):
+def try_barrier(i, w):
     """Create Barrier (L1693-1697), ``create_barrier``: a Minor action on the grid
     (:func:`.battle_grid.create_barrier`); gridless it is never used and costs nothing
     (with no hexes there is nothing for a barrier to block)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if not on_grid(bf):
         return False
     if dyn[i, D_BARRIER_RES] > 0:
@@ -4373,7 +4461,7 @@ def try_barrier(i, comb, rules, dyn, streams, bf):
     s = find_usable(i, E_BARRIER, comb, dyn)
     if s < 0:
         return False
-    return call(rules[PR_BARRIER], i, s, 0, comb, rules, dyn, streams, bf) != 0
+    return call(rules[PR_BARRIER], i, s, 0, w) != 0
 
 
 @kernel(inline="always")
@@ -4405,25 +4493,27 @@ def bonus_action_try(i, comb, rules, dyn):
 
 
 @kernel(inline="always")
-def play_turn(i, comb, rules, dyn, streams, bf):
+def play_turn(i, w):
     """One turn of ``i``: gridless (``bf`` None) or on the battlefield.
     Every turn advances the fight's turn clock (``D_CLOCK``, row 0)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     dyn[0, D_CLOCK] += 1
-    call(rules[PR_TURN], i, 0, 0, comb, rules, dyn, streams, bf)
+    call(rules[PR_TURN], i, 0, 0, w)
 
 
 @kernel
-def extra_turns_now(i, comb, rules, dyn, streams, bf):
+def extra_turns_now(i, w):
     """Extra Action (L1979): ``i`` takes its extra turns of this round (if
     standing; on the battlefield ``bf`` when there is one); returns the
     fight's outcome after them, -1 while it goes on."""
+    comb, rules, dyn, streams, bf = unpack(w)
     k = extra_turns(i, comb)
     outcome = -1
     for e in range(k):
         if not is_standing(dyn, i):
             break
-        play_turn(i, comb, rules, dyn, streams, bf)
-        settle(comb, rules, dyn, streams, bf)
+        play_turn(i, w)
+        settle(w)
         outcome = outcome_now(comb, rules, dyn)
         if outcome >= 0:
             break
@@ -4431,16 +4521,17 @@ def extra_turns_now(i, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def frenzy_turns(i, k, comb, rules, dyn, streams, bf):
+def frenzy_turns(i, k, w):
     """Up to ``k`` frenzy turns of ``i`` (:func:`frenzy_turn`), each settled;
     stops when the frenzy ends, she falls or the fight is decided. Returns
     the outcome (-1 while it goes on)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     outcome = -1
     for _ in range(k):
         if not frenzy_again(i, comb, rules, dyn):
             break
-        frenzy_turn(i, comb, rules, dyn, streams, bf)
-        settle(comb, rules, dyn, streams, bf)
+        frenzy_turn(i, w)
+        settle(w)
         outcome = outcome_now(comb, rules, dyn)
         if outcome >= 0:
             break
@@ -4524,13 +4615,14 @@ def count_tiers(j, oc0, oc1, oc2, comb, rules, dyn):
 
 
 @kernel
-def fight(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
+def fight(order, key, side_curve, comb_curve, w):
     """Play one fight from the current ``dyn`` (:func:`fight_on`)."""
-    return fight_on(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    return fight_on(order, key, side_curve, comb_curve, w)
 
 
 @kernel
-def fight_on(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
+def fight_on(order, key, side_curve, comb_curve, w):
     """Play one fight from the current ``dyn``; returns ``(outcome, rounds)``.
 
     ``bf``: ``None`` (gridless; numba prunes the grid branches) or the
@@ -4544,13 +4636,14 @@ def fight_on(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
     summed over rounds <= r (:func:`standing_curves` does this), which
     avoids a loop over the remaining rounds in every trial.
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     n = comb.shape[0]
     cap = rules[R_ROUND_CAP]
     for j in range(n):  # a girl may start the scene at or over the threshold
         check_bursts(j, comb, rules, dyn)
     if not gridless(rules):  # everyone to her starting place, the auras by place
-        call(rules[PR_START], 0, 0, 0, comb, rules, dyn, streams, bf)
-    settle(comb, rules, dyn, streams, bf)
+        call(rules[PR_START], 0, 0, 0, w)
+    settle(w)
     roll_initiative(comb, rules, streams[S_SETUP], order, key)
     outcome = -1
     rounds = cap
@@ -4559,7 +4652,7 @@ def fight_on(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
         for j in range(n):
             masks |= comb[j, C_TMASK]
     if (masks >> E_AMBUSH) & 1 != 0:
-        outcome = ambush_turns(order, comb, rules, dyn, streams, bf)
+        outcome = ambush_turns(order, w)
         if outcome >= 0:
             rounds = 1  # over before round 1: counted as a one-round fight
     for r in range(1, cap + 1):
@@ -4572,14 +4665,14 @@ def fight_on(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
                 if dyn[j, D_DEAD] == 0:
                     shrug_off(j, comb, dyn)
             if dyn[j, D_AIL + A_BLEED] != 0:
-                bleed(j, comb, rules, dyn, streams, bf)
+                bleed(j, w)
                 bled = True
             if dyn[j, D_HEXES] + dyn[j, D_REGEN] != 0:  # the draft's Hex and Regeneration
                 if dyn[j, D_DEAD] == 0:
-                    if round_effects(j, comb, rules, dyn, streams, bf):
+                    if round_effects(j, w):
                         bled = True
         if bled:
-            settle(comb, rules, dyn, streams, bf)
+            settle(w)
             outcome = outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 rounds = r
@@ -4606,21 +4699,21 @@ def fight_on(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
                 if (comb[i, C_TMASK] >> E_COURAGE) & 1 != 0:
                     courage_aura(i, -1, comb, dyn)  # standing again: her aura is back
                     if on_grid(bf):
-                        call(rules[PR_AURAS], i, 0, 0, comb, rules, dyn, streams, bf)
+                        call(rules[PR_AURAS], i, 0, 0, w)
             if acts:
                 if dyn[i, D_FRENZY] != 0:
-                    outcome = frenzy_turns(i, 1 + rules[R_FURY_SECOND_TURN], comb, rules, dyn, streams, bf)
+                    outcome = frenzy_turns(i, 1 + rules[R_FURY_SECOND_TURN], w)
                 else:
-                    play_turn(i, comb, rules, dyn, streams, bf)
-                    settle(comb, rules, dyn, streams, bf)
+                    play_turn(i, w)
+                    settle(w)
                 if on_grid(bf):
-                    call(rules[PR_AFTER_TURN], i, 0, 0, comb, rules, dyn, streams, bf)  # mines; labyrinth: Pendulum (A44b)
+                    call(rules[PR_AFTER_TURN], i, 0, 0, w)  # mines; labyrinth: Pendulum (A44b)
             outcome = outcome_now(comb, rules, dyn)
             if outcome >= 0:
                 break
             if (comb[i, C_TMASK] >> E_EXTRA_TURN) & 1 != 0:  # Extra Action (extra_turns)
                 if rules[R_EXTRA_TURN_AT] == 0:
-                    outcome = extra_turns_now(i, comb, rules, dyn, streams, bf)
+                    outcome = extra_turns_now(i, w)
                     if outcome >= 0:
                         break
         if outcome < 0:
@@ -4628,7 +4721,7 @@ def fight_on(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
                 for k in range(n):
                     i = order[k]
                     if (comb[i, C_TMASK] >> E_EXTRA_TURN) & 1 != 0:
-                        outcome = extra_turns_now(i, comb, rules, dyn, streams, bf)
+                        outcome = extra_turns_now(i, w)
                         if outcome >= 0:
                             break
         if outcome < 0:
@@ -4637,12 +4730,12 @@ def fight_on(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
                     for k in range(n):
                         i = order[k]
                         if frenzy_again(i, comb, rules, dyn):
-                            outcome = frenzy_turns(i, 1, comb, rules, dyn, streams, bf)
+                            outcome = frenzy_turns(i, 1, w)
                             if outcome >= 0:
                                 break
         if outcome < 0:
             if on_grid(bf):
-                outcome = call(rules[PR_END_OF_ROUND], r, 0, 0, comb, rules, dyn, streams, bf)  # labyrinth features
+                outcome = call(rules[PR_END_OF_ROUND], r, 0, 0, w)  # labyrinth features
         if outcome >= 0:
             rounds = r
             break
@@ -4654,9 +4747,9 @@ def fight_on(order, key, side_curve, comb_curve, comb, rules, dyn, streams, bf):
             if has_code(j, E_RADIATION, comb):
                 radiating = True
     if radiating:  # Overcharge Radiation at the end of the scene (L2047)
-        overcharge_radiation(comb, rules, dyn, streams, bf)
+        overcharge_radiation(w)
         if rules[R_BURSTS] != BURSTS_COUNT:
-            settle(comb, rules, dyn, streams, bf)
+            settle(w)
     _record_round(rounds, 1, comb, dyn, side_curve, comb_curve)
     if outcome < 0:
         outcome = F_DRAW
@@ -4689,6 +4782,8 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
         ikey = np.zeros(n, dtype=np.int64)
         streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
         bf = no_field()
+        wbuf = np.zeros(WORLD_WORDS, dtype=np.int64)
+        w = pack(comb, rules, dyn, streams, bf, wbuf)
         lo = b * per
         hi = min(count, lo + per)
         for t in range(lo, hi):
@@ -4696,7 +4791,7 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
             for p in range(NS):
                 seed_stream(streams[p], key, trial, p)
             reset(comb, rules, dyn)
-            outcome, rounds = fight(order, ikey, side_curve[b], comb_curve[b], comb, rules, dyn, streams, bf)
+            outcome, rounds = fight(order, ikey, side_curve[b], comb_curve[b], w)
             fights[b, outcome] += 1
             fights[b, F_ROUNDS] += rounds
             rounds_hist[b, rounds] += 1
@@ -4825,7 +4920,7 @@ def next_scene(comb, rules, dyn, prev, a, e, ng, recover, streams, party):
 
 @kernel
 def play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams,
-                 fights, rounds_hist, scene_fights, scene_hist, side_curve, comb_curve, party, bf):
+                 fights, rounds_hist, scene_fights, scene_hist, side_curve, comb_curve, party, bf, wbuf):
     """One episode on seeded ``streams`` (:func:`simulate_episode_blocks`; the counters are one
     block's): the scenes in turn, each an ordinary fight (:func:`fight_on`, gridless when ``bf``
     is None, else on that battlefield, every scene deployed afresh from its own starting hexes:
@@ -4840,7 +4935,8 @@ def play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams,
         e = off[s + 1]
         if s > 0:
             next_scene(cb, rules, dyn, off[s - 1], a, e, ng, recover[s - 1], streams, party)
-        outcome, rounds = fight_on(order[:e - a], ikey[:e - a], side_curve[s], comb_curve[a:e], cb[a:e], rules, dyn[a:e], streams, bf)
+        w = pack(cb[a:e], rules, dyn[a:e], streams, bf, wbuf)  # the scene's world
+        outcome, rounds = fight_on(order[:e - a], ikey[:e - a], side_curve[s], comb_curve[a:e], w)
         scene_fights[s, outcome] += 1
         scene_fights[s, F_ROUNDS] += rounds
         scene_hist[s, rounds] += 1
@@ -4912,6 +5008,7 @@ def simulate_episode_blocks(comb, rules, off, ng, recover, key, start, count, nb
         ikey = np.zeros(width, dtype=np.int64)
         streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
         bf = no_field()
+        wbuf = np.zeros(WORLD_WORDS, dtype=np.int64)
         lo = b * per
         hi = min(count, lo + per)
         for t in range(lo, hi):
@@ -4919,7 +5016,7 @@ def simulate_episode_blocks(comb, rules, off, ng, recover, key, start, count, nb
             for p in range(NS):
                 seed_stream(streams[p], key, trial, p)
             play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams, fights[b], rounds_hist[b],
-                         scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], party[b], bf)
+                         scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], party[b], bf, wbuf)
 
 
 # ---------------------------------------------------------------- procedures (the world's signature, :mod:`.world`)
@@ -4928,29 +5025,33 @@ def simulate_episode_blocks(comb, rules, off, ng, recover, key, start, count, nb
 
 
 @kernel
-def p_take_turn(i, b, c, comb, rules, dyn, streams, bf):
+def p_take_turn(i, b, c, w):
     """PR_TURN without a grid: :func:`take_turn` (gridless and the draft's positions)."""
-    take_turn(i, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    take_turn(i, w)
     return 0
 
 
 @kernel
-def p_attack(i, t, c, comb, rules, dyn, streams, bf):
+def p_attack(i, t, c, w):
     """PR_ATTACK: :func:`attack`; the damage dealt, -1 on a miss."""
-    return attack(i, t, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    return attack(i, t, w)
 
 
 @kernel
-def p_settle(a, b, c, comb, rules, dyn, streams, bf):
+def p_settle(a, b, c, w):
     """PR_SETTLE: :func:`settle_due`."""
-    settle_due(comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    settle_due(w)
     return 0
 
 
 @kernel
-def p_missing(a, b, c, comb, rules, dyn, streams, bf):
+def p_missing(a, b, c, w):
     """A slot this scenario's table was not expected to need: counted (``K_MISSING``,
     row 0) so that a run with one fails loudly (:func:`.registry.check`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     dyn[0, K_MISSING] += 1
     return -1
 
@@ -4959,8 +5060,9 @@ def p_missing(a, b, c, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def h_declare(i, t, c, comb, rules, dyn, streams, bf):
+def h_declare(i, t, c, w):
     """DECLARE: :func:`declare_riders` of ``i``'s attack on ``t``, into her ``D_DECLARE``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     a_bonus, dmg_bonus, kb, ail, opening = declare_riders(i, t, comb, rules, dyn)
     dyn[i, D_DECLARE] = a_bonus
     dyn[i, D_DECLARE + 1] = dmg_bonus
@@ -4971,99 +5073,114 @@ def h_declare(i, t, c, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def h_evasion(t, a_total, d_total, comb, rules, dyn, streams, bf):
+def h_evasion(t, a_total, d_total, w):
     """EVASION: the draft's Evasion (:func:`evasion`); 1 when it turned the hit into a miss."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return 1 if evasion(t, a_total, d_total, comb, rules, dyn) else 0
 
 
 @kernel
-def h_power_dampening(i, b, c, comb, rules, dyn, streams, bf):
+def h_power_dampening(i, b, c, w):
     """DAMPEN_ROLL: Power Dampening after a rolled 1 (:func:`power_dampening`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     power_dampening(i, comb, dyn)
     return 0
 
 
 @kernel
-def h_aura_of_strength(t, i, c, comb, rules, dyn, streams, bf):
+def h_aura_of_strength(t, i, c, w):
     """MISS: Aura of Strength of the defender ``t`` who made ``i`` miss (:func:`aura_of_strength`)."""
-    aura_of_strength(t, i, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    aura_of_strength(t, i, w)
     return 0
 
 
 @kernel
-def h_all_in_after(i, b, c, comb, rules, dyn, streams, bf):
+def h_all_in_after(i, b, c, w):
     """ALL_IN: the draft's All or Nothing after a hit (:func:`all_in_after`); the bonus damage."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return all_in_after(i, comb, rules, dyn)
 
 
 @kernel
-def h_reduce_damage(t, b, dmg, comb, rules, dyn, streams, bf):
+def h_reduce_damage(t, b, dmg, w):
     """REDUCE: Thick Hide, Shield, Bulwark on a hit of ``dmg`` on ``t`` (:func:`reduce_damage`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return reduce_damage(t, dmg, comb, rules, dyn)
 
 
 @kernel
-def h_reflect(i, t, dmg, comb, rules, dyn, streams, bf):
+def h_reflect(i, t, dmg, w):
     """REFLECT: Reflector on ``t`` (:func:`reflect`); the damage left for her."""
-    return reflect(i, t, dmg, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    return reflect(i, t, dmg, w)
 
 
 @kernel
-def h_after_hit(i, t, dealt, comb, rules, dyn, streams, bf):
+def h_after_hit(i, t, dealt, w):
     """AFTER_HIT: Life Bomb and Implode after a hit (:func:`after_hit`)."""
-    after_hit(i, t, dealt, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    after_hit(i, t, dealt, w)
     return 0
 
 
 @kernel
-def h_inflict(i, t, c, comb, rules, dyn, streams, bf):
+def h_inflict(i, t, c, w):
     """INFLICT: Inflict after a hit (:func:`try_inflict`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     try_inflict(i, t, comb, rules, dyn)
     return 0
 
 
 @kernel
-def h_seal_magic(i, t, c, comb, rules, dyn, streams, bf):
+def h_seal_magic(i, t, c, w):
     """SEAL: Seal Magic after a hit (:func:`seal_magic`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     seal_magic(i, t, comb, rules, dyn)
     return 0
 
 
 @kernel
-def h_backlash(i, t, hit, comb, rules, dyn, streams, bf):
+def h_backlash(i, t, hit, w):
     """BACKLASH: Backlash on a girl attacking ``t`` (:func:`backlash`)."""
-    backlash(i, t, hit != 0, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    backlash(i, t, hit != 0, w)
     return 0
 
 
 @kernel
-def h_disruptive(i, t, c, comb, rules, dyn, streams, bf):
+def h_disruptive(i, t, c, w):
     """DISRUPTIVE: Disruptive Strikes on a girl (:func:`disruptive`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     disruptive(i, t, comb, rules, dyn, streams)
     return 0
 
 
 @kernel
-def h_intercept(i, t, dmg, comb, rules, dyn, streams, bf):
+def h_intercept(i, t, dmg, w):
     """INTERCEPT: an ally named in ``D_GUARD`` may take the hit (:func:`intercept`); the damage
     left for ``t`` (grid and positions only: nothing sets ``D_GUARD`` gridless)."""
-    return intercept(i, t, dmg, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    return intercept(i, t, dmg, w)
 
 
 @kernel
-def h_link_damage(t, b, dmg, comb, rules, dyn, streams, bf):
+def h_link_damage(t, b, dmg, w):
     """LINK_DAMAGE: the draft's Link copies ``dmg`` to the secondary (:func:`link_damage`)."""
-    return link_damage(t, dmg, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    return link_damage(t, dmg, w)
 
 
 @kernel
-def h_undying_brood(t, b, c, comb, rules, dyn, streams, bf):
+def h_undying_brood(t, b, c, w):
     """BROOD: Undying Brood (:func:`undying_brood`); 1 when the monster is reborn."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return 1 if undying_brood(t, comb, rules, dyn) else 0
 
 
 @kernel
-def h_drop_effects(t, b, c, comb, rules, dyn, streams, bf):
+def h_drop_effects(t, b, c, w):
     """DROP_EFFECTS: what ends when ``t`` drops (:func:`drop_effects`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     drop_effects(t, comb, dyn)
     return 0

@@ -117,6 +117,7 @@ from sim._jit import kernel
 from sim.rng import randbelow
 
 from . import battle_grid as BG
+from .world import unpack
 from . import kernel as K  # circular on purpose: K.* is read when numba compiles, not at import
 
 
@@ -376,19 +377,21 @@ def move_to(i, p, dyn):
 
 
 @kernel
-def reckless(i, p, comb, rules, dyn, streams, bf):
+def reckless(i, p, w):
     """Reckless Movement (DRAFT L510) to position ``p``; returns whether she moved."""
-    if BG.reckless_roll(i, comb, rules, dyn, streams, bf):
+    comb, rules, dyn, streams, bf = unpack(w)
+    if BG.reckless_roll(i, w):
         move_to(i, p, dyn)
         return True
     return False
 
 
 @kernel
-def minor_move(i, who, lo, hi, comb, rules, dyn, streams, bf):
+def minor_move(i, who, lo, hi, w):
     """Movement (Minor, DRAFT L502-504) one position toward her band; returns
     True if the Minor was spent (a move, a Reckless Movement, or a payment
     toward leaving rough terrain under ``rough_cost: split``)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     p = step_to(i, who, lo, hi, comb, rules, dyn)
     if p < 0:
         return False
@@ -402,7 +405,7 @@ def minor_move(i, who, lo, hi, comb, rules, dyn, streams, bf):
     if eng or short:
         if rash:
             if not held(i, comb, rules, dyn, streams):
-                reckless(i, p, comb, rules, dyn, streams, bf)
+                reckless(i, p, w)
             return True
         if not eng:
             if rules[K.R_ROUGH_COST] == 1:
@@ -415,13 +418,14 @@ def minor_move(i, who, lo, hi, comb, rules, dyn, streams, bf):
 
 
 @kernel
-def major_move(i, who, lo, hi, minor, comb, rules, dyn, streams, bf):
+def major_move(i, who, lo, hi, minor, w):
     """Move toward her band with the Major (nobody in reach). Engaged:
     Disengage (DRAFT L498; ``disengage: unlocks`` = the Minor then moves her).
     Rough terrain: the Major and, if still free, the Minor pay the two
     positions (DRAFT L510, ``rough_cost``). Bound: a plain move, or
     Reckless Movement (policy ``reckless``) out of rough terrain or an
     enemy's position. Returns whether the Minor was spent too."""
+    comb, rules, dyn, streams, bf = unpack(w)
     p = step_to(i, who, lo, hi, comb, rules, dyn)
     if p < 0:
         return False
@@ -431,7 +435,7 @@ def major_move(i, who, lo, hi, minor, comb, rules, dyn, streams, bf):
         if eng or rough:
             if comb[i, K.P_RECKLESS] != 0:
                 if not held(i, comb, rules, dyn, streams):
-                    reckless(i, p, comb, rules, dyn, streams, bf)
+                    reckless(i, p, w)
             return False
         if not held(i, comb, rules, dyn, streams):
             move_to(i, p, dyn)
@@ -489,9 +493,10 @@ def done(i, t, dyn):
 
 
 @kernel
-def minor_toward(i, t, comb, rules, dyn, streams, bf):
+def minor_toward(i, t, w):
     """Step 2 / 4 of the turn: Movement toward her band around target ``t``
     (or the ally she protects); returns whether the Minor was spent."""
+    comb, rules, dyn, streams, bf = unpack(w)
     who, lo, hi = goal_of(i, t, comb, rules, dyn)
     if not away(i, who, lo, hi, dyn):
         return False
@@ -504,31 +509,33 @@ def minor_toward(i, t, comb, rules, dyn, streams, bf):
         if K.has_code(i, K.E_LETS_MOVE, comb):
             if lets_move(i, who, lo, hi, comb, rules, dyn, streams):
                 return True
-    return minor_move(i, who, lo, hi, comb, rules, dyn, streams, bf)
+    return minor_move(i, who, lo, hi, w)
 
 
 @kernel
-def major_toward(i, t, minor, comb, rules, dyn, streams, bf):
+def major_toward(i, t, minor, w):
     """Step 3 with nobody in reach: the Major moves her toward her band
     (Disengage when engaged); returns whether the Minor was spent too."""
+    comb, rules, dyn, streams, bf = unpack(w)
     who, lo, hi = goal_of(i, t, comb, rules, dyn)
     if not away(i, who, lo, hi, dyn):
         return False
-    return major_move(i, who, lo, hi, minor, comb, rules, dyn, streams, bf)
+    return major_move(i, who, lo, hi, minor, w)
 
 
 @kernel
-def attack_call(i, t, comb, rules, dyn, streams, bf):
+def attack_call(i, t, w):
     """A basic attack of ``i`` on ``t`` on positions outside the turn's own
     attack site (a frenzy's attacks and retaliations): the auras by position,
     :func:`ready`, :func:`.kernel.attack_call`, :func:`done`; first, as for
     the turn's attack, an ally may Speed Burst into ``t``'s position to Cover
     her (:func:`cover_sprint`). Returns what the attack returns."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if K.side_has_code(t, K.E_SPRINT, comb):
         cover_sprint(i, t, comb, rules, dyn)
     refresh_auras(comb, rules, dyn)
     ready(i, t, comb, rules, dyn)
-    dealt = K.attack_call(i, t, comb, rules, dyn, streams, bf)
+    dealt = K.attack_call(i, t, w)
     done(i, t, dyn)
     return dealt
 
@@ -562,7 +569,7 @@ def frenzy_step(i, t, lo, hi, comb, rules, dyn):
 
 
 @kernel
-def frenzy_turn(i, t, comb, rules, dyn, streams, bf):
+def frenzy_turn(i, t, w):
     """A Fury frenzy's turn on positions (4.1 L746 on the draft's map: the
     draft defines no bursts, the engine plays 4.1's): ``t`` is
     :func:`.kernel.frenzy_target` (the closest standing combatant, allies
@@ -574,6 +581,7 @@ def frenzy_turn(i, t, comb, rules, dyn, streams, bf):
     A Minor that took no step goes to a removal roll when she has an ailment
     (:func:`.kernel.frenzy_removal`). No Major or Minor talents of her own; the
     attack's riders as rule ``fury_talents`` allows (:func:`.kernel.frenzy_can_pay`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if t < 0:
         return
     refresh_auras(comb, rules, dyn)
@@ -586,7 +594,7 @@ def frenzy_turn(i, t, comb, rules, dyn, streams, bf):
     if minor:
         if reach(i, t, comb, rules, dyn) < 0:
             if away(i, t, lo, hi, dyn):
-                if minor_move(i, t, lo, hi, comb, rules, dyn, streams, bf):
+                if minor_move(i, t, lo, hi, w):
                     minor = False
     if not K.is_standing(dyn, i):
         return
@@ -597,10 +605,10 @@ def frenzy_turn(i, t, comb, rules, dyn, streams, bf):
         frenzy_step(i, t, lo, hi, comb, rules, dyn)
     if reach(i, t, comb, rules, dyn) >= 0:
         if K.side_has_code(t, K.E_SWITCH, comb):
-            t = K.defensive_switch(i, t, comb, rules, dyn, streams, bf)
-        attack_call(i, t, comb, rules, dyn, streams, bf)
+            t = K.defensive_switch(i, t, w)
+        attack_call(i, t, w)
     elif away(i, t, lo, hi, dyn):
-        major_move(i, t, lo, hi, minor, comb, rules, dyn, streams, bf)
+        major_move(i, t, lo, hi, minor, w)
     dyn[i, K.D_FURY_PAID] = 0
     refresh_auras(comb, rules, dyn)
 
@@ -975,7 +983,7 @@ def extra_move(i, s, m, n, comb, rules, dyn, streams):
 
 
 @kernel
-def area_position(i, s, comb, rules, dyn, streams, bf):
+def area_position(i, s, w):
     """Blast Strike on positions (DRAFT L271-275: "choose one position within
     range. Each target within that position must attempt to defend
     themselves"); Burst Attack and Gravity Wave (no pull) alike. The position
@@ -988,6 +996,7 @@ def area_position(i, s, comb, rules, dyn, streams, bf):
     attack and no other of it, ``D_AREA_HIT``); under ``area_allies`` her
     standing allies in it are attacked too (not herself). Returns whether it
     was used."""
+    comb, rules, dyn, streams, bf = unpack(w)
     side = comb[i, K.C_SIDE]
     finish = comb[i, K.P_FINISH] != 0
     allies = rules[K.R_AREA_ALLIES] != 0
@@ -1052,9 +1061,9 @@ def area_position(i, s, comb, rules, dyn, streams, bf):
         if not hit:
             continue
         # Defensive Switch (DRAFT L103-107): an ally outside the position may take her place
-        t = K.area_switch(i, j, comb, rules, dyn, streams, bf)
+        t = K.area_switch(i, j, w)
         ready(i, t, comb, rules, dyn)
-        K.attack_call(i, t, comb, rules, dyn, streams, bf)
+        K.attack_call(i, t, w)
         done(i, t, dyn)
         dyn[i, K.K_AREA_TARGETS] += 1
     K.area_done(dyn)
@@ -1317,149 +1326,172 @@ def refresh_auras(comb, rules, dyn):
 
 
 @kernel
-def p_start(a, b, c, comb, rules, dyn, streams, bf):
+def p_start(a, b, c, w):
     """PR_START: everyone to her starting position, then the auras by position."""
+    comb, rules, dyn, streams, bf = unpack(w)
     place_all(comb, dyn)
     refresh_auras(comb, rules, dyn)
     return 0
 
 
 @kernel
-def p_auras(a, b, c, comb, rules, dyn, streams, bf):
+def p_auras(a, b, c, w):
     """PR_AURAS: :func:`refresh_auras`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     refresh_auras(comb, rules, dyn)
     return 0
 
 
 @kernel
-def p_reach(i, t, c, comb, rules, dyn, streams, bf):
+def p_reach(i, t, c, w):
     """PR_REACH: :func:`reach`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return reach(i, t, comb, rules, dyn)
 
 
 @kernel
-def p_distance(i, j, c, comb, rules, dyn, streams, bf):
+def p_distance(i, j, c, w):
     """PR_DISTANCE: positions between ``i`` and ``j`` (:func:`apart`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return apart(i, j, dyn)
 
 
 @kernel
-def p_frenzy_move(i, t, c, comb, rules, dyn, streams, bf):
+def p_frenzy_move(i, t, c, w):
     """PR_FRENZY_MOVE: :func:`frenzy_turn`."""
-    frenzy_turn(i, t, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    frenzy_turn(i, t, w)
     return 0
 
 
 @kernel
-def p_attack_at(i, t, c, comb, rules, dyn, streams, bf):
+def p_attack_at(i, t, c, w):
     """PR_ATTACK_AT: :func:`attack_call` (the form by distance, Cover)."""
-    attack_call(i, t, comb, rules, dyn, streams, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    attack_call(i, t, w)
     return 0
 
 
 @kernel
-def p_pick_within(i, hi, c, comb, rules, dyn, streams, bf):
+def p_pick_within(i, hi, c, w):
     """PR_PICK_WITHIN: :func:`pick_within` (not only those in reach)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return pick_within(i, False, hi, comb, rules, dyn, streams[K.S_POLICY])
 
 
 @kernel
-def p_on_line(i, j, ds, comb, rules, dyn, streams, bf):
+def p_on_line(i, j, ds, w):
     """PR_ON_LINE: ``j`` on the side ``ds // 8`` of ``i``'s Scream in slot ``ds % 8`` (:func:`on_side`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     s = ds % 8
     return 1 if on_side(i, j, ds // 8, comb[i, K.C_TREACH + s], dyn) else 0
 
 
 @kernel
-def p_copy_place(i, s, c, comb, rules, dyn, streams, bf):
+def p_copy_place(i, s, c, w):
     """PR_COPY_PLACE: :func:`copy_place`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return copy_place(i, s, comb, rules, dyn)
 
 
 @kernel
-def p_area(i, s, c, comb, rules, dyn, streams, bf):
+def p_area(i, s, c, w):
     """PR_AREA and PR_GRAVITY: :func:`area_position` (no pull on positions)."""
-    return 1 if area_position(i, s, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if area_position(i, s, w) else 0
 
 
 @kernel
-def p_rough_going(i, s, c, comb, rules, dyn, streams, bf):
+def p_rough_going(i, s, c, w):
     """PR_ROUGH_GOING: :func:`rough_going`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return 1 if rough_going(i, s, comb, rules, dyn) else 0
 
 
 @kernel
-def p_pick(i, in_reach, c, comb, rules, dyn, streams, bf):
+def p_pick(i, in_reach, c, w):
     """PR_POS_PICK: :func:`pick`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return pick(i, in_reach != 0, comb, rules, dyn, streams[K.S_POLICY])
 
 
 @kernel
-def p_sprint(i, t, c, comb, rules, dyn, streams, bf):
+def p_sprint(i, t, c, w):
     """PR_POS_SPRINT: :func:`sprint`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     sprint(i, t, comb, rules, dyn, streams)
     return 0
 
 
 @kernel
-def p_get_back(i, b, c, comb, rules, dyn, streams, bf):
+def p_get_back(i, b, c, w):
     """PR_POS_GET_BACK: :func:`get_back`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return 1 if get_back(i, comb, rules, dyn) else 0
 
 
 @kernel
-def p_minor_toward(i, t, c, comb, rules, dyn, streams, bf):
+def p_minor_toward(i, t, c, w):
     """PR_POS_MINOR_TOWARD: :func:`minor_toward`."""
-    return 1 if minor_toward(i, t, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if minor_toward(i, t, w) else 0
 
 
 @kernel
-def p_major_toward(i, t, minor, comb, rules, dyn, streams, bf):
+def p_major_toward(i, t, minor, w):
     """PR_POS_MAJOR_TOWARD: :func:`major_toward`."""
-    return 1 if major_toward(i, t, minor != 0, comb, rules, dyn, streams, bf) else 0
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if major_toward(i, t, minor != 0, w) else 0
 
 
 @kernel
-def p_safe_place(i, b, c, comb, rules, dyn, streams, bf):
+def p_safe_place(i, b, c, w):
     """PR_POS_SAFE_PLACE: :func:`safe_place`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return 1 if safe_place(i, comb, rules, dyn) else 0
 
 
 @kernel
-def p_dash(i, t, c, comb, rules, dyn, streams, bf):
+def p_dash(i, t, c, w):
     """PR_POS_DASH: :func:`dash`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return dash(i, t, comb, rules, dyn, streams)
 
 
 @kernel
-def p_cover_sprint(i, t, c, comb, rules, dyn, streams, bf):
+def p_cover_sprint(i, t, c, w):
     """PR_POS_COVER_SPRINT: :func:`cover_sprint`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     cover_sprint(i, t, comb, rules, dyn)
     return 0
 
 
 @kernel
-def p_ready(i, t, c, comb, rules, dyn, streams, bf):
+def p_ready(i, t, c, w):
     """PR_POS_READY: :func:`ready`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     ready(i, t, comb, rules, dyn)
     return 0
 
 
 @kernel
-def p_done(i, t, c, comb, rules, dyn, streams, bf):
+def p_done(i, t, c, w):
     """PR_POS_DONE: :func:`done`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     done(i, t, dyn)
     return 0
 
 
 @kernel
-def p_shove(i, t, sign, comb, rules, dyn, streams, bf):
+def p_shove(i, t, sign, w):
     """PR_POS_SHOVE: :func:`shove`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     shove(i, t, sign, comb, rules, dyn)
     return 0
 
 
 @kernel
-def p_any_in_reach(i, b, c, comb, rules, dyn, streams, bf):
+def p_any_in_reach(i, b, c, w):
     """PR_POS_ANY_IN_REACH: :func:`any_in_reach`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return 1 if any_in_reach(i, comb, rules, dyn) else 0

@@ -1,21 +1,30 @@
 """The world every 4.1 / draft procedure takes, and how one is called.
 
+The arrays of a fight are the *world*: the static table ``comb``, the rule
+table ``rules``, the state and counters ``dyn``, the random ``streams`` and the
+battlefield ``bf`` (:mod:`.field`; a field without cells when there is no
+grid). A function of the rules takes them as one int64, ``w``: the address of
+the five array descriptors, stored once per fight by :func:`pack` (in a buffer
+the caller keeps alive) and read back by :func:`unpack`. numba passes each
+array as 5 + 2 x ndim machine words, so a call that passed the five arrays
+cost 43 words of stack set-up; passing ``w`` costs one register.
+
 A procedure (:mod:`sim.procs`) is compiled on its own and called through its
 address in the rule table (``rules[PR_*]``, filled by :mod:`.registry`): the
 turn, the attack, the geometry's moves, a talent's hook. Each takes
 
-    (a, b, c, comb, rules, dyn, streams, bf)
+    (a, b, c, w)
 
 three int64 arguments (who acts, on whom, a slot or an amount: each slot's
-meaning in :mod:`.layout`) and the arrays of the fight: the static table, the
-rule table, the state and counters, the random streams, the battlefield
-(:mod:`.field`; a field without cells when there is no grid). It returns an
-int64 (a damage, a target, 0/1 for "done").
+meaning in :mod:`.layout`) and the world. It returns an int64 (a damage, a
+target, 0/1 for "done").
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import types
+from numba.core import cgutils, config
+from numba.extending import intrinsic, overload
 
 from sim import procs
 from sim._jit import jit, kernel
@@ -25,9 +34,87 @@ from .layout import BF_META, M_NCELL, M_SIZE, NBF, R_GRID, R_POSITIONS
 
 _I = types.int64
 _A2 = types.Array(types.int64, 2, "C")
-#: the argument types of every procedure: a, b, c, comb, rules, dyn, streams, bf
-WORLD = procs.signature(_I, _I, _I, _A2, types.Array(types.int64, 1, "C"), _A2,
-                        types.Array(types.uint64, 2, "C"), _A2)
+#: the world's arrays: comb, rules, dyn, streams, bf
+WORLD_TYPES = types.Tuple((_A2, types.Array(types.int64, 1, "C"), _A2, types.Array(types.uint64, 2, "C"), _A2))
+#: int64 words a world takes in its buffer (:func:`pack`); 43 on 64-bit machines, with room
+WORLD_WORDS = 64
+#: the argument types of every procedure: a, b, c, w
+WORLD = procs.signature(_I, _I, _I, _I)
+
+#: NUMBA_DISABLE_JIT: the worlds by buffer (``w`` is the buffer's id)
+_PY_WORLDS: dict = {}
+
+
+@intrinsic
+def _store(typingctx, world, buf):
+    """Store the world tuple's array descriptors in ``buf``'s data; its address."""
+    if world != WORLD_TYPES:
+        raise TypeError(f"a world is {WORLD_TYPES}, not {world}")
+    sig = types.int64(world, buf)
+
+    def codegen(context, builder, signature, args):
+        tup, arr = args
+        data = cgutils.create_struct_proxy(buf)(context, builder, value=arr).data
+        ptr = builder.bitcast(data, context.get_value_type(WORLD_TYPES).as_pointer())
+        builder.store(tup, ptr)
+        return builder.ptrtoint(data, context.get_value_type(types.int64))
+
+    return sig, codegen
+
+
+@intrinsic
+def _load(typingctx, w):
+    """The world tuple stored at address ``w`` (each descriptor loaded apart, so the
+    ones a function does not use cost nothing)."""
+    sig = WORLD_TYPES(w)
+
+    def codegen(context, builder, signature, args):
+        ptr = builder.inttoptr(args[0], context.get_value_type(WORLD_TYPES).as_pointer())
+        vals = [builder.load(cgutils.gep_inbounds(builder, ptr, 0, k)) for k in range(len(WORLD_TYPES))]
+        tup = context.make_tuple(builder, WORLD_TYPES, vals)
+        if context.enable_nrt:  # the caller's references are borrowed: balance the callee's releases
+            context.nrt.incref(builder, WORLD_TYPES, tup)
+        return tup
+
+    return sig, codegen
+
+
+@jit
+def _pack_jit(comb, rules, dyn, streams, bf, buf):
+    return _store((comb, rules, dyn, streams, bf), buf)
+
+
+def pack(comb, rules, dyn, streams, bf, buf):
+    """The world ``w`` of these arrays, stored in ``buf`` (int64[WORLD_WORDS], which the
+    caller keeps, with the arrays, for as long as ``w`` is used)."""
+    if config.DISABLE_JIT:
+        _PY_WORLDS[id(buf)] = (comb, rules, dyn, streams, bf)
+        return id(buf)
+    return _pack_jit(comb, rules, dyn, streams, bf, buf)
+
+
+def unpack(w):
+    """``(comb, rules, dyn, streams, bf)`` of the world ``w`` (:func:`pack`)."""
+    return _PY_WORLDS[w]
+
+
+@overload(pack, jit_options=dict(cache=True))
+def _ov_pack(comb, rules, dyn, streams, bf, buf):
+    def impl(comb, rules, dyn, streams, bf, buf):
+        return _store((comb, rules, dyn, streams, bf), buf)
+    return impl
+
+
+@overload(unpack, jit_options=dict(cache=True))
+def _ov_unpack(w):
+    def impl(w):
+        return _load(w)
+    return impl
+
+
+def new_buffer() -> np.ndarray:
+    """A buffer for :func:`pack`."""
+    return np.zeros(WORLD_WORDS, dtype=np.int64)
 
 
 @kernel
