@@ -261,7 +261,7 @@ def move_to(i, c, dyn, bf):
 # ---------------------------------------------------------------- geometry
 
 
-@kernel
+@kernel(inline="always")
 def hexes(a, b, bf):
     """Hexes between cells ``a`` and ``b`` (:func:`.grid.distance`, inlined when the field does not wrap)."""
     q = F.row(bf, BF_Q)

@@ -79,7 +79,10 @@ HOOKS: tuple[Hook, ...] = (
     Hook("MAJOR", "curse_shift", (E.E_CURSE_SHIFT,)),
     Hook("MAJOR", "implode", (E.E_IMPLODE,)),
     # attack riders (kernel.attack)
-    Hook("DECLARE", "declare", (ANY,), "attacker i, target t"),
+    Hook("DECLARE", "declare", (E.E_ALL_OR_NOTHING, E.E_LOW_RESOLVE, E.E_FOLLOW_TARGET, E.E_KILLING_BLOW,
+                                E.E_AMBUSH, E.E_MINION_EXPLOSION, E.E_DETONATION, E.E_ATTACK_AILMENT,
+                                E.E_FOLLOW_UP, E.E_OPENING, E.E_HATE, E.E_FRIENDS, E.E_BELKAN),
+         "attacker i, target t"),
     Hook("EVASION", "evasion", (E.E_EVASION,), "defender t, attack total, defence total"),
     Hook("DAMPEN_ROLL", "power_dampening", (E.E_POWER_DAMPENING,), "the roller"),
     Hook("MISS", "aura_of_strength", (E.E_AURA_STRENGTH,), "defender t, attacker i"),
@@ -144,3 +147,5 @@ for _m in MAJOR_GATES2:
     MAJOR_GATE2 |= _m
 N_MINOR = len(MINOR_GATES)
 N_MAJOR = len(MAJOR_GATES)
+#: the attacker's talents that declare something before the roll (kernel.declare_riders)
+(DECLARE_GATE,), (DECLARE_GATE2,) = gates("DECLARE")

@@ -62,7 +62,7 @@ from sim.rng import STATE_WORDS, randbelow, seed_stream
 
 from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_...)
-from .hooks import (MAJOR_GATE, MAJOR_GATE2, MAJOR_GATES, MAJOR_GATES2, MINOR_GATE, MINOR_GATE2, MINOR_GATES,
+from .hooks import (DECLARE_GATE, DECLARE_GATE2, MAJOR_GATE, MAJOR_GATE2, MAJOR_GATES, MAJOR_GATES2, MINOR_GATE, MINOR_GATE2, MINOR_GATES,
                     MINOR_GATES2, N_MAJOR, N_MINOR)
 from .world import WORLD_WORDS, call, gridless, no_field, on_grid, on_positions, pack, unpack
 
@@ -506,7 +506,7 @@ def can_boost(i, stat, pending, comb, dyn):
     return dyn[i, D_OC + stat] + pending + 1 <= comb[i, P_OCCAP]
 
 
-@kernel
+@kernel(inline="always")
 def gain_overcharge(i, stat, amount, comb, rules, dyn):
     """Sixes on a magical check: +1 per six for a girl (L149); a monster loses
     ``monster_six_cost`` per six from its pool, not below 0 (L1892); a witch's
@@ -1175,7 +1175,7 @@ def attack(i, t, w):
     kb_slot = -1
     ail_slot = -1
     open_slot = -1
-    if a_mask != 0:
+    if (a_mask & DECLARE_GATE) | (comb[i, C_TMASK2] & DECLARE_GATE2) != 0:
         call(rules[PR_DECLARE], i, t, 0, w)  # declare_riders, into her D_DECLARE
         a_bonus = dyn[i, D_DECLARE]
         dmg_bonus = dyn[i, D_DECLARE + 1]
@@ -1565,7 +1565,7 @@ def side_has_code(i, code, comb):
     return (comb[i, C_SIDEMASK2] >> (code - 64)) & 1 != 0
 
 
-@kernel
+@kernel(inline="always")
 def find_talent(i, code, comb, dyn):
     """The first slot of ``i`` holding effect ``code`` with uses left, or -1."""
     if not has_code(i, code, comb):
@@ -1593,7 +1593,7 @@ def can_pay(i, s, comb, dyn):
     return dyn[i, D_OC + comb[i, C_TROLE + s]] + cost <= comb[i, P_OCCAP]
 
 
-@kernel
+@kernel(inline="always")
 def frenzy_can_pay(i, s, comb, dyn):
     """Frenzied ``i`` may use slot ``s`` (L752: "she may spend it on using
     Talents, but only the Talents linked to Fury Overcharge"; A9ii, rule
@@ -1764,7 +1764,7 @@ def bleed(j, w):
 # combatant's C_TMASK first, so fights without talents never reach them.
 
 
-@kernel
+@kernel(inline="always")
 def find_usable(i, code, comb, dyn):
     """The first slot of ``i`` (listed order = priority) holding ``code`` with
     uses left and an affordable cost, or -1."""
@@ -3648,7 +3648,7 @@ def frenzy_removal(i, comb, rules, dyn, streams):
     return True
 
 
-@kernel
+@kernel(inline="always")
 def frenzy_again(i, comb, rules, dyn):
     """``i`` is frenzied and standing: she has the frenzy's second turn due."""
     if dyn[i, D_FRENZY] == 0:
@@ -4538,7 +4538,7 @@ def frenzy_turns(i, k, w):
     return outcome
 
 
-@kernel
+@kernel(inline="always")
 def side_alive(side, comb, rules, dyn):
     """A side is still in the fight: some member standing (all_down) or not dead (all_dead)."""
     n = comb.shape[0]
@@ -4557,7 +4557,7 @@ def side_alive(side, comb, rules, dyn):
     return False
 
 
-@kernel
+@kernel(inline="always")
 def outcome_now(comb, rules, dyn):
     """-1 while both sides fight on; else F_WIN (side 0 wins), F_LOSS or F_DRAW."""
     a = side_alive(0, comb, rules, dyn)
