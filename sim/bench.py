@@ -53,6 +53,8 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.timing import REPEATS, best_time  # noqa: F401 - best_time: the systems' benches use it
+
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
 DUEL_SCENARIO = SCENARIOS / "duel-basic.yaml"
@@ -67,22 +69,11 @@ _UPPER_BOUND = {"warm_start_s"}
 RAW_DICE = (200_000_000, 10_000_000)
 DUELS = (4_000_000, 200_000)
 PYTHON_DUELS = (20_000, 2_000)
-REPEATS = 3
 
 #: average dice rolled by 2d6! (each die is followed by another with probability 1/6)
 EXPLODING_2D6_DICE = 2 * 6 / 5
 
 SEED = 20240601
-
-
-def best_time(fn, repeats: int = REPEATS) -> float:
-    """Best wall time of ``repeats`` calls of ``fn`` (seconds); systems' benches use it too."""
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 # ---------------------------------------------------------------- pieces

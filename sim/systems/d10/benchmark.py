@@ -30,7 +30,7 @@ SEED = 20240601
 
 
 def _best(fn, repeats=3):
-    from sim.bench import best_time
+    from sim.timing import best_time
 
     return best_time(fn, repeats)
 

@@ -159,6 +159,23 @@ def pool_sizes(comb, pol, rules, sizes):
 
 
 @kernel(inline="always")
+def _land(comb, rules, dyn, streams, cc, c, w, wc, wmax, t1, t2, t3, mb, mbf):
+    """``w`` wounds land on ``c`` (holding ``wc`` of ``wmax``; threshold
+    bands at ``t1..t3``).  Below her maximum they only add up (and raise the
+    highest band ``mb``); at it the general kernel's wound step decides.
+    Returns ``(dealt, taken, wc, mb, mbf, out)``: ``taken`` counts the wounds
+    the counters have not yet seen (the wound step counts its own)."""
+    if w < wmax - wc:
+        wc += w
+        b = _band(wc, t1, t2, t3)
+        if b > mb:
+            mb = b
+        return w, w, wc, mb, mbf, False
+    got, wc, mb = _wound(comb, rules, dyn, streams, cc, c, w, wc, mb, mbf)
+    return got, 0, wc, mb, mb, dyn[c, K.D_OUT] != K.OUT_IN
+
+
+@kernel(inline="always")
 def duel(comb, pol, rules, tab, dyn, order, ikey, streams, cc, chk, sizes):
     """Play one eligible duel from the state :func:`start` left; ``chk`` is
     the check stream (``streams[S_CHECK]`` or a copy of it); ``sizes`` the
@@ -214,33 +231,16 @@ def duel(comb, pol, rules, tab, dyn, order, ikey, streams, cc, chk, sizes):
                     if w < min_w:
                         w = min_w
                     if w > 0:
-                        if w < wmax1 - w1:
-                            w1 += w
-                            taken1 += w
-                            dealt0 += w
-                            b = _band(w1, ta1, tb1, tc1)
-                            if b > mb1:
-                                mb1 = b
-                        else:
-                            got, w1, mb1 = _wound(comb, rules, dyn, streams, cc, c1, w, w1, mb1, mbf1)
-                            mbf1 = mb1
-                            dealt0 += got
-                            out1 = dyn[c1, K.D_OUT] != K.OUT_IN
+                        got, tk, w1, mb1, mbf1, out1 = _land(
+                            comb, rules, dyn, streams, cc, c1, w, w1, wmax1, ta1, tb1, tc1, mb1, mbf1)
+                        dealt0 += got
+                        taken1 += tk
                 elif parry1 > 0:
-                    if parry1 < wmax0 - w0:
-                        w0 += parry1
-                        taken0 += parry1
-                        dealt1 += parry1
-                        pd1 += parry1
-                        b = _band(w0, ta0, tb0, tc0)
-                        if b > mb0:
-                            mb0 = b
-                    else:
-                        got, w0, mb0 = _wound(comb, rules, dyn, streams, cc, c0, parry1, w0, mb0, mbf0)
-                        mbf0 = mb0
-                        dealt1 += got
-                        pd1 += got
-                        out0 = dyn[c0, K.D_OUT] != K.OUT_IN
+                    got, tk, w0, mb0, mbf0, out0 = _land(
+                        comb, rules, dyn, streams, cc, c0, parry1, w0, wmax0, ta0, tb0, tc0, mb0, mbf0)
+                    dealt1 += got
+                    pd1 += got
+                    taken0 += tk
             else:
                 # the second attacks the first
                 a = _pool(chk, sizes[c1, 0, w1], tab, rules)
@@ -252,33 +252,16 @@ def duel(comb, pol, rules, tab, dyn, order, ikey, streams, cc, chk, sizes):
                     if w < min_w:
                         w = min_w
                     if w > 0:
-                        if w < wmax0 - w0:
-                            w0 += w
-                            taken0 += w
-                            dealt1 += w
-                            b = _band(w0, ta0, tb0, tc0)
-                            if b > mb0:
-                                mb0 = b
-                        else:
-                            got, w0, mb0 = _wound(comb, rules, dyn, streams, cc, c0, w, w0, mb0, mbf0)
-                            mbf0 = mb0
-                            dealt1 += got
-                            out0 = dyn[c0, K.D_OUT] != K.OUT_IN
+                        got, tk, w0, mb0, mbf0, out0 = _land(
+                            comb, rules, dyn, streams, cc, c0, w, w0, wmax0, ta0, tb0, tc0, mb0, mbf0)
+                        dealt1 += got
+                        taken0 += tk
                 elif parry0 > 0:
-                    if parry0 < wmax1 - w1:
-                        w1 += parry0
-                        taken1 += parry0
-                        dealt0 += parry0
-                        pd0 += parry0
-                        b = _band(w1, ta1, tb1, tc1)
-                        if b > mb1:
-                            mb1 = b
-                    else:
-                        got, w1, mb1 = _wound(comb, rules, dyn, streams, cc, c1, parry0, w1, mb1, mbf1)
-                        mbf1 = mb1
-                        dealt0 += got
-                        pd0 += got
-                        out1 = dyn[c1, K.D_OUT] != K.OUT_IN
+                    got, tk, w1, mb1, mbf1, out1 = _land(
+                        comb, rules, dyn, streams, cc, c1, parry0, w1, wmax1, ta1, tb1, tc1, mb1, mbf1)
+                    dealt0 += got
+                    pd0 += got
+                    taken1 += tk
             if out0 | out1:
                 break
         if out0 | out1:

@@ -939,9 +939,8 @@ def second_form_better(comb, pol, rules, dyn, i, t):
 
 
 @kernel
-def attack(comb, pol, rules, tab, dyn, streams, cc, i, t, aid):
-    """``i`` attacks ``t`` (and more targets per policy/area); returns 1 if the
-    attack was made, 0 if it could not be paid (the caller then Recharges)."""
+def attack_form(comb, pol, rules, dyn, i, t):
+    """The attack form ``i`` uses on ``t``: (kind, mana cost, second form?)."""
     kind = comb[i, C_ATK]
     cost = comb[i, C_ATK_COST]
     second = False
@@ -950,31 +949,31 @@ def attack(comb, pol, rules, tab, dyn, streams, cc, i, t, aid):
         if second:
             kind = comb[i, C_FORM2] - 1
             cost = comb[i, C_FORM2_COST]
-    ab = STR
-    if kind == ATK_RANGED:
-        ab = AGI
-    elif kind >= ATK_MYSTIC:
-        ab = MAG
-    spec = kind == ATK_SPEC
-    area = False
-    effect = False
-    if spec:
-        area = comb[i, C_SPEC_AREA] != 0
-        effect = comb[i, C_SPEC_EFFECT] != 0
-    avail = mana_available(comb, pol, dyn, i)
-    if avail < cost:
-        return 0
-    # targets (L81)
-    ntargets = 1
-    if not area:
-        want = pol[i, P_TARGETS]
-        if want > 1:
-            c = 0
-            side = comb[i, C_SIDE]
-            for j in range(comb.shape[0]):
-                if targetable(comb, dyn, j, side):
-                    c += 1
-            ntargets = want if want < c else c
+    return kind, cost, second
+
+
+@kernel
+def target_count(comb, pol, dyn, i, area):
+    """How many targets ``i`` attacks: the policy's wish, capped by the
+    targetable foes (L81); an area attack counts 1 (its area adds the rest)."""
+    if area:
+        return 1
+    want = pol[i, P_TARGETS]
+    if want <= 1:
+        return 1
+    c = 0
+    side = comb[i, C_SIDE]
+    for j in range(comb.shape[0]):
+        if targetable(comb, dyn, j, side):
+            c += 1
+    return want if want < c else c
+
+
+@kernel
+def attack_extras(comb, pol, rules, cc, i, kind, effect, avail, cost, ntargets):
+    """Killing Blow or Finishing Attack, then Barrage or the multi-target
+    penalty, as the policy asks and the mana allows.  Returns (kb, fa, dice
+    penalty, cost)."""
     kb = False
     fa = False
     pen = 0
@@ -1005,30 +1004,83 @@ def attack(comb, pol, rules, tab, dyn, streams, cc, i, t, aid):
                             cc[i, K_BARRAGE] += 1
         if not bar:
             pen += rules[R_MULTI_TARGET_PENALTY] * (ntargets - 1)
-    # augmentation (L77)
+    return kb, fa, pen, cost
+
+
+@kernel
+def augmentation(comb, pol, rules, cc, i, avail, cost, kb, fa):
+    """Augmentation dice bought with the mana left (L77), capped by the rule
+    and, with the policy's save flag, keeping enough for a later Killing Blow
+    or Finishing Attack.  Returns (dice, cost)."""
     aug = pol[i, P_AUG]
-    if aug > 0:
-        if aug > rules[R_AUGMENT_CAP]:
-            aug = rules[R_AUGMENT_CAP]
-        room = avail - cost
-        if pol[i, P_SAVE] != 0:
-            keep = 0
-            if not kb:
-                if pol[i, P_KB] != 0:
-                    keep = comb[i, C_KB_COST]
-            if not fa:
-                if pol[i, P_FA] != 0:
-                    if comb[i, C_FA_COST] > keep:
-                        keep = comb[i, C_FA_COST]
-            if keep > 0:
-                if room >= keep:
-                    room -= keep
-        if aug > room:
-            aug = room
-        if aug < 0:
-            aug = 0
-        cost += aug
-        cc[i, K_AUG_DICE] += aug
+    if aug <= 0:
+        return aug, cost
+    if aug > rules[R_AUGMENT_CAP]:
+        aug = rules[R_AUGMENT_CAP]
+    room = avail - cost
+    if pol[i, P_SAVE] != 0:
+        keep = 0
+        if not kb:
+            if pol[i, P_KB] != 0:
+                keep = comb[i, C_KB_COST]
+        if not fa:
+            if pol[i, P_FA] != 0:
+                if comb[i, C_FA_COST] > keep:
+                    keep = comb[i, C_FA_COST]
+        if keep > 0:
+            if room >= keep:
+                room -= keep
+    if aug > room:
+        aug = room
+    if aug < 0:
+        aug = 0
+    cc[i, K_AUG_DICE] += aug
+    return aug, cost + aug
+
+
+@kernel
+def attack_primary(comb, pol, rules, tab, dyn, streams, cc, i, t, a, kind, effect, kb, fa):
+    """The roll against the primary target ``t``: a spell effect held on a
+    win, or a hit resolved.  Returns (hits, ``i``'s result after fortune)."""
+    d, dt = defend(comb, pol, rules, tab, dyn, streams[S_CHECK], cc, t, kind, 0)
+    hits = 0
+    if effect:
+        exceed = rules[R_SPEC_TIE] == 0
+        a = fortune_action(pol, rules, dyn, cc, i, a, d, not exceed)
+        d = fortune_defence(comb, pol, rules, dyn, cc, t, d, a, exceed)
+        resisted = d > a if exceed else d >= a
+        if not resisted:
+            hold(dyn, t, comb[i, C_SPEC_PEN], a, HELD_SPELL, i)
+            cc[i, K_SPELLS] += 1
+    else:
+        a = fortune_action(pol, rules, dyn, cc, i, a, d, False)
+        d = fortune_defence(comb, pol, rules, dyn, cc, t, d, a, True)
+        hits = resolve_hit(comb, pol, rules, dyn, streams, cc, i, t, a, d, dt, kb, fa)
+    return hits, a
+
+
+@kernel
+def attack(comb, pol, rules, tab, dyn, streams, cc, i, t, aid):
+    """``i`` attacks ``t`` (and more targets per policy/area); returns 1 if the
+    attack was made, 0 if it could not be paid (the caller then Recharges)."""
+    kind, cost, second = attack_form(comb, pol, rules, dyn, i, t)
+    ab = STR
+    if kind == ATK_RANGED:
+        ab = AGI
+    elif kind >= ATK_MYSTIC:
+        ab = MAG
+    spec = kind == ATK_SPEC
+    area = False
+    effect = False
+    if spec:
+        area = comb[i, C_SPEC_AREA] != 0
+        effect = comb[i, C_SPEC_EFFECT] != 0
+    avail = mana_available(comb, pol, dyn, i)
+    if avail < cost:
+        return 0
+    ntargets = target_count(comb, pol, dyn, i, area)
+    kb, fa, pen, cost = attack_extras(comb, pol, rules, cc, i, kind, effect, avail, cost, ntargets)
+    aug, cost = augmentation(comb, pol, rules, cc, i, avail, cost, kb, fa)
     if cost > 0:
         pay_mana(comb, dyn, cc, i, cost)
         if dyn[i, D_W] > 0:
@@ -1047,27 +1099,12 @@ def attack(comb, pol, rules, tab, dyn, streams, cc, i, t, aid):
             pen += comb[t, C_EYE]
     st = stunt_dice(pol, streams[S_POLICY], i)
     cc[i, K_STUNT_DICE] += st
-    chk = streams[S_CHECK]
-    a = test_roll(comb, rules, tab, dyn, chk, i, ab, kind, aug + aid + st, pen)
+    a = test_roll(comb, rules, tab, dyn, streams[S_CHECK], i, ab, kind, aug + aid + st, pen)
     cc[i, K_ATTACKS] += 1
     if second:
         cc[i, K_FORM2] += 1
     dyn[i, D_HIDDEN] = 0  # attacking reveals her (D14)
-    # the primary target
-    d, dt = defend(comb, pol, rules, tab, dyn, chk, cc, t, kind, 0)
-    hits = 0
-    if effect:
-        exceed = rules[R_SPEC_TIE] == 0
-        a = fortune_action(pol, rules, dyn, cc, i, a, d, not exceed)
-        d = fortune_defence(comb, pol, rules, dyn, cc, t, d, a, exceed)
-        resisted = d > a if exceed else d >= a
-        if not resisted:
-            hold(dyn, t, comb[i, C_SPEC_PEN], a, HELD_SPELL, i)
-            cc[i, K_SPELLS] += 1
-    else:
-        a = fortune_action(pol, rules, dyn, cc, i, a, d, False)
-        d = fortune_defence(comb, pol, rules, dyn, cc, t, d, a, True)
-        hits = resolve_hit(comb, pol, rules, dyn, streams, cc, i, t, a, d, dt, kb, fa)
+    hits, a = attack_primary(comb, pol, rules, tab, dyn, streams, cc, i, t, a, kind, effect, kb, fa)
     if ntargets > 1:
         hits += attack_others(comb, pol, rules, tab, dyn, streams, cc, i, t, a, kind, ntargets, False, effect, kb, fa)
     elif area:

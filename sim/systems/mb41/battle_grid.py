@@ -1013,13 +1013,79 @@ def settle_action(i, w):
 
 @kernel
 def _turn_grid(i, w):
+    """The grid turn's steps (:func:`take_turn_grid`): the start and ailments, a Minor
+    talent, a Minor step toward her range, the Majors (talents, the attack, a move),
+    a Minor still unused."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    major, minor, ok = grid_turn_start(i, w)
+    if not ok:
+        return
+    t0 = pick(i, False, comb, rules, dyn, streams[K.S_POLICY], bf)
+    if t0 < 0:
+        return  # nobody left to fight
+    goal, lo, hi = goal_of(i, t0, comb, rules, dyn)
+    minor, ok = grid_step_before(i, minor, goal, lo, hi, w)
+    if not ok:
+        return
+    # the Major: attack what is in range, else move; Bonus Action: another Major
+    disengaged = False
+    for m in range(2):
+        if not major:
+            break
+        major = False
+        if m > 0:  # the first Major's bursts, then the Bonus Action's; her target may be down
+            if not settle_action(i, w):
+                return
+            if not K._candidate(t0, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn):
+                t0 = pick(i, False, comb, rules, dyn, streams[K.S_POLICY], bf)
+                if t0 < 0:
+                    return
+                goal, lo, hi = goal_of(i, t0, comb, rules, dyn)
+        code, who, t, again = grid_major_talents(i, m, w)
+        if code == 2:
+            return  # she fell
+        if code == 1:
+            major = again
+            continue  # a talent was her Major
+        if who == i:
+            t = grid_target(i, t0, goal, lo, hi, w)
+            if t == -2:
+                continue  # held by And Your Enemies Closer: the Major is used up
+        if t >= 0:
+            ok, again = grid_strike(i, m, who, t, w)
+            if not ok:
+                return
+            major = again
+        elif barrier_turn(i, who, goal, lo, hi, w):
+            pass  # the Major hit an enemy's barrier that keeps her from everyone (Create Barrier)
+        elif away(i, goal, lo, hi, dyn, bf):
+            used, dis = major_move(i, goal, lo, hi, minor, w)
+            stepped(i, w)
+            if used:
+                minor = False
+            if dis:
+                disengaged = True
+            if not K.is_standing(dyn, i):
+                return
+    if not settle_action(i, w):
+        return
+    grid_turn_end(i, minor, t0, disengaged, w)
+
+
+@kernel
+def grid_turn_start(i, w):
+    """The start of ``i``'s grid turn: Second Wind's bonus ends (L1716), the dead leave,
+    the Fear Auras, rough terrain paid within the turn (A15a); her ailments (Remedy or
+    a removal roll: her Minor, or her only action when Stunned, L1461, L1467); a Minor
+    talent (a successful Steal Action gives another Minor, L1725). Returns ``(Major
+    free, Minor free, still standing)``."""
     comb, rules, dyn, streams, bf = unpack(w)
     mask = comb[i, K.C_TMASK]
-    dyn[i, K.D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
+    dyn[i, K.D_DEF_BONUS] = 0
     sweep(dyn, bf)
     refresh_fear(comb, dyn, bf)
     if rules[K.R_ROUGH_COST] == 0:
-        dyn[i, K.D_PAID] = 0  # the two hexes out of rough terrain are paid within one turn (A15a)
+        dyn[i, K.D_PAID] = 0
     major = True
     minor = True
     if dyn[i, K.D_AIL + K.A_STUN] != 0:
@@ -1040,21 +1106,22 @@ def _turn_grid(i, w):
                 major = True  # "she regains the second action"
         K.check_bursts(i, comb, rules, dyn)
         if not settle_action(i, w):
-            return
+            return major, minor, False
     if minor:
         if mask != 0:
-            # a Minor talent; a successful Steal Action gives another Minor (L1725)
             if K.minor_talent(i, w) == 1:
                 minor = False
             if not settle_action(i, w):
-                return
-    st_policy = streams[K.S_POLICY]
-    t0 = pick(i, False, comb, rules, dyn, st_policy, bf)
-    if t0 < 0:
-        return  # nobody left to fight
-    goal, lo, hi = goal_of(i, t0, comb, rules, dyn)
-    disengaged = False
-    # 2. a Minor step toward her range before the Major (a movement talent when a step would not do)
+                return major, minor, False
+    return major, minor, True
+
+
+@kernel
+def grid_step_before(i, minor, goal, lo, hi, w):
+    """Before her Major: a Minor step toward her range (a movement talent when a step
+    would not do), then Sprint. Returns ``(Minor free, still standing)``."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    mask = comb[i, K.C_TMASK]
     if minor:
         if away(i, goal, lo, hi, dyn, bf):
             if mask != 0:
@@ -1062,122 +1129,132 @@ def _turn_grid(i, w):
                     minor = False
                     stepped(i, w)
                     if not settle_action(i, w):
-                        return
+                        return minor, False
         if minor:
             if away(i, goal, lo, hi, dyn, bf):
-                if minor_move(i, goal, lo, hi, disengaged, 2, w):
+                if minor_move(i, goal, lo, hi, False, 2, w):
                     minor = False
                     stepped(i, w)
                     if not settle_action(i, w):
-                        return
+                        return minor, False
     if mask != 0:
         if K.has_code(i, K.E_SPRINT, comb):
             sprint(i, goal, lo, hi, w)
             stepped(i, w)
             if not settle_action(i, w):
-                return
-    # 3. the Major: attack what is in range, else move; Bonus Action: another Major
-    for m in range(2):
-        if not major:
-            break
-        major = False
-        if m > 0:  # the first Major's bursts, then the Bonus Action's; her target may be down
-            if not settle_action(i, w):
-                return
-            if not K._candidate(t0, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn):
-                t0 = pick(i, False, comb, rules, dyn, st_policy, bf)
-                if t0 < 0:
-                    return
-                goal, lo, hi = goal_of(i, t0, comb, rules, dyn)
-        who = i  # Guided Strike: an ally makes the attack (one attack site: attack is inlined once)
-        t = -1
+                return minor, False
+    return minor, True
+
+
+@kernel
+def grid_major_talents(i, m, w):
+    """Her ``m``-th Major from a talent: Safe Place, a Major talent (then Bonus Action
+    when someone is in reach), or Guided Strike's ally and target. Returns ``(code,
+    who attacks, target, another Major)``: code 0 the attack follows (``who``, ``t``;
+    ``t`` -1 when she chooses), 1 a talent was the Major, 2 she fell."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    mask = comb[i, K.C_TMASK]
+    if mask == 0:
+        return 0, i, -1, False
+    refresh_fear(comb, dyn, bf)
+    if K.has_code(i, K.E_SAFE_PLACE, comb):
+        if safe_place(i, comb, rules, dyn, bf):
+            return 1, i, -1, False
+    if K.major_talent(i, w):
+        if not K.is_standing(dyn, i):
+            return 2, i, -1, False
+        again = False
+        if m == 0:
+            if any_in_reach(i, comb, rules, dyn, bf):
+                if K.bonus_action(i, comb, rules, dyn):
+                    again = True
+        return 1, i, -1, again
+    s, g = K.guided_choice(i, comb, dyn)
+    if g >= 0:
+        tg = pick(g, True, comb, rules, dyn, streams[K.S_POLICY], bf)
+        if tg >= 0:
+            K.pay_talent(i, s, comb, rules, dyn)
+            K.check_bursts(i, comb, rules, dyn)
+            return 0, g, tg, False
+    return 0, i, -1, False
+
+
+@kernel
+def grid_target(i, t0, goal, lo, hi, w):
+    """Her own attack's target: none while a bodyguard is not yet next to her ally
+    (``protect-ally``); her policy's target ``t0`` in reach, else the one it prefers in
+    reach; Minion Explosion's choice; Dash Strike or Pounce when nobody is in reach.
+    -1 none, -2 held by And Your Enemies Closer (the Major is spent)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    mask = comb[i, K.C_TMASK]
+    t = -1
+    if comb[i, K.P_MOVE] == K.MOVE_PROTECT:
+        if away(i, goal, lo, hi, dyn, bf):  # a bodyguard gets next to her ally first
+            if best_step(i, goal, lo, hi, 1, comb, rules, dyn, bf) >= 0:
+                return t
+    if K._candidate(t0, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn):
+        if reach(i, t0, rules, dyn, bf) >= 0:
+            t = t0
+    if t < 0:
+        t = pick(i, True, comb, rules, dyn, streams[K.S_POLICY], bf)
+    if (mask >> K.E_MINION_EXPLOSION) & 1 != 0:
+        t = blast_choice(i, t, t0, comb, rules, dyn, bf)
+    if t < 0:
         if mask != 0:
-            refresh_fear(comb, dyn, bf)
-            if K.has_code(i, K.E_SAFE_PLACE, comb):
-                if safe_place(i, comb, rules, dyn, bf):
-                    continue
-            if K.major_talent(i, w):
-                if not K.is_standing(dyn, i):
-                    return
-                if m == 0:
-                    if any_in_reach(i, comb, rules, dyn, bf):
-                        if K.bonus_action(i, comb, rules, dyn):
-                            major = True
-                continue
-            s, g = K.guided_choice(i, comb, dyn)
-            if g >= 0:
-                tg = pick(g, True, comb, rules, dyn, st_policy, bf)
-                if tg >= 0:
-                    K.pay_talent(i, s, comb, rules, dyn)
-                    K.check_bursts(i, comb, rules, dyn)
-                    who = g
-                    t = tg
+            if K.has_code(i, K.E_MOVE_ATTACK, comb):
+                t = move_attack(i, t0, w)
+    return t
+
+
+@kernel
+def grid_strike(i, m, who, t, w):
+    """The attack of ``who`` on ``t`` on the grid: Get Over Here / Repel paid, Defensive
+    Switch, Sprint off her turn to intercept, the attack (:func:`grid_attack`), the
+    exploded minion leaves its hex, the shove, Reflector, Bonus Action. Returns
+    ``(she still stands, another Major)``."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    mask = comb[i, K.C_TMASK]
+    sh = -1
+    if who == i:
+        if mask != 0:
+            if K.has_code(i, K.E_SHOVE, comb):
+                sh = K.pay_shove(i, comb, rules, dyn)
+    if K.side_has_code(t, K.E_SWITCH, comb):
+        t = K.defensive_switch(who, t, w)
+    if K.side_has_code(t, K.E_SPRINT, comb):
+        guard_sprint(who, t, w)
+    dealt = grid_attack(who, t, w)
+    if dyn[who, K.D_BLAST] != 0:  # Minion Explosion: the destroyed minion leaves its hex
+        leave_if_dead(dyn[who, K.D_BLAST] - 1, dyn, bf)
+        dyn[who, K.D_BLAST] = 0
+    if sh >= 0:
+        if dealt >= 0:
+            shove(i, t, comb[i, K.C_TP1 + sh], comb, dyn, bf)
+    if not K.is_standing(dyn, i):
+        return False, False
+    again = False
+    if m == 0:
         if who == i:
-            guarding = False
-            if comb[i, K.P_MOVE] == K.MOVE_PROTECT:
-                if away(i, goal, lo, hi, dyn, bf):  # a bodyguard gets next to her ally first
-                    if best_step(i, goal, lo, hi, 1, comb, rules, dyn, bf) >= 0:
-                        guarding = True
-            if not guarding:
-                if K._candidate(t0, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn):
-                    if reach(i, t0, rules, dyn, bf) >= 0:
-                        t = t0
-                if t < 0:
-                    t = pick(i, True, comb, rules, dyn, st_policy, bf)
-                if (mask >> K.E_MINION_EXPLOSION) & 1 != 0:
-                    t = blast_choice(i, t, t0, comb, rules, dyn, bf)
-                if t < 0:
-                    if mask != 0:
-                        if K.has_code(i, K.E_MOVE_ATTACK, comb):
-                            t = move_attack(i, t0, w)
-                            if t == -2:  # held by And Your Enemies Closer: the Major is used up
-                                continue
-        if t >= 0:
-            sh = -1
-            if who == i:
-                if mask != 0:
-                    if K.has_code(i, K.E_SHOVE, comb):
-                        sh = K.pay_shove(i, comb, rules, dyn)
-            if K.side_has_code(t, K.E_SWITCH, comb):
-                t = K.defensive_switch(who, t, w)
-            if K.side_has_code(t, K.E_SPRINT, comb):
-                guard_sprint(who, t, w)
-            dealt = grid_attack(who, t, w)
-            if dyn[who, K.D_BLAST] != 0:  # Minion Explosion: the destroyed minion leaves its hex
-                leave_if_dead(dyn[who, K.D_BLAST] - 1, dyn, bf)
-                dyn[who, K.D_BLAST] = 0
-            if sh >= 0:
-                if dealt >= 0:
-                    shove(i, t, comb[i, K.C_TP1 + sh], comb, dyn, bf)
-            if not K.is_standing(dyn, i):
-                return
-            if m == 0:
-                if who == i:
-                    if dealt >= 0:
-                        if (mask >> K.E_REFLECTOR) & 1 != 0:
-                            K.give_reflector(i, w)
-                if mask != 0:
-                    if any_in_reach(i, comb, rules, dyn, bf):
-                        if K.bonus_action(i, comb, rules, dyn):
-                            major = True
-        elif barrier_turn(i, who, goal, lo, hi, w):
-            pass  # the Major hit an enemy's barrier that keeps her from everyone (Create Barrier)
-        elif away(i, goal, lo, hi, dyn, bf):
-            used, dis = major_move(i, goal, lo, hi, minor, w)
-            stepped(i, w)
-            if used:
-                minor = False
-            if dis:
-                disengaged = True
-            if not K.is_standing(dyn, i):
-                return
-    if not settle_action(i, w):
-        return
-    # 4. a Minor still unused: one more hex toward her goal
+            if dealt >= 0:
+                if (mask >> K.E_REFLECTOR) & 1 != 0:
+                    K.give_reflector(i, w)
+        if mask != 0:
+            if any_in_reach(i, comb, rules, dyn, bf):
+                if K.bonus_action(i, comb, rules, dyn):
+                    again = True
+    return True, again
+
+
+@kernel
+def grid_turn_end(i, minor, t0, disengaged, w):
+    """After her Majors: a Minor still unused moves her one more hex toward her goal (a
+    movement talent first); Sprint again if she stands."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    mask = comb[i, K.C_TMASK]
     if minor:
         if t0 >= 0:
             if not K._candidate(t0, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn):
-                t0 = pick(i, False, comb, rules, dyn, st_policy, bf)
+                t0 = pick(i, False, comb, rules, dyn, streams[K.S_POLICY], bf)
         goal, lo, hi = goal_of(i, t0, comb, rules, dyn)
         if away(i, goal, lo, hi, dyn, bf):
             used = False
@@ -3016,7 +3093,29 @@ def create_barrier(i, s, comb, rules, dyn, bf):
     c = dyn[i, K.D_POS]
     if c < 0:
         return False
-    nbr = F.nbr_of(bf)
+    near, near_d = barrier_foe(i, c, comb, dyn, bf)
+    if near < 0:
+        return False
+    placed = 0
+    if rules[K.R_BARRIER_SHAPE] == 0:
+        placed = barrier_circle(i, c, near_d, rules, dyn, bf)
+    if placed == 0:
+        if barrier_wall(i, c, dyn[near, K.D_POS], rules, dyn, bf) == 0:
+            dyn[i, K.D_BARRIER_KIND] = 0
+            return False
+    K.pay_talent(i, s, comb, rules, dyn)
+    raise_cells(i, True, dyn, bf)
+    dyn[i, K.D_BARRIER_RES] = comb[i, K.C_TP1 + s]
+    bf[BF_LST][LST_BARRIERS] += 1
+    dyn[i, K.K_BARRIERS] += 1
+    K.check_bursts(i, comb, rules, dyn)
+    return True
+
+
+@kernel
+def barrier_foe(i, c, comb, dyn, bf):
+    """The standing enemy nearest to her cell ``c`` and its hexes, or ``(-1, 0)`` when
+    none is on the field or one already stands next to a standing member of her side."""
     side = comb[i, K.C_SIDE]
     n = comb.shape[0]
     near = -1
@@ -3034,88 +3133,93 @@ def create_barrier(i, s, comb, rules, dyn, bf):
                 if K.is_standing(dyn, a):
                     if dyn[a, K.D_POS] >= 0:
                         if hexes(dyn[a, K.D_POS], pj, bf) <= 1:
-                            return False  # already engaged: nothing left to keep out
+                            return -1, 0  # already engaged: nothing left to keep out
         d = hexes(c, pj, bf)
         if d < near_d:
             near_d = d
             near = j
-    if near < 0:
-        return False
+    return near, near_d
+
+
+@kernel
+def barrier_circle(i, c, near_d, rules, dyn, bf):
+    """The largest circle round ``c`` whose ring lies wholly on the field with no enemy
+    within it (``near_d``: the nearest enemy's hexes), laid out in her ``D_BARRIER_*``;
+    the hexes it would raise (0: none fits)."""
+    nbr = F.nbr_of(bf)
+    for r in range(rules[K.R_BARRIER_RADIUS], 0, -1):
+        if near_d <= r + 1:
+            continue
+        k = 0
+        for m in range(nbr.shape[0]):
+            if hexes(c, m, bf) == r + 1:
+                k += 1
+        if k != 6 * (r + 1):
+            continue  # the ring leaves the field: not enough space for this circle
+        dyn[i, K.D_BARRIER_KIND] = 1
+        dyn[i, K.D_BARRIER_AT] = c
+        dyn[i, K.D_BARRIER_ARG] = r + 1
+        dyn[i, K.D_BARRIER_LEN] = 0
+        placed = raise_cells(i, False, dyn, bf)
+        if placed > 0:
+            return placed
+    return 0
+
+
+@kernel
+def barrier_wall(i, c, pn, rules, dyn, bf):
+    """The straight wall through her neighbour nearest to the enemy at cell ``pn``, across
+    her line to it (the axis whose ends are nearer equally far from the enemy; ties: more
+    hexes on the field, then 60 degrees), laid out in her ``D_BARRIER_*``; the hexes it
+    would raise (0: none)."""
+    nbr = F.nbr_of(bf)
+    dn = -1
+    best = F.UNREACHABLE
+    for d in range(6):
+        m = nbr[c, d]
+        if m >= 0:
+            x = hexes(m, pn, bf)
+            if x < best:
+                best = x
+                dn = d
+    if dn < 0:
+        return 0
     placed = 0
-    if rules[K.R_BARRIER_SHAPE] == 0:
-        for r in range(rules[K.R_BARRIER_RADIUS], 0, -1):
-            if near_d <= r + 1:
-                continue
-            k = 0
-            for m in range(nbr.shape[0]):
-                if hexes(c, m, bf) == r + 1:
-                    k += 1
-            if k != 6 * (r + 1):
-                continue  # the ring leaves the field: not enough space for this circle
-            dyn[i, K.D_BARRIER_KIND] = 1
-            dyn[i, K.D_BARRIER_AT] = c
-            dyn[i, K.D_BARRIER_ARG] = r + 1
-            dyn[i, K.D_BARRIER_LEN] = 0
-            placed = raise_cells(i, False, dyn, bf)
-            if placed > 0:
-                break
-    if placed == 0:
-        pn = dyn[near, K.D_POS]
-        dn = -1
-        best = F.UNREACHABLE
-        for d in range(6):
-            m = nbr[c, d]
-            if m >= 0:
-                x = hexes(m, pn, bf)
-                if x < best:
-                    best = x
-                    dn = d
-        if dn < 0:
-            dyn[i, K.D_BARRIER_KIND] = 0
-            return False
-        best_e = -1
-        best_skew = F.UNREACHABLE
-        at = nbr[c, dn]
-        qa = F.row(bf, BF_Q)[at]
-        ra = F.row(bf, BF_R)[at]
-        qn = F.row(bf, BF_Q)[pn]
-        rn = F.row(bf, BF_R)[pn]
-        wl = rules[K.R_BARRIER_WALL_LENGTH]
-        la = (wl - 1) // 2
-        lb = wl - 1 - la
-        for t in range(1, 3):
-            e = (dn + t) % 6
-            dyn[i, K.D_BARRIER_KIND] = 2
-            dyn[i, K.D_BARRIER_AT] = at
-            dyn[i, K.D_BARRIER_ARG] = e
-            dyn[i, K.D_BARRIER_LEN] = wl
-            k = raise_cells(i, False, dyn, bf)
-            # how far from square across her line to the enemy: the gap between its two ends'
-            # distances to the enemy (axial, as if the field went on)
-            da = G.axial_distance(qa + la * G._DQ[e], ra + la * G._DR[e], qn, rn)
-            db = G.axial_distance(qa - lb * G._DQ[e], ra - lb * G._DR[e], qn, rn)
-            skew = da - db
-            if skew < 0:
-                skew = -skew
-            if k > 0:
-                better = skew < best_skew
-                if skew == best_skew:
-                    better = k > placed
-                if better:
-                    placed = k
-                    best_e = e
-                    best_skew = skew
-        if placed == 0:
-            dyn[i, K.D_BARRIER_KIND] = 0
-            return False
+    best_e = -1
+    best_skew = F.UNREACHABLE
+    at = nbr[c, dn]
+    qa = F.row(bf, BF_Q)[at]
+    ra = F.row(bf, BF_R)[at]
+    qn = F.row(bf, BF_Q)[pn]
+    rn = F.row(bf, BF_R)[pn]
+    wl = rules[K.R_BARRIER_WALL_LENGTH]
+    la = (wl - 1) // 2
+    lb = wl - 1 - la
+    for t in range(1, 3):
+        e = (dn + t) % 6
+        dyn[i, K.D_BARRIER_KIND] = 2
+        dyn[i, K.D_BARRIER_AT] = at
+        dyn[i, K.D_BARRIER_ARG] = e
+        dyn[i, K.D_BARRIER_LEN] = wl
+        k = raise_cells(i, False, dyn, bf)
+        # how far from square across her line to the enemy: the gap between its two ends'
+        # distances to the enemy (axial, as if the field went on)
+        da = G.axial_distance(qa + la * G._DQ[e], ra + la * G._DR[e], qn, rn)
+        db = G.axial_distance(qa - lb * G._DQ[e], ra - lb * G._DR[e], qn, rn)
+        skew = da - db
+        if skew < 0:
+            skew = -skew
+        if k > 0:
+            better = skew < best_skew
+            if skew == best_skew:
+                better = k > placed
+            if better:
+                placed = k
+                best_e = e
+                best_skew = skew
+    if placed > 0:
         dyn[i, K.D_BARRIER_ARG] = best_e
-    K.pay_talent(i, s, comb, rules, dyn)
-    raise_cells(i, True, dyn, bf)
-    dyn[i, K.D_BARRIER_RES] = comb[i, K.C_TP1 + s]
-    bf[BF_LST][LST_BARRIERS] += 1
-    dyn[i, K.K_BARRIERS] += 1
-    K.check_bursts(i, comb, rules, dyn)
-    return True
+    return placed
 
 
 @kernel

@@ -72,7 +72,7 @@ def _draw_loop(key, count):
 
 
 def run(quick: bool = False) -> dict:
-    from sim.bench import best_time
+    from sim.timing import best_time
     from sim.rng import stream_key
     from sim.scenario import load_scenario
 

@@ -136,98 +136,140 @@ def _compile_fight(scenario: Scenario) -> Inputs:
     spawns = _reserve_rows(scenario, resolved, members, names)
     n = len(members)
     comb = np.zeros((n, K.NC), dtype=np.int64)
-    pol = comb  # the policy columns (P_*) are part of the static table
     notes: list[str] = []
     slot_names: list[list[str]] = []
-    uses_monster_defaults = set()
+    uses_monster_defaults: set[str] = set()
     for i, (s, m) in enumerate(members):
-        stats = m.role_stats()
-        roles = m.role_map()
-        row = comb[i]
-        row[K.C_SIDE] = s
-        row[K.C_MONSTER] = K.WITCH if m.kind == "witch" else int(m.kind != "girl")  # no revive, no personal overcharge
-        row[K.C_ATT] = stats["attack"]
-        row[K.C_DEF] = stats["defence"]
-        row[K.C_SUP] = stats["support"]
-        row[K.C_RA] = _STAT_INDEX[roles["attack"]]
-        row[K.C_RD] = _STAT_INDEX[roles["defence"]]
-        row[K.C_RS] = _STAT_INDEX[roles["support"]]
-        bonus = resolved["melee_bonus"] if m.attack_kind == "melee" else resolved["ranged_bonus"]
-        extra = 0  # the monster damage bonus, on both attack forms
-        row[K.C_PDEF] = -1
-        if m.kind == "minion":
-            # passive defence, HP boxes, no damage bonus, no overcharge (L2170-2172)
-            res = m.hp
-            row[K.C_PDEF] = m.passive_defence
-            row[K.C_POOL] = 0
-            row[K.C_BOOSTS] = 0
-        elif m.kind == "witch":
-            # L2216-2222 and A36 (Resolve, stats, attacks not given): Resolve 18 unless given,
-            # a girl's attacks, one counter for talents starting full or empty (witch_pool_start)
-            res = resolved["resolve"] if m.resolve is None else m.resolve
-            cap = 10 if m.pool_cap is None else m.pool_cap
-            start = (cap if resolved["witch_pool_start"] == "full" else 0) if m.overcharge_pool is None \
-                else m.overcharge_pool
-            row[K.C_POOL] = start
-            row[K.C_POOL_CAP] = cap
-            row[K.C_BOOSTS] = 0
-        elif m.kind == "monster":
-            if m.resolve is not None:
-                res = m.resolve
-            else:
-                res = monster_resolve(m.spread, m.power_level, resolved["monster_resolve"])
-                uses_monster_defaults.add("monster_resolve")
-            if m.damage_bonus is None:
-                uses_monster_defaults.add("monster_damage_bonus")
-            if m.overcharge_pool is None:
-                uses_monster_defaults.add("monster_oc_pool")
-            extra = resolved["monster_damage_bonus"] if m.damage_bonus is None else m.damage_bonus
-            bonus += extra
-            row[K.C_POOL] = resolved["monster_oc_pool"] if m.overcharge_pool is None else m.overcharge_pool
-            row[K.C_BOOSTS] = 0
-        else:
-            res = resolved["resolve"] if m.resolve is None else m.resolve
-            row[K.C_BOOSTS] = resolved["boost_uses"]
-            row[K.C_OC0 + 0] = m.overcharge.heart
-            row[K.C_OC0 + 1] = m.overcharge.fury
-            row[K.C_OC0 + 2] = m.overcharge.judgment
-            for b, rank in enumerate(m.bond_ranks()):
-                row[K.C_BOND + b] = rank
-        row[K.C_RES] = res
-        row[K.C_DMG] = bonus
-        row[K.C_MELEE_DMG] = resolved["melee_bonus"] + extra
-        row[K.C_RANGED_DMG] = resolved["ranged_bonus"] + extra
-        row[K.C_FORM] = int(m.attack_kind == "ranged")
-        row[K.C_CELL] = -1
-        row[K.C_TEN] = m.tenacity
-        row[K.C_ORDER] = i
-        role_stat = {r: _STAT_INDEX[st] for r, st in roles.items()}
-        talents.fill_slots(row, list(m.talents), role_stat, minion=m.kind == "minion",
-                            uses=m.talent_uses)
-        if m.kind != "minion":
-            for k in range(K.MAXT):  # Burst Attack (area_attack, shape line): its cost is a rule (A31)
-                if row[K.C_TCODE + k] == K.E_AREA_ATTACK and row[K.C_TP1 + k] == 0:
-                    row[K.C_TCOST + k] = resolved["burst_attack_cost"]
-        if (int(row[K.C_TMASK]) >> K.E_MID_CHILDAN) & 1:
-            # Mid-Childan System (L1669): no +2 melee damage bonus
-            row[K.C_MELEE_DMG] -= resolved["melee_bonus"]
-            if row[K.C_FORM] == 0:
-                row[K.C_DMG] -= resolved["melee_bonus"]
-        if (int(row[K.C_TMASK]) >> K.E_BELKAN) & 1 and row[K.C_FORM] == 1:
-            # Belkan System (L1675): no ranged attacks
-            row[K.C_FORM] = 0
-            row[K.C_DMG] += resolved["melee_bonus"] - resolved["ranged_bonus"]
-            notes.append(f"{m.name} has Belkan System: she attacks in melee (attack_kind ranged ignored)")
-        row[K.C_RANGED_HI] = ranged_reach(row, resolved["ranged_range"][1])
+        _member_row(comb[i], i, s, m, resolved, notes, uses_monster_defaults)
         slot_names.append([t for t in m.talents if t != "Boost"])
-        policies.encode(m.policy, resolved["burst_at"], m.attack_kind, row)
-        pol[i, K.P_PLACE] = _start_place(s, m, resolved)
-        if pol[i, K.P_SORCERY] != K.SORCERY_NEVER:
-            if m.kind == "girl":
-                row[K.C_TMASK] |= 1 << K.E_SORCERY  # her turn reaches the talent code that casts
-            else:
-                pol[i, K.P_SORCERY] = K.SORCERY_NEVER
-                notes.append(f"{m.name}: only magical girls cast sorcery in battle; its sorcery policy is ignored")
+    _finish_rows(comb, members, spawns, resolved)
+    battlefield = None
+    if resolved["grid"] == "hex":
+        from .deploy import layout
+
+        battlefield, cells = layout(scenario, scenario.battlefield_spec())
+        comb[:, K.C_CELL] = list(cells) + [-1] * (n - n_listed)  # reserve rows hold no hex until they appear
+        if resolved["talent_ranges"] == "unlimited":
+            comb[:, K.C_TREACH:K.C_TREACH + K.MAXT] = -1
+    elif scenario.battlefield is not None:
+        notes.append("the battlefield is not used: rules grid is none (theatre of the mind)")
+    for name in sorted(uses_monster_defaults):
+        opt = RULES.option(name)
+        notes.append(f"assumption: {name} = {resolved[name]} ({opt.note})")
+    return Inputs(
+        comb=comb, rule_table=rules,
+        names=names, sides=[s for s, _ in members],
+        kinds=[m.kind for _, m in members], side_names=[sd.name for sd in scenario.sides],
+        resolved_rules=resolved, notes=notes, talents=slot_names, battlefield=battlefield,
+    )
+
+
+def _member_row(row: np.ndarray, i: int, s: int, m, resolved: dict, notes: list, defaults: set) -> None:
+    """Fill combatant ``i``'s row of the static table: stats and roles, Resolve and
+    damage bonuses by kind (:func:`_kind_columns`), talents, policy."""
+    stats = m.role_stats()
+    roles = m.role_map()
+    row[K.C_SIDE] = s
+    row[K.C_MONSTER] = K.WITCH if m.kind == "witch" else int(m.kind != "girl")  # no revive, no personal overcharge
+    row[K.C_ATT] = stats["attack"]
+    row[K.C_DEF] = stats["defence"]
+    row[K.C_SUP] = stats["support"]
+    row[K.C_RA] = _STAT_INDEX[roles["attack"]]
+    row[K.C_RD] = _STAT_INDEX[roles["defence"]]
+    row[K.C_RS] = _STAT_INDEX[roles["support"]]
+    row[K.C_PDEF] = -1
+    res, extra = _kind_columns(row, m, resolved, defaults)
+    bonus = resolved["melee_bonus"] if m.attack_kind == "melee" else resolved["ranged_bonus"]
+    row[K.C_RES] = res
+    row[K.C_DMG] = bonus + extra
+    row[K.C_MELEE_DMG] = resolved["melee_bonus"] + extra
+    row[K.C_RANGED_DMG] = resolved["ranged_bonus"] + extra
+    row[K.C_FORM] = int(m.attack_kind == "ranged")
+    row[K.C_CELL] = -1
+    row[K.C_TEN] = m.tenacity
+    row[K.C_ORDER] = i
+    _talent_columns(row, m, resolved, notes)
+    policies.encode(m.policy, resolved["burst_at"], m.attack_kind, row)
+    row[K.P_PLACE] = _start_place(s, m, resolved)
+    if row[K.P_SORCERY] != K.SORCERY_NEVER:
+        if m.kind == "girl":
+            row[K.C_TMASK] |= 1 << K.E_SORCERY  # her turn reaches the talent code that casts
+        else:
+            row[K.P_SORCERY] = K.SORCERY_NEVER
+            notes.append(f"{m.name}: only magical girls cast sorcery in battle; its sorcery policy is ignored")
+
+
+def _kind_columns(row: np.ndarray, m, resolved: dict, defaults: set) -> tuple[int, int]:
+    """The columns that depend on her kind; returns ``(Resolve, the monster damage bonus)``.
+
+    A minion: passive defence, HP boxes, no damage bonus, no overcharge (L2170-2172); a
+    witch (L2216-2222, A36): Resolve 18 unless given, one counter for talents starting
+    full or empty (``witch_pool_start``); a monster: Resolve by spread and power level,
+    pool and damage bonus (rules' defaults, recorded in ``defaults``); a girl: Boost
+    uses, starting overcharge, bonds."""
+    if m.kind == "minion":
+        row[K.C_PDEF] = m.passive_defence
+        row[K.C_POOL] = 0
+        row[K.C_BOOSTS] = 0
+        return m.hp, 0
+    if m.kind == "witch":
+        cap = 10 if m.pool_cap is None else m.pool_cap
+        start = (cap if resolved["witch_pool_start"] == "full" else 0) if m.overcharge_pool is None \
+            else m.overcharge_pool
+        row[K.C_POOL] = start
+        row[K.C_POOL_CAP] = cap
+        row[K.C_BOOSTS] = 0
+        return (resolved["resolve"] if m.resolve is None else m.resolve), 0
+    if m.kind == "monster":
+        if m.resolve is not None:
+            res = m.resolve
+        else:
+            res = monster_resolve(m.spread, m.power_level, resolved["monster_resolve"])
+            defaults.add("monster_resolve")
+        if m.damage_bonus is None:
+            defaults.add("monster_damage_bonus")
+        if m.overcharge_pool is None:
+            defaults.add("monster_oc_pool")
+        extra = resolved["monster_damage_bonus"] if m.damage_bonus is None else m.damage_bonus
+        row[K.C_POOL] = resolved["monster_oc_pool"] if m.overcharge_pool is None else m.overcharge_pool
+        row[K.C_BOOSTS] = 0
+        return res, extra
+    row[K.C_BOOSTS] = resolved["boost_uses"]
+    row[K.C_OC0 + 0] = m.overcharge.heart
+    row[K.C_OC0 + 1] = m.overcharge.fury
+    row[K.C_OC0 + 2] = m.overcharge.judgment
+    for b, rank in enumerate(m.bond_ranks()):
+        row[K.C_BOND + b] = rank
+    return (resolved["resolve"] if m.resolve is None else m.resolve), 0
+
+
+def _talent_columns(row: np.ndarray, m, resolved: dict, notes: list) -> None:
+    """Her talent slots (:func:`.talents.fill_slots`) and what they change: Burst Attack's
+    cost (a rule, A31), Mid-Childan System's melee bonus (L1669), Belkan System's melee
+    only (L1675), her ranged reach."""
+    role_stat = {r: _STAT_INDEX[st] for r, st in m.role_map().items()}
+    talents.fill_slots(row, list(m.talents), role_stat, minion=m.kind == "minion", uses=m.talent_uses)
+    if m.kind != "minion":
+        for k in range(K.MAXT):  # Burst Attack (area_attack, shape line): its cost is a rule (A31)
+            if row[K.C_TCODE + k] == K.E_AREA_ATTACK and row[K.C_TP1 + k] == 0:
+                row[K.C_TCOST + k] = resolved["burst_attack_cost"]
+    if (int(row[K.C_TMASK]) >> K.E_MID_CHILDAN) & 1:
+        # Mid-Childan System (L1669): no +2 melee damage bonus
+        row[K.C_MELEE_DMG] -= resolved["melee_bonus"]
+        if row[K.C_FORM] == 0:
+            row[K.C_DMG] -= resolved["melee_bonus"]
+    if (int(row[K.C_TMASK]) >> K.E_BELKAN) & 1 and row[K.C_FORM] == 1:
+        # Belkan System (L1675): no ranged attacks
+        row[K.C_FORM] = 0
+        row[K.C_DMG] += resolved["melee_bonus"] - resolved["ranged_bonus"]
+        notes.append(f"{m.name} has Belkan System: she attacks in melee (attack_kind ranged ignored)")
+    row[K.C_RANGED_HI] = ranged_reach(row, resolved["ranged_range"][1])
+
+
+def _finish_rows(comb: np.ndarray, members: list, spawns: dict, resolved: dict) -> None:
+    """What needs every row: the reserve rows (kinds, makers, Marionette's decoy), Minion
+    Creation's rate, side masks, Undying Brood, who may intercept for whom."""
+    n = comb.shape[0]
     for i, (kind, by) in spawns.items():
         comb[i, K.C_SPAWN_KIND] = kind
         comb[i, K.C_SPAWN_BY] = by
@@ -245,28 +287,8 @@ def _compile_fight(scenario: Scenario) -> Inputs:
     _brood_minions(comb)
     for i in range(n):  # allies who may intercept for her (minions never do; nor rows absent at the start)
         comb[i, K.C_COVER] = sum(1 for j in range(n) if j != i and comb[j, K.C_SIDE] == comb[i, K.C_SIDE]
-                                 and comb[j, K.C_PDEF] < 0 and pol[j, K.P_INTERCEPT] >= 0
+                                 and comb[j, K.C_PDEF] < 0 and comb[j, K.P_INTERCEPT] >= 0
                                  and comb[j, K.C_SPAWN_KIND] == 0)
-    battlefield = None
-    if resolved["grid"] == "hex":
-        from .deploy import layout
-
-        battlefield, cells = layout(scenario)
-        comb[:, K.C_CELL] = list(cells) + [-1] * (n - n_listed)  # reserve rows hold no hex until they appear
-        if resolved["talent_ranges"] == "unlimited":
-            comb[:, K.C_TREACH:K.C_TREACH + K.MAXT] = -1
-    elif scenario.battlefield is not None:
-        notes.append("the battlefield is not used: rules grid is none (theatre of the mind)")
-    for name in sorted(uses_monster_defaults):
-        opt = RULES.option(name)
-        notes.append(f"assumption: {name} = {resolved[name]} ({opt.note})")
-    return Inputs(
-        comb=comb, rule_table=rules,
-        names=names, sides=[s for s, _ in members],
-        kinds=[m.kind for _, m in members], side_names=[sd.name for sd in scenario.sides],
-        resolved_rules=resolved, notes=notes, talents=slot_names, battlefield=battlefield,
-    )
-
 
 def _reserve_rows(scenario: Scenario, resolved: dict, members: list, names: list) -> dict:
     """Append the reserve rows (combatants absent at the start that appear

@@ -158,14 +158,10 @@ def coords_of(bf: Battlefield, spec, c: int) -> list[int]:
     return [q + (r - (r & 1)) // 2, r]
 
 
-def layout(scenario) -> tuple[Battlefield, list[int]]:
-    """The battlefield and every combatant's starting cell, in the compiled
-    order (sides in order, members in order, copies of ``count`` in order)."""
-    spec = scenario.battlefield
-    if spec is None:
-        from .schema import BattlefieldSpec
-
-        spec = BattlefieldSpec()
+def layout(scenario, spec) -> tuple[Battlefield, list[int]]:
+    """The battlefield ``spec`` (the scenario's ``battlefield:``, or the default one)
+    and every combatant's starting cell, in the compiled order (sides in order,
+    members in order, copies of ``count`` in order)."""
     bf = build_field(spec)
     occ = bf.occupancy()
     index = []  # (side, member, copy) in compiled order
@@ -225,9 +221,9 @@ def _owner(scenario, lab, index) -> int:
     return -1
 
 
-def render(scenario) -> str:
+def render(scenario, spec) -> str:
     """ASCII picture of the starting positions (digits = combatant index mod 10)."""
-    bf, cells = layout(scenario)
+    bf, cells = layout(scenario, spec)
     occ = bf.occupancy()
     for i, c in enumerate(cells):
         occ[c] = i

@@ -185,6 +185,43 @@ def _drop(t, chk, dmg_st, w):
         dmg_st[k] = streams[K.S_DAMAGE, k]
 
 
+@kernel(inline="always")
+def _pay_sixes(mon, sixes, pool, spent, gain, six_cost):
+    """A roll's sixes (L149, L1892): a monster pays ``six_cost`` a six from its pool, not
+    below 0 (``spent``); a girl gains them (``gain``). Returns ``(pool, spent, gain)``."""
+    if mon:
+        sp = min(pool, sixes * six_cost)
+        return pool - sp, spent + sp, gain
+    return pool, spent, gain + sixes
+
+
+@kernel
+def _resync(c0, c1, first, ga0, gd0, sp0, ga1, gd1, sp1, comb, rules, dyn):
+    """A rare path: the locals' overcharge into ``dyn`` (:func:`_flush`), the bursts
+    checked (``first`` first), and the room each counter has left: ``(room_a0,
+    room_d0, room_a1, room_d1)``."""
+    _flush(c0, ga0, gd0, sp0, comb, dyn)
+    _flush(c1, ga1, gd1, sp1, comb, dyn)
+    _bursts(first, comb, rules, dyn)
+    _bursts(c0 + c1 - first, comb, rules, dyn)
+    return (_room(c0, K.C_RA, comb, rules, dyn), _room(c0, K.C_RD, comb, rules, dyn),
+            _room(c1, K.C_RA, comb, rules, dyn), _room(c1, K.C_RD, comb, rules, dyn))
+
+
+@kernel
+def _drop_synced(c0, c1, loser, res0, res1, ga0, gd0, sp0, ga1, gd1, sp1, chk, dmg_st, w):
+    """The loser's drop on the general kernel's code (a revive roll or a burst may
+    follow): the locals into ``dyn`` first, the bursts after, as :func:`.kernel.attack`."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    _flush(c0, ga0, gd0, sp0, comb, dyn)
+    _flush(c1, ga1, gd1, sp1, comb, dyn)
+    dyn[c0, K.D_RES] = res0
+    dyn[c1, K.D_RES] = res1
+    _drop(loser, chk, dmg_st, w)
+    _bursts(1 - loser, comb, rules, dyn)
+    _bursts(loser, comb, rules, dyn)
+
+
 @kernel
 def duel(order, ikey, start_bursts, chk, dmg_st, w):
     """Play one eligible duel from the state :func:`.kernel.reset` left in ``dyn``.
@@ -254,18 +291,8 @@ def duel(order, ikey, start_bursts, chk, dmg_st, w):
         # the first to act attacks the second
         hit, dmg, a6, d6 = _strike(chk, dmg_st, scripted, att0, def1, bonus0, full_tie, six_dmg,
                                    def_six_dmg, min_dmg, ndice)
-        if mon0:
-            sp = min(pool0, a6 * six_cost)
-            pool0 -= sp
-            sp0 += sp
-        else:
-            ga0 += a6
-        if mon1:
-            sp = min(pool1, d6 * six_cost)
-            pool1 -= sp
-            sp1 += sp
-        else:
-            gd1 += d6
+        pool0, sp0, ga0 = _pay_sixes(mon0, a6, pool0, sp0, ga0, six_cost)
+        pool1, sp1, gd1 = _pay_sixes(mon1, d6, pool1, sp1, gd1, six_cost)
         take = min(dmg, res1)
         res1 -= take
         attacks0 += 1
@@ -276,31 +303,14 @@ def duel(order, ikey, start_bursts, chk, dmg_st, w):
             rounds = r
             break
         if (ga0 + same0 * gd0 >= room_a0) | (gd1 + same1 * ga1 >= room_d1):
-            _flush(c0, ga0, gd0, sp0, comb, dyn)
-            _flush(c1, ga1, gd1, sp1, comb, dyn)
+            room_a0, room_d0, room_a1, room_d1 = _resync(c0, c1, c0, ga0, gd0, sp0, ga1, gd1, sp1, comb, rules, dyn)
             ga0 = gd0 = sp0 = ga1 = gd1 = sp1 = 0
             synced = True
-            _bursts(c0, comb, rules, dyn)
-            _bursts(c1, comb, rules, dyn)
-            room_a0 = _room(c0, K.C_RA, comb, rules, dyn)
-            room_d0 = _room(c0, K.C_RD, comb, rules, dyn)
-            room_a1 = _room(c1, K.C_RA, comb, rules, dyn)
-            room_d1 = _room(c1, K.C_RD, comb, rules, dyn)
         # the second attacks the first
         hit, dmg, a6, d6 = _strike(chk, dmg_st, scripted, att1, def0, bonus1, full_tie, six_dmg,
                                    def_six_dmg, min_dmg, ndice)
-        if mon1:
-            sp = min(pool1, a6 * six_cost)
-            pool1 -= sp
-            sp1 += sp
-        else:
-            ga1 += a6
-        if mon0:
-            sp = min(pool0, d6 * six_cost)
-            pool0 -= sp
-            sp0 += sp
-        else:
-            gd0 += d6
+        pool1, sp1, ga1 = _pay_sixes(mon1, a6, pool1, sp1, ga1, six_cost)
+        pool0, sp0, gd0 = _pay_sixes(mon0, d6, pool0, sp0, gd0, six_cost)
         take = min(dmg, res0)
         res0 -= take
         attacks1 += 1
@@ -311,16 +321,9 @@ def duel(order, ikey, start_bursts, chk, dmg_st, w):
             rounds = r
             break
         if (ga1 + same1 * gd1 >= room_a1) | (gd0 + same0 * ga0 >= room_d0):
-            _flush(c0, ga0, gd0, sp0, comb, dyn)
-            _flush(c1, ga1, gd1, sp1, comb, dyn)
+            room_a0, room_d0, room_a1, room_d1 = _resync(c0, c1, c1, ga0, gd0, sp0, ga1, gd1, sp1, comb, rules, dyn)
             ga0 = gd0 = sp0 = ga1 = gd1 = sp1 = 0
             synced = True
-            _bursts(c1, comb, rules, dyn)
-            _bursts(c0, comb, rules, dyn)
-            room_a0 = _room(c0, K.C_RA, comb, rules, dyn)
-            room_d0 = _room(c0, K.C_RD, comb, rules, dyn)
-            room_a1 = _room(c1, K.C_RA, comb, rules, dyn)
-            room_d1 = _room(c1, K.C_RD, comb, rules, dyn)
     ko = 0
     if outcome != K.F_DRAW:
         # the drop (L1420) and the bursts the general kernel checks after the
@@ -332,14 +335,8 @@ def duel(order, ikey, start_bursts, chk, dmg_st, w):
         near |= (ga1 + same1 * gd1 >= room_a1) | (gd1 + same1 * ga1 >= room_d1)
         if revives | near:
             synced = True
-            _flush(c0, ga0, gd0, sp0, comb, dyn)
-            _flush(c1, ga1, gd1, sp1, comb, dyn)
+            _drop_synced(c0, c1, loser, res0, res1, ga0, gd0, sp0, ga1, gd1, sp1, chk, dmg_st, w)
             ga0 = gd0 = sp0 = ga1 = gd1 = sp1 = 0
-            dyn[c0, K.D_RES] = res0
-            dyn[c1, K.D_RES] = res1
-            _drop(loser, chk, dmg_st, w)
-            _bursts(1 - loser, comb, rules, dyn)
-            _bursts(loser, comb, rules, dyn)
         else:
             ko = 1
     return (outcome, rounds, c0, res0, res1, attacks0, attacks1, hits0, hits1, dealt0, dealt1,
@@ -431,6 +428,85 @@ def _pick(c0, v0, v1):
     return v1, v0
 
 
+@kernel
+def _merge_scratch(play, dyn, out):
+    """After a duel that took a rare path: its scratch counters (``dyn``'s) go into the
+    block's ``out`` unless a burst was counted under ``bursts: play`` (then the trial is
+    replayed on the general kernel); the scratch is cleared. Returns whether to replay."""
+    replay = False
+    if play:
+        replay = _burst_seen(dyn)
+    for j in range(dyn.shape[0]):
+        for k in range(K.NK):
+            if not replay:
+                out[j, k] += dyn[j, k]
+            dyn[j, k] = 0
+    return replay
+
+
+@kernel(inline="always")
+def _tally(acc, c0, r0, r1, a0, a1, h0, h1, d0, d1, ga0, gd0, sp0, ga1, gd1, sp1, ko, comb):
+    """Add a duel's counters (by the order it was played in: ``c0`` first) to the
+    block's running totals ``acc`` (per combatant 0, 1: attacks, hits, dealt, taken,
+    gains on the Attack and Defence roles' stats, pool spent, Resolve at the end,
+    standing at the end, KOs, deaths). Returns ``(acc, standing 0, standing 1)``."""
+    (at0, at1, hi0, hi1, de0, de1, ta0, ta1, gA0, gA1, gD0, gD1, sP0, sP1, re0, re1,
+     st0, st1, ko0, ko1, dd0, dd1) = acc
+    x0, x1 = _pick(c0, a0, a1)
+    at0 += x0
+    at1 += x1
+    x0, x1 = _pick(c0, h0, h1)
+    hi0 += x0
+    hi1 += x1
+    x0, x1 = _pick(c0, d0, d1)
+    de0 += x0
+    de1 += x1
+    ta0 += x1
+    ta1 += x0
+    x0, x1 = _pick(c0, ga0, ga1)
+    gA0 += x0
+    gA1 += x1
+    x0, x1 = _pick(c0, gd0, gd1)
+    gD0 += x0
+    gD1 += x1
+    x0, x1 = _pick(c0, sp0, sp1)
+    sP0 += x0
+    sP1 += x1
+    x0, x1 = _pick(c0, r0, r1)
+    re0 += x0
+    re1 += x1
+    # standing at the end = Resolve above 0 (a monster at 0 is dead)
+    s0 = np.int64(x0 > 0)
+    s1 = np.int64(x1 > 0)
+    st0 += s0
+    st1 += s1
+    ko0 += ko * (1 - s0)
+    ko1 += ko * (1 - s1)
+    dd0 += ko * (1 - s0) * np.int64(comb[0, K.C_MONSTER] != 0)
+    dd1 += ko * (1 - s1) * np.int64(comb[1, K.C_MONSTER] != 0)
+    acc = (at0, at1, hi0, hi1, de0, de1, ta0, ta1, gA0, gA1, gD0, gD1, sP0, sP1, re0, re1,
+           st0, st1, ko0, ko1, dd0, dd1)
+    return acc, s0, s1
+
+
+@kernel
+def _flush_block(acc, comb, out):
+    """The block's running totals (:func:`_tally`) into its counters ``out``."""
+    for j in range(2):
+        out[j, K.K_ATTACKS] += acc[0 + j]
+        out[j, K.K_HITS] += acc[2 + j]
+        out[j, K.K_DEALT] += acc[4 + j]
+        out[j, K.K_TAKEN] += acc[6 + j]
+        out[j, K.K_OC_GAIN + comb[j, K.C_RA]] += acc[8 + j]
+        out[j, K.K_OC_GAIN + comb[j, K.C_RD]] += acc[10 + j]
+        out[j, K.K_POOL_SPENT] += acc[12 + j]
+        out[j, K.K_RES_END] += acc[14 + j]
+        out[j, K.K_STANDING_END] += acc[16 + j]
+        out[j, K.K_KOS] += acc[18 + j]
+        out[j, K.K_KO_TRIALS] += acc[18 + j]
+        out[j, K.K_DEATHS] += acc[20 + j]
+
+
 @pjit
 def simulate_blocks(comb, rules, key, start, count, nblocks,
                     fights, rounds_hist, side_curve, comb_curve, ccount):
@@ -477,8 +553,7 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
         th = np.zeros((n, TH * TH), dtype=np.int64)
         # per combatant (0, 1): attacks, hits, dealt, taken, gains on the Attack /
         # Defence role's stat, pool spent, Resolve at the end, standing at the end, KOs, deaths
-        at0 = at1 = hi0 = hi1 = de0 = de1 = ta0 = ta1 = 0
-        gA0 = gA1 = gD0 = gD1 = sP0 = sP1 = re0 = re1 = st0 = st1 = ko0 = ko1 = dd0 = dd1 = 0
+        acc = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         lo = b * per
         hi = min(count, lo + per)
         # a duel that never left the fast path (not ``synced``) leaves ``dyn``
@@ -505,14 +580,7 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
             if synced:
                 # the rare paths counted in the duel's scratch counters: keep them, or (a burst
                 # played, ``bursts: play``) drop them and replay the trial on the general kernel
-                replay = False
-                if play:
-                    replay = _burst_seen(dyn)
-                for j in range(n):
-                    for k in range(K.NK):
-                        if not replay:
-                            out[j, k] += dyn[j, k]
-                        dyn[j, k] = 0
+                replay = _merge_scratch(play, dyn, out)
                 if play:
                     if replay:
                         outcome, rounds = _replay(order, ikey, key, trial, side_curve[b], comb_curve[b], w_out)
@@ -533,60 +601,14 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
             else:
                 _tiers(c0, ga0, gd0, comb, rules, dyn, out, tiers)
                 _tiers(1 - c0, ga1, gd1, comb, rules, dyn, out, tiers)
-            x0, x1 = _pick(c0, a0, a1)
-            at0 += x0
-            at1 += x1
-            x0, x1 = _pick(c0, h0, h1)
-            hi0 += x0
-            hi1 += x1
-            x0, x1 = _pick(c0, d0, d1)
-            de0 += x0
-            de1 += x1
-            ta0 += x1
-            ta1 += x0
-            x0, x1 = _pick(c0, ga0, ga1)
-            gA0 += x0
-            gA1 += x1
-            x0, x1 = _pick(c0, gd0, gd1)
-            gD0 += x0
-            gD1 += x1
-            x0, x1 = _pick(c0, sp0, sp1)
-            sP0 += x0
-            sP1 += x1
-            x0, x1 = _pick(c0, r0, r1)
-            re0 += x0
-            re1 += x1
-            # standing at the end = Resolve above 0 (a monster at 0 is dead)
-            s0 = np.int64(x0 > 0)
-            s1 = np.int64(x1 > 0)
-            st0 += s0
-            st1 += s1
-            ko0 += ko * (1 - s0)
-            ko1 += ko * (1 - s1)
-            dd0 += ko * (1 - s0) * np.int64(comb[0, K.C_MONSTER] != 0)
-            dd1 += ko * (1 - s1) * np.int64(comb[1, K.C_MONSTER] != 0)
+            acc, s0, s1 = _tally(acc, c0, r0, r1, a0, a1, h0, h1, d0, d1, ga0, gd0, sp0, ga1, gd1, sp1, ko, comb)
             # the final state (plane 1) of a fight that ended in round ``rounds``
             comb_curve[b, 0, 1, rounds] += s0
             comb_curve[b, 1, 1, rounds] += s1
             side_curve[b, comb[0, K.C_SIDE], 1, rounds] += s0
             side_curve[b, comb[1, K.C_SIDE], 1, rounds] += s1
         _tiers_from_gains(comb, th, out, tiers)
-        cs = ((at0, hi0, de0, ta0, gA0, gD0, sP0, re0, st0, ko0, dd0),
-              (at1, hi1, de1, ta1, gA1, gD1, sP1, re1, st1, ko1, dd1))
-        for j in range(2):
-            v = cs[j]
-            out[j, K.K_ATTACKS] += v[0]
-            out[j, K.K_HITS] += v[1]
-            out[j, K.K_DEALT] += v[2]
-            out[j, K.K_TAKEN] += v[3]
-            out[j, K.K_OC_GAIN + comb[j, K.C_RA]] += v[4]
-            out[j, K.K_OC_GAIN + comb[j, K.C_RD]] += v[5]
-            out[j, K.K_POOL_SPENT] += v[6]
-            out[j, K.K_RES_END] += v[7]
-            out[j, K.K_STANDING_END] += v[8]
-            out[j, K.K_KOS] += v[9]
-            out[j, K.K_KO_TRIALS] += v[9]
-            out[j, K.K_DEATHS] += v[10]
+        _flush_block(acc, comb, out)
         # plane 0: fights still running after round r (< cap), where both stand
         add_duel_block(hist, rounds_hist[b], side_curve[b], comb_curve[b])
 

@@ -1153,29 +1153,71 @@ def intercept(i, t, dmg, w):
 def attack(i, t, w):
     """Basic attack of ``i`` on ``t`` (L1453). Returns the damage dealt (>= 0), -1 on a miss.
 
-    Talent riders (only when a side has talents, ``C_TMASK``): before the
-    roll Killing Blow and Binding/Debilitating Attack are declared and paid,
-    Desperation / Memory Blaze / Follow Target add to the attack; the
-    defender's Ranged/Melee Defence die and Second Wind bonus add to the
-    defence; after the boosts a miss may be re-rolled (Want it Hard, Want it
-    Now); on a hit the damage gets its bonuses, then the reductions (Thick
-    Hide, Shield, Bulwark) and Drain Life; after the attack Backlash and
-    Disruptive Strikes (see :func:`attack_riders`).
+    In this order: what her talents add before the roll (:func:`attack_bonus`:
+    Killing Blow, Binding/Debilitating Attack, Desperation, Memory Blaze, Follow
+    Target... declared and paid, Make an Opening, Veil); the rolls
+    (:func:`roll_attack`, :func:`roll_defence`: the defender's Ranged/Melee Defence
+    dice and Second Wind bonus, a minion's passive defence, a human's Tenacity);
+    the boosts and a re-roll of a miss (:func:`contest`: Want it Hard, Want it
+    Now); the sixes' overcharge; on a hit the damage (:func:`hit_damage`: bonuses,
+    then Intercept and the reductions: Thick Hide, Shield, Bulwark, Reflector) and
+    what it sets off (:func:`land_hit`: Drain Life, ailments, Make an Opening,
+    Inflict, Seal Magic); after the attack Backlash, Disruptive Strikes and a
+    frenzied target's retaliation (:func:`after_attack`).
     """
     comb, rules, dyn, streams, bf = unpack(w)
-    chk = streams[S_CHECK]
-    a_stat = comb[i, C_ATT]
-    a_role = comb[i, C_RA]
-    magical_defence = dyn[t, D_RES] > 0
-    d_role = comb[t, C_RD]
-    a_mask = comb[i, C_TMASK]
-    t_mask = comb[t, C_TMASK]
+    a_bonus, dmg_bonus, kb_slot, ail_slot, open_slot = attack_bonus(i, t, w)
+    if dyn[i, D_MOOD] == 1:
+        a_bonus += rules[R_EXCITED_BONUS]  # the draft's Excited (a reading: the seed never defines it)
+    a_pd, d_pd, combined = roll_modes(i, t, comb, rules, dyn, streams)
+    a_total, a_six, a_ones, od_total, od_six, first_die = roll_attack(i, a_bonus, combined, a_pd, comb, rules, dyn,
+                                                                      streams)
+    passive, magical, d_stat, d_total, d_six, d_ones = roll_defence(i, t, combined, d_pd, od_total, od_six, w)
+    dmg_dice = damage_dice(combined, first_die, rules, streams)
+    hit, a_total, a_six, a_boosts, d_total, d_six, d_boosts, a_ones = contest(
+        i, t, passive, magical, a_bonus, a_total, a_six, a_ones, a_pd, d_stat, d_total, d_six, w)
+    if hit:
+        if comb[t, C_TMASK] != 0:
+            if magical:
+                if (comb[t, C_TMASK] >> E_MORE) & 1 != 0:
+                    if has_code(t, E_EVASION, comb):
+                        hit = call(rules[PR_EVASION], t, a_total, d_total, w) == 0
+    gain_overcharge(i, comb[i, C_RA], a_six, comb, rules, dyn)
+    if magical:
+        gain_overcharge(t, comb[t, C_RD], d_six, comb, rules, dyn)
+    if a_ones > 0:
+        call(rules[PR_DAMPEN_ROLL], i, 0, 0, w)
+    if d_ones > 0:
+        call(rules[PR_DAMPEN_ROLL], t, 0, 0, w)
+    dyn[i, K_ATTACKS] += 1
+    fury_dice = 0
+    if dyn[i, D_FRENZY] != 0:
+        fury_dice = fury_spend(i, hit, rules, dyn)
+    dealt = -1
+    if not hit:
+        if magical:
+            if (comb[t, C_TMASK] >> E_AURA_STRENGTH) & 1 != 0:
+                call(rules[PR_MISS], t, i, 0, w)
+    if hit:
+        dmg = hit_damage(i, t, a_six, d_six, a_boosts, d_boosts, dmg_dice, dmg_bonus, kb_slot, fury_dice, w)
+        dealt = land_hit(i, t, dmg, ail_slot, open_slot, w)
+    after_attack(i, t, hit, w)
+    return dealt
+
+
+@kernel
+def attack_bonus(i, t, w):
+    """What ``i``'s talents and her side's add to her attack on ``t`` before the roll:
+    ``(attack bonus, damage bonus, Killing Blow-like slot, ailment slot, Make an
+    Opening slot)`` (the hook DECLARE, :func:`declare_riders`, when her talents open
+    its gate; Make an Opening's bonus from an ally's; Veil's penalty)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     a_bonus = 0
     dmg_bonus = 0
     kb_slot = -1
     ail_slot = -1
     open_slot = -1
-    if (a_mask & DECLARE_GATE) | (comb[i, C_TMASK2] & DECLARE_GATE2) != 0:
+    if (comb[i, C_TMASK] & DECLARE_GATE) | (comb[i, C_TMASK2] & DECLARE_GATE2) != 0:
         call(rules[PR_DECLARE], i, t, 0, w)  # declare_riders, into her D_DECLARE
         a_bonus = dyn[i, D_DECLARE]
         dmg_bonus = dyn[i, D_DECLARE + 1]
@@ -1184,28 +1226,41 @@ def attack(i, t, w):
         open_slot = dyn[i, D_DECLARE + 4]
     if (comb[i, C_SIDEMASK] >> E_OPENING) & 1 != 0:
         a_bonus += opening_bonus(i, t, comb, dyn)
-    if (t_mask >> E_VEIL) & 1 != 0:
+    if (comb[t, C_TMASK] >> E_VEIL) & 1 != 0:
         a_bonus -= veil_penalty(i, t, comb, rules, dyn)
-    # Random check stream and a rolled 2d6! defence: one draw gives both
-    # pools and the first damage die (sim.dice.opposed_2d6; the duel fast
-    # path draws the same); injected dice go die by die in the book's order.
+    return a_bonus, dmg_bonus, kb_slot, ail_slot, open_slot
+
+
+@kernel
+def roll_modes(i, t, comb, rules, dyn, streams):
+    """How the dice of ``i``'s attack on ``t`` are drawn: ``(attacker's Power Dampening,
+    defender's, combined)``. A random check stream and a rolled 2d6! defence: one draw
+    gives both pools and the first damage die (:func:`sim.dice.opposed_2d6`; the duel
+    fast path draws the same); injected dice go die by die in the book's order. Power
+    Dampening rolls her dice one by one to see the 1s (L1554)."""
     combined = False
-    if chk[6] == 0:
+    if streams[S_CHECK, 6] == 0:
         if comb[t, C_PDEF] < 0:
-            if magical_defence:
+            if dyn[t, D_RES] > 0:
                 combined = not _takes_passive(t, comb, rules)
-    # Power Dampening: her dice are rolled one by one to see the 1s (L1554)
     a_pd = False
-    if a_mask != 0:
+    if comb[i, C_TMASK] != 0:
         a_pd = has_code(i, E_POWER_DAMPENING, comb)
     d_pd = False
-    if t_mask != 0:
+    if comb[t, C_TMASK] != 0:
         if rules[R_POWER_DAMPENING_ROLLS] == 1:
             d_pd = has_code(t, E_POWER_DAMPENING, comb)
     if a_pd | d_pd:
         combined = False
+    return a_pd, d_pd, combined
+
+
+@kernel
+def roll_attack(i, a_bonus, combined, a_pd, comb, rules, dyn, streams):
+    """``i``'s 2d6! + Attack (L1453) with her bonus (the draft's Excited in it): ``(total, sixes, ones, the defence's
+    total and sixes of a combined draw, the first damage die of a combined draw)``."""
+    chk = streams[S_CHECK]
     a_ones = 0
-    d_ones = 0
     first_die = 0
     if combined:
         a_total, a_six, od_total, od_six, first_die = opposed_2d6(chk)
@@ -1217,67 +1272,57 @@ def attack(i, t, w):
         a_total, a_six = exploding_d6(chk, 2)
         od_total = 0
         od_six = 0
-    if dyn[i, D_MOOD] == 1:
-        a_bonus += rules[R_EXCITED_BONUS]  # the draft's Excited (a reading: the seed never defines it)
-    a_total += a_stat - roll_penalty(i, rules, dyn) + a_bonus
+    a_total += comb[i, C_ATT] - roll_penalty(i, rules, dyn) + a_bonus
+    return a_total, a_six, a_ones, od_total, od_six, first_die
+
+
+@kernel
+def roll_defence(i, t, combined, d_pd, od_total, od_six, w):
+    """``t``'s defence against ``i``: ``(passive, magical, stat, total, sixes, ones)``. A
+    minion's passive defence (L2170): no roll, no sixes, no boosts, hit by a higher
+    total or an equal one with a six (A35); the draft's passive defence (Defence + 4,
+    DRAFT L486); 2d6! + Defence with Ranged/Melee Defence's extra dice (L2084), Second
+    Wind's bonus, the draft's Calm; a human at 0 Resolve 2d6 + Tenacity (L1455)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    chk = streams[S_CHECK]
+    d_ones = 0
     if comb[t, C_PDEF] >= 0:
-        # a minion's passive defence (L2170): no roll, no sixes, no boosts; the
-        # attack needs a higher total, or an equal one with a six (A35 default)
-        magical_defence = False
-        passive = True
-        d_total = comb[t, C_PDEF]
-        d_six = 0
-        d_stat = 0
-    elif magical_defence:
-        passive = False
+        return True, False, 0, comb[t, C_PDEF], 0, d_ones
+    if dyn[t, D_RES] > 0:
         d_stat = comb[t, C_DEF]
         if _takes_passive(t, comb, rules):
-            # the draft's passive defence: Defence + 4 without rolling (DRAFT L486)
-            magical_defence = False
-            d_total = d_stat + rules[R_PASSIVE_DEFENCE]
-            d_six = 0
+            return False, False, d_stat, d_stat + rules[R_PASSIVE_DEFENCE], 0, d_ones
+        if combined:
+            d_total = od_total
+            d_six = od_six
+        elif d_pd:
+            d_total, d_six, d_ones = exploding_d6_ones(chk, 2)
         else:
-            if combined:
-                d_total = od_total
-                d_six = od_six
-            elif d_pd:
-                d_total, d_six, d_ones = exploding_d6_ones(chk, 2)
-            else:
-                d_total, d_six = exploding_d6(chk, 2)
-            d_extra = 0
-            if t_mask != 0:
-                d_extra = defence_dice(i, t, comb, dyn)
-            if d_extra > 0:
-                # Ranged/Melee Defence: extra exploding dice on this defence (L2084)
-                x_total, x_six = exploding_d6(chk, d_extra)
-                d_total += x_total
-                d_six += x_six
-            d_total += d_stat - roll_penalty(t, rules, dyn) + dyn[t, D_DEF_BONUS]
-            if dyn[t, D_MOOD] == 2:
-                d_total += rules[R_CALM_BONUS]  # the draft's Calm (a reading)
-    elif rules[R_DOWNED_DEFENCE] == 0:  # a human defends with Tenacity, no explosions
-        passive = False
+            d_total, d_six = exploding_d6(chk, 2)
+        d_extra = 0
+        if comb[t, C_TMASK] != 0:
+            d_extra = defence_dice(i, t, comb, dyn)
+        if d_extra > 0:
+            x_total, x_six = exploding_d6(chk, d_extra)
+            d_total += x_total
+            d_six += x_six
+        d_total += d_stat - roll_penalty(t, rules, dyn) + dyn[t, D_DEF_BONUS]
+        if dyn[t, D_MOOD] == 2:
+            d_total += rules[R_CALM_BONUS]  # the draft's Calm (a reading)
+        return False, True, d_stat, d_total, d_six, d_ones
+    if rules[R_DOWNED_DEFENCE] == 0:  # a human defends with Tenacity, no explosions
         d_stat = comb[t, C_TEN]
         d_total = sum_d6(chk, 2) + d_stat - roll_penalty(t, rules, dyn) - human_penalty(t, rules, dyn)
-        d_six = 0
-    else:
-        passive = False
-        d_stat = 0
-        d_total = -(1 << 40)
-        d_six = 0
-    a_boosts = 0
-    d_boosts = 0
-    bpr = rules[R_BOOSTS_PER_ROLL]
-    full_tie = rules[R_FULL_TIE] == 1
-    boosting = comb[i, P_BOOST] != BOOST_NEVER
-    if magical_defence:
-        if comb[t, P_BOOST] != BOOST_NEVER:
-            boosting = True
-    tie_mode = rules[R_MINION_TIE]
-    # Damage dice: a random damage stream draws them for every attack, hit or
-    # miss (the first one comes with a combined draw), so the duel fast path
-    # stays branch-free and bit-identical (fast.py); the values a hit uses
-    # are fair dice either way. Injected damage dice are read on a hit only.
+        return False, False, d_stat, d_total, 0, d_ones
+    return False, False, 0, -(1 << 40), 0, d_ones
+
+
+@kernel
+def damage_dice(combined, first_die, rules, streams):
+    """The damage dice of the attack, drawn now from a random damage stream (every
+    attack, hit or miss, the first die from a combined draw: the duel fast path
+    stays branch-free and bit-identical, and the values a hit uses are fair dice
+    either way); -1 with injected dice, read on a hit only."""
     dmg_st = streams[S_DAMAGE]
     ndice = rules[R_DAMAGE_DICE]
     dmg_dice = -1
@@ -1288,7 +1333,31 @@ def attack(i, t, w):
                 dmg_dice += sum_dice(dmg_st, ndice - 1, 6)
         else:
             dmg_dice = sum_dice(dmg_st, ndice, 6)
-    rerolled = a_mask == 0  # without talents there is nothing to re-roll with
+    return dmg_dice
+
+
+@kernel
+def contest(i, t, passive, magical, a_bonus, a_total, a_six, a_ones, a_pd, d_stat, d_total, d_six, w):
+    """The boosts and the re-roll (L1453, L1565, L1545): each side boosts by its policy
+    (:func:`_boost_ok`) until neither will; a miss may be re-rolled once with Want it
+    Hard, Want it Now (the first roll's sixes still give overcharge, its boost dice
+    are lost, A55 i-ii; the draft's Second Chance Attack takes her Minor). Returns
+    ``(hit, attack total, sixes, boosts, defence total, sixes, boosts, ones)``."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    chk = streams[S_CHECK]
+    a_stat = comb[i, C_ATT]
+    a_role = comb[i, C_RA]
+    d_role = comb[t, C_RD]
+    a_boosts = 0
+    d_boosts = 0
+    bpr = rules[R_BOOSTS_PER_ROLL]
+    full_tie = rules[R_FULL_TIE] == 1
+    boosting = comb[i, P_BOOST] != BOOST_NEVER
+    if magical:
+        if comb[t, P_BOOST] != BOOST_NEVER:
+            boosting = True
+    tie_mode = rules[R_MINION_TIE]
+    rerolled = comb[i, C_TMASK] == 0  # without talents there is nothing to re-roll with
     hit = _hits(passive, tie_mode, a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
     while True:
         while boosting:
@@ -1300,11 +1369,10 @@ def attack(i, t, w):
                 a_six += s
                 a_boosts += 1
                 continue
-            if magical_defence:
+            d_ok = False
+            if magical:
                 d_ok = _boost_ok(t, d_role, d_boosts, bpr, hit, a_total - d_total, d_stat, a_stat, d_six,
                                  comb, rules, dyn)
-            else:
-                d_ok = False
             if d_ok:
                 r, s = _spend_boost(t, d_role, chk, comb, rules, dyn)
                 d_total += r
@@ -1317,14 +1385,10 @@ def attack(i, t, w):
         if rerolled:
             break
         rerolled = True
-        # Want it Hard, Want it Now (L1545): re-roll a missed attack and keep the
-        # new result; the first roll's sixes still give overcharge and its boost
-        # dice are lost (A55 i-ii)
         s_re = find_usable(i, E_REROLL, comb, dyn)
         if s_re < 0:
             break
         if comb[i, C_TP1 + s_re] != 0:
-            # the draft's Second Chance Attack (DRAFT L325) is a Minor action
             if dyn[i, D_MINOR_USED] != 0:
                 break
             dyn[i, D_MINOR_USED] = 1
@@ -1338,96 +1402,107 @@ def attack(i, t, w):
         a_total += a_stat - roll_penalty(i, rules, dyn) + a_bonus
         a_boosts = 0
         hit = _hits(passive, tie_mode, a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
-    if hit:
-        if t_mask != 0:
-            if magical_defence:
-                if (t_mask >> E_MORE) & 1 != 0:
-                    if has_code(t, E_EVASION, comb):
-                        hit = call(rules[PR_EVASION], t, a_total, d_total, w) == 0
-    gain_overcharge(i, a_role, a_six, comb, rules, dyn)
-    if magical_defence:
-        gain_overcharge(t, d_role, d_six, comb, rules, dyn)
-    if a_ones > 0:
-        call(rules[PR_DAMPEN_ROLL], i, 0, 0, w)
-    if d_ones > 0:
-        call(rules[PR_DAMPEN_ROLL], t, 0, 0, w)
-    dyn[i, K_ATTACKS] += 1
-    fury_dice = 0
-    if dyn[i, D_FRENZY] != 0:
-        fury_dice = fury_spend(i, hit, rules, dyn)
-    dealt = -1
-    if not hit:
-        if magical_defence:
-            if (t_mask >> E_AURA_STRENGTH) & 1 != 0:
-                call(rules[PR_MISS], t, i, 0, w)
-    if hit:
-        dyn[i, K_HITS] += 1
-        if (comb[i, C_SIDEMASK] >> E_FOLLOW_UP) & 1 != 0:
-            dyn[t, D_HIT_BY] = i   # Follow Up: an ally may follow this hit next turn
-            dyn[t, D_HIT_AT] = dyn[0, D_CLOCK]
-        if dmg_dice < 0:
-            dmg_dice = sum_dice(dmg_st, ndice, 6)
-        dmg = dmg_dice + comb[i, C_DMG] + dyn[i, D_DMG_ADJ]
-        dmg += rules[R_SIX_DAMAGE] * a_six - rules[R_DEFENDER_SIX_DAMAGE] * d_six
-        if rules[R_BOOST_DAMAGE] == 0:
-            d_flat = d_boosts
-            if comb[t, C_MONSTER] != 0:
-                d_flat = 0  # Monster Boost adds damage on attacks only (L2068)
-            dmg += BOOST_FLAT_DAMAGE * (a_boosts - d_flat)
-        if a_mask != 0:
-            dmg += dmg_bonus
-            if (a_mask >> E_ALL_OR_NOTHING) & 1 != 0:
-                dmg += call(rules[PR_ALL_IN], i, 0, 0, w)
-            if kb_slot >= 0:
-                # Killing Blow (L1821): a hit deals +P1 d6 + P2
-                dmg += sum_d6(dmg_st, comb[i, C_TP1 + kb_slot]) + comb[i, C_TP2 + kb_slot]
-        if fury_dice > 0:
-            dmg += sum_d6(dmg_st, fury_dice)  # the frenzy's +1d6 (L756)
+    return hit, a_total, a_six, a_boosts, d_total, d_six, d_boosts, a_ones
+
+
+@kernel
+def hit_damage(i, t, a_six, d_six, a_boosts, d_boosts, dmg_dice, dmg_bonus, kb_slot, fury_dice, w):
+    """The damage of ``i``'s hit on ``t`` before it lands (L1453, A22 order): the dice,
+    her attack's bonus, +2 per her six and -2 per his, the boosts' +/-2 (Monster Boost
+    only on attacks, L2068), her talents' bonuses (All or Nothing, Killing Blow), the
+    frenzy's +1d6 (L756), Magic Detonation's overcharge instead, the minimum, a weapon's
+    1d6 to a human at 0 Resolve (A17b), then Intercept (L1469) and the reductions
+    (Thick Hide, Shield, Bulwark, Reflector)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    dmg_st = streams[S_DAMAGE]
+    a_mask = comb[i, C_TMASK]
+    dyn[i, K_HITS] += 1
+    if (comb[i, C_SIDEMASK] >> E_FOLLOW_UP) & 1 != 0:
+        dyn[t, D_HIT_BY] = i   # Follow Up: an ally may follow this hit next turn
+        dyn[t, D_HIT_AT] = dyn[0, D_CLOCK]
+    if dmg_dice < 0:
+        dmg_dice = sum_dice(dmg_st, rules[R_DAMAGE_DICE], 6)
+    dmg = dmg_dice + comb[i, C_DMG] + dyn[i, D_DMG_ADJ]
+    dmg += rules[R_SIX_DAMAGE] * a_six - rules[R_DEFENDER_SIX_DAMAGE] * d_six
+    if rules[R_BOOST_DAMAGE] == 0:
+        d_flat = d_boosts
+        if comb[t, C_MONSTER] != 0:
+            d_flat = 0  # Monster Boost adds damage on attacks only (L2068)
+        dmg += BOOST_FLAT_DAMAGE * (a_boosts - d_flat)
+    if a_mask != 0:
+        dmg += dmg_bonus
+        if (a_mask >> E_ALL_OR_NOTHING) & 1 != 0:
+            dmg += call(rules[PR_ALL_IN], i, 0, 0, w)
         if kb_slot >= 0:
-            if comb[i, C_TCODE + kb_slot] == E_DETONATION:
-                dmg = detonation_damage(t, comb, dyn)  # "instead of the usual damage" (DRAFT L311)
-        if dmg < rules[R_MIN_DAMAGE]:
-            dmg = rules[R_MIN_DAMAGE]
-        if dyn[t, D_RES] <= 0:
-            if rules[R_DOWNED_DAMAGE] == 1:
-                if comb[t, C_MONSTER] == 0:
-                    dmg = sum_d6(dmg_st, 1)  # A17b: to a non-magical human, a regular weapon's 1d6 (L1455)
-        if dyn[t, D_GUARD] >= 0:  # an ally may intercept (grid, L1469)
-            dmg = call(rules[PR_INTERCEPT], i, t, dmg, w)
-        if comb[t, C_SIDEMASK] != 0:
-            dmg = call(rules[PR_REDUCE], t, 0, dmg, w)
-            if dyn[t, D_REFLECT_BY] >= 0:
-                dmg = call(rules[PR_REFLECT], i, t, dmg, w)
-        drain = -1
-        if a_mask != 0:
-            drain = find_drain(i, comb, dyn)
-            if drain >= 0:
-                # Drain Life (L1815): half the damage (round down, A46) ...
-                pay_talent(i, drain, comb, rules, dyn)
-                dmg = dmg // comb[i, C_TP1 + drain]
-        dealt = apply_damage(t, dmg, w)
-        dyn[i, K_DEALT] += dealt
-        dyn[t, K_TAKEN] += dealt
-        if comb[t, C_SIDEMASK] != 0:
-            call(rules[PR_AFTER_HIT], i, t, dealt, w)
-        if a_mask != 0:
-            if drain >= 0:
-                # ... heals her for the amount the hit dealt
-                restore(i, i, dealt, comb, dyn)
-            if ail_slot >= 0:
-                if is_standing(dyn, t):
-                    give_ailment(t, comb[i, C_TP1 + ail_slot], dyn)
-            if (a_mask >> E_BELKAN) & 1 != 0:
-                belkan_hit(i, comb, dyn)
-            if open_slot >= 0:
-                # Make an Opening (L1776): allies get +P1 against her until the end of i's next turn
-                dyn[t, D_OPEN_BY] = i
-                dyn[t, D_OPEN_UNTIL] = dyn[i, D_TURNS_DONE] + 2
-                dyn[t, D_OPEN_BONUS] = comb[i, C_TP1 + open_slot]
-            if has_code(i, E_INFLICT, comb):
-                call(rules[PR_INFLICT], i, t, 0, w)
-            if (a_mask >> E_SEAL_MAGIC) & 1 != 0:
-                call(rules[PR_SEAL], i, t, 0, w)
+            # Killing Blow (L1821): a hit deals +P1 d6 + P2
+            dmg += sum_d6(dmg_st, comb[i, C_TP1 + kb_slot]) + comb[i, C_TP2 + kb_slot]
+    if fury_dice > 0:
+        dmg += sum_d6(dmg_st, fury_dice)  # the frenzy's +1d6 (L756)
+    if kb_slot >= 0:
+        if comb[i, C_TCODE + kb_slot] == E_DETONATION:
+            dmg = detonation_damage(t, comb, dyn)  # "instead of the usual damage" (DRAFT L311)
+    if dmg < rules[R_MIN_DAMAGE]:
+        dmg = rules[R_MIN_DAMAGE]
+    if dyn[t, D_RES] <= 0:
+        if rules[R_DOWNED_DAMAGE] == 1:
+            if comb[t, C_MONSTER] == 0:
+                dmg = sum_d6(dmg_st, 1)  # A17b: to a non-magical human, a regular weapon's 1d6 (L1455)
+    if dyn[t, D_GUARD] >= 0:  # an ally may intercept (grid and positions, L1469)
+        dmg = call(rules[PR_INTERCEPT], i, t, dmg, w)
+    if comb[t, C_SIDEMASK] != 0:
+        dmg = call(rules[PR_REDUCE], t, 0, dmg, w)
+        if dyn[t, D_REFLECT_BY] >= 0:
+            dmg = call(rules[PR_REFLECT], i, t, dmg, w)
+    return dmg
+
+
+@kernel
+def land_hit(i, t, dmg, ail_slot, open_slot, w):
+    """``i``'s hit lands on ``t`` for ``dmg``: Drain Life halves it (round down, A46)
+    and heals her for what it dealt (L1815); what her side's talents set off
+    (AFTER_HIT: Life Bomb, Implode); her ailment attack's ailment, Belkan System's
+    stored bonus, Make an Opening (L1776: allies get +P1 against ``t`` until the end
+    of her next turn), Inflict, Seal Magic. Returns the damage dealt."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    a_mask = comb[i, C_TMASK]
+    drain = -1
+    if a_mask != 0:
+        drain = find_drain(i, comb, dyn)
+        if drain >= 0:
+            pay_talent(i, drain, comb, rules, dyn)
+            dmg = dmg // comb[i, C_TP1 + drain]
+    dealt = apply_damage(t, dmg, w)
+    dyn[i, K_DEALT] += dealt
+    dyn[t, K_TAKEN] += dealt
+    if comb[t, C_SIDEMASK] != 0:
+        call(rules[PR_AFTER_HIT], i, t, dealt, w)
+    if a_mask != 0:
+        if drain >= 0:
+            restore(i, i, dealt, comb, dyn)
+        if ail_slot >= 0:
+            if is_standing(dyn, t):
+                give_ailment(t, comb[i, C_TP1 + ail_slot], dyn)
+        if (a_mask >> E_BELKAN) & 1 != 0:
+            belkan_hit(i, comb, dyn)
+        if open_slot >= 0:
+            dyn[t, D_OPEN_BY] = i
+            dyn[t, D_OPEN_UNTIL] = dyn[i, D_TURNS_DONE] + 2
+            dyn[t, D_OPEN_BONUS] = comb[i, C_TP1 + open_slot]
+        if has_code(i, E_INFLICT, comb):
+            call(rules[PR_INFLICT], i, t, 0, w)
+        if (a_mask >> E_SEAL_MAGIC) & 1 != 0:
+            call(rules[PR_SEAL], i, t, 0, w)
+    return dealt
+
+
+@kernel
+def after_attack(i, t, hit, w):
+    """After ``i``'s attack on ``t``, hit or miss: Follow Target's count, Backlash on a
+    girl attacking it (L1956), Disruptive Strikes on a girl (L2028), a frenzied
+    target's retaliation due (L758), the bursts the rolls' overcharge made due."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    a_mask = comb[i, C_TMASK]
+    t_mask = comb[t, C_TMASK]
     if a_mask != 0:
         follow_target_after(i, t, hit, comb, dyn)
     if t_mask != 0:
@@ -1444,7 +1519,6 @@ def attack(i, t, w):
             dyn[0, D_DUE] = 1
     check_bursts(i, comb, rules, dyn)
     check_bursts(t, comb, rules, dyn)
-    return dealt
 
 
 @kernel
@@ -1907,27 +1981,58 @@ def declare_riders(i, t, comb, rules, dyn):
     """
     a_bonus = 0
     dmg_bonus = 0
-    kb = -1
-    ail = -1
     if (comb[i, C_TMASK] >> E_ALL_OR_NOTHING) & 1 != 0:
-        # All or Nothing (L1800): before rolling, take up to P1 damage (the
-        # policy's all_or_nothing, only while it leaves her standing); the
-        # attack's damage rises as much, lost on a miss (A49)
-        s = find_usable(i, E_ALL_OR_NOTHING, comb, dyn)
-        if s >= 0:
-            if comb[i, C_TP2 + s] != 0:
-                s = -1  # the draft's: after the attack, on a hit (all_in_after)
-        if s >= 0:
-            x = comb[i, P_ALL_IN]
-            if x > comb[i, C_TP1 + s]:
-                x = comb[i, C_TP1 + s]
-            if x > 0:
-                if dyn[i, D_RES] > x:
-                    pay_talent(i, s, comb, rules, dyn)
-                    dyn[i, D_RES] -= x
-                    dyn[i, K_TAKEN] += x
-                    dyn[i, K_SELF_DMG] += x
-                    dmg_bonus += x
+        dmg_bonus += all_in_before(i, comb, rules, dyn)
+    a, d, kb = slot_riders(i, t, comb, rules, dyn)
+    a_bonus += a
+    dmg_bonus += d
+    kb, a = special_attack(i, t, kb, comb, rules, dyn)
+    a_bonus += a
+    ail = -1
+    if kb < 0:
+        ail = ailment_attack(i, t, comb, rules, dyn)
+    opening = -1
+    if kb < 0:
+        if ail < 0:
+            a, d, opening = follow_or_open(i, t, comb, rules, dyn)
+            a_bonus += a
+            dmg_bonus += d
+    a, d = bond_riders(i, comb, rules, dyn)
+    return a_bonus + a, dmg_bonus + d, kb, ail, opening
+
+
+@kernel
+def all_in_before(i, comb, rules, dyn):
+    """All or Nothing (L1800): before rolling, she takes up to P1 damage (the policy's
+    ``all_or_nothing``, only while it leaves her standing); the attack's damage rises as
+    much, lost on a miss (A49). The draft's (``after``) is :func:`all_in_after`. Returns
+    the damage bonus."""
+    s = find_usable(i, E_ALL_OR_NOTHING, comb, dyn)
+    if s >= 0:
+        if comb[i, C_TP2 + s] != 0:
+            s = -1  # the draft's: after the attack, on a hit (all_in_after)
+    if s < 0:
+        return 0
+    x = comb[i, P_ALL_IN]
+    if x > comb[i, C_TP1 + s]:
+        x = comb[i, C_TP1 + s]
+    if x > 0:
+        if dyn[i, D_RES] > x:
+            pay_talent(i, s, comb, rules, dyn)
+            dyn[i, D_RES] -= x
+            dyn[i, K_TAKEN] += x
+            dyn[i, K_SELF_DMG] += x
+            return x
+    return 0
+
+
+@kernel
+def slot_riders(i, t, comb, rules, dyn):
+    """Desperation / Memory Blaze (``low_resolve``), Follow Target and a Killing Blow
+    ``t`` qualifies for (not paid yet): ``(attack bonus, damage bonus, Killing Blow slot)``."""
+    a_bonus = 0
+    dmg_bonus = 0
+    kb = -1
     for s in range(MAXT):
         code = comb[i, C_TCODE + s]
         if code == E_LOW_RESOLVE:
@@ -1951,14 +2056,21 @@ def declare_riders(i, t, comb, rules, dyn):
                     if dyn[i, D_TUSES + s] != 0:
                         if can_pay(i, s, comb, dyn):
                             kb = s
-    # the special attacks are each the Major action itself: the first that
-    # applies of Killing Blow, the ambush, Minion Explosion, an ailment attack
+    return a_bonus, dmg_bonus, kb
+
+
+@kernel
+def special_attack(i, t, kb, comb, rules, dyn):
+    """The special attacks, each the Major action itself: the first that applies of
+    Minion Explosion from the hex the grid turn chose, Killing Blow (paid), the ambush
+    (Ambush Tactics, L2006: +P3 to the attack, +P1 d6 + P2 on a hit), Minion
+    Explosion, Magic Detonation. Returns ``(slot or -1, attack bonus)``."""
+    a_bonus = 0
     if dyn[i, D_BLAST] != 0:
         kb = minion_explosion(i, comb, rules, dyn)  # the grid turn chose it from a minion's hex
     elif kb >= 0:
         pay_talent(i, kb, comb, rules, dyn)
     elif dyn[i, D_AMBUSH] != 0:
-        # Ambush Tactics (L2006): its attack before round 1 gets +P3 and, on a hit, +P1 d6 + P2
         for s in range(MAXT):
             if comb[i, C_TCODE + s] == E_AMBUSH:
                 kb = s
@@ -1970,25 +2082,36 @@ def declare_riders(i, t, comb, rules, dyn):
         if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:
             if has_code(i, E_DETONATION, comb):
                 kb = detonation_slot(i, t, comb, rules, dyn)
-    if kb < 0:
-        ail = ailment_attack(i, t, comb, rules, dyn)
-    opening = -1
-    if kb < 0:
-        if ail < 0:
-            fu = -1
-            if followed(i, t, comb, dyn):
-                fu = find_usable(i, E_FOLLOW_UP, comb, dyn)
-            if fu >= 0:
-                pay_talent(i, fu, comb, rules, dyn)
-                a_bonus += comb[i, C_TP1 + fu]
-                dmg_bonus += comb[i, C_TP2 + fu]
-            else:
-                opening = find_usable(i, E_OPENING, comb, dyn)
-                if opening >= 0:
-                    if has_other_ally(i, comb, dyn):
-                        pay_talent(i, opening, comb, rules, dyn)
-                    else:
-                        opening = -1
+    return kb, a_bonus
+
+
+@kernel
+def follow_or_open(i, t, comb, rules, dyn):
+    """Follow Up on a target an ally hit in the turn just before (paid; +P1 attack, +P2
+    damage), else Make an Opening while another ally stands (paid). Returns ``(attack
+    bonus, damage bonus, Make an Opening slot or -1)``."""
+    fu = -1
+    if followed(i, t, comb, dyn):
+        fu = find_usable(i, E_FOLLOW_UP, comb, dyn)
+    if fu >= 0:
+        pay_talent(i, fu, comb, rules, dyn)
+        return comb[i, C_TP1 + fu], comb[i, C_TP2 + fu], -1
+    opening = find_usable(i, E_OPENING, comb, dyn)
+    if opening >= 0:
+        if has_other_ally(i, comb, dyn):
+            pay_talent(i, opening, comb, rules, dyn)
+        else:
+            opening = -1
+    return 0, 0, opening
+
+
+@kernel
+def bond_riders(i, comb, rules, dyn):
+    """Hate the World at or above ``heal_below`` (a bond point: +P1 attack and damage),
+    Fight for Friends (+P1 / +P2 and her strongest bond with an ally present), Belkan
+    System's stored bonuses (spent, A48a, or standing, A48b). ``(attack, damage)``."""
+    a_bonus = 0
+    dmg_bonus = 0
     if (comb[i, C_TMASK] >> E_HATE) & 1 != 0:
         if dyn[i, D_RES] * 100 >= comb[i, P_HEAL_BELOW] * comb[i, C_RES]:
             h = hate_the_world(i, comb, rules, dyn)
@@ -2008,7 +2131,7 @@ def declare_riders(i, t, comb, rules, dyn):
                 dyn[i, K_TUSE + s] += 1
         if rules[R_BELKAN_STACKS] == 0:
             dyn[i, D_BELKAN] = 0  # spent (A48a); 'standing' keeps them (A48b)
-    return a_bonus, dmg_bonus, kb, ail, opening
+    return a_bonus, dmg_bonus
 
 
 @kernel
@@ -3683,130 +3806,23 @@ def take_turn(i, w):
     """
     comb, rules, dyn, streams, bf = unpack(w)
     mask = comb[i, C_TMASK]
-    dyn[i, D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
-    dyn[i, D_MINOR_USED] = 0
     pos = on_positions(rules)
-    if pos:
-        if rules[R_ROUGH_COST] == 0:
-            dyn[i, D_PAID] = 0  # the two positions out of rough terrain are paid within one turn (A15a)
-        call(rules[PR_AURAS], i, 0, 0, w)  # Fear and Courage Auras by position
-    if (mask >> E_MORE) & 1 != 0:  # the draft's free Empower and Regeneration
-        if has_code(i, E_MOOD, comb):
-            try_mood(i, True, w)
-        if has_code(i, E_REGEN, comb):
-            try_regeneration(i, comb, rules, dyn)
-    actions = 2
-    if dyn[i, D_AIL + A_STUN] != 0:
-        actions = 1  # "can take only one action per turn" (L1461)
-    if has_ailment(i, dyn):
-        stunned = dyn[i, D_AIL + A_STUN] != 0
-        remedied = False
-        if mask != 0:
-            remedied = try_remedy(i, i, comb, rules, dyn)
-        if not remedied:
-            removal_roll(i, comb, rules, dyn, streams)
-        actions -= 1
-        dyn[i, D_MINOR_USED] = 1
-        if stunned:
-            if dyn[i, D_AIL + A_STUN] == 0:
-                actions += 1  # "she regains the second action"
-        check_bursts(i, comb, rules, dyn)
-        if settle_now(rules):
-            actions = settle_in_turn(i, actions, w)
-    if actions >= 2:
-        if mask != 0:
-            r = minor_talent(i, w)
-            if r > 0:
-                actions -= 1
-                dyn[i, D_MINOR_USED] = 1
-            while r == 2:  # Steal Action: "you may take another Minor action" (L1725)
-                r = minor_talent(i, w)
-            if settle_now(rules):
-                actions = settle_in_turn(i, actions, w)
-    # positions: the policy's target and a Minor step toward its range first
+    turn_start(i, w)
+    actions = turn_ailments(i, w)
+    actions = turn_minor(i, actions, w)
     minor = actions >= 2
     t0 = -1
-    if pos:
-        if actions >= 1:
-            t0 = call(rules[PR_POS_PICK], i, 0, 0, w)
-            if mask != 0:
-                if has_code(i, E_SPRINT, comb):  # free, once per round: before her Minor (DRAFT L149-153)
-                    call(rules[PR_POS_SPRINT], i, t0, 0, w)  # no damage: she still stands
-            if minor:
-                if mask != 0:
-                    if has_code(i, E_GET_BACK, comb):  # Get Back: an engaged, hurt ally to Position 1
-                        if call(rules[PR_POS_GET_BACK], i, 0, 0, w) != 0:
-                            minor = False
-                            actions -= 1
-                            dyn[i, D_MINOR_USED] = 1
-            if minor:
-                if call(rules[PR_POS_MINOR_TOWARD], i, t0, 0, w) != 0:
-                    minor = False
-                    actions -= 1
-                    dyn[i, D_MINOR_USED] = 1
-                    if not is_standing(dyn, i):
-                        actions = 0
-                    if settle_now(rules):
-                        actions = settle_in_turn(i, actions, w)
-    # Major action, then (Bonus Action, free) another Major: one attack site,
-    # so the inlined attack is compiled once
+    if pos:  # the policy's target and a Minor step toward its range first
+        actions, minor, t0 = positions_before(i, actions, minor, w)
+    # the Major action, then (Bonus Action, free) another Major
     majors = 1 if actions >= 1 else 0
     for m in range(2):
         if m >= majors:
             if m > 0:
                 break
             continue
-        acted = False
-        who = i
-        t = -1
-        if mask != 0:
-            if pos:
-                if has_code(i, E_SAFE_PLACE, comb):  # Safe Place: an engaged ally to her position
-                    acted = call(rules[PR_POS_SAFE_PLACE], i, 0, 0, w) != 0
-            if not acted:
-                acted = major_talent(i, w)
-            if not acted:
-                if pos:  # Guided Strike only when the ally has someone in reach
-                    gs, g = guided_choice(i, comb, dyn)
-                    if g >= 0:
-                        tg = call(rules[PR_POS_PICK], g, 1, 0, w)
-                        if tg >= 0:
-                            pay_talent(i, gs, comb, rules, dyn)
-                            check_bursts(i, comb, rules, dyn)
-                            who = g
-                            t = tg
-                else:
-                    g = guided_strike(i, comb, rules, dyn)
-                    if g >= 0:
-                        who = g
+        acted, who, t, t0 = major_choice(i, m, t0, w)
         if not acted:
-            if who == i:
-                if (mask >> E_FOLLOW_UP) & 1 != 0:
-                    t = follow_up_target(i, comb, dyn)
-                    if pos:
-                        if t >= 0:
-                            if call(rules[PR_REACH], i, t, 0, w) < 0:
-                                t = -1
-            if t < 0:
-                if pos:
-                    if who == i:
-                        if m > 0:  # after a Bonus Action: her target may be down
-                            if t0 >= 0:
-                                if not _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
-                                    t0 = call(rules[PR_POS_PICK], i, 0, 0, w)
-                        if t0 >= 0:
-                            if _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
-                                if call(rules[PR_REACH], i, t0, 0, w) >= 0:
-                                    t = t0
-                    if t < 0:
-                        t = call(rules[PR_POS_PICK], who, 1, 0, w)
-                    if t < 0:
-                        if who == i:
-                            if mask != 0:
-                                if has_code(i, E_MOVE_ATTACK, comb):  # Dash Strike: a step, then the attack
-                                    t = call(rules[PR_POS_DASH], i, t0, 0, w)
-                else:
-                    t = choose_target(who, comb, dyn, streams[S_POLICY])
             if t < 0:
                 if not pos:
                     break
@@ -3819,29 +3835,7 @@ def take_turn(i, w):
                 if not is_standing(dyn, i):
                     break
             else:
-                if side_has_code(t, E_SWITCH, comb):
-                    t = defensive_switch(who, t, w)
-                if pos:
-                    if side_has_code(t, E_SPRINT, comb):
-                        call(rules[PR_POS_COVER_SPRINT], who, t, 0, w)  # Speed Burst off her turn
-                sh = -1
-                if who == i:
-                    if has_code(i, E_SHOVE, comb):
-                        sh = pay_shove(i, comb, rules, dyn)  # gridless: a basic attack, paid (no hex to move)
-                if pos:
-                    call(rules[PR_AURAS], i, 0, 0, w)  # after her moves and a Defensive Switch
-                    call(rules[PR_POS_READY], who, t, 0, w)
-                dealt = call(rules[PR_ATTACK], who, t, 0, w)
-                if pos:
-                    call(rules[PR_POS_DONE], who, t, 0, w)
-                    if sh >= 0:
-                        if dealt >= 0:  # Get Over Here / Repel: the hit moves the target 1 position
-                            call(rules[PR_POS_SHOVE], i, t, comb[i, C_TP1 + sh], w)
-                if m == 0:
-                    if who == i:
-                        if dealt >= 0:
-                            if (mask >> E_REFLECTOR) & 1 != 0:
-                                give_reflector(i, w)
+                major_strike(i, m, who, t, w)
         if settle_now(rules):
             if settle_in_turn(i, 1, w) == 0:
                 break
@@ -3855,14 +3849,219 @@ def take_turn(i, w):
                         majors = 2
     if pos:  # a Minor still unused: one more position toward her range
         if minor:
-            if dyn[i, D_MINOR_USED] == 0:
-                if is_standing(dyn, i):
+            positions_after(i, t0, w)
+    if mask != 0:
+        dyn[i, D_TURNS_DONE] += 1
+
+
+@kernel
+def turn_start(i, w):
+    """The start of ``i``'s turn: Second Wind's bonus ends (L1716), her Minor is free;
+    on positions the rough-terrain payment of ``rough_cost: same_turn`` (A15a) and
+    the auras by position; the draft's free Empower and Regeneration."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    mask = comb[i, C_TMASK]
+    dyn[i, D_DEF_BONUS] = 0
+    dyn[i, D_MINOR_USED] = 0
+    if on_positions(rules):
+        if rules[R_ROUGH_COST] == 0:
+            dyn[i, D_PAID] = 0
+        call(rules[PR_AURAS], i, 0, 0, w)
+    if (mask >> E_MORE) & 1 != 0:
+        if has_code(i, E_MOOD, comb):
+            try_mood(i, True, w)
+        if has_code(i, E_REGEN, comb):
+            try_regeneration(i, comb, rules, dyn)
+
+
+@kernel
+def turn_ailments(i, w):
+    """Her actions this turn (2; 1 Stunned, L1461) after her ailments: with Remedy she
+    removes them for sure (:func:`try_remedy`), else a removal roll (2d6! + Support,
+    L1467); either takes her Minor, or her only action if Stunned, and removing Stun
+    gives the second action back (A25); what it set off is settled."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    actions = 2
+    if dyn[i, D_AIL + A_STUN] != 0:
+        actions = 1  # "can take only one action per turn" (L1461)
+    if has_ailment(i, dyn):
+        stunned = dyn[i, D_AIL + A_STUN] != 0
+        remedied = False
+        if comb[i, C_TMASK] != 0:
+            remedied = try_remedy(i, i, comb, rules, dyn)
+        if not remedied:
+            removal_roll(i, comb, rules, dyn, streams)
+        actions -= 1
+        dyn[i, D_MINOR_USED] = 1
+        if stunned:
+            if dyn[i, D_AIL + A_STUN] == 0:
+                actions += 1  # "she regains the second action"
+        check_bursts(i, comb, rules, dyn)
+        if settle_now(rules):
+            actions = settle_in_turn(i, actions, w)
+    return actions
+
+
+@kernel
+def turn_minor(i, actions, w):
+    """Her Minor action from a talent when she still has both actions
+    (:func:`minor_talent`; a successful Steal Action gives another Minor, L1725);
+    returns the actions left."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if actions >= 2:
+        if comb[i, C_TMASK] != 0:
+            r = minor_talent(i, w)
+            if r > 0:
+                actions -= 1
+                dyn[i, D_MINOR_USED] = 1
+            while r == 2:
+                r = minor_talent(i, w)
+            if settle_now(rules):
+                actions = settle_in_turn(i, actions, w)
+    return actions
+
+
+@kernel
+def positions_before(i, actions, minor, w):
+    """On the draft's positions, before her Major: the policy's target ``t0``, Sprint
+    (free, before her Minor, DRAFT L149-153), Get Back, or a Minor step toward her
+    range. Returns ``(actions, minor still free, t0)``."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    mask = comb[i, C_TMASK]
+    t0 = -1
+    if actions >= 1:
+        t0 = call(rules[PR_POS_PICK], i, 0, 0, w)
+        if mask != 0:
+            if has_code(i, E_SPRINT, comb):
+                call(rules[PR_POS_SPRINT], i, t0, 0, w)  # no damage: she still stands
+        if minor:
+            if mask != 0:
+                if has_code(i, E_GET_BACK, comb):  # Get Back: an engaged, hurt ally to Position 1
+                    if call(rules[PR_POS_GET_BACK], i, 0, 0, w) != 0:
+                        minor = False
+                        actions -= 1
+                        dyn[i, D_MINOR_USED] = 1
+        if minor:
+            if call(rules[PR_POS_MINOR_TOWARD], i, t0, 0, w) != 0:
+                minor = False
+                actions -= 1
+                dyn[i, D_MINOR_USED] = 1
+                if not is_standing(dyn, i):
+                    actions = 0
+                if settle_now(rules):
+                    actions = settle_in_turn(i, actions, w)
+    return actions, minor, t0
+
+
+@kernel
+def major_choice(i, m, t0, w):
+    """Her ``m``-th Major action (the second after Bonus Action): Safe Place (positions),
+    a Major talent (:func:`major_talent`), or the attack's maker and target: an ally
+    with Guided Strike, Follow Up's target, the policy's (on positions among those in
+    reach; Dash Strike when nobody is). Returns ``(acted, who attacks, her target or
+    -1, t0)`` (``t0``: the positions' target, picked again when it is down)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    mask = comb[i, C_TMASK]
+    pos = on_positions(rules)
+    acted = False
+    who = i
+    t = -1
+    if mask != 0:
+        if pos:
+            if has_code(i, E_SAFE_PLACE, comb):  # Safe Place: an engaged ally to her position
+                acted = call(rules[PR_POS_SAFE_PLACE], i, 0, 0, w) != 0
+        if not acted:
+            acted = major_talent(i, w)
+        if not acted:
+            if pos:  # Guided Strike only when the ally has someone in reach
+                gs, g = guided_choice(i, comb, dyn)
+                if g >= 0:
+                    tg = call(rules[PR_POS_PICK], g, 1, 0, w)
+                    if tg >= 0:
+                        pay_talent(i, gs, comb, rules, dyn)
+                        check_bursts(i, comb, rules, dyn)
+                        who = g
+                        t = tg
+            else:
+                g = guided_strike(i, comb, rules, dyn)
+                if g >= 0:
+                    who = g
+    if acted:
+        return acted, who, t, t0
+    if who == i:
+        if (mask >> E_FOLLOW_UP) & 1 != 0:
+            t = follow_up_target(i, comb, dyn)
+            if pos:
+                if t >= 0:
+                    if call(rules[PR_REACH], i, t, 0, w) < 0:
+                        t = -1
+    if t < 0:
+        if pos:
+            if who == i:
+                if m > 0:  # after a Bonus Action: her target may be down
                     if t0 >= 0:
                         if not _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
                             t0 = call(rules[PR_POS_PICK], i, 0, 0, w)
-                    call(rules[PR_POS_MINOR_TOWARD], i, t0, 0, w)
-    if mask != 0:
-        dyn[i, D_TURNS_DONE] += 1
+                if t0 >= 0:
+                    if _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
+                        if call(rules[PR_REACH], i, t0, 0, w) >= 0:
+                            t = t0
+            if t < 0:
+                t = call(rules[PR_POS_PICK], who, 1, 0, w)
+            if t < 0:
+                if who == i:
+                    if mask != 0:
+                        if has_code(i, E_MOVE_ATTACK, comb):  # Dash Strike: a step, then the attack
+                            t = call(rules[PR_POS_DASH], i, t0, 0, w)
+        else:
+            t = choose_target(who, comb, dyn, streams[S_POLICY])
+    return acted, who, t, t0
+
+
+@kernel
+def major_strike(i, m, who, t, w):
+    """The basic attack of ``who`` (she, or the ally her Guided Strike sends) on ``t``:
+    Defensive Switch, Speed Burst off her turn to Cover (positions), Get Over Here /
+    Repel paid, the attack (on positions: the form by distance, Cover, the shove),
+    Reflector after her own first Major's hit."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    pos = on_positions(rules)
+    if side_has_code(t, E_SWITCH, comb):
+        t = defensive_switch(who, t, w)
+    if pos:
+        if side_has_code(t, E_SPRINT, comb):
+            call(rules[PR_POS_COVER_SPRINT], who, t, 0, w)  # Speed Burst off her turn
+    sh = -1
+    if who == i:
+        if has_code(i, E_SHOVE, comb):
+            sh = pay_shove(i, comb, rules, dyn)  # gridless: a basic attack, paid (no hex to move)
+    if pos:
+        call(rules[PR_AURAS], i, 0, 0, w)  # after her moves and a Defensive Switch
+        call(rules[PR_POS_READY], who, t, 0, w)
+    dealt = call(rules[PR_ATTACK], who, t, 0, w)
+    if pos:
+        call(rules[PR_POS_DONE], who, t, 0, w)
+        if sh >= 0:
+            if dealt >= 0:  # Get Over Here / Repel: the hit moves the target 1 position
+                call(rules[PR_POS_SHOVE], i, t, comb[i, C_TP1 + sh], w)
+    if m == 0:
+        if who == i:
+            if dealt >= 0:
+                if (comb[i, C_TMASK] >> E_REFLECTOR) & 1 != 0:
+                    give_reflector(i, w)
+
+
+@kernel
+def positions_after(i, t0, w):
+    """On positions, her Minor still unused after the Majors: one more position toward
+    her range (the target picked again when it is down)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if dyn[i, D_MINOR_USED] == 0:
+        if is_standing(dyn, i):
+            if t0 >= 0:
+                if not _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
+                    t0 = call(rules[PR_POS_PICK], i, 0, 0, w)
+            call(rules[PR_POS_MINOR_TOWARD], i, t0, 0, w)
 
 
 @kernel
@@ -4639,108 +4838,159 @@ def fight_on(order, key, side_curve, comb_curve, w):
     comb, rules, dyn, streams, bf = unpack(w)
     n = comb.shape[0]
     cap = rules[R_ROUND_CAP]
+    outcome = fight_start(order, key, w)
+    rounds = cap
+    if outcome >= 0:
+        rounds = 1  # over before round 1 (Ambush Tactics): counted as a one-round fight
+    for r in range(1, cap + 1):
+        if outcome >= 0:
+            break
+        dyn[0, D_ROUND] = r
+        outcome = round_start(w)
+        if outcome >= 0:
+            rounds = r
+            break
+        for k in range(n):
+            outcome = turn_of(order[k], r, w)
+            if outcome >= 0:
+                break
+        if outcome < 0:
+            outcome = round_end(r, order, w)
+        if outcome >= 0:
+            rounds = r
+            break
+        if r < cap:
+            _record_round(r, 0, comb, dyn, side_curve, comb_curve)
+    fight_end(rounds, side_curve, comb_curve, w)
+    if outcome < 0:
+        outcome = F_DRAW
+    return outcome, rounds
+
+
+@kernel
+def fight_start(order, key, w):
+    """Before round 1: bursts due from a starting counter (L161), everyone to her place
+    and the auras, initiative (:func:`roll_initiative`), Ambush Tactics' turns (L2006).
+    Returns the outcome (-1 while the fight goes on)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    n = comb.shape[0]
     for j in range(n):  # a girl may start the scene at or over the threshold
         check_bursts(j, comb, rules, dyn)
     if not gridless(rules):  # everyone to her starting place, the auras by place
         call(rules[PR_START], 0, 0, 0, w)
     settle(w)
     roll_initiative(comb, rules, streams[S_SETUP], order, key)
-    outcome = -1
-    rounds = cap
     masks = comb[0, C_SIDEMASK] | comb[n - 1, C_SIDEMASK]  # the two sides' masks (reserve rows: any side last)
     if comb[n - 1, C_SPAWN_KIND] != 0:
         for j in range(n):
             masks |= comb[j, C_TMASK]
     if (masks >> E_AMBUSH) & 1 != 0:
-        outcome = ambush_turns(order, w)
-        if outcome >= 0:
-            rounds = 1  # over before round 1: counted as a one-round fight
-    for r in range(1, cap + 1):
-        if outcome >= 0:
-            break
-        dyn[0, D_ROUND] = r
-        bled = False
-        for j in range(n):
-            if (comb[j, C_TMASK] >> E_SHRUG_OFF) & 1 != 0:
-                if dyn[j, D_DEAD] == 0:
-                    shrug_off(j, comb, dyn)
-            if dyn[j, D_AIL + A_BLEED] != 0:
-                bleed(j, w)
-                bled = True
-            if dyn[j, D_HEXES] + dyn[j, D_REGEN] != 0:  # the draft's Hex and Regeneration
-                if dyn[j, D_DEAD] == 0:
-                    if round_effects(j, w):
-                        bled = True
-        if bled:
+        return ambush_turns(order, w)
+    return -1
+
+
+@kernel
+def round_start(w):
+    """The start of a round: Shrug Off, Bleed (L1465), the draft's Hexes and Regeneration;
+    what they set off is settled. Returns the outcome (-1 while the fight goes on)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    bled = False
+    for j in range(comb.shape[0]):
+        if (comb[j, C_TMASK] >> E_SHRUG_OFF) & 1 != 0:
+            if dyn[j, D_DEAD] == 0:
+                shrug_off(j, comb, dyn)
+        if dyn[j, D_AIL + A_BLEED] != 0:
+            bleed(j, w)
+            bled = True
+        if dyn[j, D_HEXES] + dyn[j, D_REGEN] != 0:  # the draft's Hex and Regeneration
+            if dyn[j, D_DEAD] == 0:
+                if round_effects(j, w):
+                    bled = True
+    if bled:
+        settle(w)
+        return outcome_now(comb, rules, dyn)
+    return -1
+
+
+@kernel
+def turn_of(i, r, w):
+    """``i``'s turn in round ``r`` when she may take one: Resolve back from her revive
+    roll (A19a; the draft's roll as her Major, DRAFT L512-516), her turn or her frenzy's
+    turns, then what it set off; Extra Action right after it (A32). Returns the outcome
+    (-1 while the fight goes on)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if dyn[i, D_DEAD] != 0:
+        return -1
+    if waits(i, r, comb, rules, dyn):
+        return -1
+    acts = True
+    if dyn[i, D_RES] <= 0:
+        if dyn[i, D_PENDING] == -1:
+            return -1
+        if dyn[i, D_PENDING] == -2:
+            revive_roll(i, comb, rules, dyn, streams)
+            check_bursts(i, comb, rules, dyn)
+            acts = False
+        back = dyn[i, D_PENDING]
+        dyn[i, D_RES] = back if back < comb[i, C_RES] else comb[i, C_RES]
+        dyn[i, D_PENDING] = -1
+        if (comb[i, C_TMASK] >> E_COURAGE) & 1 != 0:
+            courage_aura(i, -1, comb, dyn)  # standing again: her aura is back
+            if on_grid(bf):
+                call(rules[PR_AURAS], i, 0, 0, w)
+    outcome = -1
+    if acts:
+        if dyn[i, D_FRENZY] != 0:
+            outcome = frenzy_turns(i, 1 + rules[R_FURY_SECOND_TURN], w)
+        else:
+            play_turn(i, w)
             settle(w)
-            outcome = outcome_now(comb, rules, dyn)
-            if outcome >= 0:
-                rounds = r
-                break
+        if on_grid(bf):
+            call(rules[PR_AFTER_TURN], i, 0, 0, w)  # mines; labyrinth: Pendulum (A44b)
+    outcome = outcome_now(comb, rules, dyn)
+    if outcome >= 0:
+        return outcome
+    if (comb[i, C_TMASK] >> E_EXTRA_TURN) & 1 != 0:  # Extra Action (extra_turns)
+        if rules[R_EXTRA_TURN_AT] == 0:
+            return extra_turns_now(i, w)
+    return -1
+
+
+@kernel
+def round_end(r, order, w):
+    """The end of round ``r``: Extra Action's turns (``extra_turn_at: round_end``, A32),
+    a frenzy's second turn (A9v-a), the labyrinth's features. Returns the outcome (-1
+    while the fight goes on)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    n = comb.shape[0]
+    outcome = -1
+    if rules[R_EXTRA_TURN_AT] == 1:
         for k in range(n):
             i = order[k]
-            if dyn[i, D_DEAD] != 0:
-                continue
-            if waits(i, r, comb, rules, dyn):
-                continue
-            acts = True
-            if dyn[i, D_RES] <= 0:
-                if dyn[i, D_PENDING] == -1:
-                    continue
-                if dyn[i, D_PENDING] == -2:
-                    # the draft: the revive roll is her Major action (DRAFT L512-516)
-                    revive_roll(i, comb, rules, dyn, streams)
-                    check_bursts(i, comb, rules, dyn)
-                    acts = False
-                # revive: Resolve returns at the start of her next turn (A19a)
-                back = dyn[i, D_PENDING]
-                dyn[i, D_RES] = back if back < comb[i, C_RES] else comb[i, C_RES]
-                dyn[i, D_PENDING] = -1
-                if (comb[i, C_TMASK] >> E_COURAGE) & 1 != 0:
-                    courage_aura(i, -1, comb, dyn)  # standing again: her aura is back
-                    if on_grid(bf):
-                        call(rules[PR_AURAS], i, 0, 0, w)
-            if acts:
-                if dyn[i, D_FRENZY] != 0:
-                    outcome = frenzy_turns(i, 1 + rules[R_FURY_SECOND_TURN], w)
-                else:
-                    play_turn(i, w)
-                    settle(w)
-                if on_grid(bf):
-                    call(rules[PR_AFTER_TURN], i, 0, 0, w)  # mines; labyrinth: Pendulum (A44b)
-            outcome = outcome_now(comb, rules, dyn)
-            if outcome >= 0:
-                break
-            if (comb[i, C_TMASK] >> E_EXTRA_TURN) & 1 != 0:  # Extra Action (extra_turns)
-                if rules[R_EXTRA_TURN_AT] == 0:
-                    outcome = extra_turns_now(i, w)
+            if (comb[i, C_TMASK] >> E_EXTRA_TURN) & 1 != 0:
+                outcome = extra_turns_now(i, w)
+                if outcome >= 0:
+                    return outcome
+    if rules[R_BURSTS] != BURSTS_COUNT:
+        if rules[R_FURY_SECOND_TURN] == 0:  # the frenzy's second turn at the end of the round (A9v-a)
+            for k in range(n):
+                i = order[k]
+                if frenzy_again(i, comb, rules, dyn):
+                    outcome = frenzy_turns(i, 1, w)
                     if outcome >= 0:
-                        break
-        if outcome < 0:
-            if rules[R_EXTRA_TURN_AT] == 1:
-                for k in range(n):
-                    i = order[k]
-                    if (comb[i, C_TMASK] >> E_EXTRA_TURN) & 1 != 0:
-                        outcome = extra_turns_now(i, w)
-                        if outcome >= 0:
-                            break
-        if outcome < 0:
-            if rules[R_BURSTS] != BURSTS_COUNT:
-                if rules[R_FURY_SECOND_TURN] == 0:  # the frenzy's second turn at the end of the round (A9v-a)
-                    for k in range(n):
-                        i = order[k]
-                        if frenzy_again(i, comb, rules, dyn):
-                            outcome = frenzy_turns(i, 1, w)
-                            if outcome >= 0:
-                                break
-        if outcome < 0:
-            if on_grid(bf):
-                outcome = call(rules[PR_END_OF_ROUND], r, 0, 0, w)  # labyrinth features
-        if outcome >= 0:
-            rounds = r
-            break
-        if r < cap:
-            _record_round(r, 0, comb, dyn, side_curve, comb_curve)
+                        return outcome
+    if on_grid(bf):
+        return call(rules[PR_END_OF_ROUND], r, 0, 0, w)  # labyrinth features
+    return -1
+
+
+@kernel
+def fight_end(rounds, side_curve, comb_curve, w):
+    """The end of the fight (``rounds`` played): Overcharge Radiation (L2047), the final
+    state in the curves (plane 1), Resolve and standing at the end, the highest
+    overcharge tiers (L153-161)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    n = comb.shape[0]
     radiating = False
     for j in range(n):
         if comb[j, C_TMASK2] != 0:
@@ -4751,15 +5001,12 @@ def fight_on(order, key, side_curve, comb_curve, w):
         if rules[R_BURSTS] != BURSTS_COUNT:
             settle(w)
     _record_round(rounds, 1, comb, dyn, side_curve, comb_curve)
-    if outcome < 0:
-        outcome = F_DRAW
     for j in range(n):
         dyn[j, K_RES_END] += dyn[j, D_RES]
         if is_standing(dyn, j):
             dyn[j, K_STANDING_END] += 1
         if comb[j, C_MONSTER] == 0:
             count_tiers(j, dyn[j, D_OC], dyn[j, D_OC + 1], dyn[j, D_OC + 2], comb, rules, dyn)
-    return outcome, rounds
 
 
 @pjit

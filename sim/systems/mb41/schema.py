@@ -630,7 +630,11 @@ class Scenario(ScenarioHeader):
             return  # an explicit grid: none with a battlefield plays gridless (a variant may compare both)
         from .deploy import layout
 
-        layout(self)
+        layout(self, self.battlefield_spec())
+
+    def battlefield_spec(self) -> "BattlefieldSpec":
+        """The ``battlefield:`` block, or the default field (``grid: hex`` without one)."""
+        return self.battlefield if self.battlefield is not None else BattlefieldSpec()
 
     def scene_scenarios(self) -> list["Scenario"]:
         """One plain two-side scenario per scene of the episode (party, enemies)."""
