@@ -20,11 +20,11 @@ $(STAMP): pyproject.toml
 demo: setup  ## run scenarios/quickstart.yaml and print where the report is
 	$(BIN)/sim run scenarios/quickstart.yaml
 
-test: setup  ## run the whole test suite (statistical tests included), in a few pytest processes
-	$(BIN)/python tests/run_groups.py -q
+test: setup  ## run the whole test suite (statistical tests included), one pytest process
+	$(BIN)/python -m pytest -q
 
 test-fast: setup  ## the tests without those marked slow
-	$(BIN)/python tests/run_groups.py -q -m "not slow"
+	$(BIN)/python -m pytest -q -m "not slow"
 
 bench: setup  ## speed: raw dice, duels/s, ratio to plain Python, start-up times
 	$(BIN)/sim bench

@@ -36,6 +36,11 @@ from sim.cache import install as _install_cache  # noqa: E402
 
 _install_cache()
 
+# say so on stderr when a compile takes a while (sim/notice.py)
+from sim.notice import install as _install_notice  # noqa: E402
+
+_install_notice()
+
 _OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 
 

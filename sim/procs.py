@@ -33,14 +33,15 @@ Use::
 """
 from __future__ import annotations
 
-import sys
-import time
+import contextlib
 import warnings
 
 import numpy as np
 from numba import types
 from numba.core import cgutils, config, errors
 from numba.extending import intrinsic, overload
+
+from sim.notice import NOTICE
 
 #: NUMBA_DISABLE_JIT: the Python functions a table's "addresses" index
 _PY: list = []
@@ -118,21 +119,11 @@ def addresses(fns, sig, label: str = "", announce: bool = True) -> np.ndarray:
             out[k] = _python_index(fn)
         return out
     todo = [k for k, fn in enumerate(fns) if tuple(sig) not in fn.overloads]
-    t0 = time.perf_counter()
-    said = False
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", errors.NumbaExperimentalFeatureWarning)
-        for n_done, k in enumerate(todo):
-            fn = fns[k]
-            before = time.perf_counter()
-            out[k] = _address(fn, sig)
-            if announce and not said and time.perf_counter() - before > 0.5:
-                said = True
-                print(f"compiling {label or 'kernels'} (first run only; cached after): "
-                      f"{len(todo) - n_done} procedures to go...", file=sys.stderr, flush=True)
-        for k, fn in enumerate(fns):
-            if k not in todo:
+    with contextlib.ExitStack() as scope:
+        if announce and todo:
+            scope.enter_context(NOTICE.batch(f"{label or 'kernels'}: {len(todo)} procedures"))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", errors.NumbaExperimentalFeatureWarning)
+            for k, fn in enumerate(fns):
                 out[k] = _address(fn, sig)
-    if said:
-        print(f"compiled {label or 'kernels'} in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
     return out

@@ -12,6 +12,7 @@ from sim.systems import pick_blocks
 from . import battle_grid as BG
 from . import fast as F
 from . import kernel as K
+from . import registry
 from .compile import Inputs, compile  # noqa: A004
 from .rules import RULES
 from .schema import Scenario
@@ -64,6 +65,7 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
     else:
         blocks(inputs.comb, inputs.rules, np.uint64(key), start, count, nb,
                fights, rounds_hist, side_curve, comb_curve, cc)
+    registry.check(cc.sum(axis=0))
     f = fights.sum(axis=0)
     return {
         "outcomes": f[:3].copy(),
@@ -108,6 +110,7 @@ def simulate_episode(inputs: Inputs, start: int, count: int, key) -> dict:
         K.simulate_episode_blocks(inputs.comb, inputs.rules, ep.offsets, ep.party, ep.recover,
                                   np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights, scene_hist,
                                   side_curve, comb_curve, cc, party)
+    registry.check(cc.sum(axis=0))
     f = fights.sum(axis=0)
     sf = scene_fights.sum(axis=0)
     scene_side = K.standing_curves(side_curve.sum(axis=0))

@@ -382,7 +382,7 @@ __all__ = sorted(k for k, v in list(globals().items()) if k.isupper() and isinst
 # ---------------------------------------------------------------- procedures (``rules[PR_*]``, :mod:`.world`)
 #: the procedure table: after the rule options in ``rules``, the address of the procedure
 #: that plays each of these for this scenario (its geometry, its talents), filled per
-#: process by :mod:`.registry`; each takes the world ``(a, b, c, comb, rules, dyn, streams, bf)``
+#: process by :mod:`.registry`; each takes ``(a, b, c, w)``, ``w`` the world pointer (:mod:`.world`)
 PROCS = Section("PR", "procedure slots (``rules[PR_*]``: addresses, :mod:`.registry`)", [
     # the fight
     F("TURN", 1, "a's turn (gridless and positions: turn.take_turn; hex: the grid turn)"),
@@ -394,9 +394,6 @@ PROCS = Section("PR", "procedure slots (``rules[PR_*]``: addresses, :mod:`.regis
     F("FRENZY_MOVE", 1, "frenzied a's action toward target b (geometry)"),
     F("ATTACK", 1, "a's basic attack on b (attack.attack); returns the damage dealt or -1"),
     F("ATTACK_AT", 1, "a's basic attack on b where she stands (geometry: form, reach, Cover)"),
-    F("AMBUSH", 1, "Ambush Tactics' turns before round 1; returns the outcome or -1"),
-    F("EXTRA_TURNS", 1, "a's Extra Action turns; returns the outcome or -1"),
-    F("RADIATION", 1, "Overcharge Radiation at the end of the scene"),
     # geometry (gridless, the draft's positions, the hex grid)
     F("REACH", 1, "the form (0 melee, 1 ranged) a's basic attack on b would take, -1 out of reach"),
     F("DISTANCE", 1, "positions or hexes between a and b (0 gridless)"),
