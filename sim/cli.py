@@ -108,6 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--variant", help="which variant (default: the first)")
     pl.add_argument("--log", action="store_true", help="print the turn-by-turn log (the default)")
 
+    w = sub.add_parser("warmup", help="compile a rule system's kernels ahead of the first run (all by default)")
+    w.add_argument("systems", nargs="*", metavar="SYSTEM", help="mb41, mb-draft, d10, cards (default: all)")
+    w.add_argument("--json", action="store_true", help="print one JSON object")
+
     b = sub.add_parser("bench", help="measure speed: raw dice, duels, ratio to plain Python, start-up")
     b.add_argument("--json", action="store_true")
     b.add_argument("--quick", action="store_true", help="smaller measurements (for tests)")
@@ -236,6 +240,17 @@ def cmd_bench(a) -> int:
     return 0
 
 
+def cmd_warmup(a) -> int:
+    from sim.systems import names
+    from sim.warmup import warm
+
+    systems = [_system(s) for s in a.systems] or names()
+    rows = warm(systems)
+    if a.json:
+        print(json.dumps({"warmed": rows}))
+    return 0
+
+
 def _system(name: str) -> str:
     from sim.scenario.suggest import suggest
     from sim.systems import names
@@ -246,7 +261,8 @@ def _system(name: str) -> str:
 
 
 COMMANDS = {"dice": cmd_dice, "validate": cmd_validate, "run": cmd_run, "rules": cmd_rules,
-            "catalog": cmd_catalog, "bench": cmd_bench, "play": cmd_play}
+            "catalog": cmd_catalog, "bench": cmd_bench, "play": cmd_play,
+            "warmup": cmd_warmup}
 
 
 def main(argv=None) -> int:

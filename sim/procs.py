@@ -121,7 +121,8 @@ def addresses(fns, sig, label: str = "", announce: bool = True) -> np.ndarray:
     todo = [k for k, fn in enumerate(fns) if tuple(sig) not in fn.overloads]
     with contextlib.ExitStack() as scope:
         if announce and todo:
-            scope.enter_context(NOTICE.batch(f"{label or 'kernels'}: {len(todo)} procedures"))
+            distinct = len({id(fns[k]) for k in todo})
+            scope.enter_context(NOTICE.batch(f"{label or 'kernels'}: {distinct} procedures"))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", errors.NumbaExperimentalFeatureWarning)
             for k, fn in enumerate(fns):

@@ -20,6 +20,9 @@ SCENARIO_MODEL = Scenario
 #: most blocks a chunk is split into for prange (the split never changes results)
 MAX_BLOCKS = 64
 
+#: ``sim warmup``: the heuristic players and the search player
+WARMUP_SCENARIOS = ("cards/first-player.yaml", "cards/search-vs-heuristic.yaml")
+
 
 def simulate(inputs: Inputs, start: int, count: int, key) -> dict:
     """Play games ``start .. start+count-1`` with stream key ``key``.

@@ -24,6 +24,9 @@ SCENARIO_MODEL = Scenario
 #: most blocks a chunk is split into for prange (the split never changes results)
 MAX_BLOCKS = 64
 
+#: ``sim warmup``: the duel fast path and both modes' party fights
+WARMUP_SCENARIOS = ("d10/duel.yaml", "d10/party-cake.yaml", "d10/party-grim.yaml")
+
 
 def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = None) -> dict:
     """Play trials ``start .. start+count-1`` with stream key ``key``.

@@ -25,6 +25,16 @@ SCENARIO_MODEL = Scenario
 #: most blocks a chunk is split into for prange (the split never changes results)
 MAX_BLOCKS = 64
 
+#: ``sim warmup``: scenarios that reach every entry kernel (gridless, the duel fast
+#: path, the hex grid and its labyrinth, episodes), after :func:`warmup`
+WARMUP_SCENARIOS = ("quickstart.yaml", "duel-basic.yaml", "mb41/party-vs-boss-hex.yaml",
+                    "mb41/party-vs-boss-labyrinth.yaml", "mb41/episode-three-scenes.yaml")
+
+
+def warmup() -> None:
+    """Compile every procedure of every geometry and every talent hook (``sim warmup``)."""
+    registry.compile_all()
+
 
 def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = None) -> dict:
     """Play trials ``start .. start+count-1`` with stream key ``key``.

@@ -40,7 +40,7 @@ from sim.rng import STATE_WORDS, seed_stream, seed_stream_inline
 from sim.systems import duel_shape
 
 from . import kernel as K
-from .world import WORLD_WORDS, no_field, pack, unpack
+from .world import WORLD_WORDS, keep, no_field, pack, unpack
 
 
 def eligible(inputs) -> list[str]:
@@ -185,14 +185,16 @@ def _drop(t, chk, dmg_st, w):
         dmg_st[k] = streams[K.S_DAMAGE, k]
 
 
-@kernel(inline="always")
+@kernel
 def _pay_sixes(mon, sixes, pool, spent, gain, six_cost):
     """A roll's sixes (L149, L1892): a monster pays ``six_cost`` a six from its pool, not
     below 0 (``spent``); a girl gains them (``gain``). Returns ``(pool, spent, gain)``."""
+    sp = 0
     if mon:
         sp = min(pool, sixes * six_cost)
-        return pool - sp, spent + sp, gain
-    return pool, spent, gain + sixes
+    else:
+        gain += sixes
+    return pool - sp, spent + sp, gain
 
 
 @kernel
@@ -447,46 +449,43 @@ def _merge_scratch(play, dyn, out):
 @kernel(inline="always")
 def _tally(acc, c0, r0, r1, a0, a1, h0, h1, d0, d1, ga0, gd0, sp0, ga1, gd1, sp1, ko, comb):
     """Add a duel's counters (by the order it was played in: ``c0`` first) to the
-    block's running totals ``acc`` (per combatant 0, 1: attacks, hits, dealt, taken,
-    gains on the Attack and Defence roles' stats, pool spent, Resolve at the end,
-    standing at the end, KOs, deaths). Returns ``(acc, standing 0, standing 1)``."""
-    (at0, at1, hi0, hi1, de0, de1, ta0, ta1, gA0, gA1, gD0, gD1, sP0, sP1, re0, re1,
-     st0, st1, ko0, ko1, dd0, dd1) = acc
+    block's running totals ``acc`` (int64[22]; per combatant 0, 1: attacks, hits,
+    dealt, taken, gains on the Attack and Defence roles' stats, pool spent,
+    Resolve at the end, standing at the end, KOs, deaths). Returns whether
+    each stands at the end ``(s0, s1)``."""
     x0, x1 = _pick(c0, a0, a1)
-    at0 += x0
-    at1 += x1
+    acc[0] += x0
+    acc[1] += x1
     x0, x1 = _pick(c0, h0, h1)
-    hi0 += x0
-    hi1 += x1
+    acc[2] += x0
+    acc[3] += x1
     x0, x1 = _pick(c0, d0, d1)
-    de0 += x0
-    de1 += x1
-    ta0 += x1
-    ta1 += x0
+    acc[4] += x0
+    acc[5] += x1
+    acc[6] += x1
+    acc[7] += x0
     x0, x1 = _pick(c0, ga0, ga1)
-    gA0 += x0
-    gA1 += x1
+    acc[8] += x0
+    acc[9] += x1
     x0, x1 = _pick(c0, gd0, gd1)
-    gD0 += x0
-    gD1 += x1
+    acc[10] += x0
+    acc[11] += x1
     x0, x1 = _pick(c0, sp0, sp1)
-    sP0 += x0
-    sP1 += x1
+    acc[12] += x0
+    acc[13] += x1
     x0, x1 = _pick(c0, r0, r1)
-    re0 += x0
-    re1 += x1
+    acc[14] += x0
+    acc[15] += x1
     # standing at the end = Resolve above 0 (a monster at 0 is dead)
     s0 = np.int64(x0 > 0)
     s1 = np.int64(x1 > 0)
-    st0 += s0
-    st1 += s1
-    ko0 += ko * (1 - s0)
-    ko1 += ko * (1 - s1)
-    dd0 += ko * (1 - s0) * np.int64(comb[0, K.C_MONSTER] != 0)
-    dd1 += ko * (1 - s1) * np.int64(comb[1, K.C_MONSTER] != 0)
-    acc = (at0, at1, hi0, hi1, de0, de1, ta0, ta1, gA0, gA1, gD0, gD1, sP0, sP1, re0, re1,
-           st0, st1, ko0, ko1, dd0, dd1)
-    return acc, s0, s1
+    acc[16] += s0
+    acc[17] += s1
+    acc[18] += ko * (1 - s0)
+    acc[19] += ko * (1 - s1)
+    acc[20] += ko * (1 - s0) * np.int64(comb[0, K.C_MONSTER] != 0)
+    acc[21] += ko * (1 - s1) * np.int64(comb[1, K.C_MONSTER] != 0)
+    return s0, s1
 
 
 @kernel
@@ -553,7 +552,7 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
         th = np.zeros((n, TH * TH), dtype=np.int64)
         # per combatant (0, 1): attacks, hits, dealt, taken, gains on the Attack /
         # Defence role's stat, pool spent, Resolve at the end, standing at the end, KOs, deaths
-        acc = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        acc = np.zeros(22, dtype=np.int64)
         lo = b * per
         hi = min(count, lo + per)
         # a duel that never left the fast path (not ``synced``) leaves ``dyn``
@@ -601,7 +600,7 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
             else:
                 _tiers(c0, ga0, gd0, comb, rules, dyn, out, tiers)
                 _tiers(1 - c0, ga1, gd1, comb, rules, dyn, out, tiers)
-            acc, s0, s1 = _tally(acc, c0, r0, r1, a0, a1, h0, h1, d0, d1, ga0, gd0, sp0, ga1, gd1, sp1, ko, comb)
+            s0, s1 = _tally(acc, c0, r0, r1, a0, a1, h0, h1, d0, d1, ga0, gd0, sp0, ga1, gd1, sp1, ko, comb)
             # the final state (plane 1) of a fight that ended in round ``rounds``
             comb_curve[b, 0, 1, rounds] += s0
             comb_curve[b, 1, 1, rounds] += s1
@@ -609,6 +608,9 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
             side_curve[b, comb[1, K.C_SIDE], 1, rounds] += s1
         _tiers_from_gains(comb, th, out, tiers)
         _flush_block(acc, comb, out)
+        keep(bf)  # the worlds' arrays and buffers live until their last use (world.keep)
+        keep(wbuf)
+        keep(obuf)
         # plane 0: fights still running after round r (< cap), where both stand
         add_duel_block(hist, rounds_hist[b], side_curve[b], comb_curve[b])
 

@@ -64,7 +64,7 @@ from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_...)
 from .hooks import (DECLARE_GATE, DECLARE_GATE2, MAJOR_GATE, MAJOR_GATE2, MAJOR_GATES, MAJOR_GATES2, MINOR_GATE, MINOR_GATE2, MINOR_GATES,
                     MINOR_GATES2, N_MAJOR, N_MINOR)
-from .world import WORLD_WORDS, call, gridless, no_field, on_grid, on_positions, pack, unpack
+from .world import WORLD_WORDS, call, gridless, keep, no_field, on_grid, on_positions, pack, unpack
 
 
 # ---------------------------------------------------------------- state
@@ -5042,6 +5042,8 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
             fights[b, outcome] += 1
             fights[b, F_ROUNDS] += rounds
             rounds_hist[b, rounds] += 1
+        keep(bf)  # the world's arrays and buffer live until its last use (world.keep)
+        keep(wbuf)
 
 
 # ---------------------------------------------------------------- episodes

@@ -148,6 +148,20 @@ def slots_for(comb: np.ndarray, rule_table: np.ndarray) -> dict[int, object]:
     return out
 
 
+def every_procedure() -> list:
+    """Every procedure any table can hold: each geometry's, the core's, every hook."""
+    fns = [K.p_missing]
+    for slots in (CORE, *GEOMETRIES.values()):
+        fns += list(slots.values())
+    fns += [hook_function(h) for h in hooks.HOOKS]
+    return list(dict.fromkeys(fns))
+
+
+def compile_all() -> np.ndarray:
+    """Compile (or load from the cache) :func:`every_procedure` (``sim warmup``)."""
+    return procs.addresses(every_procedure(), WORLD, label="the 4.1 engine (every procedure)")
+
+
 def table(comb: np.ndarray, rule_table: np.ndarray) -> np.ndarray:
     """The procedure table for a scenario, int64[NPR] (addresses; compiles what
     numba's cache does not hold, and says so on stderr)."""

@@ -47,16 +47,30 @@ _PY_WORLDS: dict = {}
 
 @intrinsic
 def _store(typingctx, world, buf):
-    """Store the world tuple's array descriptors in ``buf``'s data; its address."""
+    """Store the world tuple's array descriptors in ``buf``'s data; its address.
+
+    The stored descriptors are *borrowed*: their reference-count fields
+    (meminfo, parent) are cleared, so an unpacked array never touches a
+    reference count (a null meminfo makes numba's incref and decref no-ops)
+    and never points at a meminfo that died with a temporary (the one numba
+    makes for an array passed in from Python). The caller keeps the arrays
+    and ``buf`` alive while ``w`` is in use (see :func:`keep`)."""
     if world != WORLD_TYPES:
         raise TypeError(f"a world is {WORLD_TYPES}, not {world}")
     sig = types.int64(world, buf)
 
     def codegen(context, builder, signature, args):
         tup, arr = args
+        vals = []
+        for k, ty in enumerate(WORLD_TYPES):
+            a = cgutils.create_struct_proxy(ty)(context, builder, value=builder.extract_value(tup, k))
+            a.meminfo = cgutils.get_null_value(a.meminfo.type)
+            a.parent = cgutils.get_null_value(a.parent.type)
+            vals.append(a._getvalue())
+        borrowed = context.make_tuple(builder, WORLD_TYPES, vals)
         data = cgutils.create_struct_proxy(buf)(context, builder, value=arr).data
         ptr = builder.bitcast(data, context.get_value_type(WORLD_TYPES).as_pointer())
-        builder.store(tup, ptr)
+        builder.store(borrowed, ptr)
         return builder.ptrtoint(data, context.get_value_type(types.int64))
 
     return sig, codegen
@@ -65,18 +79,23 @@ def _store(typingctx, world, buf):
 @intrinsic
 def _load(typingctx, w):
     """The world tuple stored at address ``w`` (each descriptor loaded apart, so the
-    ones a function does not use cost nothing)."""
+    ones a function does not use cost nothing); borrowed arrays (:func:`_store`)."""
     sig = WORLD_TYPES(w)
 
     def codegen(context, builder, signature, args):
         ptr = builder.inttoptr(args[0], context.get_value_type(WORLD_TYPES).as_pointer())
         vals = [builder.load(cgutils.gep_inbounds(builder, ptr, 0, k)) for k in range(len(WORLD_TYPES))]
-        tup = context.make_tuple(builder, WORLD_TYPES, vals)
-        if context.enable_nrt:  # the caller's references are borrowed: balance the callee's releases
-            context.nrt.incref(builder, WORLD_TYPES, tup)
-        return tup
+        return context.make_tuple(builder, WORLD_TYPES, vals)
 
     return sig, codegen
+
+
+@kernel
+def keep(buf):
+    """Mark ``buf`` (a world's buffer) as in use up to here: numba frees an array
+    after its last use in a function, and a world's last use may come long after
+    its buffer's (the :func:`pack`). Call it after the last use of the world."""
+    return buf.shape[0]
 
 
 @jit

@@ -49,11 +49,13 @@ from pydantic import Field, field_validator, model_validator
 from sim.ruleset import Ruleset
 from sim.systems.mbdraft import catalog as draft_catalog
 from sim.systems.mb41 import compile as _compile41  # the function (it shadows its module)
-from sim.systems.mb41 import report_charts, simulate, summarize  # noqa: F401 - plug-in entry points
+from sim.systems.mb41 import report_charts, simulate, summarize, warmup  # noqa: F401 - plug-in entry points
 from sim.systems.mb41.rules import RULES as RULES_41
 from sim.systems.mb41.schema import Scenario as Scenario41
 
 NAME = "mb-draft"
+#: ``sim warmup``: the draft's positions and its duel (the 4.1 engine's :func:`warmup` first)
+WARMUP_SCENARIOS = ("mb-draft/positions-draft.yaml", "mb-draft/duel-basic-draft.yaml")
 TITLE = "Magical Burst (earlier draft)"
 
 #: where the draft's defaults differ from 4.1's, with the draft's source
