@@ -41,7 +41,9 @@ from sim.notice import install as _install_notice  # noqa: E402
 
 _install_notice()
 
-_OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
+# ``forceinline`` set (False) on every kernel: numba would otherwise pass a caller's
+# ``forceinline=True`` on to the functions it calls (see :func:`part`)
+_OPTIONS = dict(cache=True, nogil=True, error_model="numpy", forceinline=False)
 
 
 def jit(fn=None, **overrides):
@@ -60,6 +62,17 @@ def kernel(fn=None, **overrides):
     is given.
     """
     return jit(fn, _nrt=False, **overrides)
+
+
+def part(fn=None, **overrides):
+    """A :func:`kernel` that is a part of its one caller, kept apart for length.
+
+    Compiled once, on its own (numba types it once), and marked ``alwaysinline``
+    for LLVM, which then inlines it into its caller: the speed of one function,
+    without numba's IR-level ``inline="always"``, which types the body again at
+    every call site and roughly doubles the caller's compile time.
+    """
+    return kernel(fn, forceinline=True, **overrides)
 
 
 def pjit(fn=None, **overrides):

@@ -107,7 +107,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sim._jit import kernel, pjit
+from sim._jit import kernel, part, pjit
 from sim.dice import exploding_d6, sum_d6
 from sim.rng import STATE_WORDS, randbelow, seed_stream
 
@@ -1072,7 +1072,7 @@ def _turn_grid(i, w):
     grid_turn_end(i, minor, t0, disengaged, w)
 
 
-@kernel
+@part
 def grid_turn_start(i, w):
     """The start of ``i``'s grid turn: Second Wind's bonus ends (L1716), the dead leave,
     the Fear Auras, rough terrain paid within the turn (A15a); her ailments (Remedy or
@@ -1116,7 +1116,7 @@ def grid_turn_start(i, w):
     return major, minor, True
 
 
-@kernel
+@part
 def grid_step_before(i, minor, goal, lo, hi, w):
     """Before her Major: a Minor step toward her range (a movement talent when a step
     would not do), then Sprint. Returns ``(Minor free, still standing)``."""
@@ -1146,7 +1146,7 @@ def grid_step_before(i, minor, goal, lo, hi, w):
     return minor, True
 
 
-@kernel
+@part
 def grid_major_talents(i, m, w):
     """Her ``m``-th Major from a talent: Safe Place, a Major talent (then Bonus Action
     when someone is in reach), or Guided Strike's ally and target. Returns ``(code,
@@ -1179,7 +1179,7 @@ def grid_major_talents(i, m, w):
     return 0, i, -1, False
 
 
-@kernel
+@part
 def grid_target(i, t0, goal, lo, hi, w):
     """Her own attack's target: none while a bodyguard is not yet next to her ally
     (``protect-ally``); her policy's target ``t0`` in reach, else the one it prefers in
@@ -1206,7 +1206,7 @@ def grid_target(i, t0, goal, lo, hi, w):
     return t
 
 
-@kernel
+@part
 def grid_strike(i, m, who, t, w):
     """The attack of ``who`` on ``t`` on the grid: Get Over Here / Repel paid, Defensive
     Switch, Sprint off her turn to intercept, the attack (:func:`grid_attack`), the
@@ -1245,7 +1245,7 @@ def grid_strike(i, m, who, t, w):
     return True, again
 
 
-@kernel
+@part
 def grid_turn_end(i, minor, t0, disengaged, w):
     """After her Majors: a Minor still unused moves her one more hex toward her goal (a
     movement talent first); Sprint again if she stands."""

@@ -185,7 +185,7 @@ def _drop(t, chk, dmg_st, w):
         dmg_st[k] = streams[K.S_DAMAGE, k]
 
 
-@kernel
+@kernel(forceinline=True)
 def _pay_sixes(mon, sixes, pool, spent, gain, six_cost):
     """A roll's sixes (L149, L1892): a monster pays ``six_cost`` a six from its pool, not
     below 0 (``spent``); a girl gains them (``gain``). Returns ``(pool, spent, gain)``."""

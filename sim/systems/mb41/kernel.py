@@ -56,7 +56,7 @@ import numba
 import numpy as np
 
 from sim.curves import standing_curves  # noqa: F401 - used by the plug-in
-from sim._jit import kernel, pjit
+from sim._jit import kernel, part, pjit
 from sim.dice import exploding_d6, exploding_d6_ones, opposed_2d6, sum_d6, sum_dice
 from sim.rng import STATE_WORDS, randbelow, seed_stream
 
@@ -1205,7 +1205,7 @@ def attack(i, t, w):
     return dealt
 
 
-@kernel
+@part
 def attack_bonus(i, t, w):
     """What ``i``'s talents and her side's add to her attack on ``t`` before the roll:
     ``(attack bonus, damage bonus, Killing Blow-like slot, ailment slot, Make an
@@ -1231,7 +1231,7 @@ def attack_bonus(i, t, w):
     return a_bonus, dmg_bonus, kb_slot, ail_slot, open_slot
 
 
-@kernel
+@part
 def roll_modes(i, t, comb, rules, dyn, streams):
     """How the dice of ``i``'s attack on ``t`` are drawn: ``(attacker's Power Dampening,
     defender's, combined)``. A random check stream and a rolled 2d6! defence: one draw
@@ -1255,7 +1255,7 @@ def roll_modes(i, t, comb, rules, dyn, streams):
     return a_pd, d_pd, combined
 
 
-@kernel
+@part
 def roll_attack(i, a_bonus, combined, a_pd, comb, rules, dyn, streams):
     """``i``'s 2d6! + Attack (L1453) with her bonus (the draft's Excited in it): ``(total, sixes, ones, the defence's
     total and sixes of a combined draw, the first damage die of a combined draw)``."""
@@ -1276,7 +1276,7 @@ def roll_attack(i, a_bonus, combined, a_pd, comb, rules, dyn, streams):
     return a_total, a_six, a_ones, od_total, od_six, first_die
 
 
-@kernel
+@part
 def roll_defence(i, t, combined, d_pd, od_total, od_six, w):
     """``t``'s defence against ``i``: ``(passive, magical, stat, total, sixes, ones)``. A
     minion's passive defence (L2170): no roll, no sixes, no boosts, hit by a higher
@@ -1317,7 +1317,7 @@ def roll_defence(i, t, combined, d_pd, od_total, od_six, w):
     return False, False, 0, -(1 << 40), 0, d_ones
 
 
-@kernel
+@part
 def damage_dice(combined, first_die, rules, streams):
     """The damage dice of the attack, drawn now from a random damage stream (every
     attack, hit or miss, the first die from a combined draw: the duel fast path
@@ -1336,7 +1336,7 @@ def damage_dice(combined, first_die, rules, streams):
     return dmg_dice
 
 
-@kernel
+@part
 def contest(i, t, passive, magical, a_bonus, a_total, a_six, a_ones, a_pd, d_stat, d_total, d_six, w):
     """The boosts and the re-roll (L1453, L1565, L1545): each side boosts by its policy
     (:func:`_boost_ok`) until neither will; a miss may be re-rolled once with Want it
@@ -1405,7 +1405,7 @@ def contest(i, t, passive, magical, a_bonus, a_total, a_six, a_ones, a_pd, d_sta
     return hit, a_total, a_six, a_boosts, d_total, d_six, d_boosts, a_ones
 
 
-@kernel
+@part
 def hit_damage(i, t, a_six, d_six, a_boosts, d_boosts, dmg_dice, dmg_bonus, kb_slot, fury_dice, w):
     """The damage of ``i``'s hit on ``t`` before it lands (L1453, A22 order): the dice,
     her attack's bonus, +2 per her six and -2 per his, the boosts' +/-2 (Monster Boost
@@ -1456,7 +1456,7 @@ def hit_damage(i, t, a_six, d_six, a_boosts, d_boosts, dmg_dice, dmg_bonus, kb_s
     return dmg
 
 
-@kernel
+@part
 def land_hit(i, t, dmg, ail_slot, open_slot, w):
     """``i``'s hit lands on ``t`` for ``dmg``: Drain Life halves it (round down, A46)
     and heals her for what it dealt (L1815); what her side's talents set off
@@ -1495,7 +1495,7 @@ def land_hit(i, t, dmg, ail_slot, open_slot, w):
     return dealt
 
 
-@kernel
+@part
 def after_attack(i, t, hit, w):
     """After ``i``'s attack on ``t``, hit or miss: Follow Target's count, Backlash on a
     girl attacking it (L1956), Disruptive Strikes on a girl (L2028), a frenzied
@@ -2001,7 +2001,7 @@ def declare_riders(i, t, comb, rules, dyn):
     return a_bonus + a, dmg_bonus + d, kb, ail, opening
 
 
-@kernel
+@part
 def all_in_before(i, comb, rules, dyn):
     """All or Nothing (L1800): before rolling, she takes up to P1 damage (the policy's
     ``all_or_nothing``, only while it leaves her standing); the attack's damage rises as
@@ -2026,7 +2026,7 @@ def all_in_before(i, comb, rules, dyn):
     return 0
 
 
-@kernel
+@part
 def slot_riders(i, t, comb, rules, dyn):
     """Desperation / Memory Blaze (``low_resolve``), Follow Target and a Killing Blow
     ``t`` qualifies for (not paid yet): ``(attack bonus, damage bonus, Killing Blow slot)``."""
@@ -2059,7 +2059,7 @@ def slot_riders(i, t, comb, rules, dyn):
     return a_bonus, dmg_bonus, kb
 
 
-@kernel
+@part
 def special_attack(i, t, kb, comb, rules, dyn):
     """The special attacks, each the Major action itself: the first that applies of
     Minion Explosion from the hex the grid turn chose, Killing Blow (paid), the ambush
@@ -2085,7 +2085,7 @@ def special_attack(i, t, kb, comb, rules, dyn):
     return kb, a_bonus
 
 
-@kernel
+@part
 def follow_or_open(i, t, comb, rules, dyn):
     """Follow Up on a target an ally hit in the turn just before (paid; +P1 attack, +P2
     damage), else Make an Opening while another ally stands (paid). Returns ``(attack
@@ -2105,7 +2105,7 @@ def follow_or_open(i, t, comb, rules, dyn):
     return 0, 0, opening
 
 
-@kernel
+@part
 def bond_riders(i, comb, rules, dyn):
     """Hate the World at or above ``heal_below`` (a bond point: +P1 attack and damage),
     Fight for Friends (+P1 / +P2 and her strongest bond with an ally present), Belkan
@@ -3854,7 +3854,7 @@ def take_turn(i, w):
         dyn[i, D_TURNS_DONE] += 1
 
 
-@kernel
+@part
 def turn_start(i, w):
     """The start of ``i``'s turn: Second Wind's bonus ends (L1716), her Minor is free;
     on positions the rough-terrain payment of ``rough_cost: same_turn`` (A15a) and
@@ -3874,7 +3874,7 @@ def turn_start(i, w):
             try_regeneration(i, comb, rules, dyn)
 
 
-@kernel
+@part
 def turn_ailments(i, w):
     """Her actions this turn (2; 1 Stunned, L1461) after her ailments: with Remedy she
     removes them for sure (:func:`try_remedy`), else a removal roll (2d6! + Support,
@@ -3902,7 +3902,7 @@ def turn_ailments(i, w):
     return actions
 
 
-@kernel
+@part
 def turn_minor(i, actions, w):
     """Her Minor action from a talent when she still has both actions
     (:func:`minor_talent`; a successful Steal Action gives another Minor, L1725);
@@ -3921,7 +3921,7 @@ def turn_minor(i, actions, w):
     return actions
 
 
-@kernel
+@part
 def positions_before(i, actions, minor, w):
     """On the draft's positions, before her Major: the policy's target ``t0``, Sprint
     (free, before her Minor, DRAFT L149-153), Get Back, or a Minor step toward her
@@ -3953,7 +3953,7 @@ def positions_before(i, actions, minor, w):
     return actions, minor, t0
 
 
-@kernel
+@part
 def major_choice(i, m, t0, w):
     """Her ``m``-th Major action (the second after Bonus Action): Safe Place (positions),
     a Major talent (:func:`major_talent`), or the attack's maker and target: an ally
@@ -4018,7 +4018,7 @@ def major_choice(i, m, t0, w):
     return acted, who, t, t0
 
 
-@kernel
+@part
 def major_strike(i, m, who, t, w):
     """The basic attack of ``who`` (she, or the ally her Guided Strike sends) on ``t``:
     Defensive Switch, Speed Burst off her turn to Cover (positions), Get Over Here /
@@ -4051,7 +4051,7 @@ def major_strike(i, m, who, t, w):
                     give_reflector(i, w)
 
 
-@kernel
+@part
 def positions_after(i, t0, w):
     """On positions, her Minor still unused after the Majors: one more position toward
     her range (the target picked again when it is down)."""
@@ -4867,7 +4867,7 @@ def fight_on(order, key, side_curve, comb_curve, w):
     return outcome, rounds
 
 
-@kernel
+@part
 def fight_start(order, key, w):
     """Before round 1: bursts due from a starting counter (L161), everyone to her place
     and the auras, initiative (:func:`roll_initiative`), Ambush Tactics' turns (L2006).
@@ -4889,7 +4889,7 @@ def fight_start(order, key, w):
     return -1
 
 
-@kernel
+@part
 def round_start(w):
     """The start of a round: Shrug Off, Bleed (L1465), the draft's Hexes and Regeneration;
     what they set off is settled. Returns the outcome (-1 while the fight goes on)."""
@@ -4912,7 +4912,7 @@ def round_start(w):
     return -1
 
 
-@kernel
+@part
 def turn_of(i, r, w):
     """``i``'s turn in round ``r`` when she may take one: Resolve back from her revive
     roll (A19a; the draft's roll as her Major, DRAFT L512-516), her turn or her frenzy's
@@ -4956,7 +4956,7 @@ def turn_of(i, r, w):
     return -1
 
 
-@kernel
+@part
 def round_end(r, order, w):
     """The end of round ``r``: Extra Action's turns (``extra_turn_at: round_end``, A32),
     a frenzy's second turn (A9v-a), the labyrinth's features. Returns the outcome (-1
@@ -4984,7 +4984,7 @@ def round_end(r, order, w):
     return -1
 
 
-@kernel
+@part
 def fight_end(rounds, side_curve, comb_curve, w):
     """The end of the fight (``rounds`` played): Overcharge Radiation (L2047), the final
     state in the curves (plane 1), Resolve and standing at the end, the highest
