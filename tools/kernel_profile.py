@@ -136,7 +136,48 @@ def _disassemble(paths):
     return dis
 
 
-def report(data: Path, symbols: Path, top: int) -> None:
+def annotate(name, counts, syms, starts, dis, jit, top):
+    """The hottest instructions of compiled function ``name`` (its short name), each
+    with the calls near it (relocations name the callee) to place it in the source."""
+    per = collections.Counter()
+    where = None
+    for ip, c in counts.items():
+        k = bisect.bisect_right(starts, ip) - 1
+        if k < 0 or ip >= syms[k][0] + syms[k][1] or _short(syms[k][4]) != name:
+            continue
+        a, size, o, p, n = syms[k]
+        offs, info = dis[p]
+        i = bisect.bisect_right(offs, o + ip - a) - 1
+        per[i] += c
+        where = (p, o, size)
+    if where is None:
+        print(f"\nno samples in {name}")
+        return
+    p, o, size = where
+    offs, info = dis[p]
+    lo = bisect.bisect_left(offs, o)
+    hi = bisect.bisect_left(offs, o + size)
+    tot = sum(per.values())
+    print(f"\n{name}: {tot / max(jit, 1):.1%} of the kernels' samples, {hi - lo} instructions")
+    # samples per stretch between two calls: which call-delimited region is hot
+    region, regions, last = [], [], "entry"
+    for i in range(lo, hi):
+        region.append(i)
+        if info[i][0] == "call" or i == hi - 1:
+            callee = "?"
+            for q in range(i, max(lo, i - 12) - 1, -1):
+                if info[q][2]:
+                    callee = _short(info[q][2])
+                    break
+            regions.append((sum(per[j] for j in region), last, callee, region[0] - lo, region[-1] - lo))
+            last = callee
+            region = []
+    print("  hottest stretches between calls (share of the function; after call -> up to call; instructions)")
+    for c, a, b, s0, s1 in sorted(regions, reverse=True)[:top]:
+        print(f"  {c / max(tot, 1):6.1%}  after {a} -> {b}  [{s0}..{s1}]")
+
+
+def report(data: Path, symbols: Path, top: int, annotate_names=()) -> None:
     syms = []
     for line in symbols.read_text().splitlines():
         a, s, o, p, n = line.split()
@@ -181,6 +222,8 @@ def report(data: Path, symbols: Path, top: int) -> None:
     print("\nargument set-up by call (caller -> callee)")
     for (a, b), c in pairs.most_common(top):
         print(f"  {c / jit:6.1%}  {a} -> {b}")
+    for name in annotate_names:
+        annotate(name, counts, syms, starts, dis, jit, top)
 
 
 def main() -> None:
@@ -189,6 +232,8 @@ def main() -> None:
     ap.add_argument("--trials", type=int, default=100_000)
     ap.add_argument("--variant", type=int, default=0)
     ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--annotate", action="append", default=[], metavar="FUNC",
+                    help="also the hottest stretches of this compiled function (e.g. kernel.attack)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -200,7 +245,7 @@ def main() -> None:
     cmd = ["perf", "record", "-F", "2000", "-o", str(data), sys.executable, __file__, args.scenario,
            "--trials", str(args.trials), "--variant", str(args.variant), "--child"]
     subprocess.run(cmd, env=env, check=True)
-    report(data, WORK / "symbols.txt", args.top)
+    report(data, WORK / "symbols.txt", args.top, args.annotate)
 
 
 if __name__ == "__main__":
