@@ -141,11 +141,24 @@ def test_bad_scenario_exits_cleanly_and_writes_nothing(tmp_path, case):
     (["run", "scenarios/duel-basic.yaml", "--precision", "2"], ["precision"]),
     (["run", "no-such-file.yaml"], ["no-such-file.yaml"]),
     (["rules", "mb14"], ["did you mean 'mb41'"]),
+    (["warmup", "cardz"], ["unknown system 'cardz'", "did you mean 'cards'"]),
     (["frobnicate"], ["frobnicate"]),
 ])
 def test_bad_command_line(args, needles, tmp_path):
     res = sim(*[a if not a.startswith("scenarios/") else ROOT / a for a in args], cwd=tmp_path)
     assert_clean_failure(res, *needles)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_warmup_compiles_and_reports(tmp_path):
+    """``sim warmup cards --json``: one row per system, its bundled scenarios run, nothing written."""
+    res = sim("warmup", "cards", "--json", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    rows = json.loads(res.stdout)["warmed"]
+    assert [r["system"] for r in rows] == ["cards"]
+    assert rows[0]["scenarios"] == ["cards/first-player.yaml", "cards/search-vs-heuristic.yaml"]
+    assert rows[0]["seconds"] >= 0
+    assert "warming up cards..." in res.stderr and "warm: cards in" in res.stderr
     assert list(tmp_path.iterdir()) == []
 
 

@@ -158,7 +158,7 @@ def pool_sizes(comb, pol, rules, sizes):
             sizes[c, 1, w] = _dice(comb[c, K.C_DICE + K.defence_ability(dt)], comb[c, K.C_BONUS + dt], pen, porder)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _land(comb, rules, dyn, streams, cc, c, w, wc, wmax, t1, t2, t3, mb, mbf):
     """``w`` wounds land on ``c`` (holding ``wc`` of ``wmax``; threshold
     bands at ``t1..t3``).  Below her maximum they only add up (and raise the
@@ -231,10 +231,15 @@ def duel(comb, pol, rules, tab, dyn, order, ikey, streams, cc, chk, sizes):
                     if w < min_w:
                         w = min_w
                     if w > 0:
-                        got, tk, w1, mb1, mbf1, out1 = _land(
-                            comb, rules, dyn, streams, cc, c1, w, w1, wmax1, ta1, tb1, tc1, mb1, mbf1)
-                        dealt0 += got
-                        taken1 += tk
+                        if w < wmax1 - w1:  # the common case: wounds add up
+                            w1 += w
+                            taken1 += w
+                            dealt0 += w
+                            mb1 = max(mb1, _band(w1, ta1, tb1, tc1))
+                        else:
+                            got, _, w1, mb1, mbf1, out1 = _land(
+                                comb, rules, dyn, streams, cc, c1, w, w1, wmax1, ta1, tb1, tc1, mb1, mbf1)
+                            dealt0 += got
                 elif parry1 > 0:
                     got, tk, w0, mb0, mbf0, out0 = _land(
                         comb, rules, dyn, streams, cc, c0, parry1, w0, wmax0, ta0, tb0, tc0, mb0, mbf0)
@@ -252,10 +257,15 @@ def duel(comb, pol, rules, tab, dyn, order, ikey, streams, cc, chk, sizes):
                     if w < min_w:
                         w = min_w
                     if w > 0:
-                        got, tk, w0, mb0, mbf0, out0 = _land(
-                            comb, rules, dyn, streams, cc, c0, w, w0, wmax0, ta0, tb0, tc0, mb0, mbf0)
-                        dealt1 += got
-                        taken0 += tk
+                        if w < wmax0 - w0:  # the common case: wounds add up
+                            w0 += w
+                            taken0 += w
+                            dealt1 += w
+                            mb0 = max(mb0, _band(w0, ta0, tb0, tc0))
+                        else:
+                            got, _, w0, mb0, mbf0, out0 = _land(
+                                comb, rules, dyn, streams, cc, c0, w, w0, wmax0, ta0, tb0, tc0, mb0, mbf0)
+                            dealt1 += got
                 elif parry0 > 0:
                     got, tk, w1, mb1, mbf1, out1 = _land(
                         comb, rules, dyn, streams, cc, c1, parry0, w1, wmax1, ta1, tb1, tc1, mb1, mbf1)

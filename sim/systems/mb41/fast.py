@@ -224,7 +224,7 @@ def _drop_synced(c0, c1, loser, res0, res1, ga0, gd0, sp0, ga1, gd1, sp1, chk, d
     _bursts(loser, comb, rules, dyn)
 
 
-@kernel
+@kernel(forceinline=True)
 def duel(order, ikey, start_bursts, chk, dmg_st, w):
     """Play one eligible duel from the state :func:`.kernel.reset` left in ``dyn``.
 
@@ -446,64 +446,56 @@ def _merge_scratch(play, dyn, out):
     return replay
 
 
-@kernel(inline="always")
-def _tally(acc, c0, r0, r1, a0, a1, h0, h1, d0, d1, ga0, gd0, sp0, ga1, gd1, sp1, ko, comb):
-    """Add a duel's counters (by the order it was played in: ``c0`` first) to the
-    block's running totals ``acc`` (int64[22]; per combatant 0, 1: attacks, hits,
-    dealt, taken, gains on the Attack and Defence roles' stats, pool spent,
-    Resolve at the end, standing at the end, KOs, deaths). Returns whether
-    each stands at the end ``(s0, s1)``."""
-    x0, x1 = _pick(c0, a0, a1)
-    acc[0] += x0
-    acc[1] += x1
-    x0, x1 = _pick(c0, h0, h1)
-    acc[2] += x0
-    acc[3] += x1
-    x0, x1 = _pick(c0, d0, d1)
-    acc[4] += x0
-    acc[5] += x1
-    acc[6] += x1
-    acc[7] += x0
-    x0, x1 = _pick(c0, ga0, ga1)
-    acc[8] += x0
-    acc[9] += x1
-    x0, x1 = _pick(c0, gd0, gd1)
-    acc[10] += x0
-    acc[11] += x1
-    x0, x1 = _pick(c0, sp0, sp1)
-    acc[12] += x0
-    acc[13] += x1
+@kernel(forceinline=True)
+def _tally(tot, c0, r0, r1, a0, a1, h0, h1, d0, d1, ga0, gd0, sp0, ga1, gd1, sp1, ko, comb):
+    """A duel's counters (by the order it was played in: ``c0`` first) added to the
+    block's running totals ``tot`` (22 int64 in a tuple, so they stay in registers; per
+    combatant 0, 1: attacks, hits, dealt, taken, gains on the Attack and Defence roles'
+    stats, pool spent, Resolve at the end, standing at the end, KOs, deaths).
+    Returns ``(tot, s0, s1)``, ``s0``/``s1`` whether each stands at the end."""
+    at0, at1 = _pick(c0, a0, a1)
+    hi0, hi1 = _pick(c0, h0, h1)
+    de0, de1 = _pick(c0, d0, d1)
+    gA0, gA1 = _pick(c0, ga0, ga1)
+    gD0, gD1 = _pick(c0, gd0, gd1)
+    sp_0, sp_1 = _pick(c0, sp0, sp1)
     x0, x1 = _pick(c0, r0, r1)
-    acc[14] += x0
-    acc[15] += x1
     # standing at the end = Resolve above 0 (a monster at 0 is dead)
     s0 = np.int64(x0 > 0)
     s1 = np.int64(x1 > 0)
-    acc[16] += s0
-    acc[17] += s1
-    acc[18] += ko * (1 - s0)
-    acc[19] += ko * (1 - s1)
-    acc[20] += ko * (1 - s0) * np.int64(comb[0, K.C_MONSTER] != 0)
-    acc[21] += ko * (1 - s1) * np.int64(comb[1, K.C_MONSTER] != 0)
-    return s0, s1
+    k0 = ko * (1 - s0)
+    k1 = ko * (1 - s1)
+    out = (tot[0] + at0, tot[1] + at1, tot[2] + hi0, tot[3] + hi1, tot[4] + de0, tot[5] + de1,
+           tot[6] + de1, tot[7] + de0, tot[8] + gA0, tot[9] + gA1, tot[10] + gD0, tot[11] + gD1,
+           tot[12] + sp_0, tot[13] + sp_1, tot[14] + x0, tot[15] + x1, tot[16] + s0, tot[17] + s1,
+           tot[18] + k0, tot[19] + k1, tot[20] + k0 * np.int64(comb[0, K.C_MONSTER] != 0),
+           tot[21] + k1 * np.int64(comb[1, K.C_MONSTER] != 0))
+    return out, s0, s1
+
+
+@kernel(inline="always")
+def _no_totals():
+    """22 zeros: the running totals of :func:`_tally` at the start of a block."""
+    o = np.int64(0)
+    return (o, o, o, o, o, o, o, o, o, o, o, o, o, o, o, o, o, o, o, o, o, o)
 
 
 @kernel
-def _flush_block(acc, comb, out):
+def _flush_block(tot, comb, out):
     """The block's running totals (:func:`_tally`) into its counters ``out``."""
     for j in range(2):
-        out[j, K.K_ATTACKS] += acc[0 + j]
-        out[j, K.K_HITS] += acc[2 + j]
-        out[j, K.K_DEALT] += acc[4 + j]
-        out[j, K.K_TAKEN] += acc[6 + j]
-        out[j, K.K_OC_GAIN + comb[j, K.C_RA]] += acc[8 + j]
-        out[j, K.K_OC_GAIN + comb[j, K.C_RD]] += acc[10 + j]
-        out[j, K.K_POOL_SPENT] += acc[12 + j]
-        out[j, K.K_RES_END] += acc[14 + j]
-        out[j, K.K_STANDING_END] += acc[16 + j]
-        out[j, K.K_KOS] += acc[18 + j]
-        out[j, K.K_KO_TRIALS] += acc[18 + j]
-        out[j, K.K_DEATHS] += acc[20 + j]
+        out[j, K.K_ATTACKS] += tot[0 + j]
+        out[j, K.K_HITS] += tot[2 + j]
+        out[j, K.K_DEALT] += tot[4 + j]
+        out[j, K.K_TAKEN] += tot[6 + j]
+        out[j, K.K_OC_GAIN + comb[j, K.C_RA]] += tot[8 + j]
+        out[j, K.K_OC_GAIN + comb[j, K.C_RD]] += tot[10 + j]
+        out[j, K.K_POOL_SPENT] += tot[12 + j]
+        out[j, K.K_RES_END] += tot[14 + j]
+        out[j, K.K_STANDING_END] += tot[16 + j]
+        out[j, K.K_KOS] += tot[18 + j]
+        out[j, K.K_KO_TRIALS] += tot[18 + j]
+        out[j, K.K_DEATHS] += tot[20 + j]
 
 
 @pjit
@@ -513,60 +505,73 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
 
     Streams: ``S_CHECK`` and ``S_DAMAGE`` per trial, ``S_SETUP`` only for
     rolled initiative; the general kernel seeds ``S_POLICY`` too but an
-    eligible duel never reads it (one target, no policy dice). Per-combatant
-    counters are summed in local variables and added to ``ccount`` once per
-    block.
+    eligible duel never reads it (one target, no policy dice). Each block is
+    :func:`_block` on one thread.
     """
     n = comb.shape[0]
-    cap = rules[K.R_ROUND_CAP]
-    rolled = rules[K.R_INITIATIVE] != 1
     start_bursts = False
     for j in range(n):
         if comb[j, K.C_MONSTER] == 0:
             for s in range(3):
                 if comb[j, K.C_OC0 + s] >= rules[K.R_BURST_AT]:
                     start_bursts = True
+    per = (count + nblocks - 1) // nblocks
+    for b in numba.prange(nblocks):
+        lo = b * per
+        hi = min(count, lo + per)
+        _block(comb, rules, key, start + lo, start + hi, start_bursts,
+               fights[b], rounds_hist[b], side_curve[b], comb_curve[b], ccount[b])
+
+
+@jit
+def _block(comb, rules, key, first, last, start_bursts, fights, rounds_hist, side_curve, comb_curve, out):
+    """Trials ``first..last-1`` of :func:`simulate_blocks` into one block's counters
+    (``fights``, ``rounds_hist``, curves, ``out``: that block's rows). Per-combatant
+    counters are summed in local variables (:func:`_tally`) and added to ``out`` once."""
+    n = comb.shape[0]
+    cap = rules[K.R_ROUND_CAP]
+    dyn = np.zeros((n, K.NDYN), dtype=np.int64)  # the duels' state; its counters: the rare paths' scratch
+    order = np.zeros(n, dtype=np.int64)
+    ikey = np.zeros(n, dtype=np.int64)
+    for j in range(n):  # the listed order (rolled initiative refills it per fight)
+        order[comb[j, K.C_ORDER]] = j
+    streams = np.zeros((K.NS, STATE_WORDS), dtype=np.uint64)
+    bf = no_field()  # a replay's (the duel has no grid)
+    wbuf = np.zeros(WORLD_WORDS, dtype=np.int64)
+    w = pack(comb, rules, dyn, streams, bf, wbuf)  # the duels' world
+    obuf = np.zeros(WORLD_WORDS, dtype=np.int64)
+    w_out = pack(comb, rules, out, streams, bf, obuf)  # the replays' (counting into out)
+    chk = np.zeros(STATE_WORDS, dtype=np.uint64)
+    dmg_st = np.zeros(STATE_WORDS, dtype=np.uint64)
+    hist = np.zeros(cap + 1, dtype=np.int64)
+    tiers = np.zeros(TIER_TABLE, dtype=np.int64)
+    tier_table(rules, tiers)
+    th = np.zeros((n, TH * TH), dtype=np.int64)
+    _trials(comb, rules, key, first, last, start_bursts, fights, rounds_hist, side_curve, comb_curve, out,
+            dyn, order, ikey, streams, chk, dmg_st, hist, tiers, th, w, w_out)
+    keep(bf)  # the worlds' arrays and buffers live until their last use (world.keep)
+    keep(wbuf)
+    keep(obuf)
+
+
+@kernel
+def _trials(comb, rules, key, first, last, start_bursts, fights, rounds_hist, side_curve, comb_curve, out,
+            dyn, order, ikey, streams, chk, dmg_st, hist, tiers, th, w, w_out):
+    """The trial loop of :func:`_block` on its arrays (no reference counting: a
+    compiled function that allocates nothing)."""
+    rolled = rules[K.R_INITIATIVE] != 1
     # bursts: play: a trial in which a burst is counted is replayed on the
     # general kernel; until then its counters go to the duel's scratch counters (dyn)
     play = rules[K.R_BURSTS] != K.BURSTS_COUNT
     all_general = play & start_bursts  # a burst before the first roll: every trial
-    per = (count + nblocks - 1) // nblocks
-    for b in numba.prange(nblocks):
-        out = ccount[b]  # the block's counters (K_*); its state columns serve the replays
-        dyn = np.zeros((n, K.NDYN), dtype=np.int64)  # the duels' state; its counters: the rare paths' scratch
-        order = np.zeros(n, dtype=np.int64)
-        ikey = np.zeros(n, dtype=np.int64)
-        for j in range(n):  # the listed order (rolled initiative refills it per fight)
-            order[comb[j, K.C_ORDER]] = j
-        streams = np.zeros((K.NS, STATE_WORDS), dtype=np.uint64)
-        bf = no_field()  # a replay's (the duel has no grid)
-        wbuf = np.zeros(WORLD_WORDS, dtype=np.int64)
-        w = pack(comb, rules, dyn, streams, bf, wbuf)  # the duels' world
-        obuf = np.zeros(WORLD_WORDS, dtype=np.int64)
-        w_out = pack(comb, rules, out, streams, bf, obuf)  # the replays' (counting into out)
-        chk = np.zeros(STATE_WORDS, dtype=np.uint64)
-        dmg_st = np.zeros(STATE_WORDS, dtype=np.uint64)
-        hist = np.zeros(cap + 1, dtype=np.int64)
-        tiers = np.zeros(TIER_TABLE, dtype=np.int64)
-        tier_table(rules, tiers)
-        th = np.zeros((n, TH * TH), dtype=np.int64)
-        # per combatant (0, 1): attacks, hits, dealt, taken, gains on the Attack /
-        # Defence role's stat, pool spent, Resolve at the end, standing at the end, KOs, deaths
-        acc = np.zeros(22, dtype=np.int64)
-        lo = b * per
-        hi = min(count, lo + per)
-        # a duel that never left the fast path (not ``synced``) leaves ``dyn``
-        # as :func:`.kernel.reset` made it: only a synced or replayed trial
-        # needs the next trial to reset it
-        dirty = True
-        for t in range(lo, hi):
-            trial = start + t
-            if all_general:
-                outcome, rounds = _replay(order, ikey, key, trial, side_curve[b], comb_curve[b], w_out)
-                fights[b, outcome] += 1
-                fights[b, K.F_ROUNDS] += rounds
-                rounds_hist[b, rounds] += 1
-                continue
+    tot = _no_totals()
+    # a duel that never left the fast path (not ``synced``) leaves ``dyn``
+    # as :func:`.kernel.reset` made it: only a synced or replayed trial
+    # needs the next trial to reset it
+    dirty = True
+    for trial in range(first, last):
+        replay = all_general
+        if not all_general:
             seed_stream_inline(chk, key, trial, K.S_CHECK)
             seed_stream_inline(dmg_st, key, trial, K.S_DAMAGE)
             if rolled:
@@ -576,43 +581,39 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
             (outcome, rounds, c0, r0, r1, a0, a1, h0, h1, d0, d1,
              ga0, gd0, sp0, ga1, gd1, sp1, ko, synced) = duel(order, ikey, start_bursts, chk, dmg_st, w)
             dirty = synced
+            # the rare paths counted in the duel's scratch counters: keep them, or (a burst
+            # played, ``bursts: play``) drop them and replay the trial on the general kernel
             if synced:
-                # the rare paths counted in the duel's scratch counters: keep them, or (a burst
-                # played, ``bursts: play``) drop them and replay the trial on the general kernel
                 replay = _merge_scratch(play, dyn, out)
-                if play:
-                    if replay:
-                        outcome, rounds = _replay(order, ikey, key, trial, side_curve[b], comb_curve[b], w_out)
-                        fights[b, outcome] += 1
-                        fights[b, K.F_ROUNDS] += rounds
-                        rounds_hist[b, rounds] += 1
-                        continue
-            fights[b, outcome] += 1
-            fights[b, K.F_ROUNDS] += rounds
-            hist[rounds] += 1
-            # highest tiers: while no rare path touched dyn, they follow from the
-            # gains alone, so count (gain on Attack role, gain on Defence role)
-            # pairs and turn them into tiers once per block
-            few = (ga0 < TH) & (gd0 < TH) & (ga1 < TH) & (gd1 < TH)
-            if few & (not synced):
-                th[c0, ga0 * TH + gd0] += 1
-                th[1 - c0, ga1 * TH + gd1] += 1
-            else:
-                _tiers(c0, ga0, gd0, comb, rules, dyn, out, tiers)
-                _tiers(1 - c0, ga1, gd1, comb, rules, dyn, out, tiers)
-            s0, s1 = _tally(acc, c0, r0, r1, a0, a1, h0, h1, d0, d1, ga0, gd0, sp0, ga1, gd1, sp1, ko, comb)
-            # the final state (plane 1) of a fight that ended in round ``rounds``
-            comb_curve[b, 0, 1, rounds] += s0
-            comb_curve[b, 1, 1, rounds] += s1
-            side_curve[b, comb[0, K.C_SIDE], 1, rounds] += s0
-            side_curve[b, comb[1, K.C_SIDE], 1, rounds] += s1
-        _tiers_from_gains(comb, th, out, tiers)
-        _flush_block(acc, comb, out)
-        keep(bf)  # the worlds' arrays and buffers live until their last use (world.keep)
-        keep(wbuf)
-        keep(obuf)
-        # plane 0: fights still running after round r (< cap), where both stand
-        add_duel_block(hist, rounds_hist[b], side_curve[b], comb_curve[b])
+        if replay:
+            outcome, rounds = _replay(order, ikey, key, trial, side_curve, comb_curve, w_out)
+            fights[outcome] += 1
+            fights[K.F_ROUNDS] += rounds
+            rounds_hist[rounds] += 1
+            continue
+        fights[outcome] += 1
+        fights[K.F_ROUNDS] += rounds
+        hist[rounds] += 1
+        # highest tiers: while no rare path touched dyn, they follow from the
+        # gains alone, so count (gain on Attack role, gain on Defence role)
+        # pairs and turn them into tiers once per block
+        few = (ga0 < TH) & (gd0 < TH) & (ga1 < TH) & (gd1 < TH)
+        if few & (not synced):
+            th[c0, ga0 * TH + gd0] += 1
+            th[1 - c0, ga1 * TH + gd1] += 1
+        else:
+            _tiers(c0, ga0, gd0, comb, rules, dyn, out, tiers)
+            _tiers(1 - c0, ga1, gd1, comb, rules, dyn, out, tiers)
+        tot, s0, s1 = _tally(tot, c0, r0, r1, a0, a1, h0, h1, d0, d1, ga0, gd0, sp0, ga1, gd1, sp1, ko, comb)
+        # the final state (plane 1) of a fight that ended in round ``rounds``
+        comb_curve[0, 1, rounds] += s0
+        comb_curve[1, 1, rounds] += s1
+        side_curve[comb[0, K.C_SIDE], 1, rounds] += s0
+        side_curve[comb[1, K.C_SIDE], 1, rounds] += s1
+    _tiers_from_gains(comb, th, out, tiers)
+    _flush_block(tot, comb, out)
+    # plane 0: fights still running after round r (< cap), where both stand
+    add_duel_block(hist, rounds_hist, side_curve, comb_curve)
 
 
 @jit
