@@ -31,7 +31,7 @@ from .world import WORLD_WORDS, pack
 ROOT = Path(__file__).resolve().parents[3]
 PARTY = ROOT / "scenarios" / "mb41" / "party-vs-boss-hex.yaml"
 PARTY_GRIDLESS = ROOT / "scenarios" / "mb41" / "party-vs-boss.yaml"
-TARGETS = {"party_fight_per_s": 3e5}
+TARGETS = {"party_fight_per_s": 3e5, "party_fight_gridless_per_s": 2e5}
 SIZES = {"party": (400_000, 40_000), "single": (100_000, 10_000), "draws": (50_000_000, 5_000_000)}
 SEED = 20240601
 
