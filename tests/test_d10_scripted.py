@@ -386,3 +386,83 @@ def test_dual_weapon_needs_its_second_form_and_the_perk():
         inputs(scenario([member("Ami", perks=["Dual Weapon"])], [member("Bea")]))
     with pytest.raises(ScenarioError, match="Dual Weapon"):
         inputs(scenario([member("Ami", second_form="ranged")], [member("Bea")]))
+
+
+# ---------------------------------------------------------------- issue 24 (seed 002 line numbers)
+# shared/seeds/002_631b56ce645238ab.txt is the same add-on as seed 003, its
+# paragraphs wrapped with a blank line after every line: seed 002 L241-243 is in
+# seed 003 L83, L507-511 = L165, L569-571 = L183, L455-459 = L151, L273-277 = L91.
+
+PENALTY_SPEC = {"attack_kind": "specialization", "specialization": {"effect": "penalty", "penalty": 2}}
+
+
+def test_magic_block_restores_mana_against_a_penalty_specialization():
+    """Seed 002 L241-243: a Magic test defends against "uses of Magic" and "a
+    successful shield ... restor[es] one point to your Mana Pool", whatever
+    the use does. Ami's penalty use rolls 7,1,1 = 1; Bea's Block 7,7,1 = 2
+    exceeds it (D7 i, 'caster': the spell is resisted): no hold, +1 mana.
+    A tie (1 vs 1) lets the spell land: no mana."""
+    inp, dyn, cc = setup(a=PENALTY_SPEC, b={"defence": "magic"})
+    dyn[B, K.D_MANA] = 4
+    attack(inp, dyn, cc, A, B, check=(7, 1, 1, 7, 7, 1))
+    assert dyn[B, K.D_HELD] == 0 and cc[A, K.K_SPELLS] == 0
+    assert dyn[B, K.D_MANA] == 5 and cc[B, K.K_BLOCK_MANA] == 1
+    attack(inp, dyn, cc, A, B, check=(7, 1, 1, 7, 1, 1))
+    assert dyn[B, K.D_HELD] == 2 and dyn[B, K.D_MANA] == 5 and cc[B, K.K_BLOCK_MANA] == 1
+
+
+def test_magic_block_mana_against_an_area_penalty_use_and_other_defences():
+    """Seed 002 L241-243 for every target of an area penalty use (the other
+    targets' branch): Bea and Cid both Block 2 > 1 and each gets her mana
+    point; Dan dodges it (2 > 1): resisted, but a Dodge restores nothing."""
+    area = {"attack_kind": "specialization", "specialization": {"effect": "penalty", "area": True}}
+    inp, dyn, cc = setup(a=area, b={"defence": "magic"},
+                         more_b=[member("Cid", defence="magic"), member("Dan", defence="dodge")])
+    for j in (1, 2, 3):
+        dyn[j, K.D_MANA] = 3
+    attack(inp, dyn, cc, A, B, check=(7, 1, 1, 7, 7, 1, 7, 7, 1, 7, 7, 1))
+    assert list(dyn[1:4, K.D_HELD]) == [0, 0, 0]
+    assert list(dyn[1:4, K.D_MANA]) == [4, 4, 3] and list(cc[1:4, K.K_BLOCK_MANA]) == [1, 1, 0]
+
+
+def test_magic_block_mana_when_a_tie_resists_under_spec_tie_defender():
+    """D7 i option 'defender': a Block that meets the spell's result resists
+    it, so the shield succeeded (seed 002 L241-243) and restores one mana."""
+    inp, dyn, cc = setup(a=PENALTY_SPEC, b={"defence": "magic"}, rules={"spec_tie": "defender"})
+    dyn[B, K.D_MANA] = 4
+    attack(inp, dyn, cc, A, B, check=(7, 1, 1, 7, 1, 1))
+    assert dyn[B, K.D_HELD] == 0 and dyn[B, K.D_MANA] == 5 and cc[B, K.K_BLOCK_MANA] == 1
+
+
+def test_barrage_with_a_ranged_or_melee_magic_weapon():
+    """Seed 002 L507-511: Barrage is for "a damaging attack with either your
+    Magic Weapon or your Specialization", not only a Mystic Weapon. A girl's
+    weapon is her Magic Weapon whatever its form (Martial Training, L569-571,
+    gives Molly's Pretty Pistol its die in the worked example, L273-277; the
+    Killing Blow test is "the same test you make when attacking with your
+    Magic Weapon", L455-459). Two targets, Barrage: 3 dice, no penalty die,
+    2 mana; then Bea and Cid dodge with 3 dice each."""
+    c = member("Cid")
+    for kind in ("ranged", "melee"):
+        bar = {"attack_kind": kind, "powers": ["Barrage"], "policy": {"targets": 2, "barrage": True}}
+        inp, dyn, cc = setup(a=bar, more_b=[c])
+        attack(inp, dyn, cc, A, B, check=(10, 10, 1, 1, 1, 1, 1, 1, 1))
+        assert cc[A, K.K_BARRAGE] == 1 and dyn[A, K.D_MANA] == 4
+        assert dyn[B, K.D_W] == 4 and dyn[2, K.D_W] == 4
+
+
+def test_no_barrage_with_a_mundane_weapon():
+    """``magic_weapon: false`` (a Mundane Weapon, L569-571): no Barrage (L507-511),
+    so two targets cost one penalty die (2 dice) and no mana; a Specialization
+    use still may Barrage."""
+    c = member("Cid")
+    pol = {"targets": 2, "barrage": True}
+    inp, dyn, cc = setup(a={"attack_kind": "ranged", "magic_weapon": False, "powers": ["Barrage"], "policy": pol},
+                         more_b=[c])
+    assert inp.comb[A, K.C_MAGIC_WEAPON] == 0
+    attack(inp, dyn, cc, A, B, check=(10, 10, 1, 1, 1, 1, 1, 1))
+    assert cc[A, K.K_BARRAGE] == 0 and dyn[A, K.D_MANA] == 6
+    inp, dyn, cc = setup(a={"attack_kind": "specialization", "magic_weapon": False, "powers": ["Barrage"],
+                            "policy": pol}, more_b=[c])
+    attack(inp, dyn, cc, A, B, check=(10, 10, 1, 1, 1, 1, 1, 1, 1))
+    assert cc[A, K.K_BARRAGE] == 1 and dyn[A, K.D_MANA] == 6 - 1 - 2

@@ -162,6 +162,7 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
                 used_default_dr = True
             row[K.C_DR] = resolved["default_dr"] if m.outfit_dr is None else m.outfit_dr
             row[K.C_ATK] = ATTACK_KINDS[m.attack_kind]
+            row[K.C_MAGIC_WEAPON] = int(m.magic_weapon)  # Barrage (seed 002 L507-511)
             if m.attack_kind == "specialization":
                 row[K.C_ATK_COST] = resolved["spec_cost"]
             sp = m.specialization

@@ -74,8 +74,10 @@ def eligible(inputs) -> list[str]:
 
 
 def _defence(comb, pol, t, kind) -> int:
-    """:func:`.kernel.defence_choice` in Python (it reads no state)."""
-    return int(K.defence_choice.py_func(comb, pol, None, None, t, kind))
+    """:func:`.kernel.defence_choice` in Python (it reads no state); the plain
+    function itself when numba is off (``NUMBA_DISABLE_JIT=1``)."""
+    fn = getattr(K.defence_choice, "py_func", K.defence_choice)
+    return int(fn(comb, pol, None, None, t, kind))
 
 
 @kernel(inline="always")

@@ -19,15 +19,17 @@ number and reading comes from the rule table ``rules`` or the catalog):
 * one action per turn, defences are reactions (D6); attacks by weapon form
   (melee STR, ranged AGI, mystic/specialization MAG, L75); Dodge and Luck
   against anything, Parry only against melee (1 wound to the attacker on a
-  full miss), Magic Block only against mystic attacks (+1 mana on a full
-  miss) (L83-85); wounds max(1, 1 + margin - DR) (L85, D11);
+  full miss), Magic Block only against mystic attacks and specialization
+  uses (+1 mana on a full miss, or when it resists a penalty use: seed 002
+  L241-243) (L83-85); wounds max(1, 1 + margin - DR) (L85, D11);
 * several targets: one roll, one penalty die per extra target (L81, D8);
   area specialization uses hit every enemy and ``allies_caught`` allies
   (friendly fire) with no penalty; a specialization 'penalty' use sets a
   target number to resist and -2..-4 dice until she pulls free (L79, D7);
 * Hide, Aid, Retreat, Pursue, Recharge (L103-113); stunt dice (L115-145);
 * powers and perks through the catalog's effect codes (compiled into the
-  ``C_*`` columns below): Killing Blow, Focused Assault, Barrage, Power of
+  ``C_*`` columns below): Killing Blow, Focused Assault, Barrage (with a
+  Magic Weapon of any form or a specialization use, seed 002 L507-511), Power of
   Friendship, Duplication, Third Eye, Regeneration, Tentacles, Familiar,
   Hammerspace; dice perks, Enhanced Outfit, Mystic Artifact, Blood Magic,
   Healing Artifact, Disguise Artifact, Awareness.
@@ -143,7 +145,8 @@ C_START = C_SPEC_EFFECT + 30       # present at the start of a fight (copies: 0)
 C_FAMILIAR = C_SPEC_EFFECT + 31    # row of her familiar, -1
 C_FORM2 = C_SPEC_EFFECT + 32       # Dual Weapon: the weapon's other form + 1 (0 = none)
 C_FORM2_COST = C_SPEC_EFFECT + 33  # mana cost of an attack in that form
-NC = C_SPEC_EFFECT + 34
+C_MAGIC_WEAPON = C_SPEC_EFFECT + 34  # her weapon is a Magic Weapon (Barrage, seed 002 L507-511)
+NC = C_SPEC_EFFECT + 35
 
 # ---------------------------------------------------------------- policy columns
 P_TARGET = 0
@@ -822,6 +825,16 @@ def hit_wounds(comb, rules, dyn, t, margin, fa):
     return w
 
 
+@kernel(inline="always")
+def block_mana(comb, rules, dyn, cc, t):
+    """A Magic Block that held (seed 002 L241-243: "a successful shield will
+    absorb the energy of the attack, restoring one point to your Mana Pool"),
+    against a mystic attack or any use of Magic, damaging or not."""
+    before = dyn[t, D_MANA]
+    gain_mana(comb, rules, dyn, t, rules[R_BLOCK_MANA])
+    cc[t, K_BLOCK_MANA] += dyn[t, D_MANA] - before
+
+
 @kernel
 def resolve_hit(comb, pol, rules, dyn, streams, cc, i, t, a, d, dt, kb, fa):
     """Attack ``a`` against defence ``d`` of ``t``: wounds, Parry and Block side effects.
@@ -845,9 +858,7 @@ def resolve_hit(comb, pol, rules, dyn, streams, cc, i, t, a, d, dt, kb, fa):
             cc[t, K_PARRY_WOUNDS] += got
             cc[t, K_DEALT] += got
     elif dt == T_BLOCK:
-        before = dyn[t, D_MANA]
-        gain_mana(comb, rules, dyn, t, rules[R_BLOCK_MANA])
-        cc[t, K_BLOCK_MANA] += dyn[t, D_MANA] - before
+        block_mana(comb, rules, dyn, cc, t)
     return 0
 
 
@@ -901,6 +912,8 @@ def attack_others(comb, pol, rules, tab, dyn, streams, cc, i, t0, a, kind, ntarg
             if not resisted:
                 hold(dyn, j, comb[i, C_SPEC_PEN], a, HELD_SPELL, i)
                 cc[i, K_SPELLS] += 1
+            elif dt == T_BLOCK:  # a shield that stopped the spell (seed 002 L241-243)
+                block_mana(comb, rules, dyn, cc, j)
         else:
             d = fortune_defence(comb, pol, rules, dyn, cc, j, d, a, True)
             hits += resolve_hit(comb, pol, rules, dyn, streams, cc, i, j, a, d, dt, kb, fa)
@@ -992,8 +1005,13 @@ def attack_extras(comb, pol, rules, cc, i, kind, effect, avail, cost, ntargets):
                         fa = True
                         cost += fac
     if ntargets > 1:
+        # Barrage (seed 002 L507-511): a damaging attack with her Magic Weapon
+        # (any form, C_MAGIC_WEAPON) or her Specialization
         bar = False
-        if kind >= ATK_MYSTIC:
+        magic = comb[i, C_MAGIC_WEAPON] != 0
+        if kind == ATK_SPEC:
+            magic = True
+        if magic:
             if not effect:
                 bc = comb[i, C_BAR_COST]
                 if bc > 0:
@@ -1052,6 +1070,8 @@ def attack_primary(comb, pol, rules, tab, dyn, streams, cc, i, t, a, kind, effec
         if not resisted:
             hold(dyn, t, comb[i, C_SPEC_PEN], a, HELD_SPELL, i)
             cc[i, K_SPELLS] += 1
+        elif dt == T_BLOCK:  # a shield that stopped the spell (seed 002 L241-243)
+            block_mana(comb, rules, dyn, cc, t)
     else:
         a = fortune_action(pol, rules, dyn, cc, i, a, d, False)
         d = fortune_defence(comb, pol, rules, dyn, cc, t, d, a, True)

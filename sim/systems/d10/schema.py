@@ -3,8 +3,10 @@
 Every combatant (girl, monster girl, dark magical girl: enemies are built the
 same way, D27) has the five abilities (L15), an attack kind (melee = STR,
 ranged = AGI, mystic weapon or specialization = MAG, L75), a preferred
-defence, an outfit DR (default: rule ``default_dr``, D10), powers and perks
-from the catalog, and a policy (a preset plus overrides).
+defence, an outfit DR (default: rule ``default_dr``, D10), whether the
+weapon is a Magic Weapon (default yes; ``magic_weapon: false`` for a Mundane
+Weapon), powers and perks from the catalog, and a policy (a preset plus
+overrides).
 """
 from __future__ import annotations
 
@@ -119,6 +121,10 @@ class Member(StrictModel):
     abilities: Abilities
     attack_kind: Literal["melee", "ranged", "mystic", "specialization"] = "melee"
     second_form: Literal["melee", "ranged", "mystic"] | None = None
+    #: her weapon is her Magic Weapon, whatever its form (seed 002 L569-571: Martial
+    #: Training "with your Magic Weapon, or a Mundane Weapon"); Barrage needs a Magic
+    #: Weapon or a Specialization use (L507-511). false = a Mundane Weapon
+    magic_weapon: bool = True
     defence: str | None = None
     outfit_dr: int | None = Field(None, ge=0, le=20)
     powers: list[str] = Field(default_factory=list, max_length=20)
