@@ -313,3 +313,32 @@ def test_deck_validation_suggests_names():
          "sides": [{"name": "A", "deck": "aggro"}, {"name": "B", "deck": "aggro"}]}
     with pytest.raises(ScenarioError, match="copy limit"):
         load_scenario_text(yaml.safe_dump(d), "<t>")
+
+
+AMBUSH = "Ambush Glitter"   # event: 1 damage
+DECK_AMBUSH = {**{k: v for k, v in DECK.items() if k != RIBBON}, AMBUSH: 1}
+
+
+@pytest.mark.parametrize("replace_from", ["squad", "hand"])
+def test_attack_fizzles_when_the_attacker_is_defeated_and_a_copy_steps_in(replace_from):
+    """Issue 23: the defender's Event defeats the attacker; another copy of the same hero
+    (same card id) takes the active position; the dead fighter's attack must not land."""
+    inp = inputs(deck_b=DECK_AMBUSH)
+    squads = [[RIN], []] if replace_from == "squad" else [[], []]
+    hands = [[], [AMBUSH]] if replace_from == "squad" else [[RIN], [AMBUSH]]
+    G = midgame(inp, active=[(RIN, RUBY), (KENTA, RUBY)], squads=squads, hands=hands,
+                decks=[[KENTA], [RIN]])
+    G.g[E.sb(0, 0) + E.SL_HP] = 1                      # A's Rin + Ruby: 1 HP left, ATK 4
+    G.apply(act(E.K_ATTACK))
+    assert G.g[E.G_PHASE] == E.PH_REACT and G.g[E.G_TOMOVE] == 1
+    G.apply(act(E.K_EVENT, loc(inp, 1, AMBUSH)))       # 1 damage: the attacker is defeated
+    assert G.pv(1, E.P_GEMS) == 3
+    assert G.g[E.G_PHASE] == E.PH_REPLACE and G.g[E.G_TOMOVE] == 0
+    rin = loc(inp, 0, RIN)
+    G.apply(act(E.K_PROMOTE, 1) if replace_from == "squad" else act(E.K_PLACE, rin))
+    assert G.slot(0, 0)["hero"] == rin                 # the same card id is active again ...
+    assert G.slot(1, 0)["hp"] == 8                     # ... but a new fighter: no damage to B
+    ev = [int(r[0]) for r in G.lg[:G.g[E.G_LOGN]]]
+    assert E.EV_CANCEL in ev
+    assert G.g[E.G_PHASE] == E.PH_MAIN and G.g[E.G_CUR] == 0 and G.g[E.G_ACTS] == 1
+    assert conserved(G)

@@ -141,7 +141,7 @@ G_PAMT = 9
 G_PSRC = 10
 G_PWIN = 11        # 1 while the defender's response window is open
 G_PEV = 12         # events played in the current window
-G_PHERO = 13       # attacker's active hero at declaration (attack cancelled if it changed)
+G_PFTR = 13        # attacker's active fighter (SL_FID) at declaration (attack cancelled if it changed)
 G_USED = 14        # bit mask of action kinds used this turn (C13)
 G_SETUP = 15
 G_NEEDREP = 16     # 2 fields: player p must fill its active position
@@ -150,6 +150,7 @@ G_LOGN = 19
 G_DEC = 20         # 2 fields: decisions taken per player
 G_ND = 22          # 2 fields: distinct cards per deck
 G_NOSHUF = 24      # stacked decks: never shuffle
+G_NFID = 25        # fighters put on the field so far (the last SL_FID handed out)
 NG = 32
 
 # per-player block
@@ -177,6 +178,8 @@ SL_MAXHP = 6
 SL_MGK = 7
 SL_GATT = 8
 SL_NPET = 9
+SL_FID = 10        # fighter instance id: new each time a hero card is put on the field, kept
+                   # while it moves between slots (two copies of one hero are two fighters)
 SL = 12
 NPL = P_SLOT + NSLOT * SL
 NSTATE = NG + 2 * NPL
@@ -384,6 +387,7 @@ def slot_clear(g, p, s):
     g[b + SL_MGK] = 0
     g[b + SL_GATT] = 0
     g[b + SL_NPET] = 0
+    g[b + SL_FID] = 0
 
 
 @kernel(inline="always")
@@ -404,6 +408,8 @@ def slot_put_hero(g, cd, p, s, loc):
     g[b + SL_HP] = cd[p, loc, CT_HP]
     g[b + SL_MAXHP] = cd[p, loc, CT_HP]
     g[b + SL_MGK] = cd[p, loc, CT_MGK]
+    g[G_NFID] += 1
+    g[b + SL_FID] = g[G_NFID]
     g[pb(p) + P_SEEN + loc] |= 2
 
 
@@ -776,7 +782,7 @@ def declare_attack(g, cd, rr, p):
     g[G_PSRC] = p
     g[G_PWIN] = 1
     g[G_PEV] = 0
-    g[G_PHERO] = g[b + SL_HERO]
+    g[G_PFTR] = g[b + SL_FID]
 
 
 @kernel(inline="always")
@@ -1043,7 +1049,9 @@ def advance(g, cd, rr, st, lg):
             amt = g[G_PAMT]
             g[G_PKIND] = 0
             if kind == 1:
-                if g[sb(src, 0) + SL_HERO] != g[G_PHERO]:
+                # the fighter that declared the attack, not its card: a copy of the
+                # same hero replacing a defeated attacker does not carry its attack
+                if g[sb(src, 0) + SL_FID] != g[G_PFTR]:
                     log_ev(g, lg, EV_CANCEL, src, 0, 0)
                     continue
             deal_damage(g, cd, rr, d, amt, kind == 1, lg)
@@ -1268,7 +1276,7 @@ def apply(g, cd, rr, a, st, lg):
                     g[G_PSRC] = p
                     g[G_PWIN] = 1
                     g[G_PEV] = 0
-                    g[G_PHERO] = g[a0 + SL_HERO]
+                    g[G_PFTR] = g[a0 + SL_FID]
             elif kind == K_GRAND:
                 hand_remove(g, p, arg)
                 g[b + P_SEEN + arg] |= 2
