@@ -198,3 +198,29 @@ def test_search_beats_the_heuristics_in_a_mirror(heuristic):
     w, l, d = (int(x) for x in c["outcomes"])
     lo, _ = wilson(w, n)
     assert lo > 0.55, (w, l, d, lo)
+
+
+@pytest.mark.parametrize("expiry", ["keep_hero", "discard_hero"])
+def test_any_time_events_and_grand_expiry_readings_play_clean_games(expiry):
+    """Both readings of issue 23 (event_timing any_time, grand_expiry) under every simple
+    policy: cards conserved, the mover always has a legal action, the any_time windows are
+    used, and no attack lands after its attacker was defeated."""
+    rules = {"event_timing": "any_time", "grand_expiry": expiry}
+    windows = 0
+    for k, (da, db, pol) in enumerate([("aggro", "combo", "tempo"), ("combo", "control", "aggressive"),
+                                       ("aggro", "aggro", "random"), ("control", "combo", "tempo")]):
+        inp = C.compile(scenario(da, db, pol, pol, rules=rules))
+        for seed in range(40):
+            G = Game(inp, key=rng.stream_key(1000 * k + seed), log=True, logsize=4000)
+            G.advance()
+            while not G.over:
+                assert conserved(G)
+                legal = G.legal()
+                assert legal
+                windows += int(G.g[E.G_PHASE]) == E.PH_EVENT
+                a = G.choose()
+                assert a in legal
+                G.apply(a)
+            assert conserved(G)
+            assert _defeated_attacker_hits(G)[0] == 0
+    assert windows > 100
