@@ -361,10 +361,11 @@ def _grand_then_rival_passes(rules):
 
 
 def test_grand_expiry_keep_hero_sends_only_the_attached_cards():
-    """L35 read literally (grand_expiry: keep_hero, the default): "any cards attached to that
-    HERO go right in to the DREAMSCAPE"; the hero stays active, no replacement, MGK 0."""
-    assert RULES.defaults()["grand_expiry"] == "keep_hero"
-    inp, G, fid = _grand_then_rival_passes({})
+    """L35 read literally (grand_expiry: keep_hero; the default is the audit's C8 discard_hero):
+    "any cards attached to that HERO go right in to the DREAMSCAPE"; the hero stays active,
+    no replacement, MGK 0."""
+    assert RULES.defaults()["grand_expiry"] == "discard_hero"
+    inp, G, fid = _grand_then_rival_passes({"grand_expiry": "keep_hero"})
     # (the second Ruby was in the Dreamscape from the start)
     assert G.dream(0).get(STARFALL) == 1 and G.dream(0).get(RUBY) == 2 and KENTA not in G.dream(0)
     s = G.slot(0, 0)

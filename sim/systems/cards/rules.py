@@ -84,10 +84,10 @@ RULES = Ruleset(
         RuleOption("exhaust_hp", "cap_to_hero", "reading of L52: when the girl leaves by MGK exhaustion the hero keeps "
                    "its remaining HP up to its own printed HP (cap_to_hero) or all of it (keep)", kind="choice",
                    choices=("cap_to_hero", "keep")),
-        RuleOption("grand_expiry", "keep_hero", "C7/L35: when a Grand Transformation ends (start of the owner's next "
+        RuleOption("grand_expiry", "discard_hero", "C7/C8/L35: when a Grand Transformation ends (start of the owner's next "
                    "turn) the cards attached to the hero go to the Dreamscape and the hero stays, with MGK 0 and HP as "
                    "in exhaust_hp (keep_hero, the literal L35 reading), or the whole stack with the hero goes "
-                   "(discard_hero; an active one is replaced as after a defeat)", kind="choice",
+                   "(discard_hero, the audit's C8 sim default; an active one is replaced as after a defeat)", kind="choice",
                    choices=("keep_hero", "discard_hero")),
         RuleOption("event_timing", "response_window", "C12/L47 'at ANY TIME': Events are played on your own turn "
                    "while actions remain and by the defender before the damage of an Attack or damaging Power "
