@@ -215,7 +215,7 @@ def test_event_in_response_window_prevents_damage():
 
 
 def test_grand_transformation_free_attack_and_expiry_without_gem():
-    inp = inputs()
+    inp = inputs(rules={"grand_expiry": "discard_hero"})
     G = midgame(inp, active=[(KENTA, RUBY), (RIN, RUBY)], squads=[[RIN], [KENTA]], hands=[[STARFALL], []],
                 decks=[[KENTA, RIN], [RIN, KENTA]])
     G.apply(act(E.K_GRAND, loc(inp, 0, STARFALL)))
@@ -230,7 +230,8 @@ def test_grand_transformation_free_attack_and_expiry_without_gem():
     while G.g[E.G_TURN] < t0 + 2 and not G.over:
         legal = G.legal()
         G.apply(act(E.K_END) if act(E.K_END) in legal else legal[0])
-    # start of A's next turn: the Grand stack is gone, no gem for B (C7); Rin promoted from the squad
+    # start of A's next turn: the Grand stack is gone (grand_expiry: discard_hero), no gem for B (C7);
+    # Rin promoted from the squad
     assert G.dream(0).get(STARFALL) == 1 and G.dream(0).get(KENTA) == 1
     assert G.pv(1, E.P_GEMS) == 0
     assert G.g[E.G_PHASE] == E.PH_REPLACE and G.g[E.G_TOMOVE] == 0
@@ -313,3 +314,138 @@ def test_deck_validation_suggests_names():
          "sides": [{"name": "A", "deck": "aggro"}, {"name": "B", "deck": "aggro"}]}
     with pytest.raises(ScenarioError, match="copy limit"):
         load_scenario_text(yaml.safe_dump(d), "<t>")
+
+
+AMBUSH = "Ambush Glitter"   # event: 1 damage
+DECK_AMBUSH = {**{k: v for k, v in DECK.items() if k != RIBBON}, AMBUSH: 1}
+
+
+@pytest.mark.parametrize("replace_from", ["squad", "hand"])
+def test_attack_fizzles_when_the_attacker_is_defeated_and_a_copy_steps_in(replace_from):
+    """Issue 23: the defender's Event defeats the attacker; another copy of the same hero
+    (same card id) takes the active position; the dead fighter's attack must not land."""
+    inp = inputs(deck_b=DECK_AMBUSH)
+    squads = [[RIN], []] if replace_from == "squad" else [[], []]
+    hands = [[], [AMBUSH]] if replace_from == "squad" else [[RIN], [AMBUSH]]
+    G = midgame(inp, active=[(RIN, RUBY), (KENTA, RUBY)], squads=squads, hands=hands,
+                decks=[[KENTA], [RIN]])
+    G.g[E.sb(0, 0) + E.SL_HP] = 1                      # A's Rin + Ruby: 1 HP left, ATK 4
+    G.apply(act(E.K_ATTACK))
+    assert G.g[E.G_PHASE] == E.PH_REACT and G.g[E.G_TOMOVE] == 1
+    G.apply(act(E.K_EVENT, loc(inp, 1, AMBUSH)))       # 1 damage: the attacker is defeated
+    assert G.pv(1, E.P_GEMS) == 3
+    assert G.g[E.G_PHASE] == E.PH_REPLACE and G.g[E.G_TOMOVE] == 0
+    rin = loc(inp, 0, RIN)
+    G.apply(act(E.K_PROMOTE, 1) if replace_from == "squad" else act(E.K_PLACE, rin))
+    assert G.slot(0, 0)["hero"] == rin                 # the same card id is active again ...
+    assert G.slot(1, 0)["hp"] == 8                     # ... but a new fighter: no damage to B
+    ev = [int(r[0]) for r in G.lg[:G.g[E.G_LOGN]]]
+    assert E.EV_CANCEL in ev
+    assert G.g[E.G_PHASE] == E.PH_MAIN and G.g[E.G_CUR] == 0 and G.g[E.G_ACTS] == 1
+    assert conserved(G)
+
+
+def _grand_then_rival_passes(rules):
+    """A's Kenta + Ruby becomes Grand Starfall and defeats B's Rin + Ruby; B ends its turn at once."""
+    inp = inputs(rules=rules)
+    G = midgame(inp, active=[(KENTA, RUBY), (RIN, RUBY)], squads=[[RIN], [KENTA]], hands=[[STARFALL], []],
+                decks=[[KENTA, RIN], [RIN, KENTA]])
+    G.apply(act(E.K_GRAND, loc(inp, 0, STARFALL)))
+    fid = int(G.g[E.sb(0, 0) + E.SL_FID])
+    G.apply(act(E.K_ATTACK))
+    t0 = int(G.g[E.G_TURN])
+    while G.g[E.G_TURN] < t0 + 2 and not G.over:
+        legal = G.legal()
+        G.apply(act(E.K_END) if act(E.K_END) in legal else legal[0])
+    return inp, G, fid
+
+
+def test_grand_expiry_keep_hero_sends_only_the_attached_cards():
+    """L35 read literally (grand_expiry: keep_hero; the default is the audit's C8 discard_hero):
+    "any cards attached to that HERO go right in to the DREAMSCAPE"; the hero stays active,
+    no replacement, MGK 0."""
+    assert RULES.defaults()["grand_expiry"] == "discard_hero"
+    inp, G, fid = _grand_then_rival_passes({"grand_expiry": "keep_hero"})
+    # (the second Ruby was in the Dreamscape from the start)
+    assert G.dream(0).get(STARFALL) == 1 and G.dream(0).get(RUBY) == 2 and KENTA not in G.dream(0)
+    s = G.slot(0, 0)
+    assert s["hero"] == loc(inp, 0, KENTA) and s["girl"] == -1 and s["grand"] == -1
+    assert (s["hp"], s["maxhp"], s["mgk"], s["gatt"]) == (5, 5, 0, 0)   # HP capped to Kenta's (exhaust_hp)
+    assert G.g[E.sb(0, 0) + E.SL_FID] == fid                             # the same fighter
+    assert G.g[E.G_PHASE] == E.PH_MAIN and G.g[E.G_TOMOVE] == 0         # no replacement step
+    assert G.slot(0, 1)["hero"] == loc(inp, 0, RIN)                     # the Squad untouched
+    assert G.pv(1, E.P_GEMS) == 0
+    assert conserved(G)
+
+
+@pytest.mark.parametrize("expiry, halves", [("keep_hero", 2), ("discard_hero", 3)])
+def test_grand_expiry_gem_option_counts_what_leaves(expiry, halves):
+    """C7 gem option: keep_hero gives the rival the girl's gem (L9: one), discard_hero a pair's (1.5)."""
+    inp, G, _ = _grand_then_rival_passes({"grand_expiry": expiry, "grand_expiry_gem": True})
+    assert G.pv(1, E.P_GEMS) == halves
+    assert conserved(G)
+
+
+DECK_2AMBUSH = {**{k: v for k, v in DECK.items() if k != RIBBON}, AMBUSH: 2}
+
+
+def test_event_timing_response_window_default_has_no_other_windows():
+    assert RULES.defaults()["event_timing"] == "response_window"
+    inp = inputs(deck_a=DECK_2AMBUSH, deck_b=DECK_2AMBUSH)
+    G = midgame(inp, active=[(KENTA, RUBY), (KENTA, RUBY)], hands=[[AMBUSH], [AMBUSH]],
+                decks=[[RIN, RIN], [RIN, RIN]])
+    G.apply(act(E.K_DRAW))               # not an Attack: B gets no window
+    assert G.g[E.G_PHASE] == E.PH_MAIN and G.g[E.G_TOMOVE] == 0
+    G.apply(act(E.K_DRAW))               # A's last action: A gets no window, the turn passes
+    assert G.g[E.G_CUR] == 1 and G.g[E.G_PHASE] == E.PH_MAIN and G.g[E.G_TOMOVE] == 1
+    assert G.slot(0, 0)["hp"] == 8 and G.slot(1, 0)["hp"] == 8
+
+
+def test_event_timing_any_time_rival_window_after_each_action_and_own_after_the_last():
+    inp = inputs(deck_a=DECK_2AMBUSH, deck_b=DECK_2AMBUSH, rules={"event_timing": "any_time"})
+    amb_a, amb_b = act(E.K_EVENT, loc(inp, 0, AMBUSH)), act(E.K_EVENT, loc(inp, 1, AMBUSH))
+    G = midgame(inp, active=[(KENTA, RUBY), (KENTA, RUBY)], hands=[[AMBUSH, AMBUSH], [AMBUSH, AMBUSH]],
+                decks=[[RIN, RIN], [RIN, RIN]])
+    G.apply(act(E.K_DRAW))               # after A's first action: B's window (opponent's turn)
+    assert G.g[E.G_PHASE] == E.PH_EVENT and G.g[E.G_TOMOVE] == 1
+    assert set(G.legal()) == {act(E.K_PASS), amb_b}
+    G.apply(amb_b)
+    assert G.slot(0, 0)["hp"] == 7
+    # events_per_window (1) reached: back to A's main phase, one action left
+    assert G.g[E.G_PHASE] == E.PH_MAIN and G.g[E.G_TOMOVE] == 0 and G.g[E.G_ACTS] == 1
+    G.apply(act(E.K_DRAW))               # A's last action: B's window, B passes ...
+    assert G.g[E.G_PHASE] == E.PH_EVENT and G.g[E.G_TOMOVE] == 1
+    G.apply(act(E.K_PASS))
+    # ... then A's own window after the second action (any number of Events)
+    assert G.g[E.G_PHASE] == E.PH_EVENT and G.g[E.G_TOMOVE] == 0 and G.g[E.G_CUR] == 0
+    assert set(G.legal()) == {act(E.K_PASS), amb_a}
+    G.apply(amb_a)
+    assert G.g[E.G_PHASE] == E.PH_EVENT and G.g[E.G_TOMOVE] == 0
+    G.apply(amb_a)
+    assert G.slot(1, 0)["hp"] == 6
+    # no Event left: the turn passes
+    assert G.g[E.G_CUR] == 1 and G.g[E.G_PHASE] == E.PH_MAIN
+    assert conserved(G)
+
+
+def test_event_timing_any_time_attack_has_both_windows_and_end_skips_the_own_one():
+    inp = inputs(deck_a=DECK_2AMBUSH, deck_b=DECK_2AMBUSH, rules={"event_timing": "any_time"})
+    amb_b = act(E.K_EVENT, loc(inp, 1, AMBUSH))
+    G = midgame(inp, active=[(KENTA, RUBY), (KENTA, RUBY)], hands=[[AMBUSH], [AMBUSH, AMBUSH]],
+                decks=[[RIN, RIN], [RIN, RIN]])
+    G.apply(act(E.K_ATTACK))
+    assert G.g[E.G_PHASE] == E.PH_REACT and G.g[E.G_TOMOVE] == 1     # before damage (C12)
+    G.apply(act(E.K_PASS))
+    assert G.slot(1, 0)["hp"] == 3
+    assert G.g[E.G_PHASE] == E.PH_EVENT and G.g[E.G_TOMOVE] == 1     # after the action
+    G.apply(amb_b)
+    assert G.slot(0, 0)["hp"] == 7
+    G.apply(act(E.K_END))               # ending early: no own window (Events were playable in main)
+    assert G.g[E.G_CUR] == 1 and G.g[E.G_PHASE] == E.PH_MAIN
+    assert G.hand(0) == {AMBUSH: 1}
+    # events_per_window 0: no rival window after an action either
+    inp = inputs(deck_a=DECK_2AMBUSH, deck_b=DECK_2AMBUSH, rules={"event_timing": "any_time",
+                                                                 "events_per_window": 0})
+    G = midgame(inp, active=[(KENTA, RUBY), (KENTA, RUBY)], hands=[[], [AMBUSH]], decks=[[RIN, RIN], [RIN]])
+    G.apply(act(E.K_DRAW))
+    assert G.g[E.G_PHASE] == E.PH_MAIN and G.g[E.G_TOMOVE] == 0

@@ -42,10 +42,17 @@ NOTES = [
     "assumption: the card pool and the sample decks are INVENTED examples (seed 004 gives no cards; audit C1-C3)",
     "rounds are turns: each player's turn counts one (turn 1 is the first player's first turn)",
     "first player by coin flip unless rules.first_player fixes it (C14); per-seat results are in the 'seats' table",
-    "Events: played free during your own turn, and by the defender in response to an Attack or a damaging Power "
-    "before damage (at most rules.events_per_window per action, C12); they open no window themselves",
     "deck lists are public: a policy knows the rival's deck list but never its hand or either deck's order",
 ]
+
+EVENT_NOTES = {
+    "response_window": "Events (event_timing response_window): played free during your own turn while actions "
+    "remain, and by the defender in response to an Attack or a damaging Power before damage (at most "
+    "rules.events_per_window per action, C12); they open no window themselves",
+    "any_time": "Events (event_timing any_time, L47): as response_window, plus the rival's window after each of "
+    "your actions (at most rules.events_per_window) and your own window after your last action; they open no "
+    "window themselves",
+}
 
 
 def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry point's name
@@ -64,4 +71,5 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
     return Inputs(cd=cd, nd=nd, dcnt=dcnt, rules=rules, pol=pol, card_names=names,
                   decks=[s.deck_label() for s in scenario.sides],
                   policies=[policies.describe(s.policy) for s in scenario.sides],
-                  side_names=[s.name for s in scenario.sides], resolved_rules=resolved, notes=list(NOTES))
+                  side_names=[s.name for s in scenario.sides], resolved_rules=resolved,
+                  notes=NOTES[:3] + [EVENT_NOTES[resolved["event_timing"]]] + NOTES[3:])

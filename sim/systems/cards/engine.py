@@ -32,7 +32,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sim._jit import kernel, pjit
+from sim._jit import kernel, part, pjit
 from sim.rng import STATE_WORDS, next_u64, randbelow, seed_stream
 
 MAXD = 24          # distinct cards per deck
@@ -125,7 +125,9 @@ R_SQUAD_CAP = 31
 R_OPEN_TRANSFORMED = 32
 R_OVERFLOW = 33
 R_EXHAUST_HP = 34
-NRULES = 35
+R_GRAND_EXPIRY = 35
+R_EVENT_TIMING = 36
+NRULES = 37
 
 # global state fields
 G_PHASE = 0
@@ -141,7 +143,7 @@ G_PAMT = 9
 G_PSRC = 10
 G_PWIN = 11        # 1 while the defender's response window is open
 G_PEV = 12         # events played in the current window
-G_PHERO = 13       # attacker's active hero at declaration (attack cancelled if it changed)
+G_PFTR = 13        # attacker's active fighter (SL_FID) at declaration (attack cancelled if it changed)
 G_USED = 14        # bit mask of action kinds used this turn (C13)
 G_SETUP = 15
 G_NEEDREP = 16     # 2 fields: player p must fill its active position
@@ -150,6 +152,10 @@ G_LOGN = 19
 G_DEC = 20         # 2 fields: decisions taken per player
 G_ND = 22          # 2 fields: distinct cards per deck
 G_NOSHUF = 24      # stacked decks: never shuffle
+G_NFID = 25        # fighters put on the field so far (the last SL_FID handed out)
+G_EWIN = 26        # event_timing any_time: 0 no window, 1 the rival's after an action, 2 the current
+                   # player's after the last action, 3 that one closed for this turn
+G_EWN = 27         # events played in the G_EWIN window
 NG = 32
 
 # per-player block
@@ -177,6 +183,8 @@ SL_MAXHP = 6
 SL_MGK = 7
 SL_GATT = 8
 SL_NPET = 9
+SL_FID = 10        # fighter instance id: new each time a hero card is put on the field, kept
+                   # while it moves between slots (two copies of one hero are two fighters)
 SL = 12
 NPL = P_SLOT + NSLOT * SL
 NSTATE = NG + 2 * NPL
@@ -190,7 +198,8 @@ PH_MAIN = 4
 PH_REACT = 5
 PH_REPLACE = 6
 PH_OVER = 7
-PHASE_NAMES = ("setup", "pick", "open_hero", "open_girl", "main", "react", "replace", "over")
+PH_EVENT = 8       # event_timing any_time: an Event window with no damage pending (pass or play Events)
+PHASE_NAMES = ("setup", "pick", "open_hero", "open_girl", "main", "react", "replace", "over", "event")
 
 # action kinds
 K_END = 0
@@ -384,6 +393,7 @@ def slot_clear(g, p, s):
     g[b + SL_MGK] = 0
     g[b + SL_GATT] = 0
     g[b + SL_NPET] = 0
+    g[b + SL_FID] = 0
 
 
 @kernel(inline="always")
@@ -404,6 +414,8 @@ def slot_put_hero(g, cd, p, s, loc):
     g[b + SL_HP] = cd[p, loc, CT_HP]
     g[b + SL_MAXHP] = cd[p, loc, CT_HP]
     g[b + SL_MGK] = cd[p, loc, CT_MGK]
+    g[G_NFID] += 1
+    g[b + SL_FID] = g[G_NFID]
     g[pb(p) + P_SEEN + loc] |= 2
 
 
@@ -604,6 +616,27 @@ def deal_damage(g, cd, rr, d, amt, is_attack, lg):
         ko(g, cd, rr, d, lg)
 
 
+@part
+def strip_to_hero(g, cd, rr, p, s):
+    """The cards attached to the hero in slot ``s`` (girl, pets, Grand) go to the Dreamscape;
+    the hero stays with its remaining HP up to its printed HP (rule exhaust_hp: or all of it)."""
+    b = sb(p, s)
+    for k in range(SL_GIRL, SL_GRAND + 1):
+        c = g[b + k]
+        if c >= 0:
+            dream_add(g, p, c)
+            g[b + k] = -1
+    g[b + SL_NPET] = 0
+    g[b + SL_GATT] = 0
+    h = g[b + SL_HERO]
+    g[b + SL_MAXHP] = cd[p, h, CT_HP]
+    if rr[R_EXHAUST_HP] == 0:
+        if g[b + SL_HP] > g[b + SL_MAXHP]:
+            g[b + SL_HP] = g[b + SL_MAXHP]
+    elif g[b + SL_HP] > g[b + SL_MAXHP]:
+        g[b + SL_MAXHP] = g[b + SL_HP]
+
+
 @kernel
 def exhaust_check(g, cd, rr, p, lg):
     """L52: a girl whose MGK runs out goes to the Dreamscape with her pets; the hero stays."""
@@ -615,21 +648,7 @@ def exhaust_check(g, cd, rr, p, lg):
         return
     if g[b + SL_MGK] > 0:
         return
-    dream_add(g, p, gl)
-    g[b + SL_GIRL] = -1
-    for k in range(2):
-        pt = g[b + SL_PET0 + k]
-        if pt >= 0:
-            dream_add(g, p, pt)
-            g[b + SL_PET0 + k] = -1
-    g[b + SL_NPET] = 0
-    h = g[b + SL_HERO]
-    g[b + SL_MAXHP] = cd[p, h, CT_HP]
-    if rr[R_EXHAUST_HP] == 0:
-        if g[b + SL_HP] > g[b + SL_MAXHP]:
-            g[b + SL_HP] = g[b + SL_MAXHP]
-    elif g[b + SL_HP] > g[b + SL_MAXHP]:
-        g[b + SL_MAXHP] = g[b + SL_HP]
+    strip_to_hero(g, cd, rr, p, 0)
     log_ev(g, lg, EV_EXHAUST, p, gl, 0)
     if rr[R_EXHAUST_GEM] != 0:
         g[pb(1 - p) + P_GEMS] += 2
@@ -776,7 +795,7 @@ def declare_attack(g, cd, rr, p):
     g[G_PSRC] = p
     g[G_PWIN] = 1
     g[G_PEV] = 0
-    g[G_PHERO] = g[b + SL_HERO]
+    g[G_PFTR] = g[b + SL_FID]
 
 
 @kernel(inline="always")
@@ -844,6 +863,27 @@ def replace_options(g, cd, p):
 
 
 # ================================================================ turns and setup
+@part
+def grand_expire(g, cd, rr, p, s, lg):
+    """L35: the Grand Transformation in p's slot ``s`` ends. keep_hero (rule grand_expiry):
+    the attached cards go to the Dreamscape, the hero stays (MGK 0, as the Grand left it);
+    discard_hero: the whole stack goes. C7 gem option: as for a defeat of what left."""
+    b = sb(p, s)
+    log_ev(g, lg, EV_GRAND_EXPIRE, p, s, g[b + SL_HERO])
+    if rr[R_GRAND_EXPIRY] == 0:
+        halves = 2 if g[b + SL_GIRL] >= 0 else 0
+        strip_to_hero(g, cd, rr, p, s)
+    else:
+        halves = 3 if rr[R_PAIR_GEMS] == 0 else 2
+        slot_to_dream(g, p, s)
+        if s == 0:
+            g[G_NEEDREP + p] = 1
+    if rr[R_GRAND_EXPIRY_GEM] != 0:
+        g[pb(1 - p) + P_GEMS] += halves
+        if g[pb(1 - p) + P_GEMS] >= 2 * rr[R_GEMS_TO_WIN]:
+            set_winner(g, 1 - p, RE_GEMS)
+
+
 @kernel(inline="always")
 def start_turn(g, cd, rr, st, lg):
     p = g[G_CUR]
@@ -854,14 +894,7 @@ def start_turn(g, cd, rr, st, lg):
         b = sb(p, s)
         if g[b + SL_HERO] >= 0:
             if g[b + SL_GRAND] >= 0:
-                log_ev(g, lg, EV_GRAND_EXPIRE, p, s, g[b + SL_HERO])
-                slot_to_dream(g, p, s)
-                if s == 0:
-                    g[G_NEEDREP + p] = 1
-                if rr[R_GRAND_EXPIRY_GEM] != 0:
-                    g[pb(1 - p) + P_GEMS] += 3 if rr[R_PAIR_GEMS] == 0 else 2
-                    if g[pb(1 - p) + P_GEMS] >= 2 * rr[R_GEMS_TO_WIN]:
-                        set_winner(g, 1 - p, RE_GEMS)
+                grand_expire(g, cd, rr, p, s, lg)
     skip = False
     if g[G_TURN] == 1:
         if rr[R_FIRST_DRAW_SKIP] != 0:
@@ -873,6 +906,7 @@ def start_turn(g, cd, rr, st, lg):
                 set_winner(g, 1 - p, RE_DECKOUT)
     g[G_ACTS] = rr[R_ACTIONS]
     g[G_USED] = 0
+    g[G_EWIN] = 0
 
 
 @kernel(inline="always")
@@ -942,6 +976,66 @@ def hand_has_type(g, cd, p, typ):
     return False
 
 
+@part
+def reveal_and_flip(g, cd, rr, st, lg):
+    """Setup step 7: both opening pairs are revealed at once (L14), then the coin flip (C14)."""
+    for p in range(2):
+        b = pb(p)
+        h = g[b + P_OPENH]
+        if h >= 0:
+            hand_remove(g, p, h)
+            slot_put_hero(g, cd, p, 0, h)
+            gl = g[b + P_OPENG]
+            if gl >= 0:
+                hand_remove(g, p, gl)
+                attach_girl(g, cd, rr, p, 0, gl)
+            log_ev(g, lg, EV_REVEAL, p, h, gl)
+        else:
+            g[G_NEEDREP + p] = 1
+    fp = rr[R_FIRST_PLAYER]
+    if fp == 0:
+        first = randbelow(st[S_COIN], 2)
+    else:
+        first = fp - 1
+    g[G_FIRST] = first
+    g[G_CUR] = first
+    g[G_TURN] = 1
+    g[G_SETUP] = 8
+    log_ev(g, lg, EV_FIRST, first, 0, 0)
+    start_turn(g, cd, rr, st, lg)
+
+
+@part
+def event_window(g, cd, rr):
+    """event_timing any_time (L47): open the next Event window, if any, and say whether
+    someone must decide (phase PH_EVENT). Windows: the rival's after each action of the
+    current player (up to events_per_window Events), then the current player's own after
+    the last action of the turn (any number), before the turn ends."""
+    cur = g[G_CUR]
+    w = g[G_EWIN]
+    if w == 1:
+        if g[G_EWN] < rr[R_EVENTS_PER_WINDOW]:
+            if has_playable_event(g, cd, rr, 1 - cur):
+                g[G_PHASE] = PH_EVENT
+                g[G_TOMOVE] = 1 - cur
+                return True
+        w = 0
+        g[G_EWIN] = 0
+    if w == 0:
+        if g[G_ACTS] <= 0:
+            if rr[R_EVENT_TIMING] == 1:
+                w = 2
+                g[G_EWIN] = 2
+                g[G_EWN] = 0
+    if w == 2:
+        if has_playable_event(g, cd, rr, cur):
+            g[G_PHASE] = PH_EVENT
+            g[G_TOMOVE] = cur
+            return True
+        g[G_EWIN] = 3
+    return False
+
+
 @kernel
 def advance(g, cd, rr, st, lg):
     """Run automatic steps until a player must decide or the game is over."""
@@ -989,31 +1083,7 @@ def advance(g, cd, rr, st, lg):
                     g[pb(p) + P_OPENG] = -1
                 g[G_SETUP] = su + 1
                 continue
-            # su == 7: reveal both opening pairs at once, then the coin flip
-            for p in range(2):
-                b = pb(p)
-                h = g[b + P_OPENH]
-                if h >= 0:
-                    hand_remove(g, p, h)
-                    slot_put_hero(g, cd, p, 0, h)
-                    gl = g[b + P_OPENG]
-                    if gl >= 0:
-                        hand_remove(g, p, gl)
-                        attach_girl(g, cd, rr, p, 0, gl)
-                    log_ev(g, lg, EV_REVEAL, p, h, gl)
-                else:
-                    g[G_NEEDREP + p] = 1
-            fp = rr[R_FIRST_PLAYER]
-            if fp == 0:
-                first = randbelow(st[S_COIN], 2)
-            else:
-                first = fp - 1
-            g[G_FIRST] = first
-            g[G_CUR] = first
-            g[G_TURN] = 1
-            g[G_SETUP] = 8
-            log_ev(g, lg, EV_FIRST, first, 0, 0)
-            start_turn(g, cd, rr, st, lg)
+            reveal_and_flip(g, cd, rr, st, lg)  # su == 7
             continue
         # a defeated (or expired) active fighter is replaced at once (C15)
         cur = g[G_CUR]
@@ -1043,7 +1113,9 @@ def advance(g, cd, rr, st, lg):
             amt = g[G_PAMT]
             g[G_PKIND] = 0
             if kind == 1:
-                if g[sb(src, 0) + SL_HERO] != g[G_PHERO]:
+                # the fighter that declared the attack, not its card: a copy of the
+                # same hero replacing a defeated attacker does not carry its attack
+                if g[sb(src, 0) + SL_FID] != g[G_PFTR]:
                     log_ev(g, lg, EV_CANCEL, src, 0, 0)
                     continue
             deal_damage(g, cd, rr, d, amt, kind == 1, lg)
@@ -1052,6 +1124,8 @@ def advance(g, cd, rr, st, lg):
         exhaust_check(g, cd, rr, 1 - cur, lg)
         if g[G_WINNER] >= 0:
             continue
+        if event_window(g, cd, rr):
+            return
         if g[G_ACTS] <= 0:
             end_turn(g, cd, rr, st, lg)
             continue
@@ -1061,6 +1135,18 @@ def advance(g, cd, rr, st, lg):
 
 
 # ================================================================ legal actions
+@part
+def event_actions(g, cd, rr, p, nd, acts):
+    """Legal actions in an Event window (PH_REACT, PH_EVENT): pass, or one playable Event."""
+    acts[0] = K_PASS << 8
+    n = 1
+    for loc in range(nd):
+        if event_playable(g, cd, rr, p, loc):
+            acts[n] = (K_EVENT << 8) | loc
+            n += 1
+    return n
+
+
 @kernel
 def legal(g, cd, rr, acts):
     """Write the legal action codes of the player to move into ``acts``; return how many."""
@@ -1138,13 +1224,9 @@ def legal(g, cd, rr, acts):
                     n += 1
         return n
     if ph == PH_REACT:
-        acts[n] = K_PASS << 8
-        n += 1
-        for loc in range(nd):
-            if event_playable(g, cd, rr, p, loc):
-                acts[n] = (K_EVENT << 8) | loc
-                n += 1
-        return n
+        return event_actions(g, cd, rr, p, nd, acts)
+    if ph == PH_EVENT:
+        return event_actions(g, cd, rr, p, nd, acts)
     if ph == PH_REPLACE:
         for s in range(1, NSLOT):
             if g[sb(p, s) + SL_HERO] >= 0:
@@ -1177,6 +1259,72 @@ def legal(g, cd, rr, acts):
 
 
 # ================================================================ apply
+@part
+def take_action(g, cd, rr, p, kind, arg, st, lg):
+    """One of the L16 actions (it costs an action) for the current player ``p``."""
+    b = pb(p)
+    a0 = sb(p, 0)
+    g[G_ACTS] -= 1
+    g[G_USED] |= 1 << kind
+    if kind == K_ATTACK:
+        declare_attack(g, cd, rr, p)
+    elif kind == K_DRAW:
+        if draw_one(g, p, lg) < 0:
+            if rr[R_DECK_OUT] == 0:
+                log_ev(g, lg, EV_DECKOUT, p, 0, 0)
+                set_winner(g, 1 - p, RE_DECKOUT)
+    elif kind == K_RETREAT:
+        retreat(g, cd, rr, p, arg)
+    elif kind == K_TRANSFORM:
+        loc = arg >> 2
+        s = arg & 3
+        hand_remove(g, p, loc)
+        attach_girl(g, cd, rr, p, s, loc)
+        dmg = resolve_ops(g, cd, rr, p, loc, st, lg)
+        if dmg > 0:
+            deal_damage(g, cd, rr, 1 - p, dmg, False, lg)
+    elif kind == K_PET:
+        hand_remove(g, p, arg)
+        g[b + P_SEEN + arg] |= 2
+        g[a0 + SL_MGK] -= cd[p, arg, CT_COST]
+        k = 0 if g[a0 + SL_PET0] < 0 else 1
+        g[a0 + SL_PET0 + k] = arg
+        g[a0 + SL_NPET] += 1
+        g[a0 + SL_MGK] += cd[p, arg, CT_MGK]
+        g[a0 + SL_HP] += cd[p, arg, CT_HP]
+        g[a0 + SL_MAXHP] += cd[p, arg, CT_HP]
+        dmg = resolve_ops(g, cd, rr, p, arg, st, lg)
+        if dmg > 0:
+            deal_damage(g, cd, rr, 1 - p, dmg, False, lg)
+    elif kind == K_POWER:
+        hand_remove(g, p, arg)
+        g[b + P_SEEN + arg] |= 2
+        g[a0 + SL_MGK] -= cd[p, arg, CT_COST]
+        dmg = resolve_ops(g, cd, rr, p, arg, st, lg)
+        dream_add(g, p, arg)
+        if dmg > 0:
+            g[G_PKIND] = 2
+            g[G_PAMT] = dmg
+            g[G_PSRC] = p
+            g[G_PWIN] = 1
+            g[G_PEV] = 0
+            g[G_PFTR] = g[a0 + SL_FID]
+    elif kind == K_GRAND:
+        hand_remove(g, p, arg)
+        g[b + P_SEEN + arg] |= 2
+        g[a0 + SL_GRAND] = arg
+        g[a0 + SL_HP] += cd[p, arg, CT_HP]
+        g[a0 + SL_MAXHP] += cd[p, arg, CT_HP]
+        g[a0 + SL_MGK] = 0
+        g[a0 + SL_GATT] = 1
+        dmg = resolve_ops(g, cd, rr, p, arg, st, lg)
+        if dmg > 0:
+            deal_damage(g, cd, rr, 1 - p, dmg, False, lg)
+        if rr[R_GRAND_ATTACK] == 1:
+            if g[a0 + SL_HERO] >= 0:
+                declare_attack(g, cd, rr, p)
+
+
 @kernel
 def apply(g, cd, rr, a, st, lg):
     """Play action ``a`` (one of :func:`legal`'s) for the player to move, then advance."""
@@ -1203,6 +1351,12 @@ def apply(g, cd, rr, a, st, lg):
         else:
             play_event(g, cd, rr, p, arg, st, lg)
             g[G_PEV] += 1
+    elif ph == PH_EVENT:
+        if kind == K_PASS:
+            g[G_EWIN] = 0 if g[G_EWIN] == 1 else 3
+        else:
+            play_event(g, cd, rr, p, arg, st, lg)
+            g[G_EWN] += 1
     elif ph == PH_REPLACE:
         if kind == K_PROMOTE:
             slot_copy(g, p, arg, 0)
@@ -1212,9 +1366,9 @@ def apply(g, cd, rr, a, st, lg):
             slot_put_hero(g, cd, p, 0, arg)
         g[G_NEEDREP + p] = 0
     elif ph == PH_MAIN:
-        a0 = sb(p, 0)
         if kind == K_END:
             g[G_ACTS] = 0
+            g[G_EWIN] = 3              # ending early: the own window is skipped (Events were playable)
         elif kind == K_PLACE:
             for s in range(1, NSLOT):
                 if g[sb(p, s) + SL_HERO] < 0:
@@ -1224,65 +1378,10 @@ def apply(g, cd, rr, a, st, lg):
         elif kind == K_EVENT:
             play_event(g, cd, rr, p, arg, st, lg)
         else:
-            g[G_ACTS] -= 1
-            g[G_USED] |= 1 << kind
-            if kind == K_ATTACK:
-                declare_attack(g, cd, rr, p)
-            elif kind == K_DRAW:
-                if draw_one(g, p, lg) < 0:
-                    if rr[R_DECK_OUT] == 0:
-                        log_ev(g, lg, EV_DECKOUT, p, 0, 0)
-                        set_winner(g, 1 - p, RE_DECKOUT)
-            elif kind == K_RETREAT:
-                retreat(g, cd, rr, p, arg)
-            elif kind == K_TRANSFORM:
-                loc = arg >> 2
-                s = arg & 3
-                hand_remove(g, p, loc)
-                attach_girl(g, cd, rr, p, s, loc)
-                dmg = resolve_ops(g, cd, rr, p, loc, st, lg)
-                if dmg > 0:
-                    deal_damage(g, cd, rr, 1 - p, dmg, False, lg)
-            elif kind == K_PET:
-                hand_remove(g, p, arg)
-                g[b + P_SEEN + arg] |= 2
-                g[a0 + SL_MGK] -= cd[p, arg, CT_COST]
-                k = 0 if g[a0 + SL_PET0] < 0 else 1
-                g[a0 + SL_PET0 + k] = arg
-                g[a0 + SL_NPET] += 1
-                g[a0 + SL_MGK] += cd[p, arg, CT_MGK]
-                g[a0 + SL_HP] += cd[p, arg, CT_HP]
-                g[a0 + SL_MAXHP] += cd[p, arg, CT_HP]
-                dmg = resolve_ops(g, cd, rr, p, arg, st, lg)
-                if dmg > 0:
-                    deal_damage(g, cd, rr, 1 - p, dmg, False, lg)
-            elif kind == K_POWER:
-                hand_remove(g, p, arg)
-                g[b + P_SEEN + arg] |= 2
-                g[a0 + SL_MGK] -= cd[p, arg, CT_COST]
-                dmg = resolve_ops(g, cd, rr, p, arg, st, lg)
-                dream_add(g, p, arg)
-                if dmg > 0:
-                    g[G_PKIND] = 2
-                    g[G_PAMT] = dmg
-                    g[G_PSRC] = p
-                    g[G_PWIN] = 1
-                    g[G_PEV] = 0
-                    g[G_PHERO] = g[a0 + SL_HERO]
-            elif kind == K_GRAND:
-                hand_remove(g, p, arg)
-                g[b + P_SEEN + arg] |= 2
-                g[a0 + SL_GRAND] = arg
-                g[a0 + SL_HP] += cd[p, arg, CT_HP]
-                g[a0 + SL_MAXHP] += cd[p, arg, CT_HP]
-                g[a0 + SL_MGK] = 0
-                g[a0 + SL_GATT] = 1
-                dmg = resolve_ops(g, cd, rr, p, arg, st, lg)
-                if dmg > 0:
-                    deal_damage(g, cd, rr, 1 - p, dmg, False, lg)
-                if rr[R_GRAND_ATTACK] == 1:
-                    if g[a0 + SL_HERO] >= 0:
-                        declare_attack(g, cd, rr, p)
+            take_action(g, cd, rr, p, kind, arg, st, lg)
+            if rr[R_EVENT_TIMING] == 1:
+                g[G_EWIN] = 1          # any_time: the rival's Event window after this action
+                g[G_EWN] = 0
     advance(g, cd, rr, st, lg)
 
 
@@ -1400,6 +1499,10 @@ def heur_score(g, cd, rr, pp, p, a):
         if kind == K_PASS:
             return 0.0
         return ops_value(g, cd, rr, pp, p, arg, True)
+    if ph == PH_EVENT:
+        if kind == K_PASS:
+            return 0.0
+        return ops_value(g, cd, rr, pp, p, arg, False)
     # main phase
     a0 = sb(p, 0)
     r0 = sb(q, 0)
@@ -1628,7 +1731,7 @@ def choose(g, cd, rr, pol, p, acts, n, st, w, rs, acts2, rp, lg, scores):
         return 0
     if pol[p, PP_KIND] == POL_SEARCH:
         ph = g[G_PHASE]
-        if ph == PH_MAIN or ph == PH_REACT or ph == PH_REPLACE:
+        if ph == PH_MAIN or ph == PH_REACT or ph == PH_REPLACE or ph == PH_EVENT:
             return search_choose(g, cd, rr, pol, p, acts, n, st, w, rs, acts2, rp, lg, scores)
         return heur_choose(g, cd, rr, pol[p], p, acts, n, st[S_POL + p])
     return choose_simple(g, cd, rr, pol, p, acts, n, st)

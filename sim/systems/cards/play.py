@@ -150,6 +150,11 @@ class _Fmt:
             if kind == E.K_PASS:
                 return f"{who} lets it through (no event)"
             return f"{who} responds with event {self.c(p, arg)}"
+        if ph == E.PH_EVENT:
+            when = "after the action" if p != int(G.g[E.G_CUR]) else "after the last action"
+            if kind == E.K_PASS:
+                return f"{who} plays no (more) event {when}"
+            return f"{who} plays event {self.c(p, arg)} ({when}, any time)"
         if ph == E.PH_REPLACE:
             if kind == E.K_PROMOTE:
                 return f"{who} moves {self.fighter(p, arg)} from the Squad to the active position"
@@ -195,6 +200,9 @@ class _Fmt:
         if code == E.EV_EXHAUST:
             return f"    {who}'s {self.c(p, a)} runs out of MGK and goes to the Dreamscape"
         if code == E.EV_GRAND_EXPIRE:
+            if self.G.inp.rules[E.R_GRAND_EXPIRY] == 0:
+                return f"    {who}'s Grand Transformation ends: the cards attached to {self.c(p, b)} go to the " \
+                       f"Dreamscape, the hero stays"
             return f"    {who}'s Grand Transformation ends: {self.c(p, b)}'s stack goes to the Dreamscape"
         if code == E.EV_DECKOUT:
             return f"    {who} must draw from an empty deck and LOSES"
@@ -223,7 +231,7 @@ class _Fmt:
         if code == E.EV_FETCH:
             return f"    {who} takes {self.c(p, a)} from the {'Dreamscape' if b else 'deck'} into hand"
         if code == E.EV_CANCEL:
-            return f"    {who}'s attack fizzles (the attacker left the field)"
+            return f"    {who}'s attack fizzles (the fighter that declared it is no longer active)"
         return None
 
 

@@ -38,7 +38,8 @@ RULES = Ruleset(
         RuleOption("exhaust_gem", False, "C6: a girl leaving through MGK exhaustion gives the rival a gem (default no)",
                    kind="bool"),
         RuleOption("grand_expiry_gem", False, "C7: a Grand Transformation expiring gives the rival gems as for a "
-                   "defeat (default no)", kind="bool"),
+                   "defeat of what leaves (the pair's 1.5, or the girl's 1 under grand_expiry keep_hero; default no)",
+                   kind="bool"),
         RuleOption("grand_needs_transformed", True, "C8: a Grand Transformation attaches only to a transformed active "
                    "fighter (plus the card's own condition)", kind="bool"),
         RuleOption("grand_attack", "attack_action", "C8: the Grand's one attack costs no MGK and is taken with the "
@@ -53,7 +54,8 @@ RULES = Ruleset(
         RuleOption("event_cost", "free", "C12: Events cost no MGK (free) or their printed cost from the active "
                    "fighter (mgk)", kind="choice", choices=("free", "mgk")),
         RuleOption("events_per_window", 1, "C12: events the defender may play in response to one opponent action "
-                   "(an Attack or a damaging Power, before damage); 0 = none", lo=0, hi=5),
+                   "(an Attack or a damaging Power, before damage; with event_timing any_time also after each "
+                   "action); 0 = none", lo=0, hi=5),
         RuleOption("repeat_actions", True, "C13 (RULINGS): the same action may be taken twice in a turn", kind="bool"),
         RuleOption("replacement", "immediate", "C15: a defeated active fighter is replaced at once, free, by the "
                    "owner's choice from the Squad or hand; with no hero, the L53 procedure", kind="choice",
@@ -82,15 +84,25 @@ RULES = Ruleset(
         RuleOption("exhaust_hp", "cap_to_hero", "reading of L52: when the girl leaves by MGK exhaustion the hero keeps "
                    "its remaining HP up to its own printed HP (cap_to_hero) or all of it (keep)", kind="choice",
                    choices=("cap_to_hero", "keep")),
+        RuleOption("grand_expiry", "discard_hero", "C7/C8/L35: when a Grand Transformation ends (start of the owner's next "
+                   "turn) the cards attached to the hero go to the Dreamscape and the hero stays, with MGK 0 and HP as "
+                   "in exhaust_hp (keep_hero, the literal L35 reading), or the whole stack with the hero goes "
+                   "(discard_hero, the audit's C8 sim default; an active one is replaced as after a defeat)", kind="choice",
+                   choices=("keep_hero", "discard_hero")),
+        RuleOption("event_timing", "response_window", "C12/L47 'at ANY TIME': Events are played on your own turn "
+                   "while actions remain and by the defender before the damage of an Attack or damaging Power "
+                   "(response_window); any_time adds the rival's window after each of your actions (up to "
+                   "events_per_window) and your own window after your last action", kind="choice",
+                   choices=("response_window", "any_time")),
     ],
 )
 
 #: audit id -> option names (every gap C1..C24 has at least one option)
 AUDIT = {
     "C1": ["attack_damage"], "C2": ["card_pool"], "C3": ["deck_size", "copy_limit"], "C4": ["stats_combine"],
-    "C5": ["pair_gems"], "C6": ["exhaust_gem"], "C7": ["grand_expiry_gem"],
+    "C5": ["pair_gems"], "C6": ["exhaust_gem"], "C7": ["grand_expiry_gem", "grand_expiry"],
     "C8": ["grand_needs_transformed", "grand_attack"], "C9": ["mulligan"], "C10": ["hand_limit"],
-    "C11": ["deck_out"], "C12": ["event_cost", "events_per_window"], "C13": ["repeat_actions"],
+    "C11": ["deck_out"], "C12": ["event_cost", "events_per_window", "event_timing"], "C13": ["repeat_actions"],
     "C14": ["first_player"], "C15": ["replacement"], "C16": ["retreat_heal"],
     "C17": ["retreat_keeps_attachments"], "C18": ["mgk_source"], "C19": ["hero_attack"],
     "C20": ["pet_damage", "pet_limit"], "C21": ["win_check"], "C22": ["squad_cap"],
