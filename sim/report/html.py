@@ -70,12 +70,15 @@ class Page:
     key_columns: table name -> the columns shown unfolded
     files:       the run's files, linked relatively (name -> size in bytes)
     meta:        chart file name -> ``{"caption", "variants", "omitted", "title"}``
+    hidden:      chart file names written and linked but not shown (a plug-in's
+                 chart that repeats a shared one)
     """
     terms: dict = field(default_factory=dict)
     headline: tuple = ()
     key_columns: dict = field(default_factory=dict)
     files: dict = field(default_factory=dict)
     meta: dict = field(default_factory=dict)
+    hidden: tuple = ()
 
 
 def _summary(result: RunResult, t: dict) -> str:
@@ -173,8 +176,8 @@ def render_html(result: RunResult, charts: dict | None = None, page: Page | None
     ``page`` carries the system's words, the headline chart, key columns, the
     run's file list and each chart's caption and variants (:class:`Page`).
     """
-    charts = charts or {}
     page = page or Page()
+    charts = {k: v for k, v in (charts or {}).items() if k not in set(page.hidden)}
     t = {**DEFAULT_TERMS, **page.terms}
     head = _headline(charts, page)
     tables = {k: v for k, v in (result.tables or {}).items()}

@@ -67,6 +67,12 @@ def _rate_triples(columns: list) -> dict:
     return out
 
 
+def _fractions(s: pd.Series) -> bool:
+    """True when every value is a share in [0, 1] (so prints as a percentage)."""
+    v = pd.to_numeric(s, errors="coerce").dropna()
+    return bool(((v >= 0) & (v <= 1)).all())
+
+
 def display_columns(df: pd.DataFrame, headers: dict | None = None) -> list:
     """The frame's columns as displayed: rate triples merged, kinds chosen."""
     headers = headers or {}
@@ -81,7 +87,7 @@ def display_columns(df: pd.DataFrame, headers: dict | None = None) -> list:
             out.append(Col(headers.get(c, label), (c, lo, hi), "rate"))
         elif pd.api.types.is_bool_dtype(df[c]) or not pd.api.types.is_numeric_dtype(df[c]):
             out.append(Col(headers.get(c, str(c)), (c,), "text"))
-        elif str(c).endswith("_rate") or c == "rate":
+        elif (str(c).endswith("_rate") or c == "rate") and _fractions(df[c]):
             out.append(Col(headers.get(c, str(c)[:-5] if c != "rate" else "rate"), (c,), "pct"))
         else:
             out.append(Col(headers.get(c, str(c)), (c,), "num"))
@@ -89,10 +95,12 @@ def display_columns(df: pd.DataFrame, headers: dict | None = None) -> list:
 
 
 def _informative(df: pd.DataFrame, col: Col) -> bool:
-    """False for a numeric column that is zero or missing all the way down."""
+    """False for a numeric column that is zero, missing or one value all the way down."""
     if not col.numeric:
         return True
     s = df[col.names[0]]
+    if len(s) > 1 and s.nunique(dropna=False) <= 1:
+        return False
     return bool(((s.fillna(0) != 0)).any())
 
 

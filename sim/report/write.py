@@ -72,7 +72,7 @@ def _system_charts(system: str) -> dict:
 def _system_page(system: str) -> dict:
     """What a rule system says about its page: its plug-in's ``report_page()``
     returns ``{"terms": {...}, "headline": (chart file names), "key_columns":
-    {table: [columns]}}``, each optional."""
+    {table: [columns]}, "hidden": (chart file names not shown)}``, each optional."""
     from sim.systems import SYSTEMS, get_system
 
     if system not in SYSTEMS:
@@ -145,6 +145,7 @@ def write_run(result: RunResult, out_dir) -> Path:
         page = Page(
             terms=terms, headline=tuple(spec.get("headline") or ()),
             key_columns=dict(spec.get("key_columns") or {}), meta=meta,
+            hidden=tuple(spec.get("hidden") or ()),
             files={p.name: p.stat().st_size for p in sorted(tmp.iterdir()) if p.is_file()},
         )
         (tmp / "report.html").write_text(render_html(result, pngs, page), encoding="utf-8")

@@ -185,4 +185,7 @@ PAGE = {
     "terms": {"fight": "game", "fights": "games", "round": "turn", "rounds": "turns",
               "trials": "games", "trial": "game"},
     "headline": ("matchup_matrix.png", "win_rate.png"),
+    # the shared fight-length chart says the same in games and turns (and marks
+    # the turn cap): game_length.png is written and linked, not shown twice
+    "hidden": ("game_length.png",),
 }
