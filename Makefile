@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: help setup demo test test-fast bench clean
+.PHONY: help setup chromium demo test test-fast bench clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -17,10 +17,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $(STAMP)
 
+chromium:  ## install Chromium from the OS packages when missing (the report's browser tests)
+	@command -v chromium >/dev/null 2>&1 || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
+
 demo: setup  ## run scenarios/quickstart.yaml and print where the report is
 	$(BIN)/sim run scenarios/quickstart.yaml
 
-test: setup  ## run the whole test suite (statistical tests included), one pytest process
+test: setup chromium  ## run the whole test suite (statistical and browser tests included), one pytest process
 	$(BIN)/python -m pytest -q
 
 test-fast: setup  ## the tests without those marked slow

@@ -139,9 +139,17 @@ def test_report_html_self_contained(written):
     assert text.count("data:image/png;base64,") == 3
     assert result.scenario in text
     assert "mb41" in text
-    # no external resources: every src/href is a data URI (or absent)
-    refs = re.findall(r"""(?:src|href)\s*=\s*["']?([^"'\s>]+)""", text, flags=re.I)
-    assert refs and all(r.startswith("data:") for r in refs)
+    # no external resources: every src is a data URI; every href an anchor in
+    # the page or a relative link to a file of the run, next to report.html
+    srcs = re.findall(r"""src\s*=\s*["']?([^"'\s>]+)""", text, flags=re.I)
+    assert srcs and all(r.startswith("data:") for r in srcs)
+    hrefs = re.findall(r"""href\s*=\s*["']?([^"'\s>]+)""", text, flags=re.I)
+    ids = set(re.findall(r'\bid="([^"]+)"', text))
+    files = {p.name for p in out.iterdir()}
+    for h in hrefs:
+        assert h[1:] in ids if h.startswith("#") else h in files, h
+    for name in files - {"report.html"}:  # every file of the run is linked
+        assert f'href="{name}"' in text, name
     assert not re.search(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""", text, flags=re.I)
     assert "@import" not in text and "url(" not in text
     assert "<script" not in text.lower()

@@ -5,9 +5,16 @@ No pyplot: each chart is a :class:`matplotlib.figure.Figure` attached to a
 the global backend or pyplot's figure registry (safe in notebooks, threads
 and servers). Each function writes one PNG and returns its path, or returns
 ``None`` when the table it draws is empty.
+
+Each PNG carries what the report says about it, as PNG text chunks written by
+:func:`_save` and read back by :func:`chart_meta`: its caption (what it shows,
+in the system's words), the variants it draws and those it leaves out (with
+the reason), so the page can state them and tests can check every variant is
+drawn.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +25,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
 from ..results import RunResult
+from .fmt import DEFAULT_TERMS
 from ..stats import mean_and_se_from_hist
 
 __all__ = [
@@ -26,6 +34,8 @@ __all__ = [
     "survival_chart",
     "round_cap",
     "variant_order",
+    "chart_meta",
+    "length_limit",
     "CHARTS",
 ]
 
@@ -68,10 +78,54 @@ def _legend(ax, n: int) -> None:
     )
 
 
-def _save(fig: Figure, path: Path) -> Path:
+_META_KEY = "mgsim"
+
+
+def _save(fig: Figure, path: Path, *, caption: str | None = None, variants=None,
+          omitted: dict | None = None, title: str | None = None) -> Path:
+    """Write ``fig`` as a PNG with its report metadata (see :func:`chart_meta`).
+
+    ``variants``: the variants drawn (``None`` for a chart that is not drawn per
+    variant); ``omitted``: variant -> why it is not drawn.
+    """
     FigureCanvasAgg(fig)
-    fig.savefig(path, format="png", dpi=DPI, bbox_inches="tight")
+    meta = {"caption": caption, "title": title, "variants": None if variants is None else [str(v) for v in variants],
+            "omitted": {str(k): str(v) for k, v in (omitted or {}).items()}}
+    fig.savefig(path, format="png", dpi=DPI, bbox_inches="tight",
+                metadata={_META_KEY: json.dumps(meta, ensure_ascii=True)})
     return path
+
+
+def chart_meta(path) -> dict:
+    """The report metadata of a chart PNG written by :func:`_save`:
+    ``{"caption", "title", "variants", "omitted"}``; empty for another PNG."""
+    from PIL import Image
+
+    with Image.open(path) as im:
+        raw = (getattr(im, "text", None) or {}).get(_META_KEY)
+    try:
+        return json.loads(raw) if raw else {}
+    except ValueError:
+        return {}
+
+
+def length_limit(lengths, counts, q: float = 0.995):
+    """The ``q`` quantile of fight length over all variants pooled (an axis
+    limit), and the share of trials longer than it."""
+    lengths = np.asarray(lengths, float)
+    counts = np.asarray(counts, float)
+    keep = counts > 0
+    if not keep.any():
+        return None, 0.0
+    order = np.argsort(lengths[keep])
+    x, c = lengths[keep][order], counts[keep][order]
+    cum = np.cumsum(c) / c.sum()
+    limit = float(x[min(np.searchsorted(cum, q), len(x) - 1)])
+    return limit, float(c[x > limit].sum() / c.sum())
+
+
+def _terms(terms):
+    return {**DEFAULT_TERMS, **(terms or {})}
 
 
 def _find_key(obj, keys, depth=0):
@@ -109,11 +163,12 @@ def round_cap(result: RunResult):
     return None
 
 
-def win_rate_chart(result: RunResult, path: Path):
+def win_rate_chart(result: RunResult, path: Path, terms: dict | None = None):
     """Win, loss and draw rate of the first side per variant, with 95% Wilson bars."""
     s = result.summary
     if s is None or s.empty:
         return None
+    t = _terms(terms)
     variants = s["variant"].astype(str).tolist()
     n = len(variants)
     fig = Figure(figsize=(8.0, 1.2 + 0.42 * n))
@@ -138,9 +193,11 @@ def win_rate_chart(result: RunResult, path: Path):
     ax.set_axisbelow(True)
     side = result.side_names[0] if result.side_names else "the first side"
     ax.set_title(f"win rate of {side}")
-    ax.set_xlabel("share of trials (bars: 95% Wilson interval)")
+    ax.set_xlabel(f"share of {t['fights']} (bars: 95% Wilson interval)")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    return _save(fig, path)
+    caption = (f"Win, loss and draw rates of {side} per variant, as shares of {t['fights']}; "
+               "bars are 95% Wilson intervals, the dotted line is 50%.")
+    return _save(fig, path, caption=caption, variants=variants, title="Win rates")
 
 
 def _fill_integer_rounds(d: pd.DataFrame) -> pd.DataFrame:
@@ -154,12 +211,37 @@ def _fill_integer_rounds(d: pd.DataFrame) -> pd.DataFrame:
             .rename_axis("rounds").reset_index())
 
 
-def fight_length_chart(result: RunResult, path: Path):
+def _trim_note(limit, beyond: float, cap, t: dict) -> str:
+    """What the caption says about a length axis cut at ``limit``."""
+    if limit is None:
+        return ""
+    text = (f" The axis ends at {t['round']} {limit:g}, the 99.5th percentile of "
+            f"{t['fight']} length over all variants")
+    if beyond > 0:
+        text += f"; {100 * beyond:.2f}% of {t['fights']} ran longer and are off the chart"
+    if cap is not None and cap > limit:
+        text += f" (the {t['round']} cap is {cap})"
+    return text + "."
+
+
+def _length_axis(result: RunResult, r: pd.DataFrame):
+    """(x limit or None, share beyond it, round cap) for a length axis."""
+    cap = round_cap(result)
+    limit, beyond = length_limit(r["rounds"], r["count"])
+    if limit is None or limit >= r.loc[r["count"] > 0, "rounds"].max():
+        return None, 0.0, cap  # nothing to cut
+    return limit, beyond, cap
+
+
+def fight_length_chart(result: RunResult, path: Path, terms: dict | None = None):
     """Distribution of fight length in rounds, one step line per variant."""
     r = result.rounds
     if r is None or r.empty or r["count"].sum() <= 0:
         return None
+    t = _terms(terms)
     variants = variant_order(result, r)
+    drawn, omitted = [], {v: f"no {t['fights']} recorded" for v in variants
+                          if v not in set(r["variant"])}
     variants = [v for v in variants if v in set(r["variant"])]
     styles = _styles(variants)
     fig = Figure(figsize=(9.0, 4.5))
@@ -169,6 +251,7 @@ def fight_length_chart(result: RunResult, path: Path):
         d = d.sort_values("rounds")
         total = d["count"].sum()
         if total <= 0:
+            omitted[v] = f"no {t['fights']} recorded"
             continue
         d = _fill_integer_rounds(d)
         mean, _ = mean_and_se_from_hist(d["rounds"], d["count"])
@@ -180,33 +263,44 @@ def fight_length_chart(result: RunResult, path: Path):
             ax.stairs(share, np.append(x - 0.5, x[-1] + 0.5), **style)
         else:
             ax.step(x, share, where="mid", **style)
-    cap = round_cap(result)
-    if cap is not None:
+        drawn.append(v)
+    limit, beyond, cap = _length_axis(result, r)
+    if cap is not None and (limit is None or cap <= limit):
         ax.axvline(cap, color="0.4", linestyle=":", linewidth=1)
         ax.annotate(
-            f"round cap {cap}\n(includes draws)", xy=(cap, 1.0),
+            f"{t['round']} cap {cap}\n(includes draws)", xy=(cap, 1.0),
             xycoords=("data", "axes fraction"), xytext=(-4, -4),
             textcoords="offset points", ha="right", va="top", fontsize="small",
             color="0.3",
         )
+    if limit is not None:
+        ax.set_xlim(left=max(0.0, float(r.loc[r["count"] > 0, "rounds"].min()) - 1), right=limit + 0.5)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.set_ylim(bottom=0)
-    ax.set_xlabel("fight length (rounds)")
-    ax.set_ylabel("share of trials")
-    ax.set_title("fight length")
+    ax.set_xlabel(f"{t['fight']} length ({t['rounds']})"
+                  + (f"; axis cut at the 99.5th percentile, {limit:g}" if limit is not None else ""))
+    ax.set_ylabel(f"share of {t['fights']}")
+    ax.set_title(f"{t['fight']} length")
     ax.grid(color="0.92")
     ax.set_axisbelow(True)
     _legend(ax, len(variants))
-    return _save(fig, path)
+    caption = (f"How long {t['fights']} last: the share of {t['fights']} that ended after each "
+               f"number of {t['rounds']}, one line per variant (mean in the legend)."
+               + (f" {t['fights'].capitalize()} still running at the {t['round']} cap end as draws."
+                  if cap is not None else "") + _trim_note(limit, beyond, cap, t))
+    return _save(fig, path, caption=caption, variants=drawn, omitted=omitted)
 
 
-def survival_chart(result: RunResult, path: Path):
+def survival_chart(result: RunResult, path: Path, terms: dict | None = None):
     """Per-round curves: one panel per metric, one line per variant."""
     c = result.curves
     if c is None or c.empty:
         return None
+    t = _terms(terms)
     metrics = list(dict.fromkeys(c["metric"].tolist()))
-    variants = [v for v in variant_order(result, c) if v in set(c["variant"])]
+    all_variants = variant_order(result, c)
+    variants = [v for v in all_variants if v in set(c["variant"])]
+    omitted = {v: "no per-round curve recorded" for v in all_variants if v not in variants}
     styles = _styles(variants)
     ncols = 1 if len(metrics) <= 2 else 2
     nrows = -(-len(metrics) // ncols)
@@ -229,8 +323,13 @@ def survival_chart(result: RunResult, path: Path):
         ax.set_axisbelow(True)
     for j in range(len(metrics), nrows * ncols):
         axes[j // ncols][j % ncols].set_visible(False)
+    limit, beyond, cap = (None, 0.0, None)
+    if result.rounds is not None and not result.rounds.empty:
+        limit, beyond, cap = _length_axis(result, result.rounds)
+    if limit is not None:
+        axes[0][0].set_xlim(right=limit + 0.5)
     for col in range(ncols):
-        axes[-1][col].set_xlabel("round")
+        axes[-1][col].set_xlabel(t["round"] + (f" (axis cut at {limit:g})" if limit is not None else ""))
     legend: dict = {}
     for ax in axes.ravel():
         for h, lab in zip(*ax.get_legend_handles_labels()):
@@ -239,7 +338,10 @@ def survival_chart(result: RunResult, path: Path):
     fig.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.0, 0.98),
                fontsize="small", ncol=1 if len(variants) <= 16 else 2, frameon=False)
     fig.tight_layout()
-    return _save(fig, path)
+    caption = (f"Per-{t['round']} curves ({', '.join(map(str, metrics))}): the share of "
+               f"{t['fights']} in that state after each {t['round']}, one line per variant."
+               + _trim_note(limit, beyond, cap, t))
+    return _save(fig, path, caption=caption, variants=variants, omitted=omitted)
 
 
 #: file name -> chart function, in report order

@@ -1,214 +1,218 @@
-"""The self-contained ``report.html`` of a run.
+"""The self-contained ``report.html`` of a run, read top down.
 
-One file, no external resources: charts are embedded as base64 PNG data
-URIs, the CSS is inline, and every piece of text from the result is passed
-through :func:`html.escape`.
+1. the verdict, one paragraph written from the numbers;
+2. the results table;
+3. the chart that answers the scenario's question (the plug-in names it);
+4. the details: assumptions and notes, the other charts, the extra tables;
+5. links to every file of the run, and the provenance, folded.
+
+One file, no external resources: charts are embedded as base64 PNG data URIs,
+the CSS is inline, and every piece of text from the result is passed through
+:func:`html.escape`. The only links are to anchors in the page and, relative,
+to the files written next to it (CSV, JSON, parquet, PNG).
 """
 from __future__ import annotations
 
 import base64
-import html
 import json
-import math
-from numbers import Integral, Real
+from dataclasses import dataclass, field
 
-import numpy as np
-import pandas as pd
+from ..results import RunResult
+from .fmt import DEFAULT_TERMS, esc, format_rate
+from .tables import MAX_TABLE_ROWS, provenance_rows, table_block
+from .verdict import verdict
 
-from ..results import SUMMARY_COLUMNS, RunResult
-
-__all__ = ["format_rate", "render_html", "MAX_TABLE_ROWS"]
-
-#: extra tables longer than this are cut in the HTML (the CSV has them all)
-MAX_TABLE_ROWS = 500
+__all__ = ["format_rate", "render_html", "MAX_TABLE_ROWS", "Page"]
 
 _CSS = """
+*{box-sizing:border-box}
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;
- margin:2em auto;max-width:1100px;padding:0 1em;color:#222;line-height:1.45}
-h1{margin-bottom:.1em}h2{margin-top:1.8em;border-bottom:1px solid #ddd;padding-bottom:.2em}
-.sub{color:#666;margin-top:0}
-table{border-collapse:collapse;margin:.6em 0;font-size:.92em}
+ margin:1.2em auto;max-width:1100px;padding:0 1em;color:#222;line-height:1.45}
+h1{margin:0 0 .1em;font-size:1.7em}h2{margin-top:1.6em;border-bottom:1px solid #ddd;padding-bottom:.2em}
+h1,h2,h3{overflow-wrap:anywhere}
+.sub{color:#666;margin:0 0 .4em}
+nav.toc{font-size:.9em;margin:.3em 0 .8em;color:#555}
+nav.toc a{margin-right:.2em}nav.toc ul{display:inline;margin:0;padding:0}
+nav.toc li{display:inline}nav.toc li+li:before{content:" · ";color:#aaa}
+.verdict{font-size:1.08em;background:#eef6fb;border-left:6px solid #2a7ab0;padding:.6em 1em;
+ margin:.4em 0 .8em;border-radius:4px}
+.scroll{overflow-x:auto;max-width:100%;margin:.5em 0}
+table{border-collapse:collapse;font-size:.92em}
 th,td{border:1px solid #ddd;padding:.3em .6em;text-align:left;vertical-align:top}
-th{background:#f4f4f4}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+th{background:#f4f4f4}th.num,td.num{text-align:right}
+td.num{font-variant-numeric:tabular-nums;white-space:nowrap}
+table.results td:first-child{font-weight:600}
 tbody tr:nth-child(even){background:#fafafa}
 pre{margin:0;font-size:.85em;white-space:pre-wrap;word-break:break-word}
 .notes{background:#fff8e1;border:1px solid #f0c36d;border-left:6px solid #e0a800;
  padding:.6em 1.2em;border-radius:4px}
 .notes ul{margin:.3em 0;padding-left:1.2em}
-figure{margin:1em 0}figure img{max-width:100%;height:auto;border:1px solid #eee}
-figcaption{color:#555;font-size:.9em}
+figure{margin:1em 0;max-width:100%}figure img{max-width:100%;height:auto;border:1px solid #eee}
+figcaption{color:#444;font-size:.92em}
 summary{cursor:pointer;color:#2a7ab0}
+details.fold{margin:.3em 0 1em}
 .muted{color:#777}
+ul.files{columns:3 14em;padding-left:1.2em}
+@media (max-width:640px){body{margin:.6em auto;padding:0 .6em}h1{font-size:1.35em}
+ table{font-size:.82em}th,td{padding:.25em .4em}.verdict{font-size:1em}}
 """
 
-_CAPTIONS = {
-    "win_rate.png": "Win, loss and draw rates per variant; bars are 95% Wilson intervals.",
-    "fight_length.png": "Distribution of fight length in rounds (share of trials). "
-                        "Fights still running at the round cap end as draws.",
-    "survival.png": "Per-round curves: share of trials, by round.",
-}
+_NOTE_RESULTS = ("Rates are shares of {trials} with 95% Wilson intervals; draws are counted "
+                 "separately, never as half a win.")
 
 
-def _e(x) -> str:
-    return html.escape(str(x), quote=True)
+@dataclass
+class Page:
+    """What the page needs besides the result (filled by :func:`~sim.report.write_run`).
 
-
-def _missing(x) -> bool:
-    try:
-        return x is None or (isinstance(x, Real) and math.isnan(x)) or x is pd.NA
-    except TypeError:
-        return False
-
-
-def format_rate(rate, lo, hi) -> str:
-    """``'54.3% [53.9, 54.7]'``: a rate and its interval in percent.
-
-    One decimal, or two when the interval is narrower than 0.2 points (so very
-    precise runs do not print identical bounds). Missing values give ``'–'``.
+    terms:       the system's nouns (see :data:`sim.report.fmt.DEFAULT_TERMS`)
+    headline:    chart file names that answer the scenario's question, best first
+    key_columns: table name -> the columns shown unfolded
+    files:       the run's files, linked relatively (name -> size in bytes)
+    meta:        chart file name -> ``{"caption", "variants", "omitted", "title"}``
+    hidden:      chart file names written and linked but not shown (a plug-in's
+                 chart that repeats a shared one)
     """
-    if any(_missing(v) for v in (rate, lo, hi)):
-        return "–"
-    rate, lo, hi = 100 * float(rate), 100 * float(lo), 100 * float(hi)
-    dec = 2 if hi - lo < 0.2 else 1
-    return f"{rate:.{dec}f}% [{lo:.{dec}f}, {hi:.{dec}f}]"
+    terms: dict = field(default_factory=dict)
+    headline: tuple = ()
+    key_columns: dict = field(default_factory=dict)
+    files: dict = field(default_factory=dict)
+    meta: dict = field(default_factory=dict)
+    hidden: tuple = ()
 
 
-def _cell(v) -> str:
-    """Format one table value as escaped text."""
-    if isinstance(v, np.generic):
-        v = v.item()
-    if _missing(v):
-        return "–"
-    if isinstance(v, bool):
-        return _e(v)
-    if isinstance(v, Integral):
-        return _e(f"{v:d}")
-    if isinstance(v, Real):
-        return _e(f"{v:.6g}")
-    if isinstance(v, (dict, list, tuple)):
-        return _e(json.dumps(v, default=str))
-    return _e(v)
+def _summary(result: RunResult, t: dict) -> str:
+    s = result.summary
+    if s is None or s.empty:
+        return '<p class="muted">No results.</p>'
+    side = result.side_names[0] if result.side_names else "first side"
+    headers = {"win_rate": f"win ({side})", "loss_rate": "loss", "draw_rate": "draw",
+               "mean_rounds": f"mean {t['rounds']}", "trials": t["trials"],
+               "mean_rounds_se": f"mean {t['rounds']} s.e."}
+    key = ["variant", "trials", "win_rate", "loss_rate", "draw_rate", "mean_rounds"]
+    # every summary row shows (a long summary is not folded: it is the answer)
+    return table_block(s, key=key, csv="summary.csv", headers=headers, cls="results",
+                       fold_after=max(len(s), 1))
 
 
-def _table(header: list, rows: list, num_cols=()) -> str:
-    """rows: lists of already-escaped cell strings."""
-    out = ["<table><thead><tr>"]
-    out += [f"<th>{_e(h)}</th>" for h in header]
-    out.append("</tr></thead><tbody>")
-    for row in rows:
-        out.append("<tr>")
-        for i, c in enumerate(row):
-            cls = ' class="num"' if i in num_cols else ""
-            out.append(f"<td{cls}>{c}</td>")
-        out.append("</tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
+def _figure(name: str, png: bytes, meta: dict, t: dict) -> str:
+    stem = name.rsplit(".", 1)[0]
+    caption = meta.get("caption") or f"Chart of the {t['fights']} of this run."
+    attrs = f' id="chart-{esc(stem)}" data-chart="{esc(name)}"'
+    if meta.get("variants") is not None:
+        attrs += f" data-variants='{esc(json.dumps(meta['variants']))}'"
+        attrs += f" data-omitted='{esc(json.dumps(meta.get('omitted') or {}))}'"
+    left_out = ""
+    if meta.get("omitted"):
+        left_out = " Not drawn: " + "; ".join(f"{esc(v)} ({esc(why)})"
+                                               for v, why in meta["omitted"].items()) + "."
+    b64 = base64.b64encode(png).decode("ascii")
+    return (f"<figure{attrs}><a href=\"{esc(name)}\" title=\"full size\">"
+            f'<img alt="{esc(caption)}" src="data:image/png;base64,{b64}"></a>'
+            f"<figcaption>{esc(caption)}{left_out} "
+            f'<a href="{esc(name)}">Full size</a>.</figcaption></figure>')
 
 
-def _df_table(df: pd.DataFrame, max_rows: int = MAX_TABLE_ROWS) -> str:
-    shown = df.head(max_rows)
-    num_cols = {i for i, col in enumerate(df.columns) if pd.api.types.is_numeric_dtype(df[col])
-                and not pd.api.types.is_bool_dtype(df[col])}
-    rows = [[_cell(v) for v in rec] for rec in shown.itertuples(index=False, name=None)]
-    out = _table([str(c) for c in df.columns], rows, num_cols)
-    if len(df) > max_rows:
-        out += f'<p class="muted">First {max_rows} of {len(df)} rows; the CSV has them all.</p>'
-    return out
+def _headline(charts: dict, page: Page) -> str | None:
+    for name in (*page.headline, "win_rate.png"):
+        if name in charts:
+            return name
+    return None
+
+
+def _files(page: Page) -> str:
+    if not page.files:
+        return '<p class="muted">No files listed.</p>'
+    items = []
+    for name, size in sorted(page.files.items(), key=lambda kv: (kv[0].rsplit(".", 1)[-1], kv[0])):
+        kb = f"{size / 1024:,.0f} kB" if size >= 1024 else f"{size} B"
+        items.append(f'<li><a href="{esc(name)}">{esc(name)}</a> <span class="muted">{kb}</span></li>')
+    return ('<p class="muted">The files of this run, next to this page '
+            "(the links work while they stay together).</p>"
+            f'<ul class="files">{"".join(items)}</ul>')
 
 
 def _provenance(prov: dict) -> str:
     if not prov:
         return '<p class="muted">No provenance recorded.</p>'
-    rows = []
-    for k, v in prov.items():
-        if isinstance(v, np.generic):
-            v = v.item()
-        if isinstance(v, (dict, list, tuple)):
-            text = json.dumps(v, indent=2, default=str)
-            if text.count("\n") > 8:  # long nested values fold away
-                val = f"<details><summary>{len(v)} entries</summary><pre>{_e(text)}</pre></details>"
-            else:
-                val = f"<pre>{_e(text)}</pre>"
-        else:
-            val = _cell(v)
-        rows.append([_e(k), val])
-    return _table(["key", "value"], rows)
+    rows = "".join(f"<tr><th scope=row>{k}</th><td>{v}</td></tr>" for k, v in provenance_rows(prov))
+    keys = ", ".join(esc(k) for k in list(prov)[:5])
+    return (f'<details id="provenance-table"><summary>Show the provenance ({len(prov)} entries: '
+            f"{keys}, …)</summary><div class=scroll><table>{rows}</table></div></details>")
 
 
-def _summary(result: RunResult) -> str:
+def _notes(result: RunResult) -> str:
+    if result.notes:
+        return '<div class="notes"><ul>' + "".join(f"<li>{esc(n)}</li>" for n in result.notes) + "</ul></div>"
+    return '<div class="notes"><p class="muted">No notes recorded.</p></div>'
+
+
+def _toc(entries: list) -> str:
+    links = "".join(f'<li><a href="#{esc(a)}">{esc(label)}</a></li>' for a, label in entries)
+    return f'<nav class="toc" aria-label="contents"><b>Contents:</b> <ul>{links}</ul></nav>'
+
+
+def _header(result: RunResult, t: dict) -> list:
+    sub = [f"system <b>{esc(result.system)}</b>", f"seed {esc(result.seed)}"]
+    if result.side_names:
+        sub.append("sides: " + " vs ".join(esc(n) for n in result.side_names))
     s = result.summary
-    if s is None or s.empty:
-        return '<p class="muted">No results.</p>'
-    side = result.side_names[0] if result.side_names else "first side"
-    extra = [c for c in s.columns if c not in SUMMARY_COLUMNS]
-    header = ["variant", "trials", f"win ({side})", "loss", "draw", "mean rounds", *extra]
-    rows = []
-    for rec in s.to_dict(orient="records"):
-        row = [
-            _cell(rec.get("variant")),
-            _cell(rec.get("trials")),
-            _e(format_rate(rec.get("win_rate"), rec.get("win_lo"), rec.get("win_hi"))),
-            _e(format_rate(rec.get("loss_rate"), rec.get("loss_lo"), rec.get("loss_hi"))),
-            _e(format_rate(rec.get("draw_rate"), rec.get("draw_lo"), rec.get("draw_hi"))),
-            "–" if _missing(rec.get("mean_rounds")) else _e(f"{float(rec['mean_rounds']):.2f}"),
-        ]
-        row += [_cell(rec.get(c)) for c in extra]
-        rows.append(row)
-    num = set(range(1, 6)) | {6 + i for i, c in enumerate(extra)
-                              if pd.api.types.is_numeric_dtype(s[c])}
-    return _table(header, rows, num)
+    if s is not None and not s.empty and "trials" in s.columns:
+        lo, hi = int(s["trials"].min()), int(s["trials"].max())
+        n = f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}"
+        sub.append(f"{len(s)} variant{'s' if len(s) != 1 else ''} × {n} {t['trials']}")
+    desc = (result.provenance or {}).get("description")
+    out = [f"<h1>{esc(result.scenario)}</h1>", f'<p class="sub">{" · ".join(sub)}</p>']
+    if isinstance(desc, str) and desc.strip():
+        out.append(f'<p class="sub">{esc(desc.strip())}</p>')
+    return out
 
 
-def render_html(result: RunResult, charts: dict | None = None) -> str:
+def render_html(result: RunResult, charts: dict | None = None, page: Page | None = None) -> str:
     """The report page as a string.
 
     ``charts`` maps a chart file name (``win_rate.png``...) to its PNG bytes,
     in display order; they are embedded as ``data:image/png;base64,`` URIs.
+    ``page`` carries the system's words, the headline chart, key columns, the
+    run's file list and each chart's caption and variants (:class:`Page`).
     """
-    charts = charts or {}
+    page = page or Page()
+    charts = {k: v for k, v in (charts or {}).items() if k not in set(page.hidden)}
+    t = {**DEFAULT_TERMS, **page.terms}
+    head = _headline(charts, page)
+    tables = {k: v for k, v in (result.tables or {}).items()}
+    others = [n for n in charts if n != head]
+    toc = [("verdict", "Verdict"), ("results", "Results")]
+    if head:
+        toc.append(("answer", (page.meta.get(head) or {}).get("title") or "Main chart"))
+    toc.append(("notes", "Assumptions"))
+    if others:
+        toc.append(("charts", f"Charts ({len(others)})"))
+    toc += [(f"table-{n}", n) for n in tables]
+    toc += [("files", "Files"), ("provenance", "Provenance")]
+
     title = f"{result.scenario} — {result.system}"
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(title)}</title>",
-        f"<style>{_CSS}</style></head><body>",
-        f"<h1>{_e(result.scenario)}</h1>",
-    ]
-    sub = [f"system <b>{_e(result.system)}</b>", f"seed {_e(result.seed)}"]
-    if result.side_names:
-        sub.append("sides: " + " vs ".join(_e(n) for n in result.side_names))
-    parts.append(f'<p class="sub">{" · ".join(sub)}</p>')
-
-    parts.append("<h2>Provenance</h2>")
-    parts.append(_provenance(result.provenance))
-
-    parts.append('<h2>Assumptions and notes</h2><div class="notes">')
-    if result.notes:
-        parts.append("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in result.notes) + "</ul>")
-    else:
-        parts.append('<p class="muted">No notes recorded.</p>')
-    parts.append("</div>")
-
-    parts.append("<h2>Results</h2>")
-    parts.append('<p class="muted">Rates are shares of trials with 95% Wilson intervals; '
-                 "draws are counted separately, never as half a win.</p>")
-    parts.append(_summary(result))
-
-    if charts:
-        parts.append("<h2>Charts</h2>")
-        for name, png in charts.items():
-            b64 = base64.b64encode(png).decode("ascii")
-            cap = _CAPTIONS.get(name, name)
-            parts.append(
-                f'<figure><img alt="{_e(name)}" src="data:image/png;base64,{b64}">'
-                f"<figcaption>{_e(cap)}</figcaption></figure>"
-            )
-
-    for name, df in (result.tables or {}).items():
-        parts.append(f"<h2>{_e(name)}</h2>")
-        parts.append(_df_table(df) if df is not None and not df.empty
-                     else '<p class="muted">Empty table.</p>')
-
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             '<meta name="viewport" content="width=device-width, initial-scale=1">',
+             f"<title>{esc(title)}</title>", f"<style>{_CSS}</style></head><body>",
+             *_header(result, t), _toc(toc)]
+    parts.append(f'<p id="verdict" class="verdict"><b>Verdict.</b> '
+                 f"{esc(verdict(result.summary, result.side_names, t))}</p>")
+    parts.append(f'<h2 id="results">Results</h2><p class="muted">'
+                 f"{esc(_NOTE_RESULTS.format(trials=t['trials']))}</p>")
+    parts.append(_summary(result, t))
+    if head:
+        meta = page.meta.get(head) or {}
+        parts.append(f'<h2 id="answer">{esc(meta.get("title") or "Main chart")}</h2>')
+        parts.append(_figure(head, charts[head], meta, t))
+    parts.append('<h2 id="notes">Assumptions and notes</h2>' + _notes(result))
+    if others:
+        parts.append('<h2 id="charts">Charts</h2>')
+        parts += [_figure(n, charts[n], page.meta.get(n) or {}, t) for n in others]
+    for name, df in tables.items():
+        parts.append(f'<h2 id="table-{esc(name)}">{esc(name)}</h2>')
+        parts.append(table_block(df, key=page.key_columns.get(name), csv=f"{name}.csv"))
+    parts.append('<h2 id="files">Files</h2>' + _files(page))
+    parts.append('<h2 id="provenance">Provenance</h2>' + _provenance(result.provenance))
     parts.append("</body></html>")
     return "\n".join(parts)

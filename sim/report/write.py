@@ -10,7 +10,7 @@ import numpy as np
 from ..results import RunResult
 from . import charts as _charts
 from .atomic import atomic_dir
-from .html import render_html
+from .html import Page, render_html
 
 __all__ = ["write_run", "RESERVED_NAMES"]
 
@@ -69,6 +69,45 @@ def _system_charts(system: str) -> dict:
     return dict(mod.report_charts()) if hasattr(mod, "report_charts") else {}
 
 
+def _system_page(system: str) -> dict:
+    """What a rule system says about its page: its plug-in's ``report_page()``
+    returns ``{"terms": {...}, "headline": (chart file names), "key_columns":
+    {table: [columns]}, "hidden": (chart file names not shown)}``, each optional."""
+    from sim.systems import SYSTEMS, get_system
+
+    if system not in SYSTEMS:
+        return {}
+    mod = get_system(system)
+    return dict(mod.report_page()) if hasattr(mod, "report_page") else {}
+
+
+def _caption_from_doc(func) -> str | None:
+    """A chart's first docstring sentence: the caption when it records none."""
+    doc = (getattr(func, "__doc__", None) or "").strip()
+    return " ".join(doc.split(".")[0].split()) + "." if doc else None
+
+
+def _draw_charts(result: RunResult, tmp: Path, terms: dict) -> tuple[dict, dict]:
+    """Every chart of the run: ``({file name: PNG bytes}, {file name: metadata})``."""
+    pngs, meta = {}, {}
+    for fname, func_name in _charts.CHARTS.items():
+        # looked up at call time so tests (and plug-ins) can replace a chart
+        func = getattr(_charts, func_name)
+        path = func(result, tmp / fname, terms=terms)
+        if path is not None:
+            pngs[fname] = Path(path).read_bytes()
+            meta[fname] = _charts.chart_meta(path)
+            meta[fname].setdefault("caption", None)
+            meta[fname]["caption"] = meta[fname]["caption"] or _caption_from_doc(func)
+    for fname, func in _system_charts(result.system).items():
+        path = func(result, tmp / fname)
+        if path is not None:
+            pngs[fname] = Path(path).read_bytes()
+            meta[fname] = _charts.chart_meta(path)
+            meta[fname]["caption"] = meta[fname].get("caption") or _caption_from_doc(func)
+    return pngs, meta
+
+
 def write_run(result: RunResult, out_dir) -> Path:
     """Write every output of ``result`` into ``out_dir`` and return its path.
 
@@ -76,7 +115,8 @@ def write_run(result: RunResult, out_dir) -> Path:
     ``summary.parquet`` (if pyarrow is importable), ``curves.csv``,
     ``rounds.csv``, ``<name>.csv`` per extra table, the charts
     ``win_rate.png``, ``fight_length.png``, ``survival.png`` (each skipped when
-    its table is empty) and a self-contained ``report.html``.
+    its table is empty), the plug-in's charts and a self-contained
+    ``report.html`` that links to all of them.
 
     Atomic: everything is built in a hidden sibling temporary directory and
     renamed to ``out_dir`` at the end; on any error nothing is left behind.
@@ -99,17 +139,14 @@ def write_run(result: RunResult, out_dir) -> Path:
         for name, df in tables.items():
             df.to_csv(tmp / f"{name}.csv", index=False)
 
-        pngs = {}
-        for fname, func_name in _charts.CHARTS.items():
-            # looked up at call time so tests (and plug-ins) can replace a chart
-            path = getattr(_charts, func_name)(result, tmp / fname)
-            if path is not None:
-                pngs[fname] = Path(path).read_bytes()
-
-        for fname, func in _system_charts(result.system).items():
-            path = func(result, tmp / fname)
-            if path is not None:
-                pngs[fname] = Path(path).read_bytes()
-
-        (tmp / "report.html").write_text(render_html(result, pngs), encoding="utf-8")
+        spec = _system_page(result.system)
+        terms = dict(spec.get("terms") or {})
+        pngs, meta = _draw_charts(result, tmp, terms)
+        page = Page(
+            terms=terms, headline=tuple(spec.get("headline") or ()),
+            key_columns=dict(spec.get("key_columns") or {}), meta=meta,
+            hidden=tuple(spec.get("hidden") or ()),
+            files={p.name: p.stat().st_size for p in sorted(tmp.iterdir()) if p.is_file()},
+        )
+        (tmp / "report.html").write_text(render_html(result, pngs, page), encoding="utf-8")
     return out_dir

@@ -28,7 +28,12 @@ Optional entry points: ``catalog_rows() -> list[dict]`` (``sim catalog``),
 ``bench(quick) -> dict`` (merged into ``sim bench``; a ``targets`` key
 extends the targets), ``play(scenario_model, seed) -> str`` (``sim play
 --log``), ``report_charts() -> {file name: function(result, path)}`` (extra
-PNG charts in the report; see ``sim/report/charts.py`` for the style).
+PNG charts in the report; see ``sim/report/charts.py`` for the style, and
+``_save`` for the caption and variant list each chart records),
+``report_page() -> dict`` (the report's nouns ``terms``, e.g. games and
+turns; ``headline``: the chart file names that answer the scenario's
+question, best first; ``key_columns``: table -> the columns shown unfolded;
+``hidden``: chart files written and linked but not shown).
 
 Systems are imported lazily so ``sim validate`` on one system never compiles
 another's kernels.

@@ -2,7 +2,7 @@
 
 Entry points (the same for every system, see ``sim.systems``):
 ``SCENARIO_MODEL``, ``RULES``, ``compile``, ``simulate``, ``summarize``, and
-the optional ``catalog_rows``, ``bench``, ``play``, ``report_charts``.
+the optional ``catalog_rows``, ``bench``, ``play``, ``report_charts``, ``report_page``.
 """
 from __future__ import annotations
 
@@ -95,3 +95,10 @@ def report_charts() -> dict:
     from . import charts
 
     return charts.CHARTS
+
+
+def report_page() -> dict:
+    """The report's words (games and turns) and its first chart (the matchup matrix)."""
+    from . import charts
+
+    return charts.PAGE

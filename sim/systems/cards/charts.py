@@ -12,7 +12,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
-from sim.report.charts import _save, variant_order
+from sim.report.charts import _save, _styles, length_limit, variant_order
 
 
 def _table(result, name):
@@ -31,8 +31,11 @@ def matchup_matrix(result, path: Path):
     decks_a = list(dict.fromkeys(t["deck_a"]))
     decks_b = list(dict.fromkeys(t["deck_b"]))
     n = len(groups)
-    fig = Figure(figsize=(1.6 + 2.1 * len(decks_b) * n, 1.2 + 1.0 * len(decks_a)))
-    axes = fig.subplots(1, n, squeeze=False)[0]
+    ncols = min(n, 2)
+    nrows = -(-n // ncols)
+    fig = Figure(figsize=(1.8 + max(2.2, 1.5 * len(decks_b)) * ncols,
+                          0.8 + (1.0 + 0.8 * len(decks_a)) * nrows), layout="constrained")
+    axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
     im = None
     for ax, ((pa, pb), df) in zip(axes, groups):
         m = np.full((len(decks_a), len(decks_b)), np.nan)
@@ -49,12 +52,19 @@ def matchup_matrix(result, path: Path):
         ax.set_yticks(range(len(decks_a)), decks_a)
         ax.set_xlabel("deck B")
         ax.set_ylabel("deck A")
-        ax.set_title(f"A: {pa} vs B: {pb}", fontsize="small")
+        ax.set_title(f"A plays {pa}\nB plays {pb}", fontsize="small")
+    for ax in axes[n:]:
+        ax.set_visible(False)
     if im is not None:
-        cb = fig.colorbar(im, ax=list(axes), shrink=0.8)
+        cb = fig.colorbar(im, ax=list(axes[:n]), shrink=0.8)
         cb.ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         cb.set_label("side A win rate")
-    return _save(fig, path)
+    drawn = [v for v in variant_order(result, t) if v in set(t["variant"])]
+    caption = ("Side A's win rate for each pair of decks (A's deck down, B's across) with its "
+               "95% interval; blue favours A, red favours B"
+               + (", one panel per pair of players." if n > 1 else "."))
+    return _save(fig, path, caption=caption, variants=drawn, title="Matchup matrix",
+                 omitted={v: "no matchup row" for v in variant_order(result) if v not in set(drawn)})
 
 
 def first_player(result, path: Path):
@@ -62,10 +72,12 @@ def first_player(result, path: Path):
     t = _table(result, "matchups")
     if t is None:
         return None
+    every = variant_order(result, t)
     t = t.dropna(subset=["first_player_win"])
     if t.empty:
         return None
     order = [v for v in variant_order(result, t) if v in set(t["variant"])]
+    omitted = {v: "no decisive game to count" for v in every if v not in set(order)}
     t = t.set_index("variant").loc[order].reset_index()
     n = len(t)
     fig = Figure(figsize=(8.0, 1.2 + 0.4 * n))
@@ -83,7 +95,10 @@ def first_player(result, path: Path):
     ax.set_title("First-player advantage per matchup")
     ax.grid(axis="x", color="0.92")
     fig.tight_layout()
-    return _save(fig, path)
+    caption = ("Share of decisive games won by whoever played first, per matchup, with 95% "
+               "Wilson intervals; the dashed line is no advantage (50%).")
+    return _save(fig, path, caption=caption, variants=order, omitted=omitted,
+                 title="First-player advantage")
 
 
 def card_impact(result, path: Path, top: int = 40):
@@ -113,7 +128,10 @@ def card_impact(result, path: Path, top: int = 40):
     ax.set_title("Per-card impact (draft-analytics style; invented cards)")
     ax.grid(axis="x", color="0.92")
     fig.tight_layout()
-    return _save(fig, path)
+    caption = (f"Per card, pooled over every variant and both seats: win rate in games where it "
+               f"was drawn minus win rate where it was not, in percentage points; the "
+               f"{len(agg)} cards with the largest effect, coloured by deck.")
+    return _save(fig, path, caption=caption, title="Card impact")
 
 
 def game_length(result, path: Path):
@@ -121,27 +139,38 @@ def game_length(result, path: Path):
     r = result.rounds
     if r is None or r.empty:
         return None
-    order = [v for v in variant_order(result, r) if v in set(r["variant"])]
+    every = variant_order(result, r)
+    order = [v for v in every if v in set(r["variant"])]
     fig = Figure(figsize=(8.0, 3.6))
     ax = fig.add_subplot()
-    tmax = 1
+    drawn, omitted = [], {v: "no games recorded" for v in every if v not in set(order)}
+    styles = _styles(order)
     for v in order:
         d = r[r["variant"] == v].sort_values("rounds")
         tot = d["count"].sum()
         if tot == 0:
+            omitted[v] = "no games recorded"
             continue
-        nz = d[d["count"] > 0]["rounds"]
-        tmax = max(tmax, int(nz.max()) if len(nz) else 1)
-        ax.step(d["rounds"], d["count"] / tot, where="mid", label=str(v), linewidth=1.2)
+        colour, ls = styles[v]
+        ax.step(d["rounds"], d["count"] / tot, where="mid", label=str(v), linewidth=1.2,
+                color=colour, linestyle=ls)
+        drawn.append(v)
+    limit, beyond = length_limit(r["rounds"], r["count"])
+    tmax = limit if limit is not None else 1
     ax.set_xlim(0.5, tmax + 0.5)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    ax.set_xlabel("turns (each player's turn counts one)")
+    ax.set_xlabel("turns (each player's turn counts one); axis cut at the 99.5th percentile")
     ax.set_ylabel("share of games")
     ax.set_title("Game length")
     ax.grid(color="0.92")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", frameon=False)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", frameon=False,
+              ncol=1 if len(drawn) <= 16 else 2)
     fig.tight_layout()
-    return _save(fig, path)
+    caption = (f"How long games last: the share of games that ended after each number of turns "
+               f"(each player's turn counts one), one line per variant. The axis ends at turn "
+               f"{tmax:g}, the 99.5th percentile over all variants"
+               + (f"; {100 * beyond:.2f}% of games ran longer." if beyond > 0 else "."))
+    return _save(fig, path, caption=caption, variants=drawn, omitted=omitted, title="Game length")
 
 
 CHARTS = {
@@ -149,4 +178,14 @@ CHARTS = {
     "first_player.png": first_player,
     "card_impact.png": card_impact,
     "game_length.png": game_length,
+}
+
+#: what the report page says and shows first for a card run (``report_page()``)
+PAGE = {
+    "terms": {"fight": "game", "fights": "games", "round": "turn", "rounds": "turns",
+              "trials": "games", "trial": "game"},
+    "headline": ("matchup_matrix.png", "win_rate.png"),
+    # the shared fight-length chart says the same in games and turns (and marks
+    # the turn cap): game_length.png is written and linked, not shown twice
+    "hidden": ("game_length.png",),
 }

@@ -172,3 +172,10 @@ def report_charts() -> dict:
     from . import charts
 
     return charts.CHARTS
+
+
+def report_page() -> dict:
+    """What the report shows first and which table columns stay unfolded."""
+    from . import charts
+
+    return charts.PAGE

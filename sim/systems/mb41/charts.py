@@ -3,6 +3,8 @@
 Each function takes a :class:`sim.results.RunResult` and a path, writes one
 PNG and returns the path, or ``None`` when its table is missing or empty.
 They read the tables of :mod:`.summarize` (``combatants``, ``talents``).
+Every chart drawn per variant draws every variant of the run (panels lay out
+in a grid), and records which it drew in the PNG (``sim.report.charts._save``).
 """
 from __future__ import annotations
 
@@ -12,11 +14,10 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
-from sim.report.charts import _save, variant_order
+from sim.report.charts import _save, _styles, variant_order
 
 STATS = ("heart", "fury", "judgment")
 COLOURS = {"heart": "#d1495b", "fury": "#edae49", "judgment": "#00798c"}
-MAX_PANELS = 8
 
 
 def _table(result, name):
@@ -27,9 +28,28 @@ def _table(result, name):
 
 
 def _panels(result, t):
-    """(variant, rows) pairs in summary order, at most MAX_PANELS."""
+    """(variant, rows) pairs in summary order: every variant with rows (there
+    is no cap: many variants lay out in a grid of panels, see :func:`_grid`)."""
     order = [v for v in variant_order(result, t) if v in set(t["variant"])]
-    return [(v, t[t["variant"] == v]) for v in order[:MAX_PANELS]]
+    return [(v, t[t["variant"] == v]) for v in order]
+
+
+def _omitted(result, drawn, why):
+    """variant -> reason, for the run's variants a chart does not draw."""
+    return {v: why for v in variant_order(result) if v not in set(drawn)}
+
+
+def _grid(n: int, wide: bool) -> tuple:
+    """(rows, columns) of panels: one column up to 3 panels (or wide panels)."""
+    ncols = 1 if n <= 3 or wide else (2 if n <= 8 else 3)
+    return -(-n // ncols), ncols
+
+
+def _legend_above(fig, axes, ncol: int) -> None:
+    """One legend for the figure, above the panels (never over the data)."""
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside upper center", ncol=ncol, fontsize="small",
+               frameon=False)
 
 
 def overcharge(result, path: Path):
@@ -43,8 +63,10 @@ def overcharge(result, path: Path):
         return None
     panels = _panels(result, t)
     girls = max(len(df) for _, df in panels)
-    fig = Figure(figsize=(1.5 + 1.2 * girls, 2.2 + 2.4 * len(panels)), layout="constrained")
-    axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
+    nrows, ncols = _grid(len(panels), wide=girls > 4)
+    fig = Figure(figsize=(min(16.0, (1.5 + 1.2 * girls) * ncols + 0.5), 1.0 + 2.4 * nrows),
+                 layout="constrained")
+    axes = fig.subplots(nrows, ncols, squeeze=False, sharey=True).ravel()
     w = 0.8 / len(STATS)
     for ax, (variant, df) in zip(axes, panels):
         x = np.arange(len(df))
@@ -55,13 +77,22 @@ def overcharge(result, path: Path):
             if bursts is not None:
                 for b, rate in zip(bars, bursts.to_numpy()):
                     if rate > 0:
-                        ax.annotate(f"{rate:.1%}" if rate >= 0.001 else "<0.1%", (b.get_x() + b.get_width() / 2, b.get_height()),
+                        ax.annotate(f"{rate:.1%}" if rate >= 0.001 else "<0.1%",
+                                    (b.get_x() + b.get_width() / 2, b.get_height()),
                                     ha="center", va="bottom", fontsize="x-small")
-        ax.set_xticks(x, df["combatant"].astype(str))
+        ax.set_xticks(x, df["combatant"].astype(str), fontsize="small")
+        ax.set_title(str(variant), fontsize="small")
+        ax.margins(y=0.15)
+    for ax in axes[len(panels):]:
+        ax.set_visible(False)
+    for ax in axes[::ncols]:
         ax.set_ylabel("overcharge / fight")
-        ax.set_title(f"{variant} (labels: bursts per fight)", fontsize="small")
-    axes[0].legend(fontsize="small", ncol=3)
-    return _save(fig, path)
+    _legend_above(fig, axes, 3)
+    caption = ("Overcharge each girl gains per fight on each magical stat (heart, fury, "
+               "judgment), one panel per variant; the labels over the bars are bursts per fight.")
+    return _save(fig, path, caption=caption, variants=[v for v, _ in panels],
+                 omitted=_omitted(result, [v for v, _ in panels], "no girls in this variant"),
+                 title="Overcharge and bursts")
 
 
 def talent_use(result, path: Path):
@@ -71,20 +102,28 @@ def talent_use(result, path: Path):
         return None
     t = t.assign(label=t["combatant"].astype(str) + ": " + t["talent"].astype(str))
     labels = list(dict.fromkeys(t["label"]))
-    variants = [v for v in variant_order(result, t) if v in set(t["variant"])][:MAX_PANELS]
-    fig = Figure(figsize=(8.0, 1.4 + 0.28 * len(labels) * max(1, len(variants)) ** 0.5))
+    variants = [v for v in variant_order(result, t) if v in set(t["variant"])]
+    styles = _styles(variants)
+    nv = max(1, len(variants))
+    fig = Figure(figsize=(8.0, 1.4 + 0.16 * len(labels) * nv + 0.2 * len(labels)))
     ax = fig.add_subplot()
-    h = 0.8 / max(1, len(variants))
+    h = 0.8 / nv
     y = np.arange(len(labels))
     for k, v in enumerate(variants):
         df = t[t["variant"] == v].set_index("label").reindex(labels)
-        ax.barh(y + k * h - 0.4 + h / 2, df["uses_per_fight"].fillna(0).to_numpy(), h, label=str(v))
+        ax.barh(y + k * h - 0.4 + h / 2, df["uses_per_fight"].fillna(0).to_numpy(), h,
+                label=str(v), color=styles[v][0])
     ax.set_yticks(y, labels, fontsize="small")
     ax.invert_yaxis()
     ax.set_xlabel("uses per fight")
-    if len(variants) > 1:
-        ax.legend(fontsize="x-small")
-    return _save(fig, path)
+    ax.grid(axis="x", color="0.92")
+    ax.set_axisbelow(True)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="x-small", frameon=False,
+              ncol=1 if nv <= 20 else 2)
+    caption = ("How often each talent slot is used per fight (Boost included), per combatant; "
+               "one bar per variant, in the legend's order.")
+    return _save(fig, path, caption=caption, variants=variants,
+                 omitted=_omitted(result, variants, "no talent uses recorded"), title="Talent use")
 
 
 def ko_death(result, path: Path):
@@ -93,9 +132,11 @@ def ko_death(result, path: Path):
     if t is None or not {"ko_rate", "ko_lo", "ko_hi", "death_rate", "death_lo", "death_hi"} <= set(t.columns):
         return None
     panels = _panels(result, t)
-    fig = Figure(figsize=(8.0, 1.4 + 0.35 * sum(len(df) for _, df in panels) + 0.3 * len(panels)),
+    per = max(len(df) for _, df in panels)
+    nrows, ncols = _grid(len(panels), wide=False)
+    fig = Figure(figsize=(8.0 if ncols == 1 else 5.0 * ncols, 0.8 + (0.9 + 0.3 * per) * nrows),
                  layout="constrained")
-    axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
+    axes = fig.subplots(nrows, ncols, squeeze=False, sharex=True).ravel()
     for ax, (variant, df) in zip(axes, panels):
         y = np.arange(len(df))
         for off, (col, colour, label) in enumerate((("ko", "#2a7ab0", "KO"), ("death", "#8b0000", "death"))):
@@ -103,12 +144,19 @@ def ko_death(result, path: Path):
             err = np.vstack([x - df[f"{col}_lo"].to_numpy(), df[f"{col}_hi"].to_numpy() - x])
             ax.errorbar(x, y + 0.15 * (off * 2 - 1), xerr=err, fmt="o", color=colour, capsize=2, label=label)
         ax.set_yticks(y, df["combatant"].astype(str), fontsize="small")
-        ax.invert_yaxis()
+        ax.set_ylim(len(df) - 0.5, -0.5)
         ax.set_xlim(0, 1)
         ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        ax.grid(axis="x", color="0.92")
         ax.set_title(str(variant), fontsize="small")
-    axes[0].legend(fontsize="x-small", loc="lower right")
-    return _save(fig, path)
+    for ax in axes[len(panels):]:
+        ax.set_visible(False)
+    _legend_above(fig, axes, 2)
+    caption = ("Share of fights in which each combatant was knocked out (KO) or died, "
+               "with 95% Wilson intervals; one panel per variant.")
+    return _save(fig, path, caption=caption, variants=[v for v, _ in panels],
+                 omitted=_omitted(result, [v for v, _ in panels], "no combatants recorded"),
+                 title="KO and death rates")
 
 
 def episode_progress(result, path: Path):
@@ -117,26 +165,32 @@ def episode_progress(result, path: Path):
     t = _table(result, "episode_progress")
     if t is None:
         return None
-    variants = [v for v in variant_order(result, t) if v in set(t["variant"])][:MAX_PANELS]
+    variants = [v for v in variant_order(result, t) if v in set(t["variant"])]
+    styles = _styles(variants)
     stages = list(dict.fromkeys(t.sort_values("stage")["stage_name"]))
-    fig = Figure(figsize=(8.0, 1.6 + 0.45 * len(stages) * max(1, len(variants)) ** 0.5), layout="constrained")
+    nv = max(1, len(variants))
+    fig = Figure(figsize=(8.0, 1.6 + 0.2 * len(stages) * nv + 0.25 * len(stages)), layout="constrained")
     ax = fig.add_subplot()
-    h = 0.8 / max(1, len(variants))
+    h = 0.8 / nv
     y = np.arange(len(stages))
     for k, v in enumerate(variants):
         df = t[t["variant"] == v].set_index("stage_name").reindex(stages)
         x = df["rate"].fillna(0).to_numpy()
         err = np.vstack([x - df["lo"].fillna(0).to_numpy(), df["hi"].fillna(0).to_numpy() - x])
-        ax.barh(y + k * h - 0.4 + h / 2, x, h, xerr=err, capsize=2, label=str(v))
+        ax.barh(y + k * h - 0.4 + h / 2, x, h, xerr=err, capsize=2, label=str(v), color=styles[v][0])
     ax.set_yticks(y, stages, fontsize="small")
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.set_xlabel("share of episodes")
-    ax.set_title("episode: where it ended", fontsize="small")
-    if len(variants) > 1:
-        ax.legend(fontsize="x-small")
-    return _save(fig, path)
+    ax.grid(axis="x", color="0.92")
+    ax.set_axisbelow(True)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="x-small", frameon=False)
+    caption = ("How far the party got: the share of episodes that ended in each scene, and that "
+               "won the last one, with 95% Wilson intervals; one bar per variant.")
+    return _save(fig, path, caption=caption, variants=variants,
+                 omitted=_omitted(result, variants, "no episode recorded"),
+                 title="How far the party got")
 
 
 CHARTS = {
@@ -144,4 +198,14 @@ CHARTS = {
     "overcharge.png": overcharge,
     "talent_use.png": talent_use,
     "ko_death.png": ko_death,
+}
+
+#: what the report page says and shows first for a 4.1 run (``report_page()``)
+PAGE = {
+    "headline": ("episode_progress.png", "win_rate.png"),
+    "key_columns": {
+        "combatants": ["variant", "combatant", "side", "kind", "attacks", "hit_rate",
+                       "damage_dealt", "damage_taken", "ko_rate", "death_rate", "boosts"],
+        "flair_tiers": ["variant", "combatant", "stat", "tier_name", "rate"],
+    },
 }
