@@ -553,3 +553,18 @@ def test_threshold_recharge_keeps_the_old_behaviour():
         assert cc[A, K.K_RECHARGES] == 1 and cc[A, K.K_ATTACKS] == 0 and dyn[A, K.D_MANA] == 3
     dyn, cc = _recharge_act({"recharge": "threshold"}, mana=1, check=(1, 1, 1, 1, 1, 1, 1))  # 1 aug die
     assert cc[A, K.K_RECHARGES] == 0 and cc[A, K.K_ATTACKS] == 1 and dyn[A, K.D_MANA] == 0
+
+
+def test_targets_attacked_counts_every_target_of_one_attack():
+    """One attack roll, several targets (L81): attacks 1, targets_attacked and hits per target,
+    so hits <= targets attacked (hit_rate <= 1) where hits / attacks reached 2 and more."""
+    inp, dyn, cc = setup(a={"attack_kind": "mystic", "policy": {"targets": 2}}, more_b=[member("Cid")])
+    attack(inp, dyn, cc, A, B, check=(10, 10, 1, 1, 1, 1, 1, 1))
+    assert (cc[A, K.K_ATTACKS], cc[A, K.K_TARGETED], cc[A, K.K_HITS]) == (1, 2, 2)
+    spec = {"attack_kind": "specialization", "specialization": {"area": True, "allies_caught": 1}}
+    inp = inputs(scenario([member("Ami", **spec), member("Ally")], [member("Bea"), member("Cid")]))
+    dyn, cc = state(inp)
+    attack(inp, dyn, cc, 0, 2, check=(10, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1))  # Bea, then Ally, Cid
+    assert (cc[0, K.K_ATTACKS], cc[0, K.K_TARGETED], cc[0, K.K_HITS]) == (1, 3, 3)
+    attack(inp, dyn, cc, 0, 2, check=(1, 1, 1, 1, 10, 10, 10, 10, 10, 10, 10, 10))  # all defend
+    assert (cc[0, K.K_ATTACKS], cc[0, K.K_TARGETED], cc[0, K.K_HITS]) == (2, 6, 3)
