@@ -471,10 +471,12 @@ def test_no_barrage_with_a_mundane_weapon():
 # ---------------------------------------------------------------- issue 24: reasoned escape and Recharge
 
 
-def held_act(b_fields, pen, check):
+def held_act(b_fields, pen, check, holder_out=False):
     """Bea is held (-pen dice, TN 2) by Ami's spell and takes her action with ``check`` faces."""
     inp, dyn, cc = setup(b=b_fields)
     K.hold(dyn, B, pen, 2, K.HELD_SPELL, A)
+    if holder_out:
+        dyn[A, K.D_OUT] = K.OUT_KO
     s = Script(check=check)
     run(inp, dyn, cc, K.act, s.streams, i=B, aid_dice=0)
     s.assert_consumed()
@@ -488,11 +490,25 @@ def test_reasoned_escape_attacks_through_a_small_hold():
     assert cc[B, K.K_ATTACKS] == 1 and dyn[A, K.D_W] == 1 + 5 - 1 and dyn[B, K.D_HELD] == 2
 
 
-def test_reasoned_escape_pulls_free_of_a_large_hold():
-    """A -3 hold on 5 dice leaves 2 < 3 lost: one later attack repays the turn -> the Strength test,
-    2 dice, 7 + 7 = 2 successes >= TN 2 (rule escape_tie: meets)."""
-    dyn, cc = held_act({"abilities": {"strength": 10}}, 3, (7, 7))
+def test_reasoned_escape_pulls_free_of_a_large_hold_nobody_can_put_back():
+    """A -3 hold on 5 dice leaves 2 < 3 lost: one later attack repays the turn. Its caster is out
+    of the fight -> the Strength test, 2 dice, 7 + 7 = 2 successes >= TN 2 (rule escape_tie: meets)."""
+    dyn, cc = held_act({"abilities": {"strength": 10}}, 3, (7, 7), holder_out=True)
     assert cc[B, K.K_ATTACKS] == 0 and dyn[B, K.D_HELD] == 0 and dyn[B, K.D_HELD_KIND] == K.HELD_NONE
+
+
+def test_reasoned_escape_attacks_through_while_the_caster_can_recast():
+    """The same -3 hold while its caster is still in the fight: she would cast it again with her
+    next action, so Bea attacks through with 2 dice (Ami dodges with 3)."""
+    dyn, cc = held_act({"abilities": {"strength": 10}}, 3, (1, 1, 1, 1, 1))
+    assert cc[B, K.K_ATTACKS] == 1 and dyn[B, K.D_HELD] == 3
+
+
+def test_reasoned_escape_when_the_hold_leaves_no_attack_die():
+    """A ranged girl with AGI 4 (2 dice) held at -2 has no attack die left; her STR 10 gives 5 - 2 = 3
+    dice for the Strength test -> she tries to pull free even while the caster is in the fight."""
+    dyn, cc = held_act({"attack_kind": "ranged", "abilities": {"strength": 10, "agility": 4}}, 2, (7, 1, 1))
+    assert cc[B, K.K_ATTACKS] == 0 and dyn[B, K.D_HELD] == 2  # 1 success < TN 2: still held
 
 
 def test_reasoned_escape_needs_a_die_for_the_strength_test():
@@ -504,13 +520,14 @@ def test_reasoned_escape_needs_a_die_for_the_strength_test():
 
 def test_escape_always_and_never_keep_the_old_flags():
     """escape: true (the old default) = always: pulls free even of a -2 hold on 5 dice;
-    escape: false = never: attacks through a -3 hold she could pull free of."""
+    escape: false = never: attacks through a hold that leaves her no attack die."""
     dyn, cc = held_act({"abilities": {"strength": 10}, "policy": {"escape": True}}, 2, (7, 7, 1))
     assert cc[B, K.K_ATTACKS] == 0 and dyn[B, K.D_HELD] == 0
     dyn, cc = held_act({"abilities": {"strength": 10}, "policy": {"escape": "always"}}, 2, (1, 1, 1))
     assert cc[B, K.K_ATTACKS] == 0 and dyn[B, K.D_HELD] == 2  # 0 successes < TN 2: still held
-    dyn, cc = held_act({"abilities": {"strength": 10}, "policy": {"escape": False}}, 3, (1, 1, 1, 1, 1))
-    assert cc[B, K.K_ATTACKS] == 1 and dyn[B, K.D_HELD] == 3
+    ranged = {"attack_kind": "ranged", "abilities": {"strength": 10, "agility": 4}}
+    dyn, cc = held_act({**ranged, "policy": {"escape": False}}, 2, (1, 1, 1))  # 0 dice vs Ami's 3
+    assert cc[B, K.K_ATTACKS] == 1 and dyn[B, K.D_HELD] == 2
 
 
 def test_escape_policy_validation():

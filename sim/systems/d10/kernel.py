@@ -1284,14 +1284,16 @@ def escape(comb, pol, rules, tab, dyn, streams, cc, i, bonus):
 def escape_pays(comb, rules, dyn, i, bonus):
     """Policy ``escape: reasoned``: is pulling free of her hold worth this turn?
 
-    Pulling free costs this turn's attack (her pool less the hold's ``p`` dice)
-    and gives the ``p`` dice back on every later roll, attack and defence. So it
-    pays once a single later attack regains at least the dice she would attack
-    with now: the hold takes half her attack pool or more (``lost >= kept``).
-    A hold that takes fewer dice is cheaper to attack through. She also needs
-    at least one die for the Strength test (D7 iii, D25 iii), else she attacks.
+    Pulling free costs this turn's attack (her pool less the hold's dice) and
+    gives the hold's dice back on her later rolls, attack and defence. That pays
+    once a single later attack regains at least the dice she would attack with
+    now (the hold takes half her attack pool or more, ``lost >= kept``), but
+    only if the hold stays off: while the one who holds her is still in the
+    fight she can put it back with her next action (a penalty spell is re-cast,
+    tentacles grapple again), so she attacks through it, unless it leaves her
+    no attack die at all. She also needs one die for the Strength test (D7 iii,
+    D25 iii), else she attacks.
     """
-    p = dyn[i, D_HELD]
     kind = comb[i, C_ATK]
     ab = STR
     if kind == ATK_RANGED:
@@ -1299,9 +1301,14 @@ def escape_pays(comb, rules, dyn, i, bonus):
     elif kind >= ATK_MYSTIC:
         ab = MAG
     kept = pool_size(comb, rules, dyn, i, ab, kind, bonus, 0)
-    lost = pool_size(comb, rules, dyn, i, ab, kind, bonus, -p) - kept
-    if lost < kept:
-        return False
+    if kept > 0:
+        lost = pool_size(comb, rules, dyn, i, ab, kind, bonus, -dyn[i, D_HELD]) - kept
+        if lost < kept:
+            return False
+        by = dyn[i, D_HELD_BY]
+        if by >= 0:
+            if in_fight(dyn, by):
+                return False
     return pool_size(comb, rules, dyn, i, STR, T_ESCAPE, bonus, 0) > 0
 
 
