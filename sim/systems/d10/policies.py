@@ -43,8 +43,10 @@ Parameters:
   * ``grapple``: Tentacles: ``never``, ``grapple`` (then attack), ``pin``;
   * ``escape``: when held (a penalty spell, a grapple, a pin): ``reasoned``
     (the presets' default) pulls free only when the hold takes half of her
-    attack dice or more and she has a die for the Strength test, else attacks
-    through the penalty (see :func:`.kernel.escape_pays`); ``always`` (or
+    attack dice or more and whoever holds her is out of the fight (else she
+    would be held again), or when it leaves her no attack die; she needs a die
+    for the Strength test; otherwise she attacks through the penalty (see
+    :func:`.kernel.escape_pays`); ``always`` (or
     ``true``, the old default) spends every held turn pulling free; ``never``
     (or ``false``) always attacks through;
   * ``blood_magic``: pay a mana shortfall with wounds (Blood Magic);
