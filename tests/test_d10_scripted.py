@@ -466,3 +466,122 @@ def test_no_barrage_with_a_mundane_weapon():
                             "policy": pol}, more_b=[c])
     attack(inp, dyn, cc, A, B, check=(10, 10, 1, 1, 1, 1, 1, 1, 1))
     assert cc[A, K.K_BARRAGE] == 1 and dyn[A, K.D_MANA] == 6 - 1 - 2
+
+
+# ---------------------------------------------------------------- issue 24: reasoned escape and Recharge
+
+
+def held_act(b_fields, pen, check, holder_out=False):
+    """Bea is held (-pen dice, TN 2) by Ami's spell and takes her action with ``check`` faces."""
+    inp, dyn, cc = setup(b=b_fields)
+    K.hold(dyn, B, pen, 2, K.HELD_SPELL, A)
+    if holder_out:
+        dyn[A, K.D_OUT] = K.OUT_KO
+    s = Script(check=check)
+    run(inp, dyn, cc, K.act, s.streams, i=B, aid_dice=0)
+    s.assert_consumed()
+    return dyn, cc
+
+
+def test_reasoned_escape_attacks_through_a_small_hold():
+    """escape: reasoned (the default): STR 10 = 5 dice, a -2 hold leaves 3 > 2 lost -> she attacks
+    with 3 dice (Ami dodges with 3); no Strength test."""
+    dyn, cc = held_act({"abilities": {"strength": 10}}, 2, (10, 10, 7, 1, 1, 1))
+    assert cc[B, K.K_ATTACKS] == 1 and dyn[A, K.D_W] == 1 + 5 - 1 and dyn[B, K.D_HELD] == 2
+
+
+def test_reasoned_escape_pulls_free_of_a_large_hold_nobody_can_put_back():
+    """A -3 hold on 5 dice leaves 2 < 3 lost: one later attack repays the turn. Its caster is out
+    of the fight -> the Strength test, 2 dice, 7 + 7 = 2 successes >= TN 2 (rule escape_tie: meets)."""
+    dyn, cc = held_act({"abilities": {"strength": 10}}, 3, (7, 7), holder_out=True)
+    assert cc[B, K.K_ATTACKS] == 0 and dyn[B, K.D_HELD] == 0 and dyn[B, K.D_HELD_KIND] == K.HELD_NONE
+
+
+def test_reasoned_escape_attacks_through_while_the_caster_can_recast():
+    """The same -3 hold while its caster is still in the fight: she would cast it again with her
+    next action, so Bea attacks through with 2 dice (Ami dodges with 3)."""
+    dyn, cc = held_act({"abilities": {"strength": 10}}, 3, (1, 1, 1, 1, 1))
+    assert cc[B, K.K_ATTACKS] == 1 and dyn[B, K.D_HELD] == 3
+
+
+def test_reasoned_escape_when_the_hold_leaves_no_attack_die():
+    """A ranged girl with AGI 4 (2 dice) held at -2 has no attack die left; her STR 10 gives 5 - 2 = 3
+    dice for the Strength test -> she tries to pull free even while the caster is in the fight."""
+    dyn, cc = held_act({"attack_kind": "ranged", "abilities": {"strength": 10, "agility": 4}}, 2, (7, 1, 1))
+    assert cc[B, K.K_ATTACKS] == 0 and dyn[B, K.D_HELD] == 2  # 1 success < TN 2: still held
+
+
+def test_reasoned_escape_needs_a_die_for_the_strength_test():
+    """STR 6 = 3 dice held at -3: nothing to attack with, but no die to pull free either -> she attacks
+    (0 dice against Ami's 3: a tie at 0 hits, L85)."""
+    dyn, cc = held_act({}, 3, (1, 1, 1))
+    assert cc[B, K.K_ATTACKS] == 1 and dyn[B, K.D_HELD] == 3
+
+
+def test_escape_always_and_never_keep_the_old_flags():
+    """escape: true (the old default) = always: pulls free even of a -2 hold on 5 dice;
+    escape: false = never: attacks through a hold that leaves her no attack die."""
+    dyn, cc = held_act({"abilities": {"strength": 10}, "policy": {"escape": True}}, 2, (7, 7, 1))
+    assert cc[B, K.K_ATTACKS] == 0 and dyn[B, K.D_HELD] == 0
+    dyn, cc = held_act({"abilities": {"strength": 10}, "policy": {"escape": "always"}}, 2, (1, 1, 1))
+    assert cc[B, K.K_ATTACKS] == 0 and dyn[B, K.D_HELD] == 2  # 0 successes < TN 2: still held
+    ranged = {"attack_kind": "ranged", "abilities": {"strength": 10, "agility": 4}}
+    dyn, cc = held_act({**ranged, "policy": {"escape": False}}, 2, (1, 1, 1))  # 0 dice vs Ami's 3
+    assert cc[B, K.K_ATTACKS] == 1 and dyn[B, K.D_HELD] == 2
+
+
+def test_escape_policy_validation():
+    import pytest
+    from sim.systems.d10.testing import load
+    with pytest.raises(Exception, match="unknown escape policy 'sometimes'"):
+        load(scenario([member("Ami", policy={"escape": "sometimes"})], [member("Bea")]))
+    with pytest.raises(Exception, match="unknown recharge policy"):
+        load(scenario([member("Ami", policy={"recharge": "often"})], [member("Bea")]))
+
+
+def _recharge_act(policy, kind="melee", mana=0, check=()):
+    inp, dyn, cc = setup(a={"attack_kind": kind, "policy": {"preset": "balanced", "fortune": "never", **policy}})
+    dyn[A, K.D_MANA] = mana
+    s = Script(check=check)
+    run(inp, dyn, cc, K.act, s.streams, i=A, aid_dice=0)
+    s.assert_consumed()
+    return dyn, cc
+
+
+def test_reasoned_recharge_attacks_when_the_attack_is_free():
+    """recharge: reasoned (the default): out of mana, a melee attack costs nothing -> she attacks
+    (no augmentation die) instead of Recharging (L113)."""
+    dyn, cc = _recharge_act({}, check=(1, 1, 1, 1, 1, 1))
+    assert cc[A, K.K_RECHARGES] == 0 and cc[A, K.K_ATTACKS] == 1 and dyn[A, K.D_DEFPEN] == 0
+
+
+def test_reasoned_recharge_when_the_attack_cannot_be_paid():
+    """A specialization use costs 1 mana (L51): with 0 she Recharges: +3 mana, -2 defence dice."""
+    dyn, cc = _recharge_act({}, kind="specialization")
+    assert cc[A, K.K_RECHARGES] == 1 and cc[A, K.K_ATTACKS] == 0
+    assert dyn[A, K.D_MANA] == 3 and dyn[A, K.D_DEFPEN] == 2
+
+
+def test_threshold_recharge_keeps_the_old_behaviour():
+    """recharge: threshold with recharge_below 1 (the old default) Recharges whenever she runs dry,
+    even when the attack is free; setting recharge_below alone selects threshold."""
+    for policy in ({"recharge": "threshold"}, {"recharge_below": 1}):
+        dyn, cc = _recharge_act(policy)
+        assert cc[A, K.K_RECHARGES] == 1 and cc[A, K.K_ATTACKS] == 0 and dyn[A, K.D_MANA] == 3
+    dyn, cc = _recharge_act({"recharge": "threshold"}, mana=1, check=(1, 1, 1, 1, 1, 1, 1))  # 1 aug die
+    assert cc[A, K.K_RECHARGES] == 0 and cc[A, K.K_ATTACKS] == 1 and dyn[A, K.D_MANA] == 0
+
+
+def test_targets_attacked_counts_every_target_of_one_attack():
+    """One attack roll, several targets (L81): attacks 1, targets_attacked and hits per target,
+    so hits <= targets attacked (hit_rate <= 1) where hits / attacks reached 2 and more."""
+    inp, dyn, cc = setup(a={"attack_kind": "mystic", "policy": {"targets": 2}}, more_b=[member("Cid")])
+    attack(inp, dyn, cc, A, B, check=(10, 10, 1, 1, 1, 1, 1, 1))
+    assert (cc[A, K.K_ATTACKS], cc[A, K.K_TARGETED], cc[A, K.K_HITS]) == (1, 2, 2)
+    spec = {"attack_kind": "specialization", "specialization": {"area": True, "allies_caught": 1}}
+    inp = inputs(scenario([member("Ami", **spec), member("Ally")], [member("Bea"), member("Cid")]))
+    dyn, cc = state(inp)
+    attack(inp, dyn, cc, 0, 2, check=(10, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1))  # Bea, then Ally, Cid
+    assert (cc[0, K.K_ATTACKS], cc[0, K.K_TARGETED], cc[0, K.K_HITS]) == (1, 3, 3)
+    attack(inp, dyn, cc, 0, 2, check=(1, 1, 1, 1, 10, 10, 10, 10, 10, 10, 10, 10))  # all defend
+    assert (cc[0, K.K_ATTACKS], cc[0, K.K_TARGETED], cc[0, K.K_HITS]) == (2, 6, 3)

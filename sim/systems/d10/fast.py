@@ -294,6 +294,7 @@ def duel(comb, pol, rules, tab, dyn, order, ikey, streams, cc, chk, sizes):
 def _count(cc, c, w, out, att, hit, dealt, taken, pd, mb, mbf, dt):
     """Add one duel's counters of combatant ``c`` (defending with ``dt``)."""
     cc[c, K.K_ATTACKS] += att
+    cc[c, K.K_TARGETED] += att
     cc[c, K.K_HITS] += hit
     cc[c, K.K_DEALT] += dealt
     cc[c, K.K_TAKEN] += taken

@@ -186,6 +186,9 @@ FORT_NEVER = 0
 FORT_ALWAYS = 1
 FORT_DEFENCE = 2
 FORT_RESCUE = 3
+ESC_NEVER = 0       # P_ESCAPE: attack through every hold
+ESC_ALWAYS = 1      # spend the action pulling free whenever held (the old default)
+ESC_REASONED = 2    # pull free only when the hold costs at least half her attack dice (escape_pays)
 
 # ---------------------------------------------------------------- dynamic columns
 D_W = 0             # wounds
@@ -257,7 +260,8 @@ K_AUG_DICE = 33
 K_STUNT_DICE = 34
 K_DEFENCES = 35     # 4 columns: defences rolled: dodge, parry, block, luck
 K_FORM2 = 39        # attacks made in the Dual Weapon's second form
-NK = 40
+K_TARGETED = 40     # targets rolled against by her attacks (one per target of a multi-target or area use)
+NK = 41
 
 # fight counters
 F_WIN = 0
@@ -905,6 +909,7 @@ def attack_others(comb, pol, rules, tab, dyn, streams, cc, i, t0, a, kind, ntarg
         if not ok:
             continue
         d, dt = defend(comb, pol, rules, tab, dyn, chk, cc, j, kind, 0)
+        cc[i, K_TARGETED] += 1
         if effect:
             exceed = rules[R_SPEC_TIE] == 0
             d = fortune_defence(comb, pol, rules, dyn, cc, j, d, a, exceed)
@@ -1061,6 +1066,7 @@ def attack_primary(comb, pol, rules, tab, dyn, streams, cc, i, t, a, kind, effec
     """The roll against the primary target ``t``: a spell effect held on a
     win, or a hit resolved.  Returns (hits, ``i``'s result after fortune)."""
     d, dt = defend(comb, pol, rules, tab, dyn, streams[S_CHECK], cc, t, kind, 0)
+    cc[i, K_TARGETED] += 1
     hits = 0
     if effect:
         exceed = rules[R_SPEC_TIE] == 0
@@ -1275,6 +1281,38 @@ def escape(comb, pol, rules, tab, dyn, streams, cc, i, bonus):
 
 
 @kernel
+def escape_pays(comb, rules, dyn, i, bonus):
+    """Policy ``escape: reasoned``: is pulling free of her hold worth this turn?
+
+    Pulling free costs this turn's attack (her pool less the hold's dice) and
+    gives the hold's dice back on her later rolls, attack and defence. That pays
+    once a single later attack regains at least the dice she would attack with
+    now (the hold takes half her attack pool or more, ``lost >= kept``), but
+    only if the hold stays off: while the one who holds her is still in the
+    fight she can put it back with her next action (a penalty spell is re-cast,
+    tentacles grapple again), so she attacks through it, unless it leaves her
+    no attack die at all. She also needs one die for the Strength test (D7 iii,
+    D25 iii), else she attacks.
+    """
+    kind = comb[i, C_ATK]
+    ab = STR
+    if kind == ATK_RANGED:
+        ab = AGI
+    elif kind >= ATK_MYSTIC:
+        ab = MAG
+    kept = pool_size(comb, rules, dyn, i, ab, kind, bonus, 0)
+    if kept > 0:
+        lost = pool_size(comb, rules, dyn, i, ab, kind, bonus, -dyn[i, D_HELD]) - kept
+        if lost < kept:
+            return False
+        by = dyn[i, D_HELD_BY]
+        if by >= 0:
+            if in_fight(dyn, by):
+                return False
+    return pool_size(comb, rules, dyn, i, STR, T_ESCAPE, bonus, 0) > 0
+
+
+@kernel
 def grapple(comb, pol, rules, tab, dyn, streams, cc, i, t, pin, bonus):
     """Tentacles (L175, D25): Magic or Luck test (the larger) vs the target's
     defence; a grapple costs her next action and -2 dice, a pin -4."""
@@ -1400,7 +1438,11 @@ def special_action(comb, pol, rules, tab, dyn, streams, cc, i, bonus):
     escape a hold > retreat > heal > hide > pursue > duplicate > aid.
     """
     if dyn[i, D_HELD] > 0:
-        if pol[i, P_ESCAPE] != 0:
+        esc = pol[i, P_ESCAPE]
+        if esc == ESC_REASONED:
+            if not escape_pays(comb, rules, dyn, i, bonus):
+                esc = ESC_NEVER
+        if esc != ESC_NEVER:
             escape(comb, pol, rules, tab, dyn, streams, cc, i, bonus)
             return 1
     band = wound_band(comb, dyn, i)
@@ -1545,6 +1587,7 @@ def attack_plain(comb, pol, rules, tab, dyn, streams, cc, i, t):
     chk = streams[S_CHECK]
     a = roll_pool(chk, pool_size(comb, rules, dyn, i, ab, kind, aug + st, 0), tab, rules)
     cc[i, K_ATTACKS] += 1
+    cc[i, K_TARGETED] += 1
     dt = defence_choice(comb, pol, rules, dyn, t, kind)
     cc[t, K_DEFENCES + dt - T_DODGE] += 1
     d = roll_pool(chk, pool_size(comb, rules, dyn, t, defence_ability(dt), dt, 0, dyn[t, D_DEFPEN]), tab, rules)

@@ -21,8 +21,17 @@ Parameters:
   * ``fortune``: ``never``, ``always`` (every test while points last),
     ``defence`` (every defence roll), ``rescue`` (any roll that the +2 turns
     from a failure into a success);
-  * ``recharge_below``: Recharge when mana is below this and the next attack
-    cannot be paid or augmented as wished (0 = never);
+  * ``recharge``: when to spend the action on Recharge (L113, +3 mana, -2
+    defence dice until her next turn): ``reasoned`` (the presets' default) only
+    when her mana cannot pay for her attack (a mystic or specialization attack,
+    after the cheaper form of a Dual Weapon), since +3 mana buys at most 3
+    augmentation dice (about 1.5 successes) spread over later attacks while the
+    turn gives up a whole attack now; ``threshold`` also whenever her mana is
+    below ``recharge_below`` (the old default, ``recharge_below: 1``: every time
+    she runs dry). Setting ``recharge_below`` without ``recharge`` selects
+    ``threshold`` (older scenario files keep their meaning);
+  * ``recharge_below``: the ``threshold`` level (0 = only when the attack
+    cannot be paid);
   * ``retreat_at`` / ``hide_at`` / ``heal_at``: act when her own wound
     threshold (1 = second band ... 3 = fourth band) reaches this (0 = never);
     ``heal_at`` also heals an ally in that state (Healing Artifact);
@@ -32,7 +41,14 @@ Parameters:
     listed order; one roll, ``multi_target_penalty`` dice each);
   * ``stunt``: expected stunt dice per action (0..2; L115-145);
   * ``grapple``: Tentacles: ``never``, ``grapple`` (then attack), ``pin``;
-  * ``escape``: spend the action pulling free when held;
+  * ``escape``: when held (a penalty spell, a grapple, a pin): ``reasoned``
+    (the presets' default) pulls free only when the hold takes half of her
+    attack dice or more and whoever holds her is out of the fight (else she
+    would be held again), or when it leaves her no attack die; she needs a die
+    for the Strength test; otherwise she attacks through the penalty (see
+    :func:`.kernel.escape_pays`); ``always`` (or
+    ``true``, the old default) spends every held turn pulling free; ``never``
+    (or ``false``) always attacks through;
   * ``blood_magic``: pay a mana shortfall with wounds (Blood Magic);
   * ``hammerspace``: trap an enemy in Hammerspace when facing two or more;
   * ``duplicate``: create copies (Duplication) on the first turn.
@@ -49,10 +65,12 @@ DEFENCES = {"best": K.DEF_BEST, "dodge": K.DEF_DODGE, "luck": K.DEF_LUCK, "parry
             "magic": K.DEF_BLOCK, "parry-melee": K.DEF_PARRY_MELEE}
 FORTUNE = {"never": K.FORT_NEVER, "always": K.FORT_ALWAYS, "defence": K.FORT_DEFENCE, "rescue": K.FORT_RESCUE}
 GRAPPLE = {"never": 0, "grapple": 1, "pin": 2}
+ESCAPE = {"never": K.ESC_NEVER, "always": K.ESC_ALWAYS, "reasoned": K.ESC_REASONED}
+RECHARGE = ("reasoned", "threshold")
 
 _BASE = dict(target="weakest", defence="best", mana_per_attack=1, save_mana=True, killing_blow=True,
-             focused_assault=True, barrage=True, fortune="rescue", recharge_below=1, retreat_at=0, hide_at=0,
-             heal_at=2, aid=False, pursue=True, targets=1, stunt=0.0, grapple="grapple", escape=True,
+             focused_assault=True, barrage=True, fortune="rescue", recharge="reasoned", recharge_below=1,
+             retreat_at=0, hide_at=0, heal_at=2, aid=False, pursue=True, targets=1, stunt=0.0, grapple="grapple", escape="reasoned",
              blood_magic=True, hammerspace=True, duplicate=True)
 
 #: named presets; every parameter can be overridden per member
@@ -61,7 +79,7 @@ PRESETS = {
     "balanced": dict(_BASE),
     # everything into the attack: full augmentation, fortune on every roll, never heals or retreats
     "aggressive": dict(_BASE, target="weakest", mana_per_attack=3, save_mana=False, fortune="always",
-                       recharge_below=1, heal_at=0),
+                       heal_at=0),
     # protects herself: Parry kept for melee, fortune on defence, heals, hides and retreats when hurt
     "cautious": dict(_BASE, defence="parry-melee", mana_per_attack=0, fortune="defence", heal_at=1, hide_at=3,
                      retreat_at=3, killing_blow=False),
@@ -85,7 +103,7 @@ def encode(policy) -> np.ndarray:
     row[K.P_FA] = int(policy.focused_assault)
     row[K.P_BARRAGE] = int(policy.barrage)
     row[K.P_FORTUNE] = FORTUNE[policy.fortune]
-    row[K.P_RECHARGE] = policy.recharge_below
+    row[K.P_RECHARGE] = policy.recharge_below if policy.recharge == "threshold" else 0
     row[K.P_RETREAT] = policy.retreat_at
     row[K.P_HIDE] = policy.hide_at
     row[K.P_HEAL] = policy.heal_at
@@ -94,7 +112,7 @@ def encode(policy) -> np.ndarray:
     row[K.P_TARGETS] = policy.targets
     row[K.P_STUNT] = int(round(policy.stunt * 1000))
     row[K.P_GRAPPLE] = GRAPPLE[policy.grapple]
-    row[K.P_ESCAPE] = int(policy.escape)
+    row[K.P_ESCAPE] = ESCAPE[policy.escape]
     row[K.P_BLOOD] = int(policy.blood_magic)
     row[K.P_HAMMER] = int(policy.hammerspace)
     row[K.P_DUP] = int(policy.duplicate)

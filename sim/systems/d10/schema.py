@@ -18,7 +18,7 @@ from sim.scenario.base import ScenarioHeader, StrictModel
 from sim.scenario.suggest import unknown_name_message
 
 from . import catalog
-from .policies import DEFENCES, FORTUNE, GRAPPLE, PRESETS, TARGETS
+from .policies import DEFENCES, ESCAPE, FORTUNE, GRAPPLE, PRESETS, RECHARGE, TARGETS
 from .rules import RULES
 
 ABILITIES = ("strength", "agility", "vitality", "magic", "luck")
@@ -51,6 +51,7 @@ class Policy(StrictModel):
     focused_assault: bool
     barrage: bool
     fortune: str
+    recharge: str
     recharge_below: int = Field(ge=0, le=100)
     retreat_at: int = Field(ge=0, le=3)
     hide_at: int = Field(ge=0, le=3)
@@ -60,7 +61,7 @@ class Policy(StrictModel):
     targets: int = Field(ge=1, le=16)
     stunt: float = Field(ge=0, le=2)
     grapple: str
-    escape: bool
+    escape: str
     blood_magic: bool
     hammerspace: bool
     duplicate: bool
@@ -77,6 +78,9 @@ class Policy(StrictModel):
         name = data.get("preset", "balanced")
         if name not in PRESETS:
             raise ValueError(unknown_name_message("policy preset", name, list(PRESETS)))
+        if "recharge_below" in data and "recharge" not in data:
+            # a file that sets the old threshold keeps its meaning (recharge: threshold)
+            data = {**data, "recharge": "threshold"}
         return {**PRESETS[name], **data, "preset": name}
 
     @field_validator("target")
@@ -98,6 +102,23 @@ class Policy(StrictModel):
     @classmethod
     def _g(cls, v):
         return _check("grapple mode", v, GRAPPLE)
+
+    @field_validator("escape", mode="before")
+    @classmethod
+    def _e(cls, v):
+        if isinstance(v, bool):  # the old flag: true = always, false = never
+            return "always" if v else "never"
+        if not isinstance(v, str):
+            raise ValueError(f"escape must be one of {', '.join(ESCAPE)} (or true = always, false = never), "
+                             f"not {v!r}")
+        return _check("escape policy", v, ESCAPE)
+
+    @field_validator("recharge", mode="before")
+    @classmethod
+    def _r(cls, v):
+        if not isinstance(v, str):
+            raise ValueError(f"recharge must be one of {', '.join(RECHARGE)}, not {v!r}")
+        return _check("recharge policy", v, RECHARGE)
 
 
 class Specialization(StrictModel):

@@ -37,7 +37,10 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
         k = c[j]
         row = {"variant": variant, "combatant": name, "side": inputs.side_names[inputs.sides[j]],
                "kind": inputs.kinds[j], "fights": k[K.K_FIGHTS] / n, "attacks": k[K.K_ATTACKS] / n,
-               "hit_rate": k[K.K_HITS] / k[K.K_ATTACKS] if k[K.K_ATTACKS] else float("nan"),
+               # one attack roll can face several targets (multi-target, area): hits are
+               # counted per target, so the rate's denominator is the targets attacked
+               "targets_attacked": k[K.K_TARGETED] / n, "hits": k[K.K_HITS] / n,
+               "hit_rate": k[K.K_HITS] / k[K.K_TARGETED] if k[K.K_TARGETED] else float("nan"),
                "wounds_dealt": k[K.K_DEALT] / n, "wounds_taken": k[K.K_TAKEN] / n}
         # side 0 keeps its girls across a trial's fights: rates per trial; enemies are
         # fresh in every fight: rates per fight they started
