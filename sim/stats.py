@@ -7,7 +7,9 @@ Conventions (see ``ARCHITECTURE.md``, "Statistics conventions"):
   and undercovers for small or extreme rates);
 * draws are a third outcome, reported separately, never folded into wins;
 * differences between two independent rates use Newcombe's hybrid score
-  interval; rankings of many comparisons use Holm-adjusted p-values.
+  interval; paired rates (variants on common random numbers) use Newcombe's
+  paired method 10 (:func:`paired_difference`); rankings of many comparisons
+  use Holm-adjusted p-values.
 
 Everything here is plain numpy (no scipy at run time) and vectorized: the
 functions accept Python scalars or numpy arrays (broadcast together) and
@@ -29,6 +31,7 @@ __all__ = [
     "holm",
     "two_proportion_ci",
     "paired_difference",
+    "paired_difference_trials",
 ]
 
 
@@ -228,16 +231,97 @@ def two_proportion_ci(k1, n1, k2, n2, z: float = Z95):
     return _out(d), _out(lo), _out(hi)
 
 
-def paired_difference(a_success, b_success, n, both=None):
-    """Difference of two *paired* rates (variants run on common random numbers).
+def paired_difference(a_success, b_success, n, both=None, z: float = Z95):
+    r"""Difference of two *paired* rates, ``p_A - p_B``, with Newcombe's (1998)
+    hybrid score interval for paired proportions (his method 10).
 
-    Not implemented yet: a correct paired interval needs the joint counts
-    (``both`` = trials where A and B both succeeded), e.g. Newcombe's (1998b)
-    method 10 for paired proportions or a normal interval on per-trial
-    differences. Until then use :func:`two_proportion_ci`, which is valid but
-    conservative for paired data.
+    Paired means the two variants ran on common random numbers (the same trial
+    seeds), so trial ``i`` of A and trial ``i`` of B form a pair. The interval
+    needs the joint counts, not just the two totals: over ``n`` pairs let
+
+    * ``both`` = pairs where A and B both succeeded (``e`` in Newcombe),
+    * ``a_success - both`` = only A succeeded (``f``),
+    * ``b_success - both`` = only B succeeded (``g``),
+    * ``n - a_success - b_success + both`` = neither (``h``).
+
+    With :math:`\hat p_A = a/n`, :math:`\hat p_B = b/n`, Wilson intervals
+    :math:`(l_A, u_A)`, :math:`(l_B, u_B)` from :func:`wilson`,
+    :math:`D = \hat p_A - \hat p_B = (f - g)/n` and the continuity-corrected
+    correlation :math:`\hat\phi = C / \sqrt{(e+f)(g+h)(e+g)(f+h)}` with
+    :math:`C = eh - fg - n/2` if :math:`eh - fg > n/2`, :math:`0` if
+    :math:`0 \le eh - fg \le n/2`, :math:`eh - fg` if negative (and
+    :math:`\hat\phi = 0` if any margin is 0):
+
+    .. math::
+
+        \text{lo} = D - \sqrt{(\hat p_A - l_A)^2 - 2\hat\phi(\hat p_A - l_A)(u_B - \hat p_B)
+                     + (u_B - \hat p_B)^2}
+
+        \text{hi} = D + \sqrt{(u_A - \hat p_A)^2 - 2\hat\phi(u_A - \hat p_A)(\hat p_B - l_B)
+                     + (\hat p_B - l_B)^2}
+
+    Reference: R. G. Newcombe, "Improved confidence intervals for the
+    difference between binomial proportions based on paired data",
+    *Statistics in Medicine* 17 (1998) 2635-2650, method 10; the same
+    formula is in Altman et al., *Statistics with Confidence* (2nd ed., 2000)
+    and Fagerland, Lydersen & Laake, *Statistical Analysis of Contingency
+    Tables* (2017), ch. 8 ("Newcombe square-and-add"). With ``phi = 0`` it is
+    :func:`two_proportion_ci`; positive correlation (what common random
+    numbers give) narrows it.
+
+    ``both`` is required: the totals alone cannot give a paired interval
+    (``ValueError`` says so; use :func:`two_proportion_ci` for a valid but
+    conservative interval from totals, or :func:`paired_difference_trials`
+    with the per-trial outcomes). Returns ``(diff, lo, hi)``, floats for
+    scalar input, arrays otherwise (inputs broadcast); ``n == 0`` gives a NaN
+    difference and the interval ``(-1, 1)``. Bounds are clipped to ``[-1, 1]``.
     """
-    raise NotImplementedError(
-        "paired_difference is not implemented yet; two_proportion_ci gives a "
-        "valid but conservative interval for CRN-paired variants"
-    )
+    if both is None:
+        raise ValueError(
+            "paired_difference needs the joint count `both` (pairs where A and B both "
+            "succeeded); from totals alone use two_proportion_ci (valid, conservative for "
+            "paired data), or pass per-trial outcomes to paired_difference_trials")
+    a, n1 = _check_counts(a_success, n)
+    b, n2 = _check_counts(b_success, n)
+    e = np.asarray(both, dtype=float)
+    a, b, e, n = np.broadcast_arrays(a, b, e, np.asarray(n1, dtype=float))
+    f, g = a - e, b - e
+    h = n - a - b + e
+    if np.any(np.isnan(e)) or np.any((e < 0) | (f < 0) | (g < 0) | (h < 0)):
+        raise ValueError("need 0 <= both <= min(a_success, b_success) and "
+                         "a_success + b_success - both <= n")
+    la, ua = (np.asarray(v) for v in wilson(a, n, z))
+    lb, ub = (np.asarray(v) for v in wilson(b, n, z))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pa, pb = a / n, b / n
+        cross = e * h - f * g
+        c = np.where(cross > n / 2.0, cross - n / 2.0, np.where(cross >= 0, 0.0, cross))
+        margins = a * (n - a) * b * (n - b)
+        phi = np.where(margins > 0, c / np.sqrt(np.where(margins > 0, margins, 1.0)), 0.0)
+        x, y = pa - la, ub - pb
+        lo = (pa - pb) - np.sqrt(np.maximum(x * x - 2 * phi * x * y + y * y, 0.0))
+        x, y = ua - pa, pb - lb
+        hi = (pa - pb) + np.sqrt(np.maximum(x * x - 2 * phi * x * y + y * y, 0.0))
+    empty = n == 0
+    d = np.where(empty, np.nan, pa - pb)
+    lo = np.where(empty, -1.0, np.clip(lo, -1.0, 1.0))
+    hi = np.where(empty, 1.0, np.clip(hi, -1.0, 1.0))
+    return _out(d), _out(lo), _out(hi)
+
+
+def paired_difference_trials(a, b, z: float = Z95):
+    """:func:`paired_difference` from per-trial outcomes.
+
+    ``a`` and ``b`` are equal-length 1-d arrays of booleans (or 0/1), element
+    ``i`` being trial ``i``'s success under variant A and under variant B (the
+    same seed). Returns ``(diff, lo, hi)`` as floats.
+    """
+    a = np.asarray(a).ravel()
+    b = np.asarray(b).ravel()
+    if a.shape != b.shape:
+        raise ValueError("a and b must have one outcome per trial (the same length)")
+    for name, v in (("a", a), ("b", b)):
+        if v.size and not np.all((v == 0) | (v == 1)):
+            raise ValueError(f"{name} must hold booleans or 0/1")
+    a, b = a.astype(bool), b.astype(bool)
+    return paired_difference(int(a.sum()), int(b.sum()), a.size, both=int((a & b).sum()), z=z)

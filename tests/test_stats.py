@@ -9,6 +9,7 @@ from sim.stats import (
     holm,
     mean_and_se_from_hist,
     paired_difference,
+    paired_difference_trials,
     rate_table,
     two_proportion_ci,
     wilson,
@@ -237,6 +238,90 @@ def test_newcombe_antisymmetric_vectorized_and_empty():
     assert math.isnan(d) and (lo, hi) == (-1.0, 1.0)
 
 
-def test_paired_difference_not_yet():
-    with pytest.raises(NotImplementedError):
+def test_paired_difference_needs_joint_count():
+    with pytest.raises(ValueError, match="both"):
         paired_difference(10, 12, 20)
+    with pytest.raises(ValueError):
+        paired_difference(10, 12, 20, both=11)  # both > a_success
+    with pytest.raises(ValueError):
+        paired_difference(15, 15, 20, both=5)  # only-A + only-B + both > n
+
+
+def test_paired_difference_textbook_example():
+    # Fagerland, Lydersen & Laake (2017) ch. 8, Bentur et al. (2009): the paired
+    # table [[1, 1], [7, 12]]; Newcombe square-and-add -0.2857 (-0.5069 to -0.0256)
+    d, lo, hi = paired_difference(2, 8, 21, both=1)
+    assert (d, lo, hi) == pytest.approx((-0.2857, -0.5069, -0.0256), abs=5e-5)
+
+
+def test_paired_difference_small_cases():
+    # 8 both, 5 only A, 4 only B, 9 neither (n = 26): D = (5 - 4)/26
+    d, lo, hi = paired_difference(13, 12, 26, both=8)
+    assert d == pytest.approx(1 / 26)
+    assert lo < d < hi and -1 <= lo and hi <= 1
+    # the same table from per-trial outcomes
+    a = [1] * 8 + [1] * 5 + [0] * 4 + [0] * 9
+    b = [1] * 8 + [0] * 5 + [1] * 4 + [0] * 9
+    assert paired_difference_trials(a, b) == pytest.approx((d, lo, hi))
+    # swapping A and B mirrors the interval
+    d2, lo2, hi2 = paired_difference(12, 13, 26, both=8)
+    assert (d2, lo2, hi2) == pytest.approx((-d, -hi, -lo))
+    # phi = 0 (no association) reduces to the independent hybrid interval
+    # e=f=g=h=5: eh - fg = 0
+    assert paired_difference(10, 10, 20, both=5) == pytest.approx(two_proportion_ci(10, 20, 10, 20))
+    # positive correlation (what common random numbers give) narrows it
+    _, lo_p, hi_p = paired_difference(60, 50, 100, both=48)
+    _, lo_i, hi_i = two_proportion_ci(60, 100, 50, 100)
+    assert hi_p - lo_p < hi_i - lo_i and lo_p < 0.10 < hi_p
+
+
+def test_paired_difference_degenerate():
+    # every pair agrees: D = 0 and the interval straddles it
+    for a_s, both in ((30, 30), (0, 0), (12, 12)):
+        d, lo, hi = paired_difference(a_s, a_s, 30, both=both)
+        assert d == 0.0 and lo < 0.0 < hi and -1 <= lo and hi <= 1
+    # A always, B never: D = 1, hi = 1
+    d, lo, hi = paired_difference(40, 0, 40, both=0)
+    assert d == 1.0 and hi == 1.0 and 0.8 < lo < 1.0
+    d, lo, hi = paired_difference(0, 0, 0, both=0)
+    assert math.isnan(d) and (lo, hi) == (-1.0, 1.0)
+    assert paired_difference_trials([], [])[1:] == (-1.0, 1.0)
+    with pytest.raises(ValueError):
+        paired_difference_trials([1, 0], [1])
+    with pytest.raises(ValueError):
+        paired_difference_trials([2, 0], [1, 0])
+    # arrays broadcast
+    dv, lov, hiv = paired_difference(np.array([13, 30]), np.array([12, 30]), 26 + np.array([0, 4]),
+                                     both=np.array([8, 30]))
+    assert dv.shape == (2,) and lov[0] == pytest.approx(paired_difference(13, 12, 26, both=8)[1])
+
+
+@pytest.mark.parametrize("n, probs", [
+    (200, (0.40, 0.15, 0.05, 0.40)),  # strongly correlated, D = 0.10
+    (60, (0.30, 0.08, 0.02, 0.60)),   # small n, rare discordance, D = 0.06
+    (500, (0.25, 0.25, 0.25, 0.25)),  # independent, D = 0
+])
+def test_paired_difference_coverage(n, probs):
+    """Empirical coverage of the true difference over 2,000 seeded replications."""
+    rng = np.random.default_rng(20260523 + n)
+    p11, p10, p01, _ = probs
+    true = p10 - p01
+    counts = rng.multinomial(n, probs, size=2000)  # columns: both, only A, only B, neither
+    e, f, g = counts[:, 0], counts[:, 1], counts[:, 2]
+    d, lo, hi = paired_difference(e + f, e + g, n, both=e)
+    assert d == pytest.approx((f - g) / n)
+    coverage = np.mean((lo <= true) & (true <= hi))
+    assert 0.93 <= coverage <= 0.97, coverage
+
+
+def test_paired_difference_trials_coverage():
+    """Per-trial outcomes from a latent common draw (as common random numbers give)."""
+    rng = np.random.default_rng(7)
+    pa, pb, n, reps = 0.55, 0.45, 150, 2000
+    hits = 0
+    for _ in range(reps):
+        u = rng.random(n)  # the shared seed: both variants see the same u
+        noise = rng.random(n) < 0.2  # and part of the time an independent one
+        ub = np.where(noise, rng.random(n), u)
+        hits += (lambda r: r[1] <= pa - pb <= r[2])(paired_difference_trials(u < pa, ub < pb))
+    assert 0.93 <= hits / reps <= 0.97

@@ -101,37 +101,67 @@ def first_player(result, path: Path):
                  title="First-player advantage")
 
 
+def _impact_rows(t, per_variant):
+    """The card rows to draw: per variant, the ``per_variant`` compared cards
+    whose interval lies furthest from zero (its bound nearer zero, 0 when the
+    interval straddles it; ties by |difference|), grouped by variant."""
+    ok = t[t["status"] == "compared"].dropna(subset=["played_minus_not_played"])
+    picked = []
+    for v, d in ok.groupby("variant", sort=False):
+        sure = np.maximum(0.0, np.maximum(d["played_minus_not_played_lo"], -d["played_minus_not_played_hi"]))
+        d = d.assign(_sure=sure, _abs=d["played_minus_not_played"].abs())
+        d = d.sort_values(["_sure", "_abs"], ascending=False).drop(columns=["_sure", "_abs"])
+        picked.append(d.head(per_variant).sort_values("played_minus_not_played"))
+    return pd.concat(picked) if picked else ok
+
+
 def card_impact(result, path: Path, top: int = 40):
-    """Per card (pooled over variants and sides by deck): win rate when drawn minus
-    win rate when not drawn, in percentage points."""
+    """Per card, per deck and side, per variant (never pooled): win rate in games
+    where the card was played minus where it was not, in percentage points, with
+    its 95% interval. Cards the policy never played are listed, not drawn."""
     t = _table(result, "card_stats")
-    if t is None:
+    if t is None or "status" not in t.columns:
         return None
-    agg = t.groupby(["deck", "card"], sort=False)[
-        ["games_drawn", "wins_drawn", "games_not_drawn", "wins_not_drawn"]].sum().reset_index()
-    agg = agg[(agg["games_drawn"] > 0) & (agg["games_not_drawn"] > 0)]
-    if agg.empty:
+    every = variant_order(result, t)
+    order = [v for v in every if v in set(t["variant"])]
+    per_variant = max(3, top // max(len(order), 1))
+    rows = _impact_rows(t.set_index("variant").loc[order].reset_index(), per_variant)
+    if rows.empty:
         return None
-    agg["impact"] = agg["wins_drawn"] / agg["games_drawn"] - agg["wins_not_drawn"] / agg["games_not_drawn"]
-    agg = agg.reindex(agg["impact"].abs().sort_values(ascending=False).index).head(top)
-    agg = agg.sort_values("impact")
-    decks = list(dict.fromkeys(agg["deck"]))
+    drawn = [v for v in order if v in set(rows["variant"])]
+    rows = pd.concat([rows[rows["variant"] == v] for v in drawn])
+    y = np.arange(len(rows))
+    x = rows["played_minus_not_played"].to_numpy() * 100
+    err = np.vstack([x - rows["played_minus_not_played_lo"].to_numpy() * 100,
+                     rows["played_minus_not_played_hi"].to_numpy() * 100 - x])
+    decks = list(dict.fromkeys(rows["deck"]))
     palette = ["#2a7ab0", "#c0392b", "#27ae60", "#8e44ad", "#d35400", "#7f8c8d"]
-    colours = [palette[decks.index(d) % len(palette)] for d in agg["deck"]]
-    fig = Figure(figsize=(8.5, 1.0 + 0.28 * len(agg)))
+    colours = [palette[decks.index(d) % len(palette)] for d in rows["deck"]]
+    fig = Figure(figsize=(9.0, 1.2 + 0.28 * len(rows)))
     ax = fig.add_subplot()
-    ax.barh(np.arange(len(agg)), agg["impact"] * 100, color=colours)
-    ax.set_yticks(np.arange(len(agg)), [f"{c} ({d})" for c, d in zip(agg["card"], agg["deck"])],
-                  fontsize="small")
+    ax.barh(y, x, color=colours, alpha=0.55)
+    ax.errorbar(x, y, xerr=err, fmt="none", ecolor="0.2", capsize=2, linewidth=0.8)
+    ax.set_yticks(y, [f"{r['card']} — {r['deck']}, side {r['side']} · {r['variant']}"
+                      for r in rows.to_dict(orient="records")], fontsize="x-small")
+    ax.invert_yaxis()
     ax.axvline(0, color="0.3", linewidth=0.8)
-    ax.set_xlabel("win rate when drawn − when not drawn (percentage points)")
-    ax.set_title("Per-card impact (draft-analytics style; invented cards)")
+    ax.set_xlabel("win rate when played − when not played (percentage points, 95% interval)")
+    ax.set_title("Per-card impact per variant (observational; invented cards)")
     ax.grid(axis="x", color="0.92")
     fig.tight_layout()
-    caption = (f"Per card, pooled over every variant and both seats: win rate in games where it "
-               f"was drawn minus win rate where it was not, in percentage points; the "
-               f"{len(agg)} cards with the largest effect, coloured by deck.")
-    return _save(fig, path, caption=caption, title="Card impact")
+    unplayed = t[t["status"] == "not played by this policy"]
+    names = sorted(set(unplayed["card"]))
+    caption = (f"Per card, side and variant (not pooled): the side's win rate in games where it "
+               f"played the card minus in games where it did not, in percentage points, with "
+               f"Newcombe's 95% interval; up to {per_variant} cards per variant, those whose "
+               f"interval lies furthest from zero, coloured by deck. Observational: a card gets played when the "
+               f"game allows it, so this is association, not the effect of adding the card.")
+    if names:
+        caption += (f" {len(names)} cards are never played by their policy in some variant and get "
+                    f"no impact ('not played by this policy' in card_stats): "
+                    f"{', '.join(names[:12])}{', …' if len(names) > 12 else ''}.")
+    return _save(fig, path, caption=caption, variants=drawn, title="Card impact",
+                 omitted={v: "no card both played and not played" for v in every if v not in drawn})
 
 
 def game_length(result, path: Path):

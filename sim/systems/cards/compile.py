@@ -32,6 +32,8 @@ class Inputs:
     side_names: list
     resolved_rules: dict
     notes: list = field(default_factory=list)
+    #: per side: an inline ``cards`` list without a ``deck_name`` (labelled by variant)
+    unnamed: list = field(default_factory=lambda: [False, False])
 
     @property
     def round_cap(self) -> int:
@@ -72,4 +74,5 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
                   decks=[s.deck_label() for s in scenario.sides],
                   policies=[policies.describe(s.policy) for s in scenario.sides],
                   side_names=[s.name for s in scenario.sides], resolved_rules=resolved,
+                  unnamed=[s.cards is not None and s.deck_name is None for s in scenario.sides],
                   notes=NOTES[:3] + [EVENT_NOTES[resolved["event_timing"]]] + NOTES[3:])

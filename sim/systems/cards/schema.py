@@ -1,7 +1,9 @@
 """Scenario schema of the Mahou Shoujo card game (``system: cards``), pydantic v2.
 
 Each side has a ``deck`` (a sample deck name from ``catalog/decks.yaml``) or
-an inline ``cards: {card name: count}`` list, and a ``policy``. A round robin
+an inline ``cards: {card name: count}`` list (optionally labelled with
+``deck_name``; unnamed inline decks are labelled by their variant and side),
+and a ``policy``. A round robin
 is a ``sweep`` over ``<side>.deck`` for both sides.
 """
 from __future__ import annotations
@@ -61,6 +63,9 @@ class Side(StrictModel):
     name: str = Field(min_length=1, max_length=60)
     deck: str | None = None
     cards: dict[str, int] | None = None
+    #: label of the deck in tables and charts (default: the sample deck's name;
+    #: an inline ``cards`` list is labelled by its variant and side)
+    deck_name: str | None = Field(None, min_length=1, max_length=60)
     policy: Policy = Policy()
 
     @field_validator("deck")
@@ -83,6 +88,11 @@ class Side(StrictModel):
         return dict(cardsdata.sample_decks()[self.deck].cards)
 
     def deck_label(self) -> str:
+        """The deck's label: ``deck_name``, else the sample deck's name, else ``custom``
+        (an unnamed inline list; the tables replace that with the variant's name, see
+        :func:`sim.systems.cards.tables.deck_labels`)."""
+        if self.deck_name is not None:
+            return self.deck_name
         return self.deck if self.deck is not None else "custom"
 
 

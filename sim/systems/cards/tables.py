@@ -4,7 +4,8 @@ Tables: ``matchups`` (one row per variant: decks, policies, win rate of side
 A with its 95% Wilson interval, first-player win rate, seat results, mean
 turns, deck-outs), ``seats`` (per side and seat), ``card_stats`` (draft
 analytics per card: win rate when drawn, when played, when not drawn, and the
-difference drawn - not drawn), ``end_reasons`` and ``actions`` (decisions
+difference drawn - not drawn, and the observational played - not played
+difference with its 95% interval; see :func:`card_stats`), ``end_reasons`` and ``actions`` (decisions
 per game by kind). Curves: ``ongoing`` and ``gem progress: <side>`` (mean
 gems held after turn r over the goal; finished games keep their final gems).
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sim.stats import wilson
+from sim.stats import two_proportion_ci, wilson
 
 from . import engine as E
 
@@ -24,6 +25,22 @@ def _rate(k, n):
         return float("nan"), float("nan"), float("nan")
     lo, hi = wilson(k, n)
     return k / n, float(lo), float(hi)
+
+
+#: ``card_stats.status`` values
+NOT_PLAYED = "not played by this policy"
+ALWAYS_PLAYED = "played in every game"
+COMPARED = "compared"
+
+
+def deck_labels(inputs, variant: str) -> list[str]:
+    """Per side, the deck's label in the tables: the sample deck's name or the
+    side's ``deck_name``; an unnamed inline ``cards`` list is labelled by the
+    variant and side (``"<variant> (A)"``), so two variants' inline decks never
+    share a label (they used to be both ``custom``)."""
+    unnamed = getattr(inputs, "unnamed", None) or [False] * len(inputs.decks)
+    return [f"{variant} ({side})" if u else deck
+            for deck, side, u in zip(inputs.decks, inputs.side_names, unnamed)]
 
 
 def curves(counters: dict, inputs, variant: str) -> pd.DataFrame:
@@ -51,7 +68,8 @@ def matchups(counters: dict, inputs, variant: str) -> pd.DataFrame:
     turns = np.arange(len(hist))
     mean_turns = float((hist * turns).sum() / max(n, 1))
     ends = counters["ends"]
-    row = {"variant": variant, "deck_a": inputs.decks[0], "deck_b": inputs.decks[1],
+    decks = deck_labels(inputs, variant)
+    row = {"variant": variant, "deck_a": decks[0], "deck_b": decks[1],
            "policy_a": inputs.policies[0], "policy_b": inputs.policies[1], "games": n}
     row["win_a"], row["win_a_lo"], row["win_a_hi"] = _rate(w, n)
     row["draws"] = d
@@ -70,35 +88,78 @@ def matchups(counters: dict, inputs, variant: str) -> pd.DataFrame:
 
 def seats(counters: dict, inputs, variant: str) -> pd.DataFrame:
     seat = counters["seat"]
+    decks = deck_labels(inputs, variant)
     rows = []
     for s, side in enumerate(inputs.side_names):
         for f, label in ((s, "first"), (1 - s, "second")):
             games = int(seat[f].sum())
             wins = int(seat[f, 0] if s == 0 else seat[f, 1])
             r, lo, hi = _rate(wins, games)
-            rows.append({"variant": variant, "side": side, "deck": inputs.decks[s], "seat": label,
+            rows.append({"variant": variant, "side": side, "deck": decks[s], "seat": label,
                          "games": games, "wins": wins, "win_rate": r, "win_lo": lo, "win_hi": hi})
     return pd.DataFrame(rows)
 
 
+def _card_row(c, n, side_wins, hero_picks):
+    """The statistics of one card of one side from its six counters."""
+    drawn, dwin, played, pwin, nd, nwin = (int(x) for x in c)
+    wd, wd_lo, wd_hi = _rate(dwin, drawn)
+    wp, _, _ = _rate(pwin, played)
+    wn, _, _ = _rate(nwin, nd)
+    npl, nplwin = n - played, side_wins - pwin
+    status = NOT_PLAYED if played == 0 else (ALWAYS_PLAYED if npl == 0 else COMPARED)
+    if status == COMPARED:
+        diff, lo, hi = two_proportion_ci(pwin, played, nplwin, npl)
+    else:
+        diff = lo = hi = float("nan")
+    has_drawn_diff = drawn and nd and status != NOT_PLAYED
+    return {
+        "games_drawn": drawn, "win_when_drawn": wd, "win_when_drawn_lo": wd_lo,
+        "win_when_drawn_hi": wd_hi, "games_played": played, "wins_played": pwin,
+        "win_when_played": wp, "games_not_drawn": nd, "wins_not_drawn": nwin, "wins_drawn": dwin,
+        "win_when_not_drawn": wn,
+        "drawn_minus_not_drawn": (wd - wn) if has_drawn_diff else float("nan"),
+        "games_not_played": npl, "wins_not_played": nplwin,
+        "win_when_not_played": _rate(nplwin, npl)[0],
+        "played_minus_not_played": diff, "played_minus_not_played_lo": lo,
+        "played_minus_not_played_hi": hi, "status": status,
+        "drawn_includes_setup_picks": hero_picks,
+    }
+
+
 def card_stats(counters: dict, inputs, variant: str) -> pd.DataFrame:
+    """Per card, per side, for this variant (never pooled over variants or sides).
+
+    ``games_drawn`` counts games where the card reached the hand at any point;
+    for heroes that includes the ``starting_heroes`` picked in setup
+    (``drawn_includes_setup_picks``): the engine's counters mark a pick and a
+    draw the same way, so the two cannot be told apart here. ``games_played``
+    counts games where the card was played (a hero or girl put into play, a
+    power, event, pet or grand played).
+
+    ``played_minus_not_played`` is the side's win rate in games where the card
+    was played minus in games where it was not, with Newcombe's hybrid score
+    95% interval (:func:`sim.stats.two_proportion_ci`). It is OBSERVATIONAL:
+    whether a card gets played depends on how the game is going, so it measures
+    association, not what adding or cutting the card would do. A card the
+    policy never played (``status`` ``not played by this policy``) gets no
+    impact (both differences NaN); one played in every game gets no
+    played-vs-not comparison (``played in every game``).
+    """
     c = counters["cards"]
+    n = int(counters["outcomes"].sum())
+    decks = deck_labels(inputs, variant)
+    picks = int(inputs.resolved_rules.get("starting_heroes", 0)) > 0
     rows = []
     for s, side in enumerate(inputs.side_names):
+        side_wins = int(counters["outcomes"][s])  # outcomes: side 0 wins, side 1 wins, draws
         for loc, name in enumerate(inputs.card_names[s]):
-            drawn, dwin, played, pwin, nd, nwin = (int(x) for x in c[s, loc])
-            wd, wd_lo, wd_hi = _rate(dwin, drawn)
-            wp, _, _ = _rate(pwin, played)
-            wn, _, _ = _rate(nwin, nd)
-            rows.append({
-                "variant": variant, "side": side, "deck": inputs.decks[s], "card": name,
-                "type": E.TYPE_NAMES[int(inputs.cd[s, loc, E.CT_TYPE])], "copies": int(inputs.dcnt[s, loc]),
-                "games_drawn": drawn, "win_when_drawn": wd, "win_when_drawn_lo": wd_lo,
-                "win_when_drawn_hi": wd_hi, "games_played": played, "wins_played": pwin,
-                "win_when_played": wp, "games_not_drawn": nd, "wins_not_drawn": nwin, "wins_drawn": dwin,
-                "win_when_not_drawn": wn,
-                "drawn_minus_not_drawn": (wd - wn) if drawn and nd else float("nan"),
-            })
+            kind = E.TYPE_NAMES[int(inputs.cd[s, loc, E.CT_TYPE])]
+            row = {"variant": variant, "side": side, "deck": decks[s], "card": name, "type": kind,
+                   "copies": int(inputs.dcnt[s, loc])}
+            row.update(_card_row(c[s, loc], n, side_wins, picks and kind == "hero"))
+            row.update(games=n, wins=side_wins)
+            rows.append(row)
     return pd.DataFrame(rows)
 
 
