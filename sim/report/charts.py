@@ -83,7 +83,7 @@ def _line_style(variants: list, styles: dict, v, n_points: int) -> dict:
     i = variants.index(v)
     colour, ls = styles[v]
     n = len(variants)
-    step = max(_MARK_EVERY, n) if n_points > 2 * _MARK_EVERY else max(1, min(n, n_points))
+    step = max(1, min(max(_MARK_EVERY, n), n_points))  # every variant's first marker on the line
     return dict(color=colour, linestyle=ls, linewidth=1.0 + 1.6 * (n - 1 - i) / max(n - 1, 1),
                 marker=_MARKERS[i % len(_MARKERS)], markersize=4.5, markevery=(i % step, step),
                 markerfacecolor="none", markeredgewidth=1.1)
