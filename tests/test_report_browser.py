@@ -54,7 +54,8 @@ REPORTS = {
 PER_VARIANT = {
     "mb41-quickstart": {"win_rate.png", "fight_length.png", "survival.png", "overcharge.png",
                         "ko_death.png", "talent_use.png"},
-    "d10-party": {"win_rate.png", "fight_length.png", "survival.png"},
+    "d10-party": {"win_rate.png", "fight_length.png", "survival.png", "ko_death.png",
+                  "thresholds.png", "spending.png", "power_use.png"},
     "cards-round-robin": {"win_rate.png", "matchup_matrix.png", "fight_length.png", "survival.png",
                           "first_player.png"},
     "mb41-study-12": {"win_rate.png", "fight_length.png", "survival.png", "overcharge.png",

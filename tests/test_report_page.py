@@ -81,3 +81,42 @@ def test_page_order_and_no_file_names_in_captions(tmp_path):
     assert order == sorted(order)
     for cap in re.findall(r"<figcaption>(.*?)</figcaption>", text):
         assert ".png" not in re.sub(r"<a [^>]*>.*?</a>", "", cap)
+
+
+def _figures_of(monkeypatch):
+    """Capture every figure the shared charts save."""
+    figs, save = [], charts_mod._save
+
+    def keep(fig, path, **kw):
+        figs.append(fig)
+        return save(fig, path, **kw)
+
+    monkeypatch.setattr(charts_mod, "_save", keep)
+    return figs
+
+
+def test_every_survival_panel_has_round_labels(tmp_path, monkeypatch):
+    figs = _figures_of(monkeypatch)
+    charts_mod.survival_chart(make_result(), tmp_path / "s.png")
+    panels = [ax for ax in figs[0].axes if ax.get_visible()]
+    assert len(panels) >= 2
+    for ax in panels:
+        assert ax.get_xlabel()
+        assert any(lab.get_visible() and lab.get_text() for lab in ax.get_xticklabels()), ax.get_title()
+
+
+def test_identical_variants_stay_distinguishable(tmp_path, monkeypatch):
+    """Two variants with the same numbers: each line has its own marker and width."""
+    result = make_result(n_variants=2)
+    a, b = result.summary["variant"].tolist()
+    for name in ("rounds", "curves"):
+        frame = getattr(result, name)
+        first = frame[frame["variant"] == a]
+        setattr(result, name, pd.concat([first, first.assign(variant=b)], ignore_index=True))
+    figs = _figures_of(monkeypatch)
+    charts_mod.fight_length_chart(result, tmp_path / "f.png")
+    charts_mod.survival_chart(result, tmp_path / "s.png")
+    for fig in figs:
+        lines = [ln for ln in fig.axes[0].get_lines() if ln.get_label() and not ln.get_label().startswith("_")]
+        assert len({ln.get_marker() for ln in lines}) == len(lines) == 2
+        assert len({ln.get_linewidth() for ln in lines}) == 2

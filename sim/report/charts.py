@@ -41,6 +41,10 @@ __all__ = [
 
 DPI = 110
 _LINESTYLES = ["-", "--", ":", "-."]
+_MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "*"]
+#: markers per line: each variant marks every ``_MARK_EVERY``-th point from its own
+#: start, so identical lines (same numbers in two variants) still show both
+_MARK_EVERY = 6
 _OUTCOMES = [  # (column prefix, label, colour, vertical offset)
     ("win", "win", "#2a7ab0", -0.22),
     ("loss", "loss", "#c0392b", 0.0),
@@ -69,6 +73,20 @@ def _styles(variants: list) -> dict:
         v: (cmap(i % k), _LINESTYLES[(i // k) % len(_LINESTYLES)])
         for i, v in enumerate(variants)
     }
+
+
+def _line_style(variants: list, styles: dict, v, n_points: int) -> dict:
+    """Line keywords for variant ``v``: its colour and dash, a marker of its own
+    placed at points staggered by variant, and a width that shrinks with the
+    variant's rank (earlier lines drawn wider under later ones), so variants
+    with identical numbers do not hide each other."""
+    i = variants.index(v)
+    colour, ls = styles[v]
+    n = len(variants)
+    step = max(1, min(max(_MARK_EVERY, n), n_points))  # every variant's first marker on the line
+    return dict(color=colour, linestyle=ls, linewidth=1.0 + 1.6 * (n - 1 - i) / max(n - 1, 1),
+                marker=_MARKERS[i % len(_MARKERS)], markersize=4.5, markevery=(i % step, step),
+                markerfacecolor="none", markeredgewidth=1.1)
 
 
 def _legend(ax, n: int) -> None:
@@ -258,11 +276,15 @@ def fight_length_chart(result: RunResult, path: Path, terms: dict | None = None)
         colour, ls = styles[v]
         x = d["rounds"].to_numpy(float)
         share = d["count"].to_numpy(float) / total
-        style = dict(color=colour, linestyle=ls, linewidth=1.4, label=f"{v} (mean {mean:.2f})")
+        style = _line_style(variants, styles, v, len(x))
+        label = f"{v} (mean {mean:.2f})"
         if len(x) > 1 and np.all(np.diff(x) == 1):  # whole-round bins: a true histogram
-            ax.stairs(share, np.append(x - 0.5, x[-1] + 0.5), **style)
+            ax.stairs(share, np.append(x - 0.5, x[-1] + 0.5), color=colour, linestyle=ls,
+                      linewidth=style["linewidth"])
+            ax.plot(x, share, **{**style, "linestyle": "none"})  # its markers, at bin centres
+            ax.plot([], [], **style, label=label)  # the legend entry: line and marker
         else:
-            ax.step(x, share, where="mid", **style)
+            ax.step(x, share, where="mid", **style, label=label)
         drawn.append(v)
     limit, beyond, cap = _length_axis(result, r)
     if cap is not None and (limit is None or cap <= limit):
@@ -285,7 +307,8 @@ def fight_length_chart(result: RunResult, path: Path, terms: dict | None = None)
     ax.set_axisbelow(True)
     _legend(ax, len(variants))
     caption = (f"How long {t['fights']} last: the share of {t['fights']} that ended after each "
-               f"number of {t['rounds']}, one line per variant (mean in the legend)."
+               f"number of {t['rounds']}, one line per variant (mean in the legend; each variant "
+               "has its own marker, so variants with the same numbers show on one line)."
                + (f" {t['fights'].capitalize()} still running at the {t['round']} cap end as draws."
                   if cap is not None else "") + _trim_note(limit, beyond, cap, t))
     return _save(fig, path, caption=caption, variants=drawn, omitted=omitted)
@@ -313,10 +336,10 @@ def survival_chart(result: RunResult, path: Path, terms: dict | None = None):
             d = m[m["variant"] == v].sort_values("round")
             if d.empty:
                 continue
-            colour, ls = styles[v]
-            ax.plot(d["round"], d["value"], color=colour, linestyle=ls, linewidth=1.4,
+            ax.plot(d["round"], d["value"], **_line_style(variants, styles, v, len(d)),
                     label=str(v))
         ax.set_title(str(metric))
+        ax.tick_params(labelbottom=True)  # sharex hides inner labels: every panel keeps them
         ax.set_ylim(-0.02, 1.02)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         ax.grid(color="0.92")
@@ -328,8 +351,9 @@ def survival_chart(result: RunResult, path: Path, terms: dict | None = None):
         limit, beyond, cap = _length_axis(result, result.rounds)
     if limit is not None:
         axes[0][0].set_xlim(right=limit + 0.5)
-    for col in range(ncols):
-        axes[-1][col].set_xlabel(t["round"] + (f" (axis cut at {limit:g})" if limit is not None else ""))
+    for i in range(len(metrics)):
+        axes[i // ncols][i % ncols].set_xlabel(
+            t["round"] + (f" (axis cut at {limit:g})" if limit is not None else ""), fontsize="small")
     legend: dict = {}
     for ax in axes.ravel():
         for h, lab in zip(*ax.get_legend_handles_labels()):
@@ -339,7 +363,8 @@ def survival_chart(result: RunResult, path: Path, terms: dict | None = None):
                fontsize="small", ncol=1 if len(variants) <= 16 else 2, frameon=False)
     fig.tight_layout()
     caption = (f"Per-{t['round']} curves ({', '.join(map(str, metrics))}): the share of "
-               f"{t['fights']} in that state after each {t['round']}, one line per variant."
+               f"{t['fights']} in that state after each {t['round']}, one line per variant (each "
+               "with its own marker, so variants with the same numbers show on one line)."
                + _trim_note(limit, beyond, cap, t))
     return _save(fig, path, caption=caption, variants=variants, omitted=omitted)
 

@@ -98,3 +98,18 @@ def bench(quick: bool = False) -> dict:
     from .benchmark import run
 
     return run(quick)
+
+
+def report_charts() -> dict:
+    """d10 charts added to the report: KO/death rates, wound thresholds reached,
+    mana and fortune spent, power use (:mod:`.charts`)."""
+    from . import charts
+
+    return charts.CHARTS
+
+
+def report_page() -> dict:
+    """What the report shows first and which table columns stay unfolded."""
+    from . import charts
+
+    return charts.PAGE
