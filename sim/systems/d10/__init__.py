@@ -2,7 +2,7 @@
 
 Entry points (the same for every system, see ``sim.systems``):
 ``SCENARIO_MODEL``, ``RULES``, ``compile``, ``simulate``, ``summarize``;
-optional ``catalog_rows``, ``bench``.
+optional ``catalog_rows``, ``bench``, ``play``.
 """
 from __future__ import annotations
 
@@ -98,6 +98,13 @@ def bench(quick: bool = False) -> dict:
     from .benchmark import run
 
     return run(quick)
+
+
+def play(scenario_model, seed) -> str:
+    """``sim play``: a readable log of trial 0 of ``sim run`` with ``seed`` (:mod:`.play`)."""
+    from .play import play_log
+
+    return play_log(scenario_model, seed)
 
 
 def report_charts() -> dict:
