@@ -617,10 +617,9 @@ def deal_damage(g, cd, rr, d, amt, is_attack, lg):
 
 
 @part
-def strip_to_hero(g, cd, rr, p, s):
-    """The cards attached to the hero in slot ``s`` (girl, pets, Grand) go to the Dreamscape;
-    the hero stays with its remaining HP up to its printed HP (rule exhaust_hp: or all of it)."""
-    b = sb(p, s)
+def detach(g, cd, p, b):
+    """The cards attached to the hero of the slot at ``b`` (girl, pets, Grand) go to ``p``'s
+    Dreamscape; the hero's maximum HP is its printed HP again. Returns the hero's card."""
     for k in range(SL_GIRL, SL_GRAND + 1):
         c = g[b + k]
         if c >= 0:
@@ -630,6 +629,15 @@ def strip_to_hero(g, cd, rr, p, s):
     g[b + SL_GATT] = 0
     h = g[b + SL_HERO]
     g[b + SL_MAXHP] = cd[p, h, CT_HP]
+    return h
+
+
+@part
+def strip_to_hero(g, cd, rr, p, s):
+    """The cards attached to the hero in slot ``s`` (girl, pets, Grand) go to the Dreamscape;
+    the hero stays with its remaining HP up to its printed HP (rule exhaust_hp: or all of it)."""
+    b = sb(p, s)
+    detach(g, cd, p, b)
     if rr[R_EXHAUST_HP] == 0:
         if g[b + SL_HP] > g[b + SL_MAXHP]:
             g[b + SL_HP] = g[b + SL_MAXHP]
@@ -808,15 +816,7 @@ def retreat(g, cd, rr, p, s):
         g[b + k] = t
     # slot s now holds the fighter that retreated
     if rr[R_RETREAT_KEEPS] == 0:
-        for k in range(SL_GIRL, SL_GRAND + 1):
-            c = g[b + k]
-            if c >= 0:
-                dream_add(g, p, c)
-                g[b + k] = -1
-        g[b + SL_NPET] = 0
-        g[b + SL_GATT] = 0
-        h = g[b + SL_HERO]
-        g[b + SL_MAXHP] = cd[p, h, CT_HP]
+        h = detach(g, cd, p, b)
         g[b + SL_MGK] = cd[p, h, CT_MGK] if g[b + SL_MGK] > cd[p, h, CT_MGK] else g[b + SL_MGK]
         if g[b + SL_HP] > g[b + SL_MAXHP]:
             g[b + SL_HP] = g[b + SL_MAXHP]

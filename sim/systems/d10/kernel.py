@@ -840,6 +840,22 @@ def block_mana(comb, rules, dyn, cc, t):
 
 
 @kernel
+def spell_lands(comb, rules, dyn, cc, i, t, a, d, dt):
+    """``i``'s penalty use (result ``a``) against ``t``'s defence ``d`` of type ``dt``, after
+    fortune: unless she resists (``d`` above ``a``; with ``spec_tie: defender`` also equal),
+    the hold lands (L79, D7); a Magic Block that resists restores a mana point (seed 002
+    L241-243)."""
+    resisted = d > a
+    if rules[R_SPEC_TIE] != 0:
+        resisted = d >= a
+    if not resisted:
+        hold(dyn, t, comb[i, C_SPEC_PEN], a, HELD_SPELL, i)
+        cc[i, K_SPELLS] += 1
+    elif dt == T_BLOCK:
+        block_mana(comb, rules, dyn, cc, t)
+
+
+@kernel
 def resolve_hit(comb, pol, rules, dyn, streams, cc, i, t, a, d, dt, kb, fa):
     """Attack ``a`` against defence ``d`` of ``t``: wounds, Parry and Block side effects.
     Returns 1 on a hit."""
@@ -911,14 +927,8 @@ def attack_others(comb, pol, rules, tab, dyn, streams, cc, i, t0, a, kind, ntarg
         d, dt = defend(comb, pol, rules, tab, dyn, chk, cc, j, kind, 0)
         cc[i, K_TARGETED] += 1
         if effect:
-            exceed = rules[R_SPEC_TIE] == 0
-            d = fortune_defence(comb, pol, rules, dyn, cc, j, d, a, exceed)
-            resisted = d > a if exceed else d >= a
-            if not resisted:
-                hold(dyn, j, comb[i, C_SPEC_PEN], a, HELD_SPELL, i)
-                cc[i, K_SPELLS] += 1
-            elif dt == T_BLOCK:  # a shield that stopped the spell (seed 002 L241-243)
-                block_mana(comb, rules, dyn, cc, j)
+            d = fortune_defence(comb, pol, rules, dyn, cc, j, d, a, rules[R_SPEC_TIE] == 0)
+            spell_lands(comb, rules, dyn, cc, i, j, a, d, dt)
         else:
             d = fortune_defence(comb, pol, rules, dyn, cc, j, d, a, True)
             hits += resolve_hit(comb, pol, rules, dyn, streams, cc, i, j, a, d, dt, kb, fa)
@@ -1072,12 +1082,7 @@ def attack_primary(comb, pol, rules, tab, dyn, streams, cc, i, t, a, kind, effec
         exceed = rules[R_SPEC_TIE] == 0
         a = fortune_action(pol, rules, dyn, cc, i, a, d, not exceed)
         d = fortune_defence(comb, pol, rules, dyn, cc, t, d, a, exceed)
-        resisted = d > a if exceed else d >= a
-        if not resisted:
-            hold(dyn, t, comb[i, C_SPEC_PEN], a, HELD_SPELL, i)
-            cc[i, K_SPELLS] += 1
-        elif dt == T_BLOCK:  # a shield that stopped the spell (seed 002 L241-243)
-            block_mana(comb, rules, dyn, cc, t)
+        spell_lands(comb, rules, dyn, cc, i, t, a, d, dt)
     else:
         a = fortune_action(pol, rules, dyn, cc, i, a, d, False)
         d = fortune_defence(comb, pol, rules, dyn, cc, t, d, a, True)
