@@ -50,6 +50,12 @@ class Arm:
     done: int = 0
 
 
+def _key(seed: int, variant_key: int) -> np.uint64:
+    """:func:`sim.rng.stream_key` (its uint64 multiply wraps on purpose: no warning)."""
+    with np.errstate(over="ignore"):
+        return rng.stream_key(seed, variant_key)
+
+
 def metric_columns(df: pd.DataFrame) -> dict[str, np.ndarray]:
     """Per-trial metrics from a ``per_trial`` frame: ``win`` (1 if the first side
     won, else 0), ``rounds``, and ``girls_out``/``girls_dead`` when the system
@@ -120,7 +126,7 @@ class StudyContext:
         model = validate_model(self.loaded.module.SCENARIO_MODEL, data, self.doc, where=where,
                                origins=origins)
         k = len(self.arms)
-        key = rng.stream_key(self.seed, 0 if self.crn else k + 1)
+        key = _key(self.seed, 0 if self.crn else k + 1)
         arm = Arm(name, list(changes), model, self.loaded.module.compile(model), key)
         self.arms[name] = arm
         return arm
@@ -153,7 +159,7 @@ class StudyContext:
         if arm.name not in self._independent:
             k = list(self.arms).index(arm.name)
             self._independent[arm.name] = Arm(arm.name, arm.changes, arm.model, arm.inputs,
-                                               rng.stream_key(self.seed, INDEPENDENT_BASE + k))
+                                               _key(self.seed, INDEPENDENT_BASE + k))
         return metric_columns(self._play(self._independent[arm.name], self.trials if n is None else n))
 
     def until_precise(self, half_widths, precision: float | None) -> int:
