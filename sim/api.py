@@ -88,3 +88,19 @@ def rules(system: str) -> list[dict]:
     from sim.systems import get_system
 
     return get_system(system).RULES.describe()
+
+
+def study(path, *, trials: int | None = None, seed: int | None = None, out=None, write: bool = True,
+          results_root: str | os.PathLike = "results"):
+    """Run the ``study:`` block of a scenario file (see ``docs/studies.md``); returns a
+    :class:`sim.study.StudyResult` (``sections``: tables, charts, reading; ``out_dir``)."""
+    from sim.study import run_study
+
+    return run_study(path, trials=trials, seed=seed, out=out, write=write, results_root=results_root)
+
+
+def plan(p1: float, p2: float | None = None, **kwargs) -> dict:
+    """Trials per arm for a comparison of two win rates (see ``sim plan``, :mod:`sim.study.plan`)."""
+    from sim.study.plan import plan as _plan
+
+    return _plan(p1, p2, **kwargs)

@@ -109,11 +109,12 @@ class StudyContext:
                 return None
         return cur
 
-    def arm(self, name: str, changes: list, loc: tuple = ("study",)) -> Arm:
+    def arm(self, name: str, changes: list, loc: tuple = ("study",), set_key: bool = True) -> Arm:
         """Build (or return the already built) arm ``name``.
 
         ``changes``: ``[(path, value)]`` applied in order to the base scenario;
-        ``loc``: where in the study file they were written (error lines).
+        ``loc``: where in the study file they were written (error lines); with
+        ``set_key`` the changes are the ``set:`` mapping under ``loc``.
         """
         if name in self.arms:
             return self.arms[name]
@@ -121,7 +122,7 @@ class StudyContext:
         origins: dict = {}
         where = f"study arm {name!r}"
         for path, value in changes:
-            at = loc + ("set", path)
+            at = loc + ("set", path) if set_key else loc
             origins[_apply(data, self._targets, path, value, self.doc, at, where)] = at
         model = validate_model(self.loaded.module.SCENARIO_MODEL, data, self.doc, where=where,
                                origins=origins)

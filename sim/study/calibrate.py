@@ -80,7 +80,7 @@ def _grid(spec: CalibrateSpec) -> tuple[list, bool]:
 
 def _measure(ctx, spec, vals, n):
     for v in vals:
-        ctx.arm(f"{spec.parameter}={v}", [(spec.parameter, v)], ("study", "parameter"))
+        ctx.arm(f"{spec.parameter}={v}", [(spec.parameter, v)], ("study", "parameter"), set_key=False)
     return np.vstack([ctx.metrics(f"{spec.parameter}={v}", n)["win"] for v in vals])
 
 

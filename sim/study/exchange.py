@@ -59,7 +59,7 @@ def _stat_arms(ctx, spec, path) -> tuple[list, list]:
     for d in deltas:
         d = int(d) if integer else float(d)
         name = "base" if d == 0 else f"{path}{d:+g}"
-        ctx.arm(name, [] if d == 0 else [(path, base + d)], ("study", "stats", path))
+        ctx.arm(name, [] if d == 0 else [(path, base + d)], ("study", "stats", path), set_key=False)
         names.append(name)
     return deltas, names
 

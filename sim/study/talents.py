@@ -84,10 +84,11 @@ def _arms(ctx, spec: TalentValueSpec) -> list[str]:
             name = str(c)
         else:
             changes, name = list(c.changes.items()), c.name
+        string = isinstance(c, str)
         if name in names or name == BASE:
             raise doc_error(ctx.doc, loc, f"duplicate candidate {name!r}; names must be unique "
                             f"(and not {BASE!r}).")
-        ctx.arm(name, changes, loc)
+        ctx.arm(name, changes, loc, set_key=not string)
         names.append(name)
     return names
 
