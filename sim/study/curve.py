@@ -57,8 +57,24 @@ def nearest(x, fitted, target: float) -> float:
     return float(np.asarray(x)[int(np.argmin(np.abs(np.asarray(fitted) - target)))])
 
 
-def _weights(n: int, seed: int, b: int) -> np.ndarray:
-    return np.random.default_rng([seed, 21]).poisson(1.0, size=(b, n)).astype(np.float32)
+#: bootstrap weights held at once (float32 cells): bounds memory for millions of trials
+_CELLS = 1 << 24
+
+
+def _resampled(wins: np.ndarray, tvec, seed: int, b: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """Bootstrap rates (b, k) of every arm, and of the target vector, one block of
+    replicates at a time (Poisson(1) weights per trial, the same for every arm)."""
+    n = wins.shape[1]
+    gen = np.random.default_rng([seed, 21])
+    block = max(1, min(b, _CELLS // max(n, 1)))
+    rates, targets = [], []
+    for start in range(0, b, block):
+        w = gen.poisson(1.0, size=(min(block, b - start), n)).astype(np.float32)
+        tot = np.maximum(w.sum(axis=1), 1.0)
+        rates.append((w @ wins.T) / tot[:, None])
+        if tvec is not None:
+            targets.append((w @ tvec) / tot)
+    return np.vstack(rates), (np.concatenate(targets) if tvec is not None else None)
 
 
 def solve(x, wins: np.ndarray, target, alpha: float = 0.05, seed: int = 0,
@@ -76,10 +92,9 @@ def solve(x, wins: np.ndarray, target, alpha: float = 0.05, seed: int = 0,
     t0 = float(target) if tvec is None else float(tvec.mean())
     fitted, inc = fit(x, wins.mean(axis=1), increasing)
     value = invert(x, fitted, t0, inc)
-    w = _weights(wins.shape[1], seed, b)
-    tot = w.sum(axis=1)
-    rates = (w @ wins.T) / tot[:, None]
-    targets = (w @ tvec) / tot if tvec is not None else np.full(b, t0)
+    rates, targets = _resampled(wins, tvec, seed, b)
+    if targets is None:
+        targets = np.full(b, t0)
     boot = np.array([invert(x, fit(x, rates[r], inc)[0], float(targets[r]), inc) for r in range(b)])
     lo, hi = np.quantile(boot, [alpha / 2, 1 - alpha / 2], method="inverted_cdf")
     return {"value": value, "lo": float(lo), "hi": float(hi), "nearest": nearest(x, fitted, t0),

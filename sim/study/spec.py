@@ -25,13 +25,15 @@ class StudySpec(StrictModel):
     title:       heading of the study's report section (default: from the kind)
     alpha:       family-wise error rate of the study's intervals and tests (0.05: 95%)
     precision:   stop by precision: double the trials (from ``trials``) until the
-                 half-width of every primary paired difference (a win-rate
-                 difference, as a fraction) is at most this, or ``max_trials``
+                 half-width of every primary interval is at most this, or
+                 ``max_trials``: a win-rate difference as a fraction (compare,
+                 talent-value), the value found in the parameter's own units
+                 (exchange-rate, calibrate)
     max_trials:  cap per arm for ``precision`` (default: the scenario's ``max_trials``)
     """
 
     kind: str
     title: str = ""
     alpha: Probability = 0.05
-    precision: Annotated[float, Field(gt=0, lt=0.5)] | None = None
+    precision: Annotated[float, Field(gt=0, le=1e6)] | None = None
     max_trials: Annotated[int, Field(ge=1, le=10**9)] | None = None
