@@ -35,30 +35,36 @@ def simulate(inputs: Inputs, start: int, count: int, key) -> dict:
     won when drawn, played, won when played, not drawn, won when not drawn),
     ``kinds[2, NKIND]`` (decisions by action kind), ``decisions[2]``.
     """
-    cap = inputs.round_cap
     nb = max(1, min(MAX_BLOCKS, count // 64))
     if int(inputs.pol[:, E.PP_KIND].max()) == E.POL_SEARCH:
         nb = max(1, min(MAX_BLOCKS, count))
-    outc = np.zeros((nb, 3), dtype=np.int64)
-    rhist = np.zeros((nb, cap + 1), dtype=np.int64)
-    seat = np.zeros((nb, 2, 3), dtype=np.int64)
-    ends = np.zeros((nb, 3, E.NREASON), dtype=np.int64)
-    gemc = np.zeros((nb, 2, cap + 1), dtype=np.int64)
-    cardc = np.zeros((nb, 2, E.MAXD, 6), dtype=np.int64)
-    kinds = np.zeros((nb, 2, E.NKIND), dtype=np.int64)
-    decs = np.zeros((nb, 2), dtype=np.int64)
+    return {k: v.sum(axis=0) for k, v in _play(inputs, start, count, key, nb).items()}
+
+
+def _play(inputs: Inputs, start: int, count: int, key, nb: int) -> dict:
+    """The block kernel's raw per-block counters (the keys of :func:`simulate`,
+    each with a leading block axis); one game per block when ``nb == count``."""
+    cap = inputs.round_cap
+    raw = {"outcomes": np.zeros((nb, 3), dtype=np.int64),
+           "rounds_hist": np.zeros((nb, cap + 1), dtype=np.int64),
+           "seat": np.zeros((nb, 2, 3), dtype=np.int64),
+           "ends": np.zeros((nb, 3, E.NREASON), dtype=np.int64),
+           "gems": np.zeros((nb, 2, cap + 1), dtype=np.int64),
+           "cards": np.zeros((nb, 2, E.MAXD, 6), dtype=np.int64),
+           "kinds": np.zeros((nb, 2, E.NKIND), dtype=np.int64),
+           "decisions": np.zeros((nb, 2), dtype=np.int64)}
     E.simulate_blocks(inputs.cd, inputs.nd, inputs.dcnt, inputs.rules, inputs.pol, np.uint64(key),
-                      int(start), int(count), nb, outc, rhist, seat, ends, gemc, cardc, kinds, decs)
-    return {
-        "outcomes": outc.sum(axis=0),
-        "rounds_hist": rhist.sum(axis=0),
-        "seat": seat.sum(axis=0),
-        "ends": ends.sum(axis=0),
-        "gems": gemc.sum(axis=0),
-        "cards": cardc.sum(axis=0),
-        "kinds": kinds.sum(axis=0),
-        "decisions": decs.sum(axis=0),
-    }
+                      int(start), int(count), nb, *raw.values())
+    return raw
+
+
+def trials(inputs: Inputs, start: int, count: int, key) -> dict:
+    """Per-game outcomes of games ``start .. start+count-1`` (:func:`sim.trials.per_trial`):
+    ``outcome`` (0 the first listed side won, 1 lost, 2 draw) and ``rounds``
+    (the turn the game ended on), each an int array of length ``count``."""
+    raw = _play(inputs, start, count, key, count)
+    return {"outcome": np.argmax(raw["outcomes"], axis=1).astype(np.int8),
+            "rounds": np.argmax(raw["rounds_hist"], axis=1).astype(np.int32)}
 
 
 def summarize(counters: dict, inputs: Inputs, variant: str) -> dict:
