@@ -16,7 +16,7 @@ from . import registry
 from .compile import Inputs, compile  # noqa: A004
 from .rules import RULES
 from .schema import Scenario
-from .summarize import combatant_curves, combatants, curves, flair_tiers, summarize_episode, talent_uses
+from .summarize import combatant_curves, combatants, curves, flair_tiers, sides, summarize_episode, talent_uses
 
 NAME = "mb41"
 TITLE = "Magical Burst 4.1"
@@ -223,6 +223,7 @@ def summarize(counters: dict, inputs: Inputs, variant: str) -> dict:
         "curves": curves(counters, inputs, variant),
         "tables": {
             "combatants": combatants(counters, inputs, variant),
+            "sides": sides(counters, inputs, variant),
             "combatant_curves": combatant_curves(counters, inputs, variant),
             "talents": talent_uses(counters, inputs, variant),
             "flair_tiers": flair_tiers(counters, inputs, variant),
