@@ -66,7 +66,9 @@ def parse_path(path: str) -> list[str | int] | None:
 class _Targets:
     """Names a path may start with: member names and side names."""
 
-    def __init__(self, data: dict) -> None:
+    def __init__(self, data: dict, top: tuple = ()) -> None:
+        #: top-level fields a path may start with (the system's ``VARIANT_FIELDS``)
+        self.top = tuple(top)
         self.members: dict[str, list[tuple]] = {}
         self.sides: dict[str, list[tuple]] = {}
         self.episode = isinstance(data.get("episode"), dict)
@@ -91,7 +93,7 @@ class _Targets:
                     self.members.setdefault(member["name"], []).append(at + ("members", mi))
 
     def choices(self) -> list[str]:
-        return ["rules", *(["episode"] if self.episode else []), *self.members,
+        return ["rules", *self.top, *(["episode"] if self.episode else []), *self.members,
                 *(s for s in self.sides if s not in self.members)]
 
 
@@ -117,6 +119,8 @@ def _resolve(data: dict, targets: _Targets, key: str, doc, loc: tuple,
         raise fail(f"malformed path {key!r}; write e.g. 'rules.revive', "
                    "'Akari.attack' or 'sides[0].members[1].attack'.")
     head, rest = tokens[0], tokens[1:]
+    if head in targets.top and not (rest and isinstance(rest[0], int)):
+        return (), tokens
     # explicit index on the first part: only 'sides[...]'
     if head == "sides" and rest and isinstance(rest[0], int):
         return (), tokens
@@ -259,10 +263,12 @@ def _sweep(data: dict, doc, n_explicit: int) -> list[tuple[str, list[tuple[str, 
             for combo in itertools.product(*axes)]
 
 
-def expand_variants_with_origins(data: dict, doc) -> list[tuple[str, dict, dict]]:
+def expand_variants_with_origins(data: dict, doc, top: tuple = ()) -> list[tuple[str, dict, dict]]:
     """Like :func:`expand_variants`, plus ``{data path: document loc}`` per variant.
 
-    The origins tell the validator which lines of the file set which values, so
+    ``top`` names top-level fields a path may also start with (a system's
+    ``VARIANT_FIELDS``, e.g. the card game's ``cards``: ``cards.Sparkle Ruby.atk``,
+    or ``cards`` alone to replace the whole block). The origins tell the validator which lines of the file set which values, so
     a bad value in a variant is reported at the variant's line.
     """
     explicit = _explicit(data, doc)
@@ -277,7 +283,7 @@ def expand_variants_with_origins(data: dict, doc) -> list[tuple[str, dict, dict]
         combos = [(f"{en} / {sn}", ec + sc) for en, ec in explicit for sn, sc in swept]
     out = []
     base = _strip(data)
-    targets = _Targets(base)
+    targets = _Targets(base, top)
     for name, changes in combos:
         vdata = copy.deepcopy(base)
         origins: dict[tuple, tuple] = {}

@@ -16,6 +16,8 @@ from .schema import Scenario
 NAME = "cards"
 TITLE = "Mahou Shoujo card game"
 SCENARIO_MODEL = Scenario
+#: top-level fields a variant's ``set:`` path may start with (``cards.Sparkle Ruby.atk: 4``)
+VARIANT_FIELDS = ("cards", "what_if")
 
 #: most blocks a chunk is split into for prange (the split never changes results)
 MAX_BLOCKS = 64

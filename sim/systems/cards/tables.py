@@ -37,10 +37,16 @@ def deck_labels(inputs, variant: str) -> list[str]:
     """Per side, the deck's label in the tables: the sample deck's name or the
     side's ``deck_name``; an unnamed inline ``cards`` list is labelled by the
     variant and side (``"<variant> (A)"``), so two variants' inline decks never
-    share a label (they used to be both ``custom``)."""
-    unnamed = getattr(inputs, "unnamed", None) or [False] * len(inputs.decks)
-    return [f"{variant} ({side})" if u else deck
-            for deck, side, u in zip(inputs.decks, inputs.side_names, unnamed)]
+    share a label (they used to be both ``custom``). A sample deck holding a
+    card the scenario's ``cards:`` block changes is not the sample deck any
+    more: without a ``deck_name`` it is labelled ``"<deck> (<variant>)"``."""
+    n = len(inputs.decks)
+    unnamed = getattr(inputs, "unnamed", None) or [False] * n
+    edited = getattr(inputs, "edited", None) or [False] * n
+    out = []
+    for deck, side, u, e in zip(inputs.decks, inputs.side_names, unnamed, edited):
+        out.append(f"{variant} ({side})" if u else (f"{deck} ({variant})" if e else deck))
+    return out
 
 
 def curves(counters: dict, inputs, variant: str) -> pd.DataFrame:
