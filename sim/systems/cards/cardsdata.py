@@ -182,7 +182,7 @@ def apply_edits(edits: dict[str, CardEdit] | None) -> dict[str, Card]:
             merged = {"name": name, **given}
         else:
             raise ValueError(unknown_name_message("card", name, list(known)) +
-                             " (a new card needs 'type')")
+                             " A new card needs 'type' (hero, girl, power, pet, event, grand).")
         try:
             known[name] = Card.model_validate(merged)
         except Exception as exc:  # pydantic's message, one line per problem
