@@ -169,3 +169,69 @@ def test_changed_card_runs_without_compiling_jit_on():
     n, as_written, with_edits, both = r["what_if"][0]
     assert n == 300 and with_edits > as_written and both <= as_written
     assert r["what_if_base"] != [0, 0, 0]
+
+
+def _kenta_deck():
+    """10 cards whose only heroes are the three Kentas (all picked by a 3-hero setup search)."""
+    return {"Kenta the Kendo Captain": 3, "Sparkle Ruby": 3, "Starlight Beam": 2, "Barrier Ribbon": 1,
+            "Mochi the Bunny": 1}
+
+
+@pytest.mark.parametrize("heroes", [3, 0])
+def test_setup_picks_are_kept_apart_from_draws(heroes):
+    """L13: with ``starting_heroes: 3`` and exactly three hero cards, every hero is
+    picked in setup and none can be drawn (before issue 23 they all counted as
+    "drawn" in every game); with no setup search they are drawn and never picked."""
+    from sim.systems import cards
+
+    deck = _kenta_deck()
+    sides = [{"name": "A", "cards": deck, "policy": "tempo"}, {"name": "B", "cards": deck, "policy": "tempo"}]
+    (name, model), = load({"rules": {"deck_size": 10, "starting_heroes": heroes}}, sides=sides)
+    inp = cards_compile(model)
+    n = 60
+    c = cards.simulate(inp, 0, n, np.uint64(3))
+    cs = T.card_stats(c, inp, "v").set_index(["side", "card"])
+    for side in ("A", "B"):
+        kenta = cs.loc[(side, "Kenta the Kendo Captain")]
+        ruby = cs.loc[(side, "Sparkle Ruby")]
+        if heroes == 3:
+            assert (kenta["games_picked"], kenta["games_drawn"]) == (n, 0)
+        else:
+            assert kenta["games_picked"] == 0 and kenta["games_drawn"] > 0
+        assert ruby["games_picked"] == 0 and ruby["games_drawn"] == n   # the mulligan keeps a girl (C9)
+
+
+def test_what_if_pairs_games_on_the_same_streams():
+    """A what_if that changes nothing gives no discordant game (the pairs share
+    every stream), its as-written games are the variant's own games, and a real
+    change gives the paired table with Newcombe's interval from the joint counts."""
+    from sim.stats import paired_difference
+    from sim.systems import cards
+
+    same = cardsdata.cards_by_name()["Sparkle Ruby"].atk
+    vs = dict(load({"rules": {"first_player": "first_listed"}},
+                   [{"name": "plain"},
+                    {"name": "noop", "set": {"what_if": {"cards": {"Sparkle Ruby": {"atk": same}}}}},
+                    {"name": "big", "set": {"what_if": {"cards": {"Sparkle Ruby": {"atk": 12}}, "side": "A"}}}]))
+    key, n = np.uint64(5), 150
+    plain = cards.simulate(cards_compile(vs["plain"]), 0, n, key)
+    inp = cards_compile(vs["noop"])
+    noop = cards.simulate(inp, 0, n, key)
+    assert noop["outcomes"].tolist() == plain["outcomes"].tolist()
+    assert noop["cards"].tolist() == plain["cards"].tolist()
+    wins = int(plain["outcomes"][0])
+    assert noop["what_if"][0].tolist() == [n, wins, wins, wins]
+    inp = cards_compile(vs["big"])
+    big = cards.simulate(inp, 0, n, key)
+    # chunking: two chunks add up to one
+    halves = [cards.simulate(inp, s, c, key) for s, c in ((0, 70), (70, n - 70))]
+    assert (halves[0]["what_if"] + halves[1]["what_if"]).tolist() == big["what_if"].tolist()
+    df = cards.summarize(big, inp, "big")["tables"]["what_if"].set_index("side")
+    g, a, b, both = big["what_if"][0]
+    assert df.loc["A", "edits"] == f"Sparkle Ruby atk {same}->12" and df.loc["B", "edits"] == ""
+    assert df.loc["A", "only_with_edits"] == b - both and df.loc["A", "only_as_written"] == a - both
+    d, lo, hi = paired_difference(int(b), int(a), int(g), both=int(both))
+    assert (df.loc["A", "difference"], df.loc["A", "difference_lo"], df.loc["A", "difference_hi"]) == \
+        pytest.approx((d, lo, hi))
+    assert d > 0 and lo < d < hi
+    assert "what_if" not in cards.summarize(plain, cards_compile(vs["plain"]), "plain")["tables"]
