@@ -107,7 +107,7 @@ class WhatIf(StrictModel):
     """A card's "what if": the variant's decks against the same decks with
     ``cards`` edited (the same syntax as the top-level ``cards:`` block),
     game by game on common random numbers. ``side``: only that side's deck
-    gets the edits (default: both sides)."""
+    gets the edits (default: every side whose deck holds an edited card)."""
 
     cards: dict[str, cardsdata.CardEdit] = Field(min_length=1)
     side: str | None = None
@@ -163,13 +163,17 @@ class Scenario(ScenarioHeader):
                 raise ValueError("what_if.side: " + unknown_name_message("side", self.what_if.side, names))
             wi = self.what_if_pool()
             touched = set(self.what_if.cards)
-            for s in self.what_if_sides():
-                deck = s.deck_cards()
-                if not touched & set(deck):
+            sides = [s for s in self.sides if self.what_if.side in (None, s.name)]
+            for s in sides:
+                if self.what_if.side is not None and not touched & set(s.deck_cards()):
                     raise ValueError(f"what_if: side '{s.name}' deck '{s.deck_label()}' holds none of "
                                      f"{', '.join(sorted(touched))}, so the comparison would compare "
                                      "a deck with itself")
-                cardsdata.check_deck(deck, r["deck_size"], r["copy_limit"], r["starting_heroes"],
+            if not self.what_if_sides():
+                raise ValueError(f"what_if: no deck holds {', '.join(sorted(touched))}, so the comparison "
+                                 "would compare the decks with themselves")
+            for s in self.what_if_sides():
+                cardsdata.check_deck(s.deck_cards(), r["deck_size"], r["copy_limit"], r["starting_heroes"],
                                      label=f"what_if: side '{s.name}'", known=wi)
         return self
 
@@ -189,9 +193,12 @@ class Scenario(ScenarioHeader):
         return cardsdata.apply_edits(merged)
 
     def what_if_sides(self) -> list:
-        """The sides whose decks get the ``what_if`` edits."""
+        """The sides whose decks get the ``what_if`` edits: ``what_if.side``, or
+        (without one) every side whose deck holds an edited card."""
         w = self.what_if
-        return [s for s in self.sides if w is not None and (w.side is None or w.side == s.name)]
+        if w is None:
+            return []
+        return [s for s in self.sides if w.side in (None, s.name) and set(w.cards) & set(s.deck_cards())]
 
     def edited_decks(self) -> list[bool]:
         """Per side: the deck holds a card this scenario's ``cards:`` block adds or changes."""
