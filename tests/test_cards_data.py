@@ -235,3 +235,16 @@ def test_what_if_pairs_games_on_the_same_streams():
         pytest.approx((d, lo, hi))
     assert d > 0 and lo < d < hi
     assert "what_if" not in cards.summarize(plain, cards_compile(vs["plain"]), "plain")["tables"]
+
+
+def test_variant_path_typo_and_what_if_sweep():
+    with pytest.raises(ScenarioError) as err:
+        load({}, [{"name": "v", "set": {"card.Sparkle Ruby.atk": 4}}])
+    assert "Did you mean 'cards'?" in str(err.value) and "'what_if'" in str(err.value)
+    d = {"name": "t", "system": "cards", "sides": [{"name": "A", "deck": "aggro"}, {"name": "B", "deck": "control"}],
+         "what_if": {"cards": {"Sparkle Ruby": {"atk": 3}}, "side": "A"},
+         "sweep": {"what_if.cards.Sparkle Ruby.atk": [2, 5]}}
+    vs = load_scenario_text(yaml.safe_dump(d, sort_keys=False), "<t>").variants
+    got = [cards_compile(m).what_if_edits[0] for _, m in vs]
+    shipped = cardsdata.cards_by_name()["Sparkle Ruby"].atk
+    assert got == [f"Sparkle Ruby atk {shipped}->2", f"Sparkle Ruby atk {shipped}->5"]

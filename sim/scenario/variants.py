@@ -15,8 +15,10 @@
 applies on top of each of them (``stronger / Akari.attack=3``). Without either,
 the result is ``[("base", data)]``.
 
-A path starts with ``rules``, a member's name, a side's name, or is explicit
-(``sides[0].members[1].attack``). Only the target object is resolved here;
+A path starts with ``rules``, a member's name, a side's name, a top-level
+field the system lists in ``VARIANT_FIELDS`` (the card game's ``cards`` and
+``what_if``), or is explicit (``sides[0].members[1].attack``). Only the
+target object is resolved here;
 whether the field exists is checked when the system model validates the variant.
 """
 from __future__ import annotations
@@ -150,7 +152,8 @@ def _resolve(data: dict, targets: _Targets, key: str, doc, loc: tuple,
     members = list(targets.members)
     sides = list(targets.sides)
     raise fail(f"unknown name {head!r} at the start of path {key!r}."
-               f"{suggest(head, targets.choices())} A path starts with 'rules', a "
+               f"{suggest(head, targets.choices())} A path starts with 'rules', "
+               f"{''.join(repr(t) + ', ' for t in targets.top)}a "
                f"member name ({list_names(members) or 'none'}), a side name "
                f"({list_names(sides) or 'none'}) or 'sides[n]'{_EPISODE_HINT if targets.episode else ''}.")
 
