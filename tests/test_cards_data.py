@@ -248,3 +248,29 @@ def test_variant_path_typo_and_what_if_sweep():
     got = [cards_compile(m).what_if_edits[0] for _, m in vs]
     shipped = cardsdata.cards_by_name()["Sparkle Ruby"].atk
     assert got == [f"Sparkle Ruby atk {shipped}->2", f"Sparkle Ruby atk {shipped}->5"]
+
+
+def test_what_if_chart(tmp_path):
+    import pandas as pd
+
+    from sim.report.charts import chart_meta
+    from sim.results import RunResult
+    from sim.systems.cards import charts
+
+    rows = [{"variant": "w", "side": "A", "deck": "aggro", "edits": "Sparkle Ruby atk 3->4", "games": 100,
+             "win_as_written": 0.5, "win_with_edits": 0.6, "only_as_written": 2, "only_with_edits": 12,
+             "difference": 0.1, "difference_lo": 0.04, "difference_hi": 0.16},
+            {"variant": "w", "side": "B", "deck": "control", "edits": "", "games": 100,
+             "win_as_written": 0.5, "win_with_edits": 0.4, "only_as_written": 12, "only_with_edits": 2,
+             "difference": -0.1, "difference_lo": -0.16, "difference_hi": -0.04}]
+    summary = pd.DataFrame({"variant": ["plain", "w"]})
+
+    def res(tables):
+        return RunResult(scenario="t", system="cards", seed=1, provenance={}, summary=summary,
+                         curves=pd.DataFrame(columns=["variant", "round", "metric", "value"]),
+                         rounds=pd.DataFrame(columns=["variant", "rounds", "count"]), tables=tables)
+
+    meta = chart_meta(charts.what_if(res({"what_if": pd.DataFrame(rows)}), tmp_path / "w.png"))
+    assert meta["variants"] == ["w"] and meta["omitted"] == {"plain": "no what_if"}
+    assert "paired 95% interval" in meta["caption"]
+    assert charts.what_if(res({}), tmp_path / "x.png") is None
