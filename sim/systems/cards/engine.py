@@ -65,6 +65,8 @@ CT_CAMT = 12
 CT_VALUE = 13
 CT_GID = 14
 NCT = 15
+#: per-card counters of :func:`simulate_blocks` (drawn, won, played, won, not drawn, won, picked, won)
+NCARDC = 8
 
 # effect ops
 OP_NONE = 0
@@ -171,7 +173,7 @@ P_TMP = 8          # 8 scratch fields (opening draw)
 P_DECK = 16
 P_HAND = P_DECK + DECK_MAX
 P_DREAM = P_HAND + MAXD
-P_SEEN = P_DREAM + MAXD   # bit 0 drawn, bit 1 played
+P_SEEN = P_DREAM + MAXD   # bit 0 drawn, bit 1 played, bit 2 picked in setup (L13)
 P_SLOT = P_SEEN + MAXD
 SL_HERO = 0
 SL_GIRL = 1
@@ -926,7 +928,10 @@ def end_turn(g, cd, rr, st, lg):
 
 @kernel
 def opening_draw(g, cd, rr, p, st, lg):
-    """Shuffle, draw the opening cards; mulligan while they hold no girl (C9)."""
+    """Shuffle, draw the opening cards; mulligan while they hold no girl (C9).
+
+    Returns k, the number of cards of the kept opening hand; their local ids are
+    in ``P_TMP .. P_TMP+k`` (0 if every attempt went back)."""
     b = pb(p)
     n = rr[R_OPEN_DRAW]
     if n > 8:
@@ -946,12 +951,12 @@ def opening_draw(g, cd, rr, p, st, lg):
             if cd[p, loc, CT_TYPE] == T_GIRL:
                 girl = True
         if girl:
-            return
+            return k
         if rr[R_MULLIGAN] == 1:
             if attempt >= 1:
-                return
+                return k
         if not deck_has_type(g, cd, p, T_GIRL):
-            return
+            return k
         # put them back at the bottom (then shuffled, unless stacked)
         dn = g[b + P_DECKN]
         for i in range(dn - 1, -1, -1):
@@ -963,6 +968,7 @@ def opening_draw(g, cd, rr, p, st, lg):
             g[b + P_HANDN] -= 1
         g[b + P_DECKN] = dn + k
         log_ev(g, lg, EV_MULLIGAN, p, attempt + 1, 0)
+    return 0
 
 
 @kernel(inline="always")
@@ -1058,11 +1064,10 @@ def advance(g, cd, rr, st, lg):
                 continue
             if su == 2:
                 for p in range(2):
-                    opening_draw(g, cd, rr, p, st, lg)
+                    k = opening_draw(g, cd, rr, p, st, lg)
                     b = pb(p)
-                    for loc in range(g[G_ND + p]):
-                        if g[b + P_HAND + loc] > 0:
-                            g[b + P_SEEN + loc] |= 1
+                    for i in range(k):     # drawn; the setup picks are marked picked (bit 2)
+                        g[b + P_SEEN + g[b + P_TMP + i]] |= 1
                 g[G_SETUP] = 3
                 continue
             if su <= 6:
@@ -1337,7 +1342,9 @@ def apply(g, cd, rr, a, st, lg):
     g[G_DEC + p] += 1
     if ph == PH_PICK:
         deck_take(g, p, arg)
-        hand_add(g, p, arg)
+        g[b + P_HAND + arg] += 1       # hand_add without the drawn mark: a setup pick (L13)
+        g[b + P_HANDN] += 1
+        g[b + P_SEEN + arg] |= 4
         g[b + P_PICKS] += 1
     elif ph == PH_OPEN_HERO:
         g[b + P_OPENH] = arg
@@ -1776,9 +1783,10 @@ def simulate_blocks(cd, nd, dcnt, rr, pol, key, start, count, nb,
     ``seat[b, 2, 3]`` side 0's outcomes when side ``f`` went first;
     ``ends[b, 3, NREASON]`` winner (0, 1, 2 = draw) by end reason;
     ``gemc[b, 2, cap+1]`` sum of gems (halves) held at the end of turn r (the
-    final count carried on after a game ends); ``cardc[b, 2, MAXD, 6]`` per
+    final count carried on after a game ends); ``cardc[b, 2, MAXD, NCARDC]`` per
     side and card: games drawn / won when drawn / played / won when played /
-    not drawn / won when not drawn; ``kinds[b, 2, NKIND]`` decisions by action
+    not drawn / won when not drawn / picked in setup / won when picked
+    ("drawn" counts draws only, L13's setup picks are apart); ``kinds[b, 2, NKIND]`` decisions by action
     kind; ``decs[b, 2]`` decisions per side.
     """
     cap = rr[R_TURN_CAP]
@@ -1833,6 +1841,9 @@ def simulate_blocks(cd, nd, dcnt, rr, pol, key, start, count, nb,
                     if seen & 2:
                         cardc[blk, s, loc, 2] += 1
                         cardc[blk, s, loc, 3] += won
+                    if seen & 4:
+                        cardc[blk, s, loc, 6] += 1
+                        cardc[blk, s, loc, 7] += won
                 decs[blk, s] += g[G_DEC + s]
                 for k in range(NKIND):
                     kinds[blk, s, k] += kk[s, k]
