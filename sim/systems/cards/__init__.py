@@ -37,8 +37,13 @@ def simulate(inputs: Inputs, start: int, count: int, key) -> dict:
     """
     cap = inputs.round_cap
     nb = max(1, min(MAX_BLOCKS, count // 64))
-    if int(inputs.pol[:, E.PP_KIND].max()) == E.POL_SEARCH:
+    pol = inputs.pol
+    if int(pol[:, E.PP_KIND].max()) >= E.POL_SEARCH:
         nb = max(1, min(MAX_BLOCKS, count))
+    if int(pol[:, E.PP_KIND].max()) == E.POL_ISMCTS:
+        from .ismcts import bind
+
+        pol = bind(pol)   # the search procedure's address in this process
     outc = np.zeros((nb, 3), dtype=np.int64)
     rhist = np.zeros((nb, cap + 1), dtype=np.int64)
     seat = np.zeros((nb, 2, 3), dtype=np.int64)
@@ -47,7 +52,7 @@ def simulate(inputs: Inputs, start: int, count: int, key) -> dict:
     cardc = np.zeros((nb, 2, E.MAXD, 6), dtype=np.int64)
     kinds = np.zeros((nb, 2, E.NKIND), dtype=np.int64)
     decs = np.zeros((nb, 2), dtype=np.int64)
-    E.simulate_blocks(inputs.cd, inputs.nd, inputs.dcnt, inputs.rules, inputs.pol, np.uint64(key),
+    E.simulate_blocks(inputs.cd, inputs.nd, inputs.dcnt, inputs.rules, pol, np.uint64(key),
                       int(start), int(count), nb, outc, rhist, seat, ends, gemc, cardc, kinds, decs)
     return {
         "outcomes": outc.sum(axis=0),
