@@ -213,7 +213,7 @@ def test_same_seed_same_counters_any_chunking_and_threads():
 def test_play_log_shows_the_policy_and_replays():
     m = model(ISM, "tempo")
     log = play_log(m, 2)
-    assert "ismcts(budget 16, c 1.414, rollout tempo, setup search)" in log
+    assert "ismcts(budget 16, c 0.7, rollout tempo, setup search)" in log
     assert log == play_log(m, 2)
 
 
