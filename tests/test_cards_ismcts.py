@@ -244,3 +244,14 @@ def test_schema_errors_are_clear(policy, words):
     msg = str(e.value)
     for w in words:
         assert w in msg, msg
+
+
+@pytest.mark.slow
+def test_ismcts_beats_the_flat_search_at_equal_rollouts():
+    """The ladder's claim at a middle budget: ISMCTS with 128 iterations against the flat
+    search with 128 rollouts per decision (aggro mirror, 400 games) wins more than half
+    (lower 95% Wilson bound above 50%; about 61% when written)."""
+    inp = C.compile(model({"name": "ismcts", "budget": 128}, {"name": "search", "budget": 128}, "aggro", "aggro"))
+    out = C.simulate(inp, 0, 400, 77)["outcomes"]
+    lo, _hi = wilson(int(out[0]) + 0.5 * int(out[2]), int(out.sum()))
+    assert lo > 0.5, f"ISMCTS vs flat search at 128: {out.tolist()} (lower bound {lo:.3f})"
