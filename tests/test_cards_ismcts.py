@@ -255,3 +255,30 @@ def test_ismcts_beats_the_flat_search_at_equal_rollouts():
     out = C.simulate(inp, 0, 400, 77)["outcomes"]
     lo, _hi = wilson(int(out[0]) + 0.5 * int(out[2]), int(out.sum()))
     assert lo > 0.5, f"ISMCTS vs flat search at 128: {out.tolist()} (lower bound {lo:.3f})"
+
+
+def test_decision_depends_only_on_the_information_set():
+    """Dealing the rival's hidden cards again (the shown copies kept) and reordering the own
+    deck never changes an ISMCTS decision (setup included)."""
+    inp = C.compile(model({"name": "ismcts", "budget": 12}, {"name": "ismcts", "budget": 12}, "combo", "control"))
+    changed = 0
+    for seed in range(3):
+        G = Game(inp, key=rng.stream_key(seed), log=False)
+        G.advance()
+        step = 0
+        while not G.over and step < 300:
+            step += 1
+            p = int(G.g[E.G_TOMOVE])
+            if len(G.legal()) > 1 and step % 2 == 0:
+                g0, st0 = G.g.copy(), G.st.copy()
+                a = G.choose()
+                for k in range(2):
+                    G.g[:] = g0
+                    G.st[:] = st0
+                    _hide_rival(G, p, seed * 1000 + step * 10 + k)
+                    changed += int(not np.array_equal(G.g, g0))
+                    assert G.choose() == a, "the decision changed with the hidden cards"
+                G.g[:] = g0
+                G.st[:] = st0
+            G.apply(G.choose())
+    assert changed > 20
