@@ -43,7 +43,12 @@ def _blocks(cd, inputs: Inputs, start: int, count: int, key, nb: int) -> dict:
         "kinds": np.zeros((nb, 2, E.NKIND), dtype=np.int64),
         "decisions": np.zeros((nb, 2), dtype=np.int64),
     }
-    E.simulate_blocks(cd, inputs.nd, inputs.dcnt, inputs.rules, inputs.pol, np.uint64(key),
+    pol = inputs.pol
+    if int(pol[:, E.PP_KIND].max()) == E.POL_ISMCTS:
+        from .ismcts import bind
+
+        pol = bind(pol)   # the search procedure's address in this process
+    E.simulate_blocks(cd, inputs.nd, inputs.dcnt, inputs.rules, pol, np.uint64(key),
                       int(start), int(count), nb, c["outcomes"], c["rounds_hist"], c["seat"], c["ends"],
                       c["gems"], c["cards"], c["kinds"], c["decisions"])
     return c
@@ -70,7 +75,7 @@ def simulate(inputs: Inputs, start: int, count: int, key) -> dict:
     if inputs.what_if_cd is not None:
         return _simulate_what_if(inputs, start, count, key)
     nb = max(1, min(MAX_BLOCKS, count // 64))
-    if int(inputs.pol[:, E.PP_KIND].max()) == E.POL_SEARCH:
+    if int(inputs.pol[:, E.PP_KIND].max()) >= E.POL_SEARCH:
         nb = max(1, min(MAX_BLOCKS, count))
     return {k: v.sum(axis=0) for k, v in _blocks(inputs.cd, inputs, start, count, key, nb).items()}
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from sim import procs
 from sim._jit import kernel, part, pjit
 from sim.rng import STATE_WORDS, next_u64, randbelow, seed_stream
 
@@ -188,7 +189,8 @@ SL_NPET = 9
 SL_FID = 10        # fighter instance id: new each time a hero card is put on the field, kept
                    # while it moves between slots (two copies of one hero are two fighters)
 SL = 12
-NPL = P_SLOT + NSLOT * SL
+P_KNOWN = P_SLOT + NSLOT * SL   # copies per local id the rival knows are in the hand (fetched, recovered)
+NPL = P_KNOWN + MAXD
 NSTATE = NG + 2 * NPL
 
 # phases
@@ -241,7 +243,7 @@ S_SEARCH = 6       # 2 streams: search of side 0 / 1
 NST = 8
 
 # policy parameters
-PP_KIND = 0        # 0 random, 1 heuristic, 2 search
+PP_KIND = 0        # 0 random, 1 heuristic, 2 search, 3 ismcts
 PP_W_ATTACK = 1
 PP_DRAW_BELOW = 2
 PP_RETREAT_BELOW = 3
@@ -252,10 +254,14 @@ PP_EPS = 7         # per mille: chance of a uniform random legal action
 PP_BUDGET = 8      # search: rollouts per decision
 PP_ROLL_EPS = 9    # search: per mille randomness of the rollout heuristic
 PP_HORIZON = 10    # search: turns looked ahead (0 = to the end)
-NPP = 12
+PP_UCB_C = 11      # ismcts: UCB1 exploration constant, per mille
+PP_SETUP = 12      # ismcts: 1 = setup choices (picks, opening pair) by search too
+PP_PROC = 13       # ismcts: address of the search procedure (sim.procs; bound per process)
+NPP = 14
 POL_RANDOM = 0
 POL_HEURISTIC = 1
 POL_SEARCH = 2
+POL_ISMCTS = 3
 
 # log event codes
 EV_ACTION = 1
@@ -326,6 +332,8 @@ def hand_remove(g, p, loc):
     b = pb(p)
     g[b + P_HAND + loc] -= 1
     g[b + P_HANDN] -= 1
+    if g[b + P_KNOWN + loc] > 0:
+        g[b + P_KNOWN + loc] -= 1      # the rival no longer knows which copy is left (sound)
 
 
 @kernel(inline="always")
@@ -769,6 +777,7 @@ def resolve_ops(g, cd, rr, p, loc, st, lg):
             if best >= 0:
                 deck_take(g, p, best)
                 hand_add(g, p, best)
+                g[bp + P_KNOWN + best] += 1     # shown to the rival
                 log_ev(g, lg, EV_FETCH, p, best, 0)
                 shuffle_deck(g, p, st[S_SHUF + p])
         elif op == OP_RECOVER:
@@ -777,6 +786,7 @@ def resolve_ops(g, cd, rr, p, loc, st, lg):
                 g[pb(p) + P_DREAM + best] -= 1
                 g[pb(p) + P_DREAMN] -= 1
                 hand_add(g, p, best)
+                g[pb(p) + P_KNOWN + best] += 1  # taken from the public Dreamscape
                 log_ev(g, lg, EV_FETCH, p, best, 1)
     return dmg
 
@@ -1740,6 +1750,12 @@ def choose(g, cd, rr, pol, p, acts, n, st, w, rs, acts2, rp, lg, scores):
         ph = g[G_PHASE]
         if ph == PH_MAIN or ph == PH_REACT or ph == PH_REPLACE or ph == PH_EVENT:
             return search_choose(g, cd, rr, pol, p, acts, n, st, w, rs, acts2, rp, lg, scores)
+        return heur_choose(g, cd, rr, pol[p], p, acts, n, st[S_POL + p])
+    if pol[p, PP_KIND] == POL_ISMCTS:
+        ph = g[G_PHASE]
+        if pol[p, PP_SETUP] != 0 or ph == PH_MAIN or ph == PH_REACT or ph == PH_REPLACE or ph == PH_EVENT:
+            # information-set MCTS (sim.systems.cards.ismcts), called by address (sim.procs)
+            return procs.call(pol[p, PP_PROC], g, cd, rr, pol, p, acts, n, st, w, rs, acts2, rp, lg, scores)
         return heur_choose(g, cd, rr, pol[p], p, acts, n, st[S_POL + p])
     return choose_simple(g, cd, rr, pol, p, acts, n, st)
 

@@ -24,6 +24,9 @@ from sim.scenario.suggest import unknown_name_message
 
 from . import cardsdata
 from .policies import POLICY_NAMES, ROLLOUT_STYLES
+
+#: ismcts ``setup``: setup picks and the opening pair by search, or by the rollout heuristic
+SETUP_MODES = ["search", "heuristic"]
 from .rules import RULES
 
 
@@ -38,11 +41,14 @@ class Policy(StrictModel):
     save_events: bool | None = None
     grand_any: bool | None = None
     epsilon: float = Field(0.0, ge=0.0, le=1.0)
-    # search only
+    # search and ismcts (budget: rollouts per decision; ismcts: iterations, one rollout each)
     budget: int = Field(48, ge=1, le=100_000)
     rollout: str = "tempo"
     rollout_epsilon: float = Field(0.0, ge=0.0, le=1.0)
     horizon: int = Field(0, ge=0, le=400)
+    # ismcts only: UCB1 exploration constant (default sqrt 2), setup choices by search or heuristic
+    c: float | None = Field(None, ge=0.0, le=100.0)
+    setup: str = "search"
 
     @model_validator(mode="before")
     @classmethod
@@ -57,6 +63,23 @@ class Policy(StrictModel):
         if v not in POLICY_NAMES:
             raise ValueError(unknown_name_message("policy", v, POLICY_NAMES))
         return v
+
+    @field_validator("setup")
+    @classmethod
+    def _setup(cls, v: str) -> str:
+        if v not in SETUP_MODES:
+            raise ValueError(unknown_name_message("setup mode", v, SETUP_MODES))
+        return v
+
+    @model_validator(mode="after")
+    def _ismcts_only(self):
+        if self.name != "ismcts":
+            if self.c is not None:
+                raise ValueError(f"policy '{self.name}': 'c' (the UCB exploration constant) belongs to "
+                                 "the ismcts policy only")
+            if self.setup != "search":
+                raise ValueError(f"policy '{self.name}': 'setup' belongs to the ismcts policy only")
+        return self
 
     @field_validator("rollout")
     @classmethod
