@@ -180,7 +180,10 @@ def test_summary_tables_and_per_card_counts():
     n = int(c["outcomes"].sum())
     cs = t["card_stats"]
     assert ((cs["games_drawn"] + cs["games_not_drawn"]) == n).all()
-    assert (cs["games_played"] <= cs["games_drawn"]).all()
+    # a card is played only after it reached the hand: drawn or (a hero) picked in setup (L13)
+    assert (cs["games_played"] <= cs["games_drawn"] + cs["games_picked"]).all()
+    assert (cs.loc[cs["type"] != "hero", "games_picked"] == 0).all()
+    assert (cs.loc[cs["type"] == "hero", "games_picked"] > 0).any()
     mu = t["matchups"].iloc[0]
     assert 0 <= mu["first_player_lo"] <= mu["first_player_win"] <= mu["first_player_hi"] <= 1
     assert int(t["seats"]["games"].sum()) == 2 * n

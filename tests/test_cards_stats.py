@@ -44,12 +44,12 @@ def inline_sides(**extra_a):
 
 def counters(inp, n=1000, wins=(500, 400), cards=None):
     """Made-up counters for ``inp``: ``cards[(side, name)] = (drawn, won drawn, played,
-    won played)``; not drawn = n - drawn, won not drawn = side wins - won drawn."""
-    cc = np.zeros((2, E.MAXD, 6), dtype=np.int64)
+    won played[, picked, won picked])``; not drawn = n - drawn, won not drawn = side wins - won drawn."""
+    cc = np.zeros((2, E.MAXD, E.NCARDC), dtype=np.int64)
     for s in range(2):
         for loc, name in enumerate(inp.card_names[s]):
-            dr, dw, pl, pw = (cards or {}).get((s, name), (n // 2, wins[s] // 2, n // 4, wins[s] // 4))
-            cc[s, loc] = (dr, dw, pl, pw, n - dr, wins[s] - dw)
+            dr, dw, pl, pw, *pk = (cards or {}).get((s, name), (n // 2, wins[s] // 2, n // 4, wins[s] // 4))
+            cc[s, loc] = (dr, dw, pl, pw, n - dr, wins[s] - dw, *(pk or (0, 0)))
     cap = inp.round_cap
     return {"outcomes": np.array([wins[0], wins[1], n - sum(wins)]), "rounds_hist": np.eye(cap + 1, dtype=int)[5] * n,
             "seat": np.array([[wins[0], wins[1], n - sum(wins)], [0, 0, 0]]),
@@ -103,7 +103,7 @@ def test_card_stats_never_played_always_played_and_compared():
         (0, "Starlight Beam"): (600, 250, 0, 0),        # drawn, never played
         (0, "Sparkle Ruby"): (1000, 500, 1000, 500),    # played in every game
         (0, "Barrier Ribbon"): (700, 420, 300, 240),    # compared
-        (0, "Kenta the Kendo Captain"): (1000, 500, 800, 420),
+        (0, "Kenta the Kendo Captain"): (300, 150, 800, 420, 900, 450),
     })
     cs = T.card_stats(c, inp, "v").set_index(["side", "card"])
     beam = cs.loc[("A", "Starlight Beam")]
@@ -121,22 +121,17 @@ def test_card_stats_never_played_always_played_and_compared():
     assert rib["drawn_minus_not_drawn"] == pytest.approx(420 / 700 - 80 / 300)
     # per side: B's wins are outcomes[1]
     assert cs.loc[("B", "Barrier Ribbon"), "wins"] == 400 and cs.loc[("A", "Barrier Ribbon"), "wins"] == 500
-    # setup picks: heroes' 'drawn' includes the starting_heroes picks (not separable)
-    assert bool(cs.loc[("A", "Kenta the Kendo Captain"), "drawn_includes_setup_picks"])
-    assert not cs.loc[("A", "Sparkle Ruby"), "drawn_includes_setup_picks"]
+    # setup picks: their own columns, apart from draws
+    kenta = cs.loc[("A", "Kenta the Kendo Captain")]
+    assert (kenta["games_picked"], kenta["wins_picked"]) == (900, 450)
+    assert kenta["win_when_picked"] == pytest.approx(0.5)
+    assert cs.loc[("A", "Sparkle Ruby"), "games_picked"] == 0
+    assert math.isnan(cs.loc[("A", "Sparkle Ruby"), "win_when_picked"])
     # the existing columns are all still there
     for col in ("games_drawn", "win_when_drawn", "win_when_drawn_lo", "win_when_drawn_hi", "games_played",
                 "wins_played", "win_when_played", "games_not_drawn", "wins_not_drawn", "wins_drawn",
                 "win_when_not_drawn", "drawn_minus_not_drawn"):
         assert col in cs.columns
-
-
-def test_no_setup_picks_no_flag():
-    d = {"name": "t", "system": "cards", "rules": {"deck_size": 10, "starting_heroes": 0},
-         "sides": inline_sides()}
-    (name, model), = load_scenario_text(yaml.safe_dump(d), "<t>").variants
-    inp = cards_compile(model)
-    assert not T.card_stats(counters(inp), inp, "v")["drawn_includes_setup_picks"].any()
 
 
 def result(tables, variants):

@@ -73,7 +73,7 @@ def load_document(doc: Document) -> LoadedScenario:
              if k in type(full).model_fields}
     base = full.model_copy(update=empty)
     variants = []
-    expanded = expand_variants_with_origins(doc.data, doc)
+    expanded = expand_variants_with_origins(doc.data, doc, tuple(getattr(module, "VARIANT_FIELDS", ())))
     if len(expanded) == 1 and expanded[0][0] == "base" and not expanded[0][2]:
         variants.append(("base", base))
     else:

@@ -15,8 +15,10 @@
 applies on top of each of them (``stronger / Akari.attack=3``). Without either,
 the result is ``[("base", data)]``.
 
-A path starts with ``rules``, a member's name, a side's name, or is explicit
-(``sides[0].members[1].attack``). Only the target object is resolved here;
+A path starts with ``rules``, a member's name, a side's name, a top-level
+field the system lists in ``VARIANT_FIELDS`` (the card game's ``cards`` and
+``what_if``), or is explicit (``sides[0].members[1].attack``). Only the
+target object is resolved here;
 whether the field exists is checked when the system model validates the variant.
 """
 from __future__ import annotations
@@ -66,7 +68,9 @@ def parse_path(path: str) -> list[str | int] | None:
 class _Targets:
     """Names a path may start with: member names and side names."""
 
-    def __init__(self, data: dict) -> None:
+    def __init__(self, data: dict, top: tuple = ()) -> None:
+        #: top-level fields a path may start with (the system's ``VARIANT_FIELDS``)
+        self.top = tuple(top)
         self.members: dict[str, list[tuple]] = {}
         self.sides: dict[str, list[tuple]] = {}
         self.episode = isinstance(data.get("episode"), dict)
@@ -91,7 +95,7 @@ class _Targets:
                     self.members.setdefault(member["name"], []).append(at + ("members", mi))
 
     def choices(self) -> list[str]:
-        return ["rules", *(["episode"] if self.episode else []), *self.members,
+        return ["rules", *self.top, *(["episode"] if self.episode else []), *self.members,
                 *(s for s in self.sides if s not in self.members)]
 
 
@@ -117,6 +121,8 @@ def _resolve(data: dict, targets: _Targets, key: str, doc, loc: tuple,
         raise fail(f"malformed path {key!r}; write e.g. 'rules.revive', "
                    "'Akari.attack' or 'sides[0].members[1].attack'.")
     head, rest = tokens[0], tokens[1:]
+    if head in targets.top and not (rest and isinstance(rest[0], int)):
+        return (), tokens
     # explicit index on the first part: only 'sides[...]'
     if head == "sides" and rest and isinstance(rest[0], int):
         return (), tokens
@@ -146,7 +152,8 @@ def _resolve(data: dict, targets: _Targets, key: str, doc, loc: tuple,
     members = list(targets.members)
     sides = list(targets.sides)
     raise fail(f"unknown name {head!r} at the start of path {key!r}."
-               f"{suggest(head, targets.choices())} A path starts with 'rules', a "
+               f"{suggest(head, targets.choices())} A path starts with 'rules', "
+               f"{''.join(repr(t) + ', ' for t in targets.top)}a "
                f"member name ({list_names(members) or 'none'}), a side name "
                f"({list_names(sides) or 'none'}) or 'sides[n]'{_EPISODE_HINT if targets.episode else ''}.")
 
@@ -259,10 +266,12 @@ def _sweep(data: dict, doc, n_explicit: int) -> list[tuple[str, list[tuple[str, 
             for combo in itertools.product(*axes)]
 
 
-def expand_variants_with_origins(data: dict, doc) -> list[tuple[str, dict, dict]]:
+def expand_variants_with_origins(data: dict, doc, top: tuple = ()) -> list[tuple[str, dict, dict]]:
     """Like :func:`expand_variants`, plus ``{data path: document loc}`` per variant.
 
-    The origins tell the validator which lines of the file set which values, so
+    ``top`` names top-level fields a path may also start with (a system's
+    ``VARIANT_FIELDS``, e.g. the card game's ``cards``: ``cards.Sparkle Ruby.atk``,
+    or ``cards`` alone to replace the whole block). The origins tell the validator which lines of the file set which values, so
     a bad value in a variant is reported at the variant's line.
     """
     explicit = _explicit(data, doc)
@@ -277,7 +286,7 @@ def expand_variants_with_origins(data: dict, doc) -> list[tuple[str, dict, dict]
         combos = [(f"{en} / {sn}", ec + sc) for en, ec in explicit for sn, sc in swept]
     out = []
     base = _strip(data)
-    targets = _Targets(base)
+    targets = _Targets(base, top)
     for name, changes in combos:
         vdata = copy.deepcopy(base)
         origins: dict[tuple, tuple] = {}

@@ -9,7 +9,11 @@ points (see ``ARCHITECTURE.md``):
 * ``compile(scenario) -> inputs``: numbers only, ready for the kernel;
 * ``simulate(inputs, start, count, key) -> counters``: a dict of int64 arrays
   that add up across chunks;
-* ``summarize(counters, inputs, variant) -> {"curves": DataFrame, "tables": {name: DataFrame}}``.
+* ``summarize(counters, inputs, variant) -> {"curves": DataFrame, "tables": {name: DataFrame}}``;
+* ``trials(inputs, start, count, key) -> {column: array[count]}``: the same
+  trials as ``simulate``, one row each (``outcome``, ``rounds``; the fight
+  systems add ``girls_out``, ``girls_dead``, ``girls_standing``), for paired
+  comparisons (:mod:`sim.trials`).
 
 The shared runner relies on this contract and nothing more:
 

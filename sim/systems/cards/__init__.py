@@ -16,12 +16,42 @@ from .schema import Scenario
 NAME = "cards"
 TITLE = "Mahou Shoujo card game"
 SCENARIO_MODEL = Scenario
+#: top-level fields a variant's ``set:`` path may start with (``cards.Sparkle Ruby.atk: 4``)
+VARIANT_FIELDS = ("cards", "what_if")
 
 #: most blocks a chunk is split into for prange (the split never changes results)
 MAX_BLOCKS = 64
 
 #: ``sim warmup``: the heuristic players and the search player
 WARMUP_SCENARIOS = ("cards/first-player.yaml", "cards/search-vs-heuristic.yaml")
+
+
+#: trials per kernel call when a ``what_if`` plays one trial per block (bounds the per-block arrays)
+WHAT_IF_BATCH = 2048
+
+
+def _blocks(cd, inputs: Inputs, start: int, count: int, key, nb: int) -> dict:
+    """One call of :func:`engine.simulate_blocks` on card tables ``cd``: the per-block counters."""
+    cap = inputs.round_cap
+    c = {
+        "outcomes": np.zeros((nb, 3), dtype=np.int64),
+        "rounds_hist": np.zeros((nb, cap + 1), dtype=np.int64),
+        "seat": np.zeros((nb, 2, 3), dtype=np.int64),
+        "ends": np.zeros((nb, 3, E.NREASON), dtype=np.int64),
+        "gems": np.zeros((nb, 2, cap + 1), dtype=np.int64),
+        "cards": np.zeros((nb, 2, E.MAXD, E.NCARDC), dtype=np.int64),
+        "kinds": np.zeros((nb, 2, E.NKIND), dtype=np.int64),
+        "decisions": np.zeros((nb, 2), dtype=np.int64),
+    }
+    pol = inputs.pol
+    if int(pol[:, E.PP_KIND].max()) == E.POL_ISMCTS:
+        from .ismcts import bind
+
+        pol = bind(pol)   # the search procedure's address in this process
+    E.simulate_blocks(cd, inputs.nd, inputs.dcnt, inputs.rules, pol, np.uint64(key),
+                      int(start), int(count), nb, c["outcomes"], c["rounds_hist"], c["seat"], c["ends"],
+                      c["gems"], c["cards"], c["kinds"], c["decisions"])
+    return c
 
 
 def simulate(inputs: Inputs, start: int, count: int, key) -> dict:
@@ -31,34 +61,50 @@ def simulate(inputs: Inputs, start: int, count: int, key) -> dict:
     wins / loses / draws), ``rounds_hist[cap+1]`` (games ending on turn r),
     ``seat[2, 3]`` (first side's outcomes when side f went first), ``ends[3,
     NREASON]`` (winner 0/1/draw by end reason), ``gems[2, cap+1]`` (sum of
-    half-gems held after turn r), ``cards[2, MAXD, 6]`` (per card: drawn,
-    won when drawn, played, won when played, not drawn, won when not drawn),
-    ``kinds[2, NKIND]`` (decisions by action kind), ``decisions[2]``.
+    half-gems held after turn r), ``cards[2, MAXD, 8]`` (per card: drawn,
+    won when drawn, played, won when played, not drawn, won when not drawn,
+    picked in setup, won when picked), ``kinds[2, NKIND]`` (decisions by action
+    kind), ``decisions[2]``.
+
+    With a ``what_if`` (``inputs.what_if_cd``) every game is played a second
+    time with the edited card tables on the same streams, one trial per block
+    (per-trial outcomes without a kernel change), and ``what_if[2, 4]`` counts
+    per side: games, wins as written, wins with the edits, wins under both
+    (the joint counts :func:`sim.stats.paired_difference` needs).
     """
-    cap = inputs.round_cap
+    if inputs.what_if_cd is not None:
+        return _simulate_what_if(inputs, start, count, key)
     nb = max(1, min(MAX_BLOCKS, count // 64))
-    if int(inputs.pol[:, E.PP_KIND].max()) == E.POL_SEARCH:
+    if int(inputs.pol[:, E.PP_KIND].max()) >= E.POL_SEARCH:
         nb = max(1, min(MAX_BLOCKS, count))
-    outc = np.zeros((nb, 3), dtype=np.int64)
-    rhist = np.zeros((nb, cap + 1), dtype=np.int64)
-    seat = np.zeros((nb, 2, 3), dtype=np.int64)
-    ends = np.zeros((nb, 3, E.NREASON), dtype=np.int64)
-    gemc = np.zeros((nb, 2, cap + 1), dtype=np.int64)
-    cardc = np.zeros((nb, 2, E.MAXD, 6), dtype=np.int64)
-    kinds = np.zeros((nb, 2, E.NKIND), dtype=np.int64)
-    decs = np.zeros((nb, 2), dtype=np.int64)
-    E.simulate_blocks(inputs.cd, inputs.nd, inputs.dcnt, inputs.rules, inputs.pol, np.uint64(key),
-                      int(start), int(count), nb, outc, rhist, seat, ends, gemc, cardc, kinds, decs)
-    return {
-        "outcomes": outc.sum(axis=0),
-        "rounds_hist": rhist.sum(axis=0),
-        "seat": seat.sum(axis=0),
-        "ends": ends.sum(axis=0),
-        "gems": gemc.sum(axis=0),
-        "cards": cardc.sum(axis=0),
-        "kinds": kinds.sum(axis=0),
-        "decisions": decs.sum(axis=0),
-    }
+    return {k: v.sum(axis=0) for k, v in _blocks(inputs.cd, inputs, start, count, key, nb).items()}
+
+
+def _simulate_what_if(inputs: Inputs, start: int, count: int, key) -> dict:
+    out = None
+    paired = np.zeros((2, 4), dtype=np.int64)
+    for lo in range(start, start + count, WHAT_IF_BATCH):
+        n = min(WHAT_IF_BATCH, start + count - lo)
+        base = _blocks(inputs.cd, inputs, lo, n, key, n)
+        edit = _blocks(inputs.what_if_cd, inputs, lo, n, key, n)
+        sums = {k: v.sum(axis=0) for k, v in base.items()}
+        out = sums if out is None else {k: out[k] + sums[k] for k in out}
+        for s in range(2):
+            a = base["outcomes"][:, s] == 1
+            b = edit["outcomes"][:, s] == 1
+            paired[s] += (n, int(a.sum()), int(b.sum()), int((a & b).sum()))
+    out["what_if"] = paired
+    return out
+
+
+def trials(inputs: Inputs, start: int, count: int, key) -> dict:
+    """Per-game outcomes of games ``start .. start+count-1`` (:func:`sim.trials.per_trial`):
+    ``outcome`` (0 the first listed side won, 1 lost, 2 draw) and ``rounds``
+    (the turn the game ended on), each an int array of length ``count``; the
+    games as written (a ``what_if`` is not played)."""
+    raw = _blocks(inputs.cd, inputs, start, count, key, count)
+    return {"outcome": np.argmax(raw["outcomes"], axis=1).astype(np.int8),
+            "rounds": np.argmax(raw["rounds_hist"], axis=1).astype(np.int32)}
 
 
 def summarize(counters: dict, inputs: Inputs, variant: str) -> dict:

@@ -129,6 +129,76 @@ class DeckFile(StrictModel):
     decks: dict[str, DeckList]
 
 
+class CardEdit(StrictModel):
+    """One entry of a scenario's ``cards:`` block: a new card (``type`` required)
+    or changes to a pool card (only the fields given change; ``effects`` is
+    replaced as a whole). Bounds are the :class:`Card` bounds; ``attack``,
+    ``magic`` and ``health`` are accepted for ``atk``, ``mgk`` and ``hp``."""
+
+    type: Literal["hero", "girl", "power", "pet", "event", "grand"] | None = None
+    hp: int | None = Field(None, ge=0, le=30)
+    atk: int | None = Field(None, ge=0, le=30)
+    mgk: int | None = Field(None, ge=0, le=30)
+    cost: int | None = Field(None, ge=0, le=10)
+    effects: list[Effect] | None = Field(None, max_length=2)
+    condition: Condition | None = None
+    text: str | None = None
+    invented: bool | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _aliases(cls, data):
+        if isinstance(data, dict):
+            data = dict(data)
+            for alias, name in ALIASES.items():
+                if alias in data:
+                    if name in data:
+                        raise ValueError(f"give '{name}' or its alias '{alias}', not both (a variant that "
+                                         "changes this card must name the field as the scenario's "
+                                         "cards: block does)")
+                    data[name] = data.pop(alias)
+        return data
+
+
+#: field aliases in a scenario's ``cards:`` block
+ALIASES = {"attack": "atk", "magic": "mgk", "health": "hp"}
+
+
+def apply_edits(edits: dict[str, CardEdit] | None) -> dict[str, Card]:
+    """The card pool of a scenario: the shipped pool with ``edits`` applied.
+
+    A name in the pool changes the fields given (validated again as a whole
+    card); a new name needs ``type`` and becomes a new card. An unknown name
+    without ``type`` is taken for a misspelt pool card (ValueError with a
+    close-name suggestion). Returns ``{name: Card}`` in pool order, new cards last.
+    """
+    known = dict(cards_by_name())
+    for name, edit in (edits or {}).items():
+        given = edit.model_dump(exclude_unset=True)
+        if name in known:
+            merged = known[name].model_dump()
+            merged.update(given)
+        elif "type" in given:
+            merged = {"name": name, **given}
+        else:
+            raise ValueError(unknown_name_message("card", name, list(known)) +
+                             " A new card needs 'type' (hero, girl, power, pet, event, grand).")
+        try:
+            known[name] = Card.model_validate(merged)
+        except Exception as exc:  # pydantic's message, one line per problem
+            lines = [e.get("msg", str(e)) for e in getattr(exc, "errors", lambda: [])()] or [str(exc)]
+            raise ValueError(f"card '{name}': " + "; ".join(lines)) from None
+    return known
+
+
+def edited_names(edits: dict[str, CardEdit] | None) -> set[str]:
+    """Names of the cards a ``cards:`` block adds or changes (the same value as
+    the pool's counts as no change)."""
+    base = cards_by_name()
+    pool_now = apply_edits(edits)
+    return {n for n, c in pool_now.items() if n not in base or base[n] != c}
+
+
 @lru_cache(maxsize=1)
 def pool() -> Pool:
     return Pool.model_validate(yaml.safe_load((CATALOG / "cards.yaml").read_text(encoding="utf-8")))
@@ -146,10 +216,11 @@ def sample_decks() -> dict[str, DeckList]:
 
 
 def check_deck(cards: dict[str, int], deck_size: int, copy_limit: int, starting_heroes: int,
-               label: str = "deck") -> None:
+               label: str = "deck", known: dict[str, Card] | None = None) -> None:
     """Raise ValueError for unknown card names (with a suggestion), a wrong size,
-    too many copies, or a deck the setup cannot use."""
-    known = cards_by_name()
+    too many copies, or a deck the setup cannot use. ``known``: the scenario's
+    pool (:func:`apply_edits`; default the shipped pool)."""
+    known = cards_by_name() if known is None else known
     for name, n in cards.items():
         if name not in known:
             raise ValueError(f"{label}: " + unknown_name_message("card", name, list(known)))
@@ -174,11 +245,16 @@ def check_deck(cards: dict[str, int], deck_size: int, copy_limit: int, starting_
         raise ValueError(f"{label}: no magical girl; the mulligan (L13, C9) needs at least one")
 
 
-def deck_table(cards: dict[str, int]) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """(card table int64[MAXD, NCT], counts int64[MAXD], names by local id)."""
-    known = cards_by_name()
+def deck_table(cards: dict[str, int], known: dict[str, Card] | None = None
+               ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """(card table int64[MAXD, NCT], counts int64[MAXD], names by local id).
+
+    ``known``: the scenario's pool (:func:`apply_edits`; default the shipped
+    pool). The table is plain data passed to the kernels, so changing a card's
+    numbers never recompiles anything."""
+    known = cards_by_name() if known is None else known
     names = list(cards)
-    gids = {c.name: i for i, c in enumerate(pool().cards)}
+    gids = {name: i for i, name in enumerate(known)}
     cd = np.zeros((E.MAXD, E.NCT), dtype=np.int64)
     cnt = np.zeros(E.MAXD, dtype=np.int64)
     for loc, name in enumerate(names):

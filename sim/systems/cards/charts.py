@@ -203,11 +203,48 @@ def game_length(result, path: Path):
     return _save(fig, path, caption=caption, variants=drawn, omitted=omitted, title="Game length")
 
 
+def what_if(result, path: Path):
+    """A card's "what if" (``what_if:``): per variant and edited side, the win rate
+    with the edits minus as written, with Newcombe's paired 95% interval."""
+    t = _table(result, "what_if")
+    if t is None:
+        return None
+    t = t[t["edits"].fillna("").astype(str) != ""].dropna(subset=["difference"])
+    if t.empty:
+        return None
+    every = variant_order(result, t)
+    order = [v for v in every if v in set(t["variant"])]
+    t = pd.concat([t[t["variant"] == v] for v in order], ignore_index=True)
+    n = len(t)
+    fig = Figure(figsize=(8.0, 1.3 + 0.5 * n))
+    ax = fig.add_subplot()
+    y = np.arange(n)
+    x = t["difference"].to_numpy(dtype=float)
+    err = np.vstack([x - t["difference_lo"].to_numpy(dtype=float), t["difference_hi"].to_numpy(dtype=float) - x])
+    ax.errorbar(x, y, xerr=err, fmt="o", color="#2a7ab0", capsize=3)
+    ax.axvline(0.0, color="0.5", linestyle="--", linewidth=1)
+    labels = [f"{r['variant']}: {r['side']} ({r['deck']})\n{r['edits']}" for r in t.to_dict(orient="records")]
+    ax.set_yticks(y, labels, fontsize="small")
+    ax.invert_yaxis()
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
+    ax.set_xlabel("win rate with the edits minus as written (paired, same games)")
+    ax.set_title("What if: one card changed (invented cards)")
+    ax.grid(axis="x", color="0.92")
+    fig.tight_layout()
+    caption = ("A card's what-if: each game played with the deck as written and with the card edits, on "
+               "the same random numbers; the dot is the edited side's win rate with the edits minus as "
+               "written, the bar Newcombe's paired 95% interval (sim.stats.paired_difference). Causal for "
+               "this policy and matchup, unlike card_impact.png.")
+    return _save(fig, path, caption=caption, variants=order, title="What if",
+                 omitted={v: "no what_if" for v in variant_order(result) if v not in set(order)})
+
+
 CHARTS = {
     "matchup_matrix.png": matchup_matrix,
     "first_player.png": first_player,
     "card_impact.png": card_impact,
     "game_length.png": game_length,
+    "what_if.png": what_if,
 }
 
 #: what the report page says and shows first for a card run (``report_page()``)

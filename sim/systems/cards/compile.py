@@ -34,6 +34,13 @@ class Inputs:
     notes: list = field(default_factory=list)
     #: per side: an inline ``cards`` list without a ``deck_name`` (labelled by variant)
     unnamed: list = field(default_factory=lambda: [False, False])
+    #: per side: the deck holds a card the scenario's ``cards:`` block changes (labelled by variant
+    #: unless it has a ``deck_name``)
+    edited: list = field(default_factory=lambda: [False, False])
+    #: ``what_if``: the card tables int64[2, MAXD, NCT] with the edits (None without one), and a
+    #: description of the edits per side ("" for a side that keeps its deck)
+    what_if_cd: np.ndarray | None = None
+    what_if_edits: list = field(default_factory=lambda: ["", ""])
 
     @property
     def round_cap(self) -> int:
@@ -65,14 +72,51 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
     nd = np.zeros(2, dtype=np.int64)
     pol = np.zeros((2, E.NPP), dtype=np.int64)
     names = []
+    known = scenario.card_pool()
     for s, side in enumerate(scenario.sides):
-        t, c, n = cardsdata.deck_table(side.deck_cards())
+        t, c, n = cardsdata.deck_table(side.deck_cards(), known)
         cd[s], dcnt[s], nd[s] = t, c, len(n)
         names.append(n)
         pol[s] = policies.encode(side.policy)
+    wcd, wedits = _what_if(scenario, cd, known)
+    edited = scenario.edited_decks()
+    notes = NOTES[:3] + [EVENT_NOTES[resolved["event_timing"]]] + NOTES[3:]
+    if scenario.cards:
+        notes.append("card edits (scenario cards:): " + describe_edits(scenario.cards, cardsdata.cards_by_name()))
     return Inputs(cd=cd, nd=nd, dcnt=dcnt, rules=rules, pol=pol, card_names=names,
                   decks=[s.deck_label() for s in scenario.sides],
                   policies=[policies.describe(s.policy) for s in scenario.sides],
                   side_names=[s.name for s in scenario.sides], resolved_rules=resolved,
                   unnamed=[s.cards is not None and s.deck_name is None for s in scenario.sides],
-                  notes=NOTES[:3] + [EVENT_NOTES[resolved["event_timing"]]] + NOTES[3:])
+                  edited=[e and s.deck_name is None for e, s in zip(edited, scenario.sides)],
+                  what_if_cd=wcd, what_if_edits=wedits, notes=notes)
+
+
+def describe_edits(edits: dict, before: dict) -> str:
+    """``"Sparkle Ruby atk 3->4; Star Pup (new pet)"``: the edits against the pool ``before``."""
+    parts = []
+    for name, edit in edits.items():
+        given = edit.model_dump(exclude_unset=True)
+        if name not in before:
+            parts.append(f"{name} (new {given.get('type', 'card')})")
+            continue
+        old = before[name].model_dump()
+        changes = [f"{k} {old[k]}->{v}" if not isinstance(v, (list, dict)) else f"{k} changed"
+                   for k, v in given.items() if old.get(k) != v]
+        parts.append(f"{name} " + (", ".join(changes) if changes else "unchanged"))
+    return "; ".join(parts)
+
+
+def _what_if(scenario: Scenario, cd: np.ndarray, known: dict):
+    """The card tables with ``what_if`` applied to its sides, and the edits' description per side."""
+    if scenario.what_if is None:
+        return None, ["", ""]
+    wi = scenario.what_if_pool()
+    wcd = cd.copy()
+    edits = ["", ""]
+    text = describe_edits(scenario.what_if.cards, known)
+    for s, side in enumerate(scenario.sides):
+        if side in scenario.what_if_sides():
+            wcd[s] = cardsdata.deck_table(side.deck_cards(), wi)[0]
+            edits[s] = text
+    return wcd, edits

@@ -32,6 +32,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from sim import procs
 from sim._jit import kernel, part, pjit
 from sim.rng import STATE_WORDS, next_u64, randbelow, seed_stream
 
@@ -65,6 +66,8 @@ CT_CAMT = 12
 CT_VALUE = 13
 CT_GID = 14
 NCT = 15
+#: per-card counters of :func:`simulate_blocks` (drawn, won, played, won, not drawn, won, picked, won)
+NCARDC = 8
 
 # effect ops
 OP_NONE = 0
@@ -171,7 +174,7 @@ P_TMP = 8          # 8 scratch fields (opening draw)
 P_DECK = 16
 P_HAND = P_DECK + DECK_MAX
 P_DREAM = P_HAND + MAXD
-P_SEEN = P_DREAM + MAXD   # bit 0 drawn, bit 1 played
+P_SEEN = P_DREAM + MAXD   # bit 0 drawn, bit 1 played, bit 2 picked in setup (L13)
 P_SLOT = P_SEEN + MAXD
 SL_HERO = 0
 SL_GIRL = 1
@@ -186,7 +189,8 @@ SL_NPET = 9
 SL_FID = 10        # fighter instance id: new each time a hero card is put on the field, kept
                    # while it moves between slots (two copies of one hero are two fighters)
 SL = 12
-NPL = P_SLOT + NSLOT * SL
+P_KNOWN = P_SLOT + NSLOT * SL   # copies per local id the rival knows are in the hand (fetched, recovered)
+NPL = P_KNOWN + MAXD
 NSTATE = NG + 2 * NPL
 
 # phases
@@ -239,7 +243,7 @@ S_SEARCH = 6       # 2 streams: search of side 0 / 1
 NST = 8
 
 # policy parameters
-PP_KIND = 0        # 0 random, 1 heuristic, 2 search
+PP_KIND = 0        # 0 random, 1 heuristic, 2 search, 3 ismcts
 PP_W_ATTACK = 1
 PP_DRAW_BELOW = 2
 PP_RETREAT_BELOW = 3
@@ -250,10 +254,14 @@ PP_EPS = 7         # per mille: chance of a uniform random legal action
 PP_BUDGET = 8      # search: rollouts per decision
 PP_ROLL_EPS = 9    # search: per mille randomness of the rollout heuristic
 PP_HORIZON = 10    # search: turns looked ahead (0 = to the end)
-NPP = 12
+PP_UCB_C = 11      # ismcts: UCB1 exploration constant, per mille
+PP_SETUP = 12      # ismcts: 1 = setup choices (picks, opening pair) by search too
+PP_PROC = 13       # ismcts: address of the search procedure (sim.procs; bound per process)
+NPP = 14
 POL_RANDOM = 0
 POL_HEURISTIC = 1
 POL_SEARCH = 2
+POL_ISMCTS = 3
 
 # log event codes
 EV_ACTION = 1
@@ -324,6 +332,8 @@ def hand_remove(g, p, loc):
     b = pb(p)
     g[b + P_HAND + loc] -= 1
     g[b + P_HANDN] -= 1
+    if g[b + P_KNOWN + loc] > 0:
+        g[b + P_KNOWN + loc] -= 1      # the rival no longer knows which copy is left (sound)
 
 
 @kernel(inline="always")
@@ -767,6 +777,7 @@ def resolve_ops(g, cd, rr, p, loc, st, lg):
             if best >= 0:
                 deck_take(g, p, best)
                 hand_add(g, p, best)
+                g[bp + P_KNOWN + best] += 1     # shown to the rival
                 log_ev(g, lg, EV_FETCH, p, best, 0)
                 shuffle_deck(g, p, st[S_SHUF + p])
         elif op == OP_RECOVER:
@@ -775,6 +786,7 @@ def resolve_ops(g, cd, rr, p, loc, st, lg):
                 g[pb(p) + P_DREAM + best] -= 1
                 g[pb(p) + P_DREAMN] -= 1
                 hand_add(g, p, best)
+                g[pb(p) + P_KNOWN + best] += 1  # taken from the public Dreamscape
                 log_ev(g, lg, EV_FETCH, p, best, 1)
     return dmg
 
@@ -926,7 +938,10 @@ def end_turn(g, cd, rr, st, lg):
 
 @kernel
 def opening_draw(g, cd, rr, p, st, lg):
-    """Shuffle, draw the opening cards; mulligan while they hold no girl (C9)."""
+    """Shuffle, draw the opening cards; mulligan while they hold no girl (C9).
+
+    Returns k, the number of cards of the kept opening hand; their local ids are
+    in ``P_TMP .. P_TMP+k`` (0 if every attempt went back)."""
     b = pb(p)
     n = rr[R_OPEN_DRAW]
     if n > 8:
@@ -946,12 +961,12 @@ def opening_draw(g, cd, rr, p, st, lg):
             if cd[p, loc, CT_TYPE] == T_GIRL:
                 girl = True
         if girl:
-            return
+            return k
         if rr[R_MULLIGAN] == 1:
             if attempt >= 1:
-                return
+                return k
         if not deck_has_type(g, cd, p, T_GIRL):
-            return
+            return k
         # put them back at the bottom (then shuffled, unless stacked)
         dn = g[b + P_DECKN]
         for i in range(dn - 1, -1, -1):
@@ -963,6 +978,7 @@ def opening_draw(g, cd, rr, p, st, lg):
             g[b + P_HANDN] -= 1
         g[b + P_DECKN] = dn + k
         log_ev(g, lg, EV_MULLIGAN, p, attempt + 1, 0)
+    return 0
 
 
 @kernel(inline="always")
@@ -1058,11 +1074,10 @@ def advance(g, cd, rr, st, lg):
                 continue
             if su == 2:
                 for p in range(2):
-                    opening_draw(g, cd, rr, p, st, lg)
+                    k = opening_draw(g, cd, rr, p, st, lg)
                     b = pb(p)
-                    for loc in range(g[G_ND + p]):
-                        if g[b + P_HAND + loc] > 0:
-                            g[b + P_SEEN + loc] |= 1
+                    for i in range(k):     # drawn; the setup picks are marked picked (bit 2)
+                        g[b + P_SEEN + g[b + P_TMP + i]] |= 1
                 g[G_SETUP] = 3
                 continue
             if su <= 6:
@@ -1337,7 +1352,9 @@ def apply(g, cd, rr, a, st, lg):
     g[G_DEC + p] += 1
     if ph == PH_PICK:
         deck_take(g, p, arg)
-        hand_add(g, p, arg)
+        g[b + P_HAND + arg] += 1       # hand_add without the drawn mark: a setup pick (L13)
+        g[b + P_HANDN] += 1
+        g[b + P_SEEN + arg] |= 4
         g[b + P_PICKS] += 1
     elif ph == PH_OPEN_HERO:
         g[b + P_OPENH] = arg
@@ -1734,6 +1751,12 @@ def choose(g, cd, rr, pol, p, acts, n, st, w, rs, acts2, rp, lg, scores):
         if ph == PH_MAIN or ph == PH_REACT or ph == PH_REPLACE or ph == PH_EVENT:
             return search_choose(g, cd, rr, pol, p, acts, n, st, w, rs, acts2, rp, lg, scores)
         return heur_choose(g, cd, rr, pol[p], p, acts, n, st[S_POL + p])
+    if pol[p, PP_KIND] == POL_ISMCTS:
+        ph = g[G_PHASE]
+        if pol[p, PP_SETUP] != 0 or ph == PH_MAIN or ph == PH_REACT or ph == PH_REPLACE or ph == PH_EVENT:
+            # information-set MCTS (sim.systems.cards.ismcts), called by address (sim.procs)
+            return procs.call(pol[p, PP_PROC], g, cd, rr, pol, p, acts, n, st, w, rs, acts2, rp, lg, scores)
+        return heur_choose(g, cd, rr, pol[p], p, acts, n, st[S_POL + p])
     return choose_simple(g, cd, rr, pol, p, acts, n, st)
 
 
@@ -1776,9 +1799,10 @@ def simulate_blocks(cd, nd, dcnt, rr, pol, key, start, count, nb,
     ``seat[b, 2, 3]`` side 0's outcomes when side ``f`` went first;
     ``ends[b, 3, NREASON]`` winner (0, 1, 2 = draw) by end reason;
     ``gemc[b, 2, cap+1]`` sum of gems (halves) held at the end of turn r (the
-    final count carried on after a game ends); ``cardc[b, 2, MAXD, 6]`` per
+    final count carried on after a game ends); ``cardc[b, 2, MAXD, NCARDC]`` per
     side and card: games drawn / won when drawn / played / won when played /
-    not drawn / won when not drawn; ``kinds[b, 2, NKIND]`` decisions by action
+    not drawn / won when not drawn / picked in setup / won when picked
+    ("drawn" counts draws only, L13's setup picks are apart); ``kinds[b, 2, NKIND]`` decisions by action
     kind; ``decs[b, 2]`` decisions per side.
     """
     cap = rr[R_TURN_CAP]
@@ -1833,6 +1857,9 @@ def simulate_blocks(cd, nd, dcnt, rr, pol, key, start, count, nb,
                     if seen & 2:
                         cardc[blk, s, loc, 2] += 1
                         cardc[blk, s, loc, 3] += won
+                    if seen & 4:
+                        cardc[blk, s, loc, 6] += 1
+                        cardc[blk, s, loc, 7] += won
                 decs[blk, s] += g[G_DEC + s]
                 for k in range(NKIND):
                     kinds[blk, s, k] += kk[s, k]

@@ -13,6 +13,7 @@ from sim import rng
 
 from . import engine as E
 from .compile import compile as compile_scenario
+from .tables import deck_labels
 
 
 class Game:
@@ -122,15 +123,23 @@ class _Fmt:
         atk = E.fighter_atk(self.G.g, self.G.inp.cd, self.G.inp.rules, p, s)
         return f"{' '.join(parts)} [HP {d['hp']}/{d['maxhp']}, ATK {atk}, MGK {d['mgk']}]"
 
-    def board(self, p):
+    def board(self, p, undo=None):
+        """Side ``p``'s board now; ``undo`` (from :func:`_undo_after`) takes back the
+        hand / deck / Dreamscape moves logged after the turn header, so the header
+        shows the hand before the draw it reports."""
         G = self.G
-        lines = [f"  {self.sides[p]}: gems {_gems(G.pv(p, E.P_GEMS))}, hand {G.pv(p, E.P_HANDN)}, "
-                 f"deck {G.pv(p, E.P_DECKN)}, Dreamscape {G.pv(p, E.P_DREAMN)}",
+        u = undo[p] if undo is not None else {"hand": {}, "deck": 0, "dream": 0}
+        held = G.hand(p)
+        for name, k in u["hand"].items():
+            held[name] = held.get(name, 0) + k
+        held = {k: v for k, v in held.items() if v > 0}
+        lines = [f"  {self.sides[p]}: gems {_gems(G.pv(p, E.P_GEMS))}, hand {sum(held.values())}, "
+                 f"deck {G.pv(p, E.P_DECKN) + u['deck']}, Dreamscape {G.pv(p, E.P_DREAMN) + u['dream']}",
                  f"    active: {self.fighter(p, 0)}"]
         for s in range(1, E.NSLOT):
             if G.slot(p, s)["hero"] >= 0:
                 lines.append(f"    squad {s}: {self.fighter(p, s)}")
-        hand = ", ".join(f"{k}×{v}" if v > 1 else k for k, v in G.hand(p).items())
+        hand = ", ".join(f"{k}×{v}" if v > 1 else k for k, v in held.items())
         lines.append(f"    hand: {hand or '(empty)'}")
         return "\n".join(lines)
 
@@ -235,14 +244,52 @@ class _Fmt:
         return None
 
 
-def play_log(scenario, seed) -> str:
+def _undo_after(rows, names) -> list[dict]:
+    """Per side, the card moves of log ``rows`` (the events after a turn header,
+    up to the next decision) taken back: ``{"hand": {name: +-k}, "deck": k,
+    "dream": k}``. Only the automatic turn-start steps run there: the draw
+    step (L16), the out-of-heroes draw (L53), and, for safety, fetches and
+    discards."""
+    undo = [{"hand": {}, "deck": 0, "dream": 0} for _ in range(2)]
+
+    def hand(p, loc, k):
+        h = undo[p]["hand"]
+        h[names[p][loc]] = h.get(names[p][loc], 0) + k
+
+    for row in rows:
+        code, p, a, b = (int(x) for x in row[:4])
+        if p not in (0, 1):
+            continue
+        u = undo[p]
+        if code == E.EV_DRAW or (code == E.EV_L53 and b == 0):
+            hand(p, a, -1)
+            u["deck"] += 1
+        elif code == E.EV_L53 and b == 1:
+            u["dream"] -= 1
+            u["deck"] += 1
+        elif code == E.EV_L53 and b == 2:
+            u["deck"] += 1
+        elif code == E.EV_FETCH:
+            hand(p, a, -1)
+            if b:
+                u["dream"] += 1
+            else:
+                u["deck"] += 1
+        elif code == E.EV_DISCARD:
+            hand(p, a, 1)
+            u["dream"] -= 1
+    return undo
+
+
+def play_log(scenario, seed, variant: str = "") -> str:
     inputs = compile_scenario(scenario)
     key = rng.stream_key(seed, 0)
     G = Game(inputs, key=key, trial=0, log=True)
     F = _Fmt(G)
+    decks = deck_labels(inputs, variant or "this variant")
     out = [f"Mahou Shoujo — one game, seed {seed} (trial 0 of `sim run --seed {seed}`)",
-           f"{inputs.side_names[0]}: deck {inputs.decks[0]}, policy {inputs.policies[0]}",
-           f"{inputs.side_names[1]}: deck {inputs.decks[1]}, policy {inputs.policies[1]}",
+           f"{inputs.side_names[0]}: deck {decks[0]}, policy {inputs.policies[0]}",
+           f"{inputs.side_names[1]}: deck {decks[1]}, policy {inputs.policies[1]}",
            "Cards are INVENTED examples. This log shows hidden cards; the policies never see them.", ""]
     seen = 0
 
@@ -255,9 +302,10 @@ def play_log(scenario, seed) -> str:
                 continue
             if row[0] == E.EV_TURN:
                 p = int(row[1])
+                undo = _undo_after(G.lg[i + 1:n], inputs.card_names)
                 out.append(f"\n=== Turn {int(row[2])}: {inputs.side_names[p]} ===")
-                out.append(F.board(p))
-                out.append(F.board(1 - p))
+                out.append(F.board(p, undo))
+                out.append(F.board(1 - p, undo))
                 continue
             s = F.event(row)
             if s:

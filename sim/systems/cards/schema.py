@@ -5,6 +5,13 @@ an inline ``cards: {card name: count}`` list (optionally labelled with
 ``deck_name``; unnamed inline decks are labelled by their variant and side),
 and a ``policy``. A round robin
 is a ``sweep`` over ``<side>.deck`` for both sides.
+
+A top-level ``cards: {card name: {field: value}}`` block adds cards to the
+shipped pool or changes their numbers for this scenario (a variant may set
+``cards`` or ``cards.<card>.<field>``); ``what_if: {cards: {...}, side: A}``
+plays every game twice, with and without those edits, on the same random
+numbers (a paired comparison, table ``what_if``). Both are data: nothing is
+recompiled.
 """
 from __future__ import annotations
 
@@ -17,6 +24,9 @@ from sim.scenario.suggest import unknown_name_message
 
 from . import cardsdata
 from .policies import POLICY_NAMES, ROLLOUT_STYLES
+
+#: ismcts ``setup``: setup picks and the opening pair by search, or by the rollout heuristic
+SETUP_MODES = ["search", "heuristic"]
 from .rules import RULES
 
 
@@ -31,11 +41,14 @@ class Policy(StrictModel):
     save_events: bool | None = None
     grand_any: bool | None = None
     epsilon: float = Field(0.0, ge=0.0, le=1.0)
-    # search only
+    # search and ismcts (budget: rollouts per decision; ismcts: iterations, one rollout each)
     budget: int = Field(48, ge=1, le=100_000)
     rollout: str = "tempo"
     rollout_epsilon: float = Field(0.0, ge=0.0, le=1.0)
     horizon: int = Field(0, ge=0, le=400)
+    # ismcts only: UCB1 exploration constant (default sqrt 2), setup choices by search or heuristic
+    c: float | None = Field(None, ge=0.0, le=100.0)
+    setup: str = "search"
 
     @model_validator(mode="before")
     @classmethod
@@ -50,6 +63,23 @@ class Policy(StrictModel):
         if v not in POLICY_NAMES:
             raise ValueError(unknown_name_message("policy", v, POLICY_NAMES))
         return v
+
+    @field_validator("setup")
+    @classmethod
+    def _setup(cls, v: str) -> str:
+        if v not in SETUP_MODES:
+            raise ValueError(unknown_name_message("setup mode", v, SETUP_MODES))
+        return v
+
+    @model_validator(mode="after")
+    def _ismcts_only(self):
+        if self.name != "ismcts":
+            if self.c is not None:
+                raise ValueError(f"policy '{self.name}': 'c' (the UCB exploration constant) belongs to "
+                                 "the ismcts policy only")
+            if self.setup != "search":
+                raise ValueError(f"policy '{self.name}': 'setup' belongs to the ismcts policy only")
+        return self
 
     @field_validator("rollout")
     @classmethod
@@ -96,12 +126,37 @@ class Side(StrictModel):
         return self.deck if self.deck is not None else "custom"
 
 
+class WhatIf(StrictModel):
+    """A card's "what if": the variant's decks against the same decks with
+    ``cards`` edited (the same syntax as the top-level ``cards:`` block),
+    game by game on common random numbers. ``side``: only that side's deck
+    gets the edits (default: every side whose deck holds an edited card)."""
+
+    cards: dict[str, cardsdata.CardEdit] = Field(min_length=1)
+    side: str | None = None
+
+    @field_validator("cards")
+    @classmethod
+    def _cards(cls, v):
+        cardsdata.apply_edits(v)
+        return v
+
+
 class Scenario(ScenarioHeader):
     """One variant of a card-game scenario."""
 
     system: str = "cards"
     rules: dict[str, Any] = Field(default_factory=dict)
+    #: card edits / new cards for this scenario (on top of catalog/cards.yaml)
+    cards: dict[str, cardsdata.CardEdit] | None = None
+    what_if: WhatIf | None = None
     sides: list[Side] = Field(min_length=2, max_length=2)
+
+    @field_validator("cards")
+    @classmethod
+    def _cards(cls, v):
+        cardsdata.apply_edits(v)
+        return v
 
     @field_validator("system")
     @classmethod
@@ -121,10 +176,57 @@ class Scenario(ScenarioHeader):
         if self.sides[0].name == self.sides[1].name:
             raise ValueError(f"both sides are named '{self.sides[0].name}'")
         r = self.resolved_rules()
+        known = self.card_pool()
         for s in self.sides:
             cardsdata.check_deck(s.deck_cards(), r["deck_size"], r["copy_limit"], r["starting_heroes"],
-                                 label=f"side '{s.name}' deck '{s.deck_label()}'")
+                                 label=f"side '{s.name}' deck '{s.deck_label()}'", known=known)
+        if self.what_if is not None:
+            names = [s.name for s in self.sides]
+            if self.what_if.side is not None and self.what_if.side not in names:
+                raise ValueError("what_if.side: " + unknown_name_message("side", self.what_if.side, names))
+            wi = self.what_if_pool()
+            touched = set(self.what_if.cards)
+            sides = [s for s in self.sides if self.what_if.side in (None, s.name)]
+            for s in sides:
+                if self.what_if.side is not None and not touched & set(s.deck_cards()):
+                    raise ValueError(f"what_if: side '{s.name}' deck '{s.deck_label()}' holds none of "
+                                     f"{', '.join(sorted(touched))}, so the comparison would compare "
+                                     "a deck with itself")
+            if not self.what_if_sides():
+                raise ValueError(f"what_if: no deck holds {', '.join(sorted(touched))}, so the comparison "
+                                 "would compare the decks with themselves")
+            for s in self.what_if_sides():
+                cardsdata.check_deck(s.deck_cards(), r["deck_size"], r["copy_limit"], r["starting_heroes"],
+                                     label=f"what_if: side '{s.name}'", known=wi)
         return self
+
+    def card_pool(self) -> dict:
+        """``{name: Card}``: the shipped pool with this scenario's ``cards:`` edits."""
+        return cardsdata.apply_edits(self.cards)
+
+    def what_if_pool(self) -> dict:
+        """The pool with ``cards:`` and then ``what_if.cards`` applied."""
+        merged = dict(self.cards or {})
+        for name, edit in self.what_if.cards.items():
+            if name in merged:
+                both = merged[name].model_dump(exclude_unset=True)
+                both.update(edit.model_dump(exclude_unset=True))
+                edit = cardsdata.CardEdit.model_validate(both)
+            merged[name] = edit
+        return cardsdata.apply_edits(merged)
+
+    def what_if_sides(self) -> list:
+        """The sides whose decks get the ``what_if`` edits: ``what_if.side``, or
+        (without one) every side whose deck holds an edited card."""
+        w = self.what_if
+        if w is None:
+            return []
+        return [s for s in self.sides if w.side in (None, s.name) and set(w.cards) & set(s.deck_cards())]
+
+    def edited_decks(self) -> list[bool]:
+        """Per side: the deck holds a card this scenario's ``cards:`` block adds or changes."""
+        changed = cardsdata.edited_names(self.cards)
+        return [bool(changed & set(s.deck_cards())) for s in self.sides]
 
     def resolved_rules(self) -> dict:
         return RULES.resolve(self.rules)

@@ -5,8 +5,8 @@ A with its 95% Wilson interval, first-player win rate, seat results, mean
 turns, deck-outs), ``seats`` (per side and seat), ``card_stats`` (draft
 analytics per card: win rate when drawn, when played, when not drawn, and the
 difference drawn - not drawn, and the observational played - not played
-difference with its 95% interval; see :func:`card_stats`), ``end_reasons`` and ``actions`` (decisions
-per game by kind). Curves: ``ongoing`` and ``gem progress: <side>`` (mean
+difference with its 95% interval; see :func:`card_stats`), ``end_reasons``, ``actions`` (decisions
+per game by kind) and ``what_if`` (a card's "what if" as a paired comparison, see :func:`what_if`). Curves: ``ongoing`` and ``gem progress: <side>`` (mean
 gems held after turn r over the goal; finished games keep their final gems).
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sim.stats import two_proportion_ci, wilson
+from sim.stats import paired_difference, two_proportion_ci, wilson
 
 from . import engine as E
 
@@ -37,10 +37,16 @@ def deck_labels(inputs, variant: str) -> list[str]:
     """Per side, the deck's label in the tables: the sample deck's name or the
     side's ``deck_name``; an unnamed inline ``cards`` list is labelled by the
     variant and side (``"<variant> (A)"``), so two variants' inline decks never
-    share a label (they used to be both ``custom``)."""
-    unnamed = getattr(inputs, "unnamed", None) or [False] * len(inputs.decks)
-    return [f"{variant} ({side})" if u else deck
-            for deck, side, u in zip(inputs.decks, inputs.side_names, unnamed)]
+    share a label (they used to be both ``custom``). A sample deck holding a
+    card the scenario's ``cards:`` block changes is not the sample deck any
+    more: without a ``deck_name`` it is labelled ``"<deck> (<variant>)"``."""
+    n = len(inputs.decks)
+    unnamed = getattr(inputs, "unnamed", None) or [False] * n
+    edited = getattr(inputs, "edited", None) or [False] * n
+    out = []
+    for deck, side, u, e in zip(inputs.decks, inputs.side_names, unnamed, edited):
+        out.append(f"{variant} ({side})" if u else (f"{deck} ({variant})" if e else deck))
+    return out
 
 
 def curves(counters: dict, inputs, variant: str) -> pd.DataFrame:
@@ -100,9 +106,10 @@ def seats(counters: dict, inputs, variant: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _card_row(c, n, side_wins, hero_picks):
-    """The statistics of one card of one side from its six counters."""
-    drawn, dwin, played, pwin, nd, nwin = (int(x) for x in c)
+def _card_row(c, n, side_wins):
+    """The statistics of one card of one side from its counters (``engine.NCARDC``)."""
+    drawn, dwin, played, pwin, nd, nwin = (int(x) for x in c[:6])
+    picked, kwin = (int(c[6]), int(c[7])) if len(c) >= 8 else (0, 0)
     wd, wd_lo, wd_hi = _rate(dwin, drawn)
     wp, _, _ = _rate(pwin, played)
     wn, _, _ = _rate(nwin, nd)
@@ -123,25 +130,28 @@ def _card_row(c, n, side_wins, hero_picks):
         "win_when_not_played": _rate(nplwin, npl)[0],
         "played_minus_not_played": diff, "played_minus_not_played_lo": lo,
         "played_minus_not_played_hi": hi, "status": status,
-        "drawn_includes_setup_picks": hero_picks,
+        "games_picked": picked, "wins_picked": kwin, "win_when_picked": _rate(kwin, picked)[0],
     }
 
 
 def card_stats(counters: dict, inputs, variant: str) -> pd.DataFrame:
     """Per card, per side, for this variant (never pooled over variants or sides).
 
-    ``games_drawn`` counts games where the card reached the hand at any point;
-    for heroes that includes the ``starting_heroes`` picked in setup
-    (``drawn_includes_setup_picks``): the engine's counters mark a pick and a
-    draw the same way, so the two cannot be told apart here. ``games_played``
-    counts games where the card was played (a hero or girl put into play, a
-    power, event, pet or grand played).
+    ``games_drawn`` counts games where the card was drawn (opening hand, draw
+    step, Draw action, card effects, the L53 out-of-heroes draw) at any point;
+    ``games_picked`` counts games where a copy was picked from the deck in
+    setup (the ``starting_heroes`` searched, L13), kept apart from draws (a
+    game can count in both when another copy is drawn later); ``games_not_drawn``
+    may include games where the card was picked. ``games_played`` counts games
+    where the card was played (a hero or girl put into play, a power, event,
+    pet or grand played).
 
     ``played_minus_not_played`` is the side's win rate in games where the card
     was played minus in games where it was not, with Newcombe's hybrid score
     95% interval (:func:`sim.stats.two_proportion_ci`). It is OBSERVATIONAL:
     whether a card gets played depends on how the game is going, so it measures
-    association, not what adding or cutting the card would do. A card the
+    association, not what adding or cutting the card would do (for that, a
+    ``what_if``: table :func:`what_if`). A card the
     policy never played (``status`` ``not played by this policy``) gets no
     impact (both differences NaN); one played in every game gets no
     played-vs-not comparison (``played in every game``).
@@ -149,7 +159,6 @@ def card_stats(counters: dict, inputs, variant: str) -> pd.DataFrame:
     c = counters["cards"]
     n = int(counters["outcomes"].sum())
     decks = deck_labels(inputs, variant)
-    picks = int(inputs.resolved_rules.get("starting_heroes", 0)) > 0
     rows = []
     for s, side in enumerate(inputs.side_names):
         side_wins = int(counters["outcomes"][s])  # outcomes: side 0 wins, side 1 wins, draws
@@ -157,10 +166,39 @@ def card_stats(counters: dict, inputs, variant: str) -> pd.DataFrame:
             kind = E.TYPE_NAMES[int(inputs.cd[s, loc, E.CT_TYPE])]
             row = {"variant": variant, "side": side, "deck": decks[s], "card": name, "type": kind,
                    "copies": int(inputs.dcnt[s, loc])}
-            row.update(_card_row(c[s, loc], n, side_wins, picks and kind == "hero"))
+            row.update(_card_row(c[s, loc], n, side_wins))
             row.update(games=n, wins=side_wins)
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+WHAT_IF_COLUMNS = ["variant", "side", "deck", "edits", "games", "win_as_written", "win_with_edits",
+                   "only_as_written", "only_with_edits", "difference", "difference_lo", "difference_hi"]
+
+
+def what_if(counters: dict, inputs, variant: str) -> pd.DataFrame:
+    """A card's "what if" (``what_if:``), per side: the win rate with the edited
+    deck(s) minus as written, game by game on the same streams, with Newcombe's
+    paired 95% interval (:func:`sim.stats.paired_difference`, from the joint
+    counts ``counters["what_if"][side] = (games, wins as written, wins with the
+    edits, wins under both)``). ``only_*``: the discordant games (won under
+    one reading only); the interval is narrow when those are few. ``edits``
+    describes the edits of that side's deck ("" when the side keeps its deck:
+    its row still shows what the rival's edit does to it). Empty without a
+    ``what_if``."""
+    if "what_if" not in counters:
+        return pd.DataFrame(columns=WHAT_IF_COLUMNS)
+    decks = deck_labels(inputs, variant)
+    rows = []
+    for s, side in enumerate(inputs.side_names):
+        n, a, b, both = (int(x) for x in counters["what_if"][s])
+        d, lo, hi = paired_difference(b, a, n, both=both) if n else (float("nan"),) * 3
+        rows.append({"variant": variant, "side": side, "deck": decks[s], "edits": inputs.what_if_edits[s],
+                     "games": n, "win_as_written": a / n if n else float("nan"),
+                     "win_with_edits": b / n if n else float("nan"), "only_as_written": a - both,
+                     "only_with_edits": b - both, "difference": d, "difference_lo": lo,
+                     "difference_hi": hi})
+    return pd.DataFrame(rows, columns=WHAT_IF_COLUMNS)
 
 
 def end_reasons(counters: dict, inputs, variant: str) -> pd.DataFrame:
@@ -187,7 +225,7 @@ def actions(counters: dict, inputs, variant: str) -> pd.DataFrame:
 
 
 def summarize(counters: dict, inputs, variant: str) -> dict:
-    return {
+    out = {
         "curves": curves(counters, inputs, variant),
         "tables": {
             "matchups": matchups(counters, inputs, variant),
@@ -197,3 +235,6 @@ def summarize(counters: dict, inputs, variant: str) -> dict:
             "actions": actions(counters, inputs, variant),
         },
     }
+    if "what_if" in counters:
+        out["tables"]["what_if"] = what_if(counters, inputs, variant)
+    return out

@@ -43,9 +43,24 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
     and ``comb_curve[n, cap+1]`` (trials in which the side had someone / the
     combatant was in the fight at the end of round r), ``combatants[n, NK]``.
     """
+    raw = _play(inputs, start, count, key, max(1, min(MAX_BLOCKS, count // 256)), fast)
+    f = raw["fights"].sum(axis=0)
+    return {
+        "outcomes": f[:3].copy(),
+        "rounds_sum": f[K.F_ROUNDS:K.F_ROUNDS + 1].copy(),
+        "fights": f[K.F_FIGHTS:K.F_FIGHTS + 1].copy(),
+        "rounds_hist": raw["rounds_hist"].sum(axis=0),
+        "side_curve": K.standing_curves(raw["side_curve"].sum(axis=0)),
+        "comb_curve": K.standing_curves(raw["comb_curve"].sum(axis=0)),
+        "combatants": raw["cc"].sum(axis=0),
+    }
+
+
+def _play(inputs: Inputs, start: int, count: int, key, nb: int, fast) -> dict:
+    """The block kernel's raw per-block arrays for ``count`` trials in ``nb``
+    blocks (one trial per block when ``nb == count``, :func:`trials`)."""
     n = inputs.n
     cap = inputs.round_cap
-    nb = max(1, min(MAX_BLOCKS, count // 256))
     fights = np.zeros((nb, K.NF), dtype=np.int64)
     rounds_hist = np.zeros((nb, cap + 1), dtype=np.int64)
     side_curve = np.zeros((nb, 2, 2, cap + 1), dtype=np.int64)
@@ -54,15 +69,30 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
     blocks = pick_blocks(K.simulate_blocks, F.simulate_blocks, F.eligible, inputs, fast, "d10 duel fast path")
     blocks(inputs.comb, inputs.pol, inputs.rules, inputs.tab, np.uint64(key), start, count, nb,
            inputs.plain, fights, rounds_hist, side_curve, comb_curve, cc)
-    f = fights.sum(axis=0)
+    return {"fights": fights, "rounds_hist": rounds_hist, "side_curve": side_curve,
+            "comb_curve": comb_curve, "cc": cc}
+
+
+def trials(inputs: Inputs, start: int, count: int, key) -> dict:
+    """Per-trial outcomes of trials ``start .. start+count-1`` (:func:`sim.trials.per_trial`).
+
+    The same trials as :func:`simulate`, one per block. Int arrays of length
+    ``count``: ``outcome`` (0 the first side won every fight, 1 lost one, 2 a
+    draw stopped it), ``rounds`` (over the trial's fights), and over the
+    first side's girls (``C_KIND == KIND_GIRL``): ``girls_out`` (knocked out
+    at least once), ``girls_dead`` (died) and ``girls_standing`` (in the
+    fight at the end).
+    """
+    raw = _play(inputs, start, count, key, count, None)
+    rows = np.flatnonzero((inputs.comb[:, K.C_SIDE] == 0) & (inputs.comb[:, K.C_KIND] == K.KIND_GIRL))
+    per = raw["cc"][:, rows, :]
+    f = raw["fights"]
     return {
-        "outcomes": f[:3].copy(),
-        "rounds_sum": f[K.F_ROUNDS:K.F_ROUNDS + 1].copy(),
-        "fights": f[K.F_FIGHTS:K.F_FIGHTS + 1].copy(),
-        "rounds_hist": rounds_hist.sum(axis=0),
-        "side_curve": K.standing_curves(side_curve.sum(axis=0)),
-        "comb_curve": K.standing_curves(comb_curve.sum(axis=0)),
-        "combatants": cc.sum(axis=0),
+        "outcome": np.argmax(f[:, :3], axis=1).astype(np.int8),
+        "rounds": f[:, K.F_ROUNDS].astype(np.int32),
+        "girls_out": (per[:, :, K.K_KO_TRIALS] > 0).sum(axis=1).astype(np.int16),
+        "girls_dead": (per[:, :, K.K_DEATHS] > 0).sum(axis=1).astype(np.int16),
+        "girls_standing": (per[:, :, K.K_STANDING_END] > 0).sum(axis=1).astype(np.int16),
     }
 
 

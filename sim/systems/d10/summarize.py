@@ -41,7 +41,9 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
                # counted per target, so the rate's denominator is the targets attacked
                "targets_attacked": k[K.K_TARGETED] / n, "hits": k[K.K_HITS] / n,
                "hit_rate": k[K.K_HITS] / k[K.K_TARGETED] if k[K.K_TARGETED] else float("nan"),
-               "wounds_dealt": k[K.K_DEALT] / n, "wounds_taken": k[K.K_TAKEN] / n}
+               "wounds_dealt": k[K.K_DEALT] / n, "wounds_taken": k[K.K_TAKEN] / n,
+               # the names every system shares (docs/metrics.md): d10's damage is wounds
+               "damage_dealt": k[K.K_DEALT] / n, "damage_taken": k[K.K_TAKEN] / n}
         # side 0 keeps its girls across a trial's fights: rates per trial; enemies are
         # fresh in every fight: rates per fight they started
         carry = bool(inputs.comb[j, K.C_CARRY])
@@ -81,6 +83,7 @@ def sides(counters: dict, inputs, variant: str) -> pd.DataFrame:
         sub = c[idx]
         rows.append({"variant": variant, "side": side, "members": len(idx),
                      "wounds_dealt": sub[:, K.K_DEALT].sum() / n, "wounds_taken": sub[:, K.K_TAKEN].sum() / n,
+                     "damage_dealt": sub[:, K.K_DEALT].sum() / n, "damage_taken": sub[:, K.K_TAKEN].sum() / n,
                      "knockouts": sub[:, K.K_KOS].sum() / n, "deaths": sub[:, K.K_DEATHS].sum() / n,
                      "permanent_wounds": sub[:, K.K_PERM].sum() / n, "mana_spent": sub[:, K.K_MANA].sum() / n,
                      "fortune_spent": sub[:, K.K_FORTUNE].sum() / n,

@@ -16,7 +16,7 @@ from . import registry
 from .compile import Inputs, compile  # noqa: A004
 from .rules import RULES
 from .schema import Scenario
-from .summarize import combatant_curves, combatants, curves, flair_tiers, summarize_episode, talent_uses
+from .summarize import combatant_curves, combatants, curves, flair_tiers, sides, summarize_episode, talent_uses
 
 NAME = "mb41"
 TITLE = "Magical Burst 4.1"
@@ -50,13 +50,30 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
     (fights in which the side had someone standing / the combatant stood at
     the end of round r), ``combatants[n, NK]``.
     """
+    nb = max(1, min(MAX_BLOCKS, count // 256))
     if inputs.episode is not None:
         if fast:
             raise ValueError("duel fast path: an episode of several scenes plays on the general kernel")
-        return simulate_episode(inputs, start, count, key)
+        return _reduce_episode(inputs, _play_episode(inputs, start, count, key, nb))
+    raw = _play_fight(inputs, start, count, key, nb, fast)
+    f = raw["fights"].sum(axis=0)
+    return {
+        "outcomes": f[:3].copy(),
+        "rounds_sum": f[K.F_ROUNDS:K.F_ROUNDS + 1].copy(),
+        "rounds_hist": raw["rounds_hist"].sum(axis=0),
+        "side_curve": K.standing_curves(raw["side_curve"].sum(axis=0)),
+        "comb_curve": K.standing_curves(raw["comb_curve"].sum(axis=0)),
+        "combatants": raw["cc"].sum(axis=0)[:, :K.NK],
+    }
+
+
+def _play_fight(inputs: Inputs, start: int, count: int, key, nb: int, fast) -> dict:
+    """The block kernel's raw per-block arrays for ``count`` trials in ``nb``
+    blocks (``fights[nb, NF]``, ``rounds_hist``, ``side_curve``,
+    ``comb_curve``, ``cc[nb, n, NDYN]``); one trial per block when ``nb ==
+    count`` (:func:`trials`)."""
     n = inputs.n
     cap = inputs.round_cap
-    nb = max(1, min(MAX_BLOCKS, count // 256))
     fights = np.zeros((nb, K.NF), dtype=np.int64)
     rounds_hist = np.zeros((nb, cap + 1), dtype=np.int64)
     side_curve = np.zeros((nb, 2, 2, cap + 1), dtype=np.int64)
@@ -76,15 +93,8 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
         blocks(inputs.comb, inputs.rules, np.uint64(key), start, count, nb,
                fights, rounds_hist, side_curve, comb_curve, cc)
     registry.check(cc.sum(axis=0))
-    f = fights.sum(axis=0)
-    return {
-        "outcomes": f[:3].copy(),
-        "rounds_sum": f[K.F_ROUNDS:K.F_ROUNDS + 1].copy(),
-        "rounds_hist": rounds_hist.sum(axis=0),
-        "side_curve": K.standing_curves(side_curve.sum(axis=0)),
-        "comb_curve": K.standing_curves(comb_curve.sum(axis=0)),
-        "combatants": cc.sum(axis=0)[:, :K.NK],
-    }
+    return {"fights": fights, "rounds_hist": rounds_hist, "side_curve": side_curve,
+            "comb_curve": comb_curve, "cc": cc}
 
 
 def simulate_episode(inputs: Inputs, start: int, count: int, key) -> dict:
@@ -98,11 +108,16 @@ def simulate_episode(inputs: Inputs, start: int, count: int, key) -> dict:
     ``scene_rounds_hist[S, cap+1]``, ``scene_side_curve[S, 2, cap+1]``,
     ``scene_comb_curve[N, cap+1]`` and ``party[ng, NPE]``.
     """
+    nb = max(1, min(MAX_BLOCKS, count // 256))
+    return _reduce_episode(inputs, _play_episode(inputs, start, count, key, nb))
+
+
+def _play_episode(inputs: Inputs, start: int, count: int, key, nb: int) -> dict:
+    """The episode block kernel's raw per-block arrays (see :func:`_play_fight`)."""
     ep = inputs.episode
     n = inputs.n
     cap = inputs.round_cap
     n_sc = ep.n_scenes
-    nb = max(1, min(MAX_BLOCKS, count // 256))
     fights = np.zeros((nb, K.NF), dtype=np.int64)
     rounds_hist = np.zeros((nb, n_sc * cap + 1), dtype=np.int64)
     scene_fights = np.zeros((nb, n_sc, K.NF), dtype=np.int64)
@@ -121,25 +136,80 @@ def simulate_episode(inputs: Inputs, start: int, count: int, key) -> dict:
                                   np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights, scene_hist,
                                   side_curve, comb_curve, cc, party)
     registry.check(cc.sum(axis=0))
-    f = fights.sum(axis=0)
-    sf = scene_fights.sum(axis=0)
-    scene_side = K.standing_curves(side_curve.sum(axis=0))
-    scene_comb = K.standing_curves(comb_curve.sum(axis=0))
+    return {"fights": fights, "rounds_hist": rounds_hist, "scene_fights": scene_fights,
+            "scene_hist": scene_hist, "side_curve": side_curve, "comb_curve": comb_curve,
+            "cc": cc, "party": party}
+
+
+def _reduce_episode(inputs: Inputs, raw: dict) -> dict:
+    """:func:`simulate_episode`'s counters from the raw per-block arrays."""
+    ep = inputs.episode
+    f = raw["fights"].sum(axis=0)
+    sf = raw["scene_fights"].sum(axis=0)
+    scene_side = K.standing_curves(raw["side_curve"].sum(axis=0))
+    scene_comb = K.standing_curves(raw["comb_curve"].sum(axis=0))
     first = slice(int(ep.offsets[0]), int(ep.offsets[1]))
     return {
         "outcomes": f[:3].copy(),
         "rounds_sum": f[K.F_ROUNDS:K.F_ROUNDS + 1].copy(),
-        "rounds_hist": rounds_hist.sum(axis=0),
+        "rounds_hist": raw["rounds_hist"].sum(axis=0),
         "side_curve": scene_side[0].copy(),
         "comb_curve": scene_comb[first].copy(),
-        "combatants": cc.sum(axis=0)[:, :K.NK],
+        "combatants": raw["cc"].sum(axis=0)[:, :K.NK],
         "scene_outcomes": sf[:, :3].copy(),
         "scene_rounds_sum": sf[:, K.F_ROUNDS].copy(),
-        "scene_rounds_hist": scene_hist.sum(axis=0),
+        "scene_rounds_hist": raw["scene_hist"].sum(axis=0),
         "scene_side_curve": scene_side,
         "scene_comb_curve": scene_comb,
-        "party": party.sum(axis=0),
+        "party": raw["party"].sum(axis=0),
     }
+
+
+def trials(inputs: Inputs, start: int, count: int, key) -> dict:
+    """Per-trial outcomes of trials ``start .. start+count-1`` (:func:`sim.trials.per_trial`).
+
+    The same fights as :func:`simulate` (trial ``i`` keyed by ``(key, i)``),
+    played one trial per block so each block's counters are that trial's.
+    Returns int arrays of length ``count``: ``outcome`` (0 the first side
+    won, 1 lost, 2 draw at the round cap), ``rounds`` (rounds played; an
+    episode's over all its scenes), and over the first side's magical girls
+    (``C_MONSTER == 0``): ``girls_out`` (girls who dropped to 0 Resolve at
+    least once, L1420), ``girls_dead`` (girls who died: deadly wounds, L1422)
+    and ``girls_standing`` (girls standing at the end).
+    """
+    if inputs.episode is None:
+        raw = _play_fight(inputs, start, count, key, count, None)
+        rows = _first_side_girls(inputs.comb)
+        per = raw["cc"][:, rows, :]  # [count, girls, NDYN]
+        out = (per[:, :, K.K_KO_TRIALS] > 0).sum(axis=1)
+    else:
+        raw = _play_episode(inputs, start, count, key, count)
+        ep = inputs.episode
+        rows = np.concatenate([np.arange(ep.party) + int(o) for o in ep.offsets[:-1]])
+        per = raw["cc"][:, rows, :]
+        # a girl is counted once however many scenes she dropped in
+        ko = per[:, :, K.K_KO_TRIALS].reshape(count, ep.n_scenes, ep.party)
+        out = (ko.max(axis=1) > 0).sum(axis=1)
+        # standing at the end of the last scene the episode reached
+        played = raw["scene_fights"][:, :, :3].sum(axis=2) > 0  # [count, S]
+        last = ep.n_scenes - 1 - np.argmax(played[:, ::-1], axis=1)
+        st = per[:, :, K.K_STANDING_END].reshape(count, ep.n_scenes, ep.party)
+        standing = st[np.arange(count), last].sum(axis=1)
+    f = raw["fights"]
+    if inputs.episode is None:
+        standing = per[:, :, K.K_STANDING_END].sum(axis=1)
+    return {
+        "outcome": np.argmax(f[:, :3], axis=1).astype(np.int8),
+        "rounds": f[:, K.F_ROUNDS].astype(np.int32),
+        "girls_out": out.astype(np.int16),
+        "girls_dead": per[:, :, K.K_DEATHS].sum(axis=1).astype(np.int16),
+        "girls_standing": standing.astype(np.int16),
+    }
+
+
+def _first_side_girls(comb) -> np.ndarray:
+    """Rows of the first side's magical girls (not monsters, minions or witches)."""
+    return np.flatnonzero((comb[:, K.C_SIDE] == 0) & (comb[:, K.C_MONSTER] == 0))
 
 
 def summarize(counters: dict, inputs: Inputs, variant: str) -> dict:
@@ -153,6 +223,7 @@ def summarize(counters: dict, inputs: Inputs, variant: str) -> dict:
         "curves": curves(counters, inputs, variant),
         "tables": {
             "combatants": combatants(counters, inputs, variant),
+            "sides": sides(counters, inputs, variant),
             "combatant_curves": combatant_curves(counters, inputs, variant),
             "talents": talent_uses(counters, inputs, variant),
             "flair_tiers": flair_tiers(counters, inputs, variant),

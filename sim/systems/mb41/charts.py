@@ -207,5 +207,6 @@ PAGE = {
         "combatants": ["variant", "combatant", "side", "kind", "attacks", "hit_rate",
                        "damage_dealt", "damage_taken", "ko_rate", "death_rate", "boosts"],
         "flair_tiers": ["variant", "combatant", "stat", "tier_name", "rate"],
+        "sides": ["variant", "side", "members", "damage_dealt", "damage_taken", "knockouts", "deaths"],
     },
 }

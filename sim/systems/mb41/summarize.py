@@ -18,6 +18,22 @@ def curves(counters: dict, inputs, variant: str) -> pd.DataFrame:
     return round_curves(counters, inputs.side_names, inputs.round_cap, variant)
 
 
+def sides(counters: dict, inputs, variant: str) -> pd.DataFrame:
+    """One row per side, summed over its members (the columns d10's ``sides.csv``
+    shares, docs/metrics.md): damage dealt and taken, knock-outs (drops to 0
+    Resolve, L1420) and deaths, per fight."""
+    n = int(counters["outcomes"].sum())
+    c = counters["combatants"]
+    rows = []
+    for s, side in enumerate(inputs.side_names):
+        idx = [j for j in range(len(inputs.names)) if inputs.sides[j] == s]
+        sub = c[idx]
+        rows.append({"variant": variant, "side": side, "members": len(idx),
+                     "damage_dealt": sub[:, K.K_DEALT].sum() / n, "damage_taken": sub[:, K.K_TAKEN].sum() / n,
+                     "knockouts": sub[:, K.K_KOS].sum() / n, "deaths": sub[:, K.K_DEATHS].sum() / n})
+    return pd.DataFrame(rows)
+
+
 def combatant_curves(counters: dict, inputs, variant: str) -> pd.DataFrame:
     """Share of fights in which each combatant stands at the end of round r."""
     return _combatant_curves(counters, inputs.names, inputs.round_cap, variant)
@@ -44,8 +60,10 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
             "resolve_left": k[K.K_RES_END] / n_trials,
             "standing_at_end": k[K.K_STANDING_END] / n_trials,
             "ko_rate": k[K.K_KO_TRIALS] / n_trials, "ko_lo": ko_lo, "ko_hi": ko_hi,
+            "ko_rate_lo": ko_lo, "ko_rate_hi": ko_hi,  # the names every system shares (docs/metrics.md)
             "kos": k[K.K_KOS] / n_trials,
             "death_rate": k[K.K_DEATHS] / n_trials, "death_lo": de_lo, "death_hi": de_hi,
+            "death_rate_lo": de_lo, "death_rate_hi": de_hi,
             "revives": k[K.K_REVIVES] / n_trials,
             "wound_damage": k[K.K_WOUND_DMG] / n_trials,
             "boosts": k[K.K_BOOSTS] / n_trials,

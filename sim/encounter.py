@@ -1,0 +1,184 @@
+"""One encounter, described once, as a scenario of each fight system.
+
+A designer who asks "is the d10 add-on more lethal than 4.1?" describes the
+party and the enemies once, in 4.1 terms (``encounter:`` of a lethality
+study, :mod:`sim.lethality`); this module writes the ``mb41``, ``mb-draft``
+and ``d10`` scenarios from it by the mapping documented, with its reasons,
+in ``docs/lethality.md``. Each generated scenario can be overridden per
+system (``systems: {d10: {...}}``, deep-merged), and the whole mapping is
+written to ``mapping.csv`` so that anyone can check it.
+
+The mapping (4.1 stat -> d10 ability), in short:
+
+* a 4.1 stat ``s`` (0-10; a girl's are 1-5, seed 000 L1394) becomes the d10
+  ability ``2 s + 2`` (a pool of ``s + 1`` d10): a typical girl's 3 becomes 8
+  (4 dice), as in the add-on's sample girls (abilities 6-12);
+* Attack -> Strength (melee) or Agility (ranged); Defence -> Agility with
+  the dodge defence (a ranged girl, whose Agility is her attack: Luck with
+  the luck defence); Support -> Magic and Luck;
+* Resolve ``r`` (18 for a girl, L1420) -> Vitality ``round(r / 3)`` (18 -> 6,
+  a 12-wound pool): a standard girl stays a standard girl; a monster's
+  Resolve (its Health, from its power level and spread when not given)
+  maps the same way;
+* ``deadly: true`` (the monster finishes the downed) plays 4.1 and the draft
+  with ``defeat: all_dead`` and ``finish_downed: true`` (wounds at 0 Resolve
+  kill, L1420-1443) and d10 in Guns and Grim mode (a full pool kills, seed
+  002 L57-69); ``deadly: false`` the default readings (4.1 ``all_down``, d10
+  Cake and Ice Cream).
+
+4.1's monster ``damage_bonus``, spread and power level have no d10
+counterpart; a study calibrates each system to the same win rate
+(:mod:`sim.lethality`), so the comparison is at equal difficulty.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Literal
+
+from pydantic import Field
+
+from sim.scenario.base import StrictModel
+
+SYSTEMS = ("mb41", "mb-draft", "d10")
+
+Stat = Field(ge=0, le=10)
+
+
+class Girl(StrictModel):
+    """A magical girl in 4.1 terms."""
+
+    name: str = Field(min_length=1, max_length=60)
+    attack: int = Stat
+    defence: int = Stat
+    support: int = Stat
+    resolve: int = Field(18, ge=1, le=200)
+    attack_kind: Literal["melee", "ranged"] = "melee"
+
+
+class Enemy(StrictModel):
+    """A monster in 4.1 terms (seed 000 L2100-2170: spread, power level)."""
+
+    name: str = Field(min_length=1, max_length=60)
+    attack: int = Stat
+    defence: int = Stat
+    support: int = Stat
+    resolve: int | None = Field(None, ge=1, le=1000)
+    spread: int = Field(3, ge=1, le=10)
+    power_level: int = Field(5, ge=2, le=20)
+    damage_bonus: int = Field(0, ge=-10, le=50)
+    attack_kind: Literal["melee", "ranged"] = "melee"
+
+
+class Encounter(StrictModel):
+    """The encounter every system plays (``encounter:`` of a lethality study)."""
+
+    girls: list[Girl] = Field(min_length=1, max_length=6)
+    enemies: list[Enemy] = Field(min_length=1, max_length=6)
+    deadly: bool = True
+    round_cap: int = Field(40, ge=1, le=500)
+
+
+def ability(stat: int) -> int:
+    """The d10 ability of a 4.1 stat: ``2 s + 2`` (a pool of ``s + 1`` dice)."""
+    return 2 * int(stat) + 2
+
+
+def vitality(resolve: int) -> int:
+    """The d10 Vitality of a 4.1 Resolve: ``round(r / 3)``, at least 1 (18 -> 6)."""
+    return max(1, int(round(resolve / 3)))
+
+
+def mb41_scenario(enc: Encounter, system: str, name: str, seed: int, trials: int) -> dict:
+    """The ``mb41`` (or ``mb-draft``) scenario of the encounter (plain data)."""
+    girls = [{"name": g.name, "attack": g.attack, "defence": g.defence, "support": g.support,
+              "resolve": g.resolve, "attack_kind": g.attack_kind,
+              "policy": {"boost": "when-losing-by 3"}} for g in enc.girls]
+    enemies = []
+    for e in enc.enemies:
+        m = {"name": e.name, "kind": "monster", "attack": e.attack, "defence": e.defence,
+             "support": e.support, "spread": e.spread, "power_level": e.power_level,
+             "damage_bonus": e.damage_bonus, "attack_kind": e.attack_kind,
+             "policy": {"name": "focus-weakest", "finish_downed": bool(enc.deadly)}}
+        if e.resolve is not None:
+            m["resolve"] = e.resolve
+        enemies.append(m)
+    rules = {"round_cap": enc.round_cap, "revive": True}
+    if enc.deadly:
+        rules.update({"defeat": "all_dead", "revive_limit": 2})
+    return {"name": f"{name}-{system}", "system": system, "seed": seed, "trials": trials,
+            "rules": rules,
+            "sides": [{"name": "girls", "members": girls}, {"name": "enemies", "members": enemies}]}
+
+
+def _d10_member(c, kind: str, resolve: int, policy: dict) -> dict:
+    att, dfn, sup = ability(c.attack), ability(c.defence), ability(c.support)
+    if c.attack_kind == "ranged":
+        ab = {"strength": 6, "agility": att, "luck": dfn, "magic": sup}
+        defence = "luck"
+    else:
+        ab = {"strength": att, "agility": dfn, "luck": sup, "magic": sup}
+        defence = "dodge"
+    ab["vitality"] = vitality(resolve)
+    return {"name": c.name, "kind": kind, "abilities": ab, "attack_kind": c.attack_kind,
+            "defence": defence, "policy": policy}
+
+
+def d10_scenario(enc: Encounter, name: str, seed: int, trials: int, enemy_resolve: dict) -> dict:
+    """The ``d10`` scenario of the encounter; ``enemy_resolve[name]`` is each
+    enemy's 4.1 Resolve (given, or what the 4.1 rules give it)."""
+    girls = [_d10_member(g, "girl", g.resolve, {"preset": "balanced"}) for g in enc.girls]
+    enemies = []
+    for e in enc.enemies:
+        m = _d10_member(e, "monster_girl", enemy_resolve[e.name], {"preset": "aggressive"})
+        m["outfit_dr"] = 0
+        enemies.append(m)
+    return {"name": f"{name}-d10", "system": "d10", "seed": seed, "trials": trials,
+            "rules": {"mode": "grim" if enc.deadly else "cake", "round_cap": enc.round_cap},
+            "sides": [{"name": "girls", "members": girls}, {"name": "enemies", "members": enemies}]}
+
+
+def deep_merge(base: dict, over: dict) -> dict:
+    """``base`` with ``over`` merged in (dicts recursively; lists and values replaced;
+    a side's members matched by name, so an override can change one member)."""
+    out = copy.deepcopy(base)
+    for k, v in over.items():
+        if k == "sides" and isinstance(v, list) and isinstance(out.get(k), list):
+            out[k] = _merge_sides(out[k], v)
+        elif isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = deep_merge(out[k], v)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+def _merge_sides(sides: list, over: list) -> list:
+    out = copy.deepcopy(sides)
+    for i, s in enumerate(over):
+        if i >= len(out) or not isinstance(s, dict):
+            out.append(copy.deepcopy(s))
+            continue
+        members = {m.get("name"): m for m in out[i].get("members", [])}
+        for m in s.get("members", []):
+            if isinstance(m, dict) and m.get("name") in members:
+                members[m["name"]].update(deep_merge(members[m["name"]], m))
+            else:
+                out[i].setdefault("members", []).append(copy.deepcopy(m))
+        out[i].update({k: copy.deepcopy(v) for k, v in s.items() if k != "members"})
+    return out
+
+
+def mapping_rows(scenarios: dict) -> list[dict]:
+    """``mapping.csv``: every generated member's numbers per system (what to check)."""
+    rows = []
+    for system, data in scenarios.items():
+        for side in data["sides"]:
+            for m in side["members"]:
+                fields = dict(m.get("abilities", {}))
+                for f in ("attack", "defence", "support", "resolve", "spread", "power_level",
+                          "damage_bonus", "attack_kind", "defence"):
+                    if f in m:
+                        fields[f] = m[f]
+                for f, v in fields.items():
+                    rows.append({"system": system, "side": side["name"], "member": m["name"],
+                                 "field": f, "value": v})
+    return rows

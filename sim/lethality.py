@@ -1,0 +1,405 @@
+"""Lethality across systems: one encounter under ``mb41``, ``mb-draft`` and ``d10``,
+optionally calibrated to the same win rate, on definitions every system shares.
+
+A study file (``study: {kind: lethality}``, example
+``scenarios/studies/lethality-41-vs-d10.yaml``) describes the encounter once
+(:mod:`sim.encounter`, mapping in ``docs/lethality.md``). Each system plays
+the same number of fights; per fight (:func:`sim.trials.per_trial`) it
+records the first side's girls taken out, dead and standing. The shared
+metrics, per system (rates with 95% Wilson intervals, means with 95% normal
+intervals):
+
+* ``win_rate``: the girls win;
+* ``p_girl_out``: at least one girl taken out (4.1: 0 Resolve; d10: out);
+* ``p_girl_dead``: at least one girl dead;
+* ``wipe_rate``: no girl standing at the end;
+* ``deaths_per_fight``: girls dead per fight (mean; its distribution in
+  ``deaths.csv``);
+* ``rounds``: rounds per fight (mean); survival per round in ``survival.csv``
+  (the share of fights in which a girl still stands at the end of round r).
+
+Calibration (``calibrate: {win_rate: 0.75}``) searches, per system, an
+integer enemy parameter (default: the first enemy's Resolve in 4.1 and the
+draft, its Vitality in d10) by bisection on common random numbers for the
+value whose win rate is closest to the target, so that lethality is compared
+at equal difficulty.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+import yaml
+from pydantic import Field
+
+from sim import rng
+from sim.encounter import SYSTEMS, Encounter, d10_scenario, deep_merge, mapping_rows, mb41_scenario
+from sim.scenario.base import StrictModel
+from sim.stats import wilson
+
+System = Literal["mb41", "mb-draft", "d10"]
+
+#: the calibrated parameter per system: a field of the first enemy (a dotted path)
+DEFAULT_PARAMETER = {"mb41": "resolve", "mb-draft": "resolve", "d10": "abilities.vitality"}
+#: its search range per system
+DEFAULT_RANGE = {"mb41": (1, 300), "mb-draft": (1, 300), "d10": (1, 40)}
+
+
+class Calibrate(StrictModel):
+    """Calibrate every system to the same win rate of the girls."""
+
+    win_rate: float = Field(gt=0.0, lt=1.0)
+    trials: int = Field(4000, ge=100, le=1_000_000)
+    parameter: dict[System, str] = Field(default_factory=dict)
+    range: dict[System, tuple[int, int]] = Field(default_factory=dict)
+
+
+class LethalityStudy(StrictModel):
+    kind: Literal["lethality"]
+    systems: list[System] = Field(default_factory=lambda: list(SYSTEMS), min_length=1, max_length=3)
+    calibrate: Calibrate | None = None
+
+
+class LethalityFile(StrictModel):
+    """A cross-system lethality study file."""
+
+    name: str = Field(min_length=1, max_length=80)
+    description: str = ""
+    seed: int = Field(0, ge=0, lt=2**63)
+    trials: int = Field(20_000, ge=10, le=10_000_000)
+    study: LethalityStudy
+    encounter: Encounter
+    systems: dict[System, dict] = Field(default_factory=dict)
+
+
+def _load_generated(data: dict, label: str):
+    from sim.scenario import load_scenario_text
+
+    return load_scenario_text(yaml.safe_dump(data, sort_keys=False), label)
+
+
+def _set_path(data: dict, path: str, value) -> dict:
+    """``data`` with the first enemy's field ``path`` (dotted) set to ``value``."""
+    out = deep_merge(data, {})
+    node = out["sides"][1]["members"][0]
+    keys = path.split(".")
+    for k in keys[:-1]:
+        node = node.setdefault(k, {})
+    node[keys[-1]] = value
+    return out
+
+
+def _get_path(data: dict, path: str):
+    node = data["sides"][1]["members"][0]
+    for k in path.split("."):
+        if not isinstance(node, dict) or k not in node:
+            return None
+        node = node[k]
+    return node
+
+
+def scenarios(study: LethalityFile, trials: int | None = None, seed: int | None = None) -> dict:
+    """The generated scenario of each system (plain data, overrides merged)."""
+    trials = study.trials if trials is None else trials
+    seed = study.seed if seed is None else seed
+    enc = study.encounter
+    out = {}
+    for system in ("mb41", "mb-draft"):
+        data = mb41_scenario(enc, system, study.name, seed, trials)
+        out[system] = deep_merge(data, study.systems.get(system, {}))
+    # each enemy's 4.1 Resolve (given, or what the 4.1 rules make of its power level)
+    from sim.systems.mb41 import kernel as K
+
+    loaded = _load_generated(out["mb41"], f"{study.name} (generated mb41 scenario)")
+    inputs = loaded.module.compile(loaded.variants[0][1])
+    res = {name: int(inputs.comb[j, K.C_RES]) for j, name in enumerate(inputs.names) if inputs.sides[j] == 1}
+    out["d10"] = deep_merge(d10_scenario(enc, study.name, seed, trials, res), study.systems.get("d10", {}))
+    if "resolve" not in out["mb41"]["sides"][1]["members"][0]:  # make the calibrated value explicit
+        for system in ("mb41", "mb-draft"):
+            first = out[system]["sides"][1]["members"][0]["name"]
+            out[system] = _set_path(out[system], "resolve", res[first])
+    return {s: out[s] for s in study.study.systems}
+
+
+def _compile(system: str, data: dict, label: str):
+    loaded = _load_generated(data, label)
+    return loaded.module.compile(loaded.variants[0][1])
+
+
+def _win_rate(system: str, data: dict, trials: int, key) -> tuple[float, float, float]:
+    from sim.trials import per_trial
+
+    df = per_trial(system, _compile(system, data, f"calibration ({system})"), 0, trials, key)
+    k = int((df["outcome"] == 0).sum())
+    lo, hi = wilson(k, trials)
+    return k / trials, float(lo), float(hi)
+
+
+def calibrate(system: str, data: dict, cal: Calibrate, key) -> tuple[dict, list[dict]]:
+    """Bisection on the system's enemy parameter for the win rate closest to
+    ``cal.win_rate`` (the girls' win rate falls as the enemy's Resolve or
+    Vitality rises). Every step plays the same ``cal.trials`` keyed fights.
+    Returns the calibrated scenario and one row per evaluation."""
+    path = cal.parameter.get(system, DEFAULT_PARAMETER[system])
+    lo, hi = cal.range.get(system, DEFAULT_RANGE[system])
+    rows, cache = [], {}
+
+    def rate(v: int) -> float:
+        if v not in cache:
+            w, wl, wh = _win_rate(system, _set_path(data, path, v), cal.trials, key)
+            cache[v] = w
+            rows.append({"system": system, "parameter": path, "value": v, "win_rate": w,
+                         "win_lo": wl, "win_hi": wh, "trials": cal.trials})
+        return cache[v]
+
+    if rate(lo) < cal.win_rate:
+        best = lo
+    elif rate(hi) >= cal.win_rate:
+        best = hi
+    else:
+        while hi - lo > 1:  # invariant: rate(lo) >= target > rate(hi)
+            mid = (lo + hi) // 2
+            if rate(mid) >= cal.win_rate:
+                lo = mid
+            else:
+                hi = mid
+        best = lo if abs(cache[lo] - cal.win_rate) <= abs(cache[hi] - cal.win_rate) else hi
+    for r in rows:
+        r["chosen"] = r["value"] == best
+    return _set_path(data, path, best), rows
+
+
+def _rate_row(system: str, metric: str, k: int, n: int) -> dict:
+    lo, hi = wilson(k, n)
+    return {"system": system, "metric": metric, "value": k / n, "lo": float(lo), "hi": float(hi)}
+
+
+def _mean_row(system: str, metric: str, x: np.ndarray) -> dict:
+    m = float(x.mean())
+    se = float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else float("nan")
+    return {"system": system, "metric": metric, "value": m, "lo": m - 1.96 * se, "hi": m + 1.96 * se}
+
+
+def measure(system: str, data: dict, trials: int, key) -> dict:
+    """The shared metrics of one system's scenario: ``metrics`` rows,
+    ``deaths`` (distribution of girls dead per fight) and ``survival`` rows."""
+    from sim.systems import get_system
+    from sim.trials import per_trial
+
+    inputs = _compile(system, data, f"{data['name']} (generated)")
+    df = per_trial(system, inputs, 0, trials, key)
+    n = len(df)
+    metrics = [
+        _rate_row(system, "win_rate", int((df["outcome"] == 0).sum()), n),
+        _rate_row(system, "p_girl_out", int((df["girls_out"] > 0).sum()), n),
+        _rate_row(system, "p_girl_dead", int((df["girls_dead"] > 0).sum()), n),
+        _rate_row(system, "wipe_rate", int((df["girls_standing"] == 0).sum()), n),
+        _mean_row(system, "deaths_per_fight", df["girls_dead"].to_numpy(float)),
+        _mean_row(system, "rounds", df["rounds"].to_numpy(float)),
+    ]
+    n_girls = len(data["sides"][0]["members"])
+    counts = np.bincount(df["girls_dead"].to_numpy(), minlength=n_girls + 1)
+    deaths = [{"system": system, "girls_dead": d, "share": c / n} for d, c in enumerate(counts)]
+    counters = get_system(system).simulate(inputs, 0, trials, key)
+    curve = counters["side_curve"][0] / n  # fights in which a girl stands at the end of round r
+    survival = [{"system": system, "round": r, "girls_standing": float(v)} for r, v in enumerate(curve)]
+    return {"metrics": metrics, "deaths": deaths, "survival": survival}
+
+
+METRIC_LABELS = {
+    "win_rate": "girls win",
+    "p_girl_out": "a girl taken out",
+    "p_girl_dead": "a girl dead",
+    "wipe_rate": "no girl standing",
+}
+SYSTEM_TITLES = {"mb41": "4.1", "mb-draft": "4.1 draft", "d10": "d10 add-on"}
+
+
+def load_study(path) -> LethalityFile:
+    """Read and validate a lethality study file (``ScenarioError`` on any problem)."""
+    from sim.scenario.errors import validate_model
+    from sim.scenario.yamlload import load_yaml
+
+    doc = load_yaml(path)
+    return validate_model(LethalityFile, doc.data, doc)
+
+
+def run(study: LethalityFile, trials: int | None = None, seed: int | None = None,
+        progress=None) -> dict:
+    """Play the study: returns tidy frames ``metrics``, ``deaths``, ``survival``,
+    ``calibration``, ``mapping`` and the generated ``scenarios`` (plain data)."""
+    trials = study.trials if trials is None else trials
+    seed = study.seed if seed is None else seed
+    key = rng.stream_key(seed, 0)
+    gen = scenarios(study, trials, seed)
+    cal_rows, final = [], {}
+    for system, data in gen.items():
+        if progress:
+            progress(f"{system}: calibrating" if study.study.calibrate else f"{system}: playing")
+        if study.study.calibrate is not None:
+            data, rows = calibrate(system, data, study.study.calibrate, key)
+            cal_rows += rows
+        final[system] = data
+    parts = {"metrics": [], "deaths": [], "survival": []}
+    for system, data in final.items():
+        if progress:
+            progress(f"{system}: {trials} fights")
+        for k, rows in measure(system, data, trials, key).items():
+            parts[k] += rows
+    frames = {k: pd.DataFrame(v) for k, v in parts.items()}
+    frames["calibration"] = pd.DataFrame(cal_rows)
+    frames["mapping"] = pd.DataFrame(mapping_rows(final))
+    frames["scenarios"] = final
+    frames["reading"] = reading(frames["metrics"], study.study.calibrate)
+    return frames
+
+
+def _value(metrics: pd.DataFrame, system: str, metric: str) -> pd.Series:
+    return metrics[(metrics["system"] == system) & (metrics["metric"] == metric)].iloc[0]
+
+
+def reading(metrics: pd.DataFrame, cal: Calibrate | None) -> str:
+    """One paragraph: each system's deaths per fight and P(a girl dies), and
+    which differences the intervals separate."""
+    systems = list(dict.fromkeys(metrics["system"]))
+    parts = []
+    for s in systems:
+        w, d, p = (_value(metrics, s, m) for m in ("win_rate", "deaths_per_fight", "p_girl_dead"))
+        parts.append(f"{SYSTEM_TITLES[s]} wins {w.value:.0%} and kills {d.value:.2f} girls a fight "
+                     f"(a girl dies in {p.value:.0%} of fights, 95% {p.lo:.0%}-{p.hi:.0%})")
+    head = (f"Calibrated to a {cal.win_rate:.0%} win rate for the girls, " if cal is not None
+            else "On the encounter as mapped (not calibrated), ")
+    text = head + "; ".join(parts) + "."
+    ranked = sorted(systems, key=lambda s: -_value(metrics, s, "deaths_per_fight").value)
+    if len(ranked) > 1:
+        a, b = ranked[0], ranked[-1]
+        va, vb = _value(metrics, a, "deaths_per_fight"), _value(metrics, b, "deaths_per_fight")
+        sep = va.lo > vb.hi
+        text += (f" {SYSTEM_TITLES[a]} is the most lethal and {SYSTEM_TITLES[b]} the least"
+                 + (", and their intervals do not overlap." if sep else
+                    ", but their intervals overlap: more trials are needed to tell them apart."))
+    return text
+
+
+def chart(frames: dict, path: Path) -> Path:
+    """``lethality.png``: every system on one axis (rates with 95% intervals),
+    girls dead per fight, and survival per round."""
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import PercentFormatter
+
+    from sim.report.charts import _save
+
+    m, deaths, surv = frames["metrics"], frames["deaths"], frames["survival"]
+    systems = list(dict.fromkeys(m["system"]))
+    colours = {"mb41": "#8b0000", "mb-draft": "#d08000", "d10": "#2a7ab0"}
+    fig = Figure(figsize=(12.0, 4.2), layout="constrained")
+    ax_r, ax_d, ax_s = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.3, 1.0, 1.2]})
+    labels = list(METRIC_LABELS)
+    y = np.arange(len(labels))
+    for k, s in enumerate(systems):
+        sub = m[m["system"] == s].set_index("metric").loc[labels]
+        off = (k - (len(systems) - 1) / 2) * 0.22
+        err = np.vstack([sub["value"] - sub["lo"], sub["hi"] - sub["value"]])
+        ax_r.errorbar(sub["value"], y + off, xerr=err, fmt="o", color=colours[s], capsize=2,
+                      label=SYSTEM_TITLES[s])
+    ax_r.set_yticks(y, [METRIC_LABELS[x] for x in labels])
+    ax_r.set_ylim(len(labels) - 0.5, -0.5)
+    ax_r.set_xlim(0, 1)
+    ax_r.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax_r.set_title("share of fights (95% intervals)", fontsize="small")
+    ax_r.legend(fontsize="small", loc="lower right")
+    width = 0.8 / max(1, len(systems))
+    for k, s in enumerate(systems):
+        sub = deaths[deaths["system"] == s]
+        ax_d.bar(sub["girls_dead"] + (k - (len(systems) - 1) / 2) * width, sub["share"], width,
+                 color=colours[s], label=SYSTEM_TITLES[s])
+    ax_d.set_xlabel("girls dead in the fight")
+    ax_d.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax_d.set_title("deaths per fight", fontsize="small")
+    for s in systems:
+        sub = surv[surv["system"] == s]
+        ax_s.plot(sub["round"], sub["girls_standing"], color=colours[s], label=SYSTEM_TITLES[s])
+    ax_s.set_xlabel("round")
+    ax_s.set_ylim(0, 1.02)
+    ax_s.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax_s.set_title("a girl still standing at the end of the round", fontsize="small")
+    for ax in (ax_r, ax_d, ax_s):
+        ax.grid(color="0.92")
+        ax.set_axisbelow(True)
+    caption = ("Lethality on shared definitions, one colour per rule system: the share of fights the "
+               "girls win, in which at least one girl is taken out, at least one dies, and none is "
+               "left standing (95% Wilson intervals); how many girls die per fight; and the share of "
+               "fights in which a girl still stands after each round.")
+    return _save(fig, path, caption=caption, variants=[SYSTEM_TITLES[s] for s in systems],
+                 title="Lethality across rule systems")
+
+
+def _html(study: LethalityFile, frames: dict, prov: dict) -> str:
+    from sim.report.fmt import esc
+    from sim.report.tables import display_columns, html_table
+
+    def table(df: pd.DataFrame) -> str:
+        return html_table(df, display_columns(df)) if len(df) else "<p>(none)</p>"
+
+    m = frames["metrics"].copy()
+    wide = m.pivot(index="metric", columns="system", values="value").reindex(
+        [k for k in ("win_rate", "p_girl_out", "p_girl_dead", "wipe_rate", "deaths_per_fight", "rounds")])
+    wide = wide.reset_index()
+    return "\n".join([
+        "<!doctype html><html><head><meta charset='utf-8'>",
+        f"<title>{esc(study.name)}: lethality across rule systems</title>",
+        "<style>body{font-family:sans-serif;max-width:60rem;margin:auto;padding:1rem}"
+        "table{border-collapse:collapse}td,th{padding:.2rem .5rem;border-bottom:1px solid #ddd}"
+        "img{max-width:100%}</style></head><body>",
+        f"<h1>{esc(study.name)}: lethality across rule systems</h1>",
+        f"<p class='verdict'>{esc(frames['reading'])}</p>",
+        f"<p>{esc(study.description)}</p>" if study.description else "",
+        "<figure><img src='lethality.png' alt='lethality across rule systems'></figure>",
+        "<h2>Shared metrics</h2>", table(wide),
+        "<p>Per system, with intervals: <a href='lethality.csv'>lethality.csv</a>; deaths per fight: "
+        "<a href='deaths.csv'>deaths.csv</a>; survival per round: <a href='survival.csv'>survival.csv</a>.</p>",
+        "<h2>Calibration</h2>", table(frames["calibration"]),
+        "<h2>Mapping</h2><p>How the encounter became each system's scenario (docs/lethality.md gives "
+        "the reasons); the scenarios themselves are in <code>scenarios/</code>.</p>",
+        "<details><summary>mapping.csv</summary>", table(frames["mapping"]), "</details>",
+        "<h2>Provenance</h2><details><summary>provenance.json</summary><pre>",
+        esc(json.dumps(prov, indent=2)), "</pre></details></body></html>"])
+
+
+def write(study: LethalityFile, frames: dict, out_dir, source: str | None = None,
+          trials: int | None = None, seed: int | None = None) -> Path:
+    """Write tables, the chart, the generated scenarios, provenance and
+    ``report.html`` into ``out_dir`` (atomically: all or nothing)."""
+    import datetime as _dt
+    import platform
+
+    import sim
+    from sim.report.atomic import atomic_dir
+    from sim.runner import git_commit
+
+    out_dir = Path(out_dir)
+    prov = {"study": study.name, "kind": "lethality", "study_file": source,
+            "seed": int(study.seed if seed is None else seed),
+            "trials": int(study.trials if trials is None else trials),
+            "systems": list(frames["scenarios"]), "common_random_numbers": True,
+            "package": "mgsim", "version": sim.__version__, "git_commit": git_commit(),
+            "python": platform.python_version(), "numpy": np.__version__, "pandas": pd.__version__,
+            "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
+    with atomic_dir(out_dir) as tmp:
+        frames["metrics"].to_csv(tmp / "lethality.csv", index=False)
+        frames["deaths"].to_csv(tmp / "deaths.csv", index=False)
+        frames["survival"].to_csv(tmp / "survival.csv", index=False)
+        frames["calibration"].to_csv(tmp / "calibration.csv", index=False)
+        frames["mapping"].to_csv(tmp / "mapping.csv", index=False)
+        (tmp / "scenarios").mkdir()
+        for system, data in frames["scenarios"].items():
+            (tmp / "scenarios" / f"{system}.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+        chart(frames, tmp / "lethality.png")
+        (tmp / "provenance.json").write_text(json.dumps(prov, indent=2))
+        (tmp / "reading.txt").write_text(frames["reading"] + "\n")
+        (tmp / "report.html").write_text(_html(study, frames, prov))
+    return out_dir
