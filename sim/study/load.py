@@ -46,13 +46,20 @@ def _spec(doc: Document) -> StudySpec:
     if kind is None:
         raise doc_error(doc, ("study", "kind"), "required field missing: which study "
                         f"to run. Study kinds: {list_names(registry.names())}.")
-    if not isinstance(kind, str) or kind not in registry.KINDS:
+    if not isinstance(kind, str) or kind not in registry.names():
         raise doc_error(doc, ("study", "kind"), f"unknown study kind {kind!r}."
                         f"{suggest(kind, registry.names())} Study kinds: "
                         f"{list_names(registry.names())}.")
     spec_cls = registry.get_kind(kind).SPEC
     wrapper = create_model("StudyFile", __base__=StudySpec.__base__, study=(spec_cls, ...))
     return validate_model(wrapper, {"study": block}, doc).study
+
+
+def file_kind(doc: Document) -> str | None:
+    """The study kind of ``doc`` if it is a whole-file kind (``registry.FILE_KINDS``)."""
+    block = doc.data.get("study")
+    kind = block.get("kind") if isinstance(block, dict) else None
+    return kind if isinstance(kind, str) and kind in registry.FILE_KINDS else None
 
 
 def load_study_document(doc: Document) -> LoadedStudy:

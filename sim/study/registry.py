@@ -10,6 +10,12 @@ A study kind is one module that defines
 
 To add a kind, write that module and add one line here. Modules are imported
 only when their kind is used.
+
+A *whole-file* kind (:data:`FILE_KINDS`) reads a file that is not one
+scenario (the lethality study describes one encounter for several systems).
+Its module defines ``load_study(path)``, ``run(study, trials, seed) -> frames``
+(a dict of DataFrames with a ``"reading"`` string) and ``write(study, frames,
+out_dir, source, trials, seed)``; ``sim study`` hands such a file over whole.
 """
 from __future__ import annotations
 
@@ -25,10 +31,16 @@ KINDS: dict[str, str] = {
 }
 
 
+#: study kinds whose file is not a scenario (the module reads, runs and writes it)
+FILE_KINDS: dict[str, str] = {
+    "lethality": "sim.lethality",
+}
+
+
 def names() -> list[str]:
-    return list(KINDS)
+    return [*KINDS, *FILE_KINDS]
 
 
 def get_kind(kind: str) -> ModuleType:
     """The module of study kind ``kind`` (KeyError if unknown)."""
-    return importlib.import_module(KINDS[kind])
+    return importlib.import_module(KINDS[kind] if kind in KINDS else FILE_KINDS[kind])

@@ -15,7 +15,7 @@ from sim.report.atomic import check_target
 
 from . import registry
 from .arms import StudyContext
-from .load import LoadedStudy, load_study
+from .load import LoadedStudy, file_kind, load_study
 from .report import Section, write_study
 
 
@@ -67,6 +67,12 @@ def run_study(study, *, trials: int | None = None, seed: int | None = None,
     ``write=False``.
     """
     _check(trials, seed)
+    if isinstance(study, (str, os.PathLike)):
+        from sim.scenario import load_yaml
+
+        kind = file_kind(load_yaml(study))
+        if kind is not None:
+            return _run_file_kind(kind, study, trials, seed, out, write, results_root)
     ls: LoadedStudy = load_study(study) if isinstance(study, (str, os.PathLike)) else study
     if out is not None and write:
         check_target(Path(out))  # fail before simulating, not after
@@ -92,4 +98,29 @@ def run_study(study, *, trials: int | None = None, seed: int | None = None,
         header = (f"system <b>{res.system}</b> · seed {res.seed} · {len(ctx.arms)} arms × "
                   f"{res.trials:,} trials · study kind <b>{spec.kind}</b>")
         res.out_dir = write_study(target, res.name, header, res.sections, prov)
+    return res
+
+
+def _run_file_kind(kind, path, trials, seed, out, write, results_root) -> StudyResult:
+    """A whole-file kind (``registry.FILE_KINDS``): its module loads, runs and writes."""
+    import pandas as pd
+
+    mod = registry.get_kind(kind)
+    study = mod.load_study(path)
+    if out is not None and write:
+        check_target(Path(out))
+    frames = mod.run(study, trials=trials, seed=seed)
+    seed = getattr(study, "seed", 0) if seed is None else seed
+    trials = getattr(study, "trials", 0) if trials is None else trials
+    tables = {k: v for k, v in frames.items() if isinstance(v, pd.DataFrame)}
+    section = Section(kind=kind, title=f"{kind} study", reading=str(frames.get("reading", "")), tables=tables)
+    name = getattr(study, "name", Path(path).stem)
+    res = StudyResult(name=name, system=kind, seed=int(seed), trials=int(trials), sections=[section],
+                      provenance={"study_file": str(path), "kind": kind})
+    if write:
+        import hashlib
+
+        sha = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        target = Path(out) if out is not None else default_out_dir(name, seed, sha, results_root)
+        res.out_dir = mod.write(study, frames, target, source=str(path), trials=trials, seed=seed)
     return res
