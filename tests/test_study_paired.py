@@ -13,7 +13,8 @@ from sim.study import compare
 
 from study_helpers import context, duel_study, exact_win, load
 
-STRONGER = {"kind": "compare", "arms": [{"name": "attack 5", "set": {"Akari.attack": 5}}, {"name": "base"}]}
+# the default pairs compare every arm with the first: here attack 5 - base
+STRONGER = {"kind": "compare", "arms": [{"name": "base"}, {"name": "attack 5", "set": {"Akari.attack": 5}}]}
 
 
 def test_common_random_numbers_cut_the_variance_at_least_1_5x():
@@ -50,6 +51,7 @@ def test_interval_of_the_difference_has_its_coverage():
     for s in range(seeds):
         row = compare.run(context(ls, seed=1000 + s, trials=1_000), ls.spec).tables["comparison"]
         win = row.query("metric == 'win'").iloc[0]
+        assert win["arm"] == "attack 5" and win["against"] == "base"
         covered += win["lo"] <= truth <= win["hi"]
     slack = 3 * math.sqrt(0.95 * 0.05 / seeds)
     assert covered / seeds >= 0.95 - slack, (covered, truth)
