@@ -58,7 +58,7 @@ def tier_chart(df: pd.DataFrame, path: Path, *, caption: str) -> Path | None:
         first = int(np.flatnonzero(df["tier"].to_numpy() == t)[0])
         ax.axhline(y[first] + 0.5, color="#444", lw=0.8, ls=":")
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
-    ax.set_xlabel("change in win rate against the base (Holm-adjusted intervals)")
+    ax.set_xlabel("change in win rate against the base (simultaneous Bonferroni intervals)")
     ax.grid(axis="x", alpha=0.3)
     return _save(fig, path, caption=caption, variants=list(df["name"]), title="Tier list")
 

@@ -92,7 +92,7 @@ def run(ctx, spec: ExchangeSpec) -> Section:
     table = pd.DataFrame(rows)
     level = f"{100 * (1 - spec.alpha):g}%"
     t = rows[0]["talent_win_rate"]
-    parts = [f"{r['stat']} {_worth(r['worth'])} [{_worth(r['lo'])}, {_worth(r['hi'])}]" for r in rows]
+    parts = [_part(r, stats[r["stat"]][0]) for r in rows]
     reading = (f"{spec.talent.name} raises the win rate from {100 * rows[0]['base_win_rate']:.1f}% to "
                f"{100 * t:.1f}% ({n:,} paired trials); it is worth " + ", or ".join(parts)
                + f" ({level} bootstrap intervals).")
@@ -112,5 +112,13 @@ def run(ctx, spec: ExchangeSpec) -> Section:
 
 
 def _worth(v: float) -> str:
-    return ("more than the largest change tried" if v == np.inf else
-            "less than the smallest change tried" if v == -np.inf else f"{v:+.2f}")
+    return "+∞" if v == np.inf else "−∞" if v == -np.inf else f"{v:+.2f}"
+
+
+def _part(r: dict, deltas: list) -> str:
+    """``Akari.attack +1.52 [+1.20, +1.85]``, or beyond the changes tried."""
+    if r["worth"] == np.inf:
+        return f"{r['stat']} more than {max(deltas):+g} (the largest change tried)"
+    if r["worth"] == -np.inf:
+        return f"{r['stat']} less than {min(deltas):+g} (the smallest change tried)"
+    return f"{r['stat']} {_worth(r['worth'])} [{_worth(r['lo'])}, {_worth(r['hi'])}]"
