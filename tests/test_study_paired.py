@@ -55,3 +55,19 @@ def test_interval_of_the_difference_has_its_coverage():
         covered += win["lo"] <= truth <= win["hi"]
     slack = 3 * math.sqrt(0.95 * 0.05 / seeds)
     assert covered / seeds >= 0.95 - slack, (covered, truth)
+
+
+def test_results_do_not_depend_on_chunking_or_on_growing_the_trials(monkeypatch):
+    """Trial i is the same fight whatever the chunk size, and n trials are a prefix of 2n."""
+    import pandas as pd
+
+    from sim.study import arms
+
+    ls = load(duel_study(dict(STRONGER, independent_check=False)))
+    whole = compare.run(context(ls, seed=8, trials=3_000), ls.spec).tables["comparison"]
+    monkeypatch.setattr(arms, "CHUNK", 700)
+    ctx = context(ls, seed=8, trials=1_000)
+    compare.run(ctx, ls.spec)  # 1,000 trials first, then grown to 3,000
+    ctx.trials = 3_000
+    grown = compare.run(ctx, ls.spec).tables["comparison"]
+    pd.testing.assert_frame_equal(whole, grown)
