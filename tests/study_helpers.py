@@ -7,10 +7,6 @@ import yaml
 
 from helpers import duel_data
 
-import study_standin
-
-study_standin.install()  # the per-trial layer, or its slow stand-in until it lands
-
 
 def duel_study(study: dict, **changes) -> str:
     """YAML text of the foundation duel (Akari 4/4/3 vs Shade 3/3/3, Resolve 18) with ``study``."""
