@@ -164,6 +164,10 @@ def cmd_dice(a) -> int:
 def cmd_validate(a) -> int:
     from sim import api
 
+    study = api.validate_study(a.file)  # a study: block is checked too (None: no block)
+    if study is not None and study["whole_file"]:
+        print(json.dumps(study) if a.json else f"{a.file}: valid {study['kind']} study '{study['name']}'")
+        return 0
     loaded = api.load(a.file)
     info = {"file": a.file, "name": loaded.name, "system": loaded.system,
             "variants": [name for name, _ in loaded.variants], "valid": True}

@@ -44,3 +44,12 @@ def test_plan_and_study_failures_are_one_paragraph(tmp_path):
     res = sim("study", bad, "--no-write")
     assert res.returncode == 2 and "Did you mean 'Akari'" in res.stderr and "Traceback" not in res.stderr
     assert not (tmp_path / "results").exists()
+
+
+def test_validate_checks_the_study_block(tmp_path):
+    bad = tmp_path / "s.yaml"
+    bad.write_text(duel_study({"kind": "compare", "arms": [{"name": "a"}], "pairz": []}))
+    res = sim("validate", bad)
+    assert res.returncode == 2 and "study.pairz" in res.stderr and "Did you mean 'pairs'" in res.stderr
+    res = sim("validate", "scenarios/studies/lethality-41-vs-d10.yaml")
+    assert res.returncode == 0 and "valid lethality study" in res.stdout
