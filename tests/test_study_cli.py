@@ -53,3 +53,16 @@ def test_validate_checks_the_study_block(tmp_path):
     assert res.returncode == 2 and "study.pairz" in res.stderr and "Did you mean 'pairs'" in res.stderr
     res = sim("validate", "scenarios/studies/lethality-41-vs-d10.yaml")
     assert res.returncode == 0 and "valid lethality study" in res.stdout
+
+
+def test_study_json_no_write(tmp_path):
+    f = tmp_path / "s.yaml"
+    f.write_text(duel_study({"kind": "calibrate", "parameter": "Shade.resolve", "values": [12, 18, 24],
+                             "targets": [0.7]}))
+    res = sim("study", f, "--trials", "200", "--no-write", "--json", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    d = json.loads(res.stdout)
+    assert d["trials"] == 200 and d["out_dir"] is None
+    (cal,) = d["studies"][0]["tables"]["calibration"]
+    assert cal["target"] == 0.7 and 12 <= cal["nearest"] <= 24
+    assert not (tmp_path / "results").exists()
