@@ -1,0 +1,137 @@
+"""Bradley-Terry ratings of a round robin: the MM fit, Fisher and bootstrap
+intervals, the Elo scale (see :mod:`sim.ratings` and ``docs/ratings.md``)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from sim.stats import Z95
+
+from .matches import Matches, first_seat_scores
+
+#: rating points per natural-log unit of strength: 400 points = odds of 10:1
+ELO = 400.0 / math.log(10.0)
+#: the mean rating
+MEAN_RATING = 1500.0
+#: stream purpose of the bootstrap's resampling (numpy SeedSequence word)
+_BOOT_PURPOSE = 0x62745F626F6F74  # "bt_boot"
+
+
+def bt_fit(score: np.ndarray, games: np.ndarray, prior: float = 1.0, tol: float = 1e-10,
+           max_iter: int = 100_000) -> np.ndarray:
+    """Bradley-Terry log strengths by the MM algorithm (Hunter 2004, eq. 3).
+
+    ``score``: float[..., K, K], ``score[i, j]`` entry ``i``'s wins plus half
+    its draws against ``j``; ``games``: float[..., K, K], games between ``i``
+    and ``j`` (symmetric); leading axes are independent fits (bootstrap
+    replicates). ``prior`` adds that many virtual drawn games to every pair
+    that played, so an entry that won (or lost) every game keeps a finite
+    strength; its pull is ``prior / (games + prior)`` of a game's weight.
+    Returns float[..., K] natural-log strengths ``theta`` with mean 0:
+    ``P(i beats j) = 1 / (1 + exp(theta_j - theta_i))``.
+    """
+    score = np.asarray(score, dtype=float)
+    games = np.asarray(games, dtype=float)
+    k = score.shape[-1]
+    off = ~np.eye(k, dtype=bool)
+    played = (games > 0) & off
+    s = np.where(off, score, 0.0) + 0.5 * prior * played
+    n = np.where(off, games, 0.0) + prior * played
+    w = s.sum(axis=-1)
+    p = np.ones(score.shape[:-1])
+    for _ in range(int(max_iter)):
+        denom = (n / (p[..., :, None] + p[..., None, :])).sum(axis=-1)
+        new = np.where(denom > 0, w / np.where(denom > 0, denom, 1.0), p)
+        new = new / np.exp(np.log(np.maximum(new, 1e-300)).mean(axis=-1, keepdims=True))
+        done = np.max(np.abs(np.log(np.maximum(new, 1e-300)) - np.log(p))) < tol
+        p = new
+        if done:
+            break
+    theta = np.log(np.maximum(p, 1e-300))
+    return theta - theta.mean(axis=-1, keepdims=True)
+
+
+def bt_fisher_se(theta: np.ndarray, games: np.ndarray) -> np.ndarray:
+    """Standard errors of ``theta`` (mean-0 log strengths) from the Fisher information.
+
+    ``I = sum over pairs of n_ij pi_ij pi_ji (e_i - e_j)(e_i - e_j)^T`` with
+    ``pi_ij = P(i beats j)`` at ``theta``; the covariance of the mean-0
+    parameters is its Moore-Penrose inverse (its null space is the common
+    shift). Counts draws as half wins, so the binomial variance slightly
+    overstates a draw's. ``theta``: float[K]; ``games``: float[K, K].
+    Returns float[K] (natural-log units; times :data:`ELO` for points).
+    """
+    theta = np.asarray(theta, dtype=float)
+    n = np.asarray(games, dtype=float) * ~np.eye(len(theta), dtype=bool)
+    pi = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))
+    c = n * pi * pi.T
+    info = np.diag(c.sum(axis=1)) - c
+    cov = np.linalg.pinv(info)
+    return np.sqrt(np.maximum(np.diag(cov), 0.0))
+
+
+def _pair_scores(matches: Matches) -> np.ndarray:
+    """float[K, K, T]: entry ``i``'s score against ``j`` summed over trial ``t``'s two games."""
+    a = first_seat_scores(matches.outcomes)
+    return np.where(np.eye(len(matches.entries), dtype=bool)[:, :, None], 0.0,
+                    a + 1.0 - np.swapaxes(a, 0, 1))
+
+
+def _boot_weights(matches: Matches, n_boot: int, boot_seed: int | None) -> np.ndarray:
+    """int[B, T]: how often each trial index is drawn in each bootstrap replicate."""
+    seed = matches.seed if boot_seed is None else boot_seed
+    rng = np.random.default_rng(np.random.SeedSequence([int(seed) & (2**63 - 1), _BOOT_PURPOSE]))
+    t = matches.trials
+    return rng.multinomial(t, np.full(t, 1.0 / t), size=int(n_boot))
+
+
+def rating_table(matches: Matches, n_boot: int = 1000, prior: float = 1.0,
+                 boot_seed: int | None = None, level: float = 0.95) -> pd.DataFrame:
+    """Bradley-Terry ratings with intervals, best first.
+
+    Columns: ``rank``, ``entry``, ``rating`` (Elo scale: ``ELO * theta + 1500``,
+    mean 1500, 400 points = 10:1 odds), ``lo``/``hi`` (bootstrap percentile
+    interval at ``level`` over ``n_boot`` resamples of the trial indices,
+    the same indices for every pair and seating; NaN when ``n_boot`` is 0),
+    ``se`` and ``fisher_lo``/``fisher_hi`` (rating +- z se from the Fisher
+    information), ``score`` (wins plus half draws per game, against all),
+    ``games``. The bootstrap's streams are keyed by ``boot_seed`` (default:
+    the round robin's seed), so the table is reproducible.
+    """
+    per_trial = _pair_scores(matches)
+    k, t = len(matches.entries), matches.trials
+    games = np.where(np.eye(k, dtype=bool), 0.0, 2.0 * t)
+    score = per_trial.sum(axis=-1)
+    theta = bt_fit(score, games, prior=prior)
+    se = bt_fisher_se(theta, games)
+    z = float(Z95 if level == 0.95 else _z(level))
+    lo = hi = np.full(k, np.nan)
+    if n_boot:
+        w = _boot_weights(matches, n_boot, boot_seed).astype(float)
+        boot = bt_fit(np.einsum("bt,ijt->bij", w, per_trial), np.broadcast_to(games, (len(w), k, k)),
+                      prior=prior)
+        alpha = (1.0 - level) / 2.0
+        lo, hi = np.quantile(boot, [alpha, 1.0 - alpha], axis=0)
+    rating = MEAN_RATING + ELO * theta
+    t_ = pd.DataFrame({"entry": matches.entries, "rating": rating,
+                       "lo": MEAN_RATING + ELO * lo, "hi": MEAN_RATING + ELO * hi,
+                       "se": ELO * se, "fisher_lo": rating - z * ELO * se, "fisher_hi": rating + z * ELO * se,
+                       "score": score.sum(axis=1) / games.sum(axis=1), "games": games.sum(axis=1).astype(int)})
+    t_ = t_.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
+    t_.insert(0, "rank", np.arange(1, k + 1))
+    return t_
+
+
+def _z(level: float) -> float:
+    from scipy.stats import norm
+
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must be between 0 and 1, got {level}")
+    return float(norm.ppf(0.5 + level / 2.0))
+
+
+def expected_score(r_i, r_j):
+    """Bradley-Terry ``P(i beats j)`` (draws as halves) from ratings on the Elo scale."""
+    return 1.0 / (1.0 + 10.0 ** ((np.asarray(r_j, float) - np.asarray(r_i, float)) / 400.0))

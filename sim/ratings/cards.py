@@ -1,0 +1,136 @@
+"""A round robin of card decks on a cards scenario (the card game's ``play_pair``)."""
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from .bt import rating_table
+from .charts import matchup_chart, rating_chart
+from .matches import matchup_table, play_matches
+
+
+def _deck_spec(side) -> dict:
+    """The ``set:`` values that put this side's deck on a seat (sample or inline)."""
+    if side.deck is not None:
+        return {"deck": side.deck, "cards": None, "deck_name": side.deck_name}
+    return {"deck": None, "cards": dict(side.cards), "deck_name": side.deck_name}
+
+
+def scenario_decks(loaded) -> dict[str, dict]:
+    """Deck label -> deck spec, over both sides of every variant of a cards scenario.
+
+    A sample deck is labelled by its name (or its ``deck_name``); an inline
+    ``cards`` list by its ``deck_name``, else ``<variant>: <side>``.
+    """
+    decks: dict[str, dict] = {}
+    for vname, model in loaded.variants:
+        for side in model.sides:
+            unnamed = side.cards is not None and side.deck_name is None
+            label = f"{vname}: {side.name}" if unnamed else side.deck_label()
+            decks.setdefault(label, _deck_spec(side))
+    return decks
+
+
+def _resolve_decks(loaded, decks: Sequence[str] | None) -> dict[str, dict]:
+    """The round robin's entries: ``decks`` (scenario or sample deck names), or the
+    scenario's decks, or (when it has fewer than two) every sample deck."""
+    from sim.scenario import ScenarioError, suggest
+    from sim.systems.cards import cardsdata
+
+    own = scenario_decks(loaded)
+    samples = {name: {"deck": name, "cards": None, "deck_name": None} for name in cardsdata.sample_decks()}
+    if decks is None:
+        return own if len(own) >= 2 else samples
+    known = {**samples, **own}
+    out = {}
+    for name in decks:
+        if name not in known:
+            raise ScenarioError.at(str(loaded.path), None, "decks",
+                                   f"unknown deck {name!r}.{suggest(name, list(known))} Known decks: "
+                                   f"{', '.join(known)} (the scenario's decks and the catalog's sample decks)")
+        out[name] = known[name]
+    if len(out) < 2:
+        raise ScenarioError.at(str(loaded.path), None, "decks",
+                               f"a round robin needs at least two different decks, got {list(out)}")
+    return out
+
+
+def cards_play_pair(scenario_path: str | os.PathLike, decks: Sequence[str] | None = None):
+    """``(entries, play_pair)`` for a round robin of card decks on a cards scenario.
+
+    Each game is the scenario's base (its rules and both sides' policies; its
+    ``variants`` and ``sweep`` are dropped) with the two decks put on the
+    sides through the variants machinery (``set: {sides[0].deck: ...}``,
+    :mod:`sim.scenario.variants`), validated like any variant, and played by
+    :func:`sim.trials.per_trial` with the key ``stream_key(seed, 0)`` that
+    ``sim run`` gives every variant: the games are those ``sim run`` plays.
+    A policy stays with its seat, so with different policies per side the
+    seat balance averages over them. Raises ScenarioError for a deck name
+    that is neither the scenario's nor a sample deck (with a suggestion).
+    """
+    from sim import rng
+    from sim.scenario import ScenarioError, expand_variants, load_scenario, load_yaml, validate_model
+    from sim.trials import per_trial
+
+    loaded = load_scenario(scenario_path)
+    if loaded.system != "cards":
+        raise ScenarioError.at(str(scenario_path), None, "system", f"a deck round robin needs a cards "
+                               f"scenario (system: cards), got system {loaded.system!r}")
+    entries = _resolve_decks(loaded, decks)
+    doc = load_yaml(scenario_path)
+    base = {k: v for k, v in doc.data.items() if k not in ("variants", "sweep")}
+    compiled: dict[tuple, object] = {}
+
+    def inputs(first: str, second: str):
+        if (first, second) not in compiled:
+            sets = {f"sides[{s}].{f}": v for s, name in enumerate((first, second))
+                    for f, v in entries[name].items()}
+            data = {**base, "variants": [{"name": f"{first} vs {second}", "set": sets}]}
+            (vname, vdata), = expand_variants(data, doc)
+            model = validate_model(loaded.module.SCENARIO_MODEL, vdata, doc, where=f"round robin {vname!r}")
+            compiled[first, second] = loaded.module.compile(model)
+        return compiled[first, second]
+
+    def play_pair(first: str, second: str, trials: int, seed: int) -> np.ndarray:
+        df = per_trial("cards", inputs(first, second), 0, int(trials), rng.stream_key(seed, 0))
+        return df["outcome"].to_numpy()
+
+    return list(entries), play_pair, loaded
+
+
+def cards_round_robin(scenario_path: str | os.PathLike, decks: Sequence[str] | None = None,
+                      trials: int = 2000, seed: int | None = None, out_dir: str | os.PathLike | None = None,
+                      n_boot: int = 1000) -> dict:
+    """A seat-balanced round robin of card decks with its Bradley-Terry ratings.
+
+    ``decks``: deck labels (see :func:`cards_play_pair`; default the
+    scenario's decks, or every sample deck when it has fewer than two);
+    ``trials``: games per seating (each pair plays ``2 * trials``); ``seed``:
+    default the scenario's. Returns ``{"tables": {"matchups": DataFrame,
+    "ratings": DataFrame}, "charts": {"matchup_matrix": Path, "ratings":
+    Path}}``; with ``out_dir`` the tables are written there as
+    ``matchups.csv`` and ``ratings.csv`` and the charts as
+    ``matchup_matrix.png`` and ``ratings.png`` (``charts`` is empty without
+    ``out_dir``). Same arguments, same numbers.
+    """
+    entries, play_pair, loaded = cards_play_pair(scenario_path, decks)
+    seed = loaded.base.seed if seed is None else int(seed)
+    matches = play_matches(entries, play_pair, trials, seed)
+    matchups = matchup_table(matches)
+    ratings = rating_table(matches, n_boot=n_boot)
+    out = {"tables": {"matchups": matchups, "ratings": ratings}, "charts": {}}
+    if out_dir is not None:
+        d = Path(out_dir)
+        d.mkdir(parents=True, exist_ok=True)
+        matchups.to_csv(d / "matchups.csv", index=False)
+        ratings.to_csv(d / "ratings.csv", index=False)
+        name = loaded.name
+        out["charts"]["matchup_matrix"] = matchup_chart(
+            matchups, d / "matchup_matrix.png", order=list(ratings["entry"]),
+            title=f"{name}: row deck's win rate against column deck ({2 * matches.trials:,} games per pair)")
+        out["charts"]["ratings"] = rating_chart(ratings, d / "ratings.png",
+                                                title=f"{name}: deck ratings (Bradley-Terry)")
+    return out
