@@ -19,28 +19,20 @@ MEAN_RATING = 1500.0
 _BOOT_PURPOSE = 0x62745F626F6F74  # "bt_boot"
 
 
-def bt_fit(score: np.ndarray, games: np.ndarray, prior: float = 1.0, tol: float = 1e-10,
-           max_iter: int = 100_000) -> np.ndarray:
-    """Bradley-Terry log strengths by the MM algorithm (Hunter 2004, eq. 3).
-
-    ``score``: float[..., K, K], ``score[i, j]`` entry ``i``'s wins plus half
-    its draws against ``j``; ``games``: float[..., K, K], games between ``i``
-    and ``j`` (symmetric); leading axes are independent fits (bootstrap
-    replicates). ``prior`` adds that many virtual drawn games to every pair
-    that played, so an entry that won (or lost) every game keeps a finite
-    strength; its pull is ``prior / (games + prior)`` of a game's weight.
-    Returns float[..., K] natural-log strengths ``theta`` with mean 0:
-    ``P(i beats j) = 1 / (1 + exp(theta_j - theta_i))``.
-    """
+def _with_prior(score, games, prior: float):
+    """(score, games) off the diagonal, plus ``prior`` virtual drawn games per pair that played."""
     score = np.asarray(score, dtype=float)
     games = np.asarray(games, dtype=float)
-    k = score.shape[-1]
-    off = ~np.eye(k, dtype=bool)
+    off = ~np.eye(score.shape[-1], dtype=bool)
     played = (games > 0) & off
-    s = np.where(off, score, 0.0) + 0.5 * prior * played
-    n = np.where(off, games, 0.0) + prior * played
+    return (np.where(off, score, 0.0) + 0.5 * prior * played,
+            np.where(off, games, 0.0) + prior * played)
+
+
+def _mm(s, n, tol: float, max_iter: int) -> np.ndarray:
+    """Hunter's (2004) MM iteration ``p_i <- W_i / sum_j n_ij / (p_i + p_j)`` (eq. 3)."""
     w = s.sum(axis=-1)
-    p = np.ones(score.shape[:-1])
+    p = np.ones(s.shape[:-1])
     for _ in range(int(max_iter)):
         denom = (n / (p[..., :, None] + p[..., None, :])).sum(axis=-1)
         new = np.where(denom > 0, w / np.where(denom > 0, denom, 1.0), p)
@@ -49,7 +41,51 @@ def bt_fit(score: np.ndarray, games: np.ndarray, prior: float = 1.0, tol: float 
         p = new
         if done:
             break
-    theta = np.log(np.maximum(p, 1e-300))
+    return np.log(np.maximum(p, 1e-300))
+
+
+def _newton(s, n, tol: float, max_iter: int) -> np.ndarray:
+    """Newton-Raphson on the log-likelihood ``sum s_ij log pi_ij`` (a logistic
+    regression), steps clipped to 1 log unit; solves ``(I + J/K) d = g`` so each
+    step keeps the mean of ``theta`` at 0 (``I`` the Fisher information, ``J``
+    all ones, ``g`` the gradient, which sums to 0)."""
+    k = s.shape[-1]
+    theta = np.zeros(s.shape[:-1])
+    w = s.sum(axis=-1)
+    for _ in range(int(max_iter)):
+        pi = 1.0 / (1.0 + np.exp(theta[..., None, :] - theta[..., :, None]))
+        grad = w - (n * pi).sum(axis=-1)
+        c = n * pi * np.swapaxes(pi, -1, -2)
+        info = -c + np.eye(k) * c.sum(axis=-1)[..., None] + 1.0 / k
+        step = np.clip(np.linalg.solve(info, grad[..., None])[..., 0], -1.0, 1.0)
+        theta = theta + step
+        if np.max(np.abs(step)) < tol:
+            break
+    return theta
+
+
+def bt_fit(score: np.ndarray, games: np.ndarray, prior: float = 1.0, tol: float = 1e-10,
+           max_iter: int = 10_000, method: str = "newton") -> np.ndarray:
+    """Bradley-Terry log strengths: the maximum-likelihood fit with draws as half wins.
+
+    ``score``: float[..., K, K], ``score[i, j]`` entry ``i``'s wins plus half
+    its draws against ``j``; ``games``: float[..., K, K], games between ``i``
+    and ``j`` (symmetric); leading axes are independent fits (bootstrap
+    replicates). ``prior`` adds that many virtual drawn games to every pair
+    that played, so an entry that won (or lost) every game keeps a finite
+    strength; its pull is ``prior / (games + prior)`` of a game's weight.
+    ``method``: ``"newton"`` (Newton-Raphson, a few steps) or ``"mm"``
+    (Hunter 2004, eq. 3: monotone but slow when strengths are far apart);
+    both find the same maximum. Returns float[..., K] natural-log strengths
+    ``theta`` with mean 0: ``P(i beats j) = 1 / (1 + exp(theta_j - theta_i))``.
+    """
+    s, n = _with_prior(score, games, prior)
+    if method == "mm":
+        theta = _mm(s, n, tol, max_iter)
+    elif method == "newton":
+        theta = _newton(s, n, tol, max_iter)
+    else:
+        raise ValueError(f"method must be 'newton' or 'mm', got {method!r}")
     return theta - theta.mean(axis=-1, keepdims=True)
 
 
