@@ -160,6 +160,30 @@ def test_draws_count_half_and_the_matrix_adds_up():
     np.testing.assert_allclose(r["rating"], 1500.0)
 
 
+def test_fit_check_flags_a_cycle_and_passes_a_bt_world():
+    """A rock-paper-scissors cycle has equal ratings that explain nothing: the fit
+    check flags it; games drawn from Bradley-Terry strengths pass it."""
+    beats = {("rock", "scissors"), ("scissors", "paper"), ("paper", "rock")}
+
+    def rps(a, b, trials, seed):
+        g = np.random.default_rng([seed, len(a), len(b)])
+        p = 0.8 if (a, b) in beats else 0.2
+        return np.where(g.random(trials) < p, 0, 1)
+
+    m = R.play_matches(["rock", "paper", "scissors"], rps, 400, seed=1)
+    r = R.rating_table(m, n_boot=0)
+    assert (abs(r["rating"] - 1500) < 4 * r["se"]).all()
+    pairs, fit = R.fit_check(m, r)
+    assert fit["df"] == 1 and fit["p_value"] < 1e-6 and fit["max_abs_z"] > 10
+    z = pairs.set_index(["entry", "opponent"])["bt_z"]
+    assert z[("rock", "scissors")] > 10 and z[("scissors", "rock")] < -10
+    true = centred({"a": 1700, "b": 1550, "c": 1500, "d": 1250})
+    m = R.play_matches(list(true), bt_player(true), 1000, seed=4)
+    pairs, fit = R.fit_check(m, R.rating_table(m, n_boot=0))
+    assert fit["df"] == 3 and fit["p_value"] > 0.001 and fit["max_abs_z"] < 3.5
+    np.testing.assert_allclose(pairs["score"], R.matchup_table(m)["score"])
+
+
 def test_bad_play_pair_and_entries_are_refused():
     with pytest.raises(ValueError, match="3 outcomes"):
         R.play_matches(["a", "b"], lambda a, b, n, s: np.zeros(n + 1), 3, 0)
@@ -205,8 +229,9 @@ def test_cards_round_robin_runs_and_its_matrix_is_consistent(tmp_path):
         assert row["win_rate"] + back["win_rate"] == pytest.approx(1.0 - row["draw_rate"])
         assert row["draws"] == back["draws"]
     assert r["rating"].mean() == pytest.approx(1500.0)
-    for name in ("matchups.csv", "ratings.csv"):
-        assert pd.read_csv(tmp_path / name).shape[0] == {"matchups.csv": 6, "ratings.csv": 3}[name]
+    for name, n in (("matchups.csv", 6), ("ratings.csv", 3), ("fit.csv", 1)):
+        assert pd.read_csv(tmp_path / name).shape[0] == n
+    assert t["bt_score"].between(0, 1).all() and np.isfinite(t["bt_z"]).all()
     assert set(out["charts"]) == {"matchup_matrix", "ratings"}
     for p in out["charts"].values():
         assert Path(p).read_bytes()[:4] == b"\x89PNG"

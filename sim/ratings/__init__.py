@@ -14,6 +14,7 @@ Public API (pure functions; the study framework calls them)::
     matchup_table(matches) -> DataFrame                           # one row per ordered pair
     round_robin(entries, play_pair, trials, seed) -> DataFrame    # both at once
     rating_table(matches, n_boot=1000) -> DataFrame               # Bradley-Terry ratings
+    fit_check(matches, ratings) -> (DataFrame, dict)              # does the model fit each pair?
     matchup_chart(table, path, order=None) -> Path                # heat map PNG
     rating_chart(ratings, path) -> Path                           # ratings PNG
     cards_round_robin(scenario_path, decks, trials, seed, out_dir) -> dict(tables=, charts=)
@@ -34,13 +35,13 @@ quantiles over a bootstrap that resamples trial indices (the same indices in
 every pair and seating, which keeps the common-random-number pairing), and,
 for comparison, +-1.96 standard errors from the fit's Fisher information.
 """
-from .bt import ELO, MEAN_RATING, bt_fisher_se, bt_fit, expected_score, rating_table
+from .bt import ELO, MEAN_RATING, bt_fisher_se, bt_fit, expected_score, fit_check, rating_table
 from .cards import cards_play_pair, cards_round_robin, scenario_decks
 from .charts import matchup_chart, plain, rating_chart
 from .matches import DRAW, LOSS, WIN, Matches, matchup_table, play_matches, round_robin
 
 __all__ = [
     "DRAW", "ELO", "LOSS", "MEAN_RATING", "WIN", "Matches", "bt_fisher_se", "bt_fit",
-    "cards_play_pair", "cards_round_robin", "expected_score", "matchup_chart", "matchup_table",
+    "cards_play_pair", "cards_round_robin", "expected_score", "fit_check", "matchup_chart", "matchup_table",
     "plain", "play_matches", "rating_chart", "rating_table", "round_robin", "scenario_decks",
 ]

@@ -171,3 +171,40 @@ def _z(level: float) -> float:
 def expected_score(r_i, r_j):
     """Bradley-Terry ``P(i beats j)`` (draws as halves) from ratings on the Elo scale."""
     return 1.0 / (1.0 + 10.0 ** ((np.asarray(r_j, float) - np.asarray(r_i, float)) / 400.0))
+
+
+def fit_check(matches: Matches, ratings: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+    """How well the ratings explain each pair: Bradley-Terry is transitive, so a
+    rock-paper-scissors cycle of decks shows here and not in the ratings.
+
+    Returns a table with one row per ordered pair (``entry``, ``opponent``,
+    ``score``: observed wins plus half draws per game, ``bt_score``: what the
+    ratings predict, ``bt_z``: the difference over its standard error,
+    estimated from the spread of the per-trial scores over both seatings, so
+    it keeps the common-random-number pairing) and a summary ``{"chi2": sum
+    of z^2 over unordered pairs, "df": pairs - (K - 1), "p_value": the chi-2
+    upper tail (NaN when df is 0), "max_abs_z"}``. The chi-2 reference is
+    approximate (the fit's parameters are estimated from the same games).
+    """
+    from scipy.stats import chi2 as _chi2
+
+    per_trial = _pair_scores(matches) / 2.0   # i's score per game, averaged over the two seatings
+    rating = ratings.set_index("entry")["rating"]
+    rows, stat = [], 0.0
+    k, t = len(matches.entries), matches.trials
+    for i, a in enumerate(matches.entries):
+        for j, b in enumerate(matches.entries):
+            if i == j:
+                continue
+            obs = float(per_trial[i, j].mean())
+            exp = float(expected_score(rating[a], rating[b]))
+            se = float(per_trial[i, j].std(ddof=1) / np.sqrt(t)) if t > 1 else np.nan
+            z = (obs - exp) / se if se > 0 else 0.0
+            rows.append({"entry": a, "opponent": b, "score": obs, "bt_score": exp, "bt_z": z})
+            if i < j:
+                stat += z * z
+    df = k * (k - 1) // 2 - (k - 1)
+    p = float(_chi2.sf(stat, df)) if df > 0 else float("nan")
+    table = pd.DataFrame(rows)
+    return table, {"chi2": stat, "df": df, "p_value": p,
+                   "max_abs_z": float(table["bt_z"].abs().max()) if len(table) else float("nan")}

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
-from .bt import rating_table
+from .bt import fit_check, rating_table
 from .charts import matchup_chart, rating_chart
 from .matches import matchup_table, play_matches
 
@@ -110,23 +111,29 @@ def cards_round_robin(scenario_path: str | os.PathLike, decks: Sequence[str] | N
     scenario's decks, or every sample deck when it has fewer than two);
     ``trials``: games per seating (each pair plays ``2 * trials``); ``seed``:
     default the scenario's. Returns ``{"tables": {"matchups": DataFrame,
-    "ratings": DataFrame}, "charts": {"matchup_matrix": Path, "ratings":
-    Path}}``; with ``out_dir`` the tables are written there as
-    ``matchups.csv`` and ``ratings.csv`` and the charts as
+    "ratings": DataFrame, "fit": DataFrame}, "charts": {"matchup_matrix":
+    Path, "ratings": Path}}``: :func:`matchup_table` with the ratings'
+    ``bt_score`` and ``bt_z`` per pair (:func:`fit_check`), :func:`rating_table`,
+    and one row of :func:`fit_check`'s summary; with ``out_dir`` the tables
+    are written there as ``matchups.csv``, ``ratings.csv`` and ``fit.csv``
+    and the charts as
     ``matchup_matrix.png`` and ``ratings.png`` (``charts`` is empty without
     ``out_dir``). Same arguments, same numbers.
     """
     entries, play_pair, loaded = cards_play_pair(scenario_path, decks)
     seed = loaded.base.seed if seed is None else int(seed)
     matches = play_matches(entries, play_pair, trials, seed)
-    matchups = matchup_table(matches)
     ratings = rating_table(matches, n_boot=n_boot)
-    out = {"tables": {"matchups": matchups, "ratings": ratings}, "charts": {}}
+    pairs, fit = fit_check(matches, ratings)
+    matchups = matchup_table(matches).merge(pairs[["entry", "opponent", "bt_score", "bt_z"]],
+                                            on=["entry", "opponent"], how="left")
+    out = {"tables": {"matchups": matchups, "ratings": ratings, "fit": pd.DataFrame([fit])}, "charts": {}}
     if out_dir is not None:
         d = Path(out_dir)
         d.mkdir(parents=True, exist_ok=True)
         matchups.to_csv(d / "matchups.csv", index=False)
         ratings.to_csv(d / "ratings.csv", index=False)
+        out["tables"]["fit"].to_csv(d / "fit.csv", index=False)
         name = loaded.name
         out["charts"]["matchup_matrix"] = matchup_chart(
             matchups, d / "matchup_matrix.png", order=list(ratings["entry"]),

@@ -90,6 +90,10 @@ def rating_chart(ratings: pd.DataFrame, path: str | os.PathLike, title: str | No
     y = np.arange(k)
     x = r["rating"].to_numpy()
     ax.errorbar(x, y, xerr=[x - lo, hi - x], fmt="o", color="C0", ecolor="C0", capsize=4)
+    for xi, yi, h in zip(x, y, hi):
+        ax.annotate(f"{xi:.0f}", (h, yi), xytext=(6, 0), textcoords="offset points", va="center",
+                    fontsize="small")
+    ax.margins(x=0.12)
     ax.axvline(MEAN_RATING, color="0.6", lw=1, ls=":")
     ax.set_yticks(y, [plain(e) for e in r["entry"]])
     ax.set_xlabel("Bradley-Terry rating (Elo scale: mean 1500, +400 = 10:1 odds), 95% interval")
