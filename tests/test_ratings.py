@@ -282,3 +282,19 @@ def test_cards_bad_deck_names_are_clear_errors(tmp_path):
         R.cards_play_pair(RR, ["aggro"])
     with pytest.raises(ScenarioError, match="needs a cards scenario"):
         R.cards_play_pair(ROOT / "scenarios" / "duel-basic.yaml")
+
+
+def test_cards_decks_of_a_scenario_are_labelled_like_the_card_tables(tmp_path):
+    from sim.systems.cards import cardsdata
+
+    aggro = dict(cardsdata.sample_decks()["aggro"].cards)
+    scen = {"name": "labels", "system": "cards", "seed": 1,
+            "sides": [{"name": "A", "cards": STACKED}, {"name": "B", "cards": aggro}]}
+    path = tmp_path / "labels.yaml"
+    path.write_text(yaml.safe_dump(scen, sort_keys=False))
+    assert R.cards_play_pair(path)[0] == ["base (A)", "base (B)"]
+    # one label for two different lists is refused
+    scen["sides"][0]["deck_name"] = scen["sides"][1]["deck_name"] = "mine"
+    path.write_text(yaml.safe_dump(scen, sort_keys=False))
+    with pytest.raises(ScenarioError, match="'mine' names two different deck lists"):
+        R.cards_play_pair(path)

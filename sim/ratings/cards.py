@@ -24,15 +24,30 @@ def scenario_decks(loaded) -> dict[str, dict]:
     """Deck label -> deck spec, over both sides of every variant of a cards scenario.
 
     A sample deck is labelled by its name (or its ``deck_name``); an inline
-    ``cards`` list by its ``deck_name``, else ``<variant>: <side>``.
+    ``cards`` list by its ``deck_name``, else ``<variant> (<side>)`` as in the
+    card tables (:func:`sim.systems.cards.tables.deck_labels`). Raises
+    ScenarioError when one label names two different deck lists.
     """
+    from sim.scenario import ScenarioError
+
     decks: dict[str, dict] = {}
     for vname, model in loaded.variants:
-        for side in model.sides:
+        for si, side in enumerate(model.sides):
             unnamed = side.cards is not None and side.deck_name is None
-            label = f"{vname}: {side.name}" if unnamed else side.deck_label()
-            decks.setdefault(label, _deck_spec(side))
+            label = f"{vname} ({side.name})" if unnamed else side.deck_label()
+            spec = _deck_spec(side)
+            if label in decks and side.deck_cards() != _cards_of(decks[label]):
+                raise ScenarioError.at(str(loaded.path), None, f"sides[{si}].deck_name",
+                                       f"the label {label!r} names two different deck lists (variant "
+                                       f"{vname!r}); give each deck its own deck_name for a round robin")
+            decks.setdefault(label, spec)
     return decks
+
+
+def _cards_of(spec: dict) -> dict:
+    from sim.systems.cards import cardsdata
+
+    return dict(spec["cards"]) if spec["cards"] is not None else dict(cardsdata.sample_decks()[spec["deck"]].cards)
 
 
 def _resolve_decks(loaded, decks: Sequence[str] | None) -> dict[str, dict]:
