@@ -27,13 +27,17 @@ must key trial ``t``'s streams by ``(seed, t)`` only, never by the entries,
 so that the games are on common random numbers.
 
 The model and the scale (see ``docs/ratings.md``): Bradley-Terry,
-``P(i beats j) = p_i / (p_i + p_j)``, fitted by the MM algorithm of Hunter
-(2004, Ann. Statist. 32:384, eq. 3) with a draw counted as half a win for
-each entry; ratings are ``400 log10 p_i`` shifted to mean 1500, so a gap of
+``P(i beats j) = p_i / (p_i + p_j)``, the maximum-likelihood fit (Newton-
+Raphson, or the MM algorithm of Hunter 2004, Ann. Statist. 32:384, eq. 3)
+with a draw counted as half a win for each entry; ratings are ``400 log10 p_i`` shifted to mean 1500, so a gap of
 400 points is 10:1 odds (Elo's scale). Intervals: the 2.5% and 97.5%
 quantiles over a bootstrap that resamples trial indices (the same indices in
 every pair and seating, which keeps the common-random-number pairing), and,
 for comparison, +-1.96 standard errors from the fit's Fisher information.
+
+This is a package, not a module directly under ``sim/``, on purpose: every
+``sim/*.py`` file is hashed into every rule system's numba cache key
+(:mod:`sim.cache`), so an edit here would recompile all kernels.
 """
 from .bt import ELO, MEAN_RATING, bt_fisher_se, bt_fit, expected_score, fit_check, rating_table
 from .cards import cards_play_pair, cards_round_robin, scenario_decks
