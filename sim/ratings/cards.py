@@ -75,7 +75,11 @@ def _resolve_decks(loaded, decks: Sequence[str] | None) -> dict[str, dict]:
 
 
 def cards_play_pair(scenario_path: str | os.PathLike, decks: Sequence[str] | None = None):
-    """``(entries, play_pair)`` for a round robin of card decks on a cards scenario.
+    """``(entries, play_pair, loaded)`` for a round robin of card decks on a cards scenario.
+
+    ``entries``: the deck labels (see :func:`_resolve_decks`); ``play_pair``:
+    the callable :func:`sim.ratings.play_matches` wants; ``loaded``: the
+    :class:`~sim.scenario.LoadedScenario` (its ``base.seed`` is the default seed).
 
     Each game is the scenario's base (its rules and both sides' policies; its
     ``variants`` and ``sweep`` are dropped) with the two decks put on the
@@ -131,9 +135,9 @@ def cards_round_robin(scenario_path: str | os.PathLike, decks: Sequence[str] | N
     ``bt_score`` and ``bt_z`` per pair (:func:`fit_check`), :func:`rating_table`,
     and one row of :func:`fit_check`'s summary; with ``out_dir`` the tables
     are written there as ``matchups.csv``, ``ratings.csv`` and ``fit.csv``
-    and the charts as
-    ``matchup_matrix.png`` and ``ratings.png`` (``charts`` is empty without
-    ``out_dir``). Same arguments, same numbers.
+    and the charts as ``matchup_matrix.png`` and ``ratings.png`` (existing
+    files are replaced; ``charts`` is empty without ``out_dir``). The
+    scenario's own ``trials`` is not used. Same arguments, same numbers.
     """
     entries, play_pair, loaded = cards_play_pair(scenario_path, decks)
     seed = loaded.base.seed if seed is None else int(seed)
