@@ -17,6 +17,8 @@ ELO = 400.0 / math.log(10.0)
 MEAN_RATING = 1500.0
 #: stream purpose of the bootstrap's resampling (numpy SeedSequence word)
 _BOOT_PURPOSE = 0x62745F626F6F74  # "bt_boot"
+#: bootstrap replicates drawn and fitted at a time (fixed: the draws depend on it)
+_BOOT_BLOCK = 50
 
 
 def _with_prior(score, games, prior: float):
@@ -115,12 +117,24 @@ def _pair_scores(matches: Matches) -> np.ndarray:
                     a + 1.0 - np.swapaxes(a, 0, 1))
 
 
-def _boot_weights(matches: Matches, n_boot: int, boot_seed: int | None) -> np.ndarray:
-    """int[B, T]: how often each trial index is drawn in each bootstrap replicate."""
+def _bootstrap(matches: Matches, per_trial: np.ndarray, games: np.ndarray, n_boot: int,
+               boot_seed: int | None, prior: float) -> np.ndarray:
+    """float[B, K]: refitted ``theta`` over ``n_boot`` resamples of the trial indices.
+
+    Each replicate draws how often each trial index is taken (multinomial,
+    ``T`` draws) from one numpy stream keyed by ``(boot_seed, "bt_boot")``, in
+    fixed blocks of :data:`_BOOT_BLOCK` replicates (memory ``B_block * T``).
+    """
     seed = matches.seed if boot_seed is None else boot_seed
     rng = np.random.default_rng(np.random.SeedSequence([int(seed) & (2**63 - 1), _BOOT_PURPOSE]))
-    t = matches.trials
-    return rng.multinomial(t, np.full(t, 1.0 / t), size=int(n_boot))
+    t, k = matches.trials, games.shape[-1]
+    out = []
+    for b0 in range(0, int(n_boot), _BOOT_BLOCK):
+        b = min(_BOOT_BLOCK, int(n_boot) - b0)
+        w = rng.multinomial(t, np.full(t, 1.0 / t), size=b).astype(float)
+        out.append(bt_fit(np.einsum("bt,ijt->bij", w, per_trial), np.broadcast_to(games, (b, k, k)),
+                          prior=prior))
+    return np.concatenate(out) if out else np.zeros((0, k))
 
 
 def rating_table(matches: Matches, n_boot: int = 1000, prior: float = 1.0,
@@ -145,9 +159,7 @@ def rating_table(matches: Matches, n_boot: int = 1000, prior: float = 1.0,
     z = float(Z95 if level == 0.95 else _z(level))
     lo = hi = np.full(k, np.nan)
     if n_boot:
-        w = _boot_weights(matches, n_boot, boot_seed).astype(float)
-        boot = bt_fit(np.einsum("bt,ijt->bij", w, per_trial), np.broadcast_to(games, (len(w), k, k)),
-                      prior=prior)
+        boot = _bootstrap(matches, per_trial, games, n_boot, boot_seed, prior)
         alpha = (1.0 - level) / 2.0
         lo, hi = np.quantile(boot, [alpha, 1.0 - alpha], axis=0)
     rating = MEAN_RATING + ELO * theta
