@@ -81,8 +81,8 @@ def cards_play_pair(scenario_path: str | os.PathLike, decks: Sequence[str] | Non
     the callable :func:`sim.ratings.play_matches` wants; ``loaded``: the
     :class:`~sim.scenario.LoadedScenario` (its ``base.seed`` is the default seed).
 
-    Each game is the scenario's base (its rules and both sides' policies; its
-    ``variants`` and ``sweep`` are dropped) with the two decks put on the
+    Each game is the scenario's base (its rules, card data and both sides'
+    policies; its ``variants``, ``sweep`` and ``what_if`` are dropped) with the two decks put on the
     sides through the variants machinery (``set: {sides[0].deck: ...}``,
     :mod:`sim.scenario.variants`), validated like any variant, and played by
     :func:`sim.trials.per_trial` with the key ``stream_key(seed, 0)`` that
@@ -101,7 +101,9 @@ def cards_play_pair(scenario_path: str | os.PathLike, decks: Sequence[str] | Non
                                f"scenario (system: cards), got system {loaded.system!r}")
     entries = _resolve_decks(loaded, decks)
     doc = load_yaml(scenario_path)
-    base = {k: v for k, v in doc.data.items() if k not in ("variants", "sweep")}
+    # the base game: no variants, no sweep, and no what_if (a paired comparison of
+    # card edits that later cards schemas add; it is an instruction, not the game)
+    base = {k: v for k, v in doc.data.items() if k not in ("variants", "sweep", "what_if")}
     compiled: dict[tuple, object] = {}
 
     def inputs(first: str, second: str):
