@@ -298,3 +298,23 @@ def test_cards_decks_of_a_scenario_are_labelled_like_the_card_tables(tmp_path):
     path.write_text(yaml.safe_dump(scen, sort_keys=False))
     with pytest.raises(ScenarioError, match="'mine' names two different deck lists"):
         R.cards_play_pair(path)
+
+
+def test_side_play_pair_rates_policies_on_one_deck():
+    """Entries need not be decks: any side-relative changes. Policies on the same
+    deck: the tempo heuristic is rated above uniform random play."""
+    entries = {"random": {"policy": "random"}, "tempo": {"policy": "tempo"},
+               "aggressive": {"policy": "aggressive"}}
+    names, play, loaded = R.side_play_pair(RR, entries)
+    assert names == ["random", "tempo", "aggressive"]
+    m = R.play_matches(names, play, 60, loaded.base.seed)
+    r = R.rating_table(m, n_boot=100).set_index("entry")
+    assert r.loc["tempo", "lo"] > r.loc["random", "hi"]
+    # the deck entries of cards_play_pair are side changes too: the same games
+    deck_play = R.cards_play_pair(RR)[1]
+    _, side_play, _ = R.side_play_pair(RR, {"aggro": {"deck": "aggro"}, "combo": {"deck": "combo"}})
+    np.testing.assert_array_equal(deck_play("combo", "aggro", 50, 3), side_play("combo", "aggro", 50, 3))
+    # a bad path names the round robin's seating
+    _, bad, _ = R.side_play_pair(RR, {"x": {"polcy": "tempo"}, "y": {}})
+    with pytest.raises(ScenarioError, match="round robin 'x vs y'"):
+        bad("x", "y", 5, 1)

@@ -18,6 +18,7 @@ Public API (pure functions; the study framework calls them)::
     matchup_chart(table, path, order=None) -> Path                # heat map PNG
     rating_chart(ratings, path) -> Path                           # ratings PNG
     cards_round_robin(scenario_path, decks, trials, seed, out_dir) -> dict(tables=, charts=)
+    side_play_pair(scenario_path, {name: {side path: value}}) -> (names, play_pair, loaded)
 
 ``play_pair(first, second, trials, seed)`` is supplied by the caller: it
 plays trials ``0 .. trials-1`` of ``first`` (first seat) against ``second``
@@ -43,9 +44,11 @@ from .bt import ELO, MEAN_RATING, bt_fisher_se, bt_fit, expected_score, fit_chec
 from .cards import cards_play_pair, cards_round_robin, scenario_decks
 from .charts import matchup_chart, plain, rating_chart
 from .matches import DRAW, LOSS, WIN, Matches, matchup_table, play_matches, round_robin
+from .sides import side_play_pair
 
 __all__ = [
     "DRAW", "ELO", "LOSS", "MEAN_RATING", "WIN", "Matches", "bt_fisher_se", "bt_fit",
     "cards_play_pair", "cards_round_robin", "expected_score", "fit_check", "matchup_chart", "matchup_table",
     "plain", "play_matches", "rating_chart", "rating_table", "round_robin", "scenario_decks",
+    "side_play_pair",
 ]

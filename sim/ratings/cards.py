@@ -5,12 +5,12 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from .bt import fit_check, rating_table
 from .charts import matchup_chart, rating_chart
 from .matches import matchup_table, play_matches
+from .sides import side_play_pair
 
 
 def _deck_spec(side) -> dict:
@@ -82,45 +82,23 @@ def cards_play_pair(scenario_path: str | os.PathLike, decks: Sequence[str] | Non
     :class:`~sim.scenario.LoadedScenario` (its ``base.seed`` is the default seed).
 
     Each game is the scenario's base (its rules, card data and both sides'
-    policies; its ``variants``, ``sweep`` and ``what_if`` are dropped) with the two decks put on the
-    sides through the variants machinery (``set: {sides[0].deck: ...}``,
-    :mod:`sim.scenario.variants`), validated like any variant, and played by
-    :func:`sim.trials.per_trial` with the key ``stream_key(seed, 0)`` that
-    ``sim run`` gives every variant: the games are those ``sim run`` plays.
+    policies; its ``variants``, ``sweep`` and ``what_if`` are dropped) with the
+    two decks put on the sides through the variants machinery (``set:
+    {sides[0].deck: ...}``, :func:`sim.ratings.sides.side_play_pair`),
+    validated like any variant, and played by :func:`sim.trials.per_trial`
+    with the key ``stream_key(seed, 0)`` that ``sim run`` gives every
+    variant: the games are those ``sim run`` plays.
     A policy stays with its seat, so with different policies per side the
     seat balance averages over them. Raises ScenarioError for a deck name
     that is neither the scenario's nor a sample deck (with a suggestion).
     """
-    from sim import rng
-    from sim.scenario import ScenarioError, expand_variants, load_scenario, load_yaml, validate_model
-    from sim.trials import per_trial
+    from sim.scenario import ScenarioError, load_scenario
 
     loaded = load_scenario(scenario_path)
     if loaded.system != "cards":
         raise ScenarioError.at(str(scenario_path), None, "system", f"a deck round robin needs a cards "
                                f"scenario (system: cards), got system {loaded.system!r}")
-    entries = _resolve_decks(loaded, decks)
-    doc = load_yaml(scenario_path)
-    # the base game: no variants, no sweep, and no what_if (a paired comparison of
-    # card edits that later cards schemas add; it is an instruction, not the game)
-    base = {k: v for k, v in doc.data.items() if k not in ("variants", "sweep", "what_if")}
-    compiled: dict[tuple, object] = {}
-
-    def inputs(first: str, second: str):
-        if (first, second) not in compiled:
-            sets = {f"sides[{s}].{f}": v for s, name in enumerate((first, second))
-                    for f, v in entries[name].items()}
-            data = {**base, "variants": [{"name": f"{first} vs {second}", "set": sets}]}
-            (vname, vdata), = expand_variants(data, doc)
-            model = validate_model(loaded.module.SCENARIO_MODEL, vdata, doc, where=f"round robin {vname!r}")
-            compiled[first, second] = loaded.module.compile(model)
-        return compiled[first, second]
-
-    def play_pair(first: str, second: str, trials: int, seed: int) -> np.ndarray:
-        df = per_trial("cards", inputs(first, second), 0, int(trials), rng.stream_key(seed, 0))
-        return df["outcome"].to_numpy()
-
-    return list(entries), play_pair, loaded
+    return side_play_pair(scenario_path, _resolve_decks(loaded, decks), loaded=loaded)
 
 
 def cards_round_robin(scenario_path: str | os.PathLike, decks: Sequence[str] | None = None,
