@@ -88,7 +88,15 @@ def _caption_from_doc(func) -> str | None:
 
 
 def _draw_charts(result: RunResult, tmp: Path, terms: dict) -> tuple[dict, dict]:
-    """Every chart of the run: ``({file name: PNG bytes}, {file name: metadata})``."""
+    """Every chart of the run: ``({file name: PNG bytes}, {file name: metadata})``.
+
+    Drawn under :func:`~sim.report.charts.plain_text`: names are never math text.
+    """
+    with _charts.plain_text():
+        return _draw_all(result, tmp, terms)
+
+
+def _draw_all(result: RunResult, tmp: Path, terms: dict) -> tuple[dict, dict]:
     pngs, meta = {}, {}
     for fname, func_name in _charts.CHARTS.items():
         # looked up at call time so tests (and plug-ins) can replace a chart
