@@ -288,7 +288,13 @@ def load_yaml_text(text: str, path: str = "<string>") -> Document:
     if not text.strip():
         raise ScenarioError(f"{label}: the file is empty; a scenario needs at least "
                             "'name' and 'system'.", file=label)
-    loader = _LimitedLoader(text, label)
+    try:
+        loader = _LimitedLoader(text, label)  # its reader refuses raw control characters
+    except yaml.reader.ReaderError as exc:
+        line = text[: exc.position].count("\n") + 1
+        raise ScenarioError.at(label, line, None, f"the file contains the control character "
+                               f"U+{exc.character:04X} (position {exc.position}); text in a scenario "
+                               "may not contain control characters (tabs and line breaks are fine).") from None
     try:
         root = loader.get_single_node()
         if root is None:
