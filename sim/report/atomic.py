@@ -88,8 +88,8 @@ def preflight(out_dir, *, refuse_symlink_above: Path | None = None) -> None:
     ``results/<scenario>`` must not lead elsewhere).
     """
     out_dir = Path(out_dir)
-    if out_dir.name in ("", ".", ".."):
-        raise OutputPathError(f"invalid output directory: {out_dir}")
+    if out_dir.name in ("", ".", "..") or "\x00" in str(out_dir):
+        raise OutputPathError(f"invalid output directory: {str(out_dir)!r}")
     _check_target(out_dir)
     if refuse_symlink_above is not None:
         top = Path(refuse_symlink_above)
