@@ -168,6 +168,15 @@ def test_fuzz_dice_parser_on_dice_shaped_text(text):
     _parses_or_refuses(text)
 
 
+@pytest.fixture(scope="module")
+def dice_compiled():
+    """Compile the dice kernels once, outside the per-example deadline."""
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert cli.main(["dice", "2d6!+1", "--vs", "1d6", "--trials", "100"]) == 0
+        assert cli.main(["dice", "3d10s", "--trials", "100"]) == 0
+
+
+@pytest.mark.usefixtures("dice_compiled")
 @settings(max_examples=40, deadline=5_000, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(st.lists(_DICE_TOKENS, max_size=8).map("".join), st.text(max_size=12)))
 def test_fuzz_sim_dice_command(text):
