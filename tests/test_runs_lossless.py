@@ -413,3 +413,46 @@ def test_long_run_to_a_log_file_writes_percentage_and_eta(tmp_path):
     assert res.returncode == 0
     lines = [ln for ln in log.read_text().splitlines() if ln.startswith("progress:")]
     assert lines and "%" in lines[0] and "ETA" in lines[0] and "(25.0%)" in lines[0]
+
+
+def test_a_fresh_run_leaves_an_earlier_checkpoint_alone(tmp_path, monkeypatch, capsys):
+    """An interrupted run's checkpoint survives a fresh run of the same scenario
+    (which says how to continue it), and --resume still continues it."""
+    loaded = load_data(_named())
+    root = tmp_path / "results"
+    _interrupted(tmp_path, monkeypatch, loaded, 3_000, results_root=root)
+    first = api.checkpoint_path(loaded, None, root)
+    assert first.is_file()
+    before = first.read_bytes()
+    capsys.readouterr()
+    _, out = api.run(loaded, trials=3_000, results_root=root)
+    err = capsys.readouterr().err
+    assert str(first) in err and "--resume" in err
+    assert first.read_bytes() == before and not list(first.parent.glob(".checkpoint-*-2.npz"))
+    resumed, out2 = api.run(loaded, trials=3_000, results_root=root, resume=True)
+    assert out2 != out and not first.exists()
+    assert pd.read_csv(out / "summary.csv").equals(pd.read_csv(out2 / "summary.csv"))
+
+
+def test_sim_report_default_directory_and_bar_progress(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(runner, "CHUNK", 500)
+    loaded = load_data(_named())
+    target = tmp_path / "taken"
+    real_write = api._write_report
+
+    def fail_once(result, tgt, ckpt):
+        monkeypatch.setattr(api, "_write_report", real_write)
+        return real_write(result, target, ckpt)  # target is a file: writing fails late
+
+    target.write_text("x")
+    monkeypatch.setattr(api, "_write_report", fail_once)
+    with pytest.raises(ReportWriteError, match="Nothing is lost"):
+        api.run(loaded, trials=1_000, out=tmp_path / "run", progress="bar")
+    err = capsys.readouterr().err
+    assert "1000/1000" in err.replace(",", "") or "100%" in err  # the bar had a total
+    ckpt = api.checkpoint_path(loaded, None, "results", tmp_path / "run")
+    monkeypatch.chdir(tmp_path)
+    rc, out, err = _main(["report", ckpt, "--quiet"], capsys)
+    assert rc == 0, err
+    written = next((tmp_path / "results" / "lossless").iterdir())
+    assert (written / "report.html").is_file() and out.startswith("report: results/lossless/")
