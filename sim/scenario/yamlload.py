@@ -181,15 +181,17 @@ class _Builder:
         raise self.fail(node, loc, "mapping keys must be plain text, not a list or "
                         "mapping.")
 
-    def count_merge(self, src: MappingNode, loc: tuple) -> None:
-        """Count one ``<<`` expansion of ``src`` as a value and as a merge."""
+    def count_merge(self, node: MappingNode, loc: tuple) -> None:
+        """Count one ``<<`` expansion in ``node`` as a value and as a merge."""
         self.merges += 1
         self.nodes += 1
         if self.merges > MAX_MERGES or self.nodes > MAX_NODES:
-            raise self.fail(src, loc, f"more than {MAX_MERGES:,} merge-key (<<) expansions "
-                            f"or {MAX_NODES:,} values once merges are expanded; files that "
-                            "merge mappings into each other exponentially are refused. Write "
-                            "the values out or merge fewer times.")
+            line = self.lines.get(loc, node.start_mark.line + 1)  # the field being read
+            raise ScenarioError.at(
+                self.label, line, format_field(loc) if loc else None,
+                f"more than {MAX_MERGES:,} merge-key (<<) expansions or {MAX_NODES:,} values "
+                "once merges are expanded; files that merge mappings into each other "
+                "exponentially are refused. Write the values out or merge fewer times.")
 
     def mapping(self, node: MappingNode, loc: tuple, depth: int) -> dict:
         own: dict[str, Any] = {}
@@ -215,7 +217,7 @@ class _Builder:
         out: dict[str, Any] = {}
         # earlier merge sources win over later ones; the mapping's own keys win over all
         for src in reversed(merged):
-            self.count_merge(src, loc)
+            self.count_merge(node, loc)
             sub = self.mapping(src, loc, depth)
             out.update(sub)
         out.update(own)
