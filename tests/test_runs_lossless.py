@@ -456,3 +456,20 @@ def test_sim_report_default_directory_and_bar_progress(tmp_path, monkeypatch, ca
     assert rc == 0, err
     written = next((tmp_path / "results" / "lossless").iterdir())
     assert (written / "report.html").is_file() and out.startswith("report: results/lossless/")
+
+
+def test_charts_drawn_outside_the_report_are_plain_text_too(tmp_path):
+    """A system chart made without ``plain_text()`` still never parses math text:
+    ``_save`` turns it off for every text, tick labels included."""
+    from matplotlib.figure import Figure
+
+    from sim.report.charts import _save, chart_meta
+
+    fig = Figure()
+    ax = fig.add_subplot()
+    ax.bar([0, 1], [1, 2])
+    ax.set_xticks([0, 1], [DOLLAR, "$\\frac{1}$"])
+    ax.set_title(DOLLAR)
+    ax.legend([DOLLAR])
+    path = _save(fig, tmp_path / "c.png", caption=DOLLAR, variants=[DOLLAR])
+    assert path.is_file() and chart_meta(path)["variants"] == [DOLLAR]
