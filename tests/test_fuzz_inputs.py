@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import io
 import time
+from pathlib import Path
 
 import pytest
 import yaml
@@ -22,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import duel_data
+import sim
 from sim import cli
 from sim.dice import DiceError, DiceExpr, parse
 from sim.scenario import ScenarioError, load_scenario_text
@@ -109,11 +111,16 @@ def test_fuzz_loader_on_random_structures(data):
 _PATHS = st.lists(st.one_of(st.sampled_from(_KEYS), st.integers(0, 2)), min_size=1, max_size=4)
 
 
+_BUNDLED = sorted((Path(sim.__file__).resolve().parents[1] / "scenarios").rglob("*.yaml"))
+
+
 @FUZZ
-@given(st.lists(st.tuples(_PATHS, _DATA), min_size=1, max_size=3))
-def test_fuzz_loader_on_mutated_scenarios(edits):
-    """A valid duel with values replaced or added at random places."""
-    data = duel_data()
+@given(st.sampled_from(["duel"] + [str(p) for p in _BUNDLED]),
+       st.lists(st.tuples(_PATHS, _DATA), min_size=1, max_size=3))
+def test_fuzz_loader_on_mutated_scenarios(base, edits):
+    """A valid scenario (the duel or a bundled one, every rule system) with
+    values replaced or added at random places."""
+    data = duel_data() if base == "duel" else yaml.safe_load(Path(base).read_text(encoding="utf-8"))
     for path, value in edits:
         node = data
         for step in path[:-1]:
