@@ -473,3 +473,11 @@ def test_charts_drawn_outside_the_report_are_plain_text_too(tmp_path):
     ax.legend([DOLLAR])
     path = _save(fig, tmp_path / "c.png", caption=DOLLAR, variants=[DOLLAR])
     assert path.is_file() and chart_meta(path)["variants"] == [DOLLAR]
+
+
+def test_a_lone_surrogate_in_a_name_is_refused_at_load():
+    """``"\\ud800"`` is valid YAML but cannot be written as UTF-8: it would fail
+    every CSV and the page after the simulation."""
+    text = yaml.safe_dump(_named(), sort_keys=False).replace("name: Akari", 'name: "Ak\\ud800ri"')
+    with pytest.raises(ScenarioError, match="U\\+D800.*cannot be written as UTF-8"):
+        load_scenario_text(text)

@@ -224,12 +224,13 @@ class _Builder:
         return out
 
 
-#: control characters refused in any text (C0 but tab and line feed, DEL, C1)
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: characters refused in any text: control characters (C0 but tab and line
+#: feed, DEL, C1) and lone surrogates (``"\\ud800"``: not writable as UTF-8)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def _check_text(builder: "_Builder", node: Node, loc: tuple, value: str) -> None:
-    """Refuse control characters (ANSI escapes...) in a text value or key.
+    """Refuse control characters (ANSI escapes...) and lone surrogates in a text value or key.
 
     Names reach the terminal, CSV files and charts; an ``ESC [`` sequence would
     be sent raw to a terminal, so text may hold tabs and line breaks but no
@@ -241,6 +242,10 @@ def _check_text(builder: "_Builder", node: Node, loc: tuple, value: str) -> None
     ch = m.group()
     what = {"\x1b": "ESC, the start of a terminal escape sequence", "\r": "a carriage return",
             "\x00": "a NUL byte"}.get(ch, "a control character")
+    if "\ud800" <= ch <= "\udfff":
+        raise builder.fail(node, loc, f"the text {_short(ascii(value))} contains U+{ord(ch):04X}, half "
+                           "of a UTF-16 surrogate pair, which is not a character and cannot be "
+                           "written as UTF-8; write the character itself (or its \\U escape).")
     raise builder.fail(node, loc, f"the text {_short(ascii(value))} contains U+{ord(ch):04X} "
                        f"({what}) at position {m.start()}; text in a scenario may not contain "
                        "control characters (tabs and line breaks are fine). Remove it.")
