@@ -399,6 +399,7 @@ def write(study: LethalityFile, frames: dict, out_dir, source: str | None = None
 
     import sim
     from sim.report.atomic import atomic_dir
+    from sim.report.write import csv_safe
     from sim.runner import git_commit
 
     out_dir = Path(out_dir)
@@ -410,12 +411,9 @@ def write(study: LethalityFile, frames: dict, out_dir, source: str | None = None
             "python": platform.python_version(), "numpy": np.__version__, "pandas": pd.__version__,
             "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
     with atomic_dir(out_dir) as tmp:
-        frames["metrics"].to_csv(tmp / "lethality.csv", index=False)
-        frames["deaths"].to_csv(tmp / "deaths.csv", index=False)
-        frames["survival"].to_csv(tmp / "survival.csv", index=False)
-        frames["calibration"].to_csv(tmp / "calibration.csv", index=False)
-        frames["mapping"].to_csv(tmp / "mapping.csv", index=False)
-        frames["check"].to_csv(tmp / "check.csv", index=False)
+        for stem, frame in (("lethality", "metrics"), ("deaths", "deaths"), ("survival", "survival"),
+                            ("calibration", "calibration"), ("mapping", "mapping"), ("check", "check")):
+            csv_safe(frames[frame]).to_csv(tmp / f"{stem}.csv", index=False)
         (tmp / "scenarios").mkdir()
         for system, data in frames["scenarios"].items():
             (tmp / "scenarios" / f"{system}.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
