@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import sys
 from pathlib import Path
 
 from sim.results import RunResult
@@ -20,11 +21,22 @@ def load(path):
     return load_scenario(path)
 
 
-def default_out_dir(result: RunResult, root: str | os.PathLike = "results") -> Path:
-    """``results/<scenario>/<UTC time>-s<seed>-<scenario hash>``, unique."""
-    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%d-%H%M%S")
-    sha = (result.provenance.get("scenario_sha256") or "")[:8]
-    base = Path(root) / result.scenario / f"{stamp}-s{result.seed}-{sha}"
+def run_id(seed: int, sha256: str = "") -> str:
+    """A run id that two runs cannot share: ``<UTC date>-<time>-<microseconds>-s<seed>-<hash>-p<pid>-<random>``.
+
+    E.g. ``20261126-061500-123456-s7-ab12cd34-p4242-9f3a``: the UTC start time to
+    the microsecond, the seed, the first 8 hex digits of the scenario text's
+    SHA-256, the process id and 16 random bits (two runs started in the same
+    microsecond by the same process still differ).
+    """
+    import secrets
+
+    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%d-%H%M%S-%f")
+    return f"{stamp}-s{seed}-{(sha256 or '')[:8]}-p{os.getpid()}-{secrets.token_hex(2)}"
+
+
+def _unique_dir(root, scenario: str, seed: int, sha256: str) -> Path:
+    base = Path(root) / scenario / run_id(seed, sha256)
     out, k = base, 1
     while out.exists():
         k += 1
@@ -32,36 +44,106 @@ def default_out_dir(result: RunResult, root: str | os.PathLike = "results") -> P
     return out
 
 
+def default_out_dir(result: RunResult, root: str | os.PathLike = "results") -> Path:
+    """``results/<scenario>/<run id>`` (:func:`run_id`), unique."""
+    return _unique_dir(root, result.scenario, result.seed, result.provenance.get("scenario_sha256") or "")
+
+
+def _target(loaded, seed, out, results_root) -> Path:
+    """The run directory, checked before simulating (:func:`sim.report.atomic.preflight`)."""
+    from sim.report.atomic import preflight
+
+    if out is not None:
+        preflight(Path(out))
+        return Path(out)
+    seed = loaded.base.seed if seed is None else seed
+    target = _unique_dir(results_root, loaded.name, seed, loaded.sha256)
+    preflight(target, refuse_symlink_above=Path(results_root))
+    return target
+
+
 def run(scenario, *, trials: int | None = None, precision: float | None = None, seed: int | None = None,
         workers: int = 1, threads: int | None = None, max_trials: int | None = None,
-        out: str | os.PathLike | None = None, write: bool = True, progress: bool = False,
+        out: str | os.PathLike | None = None, write: bool = True, progress: bool | str = False,
         results_root: str | os.PathLike = "results", resume: bool = False) -> tuple[RunResult, Path | None]:
     """Run a scenario (a path or a loaded scenario); write its report unless ``write=False``.
 
     Returns the :class:`RunResult` and the directory written (``None`` when
     not writing). ``out`` is the run directory itself; by default
-    :func:`default_out_dir` under ``results_root``.
+    :func:`default_out_dir` under ``results_root``. Options and the output
+    directory are checked before simulating. ``progress``: ``True``/``"auto"``,
+    ``"bar"``, ``"plain"`` or ``"none"`` (:mod:`sim.progress`).
 
-    While writing, progress is checkpointed to :func:`checkpoint_path`; if
-    the run is interrupted, ``resume=True`` (``sim run --resume``) continues
-    from it and gives exactly the result of an uninterrupted run.
+    While writing, progress is checkpointed to :func:`checkpoint_path` (locked
+    by this run; a concurrent run of the same scenario and seed takes its own,
+    see :func:`sim.runner.claim_checkpoint`). If the run is interrupted,
+    ``resume=True`` (``sim run --resume``) continues from it and gives exactly
+    the result of an uninterrupted run; it refuses a checkpoint made with other
+    trials, precision or max_trials. The checkpoint is kept until the report is
+    written: if writing fails, :class:`~sim.report.atomic.ReportWriteError`
+    says where it is, and :func:`report` (``sim report``) writes the report from it.
     """
-    from sim.runner import run_loaded
+    from sim.runner import check_run_options, claim_checkpoint, run_loaded
 
     loaded = load(scenario) if isinstance(scenario, (str, os.PathLike)) else scenario
-    if out is not None:
-        from sim.report.atomic import check_target
-
-        check_target(Path(out))  # fail before simulating, not after
-    ckpt = checkpoint_path(loaded, seed, results_root, out) if write else None
-    result = run_loaded(loaded, trials=trials, precision=precision, seed=seed, workers=workers,
-                        threads=threads, max_trials=max_trials, progress=progress,
-                        checkpoint=ckpt, resume=resume)
+    check_run_options(trials, precision, workers, threads, max_trials, seed)
+    kw = dict(trials=trials, precision=precision, seed=seed, workers=workers, threads=threads,
+              max_trials=max_trials, progress=progress)
     if not write:
-        return result, None
-    from sim.report import write_run
+        return run_loaded(loaded, **kw), None
+    target = _target(loaded, seed, out, results_root)
+    ckpt, lock, notices = claim_checkpoint(checkpoint_path(loaded, seed, results_root, out),
+                                           resume=resume, shared=out is None)
+    try:
+        for line in notices:
+            print(line, file=sys.stderr)
+        result = run_loaded(loaded, **kw, checkpoint=ckpt, resume=resume, keep_checkpoint=True)
+        written = _write_report(result, target, ckpt)
+        for p in (ckpt, ckpt.with_name(ckpt.name + ".tmp.npz")):
+            p.unlink(missing_ok=True)
+        return result, written
+    finally:
+        lock.release()
 
-    target = Path(out) if out is not None else default_out_dir(result, results_root)
+
+def _write_report(result: RunResult, target: Path, ckpt: Path) -> Path:
+    """``write_run``, or a :class:`ReportWriteError` naming the kept checkpoint."""
+    from sim.report import write_run
+    from sim.report.atomic import ReportWriteError
+
+    try:
+        return write_run(result, target)
+    except Exception as e:
+        if isinstance(e, OSError) and e.strerror:
+            reason = f"{e.strerror}" + (f": {e.filename}" if e.filename else "")
+        else:
+            reason = f"{type(e).__name__}: {e}"
+        raise ReportWriteError(
+            f"the simulation finished, but its report could not be written to {target} ({reason}). "
+            f"Nothing is lost: the counters are kept in {ckpt}. Write the report from them with "
+            f"`sim report {ckpt} --out DIR` (or fix the problem and rerun with --resume and the same "
+            "options, which writes it without simulating again).") from e
+
+
+def report(checkpoint, *, out: str | os.PathLike | None = None,
+           results_root: str | os.PathLike = "results") -> tuple[RunResult, Path]:
+    """Write the report of a finished run from its checkpoint (``sim report``).
+
+    The report is the one the run would have written (same tables, charts
+    and page; the provenance's creation time is now). ``out`` as in
+    :func:`run`. The checkpoint is left in place.
+    """
+    from sim.report import write_run
+    from sim.report.atomic import preflight
+    from sim.runner import result_from_checkpoint
+
+    result = result_from_checkpoint(checkpoint)
+    if out is not None:
+        target = Path(out)
+        preflight(target)
+    else:
+        target = default_out_dir(result, results_root)
+        preflight(target, refuse_symlink_above=Path(results_root))
     return result, write_run(result, target)
 
 

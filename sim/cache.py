@@ -5,8 +5,8 @@ kernels it calls from other files, so a kernel could run old code after an
 edit elsewhere. The package therefore keys its caches on source hashes, by
 *group*: each rule system (``sim/systems/<name>/``; the draft shares 4.1's
 engine) is a group keyed on its own files and on the shared kernel modules
-directly under ``sim/`` (dice, random streams, procedures...), which every
-system calls. An edit to one system recompiles that system only; an edit to
+directly under ``sim/`` (:data:`SHARED_KERNEL_MODULES`: dice, random streams,
+procedures...), which every system calls. An edit to one system recompiles that system only; an edit to
 a shared module recompiles everything, as it must.
 
 The caches live under ``$NUMBA_CACHE_DIR`` (default
@@ -43,8 +43,18 @@ def group_of(path: str | os.PathLike) -> str | None:
     return "shared"
 
 
+#: the modules directly under ``sim/`` that kernels are built from: numba code
+#: (``_jit``, ``rng``, ``dice``, ``procs``, ``curves``) and what fixes compile-time
+#: constants (``layout`` offsets, ``ruleset`` rule tables, the version). Every other
+#: module there (the CLI, runner, report, studies...) is plain Python, and editing it
+#: recompiles nothing; ``tests/test_structure.py`` checks that every module with numba
+#: code is listed here.
+SHARED_KERNEL_MODULES = ("__init__.py", "_jit.py", "curves.py", "dice.py", "layout.py",
+                         "procs.py", "rng.py", "ruleset.py")
+
+
 def _files(group: str) -> list[Path]:
-    shared = sorted(p for p in ROOT.glob("*.py"))
+    shared = [ROOT / name for name in SHARED_KERNEL_MODULES]
     if group == "shared":
         return shared
     mine = []

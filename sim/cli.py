@@ -92,7 +92,16 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--quiet", action="store_true", help="no progress bar, no summary text")
     r.add_argument("--no-write", action="store_true", help="print only; write no files")
     r.add_argument("--resume", action="store_true",
-                   help="continue an interrupted run of the same file and seed from its checkpoint")
+                   help="continue an interrupted run of the same file, seed and options from its checkpoint")
+    r.add_argument("--progress", choices=("auto", "bar", "plain", "none"),
+                   help="progress on stderr: a bar, plain lines every few seconds, or none "
+                   "(default auto: a bar on a terminal, else plain lines; none with --quiet or --json)")
+
+    rp = sub.add_parser("report", help="write the report of a finished run from its checkpoint")
+    rp.add_argument("checkpoint", help="the .checkpoint-*.npz a run kept because its report could not be written")
+    rp.add_argument("--out", help="run directory to write (default results/<scenario>/<run-id>)")
+    rp.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    rp.add_argument("--quiet", action="store_true", help="no summary text")
 
     ru = sub.add_parser("rules", help="list a rule system's options and defaults")
     ru.add_argument("system")
@@ -182,10 +191,22 @@ def cmd_validate(a) -> int:
 def cmd_run(a) -> int:
     from sim import api
 
-    progress = not a.quiet and not a.json
+    progress = a.progress or ("none" if a.quiet or a.json else "auto")
     result, out = api.run(a.file, trials=a.trials, precision=a.precision, seed=a.seed, workers=a.workers,
                           threads=a.threads, max_trials=a.max_trials, out=a.out, write=not a.no_write,
                           progress=progress, resume=a.resume)
+    return _print_result(a, result, out)
+
+
+def cmd_report(a) -> int:
+    from sim import api
+
+    result, out = api.report(a.checkpoint, out=a.out)
+    return _print_result(a, result, out)
+
+
+def _print_result(a, result, out) -> int:
+    """Print a run's result: one JSON object (``--json``) or the summary and the report path."""
     if a.json:
         d = result.to_dict()
         d.pop("tables", None)
@@ -332,14 +353,14 @@ def _system(name: str) -> str:
     return name
 
 
-COMMANDS = {"dice": cmd_dice, "validate": cmd_validate, "run": cmd_run, "rules": cmd_rules,
+COMMANDS = {"dice": cmd_dice, "validate": cmd_validate, "run": cmd_run, "report": cmd_report, "rules": cmd_rules,
             "catalog": cmd_catalog, "bench": cmd_bench, "play": cmd_play,
             "warmup": cmd_warmup, "study": cmd_study, "plan": cmd_plan}
 
 
 def main(argv=None) -> int:
     from sim.dice import DiceError
-    from sim.report.atomic import OutputExistsError
+    from sim.report.atomic import OutputExistsError, OutputPathError, ReportWriteError
     from sim.ruleset import RuleError
     from sim.runner import RunError
     from sim.scenario import ScenarioError
@@ -350,7 +371,8 @@ def main(argv=None) -> int:
             build_parser().print_help()
             return EXIT_USAGE
         return COMMANDS[args.command](args)
-    except (CliError, ScenarioError, DiceError, RuleError, RunError, OutputExistsError) as e:
+    except (CliError, ScenarioError, DiceError, RuleError, RunError, OutputExistsError, OutputPathError,
+            ReportWriteError) as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except FileNotFoundError as e:

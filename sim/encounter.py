@@ -41,6 +41,10 @@ from sim.scenario.base import StrictModel
 
 SYSTEMS = ("mb41", "mb-draft", "d10")
 
+#: default offsets of :class:`Mapping` (attack, defence, Magic and Luck), chosen so that
+#: hit chances in d10 are near 4.1's on the bundled encounter (docs/lethality.md)
+DEFAULT_OFFSETS = (8, 2, 4)
+
 Stat = Field(ge=0, le=10)
 
 
@@ -69,6 +73,26 @@ class Enemy(StrictModel):
     attack_kind: Literal["melee", "ranged"] = "melee"
 
 
+class Mapping(StrictModel):
+    """How a 4.1 stat becomes a d10 ability (docs/lethality.md): ``round(slope * s +
+    offset)``, clipped to 1-40, with one offset for the ability an attack rolls,
+    one for the defence and one for Magic and Luck; Vitality is Resolve divided
+    by ``resolve_per_vitality``."""
+
+    slope: float = Field(1.0, gt=0.0, le=5.0)
+    attack_offset: int = Field(DEFAULT_OFFSETS[0], ge=-10, le=30)
+    defence_offset: int = Field(DEFAULT_OFFSETS[1], ge=-10, le=30)
+    support_offset: int = Field(DEFAULT_OFFSETS[2], ge=-10, le=30)
+    resolve_per_vitality: float = Field(3.0, gt=0.0, le=50.0)
+
+    def ability(self, stat: int, offset: int) -> int:
+        return int(min(40, max(1, round(self.slope * stat + offset))))
+
+    def vitality(self, resolve: int) -> int:
+        """Vitality of a 4.1 Resolve (18 -> 6 by default), at least 1."""
+        return int(min(40, max(1, round(resolve / self.resolve_per_vitality))))
+
+
 class Encounter(StrictModel):
     """The encounter every system plays (``encounter:`` of a lethality study)."""
 
@@ -76,16 +100,7 @@ class Encounter(StrictModel):
     enemies: list[Enemy] = Field(min_length=1, max_length=6)
     deadly: bool = True
     round_cap: int = Field(40, ge=1, le=500)
-
-
-def ability(stat: int) -> int:
-    """The d10 ability of a 4.1 stat: ``2 s + 2`` (a pool of ``s + 1`` dice)."""
-    return 2 * int(stat) + 2
-
-
-def vitality(resolve: int) -> int:
-    """The d10 Vitality of a 4.1 Resolve: ``round(r / 3)``, at least 1 (18 -> 6)."""
-    return max(1, int(round(resolve / 3)))
+    mapping: Mapping = Mapping()
 
 
 def mb41_scenario(enc: Encounter, system: str, name: str, seed: int, trials: int) -> dict:
@@ -110,15 +125,16 @@ def mb41_scenario(enc: Encounter, system: str, name: str, seed: int, trials: int
             "sides": [{"name": "girls", "members": girls}, {"name": "enemies", "members": enemies}]}
 
 
-def _d10_member(c, kind: str, resolve: int, policy: dict) -> dict:
-    att, dfn, sup = ability(c.attack), ability(c.defence), ability(c.support)
+def _d10_member(c, kind: str, resolve: int, policy: dict, mp: Mapping) -> dict:
+    att, dfn = mp.ability(c.attack, mp.attack_offset), mp.ability(c.defence, mp.defence_offset)
+    sup = mp.ability(c.support, mp.support_offset)
     if c.attack_kind == "ranged":
-        ab = {"strength": 6, "agility": att, "luck": dfn, "magic": sup}
+        ab = {"strength": mp.ability(0, mp.support_offset), "agility": att, "luck": dfn, "magic": sup}
         defence = "luck"
     else:
         ab = {"strength": att, "agility": dfn, "luck": sup, "magic": sup}
         defence = "dodge"
-    ab["vitality"] = vitality(resolve)
+    ab["vitality"] = mp.vitality(resolve)
     return {"name": c.name, "kind": kind, "abilities": ab, "attack_kind": c.attack_kind,
             "defence": defence, "policy": policy}
 
@@ -126,10 +142,11 @@ def _d10_member(c, kind: str, resolve: int, policy: dict) -> dict:
 def d10_scenario(enc: Encounter, name: str, seed: int, trials: int, enemy_resolve: dict) -> dict:
     """The ``d10`` scenario of the encounter; ``enemy_resolve[name]`` is each
     enemy's 4.1 Resolve (given, or what the 4.1 rules give it)."""
-    girls = [_d10_member(g, "girl", g.resolve, {"preset": "balanced"}) for g in enc.girls]
+    mp = enc.mapping
+    girls = [_d10_member(g, "girl", g.resolve, {"preset": "balanced"}, mp) for g in enc.girls]
     enemies = []
     for e in enc.enemies:
-        m = _d10_member(e, "monster_girl", enemy_resolve[e.name], {"preset": "aggressive"})
+        m = _d10_member(e, "monster_girl", enemy_resolve[e.name], {"preset": "aggressive"}, mp)
         m["outfit_dr"] = 0
         enemies.append(m)
     return {"name": f"{name}-d10", "system": "d10", "seed": seed, "trials": trials,
@@ -175,7 +192,7 @@ def mapping_rows(scenarios: dict) -> list[dict]:
             for m in side["members"]:
                 fields = dict(m.get("abilities", {}))
                 for f in ("attack", "defence", "support", "resolve", "spread", "power_level",
-                          "damage_bonus", "attack_kind", "defence"):
+                          "damage_bonus", "attack_kind"):
                     if f in m:
                         fields[f] = m[f]
                 for f, v in fields.items():

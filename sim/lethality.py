@@ -206,8 +206,15 @@ def measure(system: str, data: dict, trials: int, key) -> dict:
     deaths = [{"system": system, "girls_dead": d, "share": c / n} for d, c in enumerate(counts)]
     counters = get_system(system).simulate(inputs, 0, trials, key)
     curve = counters["side_curve"][0] / n  # fights in which a girl stands at the end of round r
-    survival = [{"system": system, "round": r, "girls_standing": float(v)} for r, v in enumerate(curve)]
-    return {"metrics": metrics, "deaths": deaths, "survival": survival}
+    survival = [{"system": system, "round": r, "girls_standing": float(curve[r])} for r in range(1, len(curve))]
+    table = get_system(system).summarize(counters, inputs, system)["tables"]["combatants"]
+    check = table[["combatant", "side", *CHECK_COLUMNS]].assign(system=system).to_dict("records")
+    return {"metrics": metrics, "deaths": deaths, "survival": survival, "check": check}
+
+
+#: per-combatant columns every fight system shares (docs/metrics.md), shown side by
+#: side so that the mapping's consequences can be checked (``check.csv``)
+CHECK_COLUMNS = ("attacks", "hit_rate", "damage_dealt", "damage_taken", "ko_rate", "death_rate")
 
 
 METRIC_LABELS = {
@@ -244,13 +251,14 @@ def run(study: LethalityFile, trials: int | None = None, seed: int | None = None
             data, rows = calibrate(system, data, study.study.calibrate, key)
             cal_rows += rows
         final[system] = data
-    parts = {"metrics": [], "deaths": [], "survival": []}
+    parts = {"metrics": [], "deaths": [], "survival": [], "check": []}
     for system, data in final.items():
         if progress:
             progress(f"{system}: {trials} fights")
         for k, rows in measure(system, data, trials, key).items():
             parts[k] += rows
     frames = {k: pd.DataFrame(v) for k, v in parts.items()}
+    frames["check"] = frames["check"][["system", "combatant", "side", *CHECK_COLUMNS]]
     frames["calibration"] = pd.DataFrame(cal_rows)
     frames["mapping"] = pd.DataFrame(mapping_rows(final))
     frames["scenarios"] = final
@@ -274,6 +282,12 @@ def reading(metrics: pd.DataFrame, cal: Calibrate | None) -> str:
     head = (f"Calibrated to a {cal.win_rate:.0%} win rate for the girls, " if cal is not None
             else "On the encounter as mapped (not calibrated), ")
     text = head + "; ".join(parts) + "."
+    if cal is not None:
+        off = [s for s in systems if not _value(metrics, s, "win_rate").lo - 0.02
+               <= cal.win_rate <= _value(metrics, s, "win_rate").hi + 0.02]
+        if off:
+            text += (" " + ", ".join(SYSTEM_TITLES[s] for s in off) + " could not be brought to the "
+                     "target within the calibrated parameter's range (calibration.csv); compare with care.")
     ranked = sorted(systems, key=lambda s: -_value(metrics, s, "deaths_per_fight").value)
     if len(ranked) > 1:
         a, b = ranked[0], ranked[-1]
@@ -320,10 +334,12 @@ def chart(frames: dict, path: Path) -> Path:
     ax_d.set_xlabel("girls dead in the fight")
     ax_d.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax_d.set_title("deaths per fight", fontsize="small")
+    changing = surv.groupby("system")["girls_standing"].diff().fillna(0).abs() > 1e-9
+    last = int(surv.loc[changing, "round"].max()) + 2 if changing.any() else int(surv["round"].max())
     for s in systems:
-        sub = surv[surv["system"] == s]
+        sub = surv[(surv["system"] == s) & (surv["round"] <= last)]
         ax_s.plot(sub["round"], sub["girls_standing"], color=colours[s], label=SYSTEM_TITLES[s])
-    ax_s.set_xlabel("round")
+    ax_s.set_xlabel("round (the curves are flat beyond)")
     ax_s.set_ylim(0, 1.02)
     ax_s.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax_s.set_title("a girl still standing at the end of the round", fontsize="small")
@@ -363,6 +379,10 @@ def _html(study: LethalityFile, frames: dict, prov: dict) -> str:
         "<p>Per system, with intervals: <a href='lethality.csv'>lethality.csv</a>; deaths per fight: "
         "<a href='deaths.csv'>deaths.csv</a>; survival per round: <a href='survival.csv'>survival.csv</a>.</p>",
         "<h2>Calibration</h2>", table(frames["calibration"]),
+        "<h2>Mapping check</h2><p>Each combatant in each system, on the columns the systems share: "
+        "if the hit rates differ much, the mapping (docs/lethality.md; <code>encounter.mapping</code>) "
+        "makes a different fight, and the calibration compensates with the enemy's toughness.</p>",
+        table(frames["check"]),
         "<h2>Mapping</h2><p>How the encounter became each system's scenario (docs/lethality.md gives "
         "the reasons); the scenarios themselves are in <code>scenarios/</code>.</p>",
         "<details><summary>mapping.csv</summary>", table(frames["mapping"]), "</details>",
@@ -379,6 +399,7 @@ def write(study: LethalityFile, frames: dict, out_dir, source: str | None = None
 
     import sim
     from sim.report.atomic import atomic_dir
+    from sim.report.write import csv_safe
     from sim.runner import git_commit
 
     out_dir = Path(out_dir)
@@ -390,11 +411,9 @@ def write(study: LethalityFile, frames: dict, out_dir, source: str | None = None
             "python": platform.python_version(), "numpy": np.__version__, "pandas": pd.__version__,
             "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
     with atomic_dir(out_dir) as tmp:
-        frames["metrics"].to_csv(tmp / "lethality.csv", index=False)
-        frames["deaths"].to_csv(tmp / "deaths.csv", index=False)
-        frames["survival"].to_csv(tmp / "survival.csv", index=False)
-        frames["calibration"].to_csv(tmp / "calibration.csv", index=False)
-        frames["mapping"].to_csv(tmp / "mapping.csv", index=False)
+        for stem, frame in (("lethality", "metrics"), ("deaths", "deaths"), ("survival", "survival"),
+                            ("calibration", "calibration"), ("mapping", "mapping"), ("check", "check")):
+            csv_safe(frames[frame]).to_csv(tmp / f"{stem}.csv", index=False)
         (tmp / "scenarios").mkdir()
         for system, data in frames["scenarios"].items():
             (tmp / "scenarios" / f"{system}.yaml").write_text(yaml.safe_dump(data, sort_keys=False))

@@ -37,6 +37,7 @@ import pandas as pd
 
 import sim
 from sim import rng
+from sim.progress import make_progress, trials_for_precision
 from sim.results import RunResult
 from sim.stats import mean_and_se_from_hist, rate_table, wilson_half_width
 
@@ -91,56 +92,123 @@ def _check_options(trials, precision, workers, threads, max_trials):
         raise RunError(f"--max-trials must be at least 1, got {max_trials}")
 
 
+def check_run_options(trials=None, precision=None, workers=1, threads=None, max_trials=None, seed=None):
+    """Raise :class:`RunError` for a bad option (before anything is written)."""
+    _check_options(trials, precision, workers, threads, max_trials)
+    if seed is not None and (not isinstance(seed, (int, np.integer)) or seed < 0 or seed >= 2**63):
+        raise RunError(f"--seed must be a whole number from 0 to 2^63-1, got {seed}")
+
+
+def _make_variants(loaded, seed: int, crn: bool) -> list[_Variant]:
+    """One :class:`_Variant` per variant, its streams keyed by ``(seed, variant key)``."""
+    out = []
+    for idx, (name, model) in enumerate(loaded.variants):
+        key = rng.stream_key(seed, 0 if crn else idx + 1)
+        out.append(_Variant(name, model, loaded.module.compile(model), key))
+    return out
+
+
+def _request(base, trials, precision, max_trials) -> dict:
+    """What a run asks for (recorded in its checkpoint; ``--resume`` must ask the same).
+
+    A fixed-trial run: ``trials`` per variant. A precision run: the half-width,
+    the cap and the ``--trials`` floor it was given (``None``: the default floor).
+    """
+    if precision is None:
+        return {"trials": int(base.trials if trials is None else trials), "precision": None,
+                "max_trials": None}
+    return {"trials": None if trials is None else int(trials), "precision": float(precision),
+            "max_trials": int(max_trials)}
+
+
 def run_loaded(loaded, *, trials: int | None = None, precision: float | None = None,
                seed: int | None = None, workers: int = 1, threads: int | None = None,
-               max_trials: int | None = None, progress: bool = False,
-               checkpoint: Path | None = None, resume: bool = False) -> RunResult:
-    """Simulate every variant of ``loaded`` (a :class:`sim.scenario.LoadedScenario`)."""
-    _check_options(trials, precision, workers, threads, max_trials)
+               max_trials: int | None = None, progress: bool | str = False,
+               checkpoint: Path | None = None, resume: bool = False,
+               keep_checkpoint: bool = False) -> RunResult:
+    """Simulate every variant of ``loaded`` (a :class:`sim.scenario.LoadedScenario`).
+
+    ``progress``: a mode of :func:`sim.progress.make_progress` (``True`` is
+    ``"auto"``). ``checkpoint``: the ``.npz`` to save counters to (and, with
+    ``resume``, to continue from). It is removed at the end, unless
+    ``keep_checkpoint``: then it is saved once more marked complete, and the
+    caller removes it once the report is written (``sim report`` can write the
+    report from a complete one).
+    """
+    check_run_options(trials, precision, workers, threads, max_trials)
     base = loaded.base
-    module = loaded.module
     seed = base.seed if seed is None else seed
-    if not isinstance(seed, (int, np.integer)) or seed < 0 or seed >= 2**63:
-        raise RunError(f"--seed must be a whole number from 0 to 2^63-1, got {seed}")
+    check_run_options(seed=seed)
     precision = base.precision if precision is None else precision
     max_trials = base.max_trials if max_trials is None else max_trials
     crn = getattr(base, "crn", True)
-    variants = []
-    for idx, (name, model) in enumerate(loaded.variants):
-        key = rng.stream_key(seed, 0 if crn else idx + 1)
-        variants.append(_Variant(name, model, module.compile(model), key))
-
+    variants = _make_variants(loaded, seed, crn)
     if workers > 1 and threads is None:
         threads = max(1, (os.cpu_count() or 1) // workers)
-    ckpt = _Checkpoint(checkpoint, loaded, seed, crn, variants) if checkpoint is not None else None
+    request = _request(base, trials, precision, max_trials)
+    ckpt = None
+    if checkpoint is not None:
+        ckpt = _Checkpoint(checkpoint, loaded, seed, crn, variants, request, workers, threads)
     if ckpt is not None and resume:
         ckpt.restore(variants)
-    bar = _progress(progress)
+    bar = make_progress(progress)
+    finished = False
     try:
-        if precision is None:
-            target = base.trials if trials is None else trials
-            _advance(loaded.system, variants, [target] * len(variants), workers, threads, bar, ckpt)
-        else:
-            target = max(PRECISION_FLOOR, trials or 0)
-            target = min(target, max_trials)
-            pending = list(range(len(variants)))
-            while pending:
-                goals = [target if i in pending else variants[i].done for i in range(len(variants))]
-                _advance(loaded.system, variants, goals, workers, threads, bar, ckpt)
-                pending = [i for i in pending if not _precise(variants[i], precision)]
-                if target >= max_trials:
-                    break
-                target = min(target * 2, max_trials)
+        _simulate(loaded.system, variants, request, workers, threads, bar, ckpt)
+        finished = True
     except BaseException:
         if ckpt is not None:
             ckpt.save(variants, force=True)
         raise
     finally:
         if bar is not None:
-            bar.close()
+            bar.close(final=finished)
     if ckpt is not None:
-        ckpt.remove()
+        if keep_checkpoint:
+            ckpt.save(variants, force=True, complete=True)
+        else:
+            ckpt.remove()
     return _result(loaded, variants, seed, precision, max_trials, crn, workers, threads)
+
+
+def _simulate(system, variants, request, workers, threads, bar, ckpt) -> None:
+    """Run the trials ``request`` asks for (fixed, or doubling to a precision)."""
+    precision, max_trials = request["precision"], request["max_trials"]
+    if precision is None:
+        target = request["trials"]
+        if bar is not None:
+            bar.set_total(sum(max(0, target - v.done) for v in variants))
+        _advance(system, variants, [target] * len(variants), workers, threads, bar, ckpt)
+        return
+    target = min(max(PRECISION_FLOOR, request["trials"] or 0), max_trials)
+    pending = list(range(len(variants)))
+    while pending:
+        goals = [target if i in pending else variants[i].done for i in range(len(variants))]
+        if bar is not None:
+            bar.set_total(bar.n + _precision_estimate(variants, pending, target, precision, max_trials),
+                          estimate=True)
+        _advance(system, variants, goals, workers, threads, bar, ckpt)
+        pending = [i for i in pending if not _precise(variants[i], precision)]
+        if target >= max_trials:
+            break
+        target = min(target * 2, max_trials)
+
+
+def _precision_estimate(variants, pending, target, h, max_trials) -> int:
+    """Trials still to run, estimated: each pending variant doubles from
+    ``target`` until the normal approximation of its Wilson half-width
+    (:func:`sim.progress.trials_for_precision`) is at most ``h``, capped at ``max_trials``."""
+    left = 0
+    for i in pending:
+        v = variants[i]
+        final = target
+        if v.counters is not None and int(v.counters["outcomes"].sum()) > 0:
+            o = v.counters["outcomes"]
+            need = trials_for_precision(o / o.sum(), h)
+            while final < need and final < max_trials:
+                final = min(final * 2, max_trials)
+        left += max(0, final - v.done)
+    return left
 
 
 def _advance(system, variants, goals, workers, threads, bar, ckpt=None):
@@ -180,25 +248,41 @@ def _advance(system, variants, goals, workers, threads, bar, ckpt=None):
             ckpt.save(variants)
 
 
-class _Checkpoint:
-    """Counters and trials done per variant, saved as ``.npz`` (atomic replace)."""
+#: identity of a checkpoint: a run of another scenario text, seed or variant list cannot continue it
+_IDENTITY = ("sha256", "seed", "crn", "variants", "version")
+#: how ``--resume`` names each part of a run's request
+_FLAGS = {"trials": "--trials", "precision": "--precision", "max_trials": "--max-trials"}
 
-    def __init__(self, path, loaded, seed, crn, variants):
-        import json
+
+class _Checkpoint:
+    """Counters and trials done per variant, saved as ``.npz`` (atomic replace).
+
+    ``meta`` (JSON) holds the identity (:data:`_IDENTITY`), the request
+    (:func:`_request`), the scenario text and path (for ``sim report``), the
+    workers and threads (provenance only) and ``complete`` (the run finished).
+    """
+
+    def __init__(self, path, loaded, seed, crn, variants, request, workers=1, threads=None):
         import time
 
         self.path = Path(path)
         self._time = time.monotonic
         self._last = self._time()
-        self.meta = json.dumps({"sha256": loaded.sha256, "seed": int(seed), "crn": bool(crn),
-                                "variants": [v.name for v in variants], "version": sim.__version__})
+        self.meta = {"sha256": loaded.sha256, "seed": int(seed), "crn": bool(crn),
+                     "variants": [v.name for v in variants], "version": sim.__version__,
+                     "request": dict(request), "scenario_text": getattr(loaded, "text", ""),
+                     "scenario_path": str(loaded.path), "workers": int(workers),
+                     "threads": int(threads) if threads else None, "complete": False}
 
-    def save(self, variants, force: bool = False):
+    def save(self, variants, force: bool = False, complete: bool = False):
+        import json
+
         now = self._time()
         if not force and now - self._last < CHECKPOINT_EVERY_S:
             return
         self._last = now
-        arrays = {"meta": np.array(self.meta), "done": np.array([v.done for v in variants], dtype=np.int64)}
+        meta = json.dumps(dict(self.meta, complete=bool(complete)))
+        arrays = {"meta": np.array(meta), "done": np.array([v.done for v in variants], dtype=np.int64)}
         for i, v in enumerate(variants):
             for k, a in (v.counters or {}).items():
                 arrays[f"v{i}:{k}"] = a
@@ -208,18 +292,24 @@ class _Checkpoint:
         os.replace(tmp, self.path)
 
     def restore(self, variants) -> bool:
+        """Continue from the file (False when there is none); refuse another run's."""
         if not self.path.is_file():
             return False
-        with np.load(self.path, allow_pickle=False) as z:
-            if str(z["meta"]) != self.meta:
-                raise RunError(f"checkpoint {self.path} belongs to another scenario text, seed or "
-                               "variant list; remove it or run without --resume")
-            done = z["done"]
-            for i, v in enumerate(variants):
-                prefix = f"v{i}:"
-                counters = {k[len(prefix):]: z[k].copy() for k in z.files if k.startswith(prefix)}
-                v.counters = counters or None
-                v.done = int(done[i]) if counters else 0
+        meta, done, counters = read_checkpoint(self.path)
+        if any(meta.get(k) != self.meta[k] for k in _IDENTITY):
+            raise RunError(f"checkpoint {self.path} belongs to another scenario text, seed or "
+                           "variant list (or another mgsim version); remove it or run without --resume")
+        diffs = _request_diffs(meta.get("request") or {}, self.meta["request"])
+        if diffs:
+            want = " ".join(f"{_FLAGS[k]} {v}" for k, v in (meta.get("request") or {}).items()
+                            if v is not None)
+            raise RunError(f"--resume: checkpoint {self.path} was made by a run that asked for other "
+                           f"options: {'; '.join(diffs)}. Resuming would mix trial counts, so it is "
+                           f"refused: resume with the same options ({want or 'the defaults'}), or run "
+                           "without --resume to start afresh.")
+        for i, v in enumerate(variants):
+            v.counters = counters[i] or None
+            v.done = int(done[i]) if counters[i] else 0
         return True
 
     def remove(self):
@@ -228,18 +318,141 @@ class _Checkpoint:
                 p.unlink()
 
 
+def _request_diffs(old: dict, new: dict) -> list[str]:
+    """``["trials: 4,000,000 in the checkpoint, 1,000,000 now", ...]`` for each difference."""
+    def shown(v):
+        return "not set" if v is None else (f"{v:,}" if isinstance(v, int) else str(v))
+
+    return [f"{k}: {shown(old.get(k))} in the checkpoint, {shown(new.get(k))} now"
+            for k in _FLAGS if old.get(k) != new.get(k)]
+
+
+def read_checkpoint(path) -> tuple[dict, np.ndarray, list[dict]]:
+    """``(meta, done per variant, counters per variant)`` of a checkpoint file.
+
+    Raises :class:`RunError` for a file that is not a readable mgsim checkpoint.
+    """
+    import json
+    import zipfile
+
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            done = z["done"].copy()
+            counters = []
+            for i in range(len(done)):
+                prefix = f"v{i}:"
+                counters.append({k[len(prefix):]: z[k].copy() for k in z.files if k.startswith(prefix)})
+    except FileNotFoundError:
+        raise RunError(f"{path}: no such checkpoint file") from None
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as e:
+        raise RunError(f"{path} is not a readable mgsim checkpoint ({type(e).__name__}: {e}); "
+                       "checkpoints are the hidden .checkpoint-*.npz files a run leaves") from None
+    if not isinstance(meta, dict):
+        raise RunError(f"{path} is not an mgsim checkpoint (no run description inside)")
+    return meta, done, counters
+
+
+def result_from_checkpoint(path) -> RunResult:
+    """The :class:`RunResult` a finished run would have returned, from its checkpoint.
+
+    The checkpoint must be complete (the simulation finished; only writing the
+    report failed) and carry the scenario text. Used by ``sim report``.
+    """
+    from sim.scenario import load_scenario_text
+
+    meta, done, counters = read_checkpoint(path)
+    if not meta.get("scenario_text") or "request" not in meta:
+        raise RunError(f"checkpoint {path} was made by an older mgsim without the scenario text; "
+                       "run the scenario again (with --resume to use its counters)")
+    if not meta.get("complete"):
+        raise RunError(f"checkpoint {path} is of a run that has not finished; continue it with "
+                       f"`sim run {meta.get('scenario_path', 'FILE')} --resume` and the same options")
+    loaded = load_scenario_text(meta["scenario_text"], meta.get("scenario_path", "<checkpoint>"))
+    seed, crn, req = int(meta["seed"]), bool(meta["crn"]), meta["request"]
+    variants = _make_variants(loaded, seed, crn)
+    if [v.name for v in variants] != meta.get("variants") or loaded.sha256 != meta.get("sha256"):
+        raise RunError(f"checkpoint {path} does not match the scenario text it carries")
+    for i, v in enumerate(variants):
+        v.counters, v.done = counters[i], int(done[i])
+    max_trials = req["max_trials"] if req["max_trials"] is not None else loaded.base.max_trials
+    return _result(loaded, variants, seed, req["precision"], max_trials, crn,
+                   int(meta.get("workers") or 1), meta.get("threads"))
+
+
+#: checkpoints one scenario and seed may have at once (concurrent runs)
+MAX_CHECKPOINT_SLOTS = 64
+
+
+def claim_checkpoint(path, *, resume: bool = False, shared: bool = True):
+    """Pick and lock the checkpoint this run owns: ``(path, lock, notices)``.
+
+    Each checkpoint ``X.npz`` is locked (``filelock``, ``X.npz.lock``) while its
+    run runs. ``shared`` (the default run directory): runs of one scenario and
+    seed share a folder, so a run whose checkpoint is locked by another takes
+    the next free one (``X-2.npz``, ``X-3.npz``...) and both complete; a fresh
+    run also leaves alone an unlocked checkpoint that an earlier run left (a
+    notice says how to continue it). ``resume``: the first unlocked existing
+    checkpoint; when there is none, a notice and a fresh start. Not ``shared``
+    (``--out``): one checkpoint beside the directory; a lock held by another
+    run is a :class:`RunError`. The caller releases ``lock``.
+    """
+    from filelock import FileLock, Timeout
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    slots = [path] + ([path.with_name(f"{path.stem}-{k}{path.suffix}")
+                       for k in range(2, MAX_CHECKPOINT_SLOTS + 1)] if shared else [])
+
+    def lock_of(p):
+        lock = FileLock(str(p) + ".lock", timeout=0)
+        try:
+            lock.acquire()
+        except Timeout:
+            return None
+        return lock
+
+    notices, busy, stale = [], [], []
+    if resume:
+        for p in (p for p in slots if p.is_file()):
+            lock = lock_of(p)
+            if lock is not None:
+                return p, lock, notices
+            busy.append(p)
+        if busy:
+            raise RunError(f"--resume: checkpoint {busy[0]} belongs to a run that is still going "
+                           "(it is locked); wait for it to finish, or run without --resume")
+        notices.append(f"note: --resume: no checkpoint of this scenario and seed at {path}; "
+                       "starting from trial 0")
+    for p in slots:
+        lock = lock_of(p)
+        if lock is None:
+            if not shared:
+                raise RunError(f"another run is writing the same output right now (its checkpoint "
+                               f"{p} is locked); wait for it, or choose another --out")
+            busy.append(p)
+            continue
+        if shared and p.is_file() and not resume:
+            stale.append(p)
+            lock.release()
+            continue
+        if busy:
+            notices.append(f"note: another run of this scenario and seed is running; this run keeps "
+                           f"its own checkpoint {p}")
+        if stale:
+            notices.append(f"note: {stale[0]} holds the counters of an earlier run that did not "
+                           "finish (continue it with --resume) or whose report was not written "
+                           f"(write it with `sim report {stale[0]}`); it is left as it is")
+        return p, lock, notices
+    raise RunError(f"more than {MAX_CHECKPOINT_SLOTS} runs of this scenario and seed hold checkpoints "
+                   f"in {path.parent}; finish or remove some")
+
+
 def _precise(v: _Variant, h: float) -> bool:
     o = v.counters["outcomes"]
     n = int(o.sum())
     return all(wilson_half_width(int(k), n) <= h for k in o)
-
-
-def _progress(enabled: bool):
-    if not enabled or not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=None, unit="trial", unit_scale=True, file=sys.stderr, leave=False)
 
 
 def _result(loaded, variants, seed, precision, max_trials, crn, workers, threads) -> RunResult:

@@ -123,3 +123,28 @@ def test_layout_sections_tile_their_arrays():
     assert layout.STATIC.stop == layout.POLICY.start and layout.POLICY.stop == layout.NC
     assert layout.COUNTERS.start == 0 and layout.COUNTERS.stop == layout.STATE.start
     assert layout.STATE.stop == layout.NDYN
+
+
+_NUMBA_CODE = re.compile(r"^\s*(@(kernel|jit|pjit|part|njit|numba\.\w+)\b|import numba|from numba)", re.M)
+
+
+def _numba_modules(folder: Path) -> set[str]:
+    return {p.name for p in folder.glob("*.py") if _NUMBA_CODE.search(p.read_text())}
+
+
+def test_every_shared_kernel_module_keys_the_cache():
+    """A module directly under sim/ with numba code must be in the cache key
+    (sim.cache.SHARED_KERNEL_MODULES), or an edit to it would leave stale kernels;
+    a module of plain Python must not be (an edit to the CLI recompiles nothing)."""
+    from sim.cache import SHARED_KERNEL_MODULES
+
+    plain_ok = {"bench.py", "bench_python.py", "cache.py", "cli.py", "notice.py", "runner.py", "warmup.py"}
+    found = _numba_modules(SIM) - plain_ok
+    assert found <= set(SHARED_KERNEL_MODULES), f"numba code outside the cache key: {found - set(SHARED_KERNEL_MODULES)}"
+    assert all((SIM / m).is_file() for m in SHARED_KERNEL_MODULES)
+
+
+def test_the_cache_key_check_can_fail(tmp_path):
+    (tmp_path / "newkernel.py").write_text("from sim._jit import kernel\n\n@kernel\ndef f(x):\n    return x\n")
+    (tmp_path / "plain.py").write_text("import json\n")
+    assert _numba_modules(tmp_path) == {"newkernel.py"}

@@ -11,15 +11,20 @@ Each PNG carries what the report says about it, as PNG text chunks written by
 in the system's words), the variants it draws and those it leaves out (with
 the reason), so the page can state them and tests can check every variant is
 drawn.
+
+Every text is drawn as plain text (:func:`plain_text`): a variant or
+combatant named ``$\\undefinedcmd{x}$`` is shown as written, never parsed as
+matplotlib math text (which would fail after the simulation).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from matplotlib import colormaps
+from matplotlib import colormaps, rc_context
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
@@ -37,7 +42,24 @@ __all__ = [
     "chart_meta",
     "length_limit",
     "CHARTS",
+    "plain_text",
 ]
+
+#: rc settings under which no text is parsed as math text (user names are plain text)
+_PLAIN_RC = {"text.parse_math": False, "text.usetex": False, "axes.formatter.use_mathtext": False}
+
+
+@contextlib.contextmanager
+def plain_text():
+    """Context in which every new matplotlib text artist is plain text.
+
+    Text artists read ``text.parse_math`` when they are made; chart functions
+    (this module's and each rule system's) run inside this context in
+    :func:`sim.report.write.write_run`, and :func:`_save` draws inside it, so a
+    name with ``$`` signs is never handed to the math-text parser.
+    """
+    with rc_context(_PLAIN_RC):
+        yield
 
 DPI = 110
 _LINESTYLES = ["-", "--", ":", "-."]
@@ -107,10 +129,15 @@ def _save(fig: Figure, path: Path, *, caption: str | None = None, variants=None,
     variant); ``omitted``: variant -> why it is not drawn.
     """
     FigureCanvasAgg(fig)
+    from matplotlib.text import Text
+
+    for text in fig.findobj(Text):  # made outside plain_text(): plain text all the same
+        text.set_parse_math(False)
     meta = {"caption": caption, "title": title, "variants": None if variants is None else [str(v) for v in variants],
             "omitted": {str(k): str(v) for k, v in (omitted or {}).items()}}
-    fig.savefig(path, format="png", dpi=DPI, bbox_inches="tight",
-                metadata={_META_KEY: json.dumps(meta, ensure_ascii=True)})
+    with plain_text():  # tick labels are made while drawing
+        fig.savefig(path, format="png", dpi=DPI, bbox_inches="tight",
+                    metadata={_META_KEY: json.dumps(meta, ensure_ascii=True)})
     return path
 
 

@@ -12,7 +12,7 @@ from . import charts as _charts
 from .atomic import atomic_dir
 from .html import Page, render_html
 
-__all__ = ["write_run", "RESERVED_NAMES"]
+__all__ = ["write_run", "RESERVED_NAMES", "csv_safe"]
 
 #: names an extra table may not take (they are the run's own files)
 RESERVED_NAMES = frozenset({"summary", "curves", "rounds", "report"})
@@ -42,6 +42,36 @@ def _check_table_names(tables: dict) -> None:
     lowered = [n.lower() for n in tables]
     if len(set(lowered)) != len(lowered):
         raise ValueError("table names must differ other than by case")
+
+
+#: first characters that make a spreadsheet read a cell as a formula (OWASP CSV injection)
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_safe(df):
+    """``df`` with every *text* cell that starts like a formula prefixed with ``'``.
+
+    OWASP's advice for CSV injection: a cell starting with ``=``, ``+``, ``-``,
+    ``@``, tab or carriage return is opened by a spreadsheet as a formula, so
+    it is written as ``'=...``. Only string cells change: numbers (negative
+    ones too) stay numbers. Returns ``df`` itself when nothing needs changing.
+    """
+    out = None
+    for col in df.columns:
+        if df[col].dtype.kind not in "OSU" and str(df[col].dtype) not in ("string", "str"):
+            continue
+        cells = df[col]
+        risky = cells.map(lambda v: isinstance(v, str) and v.startswith(_FORMULA_START))
+        if risky.any():
+            if out is None:
+                out = df.copy()
+            out[col] = cells.where(~risky, "'" + cells.where(risky, "").astype(str))
+    return df if out is None else out
+
+
+def _to_csv(df, path: Path) -> None:
+    """Write ``df`` as CSV with formula-like text cells neutralised (:func:`csv_safe`)."""
+    csv_safe(df).to_csv(path, index=False)
 
 
 def _pyarrow_available() -> bool:
@@ -88,7 +118,15 @@ def _caption_from_doc(func) -> str | None:
 
 
 def _draw_charts(result: RunResult, tmp: Path, terms: dict) -> tuple[dict, dict]:
-    """Every chart of the run: ``({file name: PNG bytes}, {file name: metadata})``."""
+    """Every chart of the run: ``({file name: PNG bytes}, {file name: metadata})``.
+
+    Drawn under :func:`~sim.report.charts.plain_text`: names are never math text.
+    """
+    with _charts.plain_text():
+        return _draw_all(result, tmp, terms)
+
+
+def _draw_all(result: RunResult, tmp: Path, terms: dict) -> tuple[dict, dict]:
     pngs, meta = {}, {}
     for fname, func_name in _charts.CHARTS.items():
         # looked up at call time so tests (and plug-ins) can replace a chart
@@ -113,7 +151,8 @@ def write_run(result: RunResult, out_dir) -> Path:
 
     Files: ``summary.csv``, ``summary.json`` (``RunResult.to_dict()``),
     ``summary.parquet`` (if pyarrow is importable), ``curves.csv``,
-    ``rounds.csv``, ``<name>.csv`` per extra table, the charts
+    ``rounds.csv``, ``<name>.csv`` per extra table (text cells that start like a
+    spreadsheet formula get a leading ``'``: :func:`csv_safe`), the charts
     ``win_rate.png``, ``fight_length.png``, ``survival.png`` (each skipped when
     its table is empty), the plug-in's charts and a self-contained
     ``report.html`` that links to all of them.
@@ -128,16 +167,16 @@ def write_run(result: RunResult, out_dir) -> Path:
     tables = dict(result.tables or {})
     _check_table_names(tables)
     with atomic_dir(out_dir) as tmp:
-        result.summary.to_csv(tmp / "summary.csv", index=False)
+        _to_csv(result.summary, tmp / "summary.csv")
         (tmp / "summary.json").write_text(
             json.dumps(result.to_dict(), indent=2, default=_json_default) + "\n",
             encoding="utf-8",
         )
         _write_parquet(result.summary, tmp / "summary.parquet")
-        result.curves.to_csv(tmp / "curves.csv", index=False)
-        result.rounds.to_csv(tmp / "rounds.csv", index=False)
+        _to_csv(result.curves, tmp / "curves.csv")
+        _to_csv(result.rounds, tmp / "rounds.csv")
         for name, df in tables.items():
-            df.to_csv(tmp / f"{name}.csv", index=False)
+            _to_csv(df, tmp / f"{name}.csv")
 
         spec = _system_page(result.system)
         terms = dict(spec.get("terms") or {})

@@ -29,7 +29,9 @@ class LoadedScenario:
     ``base`` is the scenario as written, without its variants (its
     ``variants`` and ``sweep`` fields are emptied); ``variants`` lists
     ``(name, model)`` in file order, ``[("base", base)]`` when there are none.
-    ``raw`` is the plain data as read; ``sha256`` hashes the file's text.
+    ``raw`` is the plain data as read; ``sha256`` hashes the file's text and
+    ``text`` is that text (a run's checkpoint keeps it, so ``sim report`` can
+    rebuild the report without the file).
     """
 
     path: str
@@ -40,6 +42,7 @@ class LoadedScenario:
     variants: list[tuple[str, BaseModel]]
     sha256: str
     raw: dict[str, Any]
+    text: str = ""
 
 
 def _system_module(doc: Document) -> tuple[str, ModuleType]:
@@ -83,7 +86,7 @@ def load_document(doc: Document) -> LoadedScenario:
             variants.append((name, model))
     return LoadedScenario(path=doc.path, name=full.name, system=system, module=module,
                           base=base, variants=variants, sha256=doc.sha256,
-                          raw=doc.data)
+                          raw=doc.data, text=doc.text)
 
 
 def load_scenario(path: str | os.PathLike) -> LoadedScenario:

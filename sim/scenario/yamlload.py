@@ -9,7 +9,9 @@ What is rejected, each with a :class:`~sim.scenario.errors.ScenarioError`:
 files over ``MAX_BYTES``, text that is not UTF-8, empty files, YAML syntax
 errors, more than ``MAX_ALIASES`` alias uses (``*ref``: "billion laughs"),
 nesting deeper than ``MAX_DEPTH``, more than ``MAX_NODES`` values once
-aliases are expanded, integers beyond ``MAX_INT`` in size, infinite or NaN
+aliases are expanded, more than ``MAX_MERGES`` merge-key (``<<``) expansions
+(each merged mapping also counts as a value towards ``MAX_NODES``, so nested
+``<<: [*a, *a]`` "merge bombs" are refused at once), integers beyond ``MAX_INT`` in size, infinite or NaN
 floats, duplicate or non-string mapping keys, tags other than the standard
 ones, and a top level that is not a mapping.
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +38,7 @@ MAX_ALIASES = 50             # uses of *ref in one document
 MAX_DEPTH = 40               # nested mappings/sequences
 MAX_NODES = 200_000          # values after alias expansion
 MAX_INT = 2 ** 62            # |integer| <= MAX_INT
+MAX_MERGES = 1_000           # mappings merged in by '<<' keys, counted once per expansion
 
 _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
@@ -115,6 +119,7 @@ class _Builder:
         self.label = label
         self.lines: dict[tuple, int] = {}
         self.nodes = 0
+        self.merges = 0
 
     def fail(self, node: Node, loc: tuple, message: str) -> ScenarioError:
         return ScenarioError.at(self.label, node.start_mark.line + 1,
@@ -153,7 +158,9 @@ class _Builder:
         except (ValueError, OverflowError) as exc:  # e.g. a 5000-digit integer
             raise self.fail(node, loc, f"cannot read the value {_short(node.value)}: "
                             f"{exc}.") from None
-        if isinstance(value, int) and not isinstance(value, bool):
+        if isinstance(value, str):
+            _check_text(self, node, loc, value)
+        elif isinstance(value, int) and not isinstance(value, bool):
             if abs(value) > MAX_INT:
                 raise self.fail(node, loc, f"integer {_short(node.value)} is too large "
                                 "(limit: 2**62 in size).")
@@ -173,6 +180,18 @@ class _Builder:
                             f"(quote it: \"{node.value}\").")
         raise self.fail(node, loc, "mapping keys must be plain text, not a list or "
                         "mapping.")
+
+    def count_merge(self, node: MappingNode, loc: tuple) -> None:
+        """Count one ``<<`` expansion in ``node`` as a value and as a merge."""
+        self.merges += 1
+        self.nodes += 1
+        if self.merges > MAX_MERGES or self.nodes > MAX_NODES:
+            line = self.lines.get(loc, node.start_mark.line + 1)  # the field being read
+            raise ScenarioError.at(
+                self.label, line, format_field(loc) if loc else None,
+                f"more than {MAX_MERGES:,} merge-key (<<) expansions or {MAX_NODES:,} values "
+                "once merges are expanded; files that merge mappings into each other "
+                "exponentially are refused. Write the values out or merge fewer times.")
 
     def mapping(self, node: MappingNode, loc: tuple, depth: int) -> dict:
         own: dict[str, Any] = {}
@@ -198,10 +217,38 @@ class _Builder:
         out: dict[str, Any] = {}
         # earlier merge sources win over later ones; the mapping's own keys win over all
         for src in reversed(merged):
+            self.count_merge(node, loc)
             sub = self.mapping(src, loc, depth)
             out.update(sub)
         out.update(own)
         return out
+
+
+#: characters refused in any text: control characters (C0 but tab and line
+#: feed, DEL, C1) and lone surrogates (``"\\ud800"``: not writable as UTF-8)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _check_text(builder: "_Builder", node: Node, loc: tuple, value: str) -> None:
+    """Refuse control characters (ANSI escapes...) and lone surrogates in a text value or key.
+
+    Names reach the terminal, CSV files and charts; an ``ESC [`` sequence would
+    be sent raw to a terminal, so text may hold tabs and line breaks but no
+    other control character.
+    """
+    m = _CONTROL.search(value)
+    if m is None:
+        return
+    ch = m.group()
+    what = {"\x1b": "ESC, the start of a terminal escape sequence", "\r": "a carriage return",
+            "\x00": "a NUL byte"}.get(ch, "a control character")
+    if "\ud800" <= ch <= "\udfff":
+        raise builder.fail(node, loc, f"the text {_short(ascii(value))} contains U+{ord(ch):04X}, half "
+                           "of a UTF-16 surrogate pair, which is not a character and cannot be "
+                           "written as UTF-8; write the character itself (or its \\U escape).")
+    raise builder.fail(node, loc, f"the text {_short(ascii(value))} contains U+{ord(ch):04X} "
+                       f"({what}) at position {m.start()}; text in a scenario may not contain "
+                       "control characters (tabs and line breaks are fine). Remove it.")
 
 
 def _short(text: object, limit: int = 40) -> str:
@@ -248,7 +295,13 @@ def load_yaml_text(text: str, path: str = "<string>") -> Document:
     if not text.strip():
         raise ScenarioError(f"{label}: the file is empty; a scenario needs at least "
                             "'name' and 'system'.", file=label)
-    loader = _LimitedLoader(text, label)
+    try:
+        loader = _LimitedLoader(text, label)  # its reader refuses raw control characters
+    except yaml.reader.ReaderError as exc:
+        line = text[: exc.position].count("\n") + 1
+        raise ScenarioError.at(label, line, None, f"the file contains the control character "
+                               f"U+{exc.character:04X} (position {exc.position}); text in a scenario "
+                               "may not contain control characters (tabs and line breaks are fine).") from None
     try:
         root = loader.get_single_node()
         if root is None:

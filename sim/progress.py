@@ -1,0 +1,131 @@
+"""Progress of a run on stderr, with an end: a total, a percentage and an ETA.
+
+Modes (``sim run --progress``):
+
+* ``bar``: a tqdm bar with the total, percentage, rate and ETA (a terminal);
+* ``plain``: one line at the first finished chunk, then at most every
+  :data:`PLAIN_EVERY_S` seconds, and a last line at the end, e.g.
+  ``progress: 524,288/1,048,576 trials (50.0%), 2.1M trials/s, elapsed 0:00:00, ETA 0:00:00``
+  (a batch job's ``2>log``);
+* ``auto``: ``bar`` when stderr is a terminal, else ``plain``;
+* ``none``: nothing.
+
+Fixed-trial runs know their total. ``--precision`` runs do not: their total
+is an *estimate* (marked ``~``) that the runner revises after every doubling
+round from the Wilson half-width: a rate ``p`` needs about
+``1.96^2 p (1-p) / H^2`` trials for a half-width ``H`` (see
+:func:`trials_for_precision`). Units: trials (summed over variants), seconds.
+"""
+from __future__ import annotations
+
+import math
+import sys
+import time
+
+MODES = ("auto", "bar", "plain", "none")
+#: seconds between two plain progress lines
+PLAIN_EVERY_S = 5.0
+
+
+def trials_for_precision(rates, h: float) -> int:
+    """Trials for a 95% half-width ``h`` on every rate in ``rates`` (fractions),
+    by the normal approximation ``1.96^2 p (1-p) / h^2`` (at least 1)."""
+    worst = max((p * (1 - p) for p in rates), default=0.25)
+    return max(1, math.ceil(1.96 ** 2 * max(worst, 1e-6) / h ** 2))
+
+
+def _hms(seconds: float) -> str:
+    if not math.isfinite(seconds):
+        return "?"
+    s = int(round(seconds))
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+
+def _si(x: float) -> str:
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if x >= scale:
+            return f"{x / scale:.1f}{unit}"
+    return f"{x:.0f}"
+
+
+class Progress:
+    """Counts trials done in this run against a total (``estimate`` when a guess)."""
+
+    def __init__(self, mode: str, stream=None, clock=time.monotonic):
+        self.mode = mode
+        self.stream = stream if stream is not None else sys.stderr
+        self.clock = clock
+        self.start = clock()
+        self.n = 0
+        self.total = 0
+        self.estimate = False
+        self._last = None
+        self._first = None  # (time, trials) at the first finished chunk: the rate excludes compiling
+        self._bar = None
+        if mode == "bar":
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=None, unit="trial", unit_scale=True, file=self.stream, leave=False)
+
+    def set_total(self, total: int, estimate: bool = False) -> None:
+        """Total trials of this run (done here plus still to do); ``estimate``: a guess."""
+        self.total = max(int(total), self.n)
+        self.estimate = estimate
+        if self._bar is not None:
+            self._bar.total = self.total
+            self._bar.set_description("~estimate" if estimate else None, refresh=False)
+            self._bar.refresh()
+
+    def update(self, n: int) -> None:
+        """``n`` more trials are done."""
+        if self._first is None:
+            self._first = (self.clock(), int(n))
+        self.n += int(n)
+        if self._bar is not None:
+            self._bar.update(n)
+            return
+        now = self.clock()
+        if self._last is None or now - self._last >= PLAIN_EVERY_S:
+            self._last = now
+            self._line()
+
+    def line(self, final: bool = False) -> str:
+        """The plain progress line (``final``: the closing line)."""
+        now = self.clock()
+        elapsed = max(now - self.start, 1e-9)
+        rate = self.n / elapsed
+        if self._first is not None and self.n > self._first[1] and now > self._first[0]:
+            rate = (self.n - self._first[1]) / (now - self._first[0])  # after the first chunk (compiling)
+        if final:
+            return f"progress: done, {self.n:,} trials in {_hms(elapsed)} ({_si(rate)} trials/s)"
+        tilde = "~" if self.estimate else ""
+        total = max(self.total, self.n)
+        pct = 100.0 * self.n / total if total else 0.0
+        eta = (total - self.n) / rate if rate > 0 else math.inf
+        note = ", total estimated from the precision" if self.estimate else ""
+        return (f"progress: {self.n:,}/{tilde}{total:,} trials ({tilde}{pct:.1f}%{note}), "
+                f"{_si(rate)} trials/s, elapsed {_hms(elapsed)}, ETA {tilde}{_hms(eta)}")
+
+    def _line(self, final: bool = False) -> None:
+        print(self.line(final), file=self.stream, flush=True)
+
+    def close(self, final: bool = True) -> None:
+        """End the bar; in plain mode write the closing line when the run ``final``-ly finished."""
+        if self._bar is not None:
+            self._bar.close()
+        elif final and self.n:
+            self._line(final=True)
+
+
+def make_progress(mode) -> Progress | None:
+    """A :class:`Progress` for ``mode`` (one of :data:`MODES`; ``True`` means
+    ``auto``, ``False``/``None`` ``none``), or ``None`` for no progress."""
+    if mode is True:
+        mode = "auto"
+    if not mode or mode == "none":
+        return None
+    if mode not in MODES:
+        raise ValueError(f"progress mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if mode == "auto":
+        mode = "bar" if sys.stderr.isatty() else "plain"
+    return Progress(mode)

@@ -1,0 +1,103 @@
+"""The cross-system lethality study (sim.lethality, sim.encounter): one encounter
+mapped to mb41, mb-draft and d10, calibrated, measured on shared definitions."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim import encounter as E
+from sim import lethality as L
+from sim.scenario.errors import ScenarioError
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "scenarios" / "studies" / "lethality-41-vs-d10.yaml"
+
+
+def _study(tmp_path, text: str):
+    p = tmp_path / "s.yaml"
+    p.write_text(text)
+    return L.load_study(p)
+
+
+SMALL = """
+name: small
+seed: 3
+trials: 400
+study: {kind: lethality, systems: [mb41, d10], calibrate: {win_rate: 0.6, trials: 300}}
+encounter:
+  girls: [{name: Akari, attack: 5, defence: 3, support: 2}, {name: Beni, attack: 2, defence: 5, support: 3}]
+  enemies: [{name: Knight, attack: 8, defence: 5, support: 4, damage_bonus: 3}]
+systems:
+  d10: {rules: {permanent_wounds: "on"}}
+"""
+
+
+def test_mapping_is_the_documented_one(tmp_path):
+    st = _study(tmp_path, SMALL)
+    gen = L.scenarios(st)
+    akari = gen["d10"]["sides"][0]["members"][0]
+    mp = E.Mapping()
+    assert akari["abilities"]["strength"] == 5 + mp.attack_offset   # Attack -> Strength (melee)
+    assert akari["abilities"]["agility"] == 3 + mp.defence_offset   # Defence -> Agility (dodge)
+    assert akari["abilities"]["vitality"] == 6                       # Resolve 18 -> Vitality 6
+    assert akari["defence"] == "dodge"
+    # the monster's Vitality comes from its 4.1 Resolve (from its power level when not given)
+    res = gen["mb41"]["sides"][1]["members"][0]["resolve"]
+    assert gen["d10"]["sides"][1]["members"][0]["abilities"]["vitality"] == round(res / 3)
+    # per-system overrides are merged in; deadly plays all_dead / grim
+    assert gen["d10"]["rules"]["permanent_wounds"] == "on"
+    assert gen["d10"]["rules"]["mode"] == "grim"
+    assert gen["mb41"]["rules"]["defeat"] == "all_dead"
+    assert gen["mb41"]["sides"][1]["members"][0]["policy"]["finish_downed"] is True
+
+
+def test_bad_study_files_get_clear_errors(tmp_path):
+    with pytest.raises(ScenarioError, match="systems"):
+        _study(tmp_path, SMALL.replace("[mb41, d10]", "[mb41, d11]"))
+    with pytest.raises(ScenarioError, match="win_rate"):
+        _study(tmp_path, SMALL.replace("win_rate: 0.6", "win_rate: 1.5"))
+    with pytest.raises(ScenarioError, match="attak"):
+        _study(tmp_path, SMALL.replace("attack: 8", "attak: 8"))
+
+
+def test_calibration_bisects_to_the_closest_value(monkeypatch):
+    """On a known decreasing win-rate curve the search returns the value closest to the target."""
+    curve = lambda v: 1.0 / (1.0 + np.exp((v - 37.3) / 6.0))  # noqa: E731 - 50% at 37.3
+    monkeypatch.setattr(L, "_win_rate", lambda system, data, trials, key:
+                        (curve(L._get_path(data, "resolve")), 0.0, 1.0))
+    data = {"sides": [{"members": []}, {"members": [{"name": "K", "resolve": 10}]}]}
+    for target in (0.5, 0.8, 0.2):
+        out, rows = L.calibrate("mb41", data, L.Calibrate(win_rate=target), key=0)
+        best = min(range(1, 301), key=lambda v: abs(curve(v) - target))
+        assert L._get_path(out, "resolve") == best
+        assert sum(r["chosen"] for r in rows) == 1
+        assert len(rows) <= 12  # a bisection, not a scan
+
+
+def test_study_runs_calibrates_and_writes(tmp_path):
+    st = _study(tmp_path, SMALL)
+    fr = L.run(st)
+    m = fr["metrics"].set_index(["system", "metric"])["value"]
+    for s in ("mb41", "d10"):
+        assert m[(s, "p_girl_dead")] <= m[(s, "p_girl_out")] + 1e-12
+        d = fr["deaths"][fr["deaths"]["system"] == s]
+        assert d["share"].sum() == pytest.approx(1.0)
+        assert (d["girls_dead"] * d["share"]).sum() == pytest.approx(m[(s, "deaths_per_fight")])
+        assert abs(m[(s, "win_rate")] - 0.6) < 0.12  # calibrated (300-trial steps, 400 trials)
+        assert fr["calibration"].query("system == @s")["chosen"].sum() == 1
+    # in Guns and Grim mode a girl taken out is dead
+    assert m[("d10", "p_girl_dead")] == pytest.approx(m[("d10", "p_girl_out")])
+    assert set(fr["check"]["system"]) == {"mb41", "d10"}
+    out = L.write(st, fr, tmp_path / "out", source="s.yaml")
+    for f in ("lethality.csv", "deaths.csv", "survival.csv", "calibration.csv", "mapping.csv",
+              "check.csv", "lethality.png", "report.html", "provenance.json", "scenarios/d10.yaml"):
+        assert (out / f).is_file(), f
+    assert fr["reading"] in (out / "report.html").read_text().replace("&#x27;", "'")
+
+
+def test_the_bundled_example_loads():
+    st = L.load_study(EXAMPLE)
+    assert st.study.systems == ["mb41", "mb-draft", "d10"]
+    assert set(L.scenarios(st, trials=10)) == {"mb41", "mb-draft", "d10"}
