@@ -112,3 +112,17 @@ def test_invert_and_bootstrap_interval():
     wins = (u[None, :] < p[:, None]).astype(float)  # common random numbers across the grid
     r = solve(x, wins, 0.5, seed=1)
     assert r["lo"] < 2.5 < r["hi"] and r["hi"] - r["lo"] < 0.2 and r["nearest"] in (2.0, 3.0)
+
+
+def test_candidate_edits_keep_a_deck_size_with_replace():
+    from sim.study.talents import TalentValueSpec, _edited
+
+    def spec(**kw):
+        return TalentValueSpec(kind="talent-value", member="A", **kw)
+
+    deck = {"Ruby": 2, "Topaz": 1}
+    assert _edited(deck, "Lance", spec(field="cards", replace="Topaz")) == {"Ruby": 2, "Lance": 1}
+    assert _edited(deck, "Ruby", spec(field="cards", mode="remove", replace="Topaz")) == {"Ruby": 1, "Topaz": 2}
+    assert _edited(["Heal"], "Inflict", spec()) == ["Heal", "Inflict"]
+    assert _edited(["Heal", "Boost"], "Heal", spec(mode="remove")) == ["Boost"]
+    assert _edited(["Heal"], "Inflict", spec(replace="Heal")) == ["Inflict"]

@@ -8,11 +8,15 @@
       field: talents         # the list field: 4.1 talents; d10 powers or perks
       mode: add              # add each candidate to the base list, or remove each one
       candidates: [Inflict, Bonus Action, {name: +1 Attack, set: {Akari.attack: 5}}]
+      replace: null          # optional: a list item (a card) the candidate swaps with
 
 Each candidate is one arm: the base with ``<member>.<field>`` set to the base
 list plus the candidate (``add``) or minus it (``remove``; default candidates:
 the member's whole list). A candidate may also be any arm ``{name, set}``
-(e.g. a stat bump to compare against). The *value* of a candidate is
+(e.g. a stat bump to compare against). With ``replace: X`` each candidate
+takes the place of one ``X`` (``add``: swap in) or is replaced by one ``X``
+(``remove``: leave one out with a filler), so a card deck keeps its size; the
+field may be a list or a mapping of counts (a card list: ``A.cards``). The *value* of a candidate is
 "with it minus without it" in both modes, measured trial by trial on common
 random numbers: change in win rate, mean rounds, mean girls out and dead.
 
@@ -44,25 +48,56 @@ BASE = "base"
 
 
 class TalentValueSpec(StudySpec):
-    """``member``: a member name; ``field``: the list field (``talents``, ``powers``,
-    ``perks``...); ``mode``: ``add`` or ``remove``; ``candidates``: names for the
-    list, or arms ``{name, set}``."""
+    """``member``: a member (or side) name; ``field``: the list field (``talents``,
+    ``powers``, ``perks``, a side's ``cards``...); ``mode``: ``add`` or ``remove``;
+    ``candidates``: names for the list, or arms ``{name, set}``; ``replace``: the
+    item a candidate swaps with (keeps a deck's size)."""
 
     kind: Literal["talent-value"]
     member: Annotated[str, Field(min_length=1)]
     field: Annotated[str, Field(min_length=1)] = "talents"
     mode: Literal["add", "remove"] = "add"
     candidates: Annotated[list[Union[str, ArmSpec]], Field(max_length=60)] = []
+    replace: Annotated[str, Field(min_length=1)] | None = None
 
 
 SPEC = TalentValueSpec
 
 
+def _edited(current, cand: str, spec: TalentValueSpec):
+    """The field's new value: ``cand`` added (or removed), and ``replace`` removed (or
+    added) in exchange. A list gains or loses one entry; a mapping of counts (a card
+    list) one copy."""
+    plus, minus = (cand, spec.replace) if spec.mode == "add" else (spec.replace, cand)
+    if isinstance(current, dict):
+        out = dict(current)
+        if plus is not None:
+            out[plus] = out.get(plus, 0) + 1
+        if minus is not None:
+            out[minus] = out.get(minus, 0) - 1
+            if out[minus] <= 0:
+                del out[minus]
+        return out
+    out = list(current)
+    if minus is not None:
+        out.remove(minus)
+    return out + ([plus] if plus is not None else [])
+
+
+def _check_present(ctx, spec, current, name, loc) -> None:
+    if name not in current:
+        raise doc_error(ctx.doc, loc, f"{spec.member} has no {name!r} in {spec.field} to "
+                        f"{'remove' if loc[-1] != 'replace' else 'replace'}.{suggest(name, list(current))} "
+                        f"{spec.field}: {', '.join(map(str, current)) or 'none'}.")
+
+
 def _arms(ctx, spec: TalentValueSpec) -> list[str]:
     path = f"{spec.member}.{spec.field}"
     current = ctx.value_at(path, ("study", "member"))
-    current = list(current) if isinstance(current, list) else []
-    cands = spec.candidates or (current if spec.mode == "remove" else [])
+    current = current if isinstance(current, (list, dict)) else []
+    if spec.replace is not None and spec.mode == "add":
+        _check_present(ctx, spec, current, spec.replace, ("study", "replace"))
+    cands = spec.candidates or (list(current) if spec.mode == "remove" else [])
     if not cands:
         raise doc_error(ctx.doc, ("study", "candidates"), "no candidates: list the talents "
                         "(powers, perks...) to try, e.g. candidates: [Inflict, Heal]"
@@ -73,14 +108,9 @@ def _arms(ctx, spec: TalentValueSpec) -> list[str]:
     for i, c in enumerate(cands):
         loc = ("study", "candidates", i)
         if isinstance(c, str):
-            if spec.mode == "add":
-                changes = [(path, current + [c])]
-            else:
-                if c not in current:
-                    raise doc_error(ctx.doc, loc, f"{spec.member} has no {c!r} in {spec.field} to "
-                                    f"remove.{suggest(c, current)} {spec.field}: "
-                                    f"{', '.join(map(str, current)) or 'none'}.")
-                changes = [(path, [t for t in current if t != c])]
+            if spec.mode == "remove":
+                _check_present(ctx, spec, current, c, loc)
+            changes = [(path, _edited(current, c, spec))]
             name = str(c)
         else:
             changes, name = list(c.changes.items()), c.name
@@ -144,7 +174,9 @@ def run(ctx, spec: TalentValueSpec) -> Section:
     top = tl[tl["tier"] == 1]["name"].tolist()
     level = f"{100 * (1 - spec.alpha):g}%"
     verb = "adding" if spec.mode == "add" else "keeping"
-    reading = (f"Value of {verb} each of {len(names)} candidates for {spec.member} ({spec.field}), "
+    swap = "" if spec.replace is None else (f", each in place of one {spec.replace}" if spec.mode == "add"
+                                            else f", each against one {spec.replace} in its place")
+    reading = (f"Value of {verb} each of {len(names)} candidates for {spec.member} ({spec.field}{swap}), "
                f"paired over {n:,} trials: the statistics separate {n_tiers} tier"
                f"{'s' if n_tiers != 1 else ''} at a family-wise error rate of {100 * spec.alpha:g}%. "
                f"Tier 1: {', '.join(top)}. "
