@@ -66,3 +66,12 @@ def test_study_json_no_write(tmp_path):
     (cal,) = d["studies"][0]["tables"]["calibration"]
     assert cal["target"] == 0.7 and 12 <= cal["nearest"] <= 24
     assert not (tmp_path / "results").exists()
+
+
+def test_csv_cells_are_not_spreadsheet_formulas(tmp_path):
+    from sim.study import run_study
+    from sim.study.load import load_study_text
+
+    text = duel_study({"kind": "compare", "arms": [{"name": "base"}, {"name": "=1+1", "set": {"Akari.attack": 5}}]})
+    res = run_study(load_study_text(text, "<t>"), trials=50, out=tmp_path / "out")
+    assert "'=1+1" in (res.out_dir / "comparison.csv").read_text()

@@ -19,6 +19,7 @@ from sim.report.charts import chart_meta
 from sim.report.fmt import DEFAULT_TERMS, esc
 from sim.report.html import _CSS, _figure, _provenance, _toc
 from sim.report.tables import table_block
+from sim.report.write import csv_safe
 
 
 @dataclass
@@ -72,14 +73,16 @@ def render_page(name: str, header: str, sections: list[Section], pngs: dict, met
 
 
 def write_study(out_dir, name: str, header: str, sections: list[Section], provenance: dict) -> Path:
-    """Write every table (CSV), chart (PNG), ``study.json`` (tables as records and
-    the provenance) and ``report.html`` into ``out_dir`` (atomic)."""
+    """Write every table (CSV: text cells that a spreadsheet would read as a formula
+    get a leading ``'``, :func:`sim.report.write.csv_safe`), chart (PNG),
+    ``study.json`` (tables as records and the provenance) and ``report.html``
+    into ``out_dir`` (atomic)."""
     out_dir = Path(out_dir)
     with atomic_dir(out_dir) as tmp:
         pngs, meta, payload = {}, {}, {"provenance": provenance, "studies": []}
         for s in sections:
             for stem, df in s.tables.items():
-                df.to_csv(tmp / f"{stem}.csv", index=False)
+                csv_safe(df).to_csv(tmp / f"{stem}.csv", index=False)  # no spreadsheet formulas
             for fname, draw in s.charts.items():
                 path = draw(tmp / fname)
                 if path is not None:
