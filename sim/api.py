@@ -170,3 +170,42 @@ def rules(system: str) -> list[dict]:
     from sim.systems import get_system
 
     return get_system(system).RULES.describe()
+
+
+def study(path, *, trials: int | None = None, seed: int | None = None, out=None, write: bool = True,
+          results_root: str | os.PathLike = "results"):
+    """Run the ``study:`` block of a scenario file (see ``docs/studies.md``); returns a
+    :class:`sim.study.StudyResult` (``sections``: tables, charts, reading; ``out_dir``)."""
+    from sim.study import run_study
+
+    return run_study(path, trials=trials, seed=seed, out=out, write=write, results_root=results_root)
+
+
+def plan(p1: float, p2: float | None = None, **kwargs) -> dict:
+    """Trials per arm for a comparison of two win rates (see ``sim plan``, :mod:`sim.study.plan`)."""
+    from sim.study.plan import plan as _plan
+
+    return _plan(p1, p2, **kwargs)
+
+
+def validate_study(path) -> dict | None:
+    """Check the ``study:`` block of a file (raises ``ScenarioError``); None if it has none.
+
+    Returns ``{"file", "name", "kind", "whole_file", "valid"}``; ``whole_file`` is true
+    for kinds whose file is not one scenario (the lethality study)."""
+    from sim.scenario import load_yaml
+    from sim.study import registry
+    from sim.study.load import file_kind, load_study_document
+
+    doc = load_yaml(path)
+    if "study" not in doc.data:
+        return None
+    kind = file_kind(doc)
+    if kind is not None:
+        study = registry.get_kind(kind).load_study(path)
+        name = getattr(study, "name", str(path))
+    else:
+        ls = load_study_document(doc)
+        kind, name = ls.spec.kind, ls.loaded.name
+    return {"file": str(path), "name": name, "kind": kind, "whole_file": kind in registry.FILE_KINDS,
+            "valid": True}

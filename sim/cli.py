@@ -121,10 +121,42 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("systems", nargs="*", metavar="SYSTEM", help="mb41, mb-draft, d10, cards (default: all)")
     w.add_argument("--json", action="store_true", help="print one JSON object")
 
+    _study_parsers(sub)
+
     b = sub.add_parser("bench", help="measure speed: raw dice, duels, ratio to plain Python, start-up")
     b.add_argument("--json", action="store_true")
     b.add_argument("--quick", action="store_true", help="smaller measurements (for tests)")
     return p
+
+
+def _rate(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number such as 0.6, got {text!r}") from None
+
+
+def _study_parsers(sub) -> None:
+    """``sim study`` and ``sim plan`` (issue 21; docs/studies.md)."""
+    st = sub.add_parser("study", help="run the study: block of a scenario (paired comparison, talent "
+                        "value and tiers, exchange rate, calibration) and write its report")
+    st.add_argument("file")
+    st.add_argument("--trials", type=_positive_int, help="trials per arm (default: the file's; "
+                    "the starting count when the study stops by precision)")
+    st.add_argument("--seed", type=_seed, help="master seed (default: the file's)")
+    st.add_argument("--out", help="directory to write (default results/<scenario>/study-<run-id>)")
+    st.add_argument("--no-write", action="store_true", help="print only; write no files")
+    st.add_argument("--json", action="store_true", help="print the tables as one JSON object")
+
+    pn = sub.add_parser("plan", help="how many trials a comparison of two win rates needs")
+    pn.add_argument("--p1", type=_rate, required=True, help="win rate of arm A (or the one rate)")
+    pn.add_argument("--p2", type=_rate, help="win rate of arm B: the effect to detect is p1 - p2")
+    pn.add_argument("--alpha", type=_rate, default=0.05, help="two-sided test level (default 0.05)")
+    pn.add_argument("--power", type=_rate, default=0.8, help="power (default 0.8)")
+    pn.add_argument("--paired", action="store_true", help="arms on common random numbers (McNemar)")
+    pn.add_argument("--discordant", type=_rate, help="with --paired: share of trials where exactly one arm wins")
+    pn.add_argument("--half-width", type=_rate, help="plan for an interval this narrow instead of power")
+    pn.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 # ---------------------------------------------------------------- commands
@@ -141,6 +173,10 @@ def cmd_dice(a) -> int:
 def cmd_validate(a) -> int:
     from sim import api
 
+    study = api.validate_study(a.file)  # a study: block is checked too (None: no block)
+    if study is not None and study["whole_file"]:
+        print(json.dumps(study) if a.json else f"{a.file}: valid {study['kind']} study '{study['name']}'")
+        return 0
     loaded = api.load(a.file)
     info = {"file": a.file, "name": loaded.name, "system": loaded.system,
             "variants": [name for name, _ in loaded.variants], "valid": True}
@@ -253,6 +289,42 @@ def cmd_play(a) -> int:
     return 0
 
 
+def cmd_study(a) -> int:
+    from sim import api
+    from sim.study.run import StudyError
+
+    try:
+        res = api.study(a.file, trials=a.trials, seed=a.seed, out=a.out, write=not a.no_write)
+    except StudyError as e:
+        raise CliError(str(e)) from None
+    if a.json:
+        d = {"scenario": res.name, "system": res.system, "seed": res.seed, "trials": res.trials,
+             "studies": [{"kind": s.kind, "title": s.title, "reading": s.reading,
+                          "tables": {k: df.to_dict(orient="records") for k, df in s.tables.items()}}
+                         for s in res.sections],
+             "out_dir": str(res.out_dir) if res.out_dir else None}
+        print(json.dumps(d, default=float))
+        return 0
+    for s in res.sections:
+        print(f"{s.title}\n  {s.reading}")
+    if res.out_dir is not None:
+        print(f"report: {res.out_dir / 'report.html'}")
+    return 0
+
+
+def cmd_plan(a) -> int:
+    from sim import api
+    from sim.study.plan import PlanError, format_plan
+
+    try:
+        r = api.plan(a.p1, a.p2, alpha=a.alpha, power=a.power, paired=a.paired,
+                     discordant=a.discordant, half_width=a.half_width)
+    except PlanError as e:
+        raise CliError(f"sim plan: {e}") from None
+    print(json.dumps(r) if a.json else format_plan(r))
+    return 0
+
+
 def cmd_bench(a) -> int:
     from sim.bench import format_bench, run_bench
 
@@ -283,7 +355,7 @@ def _system(name: str) -> str:
 
 COMMANDS = {"dice": cmd_dice, "validate": cmd_validate, "run": cmd_run, "report": cmd_report, "rules": cmd_rules,
             "catalog": cmd_catalog, "bench": cmd_bench, "play": cmd_play,
-            "warmup": cmd_warmup}
+            "warmup": cmd_warmup, "study": cmd_study, "plan": cmd_plan}
 
 
 def main(argv=None) -> int:

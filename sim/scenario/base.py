@@ -63,3 +63,5 @@ class ScenarioHeader(StrictModel):
     crn: bool = True
     variants: list[VariantSpec] = []
     sweep: dict[str, Annotated[list, Field(min_length=1)]] | None = None
+    #: read and validated by ``sim study`` (sim/study, docs/studies.md); ``sim run`` ignores it
+    study: dict[str, Any] | None = None

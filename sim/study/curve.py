@@ -1,0 +1,101 @@
+"""Win rate as a monotone function of a parameter, and its inversion with intervals.
+
+Used by calibration (the parameter value at which the first side wins with a
+target probability) and exchange rates (the stat change worth as much as a
+talent).
+
+Fit: the measured win rates at the grid values are fitted by isotonic
+regression (:func:`scipy.optimize.isotonic_regression`, the least-squares
+monotone fit; the direction is that of the end points), which removes the
+noise-made wiggles a bisection would trip on without assuming a shape.
+
+Inversion (:func:`invert`): the first grid step where the fitted curve reaches
+the target, interpolated linearly inside it. A target outside the fitted
+range gives ``-inf`` or ``+inf`` ("beyond the grid").
+
+Interval: bootstrap over trials. All arms share trial ``i``'s streams, so a
+resample of trial indices (Poisson weights, ``B`` replicates, seeded from the
+study seed so the result is reproducible) is applied to every arm at once,
+and to the target when it is itself measured (an exchange rate's talent arm).
+Each replicate is fitted and inverted; the interval is the
+``alpha/2 .. 1-alpha/2`` percentile interval of the inverted values.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import isotonic_regression
+
+#: bootstrap replicates
+BOOTSTRAP = 400
+
+
+def fit(x, rates, increasing: bool | None = None) -> tuple[np.ndarray, bool]:
+    """``(fitted rates, increasing)``: the isotonic fit of ``rates`` over sorted ``x``."""
+    rates = np.asarray(rates, dtype=float)
+    if increasing is None:
+        increasing = bool(rates[-1] >= rates[0])
+    return isotonic_regression(rates, increasing=increasing).x, increasing
+
+
+def invert(x, fitted, target: float, increasing: bool) -> float:
+    """The ``x`` at which the monotone ``fitted`` curve reaches ``target`` (linear inside a step)."""
+    x = np.asarray(x, dtype=float)
+    f = np.asarray(fitted, dtype=float) if increasing else -np.asarray(fitted, dtype=float)
+    t = target if increasing else -target
+    hit = np.flatnonzero(f >= t)
+    if not hit.size:
+        return float("inf")
+    j = int(hit[0])
+    if j == 0:
+        return float(x[0]) if f[0] == t else float("-inf")
+    lo, hi = f[j - 1], f[j]
+    return float(x[j - 1] + (t - lo) / (hi - lo) * (x[j] - x[j - 1]))
+
+
+def nearest(x, fitted, target: float) -> float:
+    """The grid value whose fitted rate is closest to ``target`` (first on ties)."""
+    return float(np.asarray(x)[int(np.argmin(np.abs(np.asarray(fitted) - target)))])
+
+
+#: bootstrap weights held at once (float32 cells): bounds memory for millions of trials
+_CELLS = 1 << 24
+
+
+def _resampled(wins: np.ndarray, tvec, seed: int, b: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """Bootstrap rates (b, k) of every arm, and of the target vector, one block of
+    replicates at a time (Poisson(1) weights per trial, the same for every arm)."""
+    n = wins.shape[1]
+    gen = np.random.default_rng([seed, 21])
+    block = max(1, min(b, _CELLS // max(n, 1)))
+    rates, targets = [], []
+    for start in range(0, b, block):
+        w = gen.poisson(1.0, size=(min(block, b - start), n)).astype(np.float32)
+        tot = np.maximum(w.sum(axis=1), 1.0)
+        rates.append((w @ wins.T) / tot[:, None])
+        if tvec is not None:
+            targets.append((w @ tvec) / tot)
+    return np.vstack(rates), (np.concatenate(targets) if tvec is not None else None)
+
+
+def solve(x, wins: np.ndarray, target, alpha: float = 0.05, seed: int = 0,
+          increasing: bool | None = None, b: int = BOOTSTRAP) -> dict:
+    """Invert the win-rate curve at ``target``, with a bootstrap interval.
+
+    ``x``: sorted grid values (k,); ``wins``: per-trial 0/1 array (k, n), row ``j``
+    the arm at ``x[j]``; ``target``: a rate, or a per-trial 0/1 array (n,) whose
+    mean is the target (resampled with the arms). Returns ``{value, lo, hi,
+    nearest, target, increasing, fitted}``.
+    """
+    x = np.asarray(x, dtype=float)
+    wins = np.asarray(wins, dtype=np.float32)
+    tvec = None if np.isscalar(target) else np.asarray(target, dtype=np.float32)
+    t0 = float(target) if tvec is None else float(tvec.mean())
+    fitted, inc = fit(x, wins.mean(axis=1), increasing)
+    value = invert(x, fitted, t0, inc)
+    rates, targets = _resampled(wins, tvec, seed, b)
+    if targets is None:
+        targets = np.full(b, t0)
+    boot = np.array([invert(x, fit(x, rates[r], inc)[0], float(targets[r]), inc) for r in range(b)])
+    lo, hi = np.quantile(boot, [alpha / 2, 1 - alpha / 2], method="inverted_cdf")
+    return {"value": value, "lo": float(lo), "hi": float(hi), "nearest": nearest(x, fitted, t0),
+            "target": t0, "increasing": inc, "fitted": fitted}

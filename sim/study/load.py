@@ -1,0 +1,82 @@
+"""A study file: a scenario with a ``study:`` block.
+
+:func:`load_study` reads the YAML once (:func:`sim.scenario.load_yaml`),
+validates the ``study:`` block with its kind's ``SPEC`` model (an unknown
+``kind`` is an error with a close-name suggestion), and validates the rest as
+an ordinary scenario of its system (without ``variants:``/``sweep:``, which a
+study replaces by its own arms). Errors are :class:`ScenarioError`: one
+paragraph naming the file, line, field and what was expected.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass
+
+from pydantic import create_model
+
+from sim.scenario import Document, LoadedScenario, load_document, load_yaml, validate_model
+from sim.scenario.errors import doc_error
+from sim.scenario.suggest import list_names, suggest
+
+from . import registry
+from .spec import StudySpec
+
+
+@dataclass(frozen=True)
+class LoadedStudy:
+    """The base scenario (``loaded``, its variants ignored), the study spec and the document."""
+
+    loaded: LoadedScenario
+    spec: StudySpec
+    doc: Document
+
+
+def _spec(doc: Document) -> StudySpec:
+    data = doc.data
+    if "study" not in data:
+        raise doc_error(doc, (), "this scenario has no 'study:' block; add one, e.g. "
+                        "study: {kind: compare, arms: [...]}. Study kinds: "
+                        f"{list_names(registry.names())}. See docs/studies.md.")
+    block = data["study"]
+    if not isinstance(block, dict):
+        raise doc_error(doc, ("study",), "expected a mapping with a 'kind' "
+                        f"({list_names(registry.names())}) and that kind's fields.")
+    kind = block.get("kind")
+    if kind is None:
+        raise doc_error(doc, ("study", "kind"), "required field missing: which study "
+                        f"to run. Study kinds: {list_names(registry.names())}.")
+    if not isinstance(kind, str) or kind not in registry.names():
+        raise doc_error(doc, ("study", "kind"), f"unknown study kind {kind!r}."
+                        f"{suggest(kind, registry.names())} Study kinds: "
+                        f"{list_names(registry.names())}.")
+    spec_cls = registry.get_kind(kind).SPEC
+    wrapper = create_model("StudyFile", __base__=StudySpec.__base__, study=(spec_cls, ...))
+    return validate_model(wrapper, {"study": block}, doc).study
+
+
+def file_kind(doc: Document) -> str | None:
+    """The study kind of ``doc`` if it is a whole-file kind (``registry.FILE_KINDS``)."""
+    block = doc.data.get("study")
+    kind = block.get("kind") if isinstance(block, dict) else None
+    return kind if isinstance(kind, str) and kind in registry.FILE_KINDS else None
+
+
+def load_study_document(doc: Document) -> LoadedStudy:
+    """Validate a parsed document (see :func:`load_study`)."""
+    spec = _spec(doc)
+    rest = {k: v for k, v in doc.data.items() if k not in ("study", "variants", "sweep")}
+    loaded = load_document(dataclasses.replace(doc, data=rest))
+    return LoadedStudy(loaded=loaded, spec=spec, doc=doc)
+
+
+def load_study(path: str | os.PathLike) -> LoadedStudy:
+    """Load and validate the study file at ``path`` (raises ``ScenarioError``)."""
+    return load_study_document(load_yaml(path))
+
+
+def load_study_text(text: str, path_label: str = "<string>") -> LoadedStudy:
+    """Like :func:`load_study` for YAML text (tests, notebooks)."""
+    from sim.scenario import load_yaml_text
+
+    return load_study_document(load_yaml_text(text, path_label))
