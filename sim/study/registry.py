@@ -29,6 +29,7 @@ KINDS: dict[str, str] = {
     "exchange-rate": "sim.study.exchange",
     "calibrate": "sim.study.calibrate",
     "policy-robustness": "sim.study.robustness",
+    "policy-tuning": "sim.study.tuning",
 }
 
 
