@@ -28,6 +28,8 @@ KINDS: dict[str, str] = {
     "talent-value": "sim.study.talents",
     "exchange-rate": "sim.study.exchange",
     "calibrate": "sim.study.calibrate",
+    "policy-robustness": "sim.study.robustness",
+    "policy-tuning": "sim.study.tuning",
 }
 
 
