@@ -30,6 +30,7 @@ KINDS: dict[str, str] = {
     "calibrate": "sim.study.calibrate",
     "policy-robustness": "sim.study.robustness",
     "policy-tuning": "sim.study.tuning",
+    "matchups": "sim.study.matchups",
 }
 
 
