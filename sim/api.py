@@ -35,7 +35,8 @@ def default_out_dir(result: RunResult, root: str | os.PathLike = "results") -> P
 def run(scenario, *, trials: int | None = None, precision: float | None = None, seed: int | None = None,
         workers: int = 1, threads: int | None = None, max_trials: int | None = None,
         out: str | os.PathLike | None = None, write: bool = True, progress: bool = False,
-        results_root: str | os.PathLike = "results", resume: bool = False) -> tuple[RunResult, Path | None]:
+        results_root: str | os.PathLike = "results", resume: bool = False,
+        scheduler: str | None = None) -> tuple[RunResult, Path | None]:
     """Run a scenario (a path or a loaded scenario); write its report unless ``write=False``.
 
     Returns the :class:`RunResult` and the directory written (``None`` when
@@ -45,6 +46,11 @@ def run(scenario, *, trials: int | None = None, precision: float | None = None, 
     While writing, progress is checkpointed to :func:`checkpoint_path`; if
     the run is interrupted, ``resume=True`` (``sim run --resume``) continues
     from it and gives exactly the result of an uninterrupted run.
+
+    ``scheduler`` sends the trials to a dask.distributed cluster instead of
+    running them here: ``"tcp://host:8786"`` (a ``dask scheduler``) or
+    ``"local:N"`` (N worker processes on this machine); same result
+    (:mod:`sim.distributed`).
     """
     from sim.runner import run_loaded
 
@@ -56,7 +62,7 @@ def run(scenario, *, trials: int | None = None, precision: float | None = None, 
     ckpt = checkpoint_path(loaded, seed, results_root, out) if write else None
     result = run_loaded(loaded, trials=trials, precision=precision, seed=seed, workers=workers,
                         threads=threads, max_trials=max_trials, progress=progress,
-                        checkpoint=ckpt, resume=resume)
+                        checkpoint=ckpt, resume=resume, scheduler=scheduler)
     if not write:
         return result, None
     from sim.report import write_run

@@ -94,8 +94,14 @@ def _check_options(trials, precision, workers, threads, max_trials):
 def run_loaded(loaded, *, trials: int | None = None, precision: float | None = None,
                seed: int | None = None, workers: int = 1, threads: int | None = None,
                max_trials: int | None = None, progress: bool = False,
-               checkpoint: Path | None = None, resume: bool = False) -> RunResult:
-    """Simulate every variant of ``loaded`` (a :class:`sim.scenario.LoadedScenario`)."""
+               checkpoint: Path | None = None, resume: bool = False,
+               scheduler: str | None = None) -> RunResult:
+    """Simulate every variant of ``loaded`` (a :class:`sim.scenario.LoadedScenario`).
+
+    ``scheduler`` (``tcp://host:8786`` or ``local:N``) runs the tasks on a
+    dask.distributed cluster (:mod:`sim.distributed`) instead of joblib;
+    the result is the same.
+    """
     _check_options(trials, precision, workers, threads, max_trials)
     base = loaded.base
     module = loaded.module
@@ -115,18 +121,19 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
     ckpt = _Checkpoint(checkpoint, loaded, seed, crn, variants) if checkpoint is not None else None
     if ckpt is not None and resume:
         ckpt.restore(variants)
+    backend = _dask(scheduler, workers, threads)
     bar = _progress(progress)
     try:
         if precision is None:
             target = base.trials if trials is None else trials
-            _advance(loaded.system, variants, [target] * len(variants), workers, threads, bar, ckpt)
+            _advance(loaded.system, variants, [target] * len(variants), workers, threads, bar, ckpt, backend)
         else:
             target = max(PRECISION_FLOOR, trials or 0)
             target = min(target, max_trials)
             pending = list(range(len(variants)))
             while pending:
                 goals = [target if i in pending else variants[i].done for i in range(len(variants))]
-                _advance(loaded.system, variants, goals, workers, threads, bar, ckpt)
+                _advance(loaded.system, variants, goals, workers, threads, bar, ckpt, backend)
                 pending = [i for i in pending if not _precise(variants[i], precision)]
                 if target >= max_trials:
                     break
@@ -138,17 +145,52 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
     finally:
         if bar is not None:
             bar.close()
+        if backend is not None:
+            backend.close()
     if ckpt is not None:
         ckpt.remove()
-    return _result(loaded, variants, seed, precision, max_trials, crn, workers, threads)
+    result = _result(loaded, variants, seed, precision, max_trials, crn, workers, threads)
+    if backend is not None:
+        result.provenance.update(backend.provenance())
+    return result
 
 
-def _advance(system, variants, goals, workers, threads, bar, ckpt=None):
+def _dask(scheduler, workers, threads):
+    """The dask cluster of ``--scheduler`` (``None``: joblib or this process)."""
+    if scheduler is None:
+        return None
+    if workers > 1:
+        raise RunError(f"--workers {workers} starts local joblib processes and --scheduler {scheduler} "
+                       "sends the tasks to a dask cluster: give one of them (local:N starts N dask workers "
+                       "on this machine)")
+    from sim import distributed
+
+    try:
+        return distributed.connect(scheduler, threads)
+    except distributed.SchedulerError as e:
+        raise RunError(str(e)) from None
+
+
+def _remote(backend, system, variants, goals):
+    """The cluster's results in trial order per variant; its errors as :class:`RunError`."""
+    from sim.distributed import SchedulerError
+
+    try:
+        yield from backend.results(system, variants, goals)
+    except SchedulerError as e:
+        raise RunError(str(e)) from None
+
+
+def _advance(system, variants, goals, workers, threads, bar, ckpt=None, backend=None):
     """Run every variant ``v`` up to ``goals[v]`` trials (never fewer than done).
 
     Chunks of one variant are merged in order, so ``done`` is always a
-    contiguous prefix of trials (what a checkpoint records).
+    contiguous prefix of trials (what a checkpoint records). With a dask
+    ``backend`` its tasks stream back as they finish, in order per variant.
     """
+    if backend is not None:
+        _merge_all(_remote(backend, system, variants, goals), variants, bar, ckpt)
+        return
     tasks = []
     for vi, (v, goal) in enumerate(zip(variants, goals)):
         start = v.done
@@ -170,7 +212,12 @@ def _advance(system, variants, goals, workers, threads, bar, ckpt=None):
         par = Parallel(n_jobs=workers, backend="loky", return_as="generator")
         results = par(delayed(_task)(system, variants[vi].inputs, s, c, variants[vi].key, threads)
                       for vi, s, c in tasks)
-    for (vi, s, c), counters in zip(tasks, results):
+    _merge_all(zip(tasks, results), variants, bar, ckpt)
+
+
+def _merge_all(pairs, variants, bar, ckpt):
+    """Merge ``((variant, start, count), counters)`` pairs given in trial order per variant."""
+    for (vi, s, c), counters in pairs:
         v = variants[vi]
         v.counters = _merge(v.counters, counters)
         v.done = s + c
