@@ -219,9 +219,15 @@ class Cluster:
         finally:
             left = [f for _i, f in futures.values() if not f.done()]
             if left:
-                self.client.cancel(left)
+                try:
+                    self.client.cancel(left)
+                except Exception:  # the scheduler is gone: nothing left to cancel
+                    pass
 
     def _completed(self, futures):
+        import asyncio
+        import concurrent.futures
+
         from distributed import as_completed
 
         try:
@@ -229,7 +235,7 @@ class Cluster:
         except ImportError:  # pragma: no cover - older layouts
             from distributed import KilledWorker
 
-        for fut in as_completed([f for _i, f in futures.values()]):
+        for fut in as_completed([f for _i, f in futures.values()], loop=self.client.loop):
             idx, _f = futures[fut.key]
             try:
                 counters = fut.result()
@@ -237,7 +243,7 @@ class Cluster:
                 raise SchedulerError(f"a task was lost with its worker too many times on {self.address} "
                                      f"(dask's allowed-failures): {e}. The checkpoint keeps the trials done; "
                                      "run again with --resume") from None
-            except (OSError, TimeoutError) as e:
+            except (OSError, TimeoutError, asyncio.CancelledError, concurrent.futures.CancelledError) as e:
                 raise SchedulerError(f"lost the connection to the dask scheduler at {self.address}: {e}. "
                                      "The checkpoint keeps the trials done; run again with --resume") from None
             fut.release()
