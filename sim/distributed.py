@@ -165,14 +165,17 @@ class Cluster:
         self._inputs: dict[int, tuple] = {}
         self._token = uuid.uuid4().hex[:12]
         self._round = 0
+        self.most_workers = 0
 
     @property
     def workers(self) -> int:
-        """Worker processes connected now (at least 1 for sizing)."""
+        """Worker processes connected now (at least 1 for sizing); remembers the most seen."""
         try:
-            return max(1, len(self.client.scheduler_info().get("workers", {})))
+            n = len(self.client.scheduler_info().get("workers", {}))
         except Exception:
-            return 1
+            n = 0
+        self.most_workers = max(self.most_workers, n)
+        return max(1, n)
 
     def task_trials(self, remaining: int) -> int:
         """Trials per task for a round of ``remaining`` trials (any size gives the same result)."""
@@ -180,7 +183,8 @@ class Cluster:
         return int(min(MAX_TASK_TRIALS, max(MIN_TASK_TRIALS, per)))
 
     def provenance(self) -> dict:
-        return {"scheduler": self.address, "dask_workers": self.workers, "threads_per_task": self.threads}
+        """``scheduler``, ``dask_workers`` (the most connected at a round's start), ``threads_per_task``."""
+        return {"scheduler": self.address, "dask_workers": self.most_workers, "threads_per_task": self.threads}
 
     def _inputs_future(self, inputs):
         got = self._inputs.get(id(inputs))
@@ -294,6 +298,7 @@ def connect(scheduler: str, threads: int | None = None) -> Cluster:
     cluster = Cluster(address, client, local, threads)
     try:
         _check_workers(cluster, sim.__version__)
+        cluster.workers  # noqa: B018 - counts them for the provenance
     except BaseException:
         cluster.close()
         raise
