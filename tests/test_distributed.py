@@ -216,11 +216,19 @@ def test_killed_worker_still_gives_the_local_result(tmp_path, monkeypatch):
             assert killed and killed["holding"] >= 1, killed  # the victim had tasks in hand
             assert killed["tasks"] == trials // 50_000
             _wait(lambda: len(watch.scheduler_info()["workers"]) == 1, "the scheduler to drop the dead worker")
+            # several rounds on the cluster that is left (precision stopping doubles the trials)
+            monkeypatch.setattr(distributed, "in_order", real_in_order)
+            monkeypatch.setattr(distributed, "MIN_TASK_TRIALS", 4_000)
+            precise_here, _ = api.run(DUEL, precision=0.008, seed=6, write=False)
+            precise_there, _ = api.run(DUEL, precision=0.008, seed=6, write=False, scheduler=address)
         finally:
             watch.close()
         assert remote.provenance["scheduler"] == address
         _same_result(remote, local)
         assert int(remote.summary["trials"].iloc[0]) == trials
+        _same_result(precise_there, precise_here)
+        assert int(precise_there.summary["trials"].iloc[0]) > 10_000  # more than one round
+        assert precise_there.provenance["dask_workers"] == 1
     finally:
         for p in procs:
             if p.poll() is None:
