@@ -155,6 +155,43 @@ def test_local_cluster_gives_the_local_tables(tmp_path, monkeypatch, capsys):
     assert _tables(tmp_path / "there") == _tables(tmp_path / "here")
 
 
+def test_local_cluster_checkpoints_as_results_arrive_and_resumes(tmp_path, monkeypatch):
+    """Each in-order result feeds the checkpoint; a run stopped mid-way resumes on the cluster exactly."""
+    from sim import runner
+
+    monkeypatch.setattr(distributed, "MIN_TASK_TRIALS", 2_000)
+    monkeypatch.setattr(distributed, "MAX_TASK_TRIALS", 2_000)
+    monkeypatch.setattr(runner, "CHECKPOINT_EVERY_S", 0.0)
+    saved = []
+    real_save = runner._Checkpoint.save
+
+    def spy(self, variants, *args, **kwargs):
+        saved.append(sum(v.done for v in variants))
+        return real_save(self, variants, *args, **kwargs)
+
+    monkeypatch.setattr(runner._Checkpoint, "save", spy)
+    real_in_order = distributed.in_order
+
+    def stop_after_five(tasks, completed):
+        for i, item in enumerate(real_in_order(tasks, completed)):
+            if i == 5:
+                raise RuntimeError("stopped mid-run")
+            yield item
+
+    monkeypatch.setattr(distributed, "in_order", stop_after_five)
+    out = tmp_path / "run"
+    with pytest.raises(RuntimeError, match="stopped mid-run"):
+        api.run(DUEL, trials=30_000, seed=3, out=out, scheduler="local:2")
+    assert saved[:5] == [2_000, 4_000, 6_000, 8_000, 10_000] and saved[-1] == 10_000
+    assert api.checkpoint_path(api.load(DUEL), 3, out=out).is_file()
+    monkeypatch.setattr(distributed, "in_order", real_in_order)
+    saved.clear()
+    resumed, _ = api.run(DUEL, trials=30_000, seed=3, out=out, scheduler="local:2", resume=True)
+    assert saved and saved[0] == 12_000, saved  # went on from the checkpoint
+    local, _ = api.run(DUEL, trials=30_000, seed=3, write=False)
+    _same_result(resumed, local)
+
+
 def _wait(cond, what, timeout=90):
     t0 = time.monotonic()
     while not cond():
