@@ -257,7 +257,7 @@ def bench_scaling(n: int) -> dict:
     def once(label, workers, backend):
         v = runner._Variant("duel", None, inputs, key)
         t0 = time.perf_counter()
-        runner._advance(loaded.system, [v], [n], workers, 1, None, None, backend)
+        runner._advance(loaded.system, [v], [n], workers, 1, None, backend=backend)
         box[label] = v.counters
         return time.perf_counter() - t0
 
