@@ -65,7 +65,8 @@ def _target(loaded, seed, out, results_root) -> Path:
 def run(scenario, *, trials: int | None = None, precision: float | None = None, seed: int | None = None,
         workers: int = 1, threads: int | None = None, max_trials: int | None = None,
         out: str | os.PathLike | None = None, write: bool = True, progress: bool | str = False,
-        results_root: str | os.PathLike = "results", resume: bool = False) -> tuple[RunResult, Path | None]:
+        results_root: str | os.PathLike = "results", resume: bool = False,
+        scheduler: str | None = None) -> tuple[RunResult, Path | None]:
     """Run a scenario (a path or a loaded scenario); write its report unless ``write=False``.
 
     Returns the :class:`RunResult` and the directory written (``None`` when
@@ -82,13 +83,18 @@ def run(scenario, *, trials: int | None = None, precision: float | None = None, 
     trials, precision or max_trials. The checkpoint is kept until the report is
     written: if writing fails, :class:`~sim.report.atomic.ReportWriteError`
     says where it is, and :func:`report` (``sim report``) writes the report from it.
+
+    ``scheduler`` sends the trials to a dask.distributed cluster instead of
+    running them here: ``"tcp://host:8786"`` (a ``dask scheduler``) or
+    ``"local:N"`` (N worker processes on this machine); same result
+    (:mod:`sim.distributed`).
     """
     from sim.runner import check_run_options, claim_checkpoint, run_loaded
 
     loaded = load(scenario) if isinstance(scenario, (str, os.PathLike)) else scenario
     check_run_options(trials, precision, workers, threads, max_trials, seed)
     kw = dict(trials=trials, precision=precision, seed=seed, workers=workers, threads=threads,
-              max_trials=max_trials, progress=progress)
+              max_trials=max_trials, progress=progress, scheduler=scheduler)
     if not write:
         return run_loaded(loaded, **kw), None
     target = _target(loaded, seed, out, results_root)

@@ -36,6 +36,19 @@ What is measured (:func:`run_bench`), on whatever machine runs it:
   now-filled cache. ``warm_start_default_cache_s`` runs it with the normal
   cache (for information; it is warm unless the sources changed since the
   last run).
+* ``scale_*`` -- throughput scaling over processes, on the reference duel
+  through the runner (:func:`sim.runner._advance`: its keyed tasks, merged
+  in order), every process pinned to one numba thread:
+  ``scale_1_worker_per_s`` in this process; ``scale_joblib_2_workers_per_s``
+  on 2 joblib (loky) workers; ``scale_dask_2_workers_per_s`` on a
+  2-worker dask LocalCluster (:mod:`sim.distributed`). The ratios
+  ``scale_joblib_2_workers`` and ``scale_dask_2_workers`` divide each by the
+  1-worker rate (targets 1.8 and 1.6 on a 2-core machine). Each is the best
+  of 3 after a warm-up round (the pools and cluster are started, and their
+  kernels loaded, before timing), the three timed in turn so that a change
+  in the machine's load hits all alike; ``loadavg_1m_before_scaling`` is the
+  load just before. On a busy machine the ratios say little. The counters of every timed run are checked equal to the
+  1-worker run's.
 
 Nothing here is hard-coded: ``targets`` are the goals, ``meets_targets``
 compares the measured values with them.
@@ -62,13 +75,15 @@ START_SCENARIO = SCENARIOS / "quickstart.yaml"
 START_TRIALS = 20_000
 
 #: goals; "warm_start_s" is an upper bound, the others lower bounds
-TARGETS = {"raw_d6_per_s": 5e8, "duel_per_s": 5e6, "duel_vs_python": 200, "warm_start_s": 3.0}
+TARGETS = {"raw_d6_per_s": 5e8, "duel_per_s": 5e6, "duel_vs_python": 200, "warm_start_s": 3.0,
+           "scale_joblib_2_workers": 1.8, "scale_dask_2_workers": 1.6}
 _UPPER_BOUND = {"warm_start_s"}
 
 #: sizes (full run, quick run)
 RAW_DICE = (200_000_000, 10_000_000)
 DUELS = (4_000_000, 200_000)
 PYTHON_DUELS = (20_000, 2_000)
+SCALING_DUELS = (1 << 23, 1 << 19)  # whole numbers of the runner's 2^18-trial chunks, even per worker
 
 #: average dice rolled by 2d6! (each die is followed by another with probability 1/6)
 EXPLODING_2D6_DICE = 2 * 6 / 5
@@ -221,6 +236,59 @@ def bench_start(scenario: str | os.PathLike) -> dict:
     return {"cold_start_s": cold, "warm_start_s": warm, "warm_start_default_cache_s": default}
 
 
+def bench_scaling(n: int) -> dict:
+    """Duels per second on 1 process, 2 joblib workers and a 2-worker dask LocalCluster.
+
+    ``n`` duels of the reference duel per timed run, all through the
+    runner's keyed tasks with one numba thread per process; the counters of
+    every run must equal the 1-process run's (``RuntimeError`` otherwise).
+    """
+    import numba
+
+    from sim import distributed, runner
+    from sim.rng import stream_key
+    from sim.scenario import load_scenario
+
+    loaded = load_scenario(str(DUEL_SCENARIO))
+    inputs = loaded.module.compile(loaded.variants[0][1])
+    key = stream_key(SEED)
+    box: dict = {}
+
+    def once(label, workers, backend):
+        v = runner._Variant("duel", None, inputs, key)
+        t0 = time.perf_counter()
+        runner._advance(loaded.system, [v], [n], workers, 1, None, backend=backend)
+        box[label] = v.counters
+        return time.perf_counter() - t0
+
+    before = numba.get_num_threads()
+    out = {"loadavg_1m_before_scaling": os.getloadavg()[0] if hasattr(os, "getloadavg") else None}
+    cluster = None
+    try:
+        cluster = distributed.connect("local:2", threads=1)
+        setups = {"1_worker": (1, None), "joblib_2_workers": (2, None), "dask_2_workers": (1, cluster)}
+        for label, (workers, backend) in setups.items():
+            once(label, workers, backend)  # warm-up: start the pool or cluster, load the kernels there
+        best = dict.fromkeys(setups, float("inf"))
+        for _ in range(REPEATS):  # interleaved, so a change in the machine's load hits all three alike
+            for label, (workers, backend) in setups.items():
+                best[label] = min(best[label], once(label, workers, backend))
+    finally:
+        if cluster is not None:
+            cluster.close()
+        numba.set_num_threads(before)
+    for label, t in best.items():
+        out[f"scale_{label}_per_s"] = n / t
+    for label in ("joblib_2_workers", "dask_2_workers"):
+        for k, a in box["1_worker"].items():
+            if not np.array_equal(a, box[label][k]):
+                raise RuntimeError(f"bench: the {label} run's counter {k} differs from the 1-worker run's")
+    one = out["scale_1_worker_per_s"]
+    out["scale_joblib_2_workers"] = out["scale_joblib_2_workers_per_s"] / one
+    out["scale_dask_2_workers"] = out["scale_dask_2_workers_per_s"] / one
+    return out
+
+
 # ---------------------------------------------------------------- the benchmark
 
 
@@ -279,10 +347,12 @@ def run_bench(quick: bool = False, *, start_scenario: str | os.PathLike | None =
             res.update(extra)
 
     res.update(bench_start(scenario))
+    res.update(bench_scaling(SCALING_DUELS[q]))
     res["start_scenario"] = os.path.relpath(scenario, ROOT) if scenario.is_relative_to(ROOT) else str(scenario)
     res["start_trials"] = START_TRIALS
 
     res["sizes"] = {"raw_d6": RAW_DICE[q], "duels": DUELS[q], "python_duels": PYTHON_DUELS[q],
+                    "scaling_duels": SCALING_DUELS[q],
                     "repeats": REPEATS}
     res["threads"] = threads
     res["cpu_count"] = os.cpu_count()
@@ -321,6 +391,12 @@ _ROWS = [
     ("cold_start_s", "cold start s (empty cache)"),
     ("warm_start_s", "warm start s"),
     ("warm_start_default_cache_s", "warm start s (default cache)"),
+    ("scale_1_worker_per_s", "duels / s, 1 process, 1 thread"),
+    ("scale_joblib_2_workers_per_s", "duels / s, 2 joblib workers"),
+    ("scale_joblib_2_workers", "scaling 1 -> 2 joblib workers"),
+    ("scale_dask_2_workers_per_s", "duels / s, dask LocalCluster of 2"),
+    ("scale_dask_2_workers", "scaling 1 -> 2 dask workers"),
+    ("loadavg_1m_before_scaling", "load (1 min) before scaling"),
 ]
 
 
@@ -341,7 +417,7 @@ def format_bench(d: dict) -> str:
     # measurements added by rule systems (d10, cards...): every numeric key
     # not in the table above, with its target when it has one
     shown = {k for k, _ in _ROWS}
-    skip = {"quick", "loadavg_1m_before", "threads", "cpu_count", "start_trials"}
+    skip = {"quick", "loadavg_1m_before", "loadavg_1m_before_scaling", "threads", "cpu_count", "start_trials"}
     for key, v in d.items():
         if key in shown or key in skip or isinstance(v, (bool, dict, list, str)) or v is None:
             continue

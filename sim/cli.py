@@ -87,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--seed", type=_seed, help="master seed (default: the file's)")
     r.add_argument("--workers", type=_positive_int, default=1, help="processes (joblib)")
     r.add_argument("--threads", type=_positive_int, help="numba threads per process")
+    r.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the trials on a dask.distributed cluster: tcp://HOST:8786, or local:N "
+                        "for N worker processes on this machine (default: here, joblib)")
     r.add_argument("--out", help="run directory to write (default results/<scenario>/<run-id>)")
     r.add_argument("--json", action="store_true", help="print the results as one JSON object")
     r.add_argument("--quiet", action="store_true", help="no progress bar, no summary text")
@@ -194,7 +197,7 @@ def cmd_run(a) -> int:
     progress = a.progress or ("none" if a.quiet or a.json else "auto")
     result, out = api.run(a.file, trials=a.trials, precision=a.precision, seed=a.seed, workers=a.workers,
                           threads=a.threads, max_trials=a.max_trials, out=a.out, write=not a.no_write,
-                          progress=progress, resume=a.resume)
+                          progress=progress, resume=a.resume, scheduler=a.scheduler)
     return _print_result(a, result, out)
 
 

@@ -125,7 +125,7 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
                seed: int | None = None, workers: int = 1, threads: int | None = None,
                max_trials: int | None = None, progress: bool | str = False,
                checkpoint: Path | None = None, resume: bool = False,
-               keep_checkpoint: bool = False) -> RunResult:
+               keep_checkpoint: bool = False, scheduler: str | None = None) -> RunResult:
     """Simulate every variant of ``loaded`` (a :class:`sim.scenario.LoadedScenario`).
 
     ``progress``: a mode of :func:`sim.progress.make_progress` (``True`` is
@@ -133,7 +133,9 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
     ``resume``, to continue from). It is removed at the end, unless
     ``keep_checkpoint``: then it is saved once more marked complete, and the
     caller removes it once the report is written (``sim report`` can write the
-    report from a complete one).
+    report from a complete one). ``scheduler`` (``tcp://host:8786`` or
+    ``local:N``) runs the tasks on a dask.distributed cluster
+    (:mod:`sim.distributed`) instead of joblib; the result is the same.
     """
     check_run_options(trials, precision, workers, threads, max_trials)
     base = loaded.base
@@ -151,10 +153,11 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
         ckpt = _Checkpoint(checkpoint, loaded, seed, crn, variants, request, workers, threads)
     if ckpt is not None and resume:
         ckpt.restore(variants)
+    backend = _dask(scheduler, workers, threads)
     bar = make_progress(progress)
     finished = False
     try:
-        _simulate(loaded.system, variants, request, workers, threads, bar, ckpt)
+        _simulate(loaded.system, variants, request, workers, threads, bar, ckpt, backend)
         finished = True
     except BaseException:
         if ckpt is not None:
@@ -163,22 +166,53 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
     finally:
         if bar is not None:
             bar.close(final=finished)
+        if backend is not None:
+            backend.close()
     if ckpt is not None:
         if keep_checkpoint:
             ckpt.save(variants, force=True, complete=True)
         else:
             ckpt.remove()
-    return _result(loaded, variants, seed, precision, max_trials, crn, workers, threads)
+    result = _result(loaded, variants, seed, precision, max_trials, crn, workers, threads)
+    if backend is not None:
+        result.provenance.update(backend.provenance())
+    return result
 
 
-def _simulate(system, variants, request, workers, threads, bar, ckpt) -> None:
+def _dask(scheduler, workers, threads):
+    """The dask cluster of ``--scheduler`` (``None``: joblib or this process)."""
+    if scheduler is None:
+        return None
+    if workers > 1:
+        raise RunError(f"--workers {workers} starts local joblib processes and --scheduler {scheduler} "
+                       "sends the tasks to a dask cluster: give one of them (local:N starts N dask workers "
+                       "on this machine)")
+    from sim import distributed
+
+    try:
+        return distributed.connect(scheduler, threads)
+    except distributed.SchedulerError as e:
+        raise RunError(str(e)) from None
+
+
+def _remote(backend, system, variants, goals):
+    """The cluster's results in trial order per variant; its errors as :class:`RunError`."""
+    from sim.distributed import SchedulerError
+
+    try:
+        yield from backend.results(system, variants, goals)
+    except SchedulerError as e:
+        raise RunError(str(e)) from None
+
+
+def _simulate(system, variants, request, workers, threads, bar, ckpt, backend=None) -> None:
     """Run the trials ``request`` asks for (fixed, or doubling to a precision)."""
     precision, max_trials = request["precision"], request["max_trials"]
     if precision is None:
         target = request["trials"]
         if bar is not None:
             bar.set_total(sum(max(0, target - v.done) for v in variants))
-        _advance(system, variants, [target] * len(variants), workers, threads, bar, ckpt)
+        _advance(system, variants, [target] * len(variants), workers, threads, bar, ckpt, backend)
         return
     target = min(max(PRECISION_FLOOR, request["trials"] or 0), max_trials)
     pending = list(range(len(variants)))
@@ -187,7 +221,7 @@ def _simulate(system, variants, request, workers, threads, bar, ckpt) -> None:
         if bar is not None:
             bar.set_total(bar.n + _precision_estimate(variants, pending, target, precision, max_trials),
                           estimate=True)
-        _advance(system, variants, goals, workers, threads, bar, ckpt)
+        _advance(system, variants, goals, workers, threads, bar, ckpt, backend)
         pending = [i for i in pending if not _precise(variants[i], precision)]
         if target >= max_trials:
             break
@@ -211,12 +245,16 @@ def _precision_estimate(variants, pending, target, h, max_trials) -> int:
     return left
 
 
-def _advance(system, variants, goals, workers, threads, bar, ckpt=None):
+def _advance(system, variants, goals, workers, threads, bar, ckpt=None, backend=None):
     """Run every variant ``v`` up to ``goals[v]`` trials (never fewer than done).
 
     Chunks of one variant are merged in order, so ``done`` is always a
-    contiguous prefix of trials (what a checkpoint records).
+    contiguous prefix of trials (what a checkpoint records). With a dask
+    ``backend`` its tasks stream back as they finish, in order per variant.
     """
+    if backend is not None:
+        _merge_all(_remote(backend, system, variants, goals), variants, bar, ckpt)
+        return
     tasks = []
     for vi, (v, goal) in enumerate(zip(variants, goals)):
         start = v.done
@@ -238,7 +276,12 @@ def _advance(system, variants, goals, workers, threads, bar, ckpt=None):
         par = Parallel(n_jobs=workers, backend="loky", return_as="generator")
         results = par(delayed(_task)(system, variants[vi].inputs, s, c, variants[vi].key, threads)
                       for vi, s, c in tasks)
-    for (vi, s, c), counters in zip(tasks, results):
+    _merge_all(zip(tasks, results), variants, bar, ckpt)
+
+
+def _merge_all(pairs, variants, bar, ckpt):
+    """Merge ``((variant, start, count), counters)`` pairs given in trial order per variant."""
+    for (vi, s, c), counters in pairs:
         v = variants[vi]
         v.counters = _merge(v.counters, counters)
         v.done = s + c
