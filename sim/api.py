@@ -89,14 +89,28 @@ def run(scenario, *, trials: int | None = None, precision: float | None = None, 
     ``"local:N"`` (N worker processes on this machine); same result
     (:mod:`sim.distributed`).
     """
-    from sim.runner import check_run_options, claim_checkpoint, run_loaded
+    from sim.runner import check_run_options, connect_scheduler, run_loaded
 
     loaded = load(scenario) if isinstance(scenario, (str, os.PathLike)) else scenario
     check_run_options(trials, precision, workers, threads, max_trials, seed)
     kw = dict(trials=trials, precision=precision, seed=seed, workers=workers, threads=threads,
               max_trials=max_trials, progress=progress, scheduler=scheduler)
-    if not write:
-        return run_loaded(loaded, **kw), None
+    # a cluster that cannot be reached is an input error: found before anything is written
+    backend = connect_scheduler(scheduler, workers, threads)
+    kw["backend"] = backend
+    try:
+        if not write:
+            return run_loaded(loaded, **kw), None
+        return _run_and_write(loaded, kw, seed, out, results_root, resume)
+    finally:
+        if backend is not None:
+            backend.close()
+
+
+def _run_and_write(loaded, kw, seed, out, results_root, resume):
+    """Run with a checkpoint owned by this run, then write the report (see :func:`run`)."""
+    from sim.runner import claim_checkpoint, run_loaded
+
     target = _target(loaded, seed, out, results_root)
     ckpt, lock, notices = claim_checkpoint(checkpoint_path(loaded, seed, results_root, out),
                                            resume=resume, shared=out is None)

@@ -125,7 +125,7 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
                seed: int | None = None, workers: int = 1, threads: int | None = None,
                max_trials: int | None = None, progress: bool | str = False,
                checkpoint: Path | None = None, resume: bool = False,
-               keep_checkpoint: bool = False, scheduler: str | None = None) -> RunResult:
+               keep_checkpoint: bool = False, scheduler: str | None = None, backend=None) -> RunResult:
     """Simulate every variant of ``loaded`` (a :class:`sim.scenario.LoadedScenario`).
 
     ``progress``: a mode of :func:`sim.progress.make_progress` (``True`` is
@@ -136,6 +136,8 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
     report from a complete one). ``scheduler`` (``tcp://host:8786`` or
     ``local:N``) runs the tasks on a dask.distributed cluster
     (:mod:`sim.distributed`) instead of joblib; the result is the same.
+    ``backend``: a cluster already connected by the caller (:func:`connect_scheduler`),
+    which the caller closes.
     """
     check_run_options(trials, precision, workers, threads, max_trials)
     base = loaded.base
@@ -153,7 +155,9 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
         ckpt = _Checkpoint(checkpoint, loaded, seed, crn, variants, request, workers, threads)
     if ckpt is not None and resume:
         ckpt.restore(variants)
-    backend = _dask(scheduler, workers, threads)
+    own = backend is None
+    if own:
+        backend = _dask(scheduler, workers, threads)
     bar = make_progress(progress)
     finished = False
     try:
@@ -166,7 +170,7 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
     finally:
         if bar is not None:
             bar.close(final=finished)
-        if backend is not None:
+        if own and backend is not None:
             backend.close()
     if ckpt is not None:
         if keep_checkpoint:
@@ -177,6 +181,12 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
     if backend is not None:
         result.provenance.update(backend.provenance())
     return result
+
+
+def connect_scheduler(scheduler, workers=1, threads=None):
+    """The dask cluster of ``--scheduler``, connected (``None`` without one): for a
+    caller that must know it is reachable before writing anything (``sim.api.run``)."""
+    return _dask(scheduler, workers, threads)
 
 
 def _dask(scheduler, workers, threads):
