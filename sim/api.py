@@ -193,12 +193,14 @@ def rules(system: str) -> list[dict]:
 
 
 def study(path, *, trials: int | None = None, seed: int | None = None, out=None, write: bool = True,
-          results_root: str | os.PathLike = "results"):
+          results_root: str | os.PathLike = "results", scheduler: str | None = None):
     """Run the ``study:`` block of a scenario file (see ``docs/studies.md``); returns a
-    :class:`sim.study.StudyResult` (``sections``: tables, charts, reading; ``out_dir``)."""
+    :class:`sim.study.StudyResult` (``sections``: tables, charts, reading; ``out_dir``).
+    ``scheduler``: play the trials on a dask cluster (``tcp://host:8786``, ``local:N``)."""
     from sim.study import run_study
 
-    return run_study(path, trials=trials, seed=seed, out=out, write=write, results_root=results_root)
+    return run_study(path, trials=trials, seed=seed, out=out, write=write, results_root=results_root,
+                     scheduler=scheduler)
 
 
 def plan(p1: float, p2: float | None = None, **kwargs) -> dict:

@@ -150,6 +150,9 @@ def _study_parsers(sub) -> None:
     st.add_argument("--out", help="directory to write (default results/<scenario>/study-<run-id>)")
     st.add_argument("--no-write", action="store_true", help="print only; write no files")
     st.add_argument("--json", action="store_true", help="print the tables as one JSON object")
+    st.add_argument("--scheduler", metavar="ADDRESS",
+                    help="play the trials on a dask.distributed cluster: tcp://HOST:8786, or local:N "
+                         "for N worker processes here (same tables; docs/distributed.md)")
 
     pn = sub.add_parser("plan", help="how many trials a comparison of two win rates needs")
     pn.add_argument("--p1", type=_rate, required=True, help="win rate of arm A (or the one rate)")
@@ -297,7 +300,8 @@ def cmd_study(a) -> int:
     from sim.study.run import StudyError
 
     try:
-        res = api.study(a.file, trials=a.trials, seed=a.seed, out=a.out, write=not a.no_write)
+        res = api.study(a.file, trials=a.trials, seed=a.seed, out=a.out, write=not a.no_write,
+                        scheduler=a.scheduler)
     except StudyError as e:
         raise CliError(str(e)) from None
     if a.json:

@@ -119,6 +119,22 @@ def run_task(system: str, inputs, start: int, count: int, key, threads: int, ver
     return get_system(system).simulate(inputs, start, count, key)
 
 
+def run_trials_task(system: str, inputs, start: int, count: int, key, threads: int, version: str):
+    """One study task on a worker: the per-trial rows of trials ``start ..
+    start+count-1`` (:func:`sim.trials.per_trial`), with the checks of :func:`run_task`."""
+    import numba
+
+    import sim
+
+    if sim.__version__ != version:
+        raise SchedulerError(f"this worker runs mgsim {sim.__version__}, the client {version}: "
+                             "start the workers from the same version of the package")
+    numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+    from sim.trials import per_trial
+
+    return per_trial(system, inputs, start, count, key)
+
+
 def _identity(x):
     """The compiled inputs of a variant as a task result (shipped once, recomputable)."""
     return x
@@ -227,6 +243,26 @@ class Cluster:
                     self.client.cancel(left)
                 except Exception:  # the scheduler is gone: nothing left to cancel
                     pass
+
+    def per_trial(self, system: str, inputs, start: int, count: int, key):
+        """:func:`sim.trials.per_trial` on the cluster: the trials cut into tasks that
+        run on the workers at once, gathered in trial order (the same rows)."""
+        import pandas as pd
+
+        import sim
+
+        size = max(1, min(self.task_trials(count), MAX_TASK_TRIALS))
+        self._round += 1
+        futures = [self.client.submit(run_trials_task, system, self._inputs_future(inputs), s,
+                                      min(size, start + count - s), key, self.threads, sim.__version__,
+                                      retries=RETRIES,
+                                      key=f"sim-trials-{system}-{self._token}-r{self._round}-{s}")
+                   for s in range(start, start + count, size)]
+        try:
+            parts = self.client.gather(futures)
+        except Exception as e:
+            raise SchedulerError(f"the study's tasks failed on {self.address}: {type(e).__name__}: {e}") from None
+        return pd.concat(parts, ignore_index=True)
 
     def _completed(self, futures):
         import asyncio

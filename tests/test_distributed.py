@@ -287,3 +287,25 @@ def test_bench_scaling_keys_and_same_counters():
     one = got["scale_1_worker_per_s"]
     assert got["scale_joblib_2_workers"] == pytest.approx(got["scale_joblib_2_workers_per_s"] / one)
     assert got["scale_dask_2_workers"] == pytest.approx(got["scale_dask_2_workers_per_s"] / one)
+
+
+def test_a_study_on_a_local_cluster_gives_the_local_tables(monkeypatch):
+    """``sim study --scheduler local:2``: the arms' trials played on the workers in tasks of
+    1,500 give exactly the tables of the study played here."""
+    monkeypatch.setattr(distributed, "MIN_TASK_TRIALS", 1_500)
+    monkeypatch.setattr(distributed, "MAX_TASK_TRIALS", 1_500)
+    study = ROOT / "scenarios" / "studies" / "compare-inflict.yaml"
+    here = api.study(study, trials=6000, write=False)
+    there = api.study(study, trials=6000, write=False, scheduler="local:2")
+    a, b = here.sections[0].tables, there.sections[0].tables
+    assert a.keys() == b.keys()
+    for k in a:
+        pd.testing.assert_frame_equal(a[k], b[k], check_exact=True)
+
+
+def test_a_whole_file_study_refuses_a_scheduler():
+    from sim.study.run import StudyError
+
+    with pytest.raises(StudyError, match="without --scheduler"):
+        api.study(ROOT / "scenarios" / "studies" / "lethality-41-vs-d10.yaml", trials=100, write=False,
+                  scheduler="local:2")

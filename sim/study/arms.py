@@ -88,6 +88,8 @@ class StudyContext:
         self._data = {k: v for k, v in loaded.raw.items() if k not in ("study", "variants", "sweep")}
         self._targets = _Targets(self._data)
         self._independent: dict[str, Arm] = {}
+        #: a dask cluster (:class:`sim.distributed.Cluster`) that plays the trials, or None
+        self.backend = None
 
     # ------------------------------------------------------------ building arms
 
@@ -139,7 +141,10 @@ class StudyContext:
 
         while arm.done < n:
             count = min(CHUNK, n - arm.done)
-            arm.frames.append(per_trial(self.system, arm.inputs, arm.done, count, arm.key))
+            if self.backend is not None:  # the same rows, played on the cluster's workers
+                arm.frames.append(self.backend.per_trial(self.system, arm.inputs, arm.done, count, arm.key))
+            else:
+                arm.frames.append(per_trial(self.system, arm.inputs, arm.done, count, arm.key))
             arm.done += count
         if len(arm.frames) > 1:
             arm.frames = [pd.concat(arm.frames, ignore_index=True)]

@@ -57,14 +57,16 @@ def _check(trials, seed):
 
 def run_study(study, *, trials: int | None = None, seed: int | None = None,
               out: str | os.PathLike | None = None, write: bool = True,
-              results_root: str | os.PathLike = "results") -> StudyResult:
+              results_root: str | os.PathLike = "results", scheduler: str | None = None) -> StudyResult:
     """Run the study of a file (a path or a :class:`LoadedStudy`).
 
     ``trials``: trials per arm (default: the scenario's ``trials``; with the
     study's ``precision`` the starting count); ``seed``: master seed (default:
     the scenario's). Writes ``<stem>.csv`` tables, PNG charts, ``study.json``
     and ``report.html`` into ``out`` (default :func:`default_out_dir`) unless
-    ``write=False``.
+    ``write=False``. ``scheduler`` (``tcp://host:8786`` or ``local:N``) plays the
+    arms' trials on a dask cluster (:mod:`sim.distributed`): the same rows, so the
+    same tables.
     """
     _check(trials, seed)
     if isinstance(study, (str, os.PathLike)):
@@ -72,6 +74,9 @@ def run_study(study, *, trials: int | None = None, seed: int | None = None,
 
         kind = file_kind(load_yaml(study))
         if kind is not None:
+            if scheduler is not None:
+                raise StudyError(f"--scheduler: the {kind} study plays its systems in this process; "
+                                 "run it without --scheduler")
             return _run_file_kind(kind, study, trials, seed, out, write, results_root)
     ls: LoadedStudy = load_study(study) if isinstance(study, (str, os.PathLike)) else study
     if out is not None and write:
@@ -81,7 +86,12 @@ def run_study(study, *, trials: int | None = None, seed: int | None = None,
     spec = ls.spec
     ctx = StudyContext(ls.loaded, ls.doc, seed=seed, trials=trials or base.trials,
                        max_trials=spec.max_trials or base.max_trials)
-    section = registry.get_kind(spec.kind).run(ctx, spec)
+    ctx.backend = _connect(scheduler)
+    try:
+        section = registry.get_kind(spec.kind).run(ctx, spec)
+    finally:
+        if ctx.backend is not None:
+            ctx.backend.close()
     from sim.runner import git_commit
     import sim
 
@@ -99,6 +109,19 @@ def run_study(study, *, trials: int | None = None, seed: int | None = None,
                   f"{res.trials:,} trials · study kind <b>{spec.kind}</b>")
         res.out_dir = write_study(target, res.name, header, res.sections, prov)
     return res
+
+
+def _connect(scheduler):
+    """The dask cluster of ``--scheduler`` (None without one); a bad or unreachable
+    address is a :class:`StudyError`."""
+    if scheduler is None:
+        return None
+    from sim.runner import RunError, connect_scheduler
+
+    try:
+        return connect_scheduler(scheduler)
+    except RunError as e:
+        raise StudyError(str(e)) from None
 
 
 def _run_file_kind(kind, path, trials, seed, out, write, results_root) -> StudyResult:
