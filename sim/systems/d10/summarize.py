@@ -8,6 +8,7 @@ from sim.curves import combatant_curves as _combatant_curves
 from sim.curves import round_curves
 
 from sim.stats import wilson
+from sim.summaries import side_sums
 
 from . import kernel as K
 
@@ -74,18 +75,13 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
 
 
 def sides(counters: dict, inputs, variant: str) -> pd.DataFrame:
-    """One row per side: wounds dealt/taken, knock-outs and deaths summed over members."""
+    """One row per side: wounds dealt/taken (also as the shared ``damage_*``,
+    docs/metrics.md), knock-outs, deaths, permanent wounds, mana and Fortune
+    spent, summed over its members, per trial."""
+    out = side_sums(counters, inputs, variant, {
+        "wounds_dealt": K.K_DEALT, "wounds_taken": K.K_TAKEN, "damage_dealt": K.K_DEALT,
+        "damage_taken": K.K_TAKEN, "knockouts": K.K_KOS, "deaths": K.K_DEATHS, "permanent_wounds": K.K_PERM,
+        "mana_spent": K.K_MANA, "fortune_spent": K.K_FORTUNE})
     n = int(counters["outcomes"].sum())
-    c = counters["combatants"]
-    rows = []
-    for s, side in enumerate(inputs.side_names):
-        idx = [j for j in range(len(inputs.names)) if inputs.sides[j] == s]
-        sub = c[idx]
-        rows.append({"variant": variant, "side": side, "members": len(idx),
-                     "wounds_dealt": sub[:, K.K_DEALT].sum() / n, "wounds_taken": sub[:, K.K_TAKEN].sum() / n,
-                     "damage_dealt": sub[:, K.K_DEALT].sum() / n, "damage_taken": sub[:, K.K_TAKEN].sum() / n,
-                     "knockouts": sub[:, K.K_KOS].sum() / n, "deaths": sub[:, K.K_DEATHS].sum() / n,
-                     "permanent_wounds": sub[:, K.K_PERM].sum() / n, "mana_spent": sub[:, K.K_MANA].sum() / n,
-                     "fortune_spent": sub[:, K.K_FORTUNE].sum() / n,
-                     "fights_per_trial": float(counters["fights"][0]) / n if "fights" in counters else 1.0})
-    return pd.DataFrame(rows)
+    out["fights_per_trial"] = float(counters["fights"][0]) / n if "fights" in counters else 1.0
+    return out

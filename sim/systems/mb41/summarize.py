@@ -7,6 +7,7 @@ import pandas as pd
 from sim.curves import combatant_curves as _combatant_curves
 from sim.curves import round_curves
 from sim.stats import wilson
+from sim.summaries import side_sums
 
 from . import kernel as K
 from .schema import STATS
@@ -22,16 +23,8 @@ def sides(counters: dict, inputs, variant: str) -> pd.DataFrame:
     """One row per side, summed over its members (the columns d10's ``sides.csv``
     shares, docs/metrics.md): damage dealt and taken, knock-outs (drops to 0
     Resolve, L1420) and deaths, per fight."""
-    n = int(counters["outcomes"].sum())
-    c = counters["combatants"]
-    rows = []
-    for s, side in enumerate(inputs.side_names):
-        idx = [j for j in range(len(inputs.names)) if inputs.sides[j] == s]
-        sub = c[idx]
-        rows.append({"variant": variant, "side": side, "members": len(idx),
-                     "damage_dealt": sub[:, K.K_DEALT].sum() / n, "damage_taken": sub[:, K.K_TAKEN].sum() / n,
-                     "knockouts": sub[:, K.K_KOS].sum() / n, "deaths": sub[:, K.K_DEATHS].sum() / n})
-    return pd.DataFrame(rows)
+    return side_sums(counters, inputs, variant, {"damage_dealt": K.K_DEALT, "damage_taken": K.K_TAKEN,
+                                                  "knockouts": K.K_KOS, "deaths": K.K_DEATHS})
 
 
 def combatant_curves(counters: dict, inputs, variant: str) -> pd.DataFrame:
