@@ -125,7 +125,9 @@ def test_layout_sections_tile_their_arrays():
     assert layout.STATE.stop == layout.NDYN
 
 
-_NUMBA_CODE = re.compile(r"^\s*(@(kernel|jit|pjit|part|njit|numba\.\w+)\b|import numba|from numba)", re.M)
+#: numba code at a module's top level: a kernel decorator, or numba imported for the module
+#: (an ``import numba`` inside a function, to set the thread count, is not kernel code)
+_NUMBA_CODE = re.compile(r"^(@(kernel|jit|pjit|part|njit|numba\.\w+)\b|import numba|from numba)", re.M)
 
 
 def _numba_modules(folder: Path) -> set[str]:
@@ -138,7 +140,7 @@ def test_every_shared_kernel_module_keys_the_cache():
     a module of plain Python must not be (an edit to the CLI recompiles nothing)."""
     from sim.cache import SHARED_KERNEL_MODULES
 
-    plain_ok = {"bench.py", "bench_python.py", "cache.py", "cli.py", "notice.py", "runner.py", "warmup.py"}
+    plain_ok = {"notice.py"}  # listens to numba's compile events; no kernel
     found = _numba_modules(SIM) - plain_ok
     assert found <= set(SHARED_KERNEL_MODULES), f"numba code outside the cache key: {found - set(SHARED_KERNEL_MODULES)}"
     assert all((SIM / m).is_file() for m in SHARED_KERNEL_MODULES)
