@@ -234,7 +234,10 @@ def stream_key(seed, variant_key: int = 0) -> np.uint64:
     """
     k = hash_seed(seed)
     if variant_key:
-        k = int(mix64(np.uint64(k) ^ mix64(np.uint64(variant_key) * _GOLDEN)))
+        # the product modulo 2^64 in Python integers: the same value as the uint64
+        # product, without numpy's overflow warning on scalars
+        v = np.uint64((int(variant_key) * int(_GOLDEN)) & 0xFFFFFFFFFFFFFFFF)
+        k = int(mix64(np.uint64(k) ^ mix64(v)))
     return np.uint64(k)
 
 

@@ -96,3 +96,25 @@ def test_scripted_pools_read_faces_in_book_order():
     assert _scripted(st, 1) == (5, 0)
     st = scripted_state([f - 1 for f in (6, 6, 6, 6, 6, 1, 1)])
     assert _scripted(st, 2) == (32, 5)
+
+
+def test_variant_stream_keys_warn_nothing_and_keep_their_values():
+    """Independent streams (crn: false) use variant keys 1, 2, ...: the key is the uint64
+    arithmetic of the documented mixing, computed without numpy's scalar overflow warning."""
+    import warnings
+
+    import numpy as np
+
+    from sim import rng
+
+    def reference(seed, v):
+        with np.errstate(over="ignore"):
+            g = np.uint64(0x9E3779B97F4A7C15)
+            return np.uint64(int(rng.mix64(np.uint64(rng.hash_seed(seed)) ^ rng.mix64(np.uint64(v) * g))))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        keys = [rng.stream_key(21, v) for v in range(6)]
+    assert keys[0] == np.uint64(rng.hash_seed(21))
+    assert keys[1:] == [reference(21, v) for v in range(1, 6)]
+    assert len(set(int(k) for k in keys)) == 6

@@ -51,9 +51,8 @@ class Arm:
 
 
 def _key(seed: int, variant_key: int) -> np.uint64:
-    """:func:`sim.rng.stream_key` (its uint64 multiply wraps on purpose: no warning)."""
-    with np.errstate(over="ignore"):
-        return rng.stream_key(seed, variant_key)
+    """:func:`sim.rng.stream_key` (the streams of ``sim run``'s variant ``variant_key``)."""
+    return rng.stream_key(seed, variant_key)
 
 
 def metric_columns(df: pd.DataFrame) -> dict[str, np.ndarray]:
