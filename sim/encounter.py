@@ -174,12 +174,14 @@ def _merge_sides(sides: list, over: list) -> list:
         if i >= len(out) or not isinstance(s, dict):
             out.append(copy.deepcopy(s))
             continue
-        members = {m.get("name"): m for m in out[i].get("members", [])}
+        members = out[i].setdefault("members", [])
+        index = {m.get("name"): j for j, m in enumerate(members)}
         for m in s.get("members", []):
-            if isinstance(m, dict) and m.get("name") in members:
-                members[m["name"]].update(deep_merge(members[m["name"]], m))
+            if isinstance(m, dict) and m.get("name") in index:
+                j = index[m["name"]]
+                members[j] = deep_merge(members[j], m)
             else:
-                out[i].setdefault("members", []).append(copy.deepcopy(m))
+                members.append(copy.deepcopy(m))
         out[i].update({k: copy.deepcopy(v) for k, v in s.items() if k != "members"})
     return out
 

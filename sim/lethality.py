@@ -26,7 +26,7 @@ at equal difficulty.
 """
 from __future__ import annotations
 
-import json
+import copy
 import math
 from pathlib import Path
 from typing import Literal
@@ -84,7 +84,7 @@ def _load_generated(data: dict, label: str):
 
 def _set_path(data: dict, path: str, value) -> dict:
     """``data`` with the first enemy's field ``path`` (dotted) set to ``value``."""
-    out = deep_merge(data, {})
+    out = copy.deepcopy(data)
     node = out["sides"][1]["members"][0]
     keys = path.split(".")
     for k in keys[:-1]:
@@ -156,10 +156,11 @@ def calibrate(system: str, data: dict, cal: Calibrate, key) -> tuple[dict, list[
                          "win_lo": wl, "win_hi": wh, "trials": cal.trials})
         return cache[v]
 
-    if rate(lo) < cal.win_rate:
-        best = lo
-    elif rate(hi) >= cal.win_rate:
-        best = hi
+    reached = True
+    if rate(lo) < cal.win_rate:  # even the weakest enemy in the range is too strong
+        best, reached = lo, False
+    elif rate(hi) >= cal.win_rate:  # even the strongest is too weak
+        best, reached = hi, False
     else:
         while hi - lo > 1:  # invariant: rate(lo) >= target > rate(hi)
             mid = (lo + hi) // 2
@@ -170,6 +171,7 @@ def calibrate(system: str, data: dict, cal: Calibrate, key) -> tuple[dict, list[
         best = lo if abs(cache[lo] - cal.win_rate) <= abs(cache[hi] - cal.win_rate) else hi
     for r in rows:
         r["chosen"] = r["value"] == best
+        r["target_reached"] = reached
     return _set_path(data, path, best), rows
 
 
@@ -262,7 +264,7 @@ def run(study: LethalityFile, trials: int | None = None, seed: int | None = None
     frames["calibration"] = pd.DataFrame(cal_rows)
     frames["mapping"] = pd.DataFrame(mapping_rows(final))
     frames["scenarios"] = final
-    frames["reading"] = reading(frames["metrics"], study.study.calibrate)
+    frames["reading"] = reading(frames["metrics"], study.study.calibrate, frames["calibration"])
     return frames
 
 
@@ -270,9 +272,10 @@ def _value(metrics: pd.DataFrame, system: str, metric: str) -> pd.Series:
     return metrics[(metrics["system"] == system) & (metrics["metric"] == metric)].iloc[0]
 
 
-def reading(metrics: pd.DataFrame, cal: Calibrate | None) -> str:
-    """One paragraph: each system's deaths per fight and P(a girl dies), and
-    which differences the intervals separate."""
+def reading(metrics: pd.DataFrame, cal: Calibrate | None, calibration: pd.DataFrame | None = None) -> str:
+    """One paragraph: each system's deaths per fight and P(a girl dies), which
+    differences the intervals separate, and any system the calibration could
+    not bring to the target."""
     systems = list(dict.fromkeys(metrics["system"]))
     parts = []
     for s in systems:
@@ -282,9 +285,8 @@ def reading(metrics: pd.DataFrame, cal: Calibrate | None) -> str:
     head = (f"Calibrated to a {cal.win_rate:.0%} win rate for the girls, " if cal is not None
             else "On the encounter as mapped (not calibrated), ")
     text = head + "; ".join(parts) + "."
-    if cal is not None:
-        off = [s for s in systems if not _value(metrics, s, "win_rate").lo - 0.02
-               <= cal.win_rate <= _value(metrics, s, "win_rate").hi + 0.02]
+    if calibration is not None and len(calibration):
+        off = list(dict.fromkeys(calibration.loc[~calibration["target_reached"], "system"]))
         if off:
             text += (" " + ", ".join(SYSTEM_TITLES[s] for s in off) + " could not be brought to the "
                      "target within the calibrated parameter's range (calibration.csv); compare with care.")
@@ -354,71 +356,44 @@ def chart(frames: dict, path: Path) -> Path:
                  title="Lethality across rule systems")
 
 
-def _html(study: LethalityFile, frames: dict, prov: dict) -> str:
-    from sim.report.fmt import esc
-    from sim.report.tables import display_columns, html_table
-
-    def table(df: pd.DataFrame) -> str:
-        return html_table(df, display_columns(df)) if len(df) else "<p>(none)</p>"
-
-    m = frames["metrics"].copy()
-    wide = m.pivot(index="metric", columns="system", values="value").reindex(
-        [k for k in ("win_rate", "p_girl_out", "p_girl_dead", "wipe_rate", "deaths_per_fight", "rounds")])
-    wide = wide.reset_index()
-    return "\n".join([
-        "<!doctype html><html><head><meta charset='utf-8'>",
-        f"<title>{esc(study.name)}: lethality across rule systems</title>",
-        "<style>body{font-family:sans-serif;max-width:60rem;margin:auto;padding:1rem}"
-        "table{border-collapse:collapse}td,th{padding:.2rem .5rem;border-bottom:1px solid #ddd}"
-        "img{max-width:100%}</style></head><body>",
-        f"<h1>{esc(study.name)}: lethality across rule systems</h1>",
-        f"<p class='verdict'>{esc(frames['reading'])}</p>",
-        f"<p>{esc(study.description)}</p>" if study.description else "",
-        "<figure><img src='lethality.png' alt='lethality across rule systems'></figure>",
-        "<h2>Shared metrics</h2>", table(wide),
-        "<p>Per system, with intervals: <a href='lethality.csv'>lethality.csv</a>; deaths per fight: "
-        "<a href='deaths.csv'>deaths.csv</a>; survival per round: <a href='survival.csv'>survival.csv</a>.</p>",
-        "<h2>Calibration</h2>", table(frames["calibration"]),
-        "<h2>Mapping check</h2><p>Each combatant in each system, on the columns the systems share: "
-        "if the hit rates differ much, the mapping (docs/lethality.md; <code>encounter.mapping</code>) "
-        "makes a different fight, and the calibration compensates with the enemy's toughness.</p>",
-        table(frames["check"]),
-        "<h2>Mapping</h2><p>How the encounter became each system's scenario (docs/lethality.md gives "
-        "the reasons); the scenarios themselves are in <code>scenarios/</code>.</p>",
-        "<details><summary>mapping.csv</summary>", table(frames["mapping"]), "</details>",
-        "<h2>Provenance</h2><details><summary>provenance.json</summary><pre>",
-        esc(json.dumps(prov, indent=2)), "</pre></details></body></html>"])
+#: the study's tables: file stem -> frame of :func:`run` (the first is the main one)
+TABLES = {"lethality": "metrics", "deaths": "deaths", "survival": "survival", "calibration": "calibration",
+          "check": "check", "mapping": "mapping"}
 
 
-def write(study: LethalityFile, frames: dict, out_dir, source: str | None = None,
-          trials: int | None = None, seed: int | None = None) -> Path:
-    """Write tables, the chart, the generated scenarios, provenance and
-    ``report.html`` into ``out_dir`` (atomically: all or nothing)."""
+def section(study: LethalityFile, frames: dict):
+    """The report section (:class:`sim.study.report.Section`): the reading, the chart
+    and the tables of :data:`TABLES` (written as ``<stem>.csv``)."""
+    from sim.study.report import Section
+
+    notes = ["Every system plays the same number of fights on keyed streams; the generated scenarios "
+             "are in scenarios/<system>.yaml (rerun any with sim run).",
+             "check.csv shows each combatant in each system on the shared columns: if the hit rates differ "
+             "much, the mapping (docs/lethality.md, encounter.mapping) makes a different fight, and the "
+             "calibration compensates with the enemy's toughness."]
+    return Section(kind="lethality", title="Lethality across rule systems", reading=frames["reading"],
+                   tables={stem: frames[key] for stem, key in TABLES.items()},
+                   charts={"lethality.png": lambda p: chart(frames, p)}, notes=notes)
+
+
+def provenance(study: LethalityFile, frames: dict, trials: int, seed: int) -> dict:
+    """What the run used: the study, seed, trials per system, systems, versions."""
     import datetime as _dt
     import platform
 
     import sim
-    from sim.report.atomic import atomic_dir
-    from sim.report.write import csv_safe
     from sim.runner import git_commit
 
-    out_dir = Path(out_dir)
-    prov = {"study": study.name, "kind": "lethality", "study_file": source,
-            "seed": int(study.seed if seed is None else seed),
-            "trials": int(study.trials if trials is None else trials),
+    return {"study": study.name, "seed": int(seed), "trials": int(trials),
             "systems": list(frames["scenarios"]), "common_random_numbers": True,
+            "encounter": study.encounter.model_dump(mode="json"),
+            "calibrate": study.study.calibrate.model_dump(mode="json") if study.study.calibrate else None,
             "package": "mgsim", "version": sim.__version__, "git_commit": git_commit(),
             "python": platform.python_version(), "numpy": np.__version__, "pandas": pd.__version__,
             "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
-    with atomic_dir(out_dir) as tmp:
-        for stem, frame in (("lethality", "metrics"), ("deaths", "deaths"), ("survival", "survival"),
-                            ("calibration", "calibration"), ("mapping", "mapping"), ("check", "check")):
-            csv_safe(frames[frame]).to_csv(tmp / f"{stem}.csv", index=False)
-        (tmp / "scenarios").mkdir()
-        for system, data in frames["scenarios"].items():
-            (tmp / "scenarios" / f"{system}.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
-        chart(frames, tmp / "lethality.png")
-        (tmp / "provenance.json").write_text(json.dumps(prov, indent=2))
-        (tmp / "reading.txt").write_text(frames["reading"] + "\n")
-        (tmp / "report.html").write_text(_html(study, frames, prov))
-    return out_dir
+
+
+def files(frames: dict) -> dict[str, str]:
+    """The generated scenario of each system, ``scenarios/<system>.yaml``."""
+    return {f"scenarios/{system}.yaml": yaml.safe_dump(data, sort_keys=False)
+            for system, data in frames["scenarios"].items()}

@@ -90,11 +90,31 @@ def test_study_runs_calibrates_and_writes(tmp_path):
     # in Guns and Grim mode a girl taken out is dead
     assert m[("d10", "p_girl_dead")] == pytest.approx(m[("d10", "p_girl_out")])
     assert set(fr["check"]["system"]) == {"mb41", "d10"}
-    out = L.write(st, fr, tmp_path / "out", source="s.yaml")
+    from sim import api
+
+    res = api.study(tmp_path / "s.yaml", out=tmp_path / "out")
+    out = res.out_dir
     for f in ("lethality.csv", "deaths.csv", "survival.csv", "calibration.csv", "mapping.csv",
-              "check.csv", "lethality.png", "report.html", "provenance.json", "scenarios/d10.yaml"):
+              "check.csv", "lethality.png", "report.html", "study.json", "scenarios/d10.yaml"):
         assert (out / f).is_file(), f
-    assert fr["reading"] in (out / "report.html").read_text().replace("&#x27;", "'")
+    assert res.sections[0].reading == fr["reading"]  # the same seed and trials: the same study
+    assert "Lethality across rule systems" in (out / "report.html").read_text()
+
+
+def test_a_target_out_of_range_is_said(monkeypatch):
+    """A system whose parameter range cannot reach the target is flagged, and the reading says so."""
+    monkeypatch.setattr(L, "_win_rate", lambda system, data, trials, key: (0.4, 0.38, 0.42))
+    data = {"sides": [{"members": []}, {"members": [{"name": "K", "resolve": 10}]}]}
+    _, rows = L.calibrate("mb41", data, L.Calibrate(win_rate=0.75), key=0)
+    assert [r["target_reached"] for r in rows] == [False]
+    import pandas as pd
+
+    metrics = pd.DataFrame([{"system": "mb41", "metric": m, "value": 0.4, "lo": 0.38, "hi": 0.42}
+                            for m in ("win_rate", "deaths_per_fight", "p_girl_dead")])
+    text = L.reading(metrics, L.Calibrate(win_rate=0.75), pd.DataFrame(rows))
+    assert "could not be brought to the target" in text
+    assert "could not" not in L.reading(metrics, L.Calibrate(win_rate=0.75),
+                                        pd.DataFrame(rows).assign(target_reached=True))
 
 
 def test_the_bundled_example_loads():

@@ -13,9 +13,12 @@ only when their kind is used.
 
 A *whole-file* kind (:data:`FILE_KINDS`) reads a file that is not one
 scenario (the lethality study describes one encounter for several systems).
-Its module defines ``load_study(path)``, ``run(study, trials, seed) -> frames``
-(a dict of DataFrames with a ``"reading"`` string) and ``write(study, frames,
-out_dir, source, trials, seed)``; ``sim study`` hands such a file over whole.
+Its module defines ``load_study(path)`` (a model with ``name``, ``seed`` and
+``trials``), ``run(study, trials, seed) -> frames`` (a dict of DataFrames and
+a ``"reading"`` string), ``section(study, frames) -> Section``,
+``provenance(study, frames, trials, seed) -> dict`` and ``files(frames) ->
+{relative path: text}`` (extra files for the run's directory); ``sim study``
+hands such a file over whole and writes the report like any study's.
 """
 from __future__ import annotations
 

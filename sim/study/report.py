@@ -72,13 +72,17 @@ def render_page(name: str, header: str, sections: list[Section], pngs: dict, met
     return "\n".join(parts)
 
 
-def write_study(out_dir, name: str, header: str, sections: list[Section], provenance: dict) -> Path:
+def write_study(out_dir, name: str, header: str, sections: list[Section], provenance: dict,
+                files: dict[str, str] | None = None) -> Path:
     """Write every table (CSV: text cells that a spreadsheet would read as a formula
     get a leading ``'``, :func:`sim.report.write.csv_safe`), chart (PNG),
-    ``study.json`` (tables as records and the provenance) and ``report.html``
-    into ``out_dir`` (atomic)."""
+    ``study.json`` (tables as records and the provenance), ``report.html`` and
+    ``files`` (relative path -> text, e.g. generated scenarios) into ``out_dir`` (atomic)."""
     out_dir = Path(out_dir)
     with atomic_dir(out_dir) as tmp:
+        for rel, text in (files or {}).items():
+            (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
+            (tmp / rel).write_text(text, encoding="utf-8")
         pngs, meta, payload = {}, {}, {"provenance": provenance, "studies": []}
         for s in sections:
             for stem, df in s.tables.items():

@@ -125,25 +125,24 @@ def _connect(scheduler):
 
 
 def _run_file_kind(kind, path, trials, seed, out, write, results_root) -> StudyResult:
-    """A whole-file kind (``registry.FILE_KINDS``): its module loads, runs and writes."""
-    import pandas as pd
-
+    """A whole-file kind (``registry.FILE_KINDS``): its module loads and runs the file
+    and makes its report section; the report is written like any study's."""
     mod = registry.get_kind(kind)
     study = mod.load_study(path)
     if out is not None and write:
         check_target(Path(out))
     frames = mod.run(study, trials=trials, seed=seed)
-    seed = getattr(study, "seed", 0) if seed is None else seed
-    trials = getattr(study, "trials", 0) if trials is None else trials
-    tables = {k: v for k, v in frames.items() if isinstance(v, pd.DataFrame)}
-    section = Section(kind=kind, title=f"{kind} study", reading=str(frames.get("reading", "")), tables=tables)
-    name = getattr(study, "name", Path(path).stem)
-    res = StudyResult(name=name, system=kind, seed=int(seed), trials=int(trials), sections=[section],
-                      provenance={"study_file": str(path), "kind": kind})
+    seed = study.seed if seed is None else seed
+    trials = study.trials if trials is None else trials
+    section = mod.section(study, frames)
+    prov = {**mod.provenance(study, frames, trials, seed), "study_file": str(path), "kind": kind}
+    res = StudyResult(name=study.name, system=kind, seed=int(seed), trials=int(trials), sections=[section],
+                      provenance=prov)
     if write:
         import hashlib
 
         sha = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-        target = Path(out) if out is not None else default_out_dir(name, seed, sha, results_root)
-        res.out_dir = mod.write(study, frames, target, source=str(path), trials=trials, seed=seed)
+        target = Path(out) if out is not None else default_out_dir(study.name, seed, sha, results_root)
+        header = f"study kind <b>{kind}</b> · seed {res.seed} · {res.trials:,} trials per system"
+        res.out_dir = write_study(target, study.name, header, [section], prov, files=mod.files(frames))
     return res

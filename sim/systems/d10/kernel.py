@@ -607,14 +607,20 @@ def targetable(comb, dyn, j, side):
 
 
 @kernel(inline="always")
+def attack_ability(kind):
+    """The ability an attack of form ``kind`` rolls: Strength (melee), Agility
+    (ranged), Magic (mystic and specialization uses)."""
+    if kind == ATK_RANGED:
+        return AGI
+    if kind >= ATK_MYSTIC:
+        return MAG
+    return STR
+
+
+@kernel(inline="always")
 def attack_dice_of(comb, j):
     k = comb[j, C_ATK]
-    ab = STR
-    if k == ATK_RANGED:
-        ab = AGI
-    elif k >= ATK_MYSTIC:
-        ab = MAG
-    return comb[j, C_DICE + ab] + comb[j, C_BONUS + k]
+    return comb[j, C_DICE + attack_ability(k)] + comb[j, C_BONUS + k]
 
 
 @kernel(inline="always")
@@ -939,11 +945,7 @@ def attack_others(comb, pol, rules, tab, dyn, streams, cc, i, t0, a, kind, ntarg
 def _form_margin(comb, pol, rules, dyn, i, t, kind):
     """Attack dice of ``i`` in form ``kind`` minus the dice of the defence
     ``t`` would roll against it (each die is worth 0.5 successes on average)."""
-    ab = STR
-    if kind == ATK_RANGED:
-        ab = AGI
-    elif kind >= ATK_MYSTIC:
-        ab = MAG
+    ab = attack_ability(kind)
     dt = defence_choice(comb, pol, rules, dyn, t, kind)
     na = pool_size(comb, rules, dyn, i, ab, kind, 0, 0)
     nd = pool_size(comb, rules, dyn, t, defence_ability(dt), dt, 0, dyn[t, D_DEFPEN])
@@ -1095,11 +1097,7 @@ def attack(comb, pol, rules, tab, dyn, streams, cc, i, t, aid):
     """``i`` attacks ``t`` (and more targets per policy/area); returns 1 if the
     attack was made, 0 if it could not be paid (the caller then Recharges)."""
     kind, cost, second = attack_form(comb, pol, rules, dyn, i, t)
-    ab = STR
-    if kind == ATK_RANGED:
-        ab = AGI
-    elif kind >= ATK_MYSTIC:
-        ab = MAG
+    ab = attack_ability(kind)
     spec = kind == ATK_SPEC
     area = False
     effect = False
@@ -1300,11 +1298,7 @@ def escape_pays(comb, rules, dyn, i, bonus):
     D25 iii), else she attacks.
     """
     kind = comb[i, C_ATK]
-    ab = STR
-    if kind == ATK_RANGED:
-        ab = AGI
-    elif kind >= ATK_MYSTIC:
-        ab = MAG
+    ab = attack_ability(kind)
     kept = pool_size(comb, rules, dyn, i, ab, kind, bonus, 0)
     if kept > 0:
         lost = pool_size(comb, rules, dyn, i, ab, kind, bonus, -dyn[i, D_HELD]) - kept
@@ -1569,11 +1563,7 @@ def take_turn(comb, pol, rules, tab, dyn, streams, cc, i):
 @kernel(inline="always")
 def attack_plain(comb, pol, rules, tab, dyn, streams, cc, i, t):
     kind = comb[i, C_ATK]
-    ab = STR
-    if kind == ATK_RANGED:
-        ab = AGI
-    elif kind >= ATK_MYSTIC:
-        ab = MAG
+    ab = attack_ability(kind)
     aug = pol[i, P_AUG]
     if aug > 0:
         if aug > rules[R_AUGMENT_CAP]:
