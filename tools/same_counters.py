@@ -1,0 +1,93 @@
+#!/usr/bin/env python
+"""Did a change to the 4.1 / draft engine keep every counter, bit for bit?
+
+A refactor or a speed-up that leaves the rules and the order of the random
+draws alone must give exactly the same counters on the same trials. This
+records them before the change and checks them after::
+
+    .venv/bin/python tools/same_counters.py record /tmp/before.npz [--trials 2000]
+    ... change the engine ...
+    .venv/bin/python tools/same_counters.py check /tmp/before.npz
+
+Every variant of every scenario in ``scenarios/mb41`` and ``scenarios/mb-draft``
+plays trials ``0 .. trials-1`` on the general kernel (its own keyed streams);
+counters are stored by name (``tools/pin_mb41.py``'s split), so a new column
+layout still compares. ``check`` prints each counter that differs and exits 1.
+A change meant to alter the rules or the draws fails this on purpose: hold it
+to ``tests/test_mb41_pinned.py`` (statistical) instead.
+
+A development tool; nothing in ``sim`` imports it.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+
+from pin_mb41 import DIRS, counter_fields, split  # noqa: E402
+
+
+def play(trials: int, only=None) -> dict[str, np.ndarray]:
+    """``{"<scenario>::<variant>::<counter>": array}`` for every variant."""
+    from sim import rng
+    from sim.scenario import load_scenario
+
+    fields = counter_fields()
+    out = {}
+    paths = sorted(p for d in DIRS for p in (ROOT / d).glob("*.yaml"))
+    if only:
+        paths = [p for p in paths if p.stem in only]
+    for path in paths:
+        loaded = load_scenario(str(path))
+        rel = str(path.relative_to(ROOT))
+        crn = getattr(loaded.base, "crn", True)
+        for idx, (vname, model) in enumerate(loaded.variants):
+            t0 = time.time()
+            inputs = loaded.module.compile(model)
+            key = rng.stream_key(loaded.base.seed, 0 if crn else idx + 1)
+            got = split(loaded.module.simulate(inputs, 0, trials, key, fast=False), fields)
+            for k, v in got.items():
+                out[f"{rel}::{vname}::{k}"] = v
+            print(f"{rel}::{vname}: {time.time() - t0:.1f}s", flush=True)
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("mode", choices=("record", "check"))
+    ap.add_argument("file")
+    ap.add_argument("--trials", type=int, default=2000)
+    ap.add_argument("--only", nargs="*", default=None, help="scenario file names (stems)")
+    a = ap.parse_args(argv)
+    if a.mode == "record":
+        got = play(a.trials, a.only)
+        got["__trials__"] = np.array(a.trials)
+        np.savez_compressed(a.file, **got)
+        print(f"recorded {len(got) - 1} counters in {a.file}")
+        return 0
+    with np.load(a.file) as z:
+        saved = {k: z[k] for k in z.files}
+    got = play(int(saved.pop("__trials__")), a.only)
+    bad = []
+    for k, v in saved.items():
+        if a.only and Path(k.split("::")[0]).stem not in a.only:
+            continue
+        if k not in got:
+            bad.append(f"{k}: gone")
+        elif got[k].shape != v.shape or not np.array_equal(got[k], v):
+            bad.append(f"{k}: differs")
+    for line in bad:
+        print(line)
+    print(f"{len(bad)} counters differ" if bad else "every counter is the same")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
