@@ -40,7 +40,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ROOT / "scenarios" / "mb41" / "party-vs-boss-hex.yaml"
-WORK = Path(tempfile.gettempdir()) / "mgsim-kernel-profile"
+WORK = Path(os.environ.get("MGSIM_PROFILE_DIR", "/tmp/mgsim-kernel-profile"))
 
 
 def _stash_objects() -> None:

@@ -87,7 +87,7 @@ HOOKS: tuple[Hook, ...] = (
     Hook("DAMPEN_ROLL", "power_dampening", (E.E_POWER_DAMPENING,), "the roller"),
     Hook("MISS", "aura_of_strength", (E.E_AURA_STRENGTH,), "defender t, attacker i"),
     Hook("ALL_IN", "all_in_after", (E.E_ALL_OR_NOTHING,), "attacker i"),
-    Hook("REDUCE", "reduce_damage", (ANY,), "target t, -, damage"),
+    Hook("REDUCE", "reduce_damage", (E.E_ARMOUR, E.E_SHIELD), "target t, -, damage"),
     Hook("REFLECT", "reflect", (E.E_REFLECTOR,), "attacker i, target t, damage"),
     Hook("AFTER_HIT", "after_hit", (ANY,), "attacker i, target t, damage dealt"),
     Hook("INFLICT", "inflict", (E.E_INFLICT,), "attacker i, target t"),
@@ -149,3 +149,5 @@ N_MINOR = len(MINOR_GATES)
 N_MAJOR = len(MAJOR_GATES)
 #: the attacker's talents that declare something before the roll (kernel.declare_riders)
 (DECLARE_GATE,), (DECLARE_GATE2,) = gates("DECLARE")
+#: a hit's reductions: Thick Hide on the target, Shield / Bulwark on her side (``C_SIDEMASK``)
+(REDUCE_GATE,), (REDUCE_GATE2,) = gates("REDUCE")

@@ -62,8 +62,8 @@ from sim.rng import STATE_WORDS, randbelow, seed_stream
 
 from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_...)
-from .hooks import (DECLARE_GATE, DECLARE_GATE2, MAJOR_GATE, MAJOR_GATE2, MAJOR_GATES, MAJOR_GATES2, MINOR_GATE, MINOR_GATE2, MINOR_GATES,
-                    MINOR_GATES2, N_MAJOR, N_MINOR)
+from .hooks import (DECLARE_GATE, DECLARE_GATE2, MAJOR_GATE, MAJOR_GATE2, MAJOR_GATES, MAJOR_GATES2, MINOR_GATE, MINOR_GATE2,
+                    MINOR_GATES, MINOR_GATES2, N_MAJOR, N_MINOR, REDUCE_GATE)
 from .world import WORLD_WORDS, call, gridless, keep, no_field, on_grid, on_positions, pack, unpack
 
 
@@ -1300,7 +1300,7 @@ def roll_defence(i, t, combined, d_pd, od_total, od_six, w):
         else:
             d_total, d_six = exploding_d6(chk, 2)
         d_extra = 0
-        if comb[t, C_TMASK] != 0:
+        if (comb[t, C_TMASK] >> E_DEFENCE_DIE) & 1 != 0:
             d_extra = defence_dice(i, t, comb, dyn)
         if d_extra > 0:
             x_total, x_six = exploding_d6(chk, d_extra)
@@ -1450,7 +1450,8 @@ def hit_damage(i, t, a_six, d_six, a_boosts, d_boosts, dmg_dice, dmg_bonus, kb_s
     if dyn[t, D_GUARD] >= 0:  # an ally may intercept (grid and positions, L1469)
         dmg = call(rules[PR_INTERCEPT], i, t, dmg, w)
     if comb[t, C_SIDEMASK] != 0:
-        dmg = call(rules[PR_REDUCE], t, 0, dmg, w)
+        if (comb[t, C_SIDEMASK] & REDUCE_GATE) != 0:  # Thick Hide on her, a Shield / Bulwark on her side
+            dmg = call(rules[PR_REDUCE], t, 0, dmg, w)
         if dyn[t, D_REFLECT_BY] >= 0:
             dmg = call(rules[PR_REFLECT], i, t, dmg, w)
     return dmg
@@ -1466,7 +1467,7 @@ def land_hit(i, t, dmg, ail_slot, open_slot, w):
     comb, rules, dyn, streams, bf = unpack(w)
     a_mask = comb[i, C_TMASK]
     drain = -1
-    if a_mask != 0:
+    if (a_mask >> E_DRAIN) & 1 != 0:
         drain = find_drain(i, comb, dyn)
         if drain >= 0:
             pay_talent(i, drain, comb, rules, dyn)
@@ -1475,7 +1476,10 @@ def land_hit(i, t, dmg, ail_slot, open_slot, w):
     dyn[i, K_DEALT] += dealt
     dyn[t, K_TAKEN] += dealt
     if comb[t, C_SIDEMASK] != 0:
-        call(rules[PR_AFTER_HIT], i, t, dealt, w)
+        if dyn[t, D_BOMB] != 0:  # what after_hit plays: her Life Bomb, the attacker's Implode
+            call(rules[PR_AFTER_HIT], i, t, dealt, w)
+        elif dyn[i, D_IMPLODE_BY] >= 0:
+            call(rules[PR_AFTER_HIT], i, t, dealt, w)
     if a_mask != 0:
         if drain >= 0:
             restore(i, i, dealt, comb, dyn)
@@ -1503,7 +1507,7 @@ def after_attack(i, t, hit, w):
     comb, rules, dyn, streams, bf = unpack(w)
     a_mask = comb[i, C_TMASK]
     t_mask = comb[t, C_TMASK]
-    if a_mask != 0:
+    if (a_mask >> E_FOLLOW_TARGET) & 1 != 0:
         follow_target_after(i, t, hit, comb, dyn)
     if t_mask != 0:
         if comb[i, C_MONSTER] == 0:
@@ -3982,7 +3986,7 @@ def major_choice(i, m, t0, w):
                         check_bursts(i, comb, rules, dyn)
                         who = g
                         t = tg
-            else:
+            elif has_code(i, E_GUIDED_STRIKE, comb):
                 g = guided_strike(i, comb, rules, dyn)
                 if g >= 0:
                     who = g
@@ -4195,7 +4199,7 @@ def settle_now(rules):
     return rules[R_BURST_TIMING] == 0
 
 
-@kernel
+@part
 def settle_in_turn(i, actions, w):
     """:func:`settle` between the actions of ``i``'s turn; returns the actions
     she has left (0 once she is down or lost)."""
@@ -4206,7 +4210,7 @@ def settle_in_turn(i, actions, w):
     return actions
 
 
-@kernel
+@part
 def minor_talent(i, w):
     """A Minor action from her talents: the Minor hooks (:data:`.hooks.HOOKS`, timing
     ``MINOR``) whose gate her talents open, in their order, until one acts: sorcery for
@@ -4216,10 +4220,17 @@ def minor_talent(i, w):
     Minor action; each within its range where there is one. Returns 0 (none), 1 (used)
     or 2 (a successful Steal Action: another Minor)."""
     comb, rules, dyn, streams, bf = unpack(w)
+    if (comb[i, C_TMASK] & MINOR_GATE) | (comb[i, C_TMASK2] & MINOR_GATE2) == 0:
+        return 0  # no Minor hook: not even a call (this part is inlined where it is asked)
+    return minor_hooks(i, w)
+
+
+@kernel
+def minor_hooks(i, w):
+    """The work of :func:`minor_talent`: her Minor hooks in order until one acts."""
+    comb, rules, dyn, streams, bf = unpack(w)
     m1 = comb[i, C_TMASK]
     m2 = comb[i, C_TMASK2]
-    if (m1 & MINOR_GATE) | (m2 & MINOR_GATE2) == 0:
-        return 0
     for k in range(N_MINOR):
         if (m1 & MINOR_GATES[k]) | (m2 & MINOR_GATES2[k]) != 0:
             r = call(rules[PR_MINOR + k], i, 0, 0, w)
@@ -4228,7 +4239,7 @@ def minor_talent(i, w):
     return 0
 
 
-@kernel
+@part
 def major_talent(i, w):
     """A Major action from her talents instead of an attack: the Major hooks
     (:data:`.hooks.HOOKS`, timing ``MAJOR``) whose gate her talents open, in their
@@ -4237,10 +4248,17 @@ def major_talent(i, w):
     Blast Strike / Burst Attack, Scattering shot, Life Bomb (:func:`try_life_bomb`),
     Curse Shift (:func:`try_curse_shift`), Implode (:func:`try_implode`)."""
     comb, rules, dyn, streams, bf = unpack(w)
+    if (comb[i, C_TMASK] & MAJOR_GATE) | (comb[i, C_TMASK2] & MAJOR_GATE2) == 0:
+        return False  # no Major hook: not even a call
+    return major_hooks(i, w)
+
+
+@kernel
+def major_hooks(i, w):
+    """The work of :func:`major_talent`: her Major hooks in order until one acts."""
+    comb, rules, dyn, streams, bf = unpack(w)
     m1 = comb[i, C_TMASK]
     m2 = comb[i, C_TMASK2]
-    if (m1 & MAJOR_GATE) | (m2 & MAJOR_GATE2) == 0:
-        return False
     for k in range(N_MAJOR):
         if (m1 & MAJOR_GATES[k]) | (m2 & MAJOR_GATES2[k]) != 0:
             if call(rules[PR_MAJOR + k], i, 0, 0, w) != 0:
@@ -4758,12 +4776,29 @@ def side_alive(side, comb, rules, dyn):
 
 @kernel(inline="always")
 def outcome_now(comb, rules, dyn):
-    """-1 while both sides fight on; else F_WIN (side 0 wins), F_LOSS or F_DRAW."""
-    a = side_alive(0, comb, rules, dyn)
-    b = side_alive(1, comb, rules, dyn)
+    """-1 while both sides fight on; else F_WIN (side 0 wins), F_LOSS or F_DRAW. A side is
+    still in the fight when some member stands (``defeat: all_down``) or is not dead
+    (``all_dead``); an illusion keeps no side in it. One pass over the rows."""
+    n = comb.shape[0]
+    all_dead = rules[R_DEFEAT] == 1
+    a = False
+    b = False
+    for j in range(n):
+        if dyn[j, D_DEAD] != 0:
+            continue
+        if comb[j, C_SPAWN_KIND] == SPAWN_COPY:
+            continue
+        if not all_dead:
+            if dyn[j, D_RES] <= 0:
+                continue
+        if comb[j, C_SIDE] == 0:
+            a = True
+        else:
+            b = True
+        if a:
+            if b:
+                return -1
     if a:
-        if b:
-            return -1
         return F_WIN
     if b:
         return F_LOSS

@@ -30,12 +30,20 @@ from sim import procs
 from sim._jit import jit, kernel
 from sim.procs import call  # noqa: F401 - re-exported: ``call(rules[PR_X], a, b, c, comb, rules, dyn, streams, bf)``
 
-from .layout import BF_META, M_NCELL, M_SIZE, NBF, R_GRID, R_POSITIONS
+from sim.rng import STATE_WORDS
+
+from .layout import BF_META, M_NCELL, M_SIZE, NBF, NC, NDYN, R_GRID, R_POSITIONS
 
 _I = types.int64
 _A2 = types.Array(types.int64, 2, "C")
 #: the world's arrays: comb, rules, dyn, streams, bf
 WORLD_TYPES = types.Tuple((_A2, types.Array(types.int64, 1, "C"), _A2, types.Array(types.uint64, 2, "C"), _A2))
+#: the column count of comb, dyn and streams (``None``: rules is 1-D, the battlefield's
+#: width depends on the field). :func:`_load` gives these arrays their column count and
+#: strides as constants, so every ``dyn[i, D_X]`` is ``data + (i * NDYN + D_X) * 8`` with
+#: immediates: no shape or stride to load, keep in a register or spill (:func:`pack`
+#: checks the arrays have them).
+WORLD_COLUMNS = (NC, None, NDYN, STATE_WORDS, None)
 #: int64 words a world takes in its buffer (:func:`pack`); 43 on 64-bit machines, with room
 WORLD_WORDS = 64
 #: the argument types of every procedure: a, b, c, w
@@ -84,7 +92,31 @@ def _load(typingctx, w):
 
     def codegen(context, builder, signature, args):
         ptr = builder.inttoptr(args[0], context.get_value_type(WORLD_TYPES).as_pointer())
-        vals = [builder.load(cgutils.gep_inbounds(builder, ptr, 0, k)) for k in range(len(WORLD_TYPES))]
+        intp = context.get_value_type(types.intp)
+        invariant = builder.module.add_metadata([])
+        vals = []
+        for k, ty in enumerate(WORLD_TYPES):
+            at = cgutils.gep_inbounds(builder, ptr, 0, k)
+            a = cgutils.create_struct_proxy(ty)(context, builder)
+            itemsize = context.get_abi_sizeof(context.get_data_type(ty.dtype))
+            a.meminfo = cgutils.get_null_value(a.meminfo.type)  # borrowed (:func:`_store`)
+            a.parent = cgutils.get_null_value(a.parent.type)
+            a.itemsize = intp(itemsize)
+            fields = {}
+            for f in ("nitems", "data", "shape", "strides"):
+                q = builder.load(cgutils.gep_inbounds(builder, at, 0, a._datamodel.get_field_position(f)))
+                q.set_metadata("invariant.load", invariant)  # the buffer never changes while ``w`` is in use
+                fields[f] = q
+            a.nitems = fields["nitems"]
+            a.data = fields["data"]
+            a.shape = fields["shape"]
+            a.strides = fields["strides"]
+            cols = WORLD_COLUMNS[k]
+            if cols is not None:  # the column count and strides as constants
+                a.shape = builder.insert_value(a.shape, intp(cols), 1)
+                a.strides = builder.insert_value(builder.insert_value(a.strides, intp(cols * itemsize), 0),
+                                                 intp(itemsize), 1)
+            vals.append(a._getvalue())
         return context.make_tuple(builder, WORLD_TYPES, vals)
 
     return sig, codegen
@@ -105,7 +137,11 @@ def _pack_jit(comb, rules, dyn, streams, bf, buf):
 
 def pack(comb, rules, dyn, streams, bf, buf):
     """The world ``w`` of these arrays, stored in ``buf`` (int64[WORLD_WORDS], which the
-    caller keeps, with the arrays, for as long as ``w`` is used)."""
+    caller keeps, with the arrays, for as long as ``w`` is used). ``comb``, ``dyn`` and
+    ``streams`` must have :data:`WORLD_COLUMNS` columns (ValueError otherwise)."""
+    if not _columns_ok(comb, dyn, streams):
+        raise ValueError(f"a world's comb, dyn and streams have {NC}, {NDYN} and {STATE_WORDS} columns, "
+                         f"not {comb.shape[1]}, {dyn.shape[1]} and {streams.shape[1]}")
     if config.DISABLE_JIT:
         _PY_WORLDS[id(buf)] = (comb, rules, dyn, streams, bf)
         return id(buf)
@@ -117,9 +153,25 @@ def unpack(w):
     return _PY_WORLDS[w]
 
 
+def _columns_ok(comb, dyn, streams):
+    """``comb``, ``dyn`` and ``streams`` have the column counts :func:`_load` assumes."""
+    if comb.shape[1] != NC:
+        return False
+    if dyn.shape[1] != NDYN:
+        return False
+    return streams.shape[1] == STATE_WORDS
+
+
+@overload(_columns_ok, jit_options=dict(cache=True))
+def _ov_columns_ok(comb, dyn, streams):
+    return _columns_ok
+
+
 @overload(pack, jit_options=dict(cache=True))
 def _ov_pack(comb, rules, dyn, streams, bf, buf):
     def impl(comb, rules, dyn, streams, bf, buf):
+        if not _columns_ok(comb, dyn, streams):
+            raise ValueError("a world's comb, dyn and streams have the wrong column counts")
         return _store((comb, rules, dyn, streams, bf), buf)
     return impl
 
