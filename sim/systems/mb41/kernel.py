@@ -484,7 +484,7 @@ def sealed(i, dyn):
     return dyn[i, D_SEALED_UNTIL] >= dyn[0, D_ROUND]
 
 
-@kernel
+@part
 def can_boost(i, stat, pending, comb, dyn):
     """Boost is possible: uses left, standing, and for a girl the +1 overcharge
     within her cap; a monster needs Monster Boost (its only source of Boost
@@ -820,6 +820,11 @@ def check_bursts(i, comb, rules, dyn):
     """
     if comb[i, C_MONSTER] != 0:
         return
+    at = rules[R_BURST_AT]
+    if dyn[i, D_OC] < at:  # no counter there: nothing to count (no call)
+        if dyn[i, D_OC + 1] < at:
+            if dyn[i, D_OC + 2] < at:
+                return
     if rules[R_BURSTS] != BURSTS_COUNT:
         mark_bursts(i, rules, dyn)
         return
@@ -1149,7 +1154,7 @@ def intercept(i, t, dmg, w):
     return 0
 
 
-@kernel
+@part
 def attack(i, t, w):
     """Basic attack of ``i`` on ``t`` (L1453). Returns the damage dealt (>= 0), -1 on a miss.
 
@@ -1551,10 +1556,10 @@ def all_in_after(i, comb, rules, dyn):
 
 @kernel
 def attack_call(i, t, w):
-    """:func:`attack` as a called function, for the rare attack sites (frenzy
-    turns, retaliation) so the turn's own inlined attack stays the only copy."""
+    """:func:`attack` through its procedure (``PR_ATTACK``, :func:`p_attack`, the one
+    function it is compiled into), for the attack sites outside the turn's own."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return attack(i, t, w)
+    return call(rules[PR_ATTACK], i, t, 0, w)
 
 
 @kernel
@@ -1712,7 +1717,7 @@ def pay_talent(i, s, comb, rules, dyn):
         dyn[i, K_OC_GAIN + comb[i, C_TROLE + s]] += cost
 
 
-@kernel
+@part
 def within(i, j, s, w):
     """``j`` is within the range of ``i``'s talent in slot ``s``: on the grid
     at most ``C_TREACH`` hexes away (-1 = the whole field, a reading where
@@ -2456,7 +2461,7 @@ def scream_direction(i, s, a, nd, w):
     return best
 
 
-@kernel
+@part
 def in_area(i, j, s, d, w):
     """``j`` stands in the area of ``i``'s Scream in slot ``s`` (line direction ``d``); gridless always.
     On positions (``d`` >= 0): ``d`` 2 a circle (:func:`within`), 0 / 1 the line of
@@ -3783,7 +3788,7 @@ def frenzy_again(i, comb, rules, dyn):
     return is_standing(dyn, i)
 
 
-@kernel
+@part
 def take_turn(i, w):
     """One turn of ``i`` (L1410): a Major and a Minor action, free actions.
 
