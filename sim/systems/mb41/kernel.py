@@ -1055,7 +1055,7 @@ def _damage(t, dmg, w):
     return dmg
 
 
-@kernel
+@part
 def _wants_boost(i, losing, deficit, own_stat, opp_stat, boosted, comb, rules):
     mode = comb[i, P_BOOST]
     if mode == BOOST_ALWAYS:
@@ -1771,7 +1771,7 @@ def heal_target(i, s, w):
     return best
 
 
-@kernel
+@part
 def try_heal(i, w):
     """A healing Minor action: the first of her healing rows (listed order)
     with uses left, an affordable cost and someone to heal (:func:`heal_target`).
@@ -1955,7 +1955,7 @@ def end_fear_aura(t, comb, dyn, sign=-1):
             dyn[j, D_FEAR] += sign * p
 
 
-@kernel
+@part
 def declare_riders(i, t, comb, rules, dyn):
     """Talents ``i`` adds to an attack on ``t``, before rolling.
 
@@ -2168,7 +2168,7 @@ def find_drain(i, comb, dyn):
     return s
 
 
-@kernel
+@part
 def reduce_damage(t, dmg, comb, rules, dyn):
     """Reductions of the damage of a hit on ``t`` (A22 order: after bonuses).
 
@@ -2356,7 +2356,7 @@ def support_roll(i, comb, rules, dyn, chk):
     return total, sixes
 
 
-@kernel
+@part
 def try_curse(i, w):
     """Curse (L1728) / Hello There (L2189), ``curse``: a Minor action giving
     the policy's target an ailment it lacks, no roll (A51); P1 is the mask of
@@ -2377,7 +2377,7 @@ def try_curse(i, w):
     return False
 
 
-@kernel
+@part
 def try_scream(i, w):
     """Deafening Scream (L1972) / Blood Rain (L1962), ``scream``: a Major
     action, Support vs Support against every standing enemy in the area
@@ -2609,7 +2609,7 @@ def try_steal(i, w):
     return 1
 
 
-@kernel
+@part
 def try_group_heal(i, w):
     """Wave of Courage (L1746): a Major action; she and every standing ally
     within the row's range (3; gridless: all) regain P1 d6 + P2, one roll
@@ -3027,7 +3027,7 @@ def try_amplify(i, comb, rules, dyn, streams):
     return False
 
 
-@kernel
+@part
 def ailment_attack(i, t, comb, rules, dyn):
     """Binding / Debilitating Attack (L2011, L2025): the first usable slot
     whose ailment a standing ``t`` lacks; paid; returns it or -1."""
@@ -4695,7 +4695,7 @@ def bonus_action(i, comb, rules, dyn):
     return bonus_action_try(i, comb, rules, dyn)
 
 
-@kernel
+@part
 def bonus_action_try(i, comb, rules, dyn):
     """The work of :func:`bonus_action`."""
     s = find_talent(i, E_BONUS_ACTION, comb, dyn)
