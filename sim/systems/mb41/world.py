@@ -30,20 +30,18 @@ from sim import procs
 from sim._jit import jit, kernel
 from sim.procs import call  # noqa: F401 - re-exported: ``call(rules[PR_X], a, b, c, comb, rules, dyn, streams, bf)``
 
-from sim.rng import STATE_WORDS
-
 from .layout import BF_META, M_NCELL, M_SIZE, NBF, NC, NDYN, R_GRID, R_POSITIONS
 
 _I = types.int64
 _A2 = types.Array(types.int64, 2, "C")
 #: the world's arrays: comb, rules, dyn, streams, bf
 WORLD_TYPES = types.Tuple((_A2, types.Array(types.int64, 1, "C"), _A2, types.Array(types.uint64, 2, "C"), _A2))
-#: the column count of comb, dyn and streams (``None``: rules is 1-D, the battlefield's
-#: width depends on the field). :func:`_load` gives these arrays their column count and
-#: strides as constants, so every ``dyn[i, D_X]`` is ``data + (i * NDYN + D_X) * 8`` with
-#: immediates: no shape or stride to load, keep in a register or spill (:func:`pack`
-#: checks the arrays have them).
-WORLD_COLUMNS = (NC, None, NDYN, STATE_WORDS, None)
+#: the column count of comb and dyn (``None``: rules is 1-D, a stream row is longer when
+#: it carries injected dice, the battlefield's width depends on the field). :func:`_load`
+#: gives these arrays their column count and strides as constants, so every
+#: ``dyn[i, D_X]`` is ``data + (i * NDYN + D_X) * 8`` with immediates: no shape or
+#: stride to load, keep in a register or spill (:func:`pack` checks the arrays have them).
+WORLD_COLUMNS = (NC, None, NDYN, None, None)
 #: int64 words a world takes in its buffer (:func:`pack`); 43 on 64-bit machines, with room
 WORLD_WORDS = 64
 #: the argument types of every procedure: a, b, c, w
@@ -137,11 +135,11 @@ def _pack_jit(comb, rules, dyn, streams, bf, buf):
 
 def pack(comb, rules, dyn, streams, bf, buf):
     """The world ``w`` of these arrays, stored in ``buf`` (int64[WORLD_WORDS], which the
-    caller keeps, with the arrays, for as long as ``w`` is used). ``comb``, ``dyn`` and
-    ``streams`` must have :data:`WORLD_COLUMNS` columns (ValueError otherwise)."""
-    if not _columns_ok(comb, dyn, streams):
-        raise ValueError(f"a world's comb, dyn and streams have {NC}, {NDYN} and {STATE_WORDS} columns, "
-                         f"not {comb.shape[1]}, {dyn.shape[1]} and {streams.shape[1]}")
+    caller keeps, with the arrays, for as long as ``w`` is used). ``comb`` and ``dyn``
+    must have :data:`WORLD_COLUMNS` columns (ValueError otherwise)."""
+    if not _columns_ok(comb, dyn):
+        raise ValueError(f"a world's comb and dyn have {NC} and {NDYN} columns, "
+                         f"not {comb.shape[1]} and {dyn.shape[1]}")
     if config.DISABLE_JIT:
         _PY_WORLDS[id(buf)] = (comb, rules, dyn, streams, bf)
         return id(buf)
@@ -153,25 +151,23 @@ def unpack(w):
     return _PY_WORLDS[w]
 
 
-def _columns_ok(comb, dyn, streams):
-    """``comb``, ``dyn`` and ``streams`` have the column counts :func:`_load` assumes."""
+def _columns_ok(comb, dyn):
+    """``comb`` and ``dyn`` have the column counts :func:`_load` assumes."""
     if comb.shape[1] != NC:
         return False
-    if dyn.shape[1] != NDYN:
-        return False
-    return streams.shape[1] == STATE_WORDS
+    return dyn.shape[1] == NDYN
 
 
 @overload(_columns_ok, jit_options=dict(cache=True))
-def _ov_columns_ok(comb, dyn, streams):
+def _ov_columns_ok(comb, dyn):
     return _columns_ok
 
 
 @overload(pack, jit_options=dict(cache=True))
 def _ov_pack(comb, rules, dyn, streams, bf, buf):
     def impl(comb, rules, dyn, streams, bf, buf):
-        if not _columns_ok(comb, dyn, streams):
-            raise ValueError("a world's comb, dyn and streams have the wrong column counts")
+        if not _columns_ok(comb, dyn):
+            raise ValueError("a world's comb and dyn have the wrong column counts")
         return _store((comb, rules, dyn, streams, bf), buf)
     return impl
 
