@@ -24,6 +24,9 @@ Printed:
 * the caller -> callee pairs that spend the most on that set-up: the calls worth
   gating behind a cheap inline check, or not making at all.
 
+The object files and ``perf.data`` go to ``$MGSIM_PROFILE_DIR`` (default
+``/tmp/mgsim-kernel-profile``): give two profiles run at once their own.
+
 A development tool; nothing in ``sim`` imports it.
 """
 from __future__ import annotations
@@ -35,7 +38,6 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
