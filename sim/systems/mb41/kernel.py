@@ -3773,7 +3773,7 @@ def frenzy_removal(i, comb, rules, dyn, streams):
     if dyn[i, D_AIL + A_STUN] != 0:
         return False
     remedied = False
-    if comb[i, C_TMASK] != 0:
+    if (comb[i, C_TMASK] >> E_REMEDY) & 1 != 0:
         remedied = try_remedy(i, i, comb, rules, dyn)
     if not remedied:
         removal_roll(i, comb, rules, dyn, streams)
@@ -3896,7 +3896,7 @@ def turn_ailments(i, w):
     if has_ailment(i, dyn):
         stunned = dyn[i, D_AIL + A_STUN] != 0
         remedied = False
-        if comb[i, C_TMASK] != 0:
+        if (comb[i, C_TMASK] >> E_REMEDY) & 1 != 0:
             remedied = try_remedy(i, i, comb, rules, dyn)
         if not remedied:
             removal_roll(i, comb, rules, dyn, streams)
