@@ -263,21 +263,9 @@ def move_to(i, c, dyn, bf):
 
 @kernel(inline="always")
 def hexes(a, b, bf):
-    """Hexes between cells ``a`` and ``b`` (:func:`.grid.distance`, inlined when the field does not wrap)."""
-    q = F.row(bf, BF_Q)
-    r = F.row(bf, BF_R)
-    if F.shifts_of(bf).shape[0] > 1:
-        return G.distance(q, r, F.shifts_of(bf), a, b)
-    dq = q[a] - q[b]
-    dr = r[a] - r[b]
-    ds = dq + dr
-    if dq < 0:
-        dq = -dq
-    if dr < 0:
-        dr = -dr
-    if ds < 0:
-        ds = -ds
-    return (dq + dr + ds) >> 1
+    """Hexes between cells ``a`` and ``b`` (:func:`.grid.distance`, wraparound included): one
+    load from the field's table (:func:`.field.hexd_of`)."""
+    return F.hexd_of(bf)[a, b]
 
 
 @kernel(inline="always")
@@ -310,7 +298,7 @@ def reach(i, t, rules, dyn, bf):
     return f
 
 
-@kernel
+@part
 def reach_from(a, t, hi, rules, dyn, bf):
     """The form an attack from cell ``a`` reaches ``t`` with: 0 melee, 1 ranged, -1 none;
     ``hi`` is the attacker's farthest ranged hex (``D_RANGED_HI``: 3, Mid-Childan System 4,
@@ -338,7 +326,7 @@ def engaged(i, comb, dyn, bf):
     return foe_next_to(dyn[i, K.D_POS], i, comb, dyn, bf)
 
 
-@kernel
+@part
 def potential(m, goal, lo, hi, bf):
     """How far cell ``m`` is from being ``lo..hi`` hexes from ``goal``: 0 in
     range; too close, the hexes to back off; too far, the steps round
@@ -471,7 +459,7 @@ def best_step(i, goal, lo, hi, deep, comb, rules, dyn, bf):
 # ---------------------------------------------------------------- targets and goals
 
 
-@kernel
+@part
 def _prefer(i, j, best, best_res, best_att, best_d, mode, comb, dyn, bf):
     """Is candidate ``j`` better than ``best`` for targeting ``mode``? (see :func:`pick`)"""
     if best < 0:
