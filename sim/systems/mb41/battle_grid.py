@@ -449,8 +449,8 @@ def best_step(i, goal, lo, hi, deep, comb, rules, dyn, bf):
     if deep == 2:
         if any_in_reach(i, comb, rules, dyn, bf):
             return -1
-    s = G.step_toward(F.row(bf, BF_Q), F.row(bf, BF_R), F.shifts_of(bf), nbr, terrain, occ, G.BLOCK_MOVE, c, goal, lo, hi,
-                      F.row(bf, BF_DIST), F.row(bf, BF_QUEUE))
+    s = G.step_toward_d(F.hexd_of(bf), nbr, terrain, occ, G.BLOCK_MOVE, c, goal, lo, hi,
+                        F.row(bf, BF_DIST), F.row(bf, BF_QUEUE))
     if s == c:
         return -1
     return s
@@ -800,7 +800,7 @@ def guard_for(i, a, t, ranged, comb, dyn, bf):
     return best
 
 
-@kernel
+@part
 def attack_setup(i, t, comb, rules, dyn, bf):
     """Before ``i``'s basic attack on ``t`` on the grid: the Fear Auras, the
     damage of the form the distance allows (her ``attack_kind`` when both
@@ -834,7 +834,7 @@ def attack_setup(i, t, comb, rules, dyn, bf):
     return g
 
 
-@kernel
+@part
 def attack_cleanup(i, t, g, w):
     """After the attack: back to the gridless state; the dead leave the
     battlefield; Slither Away; the Fear Auras again. Inlined (two sites):
@@ -966,7 +966,7 @@ def frenzy_turn(i, t, w):
         dyn[i, K.D_TURNS_DONE] += 1
 
 
-@kernel
+@part
 def take_turn_grid(i, w):
     """One turn of ``i`` on the battlefield (see the module doc for the order).
 
@@ -2220,7 +2220,7 @@ def labyrinth_round(r, w):
     return K.outcome_now(comb, rules, dyn)
 
 
-@kernel
+@part
 def after_turn(w):
     """After a combatant's turn (and what it set off, retaliations included):
     the mines look at every move still unchecked (:func:`mines_pending`); the
@@ -2245,7 +2245,7 @@ def door_value(c, goal, lo, hi, bf):
     return potential(p, goal, lo, hi, bf) + 1
 
 
-@kernel
+@part
 def door_worth(i, goal, lo, hi, dyn, bf):
     """She stands on a door whose partner brings her closer to her goal than she is."""
     if bf[BF_LAB][G.L_DOORS] == 0:
@@ -2985,7 +2985,7 @@ def safe_place(i, comb, rules, dyn, bf):
     return True
 
 
-@kernel
+@part
 def foe_next_to(m, i, comb, dyn, bf):
     """A standing enemy of ``i`` stands next to cell ``m``."""
     nbr = F.nbr_of(bf)
