@@ -405,7 +405,7 @@ def barrier_field(goal, lo, hi, bf):
 
 
 @kernel
-def best_step(i, goal, lo, hi, deep, comb, rules, dyn, bf):
+def best_step(i, goal, lo, hi, deep, w):
     """The hex ``i`` steps to toward being ``lo..hi`` hexes from cell ``goal``; -1 if none helps.
 
     The free neighbour with the lowest :func:`potential` (ties: not rough,
@@ -414,6 +414,7 @@ def best_step(i, goal, lo, hi, deep, comb, rules, dyn, bf):
     the first step of a shortest path round them (:func:`.grid.step_toward`,
     a breadth-first search).
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     nbr = F.nbr_of(bf)
     terrain = F.row(bf, BF_TERRAIN)
     occ = F.row(bf, BF_OCC)
@@ -447,8 +448,12 @@ def best_step(i, goal, lo, hi, deep, comb, rules, dyn, bf):
     if deep == 0:
         return -1
     if deep == 2:
-        if any_in_reach(i, comb, rules, dyn, bf):
+        if any_in_reach(i, w):
             return -1
+        comb, rules, dyn, streams, bf = unpack(w)
+        nbr = F.nbr_of(bf)
+        terrain = F.row(bf, BF_TERRAIN)
+        occ = F.row(bf, BF_OCC)
     s = G.step_toward_d(F.hexd_of(bf), nbr, terrain, occ, G.BLOCK_MOVE, c, goal, lo, hi,
                         F.row(bf, BF_DIST), F.row(bf, BF_QUEUE))
     if s == c:
@@ -472,6 +477,14 @@ def _prefer(i, j, best, best_res, best_att, best_d, mode, comb, dyn, bf):
         if comb[j, K.C_ATT] != best_att:
             return comb[j, K.C_ATT] > best_att
     return K.target_res(i, j, comb, dyn) < best_res
+
+
+@kernel
+def pick_w(i, in_reach, w):
+    """:func:`pick` of the world ``w`` (the policy stream ``S_POLICY``): the turn's call passes
+    one word and keeps no array descriptor alive across it."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return _pick_in(i, in_reach, -1, comb, rules, dyn, streams[K.S_POLICY], bf)
 
 
 @kernel(inline="always")
@@ -499,6 +512,13 @@ def _near(i, j, hi, dyn, bf):
 
 @kernel
 def _pick(i, in_reach, hi, comb, rules, dyn, st_policy, bf):
+    """:func:`pick` / :func:`pick_near` (compiled once, called)."""
+    return _pick_in(i, in_reach, hi, comb, rules, dyn, st_policy, bf)
+
+
+@part
+def _pick_in(i, in_reach, hi, comb, rules, dyn, st_policy, bf):
+    """The body of :func:`_pick` and :func:`pick_w`."""
     n = comb.shape[0]
     side = comb[i, K.C_SIDE]
     finish = comb[i, K.P_FINISH] != 0
@@ -543,8 +563,9 @@ def _pick(i, in_reach, hi, comb, rules, dyn, st_policy, bf):
 
 
 @kernel
-def any_in_reach(i, comb, rules, dyn, bf):
+def any_in_reach(i, w):
     """Some enemy she may attack is in range (no dice drawn)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     side = comb[i, K.C_SIDE]
     finish = comb[i, K.P_FINISH] != 0
     for j in range(comb.shape[0]):
@@ -574,8 +595,9 @@ def protectee(i, comb, dyn):
 
 
 @kernel
-def goal_of(i, t, comb, rules, dyn):
+def goal_of(i, t, w):
     """Where ``i`` moves to this turn: ``(cell, lo, hi)``; cell -1 = stay."""
+    comb, rules, dyn, streams, bf = unpack(w)
     mode = comb[i, K.P_MOVE]
     if mode == K.MOVE_HOLD:
         return -1, 0, 0
@@ -655,9 +677,10 @@ def minor_move(i, goal, lo, hi, unlocked, deep, w):
             if not engaged(i, comb, dyn, bf):
                 use_door(i, goal, lo, hi, w)
                 return True
-    step = best_step(i, goal, lo, hi, deep, comb, rules, dyn, bf)
+    step = best_step(i, goal, lo, hi, deep, w)
     if step < 0:
         return False
+    comb, rules, dyn, streams, bf = unpack(w)
     here = F.row(bf, BF_TERRAIN)[dyn[i, K.D_POS]]
     rough = here & G.ROUGH != 0
     if not rough:
@@ -722,9 +745,10 @@ def major_move(i, goal, lo, hi, minor, w):
             if door_worth(i, goal, lo, hi, dyn, bf):
                 use_door(i, goal, lo, hi, w)  # the Major does what a Minor does
                 return False, False
-    step = best_step(i, goal, lo, hi, 1, comb, rules, dyn, bf)
+    step = best_step(i, goal, lo, hi, 1, w)
     if step < 0:
         return False, False
+    comb, rules, dyn, streams, bf = unpack(w)
     here = F.row(bf, BF_TERRAIN)[dyn[i, K.D_POS]]
     rough = here & G.ROUGH != 0
     if not rough:
@@ -807,8 +831,8 @@ def attack_setup(i, t, comb, rules, dyn, bf):
     do, ``D_DMG_ADJ``), an interceptor standing by (L1453, L1469;
     ``D_GUARD``), Veil's distance. Returns the interceptor (-1 none).
     Minion Explosion (``D_BLAST``, L1987): the attack originates from the
-    chosen minion's hex: form, line of interception and Veil's distance from there."""
-    refresh_fear(comb, dyn, bf)
+    chosen minion's hex: form, line of interception and Veil's distance from there.
+    The caller refreshes the Fear Auras just before (:func:`refresh_fear_w`)."""
     a = dyn[i, K.D_POS]
     if dyn[i, K.D_BLAST] != 0:
         a = dyn[dyn[i, K.D_BLAST] - 1, K.D_POS]
@@ -848,7 +872,7 @@ def attack_cleanup(i, t, g, w):
     if K.side_has_code(t, K.E_SLITHER, comb):
         if K.has_code(t, K.E_SLITHER, comb):
             slither(t, i, w)
-    refresh_fear(comb, dyn, bf)
+    refresh_fear_w(w)
 
 
 @kernel
@@ -857,6 +881,8 @@ def grid_attack(i, t, w):
     ``attack_kind`` when both do), an interceptor standing by (L1453, L1469).
     The attack is the called :func:`.kernel.attack_call`, not inlined into the
     grid turn: inlined, the turn's cold compile outgrew the machine's 24 GB."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    refresh_fear_w(w)
     comb, rules, dyn, streams, bf = unpack(w)
     g = attack_setup(i, t, comb, rules, dyn, bf)
     dealt = K.attack_call(i, t, w)
@@ -873,6 +899,8 @@ def grid_attack_call(i, t, w):
     comb, rules, dyn, streams, bf = unpack(w)
     if K.side_has_code(t, K.E_SPRINT, comb):
         guard_sprint(i, t, w)
+    refresh_fear_w(w)
+    comb, rules, dyn, streams, bf = unpack(w)
     g = attack_setup(i, t, comb, rules, dyn, bf)
     dealt = K.attack_call(i, t, w)
     attack_cleanup(i, t, g, w)
@@ -896,7 +924,7 @@ def frenzy_step(i, t, goal, lo, hi, w):
         return False
     if F.row(bf, BF_TERRAIN)[dyn[i, K.D_POS]] & (G.ROUGH | G.PERILOUS) != 0:
         return False
-    step = best_step(i, goal, lo, hi, 0, comb, rules, dyn, bf)
+    step = best_step(i, goal, lo, hi, 0, w)
     if step < 0:
         return False
     if reach_from(step, t, dyn[i, K.D_RANGED_HI], rules, dyn, bf) < 0:
@@ -978,10 +1006,10 @@ def take_turn_grid(i, w):
     ``talent_ranges``): heals, Remedy, Curse, Steal Action, Wave of Courage,
     Screams, Reflector's recipient, Fear Aura (:func:`refresh_fear`).
     """
-    comb, rules, dyn, streams, bf = unpack(w)
     _turn_grid(i, w)
     mines_pending(w)  # forced moves of this turn (pulls, pushes, switches)
-    refresh_fear(comb, dyn, bf)
+    refresh_fear_w(w)
+    comb, rules, dyn, streams, bf = unpack(w)
     if comb[i, K.C_TMASK] != 0:
         dyn[i, K.D_TURNS_DONE] += 1
 
@@ -1003,15 +1031,19 @@ def settle_action(i, w):
 def _turn_grid(i, w):
     """The grid turn's steps (:func:`take_turn_grid`): the start and ailments, a Minor
     talent, a Minor step toward her range, the Majors (talents, the attack, a move),
-    a Minor still unused."""
-    comb, rules, dyn, streams, bf = unpack(w)
+    a Minor still unused.
+
+    The turn and its parts load the arrays from ``w`` where they use them (:func:`unpack`
+    again after a call) instead of once at the top: a descriptor loaded at the top and used
+    after a call stays alive across every call of the turn (a stack slot each, stored at
+    every turn's start)."""
     major, minor, ok = grid_turn_start(i, w)
     if not ok:
         return
-    t0 = pick(i, False, comb, rules, dyn, streams[K.S_POLICY], bf)
+    t0 = pick_w(i, False, w)
     if t0 < 0:
         return  # nobody left to fight
-    goal, lo, hi = goal_of(i, t0, comb, rules, dyn)
+    goal, lo, hi = goal_of(i, t0, w)
     minor, ok = grid_step_before(i, minor, goal, lo, hi, w)
     if not ok:
         return
@@ -1024,11 +1056,11 @@ def _turn_grid(i, w):
         if m > 0:  # the first Major's bursts, then the Bonus Action's; her target may be down
             if not settle_action(i, w):
                 return
-            if not K._candidate(t0, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn):
-                t0 = pick(i, False, comb, rules, dyn, streams[K.S_POLICY], bf)
+            if not still_target(i, t0, w):
+                t0 = pick_w(i, False, w)
                 if t0 < 0:
                     return
-                goal, lo, hi = goal_of(i, t0, comb, rules, dyn)
+                goal, lo, hi = goal_of(i, t0, w)
         code, who, t, again = grid_major_talents(i, m, w)
         if code == 2:
             return  # she fell
@@ -1046,32 +1078,67 @@ def _turn_grid(i, w):
             major = again
         elif barrier_turn(i, who, goal, lo, hi, w):
             pass  # the Major hit an enemy's barrier that keeps her from everyone (Create Barrier)
-        elif away(i, goal, lo, hi, dyn, bf):
+        elif away_w(i, goal, lo, hi, w):
             used, dis = major_move(i, goal, lo, hi, minor, w)
             stepped(i, w)
             if used:
                 minor = False
             if dis:
                 disengaged = True
-            if not K.is_standing(dyn, i):
+            if not standing_w(i, w):
                 return
     if not settle_action(i, w):
         return
     grid_turn_end(i, minor, t0, disengaged, w)
 
 
+@kernel(inline="always")
+def tmask_w(i, w):
+    """``C_TMASK`` of ``i`` (her talents' effect codes below 64), loaded from the world."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return comb[i, K.C_TMASK]
+
+
+@kernel(inline="always")
+def has_code_w(i, code, w):
+    """:func:`.kernel.has_code` of the world ``w``."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return K.has_code(i, code, comb)
+
+
+@kernel(inline="always")
+def standing_w(i, w):
+    """:func:`.kernel.is_standing` of the world ``w``."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return K.is_standing(dyn, i)
+
+
+@kernel(inline="always")
+def away_w(i, goal, lo, hi, w):
+    """:func:`away` of the world ``w``."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return away(i, goal, lo, hi, dyn, bf)
+
+
+@kernel(inline="always")
+def still_target(i, t, w):
+    """``t`` is still a target ``i`` may attack (:func:`.kernel._candidate`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return K._candidate(t, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn)
+
+
 @part
 def grid_turn_start(i, w):
     """The start of ``i``'s grid turn: Second Wind's bonus ends (L1716), the dead leave,
     the Fear Auras, rough terrain paid within the turn (A15a); her ailments (Remedy or
-    a removal roll: her Minor, or her only action when Stunned, L1461, L1467); a Minor
-    talent (a successful Steal Action gives another Minor, L1725). Returns ``(Major
-    free, Minor free, still standing)``."""
+    a removal roll: her Minor, or her only action when Stunned, L1461, L1467,
+    :func:`grid_ailments`); a Minor talent (a successful Steal Action gives another Minor,
+    L1725). Returns ``(Major free, Minor free, still standing)``."""
     comb, rules, dyn, streams, bf = unpack(w)
-    mask = comb[i, K.C_TMASK]
     dyn[i, K.D_DEF_BONUS] = 0
     sweep(dyn, bf)
-    refresh_fear(comb, dyn, bf)
+    refresh_fear_w(w)
+    comb, rules, dyn, streams, bf = unpack(w)
     if rules[K.R_ROUGH_COST] == 0:
         dyn[i, K.D_PAID] = 0
     major = True
@@ -1079,24 +1146,11 @@ def grid_turn_start(i, w):
     if dyn[i, K.D_AIL + K.A_STUN] != 0:
         minor = False  # "can take only one action per turn" (L1461)
     if K.has_ailment(i, dyn):
-        stunned = dyn[i, K.D_AIL + K.A_STUN] != 0
-        remedied = False
-        if mask != 0:
-            remedied = K.try_remedy(i, i, comb, rules, dyn)
-        if not remedied:
-            K.removal_roll(i, comb, rules, dyn, streams)
-        if minor:
-            minor = False
-        else:
-            major = False
-        if stunned:
-            if dyn[i, K.D_AIL + K.A_STUN] == 0:
-                major = True  # "she regains the second action"
-        K.check_bursts(i, comb, rules, dyn)
-        if not settle_action(i, w):
+        major, minor, ok = grid_ailments(i, major, minor, w)
+        if not ok:
             return major, minor, False
     if minor:
-        if mask != 0:
+        if tmask_w(i, w) != 0:
             if K.minor_talent(i, w) == 1:
                 minor = False
             if not settle_action(i, w):
@@ -1104,14 +1158,39 @@ def grid_turn_start(i, w):
     return major, minor, True
 
 
+@kernel
+def grid_ailments(i, major, minor, w):
+    """Her ailments at the start of her grid turn: Remedy on herself, else a removal roll
+    (L1467), with her Minor, or her only action when Stunned (L1461: "she regains the second
+    action" when the Stun is gone); bursts checked, what is due settled. Returns ``(Major
+    free, Minor free, still standing)``. Called, not inlined: most turns have no ailment."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    stunned = dyn[i, K.D_AIL + K.A_STUN] != 0
+    remedied = False
+    if comb[i, K.C_TMASK] != 0:
+        remedied = K.try_remedy(i, i, comb, rules, dyn)
+    if not remedied:
+        K.removal_roll(i, comb, rules, dyn, streams)
+    if minor:
+        minor = False
+    else:
+        major = False
+    if stunned:
+        if dyn[i, K.D_AIL + K.A_STUN] == 0:
+            major = True  # "she regains the second action"
+    K.check_bursts(i, comb, rules, dyn)
+    if not settle_action(i, w):
+        return major, minor, False
+    return major, minor, True
+
+
 @part
 def grid_step_before(i, minor, goal, lo, hi, w):
     """Before her Major: a Minor step toward her range (a movement talent when a step
     would not do), then Sprint. Returns ``(Minor free, still standing)``."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    mask = comb[i, K.C_TMASK]
+    mask = tmask_w(i, w)
     if minor:
-        if away(i, goal, lo, hi, dyn, bf):
+        if away_w(i, goal, lo, hi, w):
             if mask != 0:
                 if talent_move(i, goal, lo, hi, w):
                     minor = False
@@ -1119,14 +1198,14 @@ def grid_step_before(i, minor, goal, lo, hi, w):
                     if not settle_action(i, w):
                         return minor, False
         if minor:
-            if away(i, goal, lo, hi, dyn, bf):
+            if away_w(i, goal, lo, hi, w):
                 if minor_move(i, goal, lo, hi, False, 2, w):
                     minor = False
                     stepped(i, w)
                     if not settle_action(i, w):
                         return minor, False
     if mask != 0:
-        if K.has_code(i, K.E_SPRINT, comb):
+        if has_code_w(i, K.E_SPRINT, w):
             sprint(i, goal, lo, hi, w)
             stepped(i, w)
             if not settle_action(i, w):
@@ -1140,27 +1219,29 @@ def grid_major_talents(i, m, w):
     when someone is in reach), or Guided Strike's ally and target. Returns ``(code,
     who attacks, target, another Major)``: code 0 the attack follows (``who``, ``t``;
     ``t`` -1 when she chooses), 1 a talent was the Major, 2 she fell."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    mask = comb[i, K.C_TMASK]
-    if mask == 0:
+    if tmask_w(i, w) == 0:
         return 0, i, -1, False
-    refresh_fear(comb, dyn, bf)
-    if K.has_code(i, K.E_SAFE_PLACE, comb):
+    refresh_fear_w(w)
+    if has_code_w(i, K.E_SAFE_PLACE, w):
+        comb, rules, dyn, streams, bf = unpack(w)
         if safe_place(i, comb, rules, dyn, bf):
             return 1, i, -1, False
     if K.major_talent(i, w):
-        if not K.is_standing(dyn, i):
+        if not standing_w(i, w):
             return 2, i, -1, False
         again = False
         if m == 0:
-            if any_in_reach(i, comb, rules, dyn, bf):
+            if any_in_reach(i, w):
+                comb, rules, dyn, streams, bf = unpack(w)
                 if K.bonus_action(i, comb, rules, dyn):
                     again = True
         return 1, i, -1, again
+    comb, rules, dyn, streams, bf = unpack(w)
     s, g = K.guided_choice(i, comb, dyn)
     if g >= 0:
-        tg = pick(g, True, comb, rules, dyn, streams[K.S_POLICY], bf)
+        tg = pick_w(g, True, w)
         if tg >= 0:
+            comb, rules, dyn, streams, bf = unpack(w)
             K.pay_talent(i, s, comb, rules, dyn)
             K.check_bursts(i, comb, rules, dyn)
             return 0, g, tg, False
@@ -1178,18 +1259,20 @@ def grid_target(i, t0, goal, lo, hi, w):
     t = -1
     if comb[i, K.P_MOVE] == K.MOVE_PROTECT:
         if away(i, goal, lo, hi, dyn, bf):  # a bodyguard gets next to her ally first
-            if best_step(i, goal, lo, hi, 1, comb, rules, dyn, bf) >= 0:
+            if best_step(i, goal, lo, hi, 1, w) >= 0:
                 return t
+    comb, rules, dyn, streams, bf = unpack(w)
     if K._candidate(t0, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn):
         if reach(i, t0, rules, dyn, bf) >= 0:
             t = t0
     if t < 0:
-        t = pick(i, True, comb, rules, dyn, streams[K.S_POLICY], bf)
+        t = pick_w(i, True, w)
     if (mask >> K.E_MINION_EXPLOSION) & 1 != 0:
+        comb, rules, dyn, streams, bf = unpack(w)
         t = blast_choice(i, t, t0, comb, rules, dyn, bf)
     if t < 0:
         if mask != 0:
-            if K.has_code(i, K.E_MOVE_ATTACK, comb):
+            if has_code_w(i, K.E_MOVE_ATTACK, w):
                 t = move_attack(i, t0, w)
     return t
 
@@ -1200,25 +1283,28 @@ def grid_strike(i, m, who, t, w):
     Switch, Sprint off her turn to intercept, the attack (:func:`grid_attack`), the
     exploded minion leaves its hex, the shove, Reflector, Bonus Action. Returns
     ``(she still stands, another Major)``."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    mask = comb[i, K.C_TMASK]
+    mask = tmask_w(i, w)
     sh = -1
     if who == i:
         if mask != 0:
-            if K.has_code(i, K.E_SHOVE, comb):
+            if has_code_w(i, K.E_SHOVE, w):
+                comb, rules, dyn, streams, bf = unpack(w)
                 sh = K.pay_shove(i, comb, rules, dyn)
+    comb, rules, dyn, streams, bf = unpack(w)
     if K.side_has_code(t, K.E_SWITCH, comb):
         t = K.defensive_switch(who, t, w)
+    comb, rules, dyn, streams, bf = unpack(w)
     if K.side_has_code(t, K.E_SPRINT, comb):
         guard_sprint(who, t, w)
     dealt = grid_attack(who, t, w)
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[who, K.D_BLAST] != 0:  # Minion Explosion: the destroyed minion leaves its hex
         leave_if_dead(dyn[who, K.D_BLAST] - 1, dyn, bf)
         dyn[who, K.D_BLAST] = 0
     if sh >= 0:
         if dealt >= 0:
             shove(i, t, comb[i, K.C_TP1 + sh], comb, dyn, bf)
-    if not K.is_standing(dyn, i):
+    if not standing_w(i, w):
         return False, False
     again = False
     if m == 0:
@@ -1227,7 +1313,8 @@ def grid_strike(i, m, who, t, w):
                 if (mask >> K.E_REFLECTOR) & 1 != 0:
                     K.give_reflector(i, w)
         if mask != 0:
-            if any_in_reach(i, comb, rules, dyn, bf):
+            if any_in_reach(i, w):
+                comb, rules, dyn, streams, bf = unpack(w)
                 if K.bonus_action(i, comb, rules, dyn):
                     again = True
     return True, again
@@ -1237,14 +1324,13 @@ def grid_strike(i, m, who, t, w):
 def grid_turn_end(i, minor, t0, disengaged, w):
     """After her Majors: a Minor still unused moves her one more hex toward her goal (a
     movement talent first); Sprint again if she stands."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    mask = comb[i, K.C_TMASK]
+    mask = tmask_w(i, w)
     if minor:
         if t0 >= 0:
-            if not K._candidate(t0, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn):
-                t0 = pick(i, False, comb, rules, dyn, streams[K.S_POLICY], bf)
-        goal, lo, hi = goal_of(i, t0, comb, rules, dyn)
-        if away(i, goal, lo, hi, dyn, bf):
+            if not still_target(i, t0, w):
+                t0 = pick_w(i, False, w)
+        goal, lo, hi = goal_of(i, t0, w)
+        if away_w(i, goal, lo, hi, w):
             used = False
             if mask != 0:
                 used = talent_move(i, goal, lo, hi, w)
@@ -1252,10 +1338,10 @@ def grid_turn_end(i, minor, t0, disengaged, w):
                 minor_move(i, goal, lo, hi, disengaged, 2, w)
             stepped(i, w)
     if mask != 0:
-        if K.has_code(i, K.E_SPRINT, comb):
-            if K.is_standing(dyn, i):
+        if has_code_w(i, K.E_SPRINT, w):
+            if standing_w(i, w):
                 if t0 >= 0:
-                    goal, lo, hi = goal_of(i, t0, comb, rules, dyn)
+                    goal, lo, hi = goal_of(i, t0, w)
                     sprint(i, goal, lo, hi, w)
                     stepped(i, w)
 
@@ -1356,6 +1442,24 @@ def refresh_fear(comb, dyn, bf):
         fear_update(comb, dyn, bf)
     elif (comb[0, K.C_ALLMASK] >> K.E_COURAGE) & 1 != 0:
         fear_update(comb, dyn, bf)
+
+
+@kernel(inline="always")
+def refresh_fear_w(w):
+    """:func:`refresh_fear` of the world ``w``: the check loads two words; only a field with an
+    aura pays the call (:func:`fear_w`), and no array descriptor stays alive across it."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if (comb[0, K.C_ALLMASK] >> K.E_FEAR_AURA) & 1 != 0:
+        fear_w(w)
+    elif (comb[0, K.C_ALLMASK] >> K.E_COURAGE) & 1 != 0:
+        fear_w(w)
+
+
+@kernel
+def fear_w(w):
+    """:func:`fear_update` of the world ``w``."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    fear_update(comb, dyn, bf)
 
 
 @kernel
@@ -2225,12 +2329,12 @@ def after_turn(w):
     """After a combatant's turn (and what it set off, retaliations included):
     the mines look at every move still unchecked (:func:`mines_pending`); the
     labyrinth's Pendulum moves (``pendulum_moves: turn``, A44b)."""
-    comb, rules, dyn, streams, bf = unpack(w)
     mines_pending(w)
+    comb, rules, dyn, streams, bf = unpack(w)
     if bf[BF_LAB][G.L_PEND_LEN] > 0:
         if rules[K.R_PENDULUM_MOVES] == 1:
             pendulum(w)
-            refresh_fear(comb, dyn, bf)
+            refresh_fear_w(w)
 
 
 @kernel
@@ -2771,7 +2875,7 @@ def sprint(i, goal, lo, hi, w):
     s = K.find_usable(i, K.E_SPRINT, comb, dyn)
     if s < 0:
         return False
-    step = best_step(i, goal, lo, hi, 2, comb, rules, dyn, bf)
+    step = best_step(i, goal, lo, hi, 2, w)
     if step < 0:
         return False
     K.pay_talent(i, s, comb, rules, dyn)
@@ -2871,12 +2975,12 @@ def slither(t, a, w):
     s = K.find_usable(t, K.E_SLITHER, comb, dyn)
     if s < 0:
         return
-    goal, lo, hi = goal_of(t, a, comb, rules, dyn)
+    goal, lo, hi = goal_of(t, a, w)
     if goal < 0:
         return
     if comb[t, K.P_MOVE] == K.MOVE_PROTECT:
         return
-    step = best_step(t, goal, lo, hi, 0, comb, rules, dyn, bf)
+    step = best_step(t, goal, lo, hi, 0, w)
     if step < 0:
         return
     K.pay_talent(t, s, comb, rules, dyn)
