@@ -146,6 +146,7 @@ def place_all(dyn, bf):
     lst[LST_PEND] = 0
     lst[LST_PDIR] = 1
     lst[LST_BARRIERS] = 0  # the terrain copy above dropped every raised barrier (Create Barrier)
+    lst[LST_SEEN] = 0  # the mines have not looked at this fight yet
     for i in range(dyn.shape[0]):
         dyn[i, K.D_MINE_FROM] = 0
         if dyn[i, K.D_DEAD] != 0:
@@ -249,7 +250,7 @@ def leave_if_dead(j, dyn, bf):
 
 @kernel(inline="always")
 def move_to(i, c, dyn, bf):
-    moved_from(i, dyn)
+    moved_from(i, dyn, bf)
     occ = F.row(bf, BF_OCC)
     occ[dyn[i, K.D_POS]] = -1
     occ[c] = i
@@ -264,8 +265,14 @@ def move_to(i, c, dyn, bf):
 @kernel(inline="always")
 def hexes(a, b, bf):
     """Hexes between cells ``a`` and ``b`` (:func:`.grid.distance`, wraparound included): one
-    load from the field's table (:func:`.field.hexd_of`)."""
-    return F.hexd_of(bf)[a, b]
+    load from the field's table (:func:`.field.hexd_of`, indexed directly: no slice bounds to
+    compute). A negative cell counts from the end, as an index into a per-cell row does."""
+    n = bf[BF_META, M_NCELL]
+    if a < 0:
+        a += n
+    if b < 0:
+        b += n
+    return bf[NBF + a, b]
 
 
 @kernel(inline="always")
@@ -1014,7 +1021,7 @@ def take_turn_grid(i, w):
         dyn[i, K.D_TURNS_DONE] += 1
 
 
-@kernel
+@part
 def settle_action(i, w):
     """After an action of ``i``'s grid turn (``bursts: play`` with ``burst_timing:
     after_action``, A7b: "after the current action resolves"): what the action left due
@@ -1231,10 +1238,11 @@ def grid_major_talents(i, m, w):
             return 2, i, -1, False
         again = False
         if m == 0:
-            if any_in_reach(i, w):
-                comb, rules, dyn, streams, bf = unpack(w)
-                if K.bonus_action(i, comb, rules, dyn):
-                    again = True
+            if has_code_w(i, K.E_BONUS_ACTION, w):  # bonus_action's own gate, before the scan
+                if any_in_reach(i, w):
+                    comb, rules, dyn, streams, bf = unpack(w)
+                    if K.bonus_action(i, comb, rules, dyn):
+                        again = True
         return 1, i, -1, again
     comb, rules, dyn, streams, bf = unpack(w)
     s, g = K.guided_choice(i, comb, dyn)
@@ -1312,7 +1320,7 @@ def grid_strike(i, m, who, t, w):
             if dealt >= 0:
                 if (mask >> K.E_REFLECTOR) & 1 != 0:
                     K.give_reflector(i, w)
-        if mask != 0:
+        if (mask >> K.E_BONUS_ACTION) & 1 != 0:  # bonus_action's own gate, before the scan
             if any_in_reach(i, w):
                 comb, rules, dyn, streams, bf = unpack(w)
                 if K.bonus_action(i, comb, rules, dyn):
@@ -1840,11 +1848,13 @@ def place_mine(i, s, comb, rules, dyn, bf):
 
 
 @kernel(inline="always")
-def moved_from(i, dyn):
+def moved_from(i, dyn, bf):
     """``i`` leaves her cell: remember the first cell she left since the mines
-    last looked at her (``D_MINE_FROM``, cell + 1)."""
+    last looked at her (``D_MINE_FROM``, cell + 1); the mines have not seen it yet
+    (``LST_SEEN`` 0: :func:`mines_pending` looks)."""
     if dyn[i, K.D_MINE_FROM] == 0:
         dyn[i, K.D_MINE_FROM] = dyn[i, K.D_POS] + 1
+    bf[BF_LST][LST_SEEN] = 0
 
 
 @kernel(inline="always")
@@ -1859,15 +1869,13 @@ def stepped(i, w):
 @kernel(inline="always")
 def mines_pending(w):
     """:func:`mines_check` when some combatant has Mines (``C_ALLMASK``) and someone
-    changed hexes since the last look (``D_MINE_FROM``); inlined at its call sites so
-    a check with nothing to do pays a few loads, not a call."""
+    may have changed hexes since the last look (``LST_SEEN`` 0: cleared with every
+    ``D_MINE_FROM`` :func:`moved_from` sets and when a fight is placed; set by the look, which
+    clears every ``D_MINE_FROM``; a look with nothing to see changes nothing); inlined at its
+    call sites so a check with nothing to do pays a few loads, not a call."""
     comb, rules, dyn, streams, bf = unpack(w)
     if (comb[0, K.C_ALLMASK] >> K.E_MINES) & 1 != 0:
-        moved = False
-        for i in range(comb.shape[0]):
-            if dyn[i, K.D_MINE_FROM] != 0:
-                moved = True
-        if moved:
+        if bf[BF_LST][LST_SEEN] == 0:
             mines_check(w)
 
 
@@ -1885,6 +1893,7 @@ def mines_check(w):
     comb, rules, dyn, streams, bf = unpack(w)
     if (comb[0, K.C_ALLMASK] >> K.E_MINES) & 1 == 0:
         return
+    bf[BF_LST][LST_SEEN] = 1  # this look sees every move so far; one a mine's attack makes clears it
     for i in range(comb.shape[0]):
         f = dyn[i, K.D_MINE_FROM]
         if f == 0:
@@ -2090,7 +2099,7 @@ def exempt(j, mode, comb, bf):
 @kernel(inline="always")
 def relocate(i, c, dyn, bf):
     """Put ``i`` on free cell ``c`` (forced movement, a door's exit): no movement paid."""
-    moved_from(i, dyn)
+    moved_from(i, dyn, bf)
     occ = F.row(bf, BF_OCC)
     occ[dyn[i, K.D_POS]] = -1
     occ[c] = i
@@ -2456,8 +2465,8 @@ def simulate_episode_blocks_grid(comb, rules, off, ng, recover, key, start, coun
 def swap_places(j, t, dyn, bf):
     """Defensive Switch (L1701): ``j`` and ``t`` swap hexes (not movement; each
     still enters a hex, for the mines)."""
-    moved_from(j, dyn)
-    moved_from(t, dyn)
+    moved_from(j, dyn, bf)
+    moved_from(t, dyn, bf)
     occ = F.row(bf, BF_OCC)
     a = dyn[j, K.D_POS]
     b = dyn[t, K.D_POS]
