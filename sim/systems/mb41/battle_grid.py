@@ -1158,8 +1158,9 @@ def grid_turn_start(i, w):
             return major, minor, False
     if minor:
         if tmask_w(i, w) != 0:
-            if K.minor_talent(i, w) == 1:
-                minor = False
+            if hook_gate(i, K.MINOR_GATE, K.MINOR_GATE2, w):  # minor_talent's own first test
+                if K.minor_talent(i, w) == 1:
+                    minor = False
             if not settle_action(i, w):
                 return major, minor, False
     return major, minor, True
@@ -1233,17 +1234,11 @@ def grid_major_talents(i, m, w):
         comb, rules, dyn, streams, bf = unpack(w)
         if safe_place(i, comb, rules, dyn, bf):
             return 1, i, -1, False
-    if K.major_talent(i, w):
-        if not standing_w(i, w):
-            return 2, i, -1, False
-        again = False
-        if m == 0:
-            if has_code_w(i, K.E_BONUS_ACTION, w):  # bonus_action's own gate, before the scan
-                if any_in_reach(i, w):
-                    comb, rules, dyn, streams, bf = unpack(w)
-                    if K.bonus_action(i, comb, rules, dyn):
-                        again = True
-        return 1, i, -1, again
+    if hook_gate(i, K.MAJOR_GATE, K.MAJOR_GATE2, w):  # major_talent's own first test
+        if K.major_talent(i, w):
+            return major_done(i, m, w)
+    if not has_code_w(i, K.E_GUIDED_STRIKE, w):  # guided_choice's own first test (find_usable)
+        return 0, i, -1, False
     comb, rules, dyn, streams, bf = unpack(w)
     s, g = K.guided_choice(i, comb, dyn)
     if g >= 0:
@@ -1254,6 +1249,32 @@ def grid_major_talents(i, m, w):
             K.check_bursts(i, comb, rules, dyn)
             return 0, g, tg, False
     return 0, i, -1, False
+
+
+@kernel(inline="always")
+def hook_gate(i, gate, gate2, w):
+    """Her talents open some hook of a timing (``gate``/``gate2``: :mod:`.hooks`' masks, the
+    test :func:`.kernel.minor_talent` and :func:`.kernel.major_talent` start with): when not,
+    the call would return at once."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return (comb[i, K.C_TMASK] & gate) | (comb[i, K.C_TMASK2] & gate2) != 0
+
+
+@part
+def major_done(i, m, w):
+    """A Major talent was her ``m``-th Major: code 2 if she fell, else 1, with Bonus
+    Action's another Major when it was the first and someone is in reach (see
+    :func:`grid_major_talents`)."""
+    if not standing_w(i, w):
+        return 2, i, -1, False
+    again = False
+    if m == 0:
+        if has_code_w(i, K.E_BONUS_ACTION, w):  # bonus_action's own gate, before the scan
+            if any_in_reach(i, w):
+                comb, rules, dyn, streams, bf = unpack(w)
+                if K.bonus_action(i, comb, rules, dyn):
+                    again = True
+    return 1, i, -1, again
 
 
 @part
