@@ -146,6 +146,7 @@ def place_all(dyn, bf):
     lst[LST_PEND] = 0
     lst[LST_PDIR] = 1
     lst[LST_BARRIERS] = 0  # the terrain copy above dropped every raised barrier (Create Barrier)
+    lst[LST_SEEN] = 0  # the mines have not looked at this fight yet
     for i in range(dyn.shape[0]):
         dyn[i, K.D_MINE_FROM] = 0
         if dyn[i, K.D_DEAD] != 0:
@@ -249,7 +250,7 @@ def leave_if_dead(j, dyn, bf):
 
 @kernel(inline="always")
 def move_to(i, c, dyn, bf):
-    moved_from(i, dyn)
+    moved_from(i, dyn, bf)
     occ = F.row(bf, BF_OCC)
     occ[dyn[i, K.D_POS]] = -1
     occ[c] = i
@@ -263,21 +264,15 @@ def move_to(i, c, dyn, bf):
 
 @kernel(inline="always")
 def hexes(a, b, bf):
-    """Hexes between cells ``a`` and ``b`` (:func:`.grid.distance`, inlined when the field does not wrap)."""
-    q = F.row(bf, BF_Q)
-    r = F.row(bf, BF_R)
-    if F.shifts_of(bf).shape[0] > 1:
-        return G.distance(q, r, F.shifts_of(bf), a, b)
-    dq = q[a] - q[b]
-    dr = r[a] - r[b]
-    ds = dq + dr
-    if dq < 0:
-        dq = -dq
-    if dr < 0:
-        dr = -dr
-    if ds < 0:
-        ds = -ds
-    return (dq + dr + ds) >> 1
+    """Hexes between cells ``a`` and ``b`` (:func:`.grid.distance`, wraparound included): one
+    load from the field's table (:func:`.field.hexd_of`, indexed directly: no slice bounds to
+    compute). A negative cell counts from the end, as an index into a per-cell row does."""
+    n = bf[BF_META, M_NCELL]
+    if a < 0:
+        a += n
+    if b < 0:
+        b += n
+    return bf[NBF + a, b]
 
 
 @kernel(inline="always")
@@ -310,7 +305,7 @@ def reach(i, t, rules, dyn, bf):
     return f
 
 
-@kernel
+@part
 def reach_from(a, t, hi, rules, dyn, bf):
     """The form an attack from cell ``a`` reaches ``t`` with: 0 melee, 1 ranged, -1 none;
     ``hi`` is the attacker's farthest ranged hex (``D_RANGED_HI``: 3, Mid-Childan System 4,
@@ -338,7 +333,7 @@ def engaged(i, comb, dyn, bf):
     return foe_next_to(dyn[i, K.D_POS], i, comb, dyn, bf)
 
 
-@kernel
+@part
 def potential(m, goal, lo, hi, bf):
     """How far cell ``m`` is from being ``lo..hi`` hexes from ``goal``: 0 in
     range; too close, the hexes to back off; too far, the steps round
@@ -417,7 +412,7 @@ def barrier_field(goal, lo, hi, bf):
 
 
 @kernel
-def best_step(i, goal, lo, hi, deep, comb, rules, dyn, bf):
+def best_step(i, goal, lo, hi, deep, w):
     """The hex ``i`` steps to toward being ``lo..hi`` hexes from cell ``goal``; -1 if none helps.
 
     The free neighbour with the lowest :func:`potential` (ties: not rough,
@@ -426,6 +421,7 @@ def best_step(i, goal, lo, hi, deep, comb, rules, dyn, bf):
     the first step of a shortest path round them (:func:`.grid.step_toward`,
     a breadth-first search).
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     nbr = F.nbr_of(bf)
     terrain = F.row(bf, BF_TERRAIN)
     occ = F.row(bf, BF_OCC)
@@ -459,10 +455,14 @@ def best_step(i, goal, lo, hi, deep, comb, rules, dyn, bf):
     if deep == 0:
         return -1
     if deep == 2:
-        if any_in_reach(i, comb, rules, dyn, bf):
+        if any_in_reach(i, w):
             return -1
-    s = G.step_toward(F.row(bf, BF_Q), F.row(bf, BF_R), F.shifts_of(bf), nbr, terrain, occ, G.BLOCK_MOVE, c, goal, lo, hi,
-                      F.row(bf, BF_DIST), F.row(bf, BF_QUEUE))
+        comb, rules, dyn, streams, bf = unpack(w)
+        nbr = F.nbr_of(bf)
+        terrain = F.row(bf, BF_TERRAIN)
+        occ = F.row(bf, BF_OCC)
+    s = G.step_toward_d(F.hexd_of(bf), nbr, terrain, occ, G.BLOCK_MOVE, c, goal, lo, hi,
+                        F.row(bf, BF_DIST), F.row(bf, BF_QUEUE))
     if s == c:
         return -1
     return s
@@ -471,7 +471,7 @@ def best_step(i, goal, lo, hi, deep, comb, rules, dyn, bf):
 # ---------------------------------------------------------------- targets and goals
 
 
-@kernel
+@part
 def _prefer(i, j, best, best_res, best_att, best_d, mode, comb, dyn, bf):
     """Is candidate ``j`` better than ``best`` for targeting ``mode``? (see :func:`pick`)"""
     if best < 0:
@@ -484,6 +484,14 @@ def _prefer(i, j, best, best_res, best_att, best_d, mode, comb, dyn, bf):
         if comb[j, K.C_ATT] != best_att:
             return comb[j, K.C_ATT] > best_att
     return K.target_res(i, j, comb, dyn) < best_res
+
+
+@kernel
+def pick_w(i, in_reach, w):
+    """:func:`pick` of the world ``w`` (the policy stream ``S_POLICY``): the turn's call passes
+    one word and keeps no array descriptor alive across it."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return _pick_in(i, in_reach, -1, comb, rules, dyn, streams[K.S_POLICY], bf)
 
 
 @kernel(inline="always")
@@ -511,6 +519,13 @@ def _near(i, j, hi, dyn, bf):
 
 @kernel
 def _pick(i, in_reach, hi, comb, rules, dyn, st_policy, bf):
+    """:func:`pick` / :func:`pick_near` (compiled once, called)."""
+    return _pick_in(i, in_reach, hi, comb, rules, dyn, st_policy, bf)
+
+
+@part
+def _pick_in(i, in_reach, hi, comb, rules, dyn, st_policy, bf):
+    """The body of :func:`_pick` and :func:`pick_w`."""
     n = comb.shape[0]
     side = comb[i, K.C_SIDE]
     finish = comb[i, K.P_FINISH] != 0
@@ -555,8 +570,9 @@ def _pick(i, in_reach, hi, comb, rules, dyn, st_policy, bf):
 
 
 @kernel
-def any_in_reach(i, comb, rules, dyn, bf):
+def any_in_reach(i, w):
     """Some enemy she may attack is in range (no dice drawn)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     side = comb[i, K.C_SIDE]
     finish = comb[i, K.P_FINISH] != 0
     for j in range(comb.shape[0]):
@@ -586,8 +602,9 @@ def protectee(i, comb, dyn):
 
 
 @kernel
-def goal_of(i, t, comb, rules, dyn):
+def goal_of(i, t, w):
     """Where ``i`` moves to this turn: ``(cell, lo, hi)``; cell -1 = stay."""
+    comb, rules, dyn, streams, bf = unpack(w)
     mode = comb[i, K.P_MOVE]
     if mode == K.MOVE_HOLD:
         return -1, 0, 0
@@ -667,9 +684,10 @@ def minor_move(i, goal, lo, hi, unlocked, deep, w):
             if not engaged(i, comb, dyn, bf):
                 use_door(i, goal, lo, hi, w)
                 return True
-    step = best_step(i, goal, lo, hi, deep, comb, rules, dyn, bf)
+    step = best_step(i, goal, lo, hi, deep, w)
     if step < 0:
         return False
+    comb, rules, dyn, streams, bf = unpack(w)
     here = F.row(bf, BF_TERRAIN)[dyn[i, K.D_POS]]
     rough = here & G.ROUGH != 0
     if not rough:
@@ -734,9 +752,10 @@ def major_move(i, goal, lo, hi, minor, w):
             if door_worth(i, goal, lo, hi, dyn, bf):
                 use_door(i, goal, lo, hi, w)  # the Major does what a Minor does
                 return False, False
-    step = best_step(i, goal, lo, hi, 1, comb, rules, dyn, bf)
+    step = best_step(i, goal, lo, hi, 1, w)
     if step < 0:
         return False, False
+    comb, rules, dyn, streams, bf = unpack(w)
     here = F.row(bf, BF_TERRAIN)[dyn[i, K.D_POS]]
     rough = here & G.ROUGH != 0
     if not rough:
@@ -812,15 +831,15 @@ def guard_for(i, a, t, ranged, comb, dyn, bf):
     return best
 
 
-@kernel
+@part
 def attack_setup(i, t, comb, rules, dyn, bf):
     """Before ``i``'s basic attack on ``t`` on the grid: the Fear Auras, the
     damage of the form the distance allows (her ``attack_kind`` when both
     do, ``D_DMG_ADJ``), an interceptor standing by (L1453, L1469;
     ``D_GUARD``), Veil's distance. Returns the interceptor (-1 none).
     Minion Explosion (``D_BLAST``, L1987): the attack originates from the
-    chosen minion's hex: form, line of interception and Veil's distance from there."""
-    refresh_fear(comb, dyn, bf)
+    chosen minion's hex: form, line of interception and Veil's distance from there.
+    The caller refreshes the Fear Auras just before (:func:`refresh_fear_w`)."""
     a = dyn[i, K.D_POS]
     if dyn[i, K.D_BLAST] != 0:
         a = dyn[dyn[i, K.D_BLAST] - 1, K.D_POS]
@@ -846,7 +865,7 @@ def attack_setup(i, t, comb, rules, dyn, bf):
     return g
 
 
-@kernel
+@part
 def attack_cleanup(i, t, g, w):
     """After the attack: back to the gridless state; the dead leave the
     battlefield; Slither Away; the Fear Auras again. Inlined (two sites):
@@ -860,7 +879,7 @@ def attack_cleanup(i, t, g, w):
     if K.side_has_code(t, K.E_SLITHER, comb):
         if K.has_code(t, K.E_SLITHER, comb):
             slither(t, i, w)
-    refresh_fear(comb, dyn, bf)
+    refresh_fear_w(w)
 
 
 @kernel
@@ -869,6 +888,8 @@ def grid_attack(i, t, w):
     ``attack_kind`` when both do), an interceptor standing by (L1453, L1469).
     The attack is the called :func:`.kernel.attack_call`, not inlined into the
     grid turn: inlined, the turn's cold compile outgrew the machine's 24 GB."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    refresh_fear_w(w)
     comb, rules, dyn, streams, bf = unpack(w)
     g = attack_setup(i, t, comb, rules, dyn, bf)
     dealt = K.attack_call(i, t, w)
@@ -885,6 +906,8 @@ def grid_attack_call(i, t, w):
     comb, rules, dyn, streams, bf = unpack(w)
     if K.side_has_code(t, K.E_SPRINT, comb):
         guard_sprint(i, t, w)
+    refresh_fear_w(w)
+    comb, rules, dyn, streams, bf = unpack(w)
     g = attack_setup(i, t, comb, rules, dyn, bf)
     dealt = K.attack_call(i, t, w)
     attack_cleanup(i, t, g, w)
@@ -908,7 +931,7 @@ def frenzy_step(i, t, goal, lo, hi, w):
         return False
     if F.row(bf, BF_TERRAIN)[dyn[i, K.D_POS]] & (G.ROUGH | G.PERILOUS) != 0:
         return False
-    step = best_step(i, goal, lo, hi, 0, comb, rules, dyn, bf)
+    step = best_step(i, goal, lo, hi, 0, w)
     if step < 0:
         return False
     if reach_from(step, t, dyn[i, K.D_RANGED_HI], rules, dyn, bf) < 0:
@@ -978,7 +1001,7 @@ def frenzy_turn(i, t, w):
         dyn[i, K.D_TURNS_DONE] += 1
 
 
-@kernel
+@part
 def take_turn_grid(i, w):
     """One turn of ``i`` on the battlefield (see the module doc for the order).
 
@@ -990,15 +1013,15 @@ def take_turn_grid(i, w):
     ``talent_ranges``): heals, Remedy, Curse, Steal Action, Wave of Courage,
     Screams, Reflector's recipient, Fear Aura (:func:`refresh_fear`).
     """
-    comb, rules, dyn, streams, bf = unpack(w)
     _turn_grid(i, w)
     mines_pending(w)  # forced moves of this turn (pulls, pushes, switches)
-    refresh_fear(comb, dyn, bf)
+    refresh_fear_w(w)
+    comb, rules, dyn, streams, bf = unpack(w)
     if comb[i, K.C_TMASK] != 0:
         dyn[i, K.D_TURNS_DONE] += 1
 
 
-@kernel
+@part
 def settle_action(i, w):
     """After an action of ``i``'s grid turn (``bursts: play`` with ``burst_timing:
     after_action``, A7b: "after the current action resolves"): what the action left due
@@ -1015,15 +1038,19 @@ def settle_action(i, w):
 def _turn_grid(i, w):
     """The grid turn's steps (:func:`take_turn_grid`): the start and ailments, a Minor
     talent, a Minor step toward her range, the Majors (talents, the attack, a move),
-    a Minor still unused."""
-    comb, rules, dyn, streams, bf = unpack(w)
+    a Minor still unused.
+
+    The turn and its parts load the arrays from ``w`` where they use them (:func:`unpack`
+    again after a call) instead of once at the top: a descriptor loaded at the top and used
+    after a call stays alive across every call of the turn (a stack slot each, stored at
+    every turn's start)."""
     major, minor, ok = grid_turn_start(i, w)
     if not ok:
         return
-    t0 = pick(i, False, comb, rules, dyn, streams[K.S_POLICY], bf)
+    t0 = pick_w(i, False, w)
     if t0 < 0:
         return  # nobody left to fight
-    goal, lo, hi = goal_of(i, t0, comb, rules, dyn)
+    goal, lo, hi = goal_of(i, t0, w)
     minor, ok = grid_step_before(i, minor, goal, lo, hi, w)
     if not ok:
         return
@@ -1036,11 +1063,11 @@ def _turn_grid(i, w):
         if m > 0:  # the first Major's bursts, then the Bonus Action's; her target may be down
             if not settle_action(i, w):
                 return
-            if not K._candidate(t0, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn):
-                t0 = pick(i, False, comb, rules, dyn, streams[K.S_POLICY], bf)
+            if not still_target(i, t0, w):
+                t0 = pick_w(i, False, w)
                 if t0 < 0:
                     return
-                goal, lo, hi = goal_of(i, t0, comb, rules, dyn)
+                goal, lo, hi = goal_of(i, t0, w)
         code, who, t, again = grid_major_talents(i, m, w)
         if code == 2:
             return  # she fell
@@ -1058,32 +1085,67 @@ def _turn_grid(i, w):
             major = again
         elif barrier_turn(i, who, goal, lo, hi, w):
             pass  # the Major hit an enemy's barrier that keeps her from everyone (Create Barrier)
-        elif away(i, goal, lo, hi, dyn, bf):
+        elif away_w(i, goal, lo, hi, w):
             used, dis = major_move(i, goal, lo, hi, minor, w)
             stepped(i, w)
             if used:
                 minor = False
             if dis:
                 disengaged = True
-            if not K.is_standing(dyn, i):
+            if not standing_w(i, w):
                 return
     if not settle_action(i, w):
         return
     grid_turn_end(i, minor, t0, disengaged, w)
 
 
+@kernel(inline="always")
+def tmask_w(i, w):
+    """``C_TMASK`` of ``i`` (her talents' effect codes below 64), loaded from the world."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return comb[i, K.C_TMASK]
+
+
+@kernel(inline="always")
+def has_code_w(i, code, w):
+    """:func:`.kernel.has_code` of the world ``w``."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return K.has_code(i, code, comb)
+
+
+@kernel(inline="always")
+def standing_w(i, w):
+    """:func:`.kernel.is_standing` of the world ``w``."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return K.is_standing(dyn, i)
+
+
+@kernel(inline="always")
+def away_w(i, goal, lo, hi, w):
+    """:func:`away` of the world ``w``."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return away(i, goal, lo, hi, dyn, bf)
+
+
+@kernel(inline="always")
+def still_target(i, t, w):
+    """``t`` is still a target ``i`` may attack (:func:`.kernel._candidate`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return K._candidate(t, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn)
+
+
 @part
 def grid_turn_start(i, w):
     """The start of ``i``'s grid turn: Second Wind's bonus ends (L1716), the dead leave,
     the Fear Auras, rough terrain paid within the turn (A15a); her ailments (Remedy or
-    a removal roll: her Minor, or her only action when Stunned, L1461, L1467); a Minor
-    talent (a successful Steal Action gives another Minor, L1725). Returns ``(Major
-    free, Minor free, still standing)``."""
+    a removal roll: her Minor, or her only action when Stunned, L1461, L1467,
+    :func:`grid_ailments`); a Minor talent (a successful Steal Action gives another Minor,
+    L1725). Returns ``(Major free, Minor free, still standing)``."""
     comb, rules, dyn, streams, bf = unpack(w)
-    mask = comb[i, K.C_TMASK]
     dyn[i, K.D_DEF_BONUS] = 0
     sweep(dyn, bf)
-    refresh_fear(comb, dyn, bf)
+    refresh_fear_w(w)
+    comb, rules, dyn, streams, bf = unpack(w)
     if rules[K.R_ROUGH_COST] == 0:
         dyn[i, K.D_PAID] = 0
     major = True
@@ -1091,28 +1153,42 @@ def grid_turn_start(i, w):
     if dyn[i, K.D_AIL + K.A_STUN] != 0:
         minor = False  # "can take only one action per turn" (L1461)
     if K.has_ailment(i, dyn):
-        stunned = dyn[i, K.D_AIL + K.A_STUN] != 0
-        remedied = False
-        if mask != 0:
-            remedied = K.try_remedy(i, i, comb, rules, dyn)
-        if not remedied:
-            K.removal_roll(i, comb, rules, dyn, streams)
-        if minor:
-            minor = False
-        else:
-            major = False
-        if stunned:
-            if dyn[i, K.D_AIL + K.A_STUN] == 0:
-                major = True  # "she regains the second action"
-        K.check_bursts(i, comb, rules, dyn)
-        if not settle_action(i, w):
+        major, minor, ok = grid_ailments(i, major, minor, w)
+        if not ok:
             return major, minor, False
     if minor:
-        if mask != 0:
-            if K.minor_talent(i, w) == 1:
-                minor = False
+        if tmask_w(i, w) != 0:
+            if hook_gate(i, K.MINOR_GATE, K.MINOR_GATE2, w):  # minor_talent's own first test
+                if K.minor_talent(i, w) == 1:
+                    minor = False
             if not settle_action(i, w):
                 return major, minor, False
+    return major, minor, True
+
+
+@kernel
+def grid_ailments(i, major, minor, w):
+    """Her ailments at the start of her grid turn: Remedy on herself, else a removal roll
+    (L1467), with her Minor, or her only action when Stunned (L1461: "she regains the second
+    action" when the Stun is gone); bursts checked, what is due settled. Returns ``(Major
+    free, Minor free, still standing)``. Called, not inlined: most turns have no ailment."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    stunned = dyn[i, K.D_AIL + K.A_STUN] != 0
+    remedied = False
+    if comb[i, K.C_TMASK] != 0:
+        remedied = K.try_remedy(i, i, comb, rules, dyn)
+    if not remedied:
+        K.removal_roll(i, comb, rules, dyn, streams)
+    if minor:
+        minor = False
+    else:
+        major = False
+    if stunned:
+        if dyn[i, K.D_AIL + K.A_STUN] == 0:
+            major = True  # "she regains the second action"
+    K.check_bursts(i, comb, rules, dyn)
+    if not settle_action(i, w):
+        return major, minor, False
     return major, minor, True
 
 
@@ -1120,10 +1196,9 @@ def grid_turn_start(i, w):
 def grid_step_before(i, minor, goal, lo, hi, w):
     """Before her Major: a Minor step toward her range (a movement talent when a step
     would not do), then Sprint. Returns ``(Minor free, still standing)``."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    mask = comb[i, K.C_TMASK]
+    mask = tmask_w(i, w)
     if minor:
-        if away(i, goal, lo, hi, dyn, bf):
+        if away_w(i, goal, lo, hi, w):
             if mask != 0:
                 if talent_move(i, goal, lo, hi, w):
                     minor = False
@@ -1131,14 +1206,14 @@ def grid_step_before(i, minor, goal, lo, hi, w):
                     if not settle_action(i, w):
                         return minor, False
         if minor:
-            if away(i, goal, lo, hi, dyn, bf):
+            if away_w(i, goal, lo, hi, w):
                 if minor_move(i, goal, lo, hi, False, 2, w):
                     minor = False
                     stepped(i, w)
                     if not settle_action(i, w):
                         return minor, False
     if mask != 0:
-        if K.has_code(i, K.E_SPRINT, comb):
+        if has_code_w(i, K.E_SPRINT, w):
             sprint(i, goal, lo, hi, w)
             stepped(i, w)
             if not settle_action(i, w):
@@ -1152,31 +1227,54 @@ def grid_major_talents(i, m, w):
     when someone is in reach), or Guided Strike's ally and target. Returns ``(code,
     who attacks, target, another Major)``: code 0 the attack follows (``who``, ``t``;
     ``t`` -1 when she chooses), 1 a talent was the Major, 2 she fell."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    mask = comb[i, K.C_TMASK]
-    if mask == 0:
+    if tmask_w(i, w) == 0:
         return 0, i, -1, False
-    refresh_fear(comb, dyn, bf)
-    if K.has_code(i, K.E_SAFE_PLACE, comb):
+    refresh_fear_w(w)
+    if has_code_w(i, K.E_SAFE_PLACE, w):
+        comb, rules, dyn, streams, bf = unpack(w)
         if safe_place(i, comb, rules, dyn, bf):
             return 1, i, -1, False
-    if K.major_talent(i, w):
-        if not K.is_standing(dyn, i):
-            return 2, i, -1, False
-        again = False
-        if m == 0:
-            if any_in_reach(i, comb, rules, dyn, bf):
-                if K.bonus_action(i, comb, rules, dyn):
-                    again = True
-        return 1, i, -1, again
+    if hook_gate(i, K.MAJOR_GATE, K.MAJOR_GATE2, w):  # major_talent's own first test
+        if K.major_talent(i, w):
+            return major_done(i, m, w)
+    if not has_code_w(i, K.E_GUIDED_STRIKE, w):  # guided_choice's own first test (find_usable)
+        return 0, i, -1, False
+    comb, rules, dyn, streams, bf = unpack(w)
     s, g = K.guided_choice(i, comb, dyn)
     if g >= 0:
-        tg = pick(g, True, comb, rules, dyn, streams[K.S_POLICY], bf)
+        tg = pick_w(g, True, w)
         if tg >= 0:
+            comb, rules, dyn, streams, bf = unpack(w)
             K.pay_talent(i, s, comb, rules, dyn)
             K.check_bursts(i, comb, rules, dyn)
             return 0, g, tg, False
     return 0, i, -1, False
+
+
+@kernel(inline="always")
+def hook_gate(i, gate, gate2, w):
+    """Her talents open some hook of a timing (``gate``/``gate2``: :mod:`.hooks`' masks, the
+    test :func:`.kernel.minor_talent` and :func:`.kernel.major_talent` start with): when not,
+    the call would return at once."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return (comb[i, K.C_TMASK] & gate) | (comb[i, K.C_TMASK2] & gate2) != 0
+
+
+@part
+def major_done(i, m, w):
+    """A Major talent was her ``m``-th Major: code 2 if she fell, else 1, with Bonus
+    Action's another Major when it was the first and someone is in reach (see
+    :func:`grid_major_talents`)."""
+    if not standing_w(i, w):
+        return 2, i, -1, False
+    again = False
+    if m == 0:
+        if has_code_w(i, K.E_BONUS_ACTION, w):  # bonus_action's own gate, before the scan
+            if any_in_reach(i, w):
+                comb, rules, dyn, streams, bf = unpack(w)
+                if K.bonus_action(i, comb, rules, dyn):
+                    again = True
+    return 1, i, -1, again
 
 
 @part
@@ -1190,18 +1288,20 @@ def grid_target(i, t0, goal, lo, hi, w):
     t = -1
     if comb[i, K.P_MOVE] == K.MOVE_PROTECT:
         if away(i, goal, lo, hi, dyn, bf):  # a bodyguard gets next to her ally first
-            if best_step(i, goal, lo, hi, 1, comb, rules, dyn, bf) >= 0:
+            if best_step(i, goal, lo, hi, 1, w) >= 0:
                 return t
+    comb, rules, dyn, streams, bf = unpack(w)
     if K._candidate(t0, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn):
         if reach(i, t0, rules, dyn, bf) >= 0:
             t = t0
     if t < 0:
-        t = pick(i, True, comb, rules, dyn, streams[K.S_POLICY], bf)
+        t = pick_w(i, True, w)
     if (mask >> K.E_MINION_EXPLOSION) & 1 != 0:
+        comb, rules, dyn, streams, bf = unpack(w)
         t = blast_choice(i, t, t0, comb, rules, dyn, bf)
     if t < 0:
         if mask != 0:
-            if K.has_code(i, K.E_MOVE_ATTACK, comb):
+            if has_code_w(i, K.E_MOVE_ATTACK, w):
                 t = move_attack(i, t0, w)
     return t
 
@@ -1212,25 +1312,28 @@ def grid_strike(i, m, who, t, w):
     Switch, Sprint off her turn to intercept, the attack (:func:`grid_attack`), the
     exploded minion leaves its hex, the shove, Reflector, Bonus Action. Returns
     ``(she still stands, another Major)``."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    mask = comb[i, K.C_TMASK]
+    mask = tmask_w(i, w)
     sh = -1
     if who == i:
         if mask != 0:
-            if K.has_code(i, K.E_SHOVE, comb):
+            if has_code_w(i, K.E_SHOVE, w):
+                comb, rules, dyn, streams, bf = unpack(w)
                 sh = K.pay_shove(i, comb, rules, dyn)
+    comb, rules, dyn, streams, bf = unpack(w)
     if K.side_has_code(t, K.E_SWITCH, comb):
         t = K.defensive_switch(who, t, w)
+    comb, rules, dyn, streams, bf = unpack(w)
     if K.side_has_code(t, K.E_SPRINT, comb):
         guard_sprint(who, t, w)
     dealt = grid_attack(who, t, w)
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[who, K.D_BLAST] != 0:  # Minion Explosion: the destroyed minion leaves its hex
         leave_if_dead(dyn[who, K.D_BLAST] - 1, dyn, bf)
         dyn[who, K.D_BLAST] = 0
     if sh >= 0:
         if dealt >= 0:
             shove(i, t, comb[i, K.C_TP1 + sh], comb, dyn, bf)
-    if not K.is_standing(dyn, i):
+    if not standing_w(i, w):
         return False, False
     again = False
     if m == 0:
@@ -1238,8 +1341,9 @@ def grid_strike(i, m, who, t, w):
             if dealt >= 0:
                 if (mask >> K.E_REFLECTOR) & 1 != 0:
                     K.give_reflector(i, w)
-        if mask != 0:
-            if any_in_reach(i, comb, rules, dyn, bf):
+        if (mask >> K.E_BONUS_ACTION) & 1 != 0:  # bonus_action's own gate, before the scan
+            if any_in_reach(i, w):
+                comb, rules, dyn, streams, bf = unpack(w)
                 if K.bonus_action(i, comb, rules, dyn):
                     again = True
     return True, again
@@ -1249,14 +1353,13 @@ def grid_strike(i, m, who, t, w):
 def grid_turn_end(i, minor, t0, disengaged, w):
     """After her Majors: a Minor still unused moves her one more hex toward her goal (a
     movement talent first); Sprint again if she stands."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    mask = comb[i, K.C_TMASK]
+    mask = tmask_w(i, w)
     if minor:
         if t0 >= 0:
-            if not K._candidate(t0, comb[i, K.C_SIDE], comb[i, K.P_FINISH] != 0, comb, dyn):
-                t0 = pick(i, False, comb, rules, dyn, streams[K.S_POLICY], bf)
-        goal, lo, hi = goal_of(i, t0, comb, rules, dyn)
-        if away(i, goal, lo, hi, dyn, bf):
+            if not still_target(i, t0, w):
+                t0 = pick_w(i, False, w)
+        goal, lo, hi = goal_of(i, t0, w)
+        if away_w(i, goal, lo, hi, w):
             used = False
             if mask != 0:
                 used = talent_move(i, goal, lo, hi, w)
@@ -1264,10 +1367,10 @@ def grid_turn_end(i, minor, t0, disengaged, w):
                 minor_move(i, goal, lo, hi, disengaged, 2, w)
             stepped(i, w)
     if mask != 0:
-        if K.has_code(i, K.E_SPRINT, comb):
-            if K.is_standing(dyn, i):
+        if has_code_w(i, K.E_SPRINT, w):
+            if standing_w(i, w):
                 if t0 >= 0:
-                    goal, lo, hi = goal_of(i, t0, comb, rules, dyn)
+                    goal, lo, hi = goal_of(i, t0, w)
                     sprint(i, goal, lo, hi, w)
                     stepped(i, w)
 
@@ -1368,6 +1471,24 @@ def refresh_fear(comb, dyn, bf):
         fear_update(comb, dyn, bf)
     elif (comb[0, K.C_ALLMASK] >> K.E_COURAGE) & 1 != 0:
         fear_update(comb, dyn, bf)
+
+
+@kernel(inline="always")
+def refresh_fear_w(w):
+    """:func:`refresh_fear` of the world ``w``: the check loads two words; only a field with an
+    aura pays the call (:func:`fear_w`), and no array descriptor stays alive across it."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if (comb[0, K.C_ALLMASK] >> K.E_FEAR_AURA) & 1 != 0:
+        fear_w(w)
+    elif (comb[0, K.C_ALLMASK] >> K.E_COURAGE) & 1 != 0:
+        fear_w(w)
+
+
+@kernel
+def fear_w(w):
+    """:func:`fear_update` of the world ``w``."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    fear_update(comb, dyn, bf)
 
 
 @kernel
@@ -1748,11 +1869,13 @@ def place_mine(i, s, comb, rules, dyn, bf):
 
 
 @kernel(inline="always")
-def moved_from(i, dyn):
+def moved_from(i, dyn, bf):
     """``i`` leaves her cell: remember the first cell she left since the mines
-    last looked at her (``D_MINE_FROM``, cell + 1)."""
+    last looked at her (``D_MINE_FROM``, cell + 1); the mines have not seen it yet
+    (``LST_SEEN`` 0: :func:`mines_pending` looks)."""
     if dyn[i, K.D_MINE_FROM] == 0:
         dyn[i, K.D_MINE_FROM] = dyn[i, K.D_POS] + 1
+    bf[BF_LST][LST_SEEN] = 0
 
 
 @kernel(inline="always")
@@ -1767,15 +1890,13 @@ def stepped(i, w):
 @kernel(inline="always")
 def mines_pending(w):
     """:func:`mines_check` when some combatant has Mines (``C_ALLMASK``) and someone
-    changed hexes since the last look (``D_MINE_FROM``); inlined at its call sites so
-    a check with nothing to do pays a few loads, not a call."""
+    may have changed hexes since the last look (``LST_SEEN`` 0: cleared with every
+    ``D_MINE_FROM`` :func:`moved_from` sets and when a fight is placed; set by the look, which
+    clears every ``D_MINE_FROM``; a look with nothing to see changes nothing); inlined at its
+    call sites so a check with nothing to do pays a few loads, not a call."""
     comb, rules, dyn, streams, bf = unpack(w)
     if (comb[0, K.C_ALLMASK] >> K.E_MINES) & 1 != 0:
-        moved = False
-        for i in range(comb.shape[0]):
-            if dyn[i, K.D_MINE_FROM] != 0:
-                moved = True
-        if moved:
+        if bf[BF_LST][LST_SEEN] == 0:
             mines_check(w)
 
 
@@ -1793,6 +1914,7 @@ def mines_check(w):
     comb, rules, dyn, streams, bf = unpack(w)
     if (comb[0, K.C_ALLMASK] >> K.E_MINES) & 1 == 0:
         return
+    bf[BF_LST][LST_SEEN] = 1  # this look sees every move so far; one a mine's attack makes clears it
     for i in range(comb.shape[0]):
         f = dyn[i, K.D_MINE_FROM]
         if f == 0:
@@ -1998,7 +2120,7 @@ def exempt(j, mode, comb, bf):
 @kernel(inline="always")
 def relocate(i, c, dyn, bf):
     """Put ``i`` on free cell ``c`` (forced movement, a door's exit): no movement paid."""
-    moved_from(i, dyn)
+    moved_from(i, dyn, bf)
     occ = F.row(bf, BF_OCC)
     occ[dyn[i, K.D_POS]] = -1
     occ[c] = i
@@ -2232,17 +2354,17 @@ def labyrinth_round(r, w):
     return K.outcome_now(comb, rules, dyn)
 
 
-@kernel
+@part
 def after_turn(w):
     """After a combatant's turn (and what it set off, retaliations included):
     the mines look at every move still unchecked (:func:`mines_pending`); the
     labyrinth's Pendulum moves (``pendulum_moves: turn``, A44b)."""
-    comb, rules, dyn, streams, bf = unpack(w)
     mines_pending(w)
+    comb, rules, dyn, streams, bf = unpack(w)
     if bf[BF_LAB][G.L_PEND_LEN] > 0:
         if rules[K.R_PENDULUM_MOVES] == 1:
             pendulum(w)
-            refresh_fear(comb, dyn, bf)
+            refresh_fear_w(w)
 
 
 @kernel
@@ -2257,7 +2379,7 @@ def door_value(c, goal, lo, hi, bf):
     return potential(p, goal, lo, hi, bf) + 1
 
 
-@kernel
+@part
 def door_worth(i, goal, lo, hi, dyn, bf):
     """She stands on a door whose partner brings her closer to her goal than she is."""
     if bf[BF_LAB][G.L_DOORS] == 0:
@@ -2364,8 +2486,8 @@ def simulate_episode_blocks_grid(comb, rules, off, ng, recover, key, start, coun
 def swap_places(j, t, dyn, bf):
     """Defensive Switch (L1701): ``j`` and ``t`` swap hexes (not movement; each
     still enters a hex, for the mines)."""
-    moved_from(j, dyn)
-    moved_from(t, dyn)
+    moved_from(j, dyn, bf)
+    moved_from(t, dyn, bf)
     occ = F.row(bf, BF_OCC)
     a = dyn[j, K.D_POS]
     b = dyn[t, K.D_POS]
@@ -2783,7 +2905,7 @@ def sprint(i, goal, lo, hi, w):
     s = K.find_usable(i, K.E_SPRINT, comb, dyn)
     if s < 0:
         return False
-    step = best_step(i, goal, lo, hi, 2, comb, rules, dyn, bf)
+    step = best_step(i, goal, lo, hi, 2, w)
     if step < 0:
         return False
     K.pay_talent(i, s, comb, rules, dyn)
@@ -2883,12 +3005,12 @@ def slither(t, a, w):
     s = K.find_usable(t, K.E_SLITHER, comb, dyn)
     if s < 0:
         return
-    goal, lo, hi = goal_of(t, a, comb, rules, dyn)
+    goal, lo, hi = goal_of(t, a, w)
     if goal < 0:
         return
     if comb[t, K.P_MOVE] == K.MOVE_PROTECT:
         return
-    step = best_step(t, goal, lo, hi, 0, comb, rules, dyn, bf)
+    step = best_step(t, goal, lo, hi, 0, w)
     if step < 0:
         return
     K.pay_talent(t, s, comb, rules, dyn)
@@ -2997,7 +3119,7 @@ def safe_place(i, comb, rules, dyn, bf):
     return True
 
 
-@kernel
+@part
 def foe_next_to(m, i, comb, dyn, bf):
     """A standing enemy of ``i`` stands next to cell ``m``."""
     nbr = F.nbr_of(bf)

@@ -9,7 +9,9 @@ labyrinth's features) becomes ``bf[rows, w]``, laid out by :mod:`.layout`:
 * ``BF_META`` (sizes and where the tables start, ``M_*``), ``BF_LST`` (the
   trial's labyrinth and barrier state, ``LST_*``), ``BF_LAB`` (the
   labyrinth's numbers, ``L_*``), ``BF_PATH`` (the Pendulum's trajectory);
-* blocks of rows for the tables: neighbours (``nbr[c, d]``, :func:`nbr_of`),
+* blocks of rows for the tables: first, at row ``NBF``, the hexes between
+  every two cells (``hexd[a, b]``, :func:`hexd_of`: the field is static, so
+  a distance is one load); then neighbours (``nbr[c, d]``, :func:`nbr_of`),
   wraparound shifts (:func:`shifts_of`), the axial lookup table
   (:func:`lut_of`), steps round obstacles (:func:`walk_of`), the labyrinth's
   per-cell features (:func:`cellfx_of`).
@@ -52,6 +54,20 @@ def _walk_table(field) -> np.ndarray | None:
     return walk
 
 
+def _hex_table(field) -> np.ndarray:
+    """``hexd[a, b]``: the hexes between cells ``a`` and ``b`` (:func:`.grid.distance`: the
+    nearest image of ``b`` under wraparound)."""
+    q = np.asarray(field.q, dtype=np.int64)
+    r = np.asarray(field.r, dtype=np.int64)
+    best = None
+    for sq, sr in np.asarray(field.shifts, dtype=np.int64):
+        dq = q[:, None] - (q[None, :] + sq)
+        dr = r[:, None] - (r[None, :] + sr)
+        d = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+        best = d if best is None else np.minimum(best, d)
+    return best.astype(np.int64)
+
+
 def template(field) -> np.ndarray:
     """The battlefield array of ``field`` (cached on it): tables filled, the
     per-trial rows as at the start of a fight (nobody placed)."""
@@ -62,7 +78,7 @@ def template(field) -> np.ndarray:
     walk = _walk_table(field)
     path = np.asarray(field.path, dtype=np.int64)
     width = max(n + 1, 6, NFX, L_SIZE, LST_SIZE, M_SIZE, field.lut.shape[1], len(path))
-    blocks = [("nbr", field.nbr, -1), ("shifts", field.shifts, 0), ("lut", field.lut, -1),
+    blocks = [("hexd", _hex_table(field), 0), ("nbr", field.nbr, -1), ("shifts", field.shifts, 0), ("lut", field.lut, -1),
               ("walk", walk if walk is not None else np.zeros((1, 1), dtype=np.int64), 0),
               ("cellfx", field.cellfx, 0)]
     rows = NBF + sum(b.shape[0] for _, b, _ in blocks)
@@ -75,6 +91,7 @@ def template(field) -> np.ndarray:
         bf[r0:r0 + k, :m] = table
         start[name] = r0
         r0 += k
+    assert start["hexd"] == NBF  # hexd_of reads it there, no table row to look up
     bf[BF_Q, :n] = field.q
     bf[BF_R, :n] = field.r
     bf[BF_BASE, :n] = field.terrain
@@ -133,6 +150,14 @@ def row(bf, k):
 def line_row(bf):
     """The line scratch: cells + 1 entries."""
     return bf[BF_LINE, :bf[BF_META, M_NCELL] + 1]
+
+
+@kernel(inline="always")
+def hexd_of(bf):
+    """``hexd[a, b]``: the hexes between cells ``a`` and ``b`` (wraparound included), the
+    first table block (row ``NBF``)."""
+    n = bf[BF_META, M_NCELL]
+    return bf[NBF:NBF + n, :n]
 
 
 @kernel(inline="always")

@@ -320,6 +320,32 @@ def step_toward(q, r, shifts, nbr, terrain, occ, block_mask, mover, target, lo, 
             if not blocked(terrain, occ, block_mask, c):
                 queue[n_src] = c
                 n_src += 1
+    return _first_step(nbr, terrain, occ, block_mask, mover, n_src, dist, queue)
+
+
+@kernel
+def step_toward_d(hexd, nbr, terrain, occ, block_mask, mover, target, lo, hi, dist, queue):
+    """:func:`step_toward` with the distances read from ``hexd[a, b]`` (the hexes between
+    every two cells, :func:`.field.hexd_of`) instead of computed from coordinates."""
+    d = hexd[mover, target]
+    if d >= lo:
+        if d <= hi:
+            return mover
+    n_src = 0
+    for c in range(nbr.shape[0]):
+        d = hexd[c, target]
+        if d >= lo:
+            if d <= hi:
+                if not blocked(terrain, occ, block_mask, c):
+                    queue[n_src] = c
+                    n_src += 1
+    return _first_step(nbr, terrain, occ, block_mask, mover, n_src, dist, queue)
+
+
+@kernel(inline="always")
+def _first_step(nbr, terrain, occ, block_mask, mover, n_src, dist, queue):
+    """The rest of :func:`step_toward`: from the ``n_src`` goal cells in ``queue``, the breadth-first
+    field, then ``mover``'s free neighbour nearest a goal (lowest direction on a tie); -1 if none."""
     if n_src == 0:
         for c in range(dist.shape[0]):
             dist[c] = -1

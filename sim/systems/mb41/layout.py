@@ -348,6 +348,8 @@ FIELD_STATE = Section("LST", "labyrinth and barrier state of a trial (``bf[BF_LS
     F("PEND", 1, "the Pendulum's start index on its trajectory", "episode"),
     F("PDIR", 1, "the Pendulum's direction (+1 / -1)", "episode"),
     F("BARRIERS", 1, "Create Barrier's barriers standing (0: pathing and reach exactly as without the talent)", "episode"),
+    F("SEEN", 1, "1: the mines have looked since anyone last changed hexes (every D_MINE_FROM 0), their "
+      "check is skipped; 0: a move, or a fight just placed, may be waiting for them", "episode"),
 ])
 LABYRINTH = Section("L", "the labyrinth features' numbers (``bf[BF_LAB, L_*]``, seed 000 L2126-2166)", [
     F("ALT_SETS", 1, "Alternating Damage: sets of sections (0 none)"),
