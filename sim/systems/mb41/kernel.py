@@ -4811,8 +4811,10 @@ def outcome_now(comb, rules, dyn):
 
 
 @kernel
-def _record_round(r, plane, comb, dyn, side_curve, comb_curve):
-    """Add who stands now to ``[..., plane, r]`` of the curve counters."""
+def _record_round(r, plane, side_curve, comb_curve, w):
+    """Add who stands now to ``[..., plane, r]`` of the curve counters (the world ``w``:
+    no array descriptor has to live across the round loop for this call)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     n = comb.shape[0]
     s0 = 0
     s1 = 0
@@ -4900,7 +4902,7 @@ def fight_on(order, key, side_curve, comb_curve, w):
             rounds = r
             break
         if r < cap:
-            _record_round(r, 0, comb, dyn, side_curve, comb_curve)
+            _record_round(r, 0, side_curve, comb_curve, w)
     fight_end(rounds, side_curve, comb_curve, w)
     if outcome < 0:
         outcome = F_DRAW
@@ -5040,7 +5042,7 @@ def fight_end(rounds, side_curve, comb_curve, w):
         overcharge_radiation(w)
         if rules[R_BURSTS] != BURSTS_COUNT:
             settle(w)
-    _record_round(rounds, 1, comb, dyn, side_curve, comb_curve)
+    _record_round(rounds, 1, side_curve, comb_curve, w)
     for j in range(n):
         dyn[j, K_RES_END] += dyn[j, D_RES]
         if is_standing(dyn, j):
