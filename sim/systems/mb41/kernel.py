@@ -2193,6 +2193,8 @@ def reduce_damage(t, dmg, comb, rules, dyn):
                     dmg = new
     if dmg <= 0:
         return dmg
+    if (comb[t, C_SIDEMASK] >> E_SHIELD) & 1 == 0:
+        return dmg  # nobody on her side holds a Shield or Bulwark
     side = comb[t, C_SIDE]
     for j in range(comb.shape[0]):
         if comb[j, C_SIDE] != side:
