@@ -2468,7 +2468,7 @@ def simulate_episode_blocks_grid(comb, rules, off, ng, recover, key, start, coun
         ikey = np.zeros(width, dtype=np.int64)
         streams = np.zeros((K.NS, STATE_WORDS), dtype=np.uint64)
         bf = field.copy()
-        wbuf = np.zeros(WORLD_WORDS, dtype=np.int64)
+        wbuf = np.zeros(WORLD_WORDS * (off.shape[0] - 1), dtype=np.int64)  # a world per scene
         lo = b * per
         hi = min(count, lo + per)
         for t in range(lo, hi):

@@ -5217,7 +5217,8 @@ def play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams,
     """One episode on seeded ``streams`` (:func:`simulate_episode_blocks`; the counters are one
     block's): the scenes in turn, each an ordinary fight (:func:`fight_on`, gridless when ``bf``
     is None, else on that battlefield, every scene deployed afresh from its own starting hexes:
-    :func:`scene_state` reads the block's ``C_CELL``); between them :func:`next_scene`."""
+    :func:`scene_state` reads the block's ``C_CELL``); between them :func:`next_scene`.
+    ``wbuf``: int64[WORLD_WORDS x scenes], a slot per scene's world."""
     n_sc = off.shape[0] - 1
     reset(cb[off[0]:off[1]], rules, dyn[off[0]:off[1]])
     total = 0
@@ -5228,7 +5229,9 @@ def play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams,
         e = off[s + 1]
         if s > 0:
             next_scene(cb, rules, dyn, off[s - 1], a, e, ng, recover[s - 1], streams, party)
-        w = pack(cb[a:e], rules, dyn[a:e], streams, bf, wbuf)  # the scene's world
+        # the scene's world, in its own slot of ``wbuf``: a world's words never change once
+        # written (its loads are invariant, :func:`.world.unpack`)
+        w = pack(cb[a:e], rules, dyn[a:e], streams, bf, wbuf[s * WORLD_WORDS:(s + 1) * WORLD_WORDS])
         outcome, rounds = fight_on(order[:e - a], ikey[:e - a], side_curve[s], comb_curve[a:e], w)
         scene_fights[s, outcome] += 1
         scene_fights[s, F_ROUNDS] += rounds
@@ -5301,7 +5304,7 @@ def simulate_episode_blocks(comb, rules, off, ng, recover, key, start, count, nb
         ikey = np.zeros(width, dtype=np.int64)
         streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
         bf = no_field()
-        wbuf = np.zeros(WORLD_WORDS, dtype=np.int64)
+        wbuf = np.zeros(WORLD_WORDS * (off.shape[0] - 1), dtype=np.int64)  # a world per scene
         lo = b * per
         hi = min(count, lo + per)
         for t in range(lo, hi):
