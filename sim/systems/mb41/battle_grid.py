@@ -1158,9 +1158,8 @@ def grid_turn_start(i, w):
             return major, minor, False
     if minor:
         if tmask_w(i, w) != 0:
-            if hook_gate(i, K.MINOR_GATE, K.MINOR_GATE2, w):  # minor_talent's own first test
-                if K.minor_talent(i, w) == 1:
-                    minor = False
+            if K.minor_talent(i, w) == 1:  # inlined: its gate is tested here, the hooks called if open
+                minor = False
             if not settle_action(i, w):
                 return major, minor, False
     return major, minor, True
@@ -1234,9 +1233,8 @@ def grid_major_talents(i, m, w):
         comb, rules, dyn, streams, bf = unpack(w)
         if safe_place(i, comb, rules, dyn, bf):
             return 1, i, -1, False
-    if hook_gate(i, K.MAJOR_GATE, K.MAJOR_GATE2, w):  # major_talent's own first test
-        if K.major_talent(i, w):
-            return major_done(i, m, w)
+    if K.major_talent(i, w):  # inlined: its gate is tested here, the hooks called if open
+        return major_done(i, m, w)
     if not has_code_w(i, K.E_GUIDED_STRIKE, w):  # guided_choice's own first test (find_usable)
         return 0, i, -1, False
     comb, rules, dyn, streams, bf = unpack(w)
@@ -1249,15 +1247,6 @@ def grid_major_talents(i, m, w):
             K.check_bursts(i, comb, rules, dyn)
             return 0, g, tg, False
     return 0, i, -1, False
-
-
-@kernel(inline="always")
-def hook_gate(i, gate, gate2, w):
-    """Her talents open some hook of a timing (``gate``/``gate2``: :mod:`.hooks`' masks, the
-    test :func:`.kernel.minor_talent` and :func:`.kernel.major_talent` start with): when not,
-    the call would return at once."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    return (comb[i, K.C_TMASK] & gate) | (comb[i, K.C_TMASK2] & gate2) != 0
 
 
 @part

@@ -4763,41 +4763,42 @@ def frenzy_turns(i, k, w):
 
 
 @kernel(inline="always")
+def keeps_side_in(j, all_dead, comb, dyn):
+    """Row ``j`` keeps her side in the fight: not dead and, unless the defeat rule is
+    ``all_dead``, standing (``all_down``); an illusion (Marionette's copy) keeps no side
+    in it. The one statement of the rule: :func:`side_alive`, :func:`outcome_now`."""
+    if dyn[j, D_DEAD] != 0:
+        return False
+    if comb[j, C_SPAWN_KIND] == SPAWN_COPY:
+        return False
+    if all_dead:
+        return True
+    return dyn[j, D_RES] > 0
+
+
+@kernel(inline="always")
 def side_alive(side, comb, rules, dyn):
-    """A side is still in the fight: some member standing (all_down) or not dead (all_dead)."""
-    n = comb.shape[0]
+    """Side ``side`` is still in the fight: one of its rows keeps it in (:func:`keeps_side_in`)."""
     all_dead = rules[R_DEFEAT] == 1
-    for j in range(n):
-        if comb[j, C_SIDE] != side:
-            continue
-        if dyn[j, D_DEAD] != 0:
-            continue
-        if comb[j, C_SPAWN_KIND] == SPAWN_COPY:
-            continue  # an illusion keeps no side in the fight
-        if all_dead:
-            return True
-        if dyn[j, D_RES] > 0:
-            return True
+    for j in range(comb.shape[0]):
+        if comb[j, C_SIDE] == side:
+            if keeps_side_in(j, all_dead, comb, dyn):
+                return True
     return False
 
 
 @kernel(inline="always")
 def outcome_now(comb, rules, dyn):
     """-1 while both sides fight on; else F_WIN (side 0 wins), F_LOSS or F_DRAW. A side is
-    still in the fight when some member stands (``defeat: all_down``) or is not dead
-    (``all_dead``); an illusion keeps no side in it. One pass over the rows."""
+    still in the fight while one of its rows keeps it in (:func:`keeps_side_in`). One pass
+    over the rows (two calls of :func:`side_alive` would be two)."""
     n = comb.shape[0]
     all_dead = rules[R_DEFEAT] == 1
     a = False
     b = False
     for j in range(n):
-        if dyn[j, D_DEAD] != 0:
+        if not keeps_side_in(j, all_dead, comb, dyn):
             continue
-        if comb[j, C_SPAWN_KIND] == SPAWN_COPY:
-            continue
-        if not all_dead:
-            if dyn[j, D_RES] <= 0:
-                continue
         if comb[j, C_SIDE] == 0:
             a = True
         else:
