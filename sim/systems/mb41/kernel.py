@@ -4887,6 +4887,7 @@ def fight_on(order, key, side_curve, comb_curve, w):
     rounds = cap
     if outcome >= 0:
         rounds = 1  # over before round 1 (Ambush Tactics): counted as a one-round fight
+    m = n  # order[:m]: who may still act (the dead leave it after each round)
     for r in range(1, cap + 1):
         if outcome >= 0:
             break
@@ -4895,21 +4896,41 @@ def fight_on(order, key, side_curve, comb_curve, w):
         if outcome >= 0:
             rounds = r
             break
-        for k in range(n):
+        for k in range(m):
             outcome = turn_of(order[k], r, w)
             if outcome >= 0:
                 break
         if outcome < 0:
-            outcome = round_end(r, order, w)
+            outcome = round_end(r, order, m, w)
         if outcome >= 0:
             rounds = r
             break
         if r < cap:
             _record_round(r, 0, side_curve, comb_curve, w)
+            m = drop_the_dead(order, m, comb, dyn)
     fight_end(rounds, side_curve, comb_curve, w)
     if outcome < 0:
         outcome = F_DRAW
     return outcome, rounds
+
+
+@kernel(inline="always")
+def drop_the_dead(order, m, comb, dyn):
+    """Remove the dead from ``order[:m]``, keeping the others' order; the new ``m``.
+
+    Only a listed row leaves: a dead one never takes a turn or acts again (nothing
+    clears ``D_DEAD`` in a fight but :func:`appear`, and that only for a reserve
+    row, ``C_SPAWN_KIND``, which therefore stays). Every later round would skip the
+    dead anyway (:func:`turn_of`, :func:`round_end`); this skips them once."""
+    k = 0
+    for q in range(m):
+        i = order[q]
+        if dyn[i, D_DEAD] != 0:
+            if comb[i, C_SPAWN_KIND] == 0:
+                continue
+        order[k] = i
+        k += 1
+    return k
 
 
 @part
@@ -5002,15 +5023,14 @@ def turn_of(i, r, w):
 
 
 @part
-def round_end(r, order, w):
+def round_end(r, order, m, w):
     """The end of round ``r``: Extra Action's turns (``extra_turn_at: round_end``, A32),
     a frenzy's second turn (A9v-a), the labyrinth's features. Returns the outcome (-1
-    while the fight goes on)."""
+    while the fight goes on). ``order[:m]``: who may still act (:func:`drop_the_dead`)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    n = comb.shape[0]
     outcome = -1
     if rules[R_EXTRA_TURN_AT] == 1:
-        for k in range(n):
+        for k in range(m):
             i = order[k]
             if (comb[i, C_TMASK] >> E_EXTRA_TURN) & 1 != 0:
                 outcome = extra_turns_now(i, w)
@@ -5018,7 +5038,7 @@ def round_end(r, order, w):
                     return outcome
     if rules[R_BURSTS] != BURSTS_COUNT:
         if rules[R_FURY_SECOND_TURN] == 0:  # the frenzy's second turn at the end of the round (A9v-a)
-            for k in range(n):
+            for k in range(m):
                 i = order[k]
                 if frenzy_again(i, comb, rules, dyn):
                     outcome = frenzy_turns(i, 1, w)
