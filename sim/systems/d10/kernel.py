@@ -51,7 +51,7 @@ import numba
 import numpy as np
 
 from sim.curves import standing_curves  # noqa: F401 - used by the plug-in
-from sim._jit import kernel, pjit
+from sim._jit import kernel, part, pjit
 from sim.rng import STATE_WORDS, randbelow, randbelow_inline, seed_stream
 
 # ---------------------------------------------------------------- abilities and tests
@@ -1073,7 +1073,7 @@ def augmentation(comb, pol, rules, cc, i, avail, cost, kb, fa):
     return aug, cost + aug
 
 
-@kernel
+@part
 def attack_primary(comb, pol, rules, tab, dyn, streams, cc, i, t, a, kind, effect, kb, fa):
     """The roll against the primary target ``t``: a spell effect held on a
     win, or a hit resolved.  Returns (hits, ``i``'s result after fortune)."""
@@ -1092,7 +1092,7 @@ def attack_primary(comb, pol, rules, tab, dyn, streams, cc, i, t, a, kind, effec
     return hits, a
 
 
-@kernel
+@part
 def attack(comb, pol, rules, tab, dyn, streams, cc, i, t, aid):
     """``i`` attacks ``t`` (and more targets per policy/area); returns 1 if the
     attack was made, 0 if it could not be paid (the caller then Recharges)."""
@@ -1479,7 +1479,7 @@ def special_action(comb, pol, rules, tab, dyn, streams, cc, i, bonus):
     return 0
 
 
-@kernel
+@part
 def act(comb, pol, rules, tab, dyn, streams, cc, i, aid_dice):
     """Her one action (D6), chosen by her policy."""
     if pol[i, P_RETREAT] + pol[i, P_HEAL] + pol[i, P_HIDE] + pol[i, P_AID] + dyn[i, D_HELD] \
@@ -1520,7 +1520,7 @@ def act(comb, pol, rules, tab, dyn, streams, cc, i, aid_dice):
             recharge(comb, rules, dyn, cc, i)
 
 
-@kernel
+@part
 def take_turn(comb, pol, rules, tab, dyn, streams, cc, i):
     """One turn of ``i``: start-of-turn effects, then her action."""
     dyn[i, D_DEFPEN] = 0
