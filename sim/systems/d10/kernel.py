@@ -660,9 +660,9 @@ def choose_target_inline(comb, pol, dyn, st_policy, i):
     return -1
 
 
-@kernel
+@part
 def choose_target(comb, pol, dyn, st_policy, i):
-    """:func:`choose_target_inline` as a called function (the general path)."""
+    """:func:`choose_target_inline` for the general path's action (a part of :func:`act`)."""
     return choose_target_inline(comb, pol, dyn, st_policy, i)
 
 
@@ -1107,7 +1107,10 @@ def attack(comb, pol, rules, tab, dyn, streams, cc, i, t, aid):
     avail = mana_available(comb, pol, dyn, i)
     if avail < cost:
         return 0
-    ntargets = target_count(comb, pol, dyn, i, area)
+    ntargets = 1
+    if not area:
+        if pol[i, P_TARGETS] > 1:
+            ntargets = target_count(comb, pol, dyn, i, area)
     kb, fa, pen, cost = attack_extras(comb, pol, rules, cc, i, kind, effect, avail, cost, ntargets)
     aug, cost = augmentation(comb, pol, rules, cc, i, avail, cost, kb, fa)
     if cost > 0:
@@ -1430,6 +1433,37 @@ def retreating_enemy(comb, dyn, side):
     return -1
 
 
+@kernel(inline="always")
+def special_pending(comb, pol, dyn, i):
+    """Could :func:`special_action` take an action other than Pursue now? False
+    only when each of its other branches would do nothing (no draw, no write):
+    not held, no Aid or Duplication, no way to heal, her band below her
+    retreat and hide levels (a cheap test instead of the call)."""
+    if dyn[i, D_HELD] > 0:
+        return True
+    if pol[i, P_AID] != 0:
+        return True
+    if comb[i, C_DUP_COST] > 0:
+        return True
+    if pol[i, P_HEAL] > 0:
+        if comb[i, C_REGEN_COST] > 0:
+            return True
+        if comb[i, C_HEAL_AMT] > 0:
+            return True
+    r = pol[i, P_RETREAT]
+    h = pol[i, P_HIDE]
+    if r + h > 0:
+        band = wound_band(comb, dyn, i)
+        if r > 0:
+            if band >= r:
+                return True
+        if h > 0:
+            if band >= h:
+                if dyn[i, D_HIDDEN] == 0:
+                    return True
+    return False
+
+
 @kernel
 def special_action(comb, pol, rules, tab, dyn, streams, cc, i, bonus):
     """The policy's non-attack actions, in priority order; returns 1 if one was taken.
@@ -1482,8 +1516,7 @@ def special_action(comb, pol, rules, tab, dyn, streams, cc, i, bonus):
 @part
 def act(comb, pol, rules, tab, dyn, streams, cc, i, aid_dice):
     """Her one action (D6), chosen by her policy."""
-    if pol[i, P_RETREAT] + pol[i, P_HEAL] + pol[i, P_HIDE] + pol[i, P_AID] + dyn[i, D_HELD] \
-            + comb[i, C_DUP_COST] > 0:
+    if special_pending(comb, pol, dyn, i):
         if special_action(comb, pol, rules, tab, dyn, streams, cc, i, aid_dice) != 0:
             return
     elif pol[i, P_PURSUE] != 0:
@@ -1502,13 +1535,16 @@ def act(comb, pol, rules, tab, dyn, streams, cc, i, aid_dice):
     if comb[i, C_TENT_G] > 0:
         g = pol[i, P_GRAPPLE]
         if g > 0:
-            if dyn[t, D_HELD_BY] != i:
-                grapple(comb, pol, rules, tab, dyn, streams, cc, i, t, False, aid_dice)
+            go = dyn[t, D_HELD_BY] != i
+            pin = False
+            if not go:
+                if g == 2:
+                    if dyn[t, D_HELD_KIND] == HELD_GRAPPLE:
+                        go = True
+                        pin = True
+            if go:
+                grapple(comb, pol, rules, tab, dyn, streams, cc, i, t, pin, aid_dice)
                 return
-            if g == 2:
-                if dyn[t, D_HELD_KIND] == HELD_GRAPPLE:
-                    grapple(comb, pol, rules, tab, dyn, streams, cc, i, t, True, aid_dice)
-                    return
     rb = pol[i, P_RECHARGE]
     if rb > 0:
         if dyn[i, D_MANA] < rb:
