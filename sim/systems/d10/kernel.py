@@ -732,7 +732,7 @@ def defence_ability(dtest):
     return MAG
 
 
-@kernel
+@part
 def defend(comb, pol, rules, tab, dyn, st, cc, t, atk_kind, bonus):
     """Roll ``t``'s defence; returns ``(successes, defence test)``."""
     dt = defence_choice(comb, pol, rules, dyn, t, atk_kind)
@@ -861,7 +861,7 @@ def spell_lands(comb, rules, dyn, cc, i, t, a, d, dt):
         block_mana(comb, rules, dyn, cc, t)
 
 
-@kernel
+@part
 def resolve_hit(comb, pol, rules, dyn, streams, cc, i, t, a, d, dt, kb, fa):
     """Attack ``a`` against defence ``d`` of ``t``: wounds, Parry and Block side effects.
     Returns 1 on a hit."""
@@ -871,7 +871,16 @@ def resolve_hit(comb, pol, rules, dyn, streams, cc, i, t, a, d, dt, kb, fa):
             w = comb[t, C_WMAX] - dyn[t, D_W]
         else:
             w = hit_wounds(comb, rules, dyn, t, a - d, fa)
-        dealt = apply_wounds(comb, rules, dyn, streams, cc, t, w)
+        dealt = 0
+        if w > 0:
+            if w < comb[t, C_WMAX] - dyn[t, D_W]:
+                if dyn[t, D_OUT] == OUT_IN:  # below her maximum: apply_wounds' first branch, inline
+                    dyn[t, D_W] += w
+                    cc[t, K_TAKEN] += w
+                    note_band(comb, dyn, cc, t)
+                    dealt = w
+        if dealt == 0:
+            dealt = apply_wounds(comb, rules, dyn, streams, cc, t, w)
         cc[i, K_DEALT] += dealt
         if kb:
             if dyn[t, D_OUT] != OUT_IN:
