@@ -1145,7 +1145,10 @@ def attack(comb, pol, rules, tab, dyn, streams, cc, i, t, aid):
     if cost > 0:
         pay_mana(comb, dyn, cc, i, cost)
         if dyn[i, D_W] > 0:
-            pay_with_blood(comb, rules, dyn, streams, cc, i)
+            if dyn[i, D_W] >= comb[i, C_WMAX]:
+                pay_with_blood(comb, rules, dyn, streams, cc, i)
+            else:  # pay_with_blood's second branch, inline
+                note_band(comb, dyn, cc, i)
         if dyn[i, D_OUT] != OUT_IN:
             return 1
     if kb:
@@ -1343,7 +1346,7 @@ def escape_pays(comb, rules, dyn, i, bonus):
     return pool_size(comb, rules, dyn, i, STR, T_ESCAPE, bonus, 0) > 0
 
 
-@kernel
+@part
 def grapple(comb, pol, rules, tab, dyn, streams, cc, i, t, pin, bonus):
     """Tentacles (L175, D25): Magic or Luck test (the larger) vs the target's
     defence; a grapple costs her next action and -2 dice, a pin -4."""
