@@ -350,38 +350,38 @@ def success_table(success_face: int = 7, double_face: int = 10) -> np.ndarray:
 @kernel
 def roll_pool(st, n, tab, rules):
     """Successes of ``n`` d10 (``n <= 0``: none, automatically 0)."""
-    return _roll(st, n, tab, rules)
+    if n <= 0:
+        return 0
+    s = 0
+    if st[6] != 0:  # scripted stream: one face per die (tests)
+        sf = rules[R_SUCCESS_FACE]
+        df = rules[R_DOUBLE_FACE]
+        for _ in range(n):
+            f = randbelow(st, 10) + 1
+            if f >= sf:
+                s += 1
+            if f >= df:
+                s += 1
+        return s
+    while n > 0:
+        k = n if n < CHUNK else CHUNK
+        pw = 10
+        for _ in range(k - 1):
+            pw *= 10
+        s += tab[(pw - 1) // 9 + randbelow_inline(st, pw)]
+        n -= k
+    return s
 
 
 @part
 def roll_dice(st, n, tab, rules):
     """:func:`roll_pool` as a part of its caller (the tests of the general
-    turn: no call, no argument set-up). The same draws and successes."""
-    return _roll(st, n, tab, rules)
-
-
-@kernel
-def _roll_scripted(st, n, rules):
-    """A scripted stream: one face per die (tests)."""
-    s = 0
-    sf = rules[R_SUCCESS_FACE]
-    df = rules[R_DOUBLE_FACE]
-    for _ in range(n):
-        f = randbelow(st, 10) + 1
-        if f >= sf:
-            s += 1
-        if f >= df:
-            s += 1
-    return s
-
-
-@part
-def _roll(st, n, tab, rules):
-    """The body of :func:`roll_pool` and :func:`roll_dice`."""
+    turn: no call, no argument set-up); a scripted stream calls it. The same
+    draws and successes."""
     if n <= 0:
         return 0
     if st[6] != 0:
-        return _roll_scripted(st, n, rules)
+        return roll_pool(st, n, tab, rules)
     s = 0
     while n > 0:
         k = n if n < CHUNK else CHUNK
