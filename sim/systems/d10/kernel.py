@@ -352,17 +352,9 @@ def roll_pool(st, n, tab, rules):
     """Successes of ``n`` d10 (``n <= 0``: none, automatically 0)."""
     if n <= 0:
         return 0
+    if st[6] != 0:
+        return roll_scripted(st, n, rules)
     s = 0
-    if st[6] != 0:  # scripted stream: one face per die (tests)
-        sf = rules[R_SUCCESS_FACE]
-        df = rules[R_DOUBLE_FACE]
-        for _ in range(n):
-            f = randbelow(st, 10) + 1
-            if f >= sf:
-                s += 1
-            if f >= df:
-                s += 1
-        return s
     while n > 0:
         k = n if n < CHUNK else CHUNK
         pw = 10
@@ -373,15 +365,29 @@ def roll_pool(st, n, tab, rules):
     return s
 
 
+@kernel
+def roll_scripted(st, n, rules):
+    """:func:`roll_pool` on a scripted stream: one face per die (tests)."""
+    s = 0
+    sf = rules[R_SUCCESS_FACE]
+    df = rules[R_DOUBLE_FACE]
+    for _ in range(n):
+        f = randbelow(st, 10) + 1
+        if f >= sf:
+            s += 1
+        if f >= df:
+            s += 1
+    return s
+
+
 @part
 def roll_dice(st, n, tab, rules):
     """:func:`roll_pool` as a part of its caller (the tests of the general
-    turn: no call, no argument set-up); a scripted stream calls it. The same
-    draws and successes."""
+    turn: no call, no argument set-up). The same draws and successes."""
     if n <= 0:
         return 0
     if st[6] != 0:
-        return roll_pool(st, n, tab, rules)
+        return roll_scripted(st, n, rules)
     s = 0
     while n > 0:
         k = n if n < CHUNK else CHUNK
