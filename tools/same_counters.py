@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Did a change to the 4.1 / draft engine keep every counter, bit for bit?
+"""Did a change to the 4.1 / draft (or d10) engine keep every counter, bit for bit?
 
 A refactor or a speed-up that leaves the rules and the order of the random
 draws alone must give exactly the same counters on the same trials. This
@@ -15,6 +15,11 @@ counters are stored by name (``tools/pin_mb41.py``'s split), so a new column
 layout still compares. ``check`` prints each counter that differs and exits 1.
 A change meant to alter the rules or the draws fails this on purpose: hold it
 to ``tests/test_mb41_pinned.py`` (statistical) instead.
+
+``--system d10`` does the same for every variant of every scenario in
+``scenarios/d10``: the general kernel (``fast=False``), the default path
+(``fast=None``: the duel fast path where eligible) and the per-trial outcomes
+(``trials``), every key compared whole.
 
 A development tool; nothing in ``sim`` imports it.
 """
@@ -34,25 +39,44 @@ sys.path.insert(0, str(ROOT / "tools"))
 from pin_mb41 import DIRS, counter_fields, split  # noqa: E402
 
 
-def play(trials: int, only=None) -> dict[str, np.ndarray]:
-    """``{"<scenario>::<variant>::<counter>": array}`` for every variant."""
+D10_DIRS = ("scenarios/d10",)
+
+
+def _d10_counters(module, inputs, trials: int, key) -> dict[str, np.ndarray]:
+    """The d10 counters on both paths and the per-trial outcomes, by name."""
+    out = {}
+    for path, fast in (("general", False), ("default", None)):
+        for k, v in module.simulate(inputs, 0, trials, key, fast=fast).items():
+            out[f"{path}.{k}"] = np.asarray(v)
+    for k, v in module.trials(inputs, 0, trials, key).items():
+        out[f"trials.{k}"] = np.asarray(v)
+    return out
+
+
+def play(trials: int, only=None, system: str = "mb41", dirs=None) -> dict[str, np.ndarray]:
+    """``{"<scenario>::<variant>::<counter>": array}`` for every variant
+    (``dirs``: more scenario directories, absolute or relative to the repository)."""
     from sim import rng
     from sim.scenario import load_scenario
 
-    fields = counter_fields()
+    d10 = system == "d10"
+    fields = None if d10 else counter_fields()
     out = {}
-    paths = sorted(p for d in DIRS for p in (ROOT / d).glob("*.yaml"))
+    paths = sorted(p for d in (D10_DIRS if d10 else DIRS) + tuple(dirs or ()) for p in (ROOT / d).glob("*.yaml"))
     if only:
         paths = [p for p in paths if p.stem in only]
     for path in paths:
         loaded = load_scenario(str(path))
-        rel = str(path.relative_to(ROOT))
+        rel = str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
         crn = getattr(loaded.base, "crn", True)
         for idx, (vname, model) in enumerate(loaded.variants):
             t0 = time.time()
             inputs = loaded.module.compile(model)
             key = rng.stream_key(loaded.base.seed, 0 if crn else idx + 1)
-            got = split(loaded.module.simulate(inputs, 0, trials, key, fast=False), fields)
+            if d10:
+                got = _d10_counters(loaded.module, inputs, trials, key)
+            else:
+                got = split(loaded.module.simulate(inputs, 0, trials, key, fast=False), fields)
             for k, v in got.items():
                 out[f"{rel}::{vname}::{k}"] = v
             print(f"{rel}::{vname}: {time.time() - t0:.1f}s", flush=True)
@@ -65,16 +89,19 @@ def main(argv=None) -> int:
     ap.add_argument("file")
     ap.add_argument("--trials", type=int, default=2000)
     ap.add_argument("--only", nargs="*", default=None, help="scenario file names (stems)")
+    ap.add_argument("--system", choices=("mb41", "d10"), default="mb41",
+                    help="mb41: scenarios/mb41 and scenarios/mb-draft; d10: scenarios/d10")
+    ap.add_argument("--dirs", nargs="*", default=None, help="more scenario directories of that system")
     a = ap.parse_args(argv)
     if a.mode == "record":
-        got = play(a.trials, a.only)
+        got = play(a.trials, a.only, a.system, a.dirs)
         got["__trials__"] = np.array(a.trials)
         np.savez_compressed(a.file, **got)
         print(f"recorded {len(got) - 1} counters in {a.file}")
         return 0
     with np.load(a.file) as z:
         saved = {k: z[k] for k in z.files}
-    got = play(int(saved.pop("__trials__")), a.only)
+    got = play(int(saved.pop("__trials__")), a.only, a.system, a.dirs)
     bad = []
     for k, v in saved.items():
         if a.only and Path(k.split("::")[0]).stem not in a.only:

@@ -75,6 +75,8 @@ class Hooks:
         self.say(f"{label} [{faces}] -> {int(s)} success{'es' if s != 1 else ''}", 3)
         return s
 
+    _h_roll_dice = _h_roll_pool
+
     def _first(self, fn, *args):
         """Run ``fn`` with the first matching pool labelling the roll (it rolls the
         first of two equal pools)."""

@@ -51,7 +51,7 @@ import numba
 import numpy as np
 
 from sim.curves import standing_curves  # noqa: F401 - used by the plug-in
-from sim._jit import kernel, pjit
+from sim._jit import kernel, part, pjit
 from sim.rng import STATE_WORDS, randbelow, randbelow_inline, seed_stream
 
 # ---------------------------------------------------------------- abilities and tests
@@ -352,17 +352,43 @@ def roll_pool(st, n, tab, rules):
     """Successes of ``n`` d10 (``n <= 0``: none, automatically 0)."""
     if n <= 0:
         return 0
+    if st[6] != 0:
+        return roll_scripted(st, n, rules)
     s = 0
-    if st[6] != 0:  # scripted stream: one face per die (tests)
-        sf = rules[R_SUCCESS_FACE]
-        df = rules[R_DOUBLE_FACE]
-        for _ in range(n):
-            f = randbelow(st, 10) + 1
-            if f >= sf:
-                s += 1
-            if f >= df:
-                s += 1
-        return s
+    while n > 0:
+        k = n if n < CHUNK else CHUNK
+        pw = 10
+        for _ in range(k - 1):
+            pw *= 10
+        s += tab[(pw - 1) // 9 + randbelow_inline(st, pw)]
+        n -= k
+    return s
+
+
+@kernel
+def roll_scripted(st, n, rules):
+    """:func:`roll_pool` on a scripted stream: one face per die (tests)."""
+    s = 0
+    sf = rules[R_SUCCESS_FACE]
+    df = rules[R_DOUBLE_FACE]
+    for _ in range(n):
+        f = randbelow(st, 10) + 1
+        if f >= sf:
+            s += 1
+        if f >= df:
+            s += 1
+    return s
+
+
+@part
+def roll_dice(st, n, tab, rules):
+    """:func:`roll_pool` as a part of its caller (the tests of the general
+    turn: no call, no argument set-up). The same draws and successes."""
+    if n <= 0:
+        return 0
+    if st[6] != 0:
+        return roll_scripted(st, n, rules)
+    s = 0
     while n > 0:
         k = n if n < CHUNK else CHUNK
         pw = 10
@@ -418,7 +444,7 @@ def pool_size(comb, rules, dyn, i, ab, test, bonus, pen):
 
 @kernel(inline="always")
 def test_roll(comb, rules, tab, dyn, st, i, ab, test, bonus, pen):
-    return roll_pool(st, pool_size(comb, rules, dyn, i, ab, test, bonus, pen), tab, rules)
+    return roll_dice(st, pool_size(comb, rules, dyn, i, ab, test, bonus, pen), tab, rules)
 
 
 @kernel
@@ -660,9 +686,9 @@ def choose_target_inline(comb, pol, dyn, st_policy, i):
     return -1
 
 
-@kernel
+@part
 def choose_target(comb, pol, dyn, st_policy, i):
-    """:func:`choose_target_inline` as a called function (the general path)."""
+    """:func:`choose_target_inline` for the general path's action (a part of :func:`act`)."""
     return choose_target_inline(comb, pol, dyn, st_policy, i)
 
 
@@ -732,7 +758,7 @@ def defence_ability(dtest):
     return MAG
 
 
-@kernel
+@part
 def defend(comb, pol, rules, tab, dyn, st, cc, t, atk_kind, bonus):
     """Roll ``t``'s defence; returns ``(successes, defence test)``."""
     dt = defence_choice(comb, pol, rules, dyn, t, atk_kind)
@@ -861,7 +887,7 @@ def spell_lands(comb, rules, dyn, cc, i, t, a, d, dt):
         block_mana(comb, rules, dyn, cc, t)
 
 
-@kernel
+@part
 def resolve_hit(comb, pol, rules, dyn, streams, cc, i, t, a, d, dt, kb, fa):
     """Attack ``a`` against defence ``d`` of ``t``: wounds, Parry and Block side effects.
     Returns 1 on a hit."""
@@ -871,7 +897,16 @@ def resolve_hit(comb, pol, rules, dyn, streams, cc, i, t, a, d, dt, kb, fa):
             w = comb[t, C_WMAX] - dyn[t, D_W]
         else:
             w = hit_wounds(comb, rules, dyn, t, a - d, fa)
-        dealt = apply_wounds(comb, rules, dyn, streams, cc, t, w)
+        dealt = 0
+        if w > 0:
+            if w < comb[t, C_WMAX] - dyn[t, D_W]:
+                if dyn[t, D_OUT] == OUT_IN:  # below her maximum: apply_wounds' first branch, inline
+                    dyn[t, D_W] += w
+                    cc[t, K_TAKEN] += w
+                    note_band(comb, dyn, cc, t)
+                    dealt = w
+        if dealt == 0:
+            dealt = apply_wounds(comb, rules, dyn, streams, cc, t, w)
         cc[i, K_DEALT] += dealt
         if kb:
             if dyn[t, D_OUT] != OUT_IN:
@@ -1073,7 +1108,7 @@ def augmentation(comb, pol, rules, cc, i, avail, cost, kb, fa):
     return aug, cost + aug
 
 
-@kernel
+@part
 def attack_primary(comb, pol, rules, tab, dyn, streams, cc, i, t, a, kind, effect, kb, fa):
     """The roll against the primary target ``t``: a spell effect held on a
     win, or a hit resolved.  Returns (hits, ``i``'s result after fortune)."""
@@ -1092,7 +1127,7 @@ def attack_primary(comb, pol, rules, tab, dyn, streams, cc, i, t, a, kind, effec
     return hits, a
 
 
-@kernel
+@part
 def attack(comb, pol, rules, tab, dyn, streams, cc, i, t, aid):
     """``i`` attacks ``t`` (and more targets per policy/area); returns 1 if the
     attack was made, 0 if it could not be paid (the caller then Recharges)."""
@@ -1107,13 +1142,19 @@ def attack(comb, pol, rules, tab, dyn, streams, cc, i, t, aid):
     avail = mana_available(comb, pol, dyn, i)
     if avail < cost:
         return 0
-    ntargets = target_count(comb, pol, dyn, i, area)
+    ntargets = 1
+    if not area:
+        if pol[i, P_TARGETS] > 1:
+            ntargets = target_count(comb, pol, dyn, i, area)
     kb, fa, pen, cost = attack_extras(comb, pol, rules, cc, i, kind, effect, avail, cost, ntargets)
     aug, cost = augmentation(comb, pol, rules, cc, i, avail, cost, kb, fa)
     if cost > 0:
         pay_mana(comb, dyn, cc, i, cost)
         if dyn[i, D_W] > 0:
-            pay_with_blood(comb, rules, dyn, streams, cc, i)
+            if dyn[i, D_W] >= comb[i, C_WMAX]:
+                pay_with_blood(comb, rules, dyn, streams, cc, i)
+            else:  # pay_with_blood's second branch, inline
+                note_band(comb, dyn, cc, i)
         if dyn[i, D_OUT] != OUT_IN:
             return 1
     if kb:
@@ -1311,7 +1352,7 @@ def escape_pays(comb, rules, dyn, i, bonus):
     return pool_size(comb, rules, dyn, i, STR, T_ESCAPE, bonus, 0) > 0
 
 
-@kernel
+@part
 def grapple(comb, pol, rules, tab, dyn, streams, cc, i, t, pin, bonus):
     """Tentacles (L175, D25): Magic or Luck test (the larger) vs the target's
     defence; a grapple costs her next action and -2 dice, a pin -4."""
@@ -1430,6 +1471,37 @@ def retreating_enemy(comb, dyn, side):
     return -1
 
 
+@kernel(inline="always")
+def special_pending(comb, pol, dyn, i):
+    """Could :func:`special_action` take an action other than Pursue now? False
+    only when each of its other branches would do nothing (no draw, no write):
+    not held, no Aid or Duplication, no way to heal, her band below her
+    retreat and hide levels (a cheap test instead of the call)."""
+    if dyn[i, D_HELD] > 0:
+        return True
+    if pol[i, P_AID] != 0:
+        return True
+    if comb[i, C_DUP_COST] > 0:
+        return True
+    if pol[i, P_HEAL] > 0:
+        if comb[i, C_REGEN_COST] > 0:
+            return True
+        if comb[i, C_HEAL_AMT] > 0:
+            return True
+    r = pol[i, P_RETREAT]
+    h = pol[i, P_HIDE]
+    if r + h > 0:
+        band = wound_band(comb, dyn, i)
+        if r > 0:
+            if band >= r:
+                return True
+        if h > 0:
+            if band >= h:
+                if dyn[i, D_HIDDEN] == 0:
+                    return True
+    return False
+
+
 @kernel
 def special_action(comb, pol, rules, tab, dyn, streams, cc, i, bonus):
     """The policy's non-attack actions, in priority order; returns 1 if one was taken.
@@ -1479,11 +1551,10 @@ def special_action(comb, pol, rules, tab, dyn, streams, cc, i, bonus):
     return 0
 
 
-@kernel
+@part
 def act(comb, pol, rules, tab, dyn, streams, cc, i, aid_dice):
     """Her one action (D6), chosen by her policy."""
-    if pol[i, P_RETREAT] + pol[i, P_HEAL] + pol[i, P_HIDE] + pol[i, P_AID] + dyn[i, D_HELD] \
-            + comb[i, C_DUP_COST] > 0:
+    if special_pending(comb, pol, dyn, i):
         if special_action(comb, pol, rules, tab, dyn, streams, cc, i, aid_dice) != 0:
             return
     elif pol[i, P_PURSUE] != 0:
@@ -1502,13 +1573,16 @@ def act(comb, pol, rules, tab, dyn, streams, cc, i, aid_dice):
     if comb[i, C_TENT_G] > 0:
         g = pol[i, P_GRAPPLE]
         if g > 0:
-            if dyn[t, D_HELD_BY] != i:
-                grapple(comb, pol, rules, tab, dyn, streams, cc, i, t, False, aid_dice)
+            go = dyn[t, D_HELD_BY] != i
+            pin = False
+            if not go:
+                if g == 2:
+                    if dyn[t, D_HELD_KIND] == HELD_GRAPPLE:
+                        go = True
+                        pin = True
+            if go:
+                grapple(comb, pol, rules, tab, dyn, streams, cc, i, t, pin, aid_dice)
                 return
-            if g == 2:
-                if dyn[t, D_HELD_KIND] == HELD_GRAPPLE:
-                    grapple(comb, pol, rules, tab, dyn, streams, cc, i, t, True, aid_dice)
-                    return
     rb = pol[i, P_RECHARGE]
     if rb > 0:
         if dyn[i, D_MANA] < rb:
@@ -1520,7 +1594,7 @@ def act(comb, pol, rules, tab, dyn, streams, cc, i, aid_dice):
             recharge(comb, rules, dyn, cc, i)
 
 
-@kernel
+@part
 def take_turn(comb, pol, rules, tab, dyn, streams, cc, i):
     """One turn of ``i``: start-of-turn effects, then her action."""
     dyn[i, D_DEFPEN] = 0
