@@ -349,20 +349,9 @@ def success_table(success_face: int = 7, double_face: int = 10) -> np.ndarray:
 
 @kernel
 def roll_pool(st, n, tab, rules):
-    """Successes of ``n`` d10 (``n <= 0``: none, automatically 0)."""
-    if n <= 0:
-        return 0
-    if st[6] != 0:
-        return roll_scripted(st, n, rules)
-    s = 0
-    while n > 0:
-        k = n if n < CHUNK else CHUNK
-        pw = 10
-        for _ in range(k - 1):
-            pw *= 10
-        s += tab[(pw - 1) // 9 + randbelow_inline(st, pw)]
-        n -= k
-    return s
+    """Successes of ``n`` d10 (``n <= 0``: none, automatically 0): :func:`roll_dice`
+    as a called function (the duel fast path and the helpers that roll rarely)."""
+    return roll_dice(st, n, tab, rules)
 
 
 @kernel
@@ -382,8 +371,10 @@ def roll_scripted(st, n, rules):
 
 @part
 def roll_dice(st, n, tab, rules):
-    """:func:`roll_pool` as a part of its caller (the tests of the general
-    turn: no call, no argument set-up). The same draws and successes."""
+    """Successes of ``n`` d10 (``n <= 0``: none): a random stream rolls up to ``CHUNK``
+    dice in one draw (``tab``, :func:`success_table`), a scripted one die by die
+    (:func:`roll_scripted`). A part of its caller (the tests of the general turn: no
+    call, no argument set-up); :func:`roll_pool` is the called form."""
     if n <= 0:
         return 0
     if st[6] != 0:
