@@ -294,18 +294,24 @@ def bench_scaling(n: int) -> dict:
 
 
 def meets(results: dict, targets: dict = TARGETS) -> dict:
+    """Per target: whether the measurement meets it; ``None`` when it was not
+    measured (``sim bench --no-start`` leaves the start times out)."""
     out = {}
     for k, goal in targets.items():
         v = results.get(k)
-        out[k] = bool(v is not None and (v <= goal if k in _UPPER_BOUND else v >= goal))
+        out[k] = None if v is None else bool(v <= goal if k in _UPPER_BOUND else v >= goal)
     return out
 
 
-def run_bench(quick: bool = False, *, start_scenario: str | os.PathLike | None = None) -> dict:
+def run_bench(quick: bool = False, *, start_scenario: str | os.PathLike | None = None,
+              start: bool = True) -> dict:
     """Measure everything once; returns a JSON-able dict (see the module docstring).
 
     ``start_scenario`` overrides the scenario of the start-time runs
-    (default ``scenarios/quickstart.yaml``; for tests only).
+    (default ``scenarios/quickstart.yaml``; for tests only). ``start=False``
+    (``sim bench --no-start``) skips them: the cold start compiles the
+    scenario's kernels in a fresh cache, about a minute; ``cold_start_s``,
+    ``warm_start_s`` and ``warm_start_default_cache_s`` are then ``None``.
     """
     import numba
 
@@ -347,7 +353,10 @@ def run_bench(quick: bool = False, *, start_scenario: str | os.PathLike | None =
             targets.update(extra.pop("targets", {}))
             res.update(extra)
 
-    res.update(bench_start(scenario))
+    if start:
+        res.update(bench_start(scenario))
+    else:
+        res.update({"cold_start_s": None, "warm_start_s": None, "warm_start_default_cache_s": None})
     res.update(bench_scaling(SCALING_DUELS[q]))
     res["start_scenario"] = os.path.relpath(scenario, ROOT) if scenario.is_relative_to(ROOT) else str(scenario)
     res["start_trials"] = START_TRIALS
@@ -401,6 +410,13 @@ _ROWS = [
 ]
 
 
+def _verdict(ok) -> str:
+    """The ``ok`` column: yes, NO, or nothing for a measurement left out."""
+    if ok is None:
+        return ""
+    return "yes" if ok else "NO"
+
+
 def format_bench(d: dict) -> str:
     """A readable table: metric, value, target, ok."""
     targets = d.get("targets", TARGETS)
@@ -411,10 +427,10 @@ def format_bench(d: dict) -> str:
             continue
         if key in targets:
             sign = "<=" if key in _UPPER_BOUND else ">="
-            tgt, good = f"{sign} {_num(targets[key])}", ("yes" if ok.get(key) else "NO")
+            tgt, good = f"{sign} {_num(targets[key])}", _verdict(ok.get(key))
         else:
             tgt, good = "", ""
-        rows.append((label, _num(d[key]), tgt, good))
+        rows.append((label, "not measured" if d[key] is None else _num(d[key]), tgt, good))
     # measurements added by rule systems (d10, cards...): every numeric key
     # not in the table above, with its target when it has one
     shown = {k for k, _ in _ROWS}
@@ -424,7 +440,7 @@ def format_bench(d: dict) -> str:
             continue
         if key in targets:
             sign = "<=" if key in _UPPER_BOUND else ">="
-            tgt, good = f"{sign} {_num(targets[key])}", ("yes" if ok.get(key) else "NO")
+            tgt, good = f"{sign} {_num(targets[key])}", _verdict(ok.get(key))
         else:
             tgt, good = "", ""
         rows.append((key, _num(v), tgt, good))
@@ -440,4 +456,6 @@ def format_bench(d: dict) -> str:
             f"numpy {d.get('numpy')}")
     start = (f"start times: sim run {d.get('start_scenario')} --trials {d.get('start_trials')} "
              "--quiet --no-write")
+    if d.get("cold_start_s") is None:
+        start = "start times: not measured (--no-start)"
     return "\n".join([head, "", *lines, "", start])
