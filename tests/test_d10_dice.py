@@ -75,32 +75,6 @@ def test_scripted_pool_reads_faces():
     assert K.roll_pool(st, 4, TAB, RULES_ARR) == 3
 
 
-@jit(cache=False)
-def _both(key, m, tab, rules, out):
-    """Pools of 0..13 dice from two copies of one stream: roll_pool and roll_dice."""
-    a = np.zeros(STATE_WORDS, dtype=np.uint64)
-    b = np.zeros(STATE_WORDS, dtype=np.uint64)
-    seed_stream(a, key, 0, 1)
-    seed_stream(b, key, 0, 1)
-    for k in range(m):
-        n = k % 14
-        out[k, 0] = K.roll_pool(a, n, tab, rules)
-        out[k, 1] = K.roll_dice(b, n, tab, rules)
-    out[m, 0] = np.int64(a[7])  # the same number of 64-bit draws
-    out[m, 1] = np.int64(b[7])
-
-
-def test_roll_dice_is_roll_pool():
-    """The general turn's inlined roll (roll_dice) draws and counts as roll_pool."""
-    m = 20_000
-    out = np.zeros((m + 1, 2), dtype=np.int64)
-    _both(stream_key(7), m, TAB, RULES_ARR, out)
-    assert np.array_equal(out[:, 0], out[:, 1])
-    faces = [f - 1 for f in (5, 6, 4, 3, 7, 10, 9, 10)]
-    assert K.roll_dice(scripted_state(faces), 8, TAB, RULES_ARR) == 6
-    assert K.roll_dice(scripted_state(faces), 0, TAB, RULES_ARR) == 0
-
-
 def test_pool_size_is_half_rounded_up():
     from sim.systems.d10.compile import dice, thresholds
 

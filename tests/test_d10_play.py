@@ -62,6 +62,15 @@ def test_log_replays_trial_0_of_sim_run(path):
         want = final_lines(inputs, *_compiled(inputs, key, 0))
         assert text.splitlines()[-len(want):] == want, name
         assert "Round 1" in text and "d10 [" in text
+        _each_roll_logged_once(text.splitlines())
+
+
+def _each_roll_logged_once(lines):
+    """No pool roll is logged twice (a labelled line, then the same faces again)."""
+    rolls = [x.strip() for x in lines if "] -> " in x and "success" in x]
+    assert rolls, "no roll logged"
+    for a, b in zip(rolls, rolls[1:]):
+        assert not (b.startswith("rolls ") and b.split(" [", 1)[1] == a.split(" [", 1)[1]), (a, b)
 
 
 def test_duel_takes_the_fast_path_and_still_replays():

@@ -55,7 +55,7 @@ class Hooks:
                 parts.append(f"{v:+d} {what}")
         return " ".join(parts)
 
-    def _h_roll_pool(self, fn, st, n, tab, rules):
+    def _h_roll_dice(self, fn, st, n, tab, rules):
         self._rolling = True
         self._draws = []
         try:
@@ -74,8 +74,6 @@ class Hooks:
             label = f"{self.name(e[1])} {what}: {self.pool_text(e)} = {max(int(n), 0)}d10"
         self.say(f"{label} [{faces}] -> {int(s)} success{'es' if s != 1 else ''}", 3)
         return s
-
-    _h_roll_dice = _h_roll_pool
 
     def _first(self, fn, *args):
         """Run ``fn`` with the first matching pool labelling the roll (it rolls the

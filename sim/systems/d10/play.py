@@ -47,7 +47,9 @@ def python_kernel(wrap=None) -> types.SimpleNamespace:
     return types.SimpleNamespace(**{k: v for k, v in ns.items() if callable(v)}, ns=ns)
 
 
-_WRAPPED = ("randbelow", "randbelow_inline", "roll_pool", "roll_dice", "pool_size", "init_roll", "goes_before",
+#: wrapped by name (:meth:`Trial._wrap`, ``Hooks._h_<name>``); a pool roll is logged once, in
+#: ``roll_dice`` (``roll_pool`` only calls it, so it is not wrapped: it would log the roll twice)
+_WRAPPED = ("randbelow", "randbelow_inline", "roll_dice", "pool_size", "init_roll", "goes_before",
             "roll_initiative", "start_episode", "start_fight", "fight", "take_turn", "take_turn_plain", "attack_plain",
             "attack_form", "attack", "attack_extras", "augmentation", "stunt_dice", "pay_mana",
             "fortune_action", "fortune_defence", "resolve_hit", "hold", "recharge", "retreat",
