@@ -149,5 +149,8 @@ N_MINOR = len(MINOR_GATES)
 N_MAJOR = len(MAJOR_GATES)
 #: the attacker's talents that declare something before the roll (kernel.declare_riders)
 (DECLARE_GATE,), (DECLARE_GATE2,) = gates("DECLARE")
-#: a hit's reductions: Thick Hide on the target, Shield / Bulwark on her side (``C_SIDEMASK``)
-(REDUCE_GATE,), (REDUCE_GATE2,) = gates("REDUCE")
+#: a hit's reductions: Thick Hide on the target, Shield / Bulwark on her side (``C_SIDEMASK``,
+#: the first mask word only: a reduction with a code from 64 would need the gate widened)
+(REDUCE_GATE,), (_REDUCE_HIGH,) = gates("REDUCE")
+if _REDUCE_HIGH:
+    raise ValueError("hooks: a REDUCE code from 64 up; kernel.hit_damage tests C_SIDEMASK only")

@@ -1481,9 +1481,8 @@ def land_hit(i, t, dmg, ail_slot, open_slot, w):
     dyn[i, K_DEALT] += dealt
     dyn[t, K_TAKEN] += dealt
     if comb[t, C_SIDEMASK] != 0:
-        if dyn[t, D_BOMB] != 0:  # what after_hit plays: her Life Bomb, the attacker's Implode
-            call(rules[PR_AFTER_HIT], i, t, dealt, w)
-        elif dyn[i, D_IMPLODE_BY] >= 0:
+        # what after_hit plays: her Life Bomb, the attacker's Implode
+        if dyn[t, D_BOMB] != 0 or dyn[i, D_IMPLODE_BY] >= 0:
             call(rules[PR_AFTER_HIT], i, t, dealt, w)
     if a_mask != 0:
         if drain >= 0:
