@@ -5,8 +5,10 @@ Entry points (the same for every system, see ``sim.systems``):
 """
 from __future__ import annotations
 
+import numba
 import numpy as np
 
+from sim import compile_helper
 from sim.systems import pick_blocks
 
 from . import battle_grid as BG
@@ -16,6 +18,7 @@ from . import registry
 from .compile import Inputs, compile  # noqa: A004
 from .rules import RULES
 from .schema import Scenario
+from .world import WORLD
 from .summarize import combatant_curves, combatants, curves, flair_tiers, sides, summarize_episode, talent_uses
 
 NAME = "mb41"
@@ -83,15 +86,14 @@ def _play_fight(inputs: Inputs, start: int, count: int, key, nb: int, fast) -> d
     if inputs.battlefield is not None:  # the hex grid (F.eligible refuses it)
         # a plain fight is an episode of one scene with no party carried over: one grid kernel
         # (:func:`.battle_grid.simulate_episode_blocks_grid`) plays both, compiled once
-        BG.simulate_episode_blocks_grid(
-            inputs.comb, inputs.rules, np.array([0, n], dtype=np.int64), 0,
-            np.zeros(0, dtype=np.int64), np.uint64(key), start, count, nb, fights, rounds_hist,
-            np.zeros((nb, 1, K.NF), dtype=np.int64), np.zeros((nb, 1, cap + 1), dtype=np.int64),
-            side_curve.reshape(nb, 1, 2, 2, cap + 1), comb_curve, cc, np.zeros((nb, 0, K.NPE), dtype=np.int64),
-            BG.field_arrays(inputs.battlefield))
+        _run(inputs, BG.simulate_episode_blocks_grid,
+             np.array([0, n], dtype=np.int64), 0,
+             np.zeros(0, dtype=np.int64), np.uint64(key), start, count, nb, fights, rounds_hist,
+             np.zeros((nb, 1, K.NF), dtype=np.int64), np.zeros((nb, 1, cap + 1), dtype=np.int64),
+             side_curve.reshape(nb, 1, 2, 2, cap + 1), comb_curve, cc, np.zeros((nb, 0, K.NPE), dtype=np.int64),
+             BG.field_arrays(inputs.battlefield))
     else:
-        blocks(inputs.comb, inputs.rules, np.uint64(key), start, count, nb,
-               fights, rounds_hist, side_curve, comb_curve, cc)
+        _run(inputs, blocks, np.uint64(key), start, count, nb, fights, rounds_hist, side_curve, comb_curve, cc)
     registry.check(cc.sum(axis=0))
     return {"fights": fights, "rounds_hist": rounds_hist, "side_curve": side_curve,
             "comb_curve": comb_curve, "cc": cc}
@@ -112,6 +114,20 @@ def simulate_episode(inputs: Inputs, start: int, count: int, key) -> dict:
     return _reduce_episode(inputs, _play_episode(inputs, start, count, key, nb))
 
 
+def _run(inputs: Inputs, kernel, *args) -> None:
+    """``kernel(inputs.comb, inputs.rules, *args)``. The first time, on a cold numba
+    cache, the scenario's procedures (:func:`.registry.table`) and ``kernel`` compile
+    in two processes (:func:`sim.compile_helper.compile_in_two`) before
+    ``inputs.rules`` asks for their addresses."""
+    if not kernel.overloads or "_live_rules" not in inputs.__dict__:
+        argtypes = tuple(numba.typeof(a) for a in (inputs.comb, np.zeros(1, dtype=np.int64)) + args)
+        procs = dict.fromkeys(registry.slots_for(inputs.comb, inputs.rule_table).values())
+        geo = registry.geometry(inputs.rule_table)
+        compile_helper.compile_in_two([(fn, WORLD) for fn in procs] + [(kernel, argtypes)],
+                                      f"the 4.1 engine ({geo}) and its block kernel")
+    kernel(inputs.comb, inputs.rules, *args)
+
+
 def _play_episode(inputs: Inputs, start: int, count: int, key, nb: int) -> dict:
     """The episode block kernel's raw per-block arrays (see :func:`_play_fight`)."""
     ep = inputs.episode
@@ -127,14 +143,13 @@ def _play_episode(inputs: Inputs, start: int, count: int, key, nb: int) -> dict:
     cc = np.zeros((nb, n, K.NDYN), dtype=np.int64)  # each block's dyn: counters K_* first
     party = np.zeros((nb, ep.party, K.NPE), dtype=np.int64)
     if inputs.battlefield is not None:  # every scene on the same hex grid
-        BG.simulate_episode_blocks_grid(inputs.comb, inputs.rules, ep.offsets, ep.party, ep.recover,
-                                        np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights,
-                                        scene_hist, side_curve, comb_curve, cc, party,
-                                        BG.field_arrays(inputs.battlefield))
+        _run(inputs, BG.simulate_episode_blocks_grid, ep.offsets, ep.party, ep.recover,
+             np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights,
+             scene_hist, side_curve, comb_curve, cc, party, BG.field_arrays(inputs.battlefield))
     else:
-        K.simulate_episode_blocks(inputs.comb, inputs.rules, ep.offsets, ep.party, ep.recover,
-                                  np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights, scene_hist,
-                                  side_curve, comb_curve, cc, party)
+        _run(inputs, K.simulate_episode_blocks, ep.offsets, ep.party, ep.recover,
+             np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights, scene_hist,
+             side_curve, comb_curve, cc, party)
     registry.check(cc.sum(axis=0))
     return {"fights": fights, "rounds_hist": rounds_hist, "scene_fights": scene_fights,
             "scene_hist": scene_hist, "side_curve": side_curve, "comb_curve": comb_curve,
