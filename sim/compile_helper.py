@@ -37,6 +37,10 @@ from pathlib import Path
 
 #: ``MGSIM_COMPILE_HELPER=0`` turns the helper off
 ENV = "MGSIM_COMPILE_HELPER"
+#: seconds this process waits for the helper once its own share is done (every
+#: procedure of the 4.1 engine takes about two minutes; a helper that is still
+#: busy after this is stopped, and what it had not finished compiles here)
+WAIT_S = 1800
 
 
 def enabled() -> bool:
@@ -100,7 +104,8 @@ def compile_in_two(jobs, label: str) -> int:
                 if _claim(folder, k):
                     disp.compile(sig)
             if helper is not None:
-                helper.wait()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    helper.wait(timeout=WAIT_S)  # then killed below: its kernels compile here
             for disp, sig in todo:
                 disp.compile(sig)  # the helper's, from the cache (or compiled here if it failed)
     finally:
