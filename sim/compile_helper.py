@@ -120,11 +120,17 @@ def _start(folder: str, todo) -> subprocess.Popen | None:
     root = str(Path(__file__).resolve().parents[1])
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
     try:
+        specs = pickle.dumps([_spec(d, s) for d, s in todo])
         proc = subprocess.Popen([sys.executable, "-m", "sim.compile_helper", folder], stdin=subprocess.PIPE,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        proc.stdin.write(pickle.dumps([_spec(d, s) for d, s in todo]))
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        return None
+    try:
+        proc.stdin.write(specs)
         proc.stdin.close()
-    except (OSError, pickle.PicklingError):
+    except OSError:  # it died already: no helper, nothing left running
+        proc.kill()
+        proc.wait()
         return None
     return proc
 

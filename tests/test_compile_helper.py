@@ -82,3 +82,22 @@ def test_a_compiled_kernel_counts_as_cached():
 
     rng.mix64(7)  # compiled (or loaded) in this process
     assert compile_helper.cached(rng.mix64, (types.uint64,))
+
+
+def test_a_helper_that_compiles_nothing_leaves_the_work_to_the_run(tmp_path):
+    """The helper claims kernels it cannot compile (here: a module that does not
+    exist); the run finds them missing from the cache and compiles them itself."""
+    code = textwrap.dedent("""
+        from numba import types
+        from sim import compile_helper as ch, rng
+        ch._spec = lambda d, s: ("sim.no_such_module", d.py_func.__name__, tuple(s))
+        state = types.Array(types.uint64, 1, "C")
+        jobs = [(rng.mix64, (types.uint64,)), (rng.d6, (state,)), (rng.next_u32, (state,))]
+        print("todo", ch.compile_in_two(jobs, "test kernels"))
+        print("loaded", all(tuple(s) in d.overloads for d, s in jobs))
+        print("cached", all(ch.cached(d, s) for d, s in jobs))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], env=_env(tmp_path / "cache"), capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split("\n")[:3] == ["todo 3", "loaded True", "cached True"]
