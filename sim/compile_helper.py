@@ -58,7 +58,8 @@ def enabled() -> bool:
 
 def cached(disp, sig) -> bool:
     """``disp`` is compiled for ``sig`` in this process, or numba's cache holds an
-    index for it (then :meth:`compile` loads it)."""
+    index for it (then :meth:`compile` loads it); a kernel without a cache counts as
+    cached (it is left to the caller)."""
     if tuple(sig) in disp.overloads:
         return True
     cache = getattr(disp, "_cache", None)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from sim import compile_helper
 from sim.systems import pick_blocks
 
 from . import battle_grid as BG
@@ -18,7 +17,6 @@ from . import registry
 from .compile import Inputs, compile  # noqa: A004
 from .rules import RULES
 from .schema import Scenario
-from .world import WORLD
 from .summarize import combatant_curves, combatants, curves, flair_tiers, sides, summarize_episode, talent_uses
 
 NAME = "mb41"
@@ -116,15 +114,12 @@ def simulate_episode(inputs: Inputs, start: int, count: int, key) -> dict:
 
 def _run(inputs: Inputs, kernel, *args) -> None:
     """``kernel(inputs.comb, inputs.rules, *args)``. The first time, on a cold numba
-    cache, the scenario's procedures (:func:`.registry.table`) and ``kernel`` compile
-    in two processes (:func:`sim.compile_helper.compile_in_two`) before
-    ``inputs.rules`` asks for their addresses."""
+    cache, the scenario's procedures and ``kernel`` compile in two processes
+    (:func:`.registry.compile_cold`) before ``inputs.rules`` asks for their addresses."""
     if not kernel.overloads or "_live_rules" not in inputs.__dict__:
-        argtypes = tuple(numba.typeof(a) for a in (inputs.comb, np.zeros(1, dtype=np.int64)) + args)
-        procs = dict.fromkeys(registry.slots_for(inputs.comb, inputs.rule_table).values())
-        geo = registry.geometry(inputs.rule_table)
-        compile_helper.compile_in_two([(fn, WORLD) for fn in procs] + [(kernel, argtypes)],
-                                      f"the 4.1 engine ({geo}) and its block kernel")
+        rules_type = np.zeros(1, dtype=np.int64)  # inputs.rules's type, without building it
+        argtypes = tuple(numba.typeof(a) for a in (inputs.comb, rules_type) + args)
+        registry.compile_cold(inputs.comb, inputs.rule_table, kernel, argtypes)
     kernel(inputs.comb, inputs.rules, *args)
 
 

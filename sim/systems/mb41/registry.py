@@ -160,9 +160,23 @@ def every_procedure() -> list:
 def compile_all() -> np.ndarray:
     """Compile (or load from the cache) :func:`every_procedure` (``sim warmup``), in two
     processes on a cold cache (:func:`sim.compile_helper.compile_in_two`)."""
+    fns = every_procedure()
     label = "the 4.1 engine (every procedure)"
-    compile_helper.compile_in_two([(fn, WORLD) for fn in every_procedure()], label)
-    return procs.addresses(every_procedure(), WORLD, label=label)
+    compile_helper.compile_in_two([(fn, WORLD) for fn in fns], label)
+    return procs.addresses(fns, WORLD, label=label)
+
+
+def _label(rule_table: np.ndarray) -> str:
+    return f"the 4.1 engine ({geometry(rule_table)})"
+
+
+def compile_cold(comb: np.ndarray, rule_table: np.ndarray, kernel, argtypes) -> None:
+    """Before a scenario's first run: its procedures (:func:`table`) and its block
+    ``kernel`` (for ``argtypes``), in two processes when numba's cache holds
+    fewer than two of them (:func:`sim.compile_helper.compile_in_two`)."""
+    fns = dict.fromkeys(slots_for(comb, rule_table).values())
+    compile_helper.compile_in_two([(fn, WORLD) for fn in fns] + [(kernel, argtypes)],
+                                  f"{_label(rule_table)} and its block kernel")
 
 
 def table(comb: np.ndarray, rule_table: np.ndarray) -> np.ndarray:
@@ -170,7 +184,7 @@ def table(comb: np.ndarray, rule_table: np.ndarray) -> np.ndarray:
     numba's cache does not hold, and says so on stderr)."""
     chosen = slots_for(comb, rule_table)
     fns = [chosen[slot] for slot in range(R_SIZE, R_SIZE + NPR)]
-    return procs.addresses(fns, WORLD, label=f"the 4.1 engine ({geometry(rule_table)})")
+    return procs.addresses(fns, WORLD, label=_label(rule_table))
 
 
 def live_rules(comb: np.ndarray, rule_table: np.ndarray) -> np.ndarray:
