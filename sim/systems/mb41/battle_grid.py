@@ -1177,7 +1177,7 @@ def grid_ailments(i, major, minor, w):
     if comb[i, K.C_TMASK] != 0:
         remedied = K.try_remedy(i, i, comb, rules, dyn)
     if not remedied:
-        K.removal_roll(i, comb, rules, dyn, streams)
+        K.removal_roll(i, w)
     if minor:
         minor = False
     else:
@@ -2533,8 +2533,8 @@ def hold_challenge(k, s, i, comb, rules, dyn, streams):
     (the move is stopped, ``K_HELD``)."""
     K.pay_talent(k, s, comb, rules, dyn)
     chk = streams[K.S_CHECK]
-    k_total, k_six = K.support_roll(k, comb, rules, dyn, chk)
-    i_total, i_six = K.support_roll(i, comb, rules, dyn, chk)
+    k_total, k_six = K.support_body(k, comb, rules, dyn, chk)
+    i_total, i_six = K.support_body(i, comb, rules, dyn, chk)
     won = K.beats(k_total, k_six, comb[k, K.C_SUP], i_total, i_six, comb[i, K.C_SUP], rules[K.R_FULL_TIE] == 1)
     K.check_bursts(k, comb, rules, dyn)
     K.check_bursts(i, comb, rules, dyn)

@@ -234,7 +234,7 @@ def create_minions(i, w):
         if not appear(j, dyn[i, D_POS], w):
             break
         if made == 0:
-            pay_talent(i, s, comb, rules, dyn)  # the Minor action: one use, the first point
+            pay_slot(i, s, w)  # the Minor action: one use, the first point
         elif comb[i, C_MONSTER] != 0:
             dyn[i, D_POOL] -= cost
             dyn[i, K_POOL_SPENT] += cost
@@ -275,7 +275,7 @@ def make_copy(i, w):
                     return False
                 if on_positions(rules):
                     dyn[j, D_PLACE] = anchor
-                pay_talent(i, s, comb, rules, dyn)
+                pay_slot(i, s, w)
                 dyn[i, D_COPY] = j + 1
                 return True
     return False
@@ -391,6 +391,21 @@ def _candidate(j, side, finish, comb, dyn):
 
 @kernel
 def choose_target(i, comb, dyn, st_policy):
+    """:func:`pick_target` for a caller that holds the arrays (:func:`target_of` for one
+    that holds the world)."""
+    return pick_target(i, comb, dyn, st_policy)
+
+
+@kernel
+def target_of(i, w):
+    """:func:`pick_target` with the policy stream, called with the world ``w``: two
+    words of arguments where the arrays take 26 (the turn asks it every Major)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return pick_target(i, comb, dyn, streams[S_POLICY])
+
+
+@part
+def pick_target(i, comb, dyn, st_policy):
     """Target of combatant ``i``'s attack, or -1 if nobody can be attacked.
 
     Candidates: living enemies that are standing, and downed enemies (0
@@ -700,7 +715,7 @@ def try_hex(i, w):
     t = range_target(i, s, w)  # positions: within 0-2
     if t < 0:
         return False
-    pay_talent(i, s, comb, rules, dyn)
+    pay_slot(i, s, w)
     dyn[t, D_HEXES] += comb[i, C_TP1 + s]
     if dyn[t, D_AMP_HEX_BY] == i + 1:  # her Amplify Magic on t (DRAFT L267): her Hexes deal D_AMP_HEX times
         extra = comb[i, C_TP1 + s] * (dyn[t, D_AMP_HEX] - 1)
@@ -749,7 +764,7 @@ def try_mood(i, to_self, w):
                             break
         if j < 0:
             continue
-        pay_talent(i, s, comb, rules, dyn)
+        pay_slot(i, s, w)
         dyn[j, D_MOOD] = mood_for(j, rules, comb)
         return True
     return False
@@ -1397,7 +1412,7 @@ def contest(i, t, passive, magical, a_bonus, a_total, a_six, a_ones, a_pd, d_sta
             if dyn[i, D_MINOR_USED] != 0:
                 break
             dyn[i, D_MINOR_USED] = 1
-        pay_talent(i, s_re, comb, rules, dyn)
+        pay_slot(i, s_re, w)
         gain_overcharge(i, a_role, a_six, comb, rules, dyn)
         if a_pd:
             a_total, a_six, re_ones = exploding_d6_ones(chk, 2)
@@ -1475,7 +1490,7 @@ def land_hit(i, t, dmg, ail_slot, open_slot, w):
     if (a_mask >> E_DRAIN) & 1 != 0:
         drain = find_drain(i, comb, dyn)
         if drain >= 0:
-            pay_talent(i, drain, comb, rules, dyn)
+            pay_slot(i, drain, w)
             dmg = dmg // comb[i, C_TP1 + drain]
     dealt = apply_damage(t, dmg, w)
     dyn[i, K_DEALT] += dealt
@@ -1613,7 +1628,15 @@ def has_ailment(i, dyn):
 
 
 @kernel
-def removal_roll(i, comb, rules, dyn, streams):
+def removal_roll(i, w):
+    """:func:`removal_body`, called with the world ``w`` (two words of arguments where
+    the arrays take 40)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    removal_body(i, comb, rules, dyn, streams)
+
+
+@part
+def removal_body(i, comb, rules, dyn, streams):
     """Remove ailments (L1467): 2d6! + Support; 11-13 one of her choice
     (Stun, then Bound, then Bleed), 14+ all (``removal_bands``)."""
     total, sixes = exploding_d6(streams[S_CHECK], 2)
@@ -1696,8 +1719,23 @@ def frenzy_can_pay(i, s, comb, dyn):
 
 @kernel
 def pay_talent(i, s, comb, rules, dyn):
-    """Spend a use; a girl takes the cost as overcharge on the role's stat (L149),
-    a monster spends it from its pool (L1892)."""
+    """:func:`pay_body` for a caller that holds the arrays (:func:`pay_slot` for one that
+    holds the world)."""
+    pay_body(i, s, comb, rules, dyn)
+
+
+@kernel
+def pay_slot(i, s, w):
+    """:func:`pay_body`, called with the world ``w`` (three words of arguments where the
+    arrays take 29)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    pay_body(i, s, comb, rules, dyn)
+
+
+@part
+def pay_body(i, s, comb, rules, dyn):
+    """Spend a use of ``i``'s talent in slot ``s``; a girl takes the cost as overcharge
+    on the role's stat (L149), a monster spends it from its pool (L1892)."""
     if dyn[i, D_TUSES + s] > 0:
         dyn[i, D_TUSES + s] -= 1
     dyn[i, K_TUSE + s] += 1
@@ -1797,7 +1835,7 @@ def try_heal(i, w):
         best = heal_target(i, s, w)
         if best < 0:
             continue
-        pay_talent(i, s, comb, rules, dyn)
+        pay_slot(i, s, w)
         amount = sum_d6(streams[S_DAMAGE], comb[i, C_TP1 + s]) + comb[i, C_TP2 + s]
         restore(i, best, amount, comb, dyn)
         if code == E_SECOND_WIND:
@@ -1807,7 +1845,7 @@ def try_heal(i, w):
     return False
 
 
-@kernel
+@part
 def try_inflict(i, t, comb, rules, dyn):
     """Inflict (free, after a successful basic attack, L1607): put an ailment
     the target does not have yet on her, trying the policy's first choice
@@ -1955,7 +1993,7 @@ def end_fear_aura(t, comb, dyn, sign=-1):
 
 
 @part
-def declare_riders(i, t, comb, rules, dyn):
+def declare_riders(i, t, w):
     """Talents ``i`` adds to an attack on ``t``, before rolling.
 
     Returns ``(attack_bonus, damage_bonus, killing_blow_slot, ailment_slot,
@@ -1987,6 +2025,7 @@ def declare_riders(i, t, comb, rules, dyn):
     Opening are each the Major action itself: at most one of them, in that
     order.
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     a_bonus = 0
     dmg_bonus = 0
     if (comb[i, C_TMASK] >> E_ALL_OR_NOTHING) & 1 != 0:
@@ -1994,7 +2033,7 @@ def declare_riders(i, t, comb, rules, dyn):
     a, d, kb = slot_riders(i, t, comb, rules, dyn)
     a_bonus += a
     dmg_bonus += d
-    kb, a = special_attack(i, t, kb, comb, rules, dyn)
+    kb, a = special_attack(i, t, kb, w)
     a_bonus += a
     ail = -1
     if kb < 0:
@@ -2002,7 +2041,7 @@ def declare_riders(i, t, comb, rules, dyn):
     opening = -1
     if kb < 0:
         if ail < 0:
-            a, d, opening = follow_or_open(i, t, comb, rules, dyn)
+            a, d, opening = follow_or_open(i, t, w)
             a_bonus += a
             dmg_bonus += d
     a, d = bond_riders(i, comb, rules, dyn)
@@ -2068,23 +2107,24 @@ def slot_riders(i, t, comb, rules, dyn):
 
 
 @part
-def special_attack(i, t, kb, comb, rules, dyn):
+def special_attack(i, t, kb, w):
     """The special attacks, each the Major action itself: the first that applies of
     Minion Explosion from the hex the grid turn chose, Killing Blow (paid), the ambush
     (Ambush Tactics, L2006: +P3 to the attack, +P1 d6 + P2 on a hit), Minion
     Explosion, Magic Detonation. Returns ``(slot or -1, attack bonus)``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     a_bonus = 0
     if dyn[i, D_BLAST] != 0:
         kb = minion_explosion(i, comb, rules, dyn)  # the grid turn chose it from a minion's hex
     elif kb >= 0:
-        pay_talent(i, kb, comb, rules, dyn)
+        pay_slot(i, kb, w)
     elif dyn[i, D_AMBUSH] != 0:
         for s in range(MAXT):
             if comb[i, C_TCODE + s] == E_AMBUSH:
                 kb = s
         a_bonus += comb[i, C_TP3 + kb]
         dyn[i, K_TUSE + kb] += 1
-    else:
+    elif has_code(i, E_MINION_EXPLOSION, comb):  # (no call for those without it)
         kb = minion_explosion(i, comb, rules, dyn)
     if kb < 0:
         if (comb[i, C_TMASK] >> E_MORE) & 1 != 0:
@@ -2094,20 +2134,21 @@ def special_attack(i, t, kb, comb, rules, dyn):
 
 
 @part
-def follow_or_open(i, t, comb, rules, dyn):
+def follow_or_open(i, t, w):
     """Follow Up on a target an ally hit in the turn just before (paid; +P1 attack, +P2
     damage), else Make an Opening while another ally stands (paid). Returns ``(attack
     bonus, damage bonus, Make an Opening slot or -1)``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     fu = -1
     if followed(i, t, comb, dyn):
         fu = find_usable(i, E_FOLLOW_UP, comb, dyn)
     if fu >= 0:
-        pay_talent(i, fu, comb, rules, dyn)
+        pay_slot(i, fu, w)
         return comb[i, C_TP1 + fu], comb[i, C_TP2 + fu], -1
     opening = find_usable(i, E_OPENING, comb, dyn)
     if opening >= 0:
         if has_other_ally(i, comb, dyn):
-            pay_talent(i, opening, comb, rules, dyn)
+            pay_slot(i, opening, w)
         else:
             opening = -1
     return 0, 0, opening
@@ -2343,11 +2384,19 @@ def range_target(i, s, w):
         hi = comb[i, C_TREACH + s]
         if hi >= 0:
             return call(rules[PR_PICK_WITHIN], i, hi, 0, w)
-    return choose_target(i, comb, dyn, streams[S_POLICY])
+    return target_of(i, w)
 
 
 @kernel
-def support_roll(i, comb, rules, dyn, chk):
+def support_roll(i, w):
+    """:func:`support_body` on the check stream, called with the world ``w`` (two words
+    of arguments where the arrays take 33)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return support_body(i, comb, rules, dyn, streams[S_CHECK])
+
+
+@part
+def support_body(i, comb, rules, dyn, chk):
     """2d6! + Support for a Support vs Support challenge (L1453 tie rules
     apply); its sixes give Support overcharge (a monster pays them).
     Returns ``(total, sixes)``."""
@@ -2371,7 +2420,7 @@ def try_curse(i, w):
         a = (comb[i, P_INFLICT] + k) % 3
         if (comb[i, C_TP1 + s] >> a) & 1 != 0:
             if dyn[t, D_AIL + a] == 0:
-                pay_talent(i, s, comb, rules, dyn)
+                pay_slot(i, s, w)
                 give_ailment(t, a, dyn)
                 check_bursts(i, comb, rules, dyn)
                 return True
@@ -2420,9 +2469,8 @@ def try_scream(i, w):
     if open_ < comb[i, P_SCREAM_MIN]:
         if open_ < left:
             return False
-    pay_talent(i, s, comb, rules, dyn)
-    chk = streams[S_CHECK]
-    u_total, u_six = support_roll(i, comb, rules, dyn, chk)
+    pay_slot(i, s, w)
+    u_total, u_six = support_roll(i, w)
     for j in range(n):
         if comb[j, C_SIDE] == side:
             continue
@@ -2430,7 +2478,7 @@ def try_scream(i, w):
             continue
         if not in_area(i, j, s, d, w):
             continue
-        d_total, d_six = support_roll(j, comb, rules, dyn, chk)
+        d_total, d_six = support_roll(j, w)
         d_total -= dyn[j, D_AMP_AIL]  # Amplify Magic: -P2 to resist ailments (L1797)
         if beats(u_total, u_six, comb[i, C_SUP], d_total, d_six, comb[j, C_SUP], False):
             give_ailment(j, a, dyn)
@@ -2481,9 +2529,10 @@ def in_area(i, j, s, d, w):
 
 
 @kernel
-def shrug_off(j, comb, dyn):
+def shrug_off(j, w):
     """Shrug Off (L1993): at the beginning of each round remove P1 ailments
     (Stun, then Bound, then Bleed)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     for s in range(MAXT):
         if comb[j, C_TCODE + s] == E_SHRUG_OFF:
             k = comb[j, C_TP1 + s]
@@ -2585,7 +2634,7 @@ def try_steal(i, w):
         return 0
     if dyn[t, D_AIL + A_STUN] != 0:
         return 0
-    pay_talent(i, s, comb, rules, dyn)
+    pay_slot(i, s, w)
     chk = streams[S_CHECK]
     a_total, a_six = exploding_d6(chk, 2)
     a_total += comb[i, C_ATT] - roll_penalty(i, rules, dyn)
@@ -2638,7 +2687,7 @@ def try_group_heal(i, w):
     if low < comb[i, C_TP3 + s]:
         if low < standing:
             return False
-    pay_talent(i, s, comb, rules, dyn)
+    pay_slot(i, s, w)
     once = rules[R_GROUP_HEAL_ROLL] == 1
     amount = 0
     if once:
@@ -2808,10 +2857,9 @@ def try_implode(i, w):
     if g >= 0:
         if dyn[g, D_TURNS_DONE] < dyn[t, D_IMPLODE_UNTIL]:
             return False
-    pay_talent(i, s, comb, rules, dyn)
-    chk = streams[S_CHECK]
-    u_total, u_six = support_roll(i, comb, rules, dyn, chk)
-    d_total, d_six = support_roll(t, comb, rules, dyn, chk)
+    pay_slot(i, s, w)
+    u_total, u_six = support_roll(i, w)
+    d_total, d_six = support_roll(t, w)
     if beats(u_total, u_six, comb[i, C_SUP], d_total, d_six, comb[t, C_SUP], False):
         dyn[t, D_IMPLODE_BY] = i
         dyn[t, D_IMPLODE_UNTIL] = dyn[i, D_TURNS_DONE] + 2
@@ -3103,7 +3151,7 @@ def try_curse_shift(i, w):
                 if moved > 0:
                     if not can_pay(i, s, comb, dyn):
                         break
-                pay_talent(i, s, comb, rules, dyn)
+                pay_slot(i, s, w)
                 dyn[i, D_AIL + a] = 0
                 give_ailment(t, a, dyn)
                 moved += 1
@@ -3213,7 +3261,7 @@ def try_link(i, w):
     elif (side_mask & heals) != 0:
         a, b = _lowest_two(i, s, w)
     elif (side_mask & ailing) != 0:
-        a = choose_target(i, comb, dyn, streams[S_POLICY])
+        a = target_of(i, w)
         if a >= 0:
             if not is_standing(dyn, a):
                 a = -1
@@ -3232,7 +3280,7 @@ def try_link(i, w):
     if p >= 0:
         dyn[p, D_LINK_TO] = -1  # one link at a time: the old one ends
         dyn[p, D_LINK_DMG] = 0
-    pay_talent(i, s, comb, rules, dyn)
+    pay_slot(i, s, w)
     dyn[a, D_LINK_TO] = b
     dyn[a, D_LINK_DMG] = 1 if hurts else 0
     dyn[i, D_LINKED] = a
@@ -3246,7 +3294,7 @@ def _enemy_pair(i, s, w):
     listed; never a Marionette copy), both within the slot's reach
     (:func:`within`); ``(-1, -1)`` when there is no such pair."""
     comb, rules, dyn, streams, bf = unpack(w)
-    a = choose_target(i, comb, dyn, streams[S_POLICY])
+    a = target_of(i, w)
     if a < 0:
         return -1, -1
     if comb[a, C_SPAWN_KIND] == SPAWN_COPY:
@@ -3607,7 +3655,7 @@ def frenzy_target(i, w):
     comb, rules, dyn, streams, bf = unpack(w)
     mode = rules[R_FURY_TARGET]
     if mode == 2:
-        return choose_target(i, comb, dyn, streams[S_POLICY])
+        return target_of(i, w)
     n = comb.shape[0]
     side = comb[i, C_SIDE]
     best = -1
@@ -3777,7 +3825,7 @@ def frenzy_removal(i, comb, rules, dyn, streams):
     if (comb[i, C_TMASK] >> E_REMEDY) & 1 != 0:
         remedied = try_remedy(i, i, comb, rules, dyn)
     if not remedied:
-        removal_roll(i, comb, rules, dyn, streams)
+        removal_body(i, comb, rules, dyn, streams)
     return True
 
 
@@ -3900,7 +3948,7 @@ def turn_ailments(i, w):
         if (comb[i, C_TMASK] >> E_REMEDY) & 1 != 0:
             remedied = try_remedy(i, i, comb, rules, dyn)
         if not remedied:
-            removal_roll(i, comb, rules, dyn, streams)
+            removal_roll(i, w)
         actions -= 1
         dyn[i, D_MINOR_USED] = 1
         if stunned:
@@ -3988,7 +4036,7 @@ def major_choice(i, m, t0, w):
                 if g >= 0:
                     tg = call(rules[PR_POS_PICK], g, 1, 0, w)
                     if tg >= 0:
-                        pay_talent(i, gs, comb, rules, dyn)
+                        pay_slot(i, gs, w)
                         check_bursts(i, comb, rules, dyn)
                         who = g
                         t = tg
@@ -4024,7 +4072,7 @@ def major_choice(i, m, t0, w):
                         if has_code(i, E_MOVE_ATTACK, comb):  # Dash Strike: a step, then the attack
                             t = call(rules[PR_POS_DASH], i, t0, 0, w)
         else:
-            t = choose_target(who, comb, dyn, streams[S_POLICY])
+            t = target_of(who, w)
     return acted, who, t, t0
 
 
@@ -4145,7 +4193,7 @@ def defensive_switch(i, t, w):
             pj = dyn[j, D_PLACE]
             dyn[j, D_PLACE] = dyn[t, D_PLACE]
             dyn[t, D_PLACE] = pj
-        pay_talent(j, s, comb, rules, dyn)
+        pay_slot(j, s, w)
         dyn[j, K_SWITCHES] += 1
         check_bursts(j, comb, rules, dyn)
         return j
@@ -4517,7 +4565,7 @@ def area_attacks(i, k, w):
     comb, rules, dyn, streams, bf = unpack(w)
     side = comb[i, C_SIDE]
     finish = comb[i, P_FINISH] != 0
-    t = choose_target(i, comb, dyn, streams[S_POLICY])
+    t = target_of(i, w)
     if t < 0:
         return
     attack_call(i, t, w)
@@ -4545,7 +4593,7 @@ def area_gridless_use(i, s, w):
     k = area_gridless(i, comb, rules, dyn, streams)
     if k == 0:
         return False
-    pay_talent(i, s, comb, rules, dyn)
+    pay_slot(i, s, w)
     area_attacks(i, k, w)
     check_bursts(i, comb, rules, dyn)
     return True
@@ -4603,7 +4651,7 @@ def try_veil(i, w):
             return False
     elif rules[R_VEIL_GRIDLESS] == 1:
         return False
-    pay_talent(i, s, comb, rules, dyn)
+    pay_slot(i, s, w)
     dyn[i, D_VEIL_UNTIL] = dyn[i, D_TURNS_DONE] + 2
     return True
 
@@ -4963,7 +5011,8 @@ def round_start(w):
     for j in range(comb.shape[0]):
         if (comb[j, C_TMASK] >> E_SHRUG_OFF) & 1 != 0:
             if dyn[j, D_DEAD] == 0:
-                shrug_off(j, comb, dyn)
+                if has_ailment(j, dyn):  # (nothing to shrug off: no call)
+                    shrug_off(j, w)
         if dyn[j, D_AIL + A_BLEED] != 0:
             bleed(j, w)
             bled = True
@@ -5379,7 +5428,7 @@ def p_missing(a, b, c, w):
 def h_declare(i, t, c, w):
     """DECLARE: :func:`declare_riders` of ``i``'s attack on ``t``, into her ``D_DECLARE``."""
     comb, rules, dyn, streams, bf = unpack(w)
-    a_bonus, dmg_bonus, kb, ail, opening = declare_riders(i, t, comb, rules, dyn)
+    a_bonus, dmg_bonus, kb, ail, opening = declare_riders(i, t, w)
     dyn[i, D_DECLARE] = a_bonus
     dyn[i, D_DECLARE + 1] = dmg_bonus
     dyn[i, D_DECLARE + 2] = kb
