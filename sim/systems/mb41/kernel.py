@@ -1630,7 +1630,7 @@ def has_ailment(i, dyn):
 @kernel
 def removal_roll(i, w):
     """:func:`removal_body`, called with the world ``w`` (two words of arguments where
-    the arrays take 40)."""
+    the arrays take 35)."""
     comb, rules, dyn, streams, bf = unpack(w)
     removal_body(i, comb, rules, dyn, streams)
 
@@ -1727,7 +1727,7 @@ def pay_talent(i, s, comb, rules, dyn):
 @kernel
 def pay_slot(i, s, w):
     """:func:`pay_body`, called with the world ``w`` (three words of arguments where the
-    arrays take 29)."""
+    arrays take 27)."""
     comb, rules, dyn, streams, bf = unpack(w)
     pay_body(i, s, comb, rules, dyn)
 
