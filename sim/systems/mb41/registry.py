@@ -172,8 +172,8 @@ def _label(rule_table: np.ndarray) -> str:
 
 def compile_cold(comb: np.ndarray, rule_table: np.ndarray, kernel, argtypes) -> None:
     """Before a scenario's first run: its procedures (:func:`table`) and its block
-    ``kernel`` (for ``argtypes``), in two processes when numba's cache holds
-    fewer than two of them (:func:`sim.compile_helper.compile_in_two`)."""
+    ``kernel`` (for ``argtypes``), in two processes when two or more of them are
+    missing from numba's cache (:func:`sim.compile_helper.compile_in_two`)."""
     fns = dict.fromkeys(slots_for(comb, rule_table).values())
     compile_helper.compile_in_two([(fn, WORLD) for fn in fns] + [(kernel, argtypes)],
                                   f"{_label(rule_table)} and its block kernel")
