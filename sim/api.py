@@ -66,14 +66,21 @@ def run(scenario, *, trials: int | None = None, precision: float | None = None, 
         workers: int = 1, threads: int | None = None, max_trials: int | None = None,
         out: str | os.PathLike | None = None, write: bool = True, progress: bool | str = False,
         results_root: str | os.PathLike = "results", resume: bool = False,
-        scheduler: str | None = None) -> tuple[RunResult, Path | None]:
+        scheduler: str | None = None, cancel=None) -> tuple[RunResult, Path | None]:
     """Run a scenario (a path or a loaded scenario); write its report unless ``write=False``.
 
     Returns the :class:`RunResult` and the directory written (``None`` when
     not writing). ``out`` is the run directory itself; by default
     :func:`default_out_dir` under ``results_root``. Options and the output
     directory are checked before simulating. ``progress``: ``True``/``"auto"``,
-    ``"bar"``, ``"plain"`` or ``"none"`` (:mod:`sim.progress`).
+    ``"bar"``, ``"plain"`` or ``"none"`` (:mod:`sim.progress`), or a function
+    ``f(done, total, estimate)`` called after every chunk of trials
+    (:class:`sim.progress.CallbackProgress`).
+
+    ``cancel``: a :class:`threading.Event` (or a function returning a bool)
+    looked at between chunks; once set, the run saves its checkpoint and
+    raises :class:`sim.runner.RunCancelled` (a ``KeyboardInterrupt``: the
+    trials finished are kept for ``resume=True``; nothing is written).
 
     While writing, progress is checkpointed to :func:`checkpoint_path` (locked
     by this run; a concurrent run of the same scenario and seed takes its own,
@@ -94,7 +101,7 @@ def run(scenario, *, trials: int | None = None, precision: float | None = None, 
     loaded = load(scenario) if isinstance(scenario, (str, os.PathLike)) else scenario
     check_run_options(trials, precision, workers, threads, max_trials, seed)
     kw = dict(trials=trials, precision=precision, seed=seed, workers=workers, threads=threads,
-              max_trials=max_trials, progress=progress, scheduler=scheduler)
+              max_trials=max_trials, progress=progress, scheduler=scheduler, cancel=cancel)
     # a cluster that cannot be reached is an input error: found before anything is written
     backend = connect_scheduler(scheduler, workers, threads)
     kw["backend"] = backend

@@ -117,9 +117,41 @@ class Progress:
             self._line(final=True)
 
 
-def make_progress(mode) -> Progress | None:
+class CallbackProgress:
+    """Progress reported to a function instead of stderr (``api.run(progress=f)``).
+
+    ``f(done, total, estimate)`` is called once the total is known and after
+    every finished chunk, in the thread that runs the simulation: ``done`` and
+    ``total`` are trials summed over variants in this run (``total`` includes
+    trials a resumed checkpoint had already done), ``estimate`` is true while
+    the total is a guess (``--precision`` runs). It should return quickly.
+    """
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.n = 0
+        self.total = 0
+        self.estimate = False
+
+    def set_total(self, total: int, estimate: bool = False) -> None:
+        self.total = max(int(total), self.n)
+        self.estimate = bool(estimate)
+        self.fn(self.n, self.total, self.estimate)
+
+    def update(self, n: int) -> None:
+        self.n += int(n)
+        self.fn(self.n, max(self.total, self.n), self.estimate)
+
+    def close(self, final: bool = True) -> None:
+        pass
+
+
+def make_progress(mode) -> Progress | CallbackProgress | None:
     """A :class:`Progress` for ``mode`` (one of :data:`MODES`; ``True`` means
-    ``auto``, ``False``/``None`` ``none``), or ``None`` for no progress."""
+    ``auto``, ``False``/``None`` ``none``), a :class:`CallbackProgress` when
+    ``mode`` is a function, or ``None`` for no progress."""
+    if callable(mode):
+        return CallbackProgress(mode)
     if mode is True:
         mode = "auto"
     if not mode or mode == "none":

@@ -50,6 +50,28 @@ class RunError(ValueError):
     """Bad run options (trials, workers...)."""
 
 
+class RunCancelled(KeyboardInterrupt):
+    """A run stopped because its ``cancel`` said so (``api.run(cancel=...)``).
+
+    A :class:`KeyboardInterrupt`, so every caller that keeps work on Ctrl-C
+    (the checkpoint is saved with the trials finished so far) keeps it on a
+    cancel too; ``done`` is the trials finished per variant.
+    """
+
+    def __init__(self, done: dict | None = None):
+        super().__init__("cancelled")
+        self.done = dict(done or {})
+
+
+def cancel_requested(cancel) -> bool:
+    """Whether ``cancel`` asks to stop: ``None`` (never), an object with
+    ``is_set()`` (a :class:`threading.Event`) or a function returning a bool."""
+    if cancel is None:
+        return False
+    is_set = getattr(cancel, "is_set", None)
+    return bool(is_set() if is_set is not None else cancel())
+
+
 @dataclass
 class _Variant:
     name: str
@@ -125,7 +147,8 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
                seed: int | None = None, workers: int = 1, threads: int | None = None,
                max_trials: int | None = None, progress: bool | str = False,
                checkpoint: Path | None = None, resume: bool = False,
-               keep_checkpoint: bool = False, scheduler: str | None = None, backend=None) -> RunResult:
+               keep_checkpoint: bool = False, scheduler: str | None = None, backend=None,
+               cancel=None) -> RunResult:
     """Simulate every variant of ``loaded`` (a :class:`sim.scenario.LoadedScenario`).
 
     ``progress``: a mode of :func:`sim.progress.make_progress` (``True`` is
@@ -137,7 +160,9 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
     ``local:N``) runs the tasks on a dask.distributed cluster
     (:mod:`sim.distributed`) instead of joblib; the result is the same.
     ``backend``: a cluster already connected by the caller (:func:`connect_scheduler`),
-    which the caller closes.
+    which the caller closes. ``cancel`` (see :func:`cancel_requested`) is
+    looked at before every chunk of trials: once it is set the run stops,
+    saves its checkpoint and raises :class:`RunCancelled`.
     """
     check_run_options(trials, precision, workers, threads, max_trials)
     base = loaded.base
@@ -161,7 +186,7 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
     bar = make_progress(progress)
     finished = False
     try:
-        _simulate(loaded.system, variants, request, workers, threads, bar, ckpt, backend)
+        _simulate(loaded.system, variants, request, workers, threads, bar, ckpt, backend, cancel)
         finished = True
     except BaseException:
         if ckpt is not None:
@@ -215,14 +240,14 @@ def _remote(backend, system, variants, goals):
         raise RunError(str(e)) from None
 
 
-def _simulate(system, variants, request, workers, threads, bar, ckpt, backend=None) -> None:
+def _simulate(system, variants, request, workers, threads, bar, ckpt, backend=None, cancel=None) -> None:
     """Run the trials ``request`` asks for (fixed, or doubling to a precision)."""
     precision, max_trials = request["precision"], request["max_trials"]
     if precision is None:
         target = request["trials"]
         if bar is not None:
             bar.set_total(sum(max(0, target - v.done) for v in variants))
-        _advance(system, variants, [target] * len(variants), workers, threads, bar, ckpt, backend)
+        _advance(system, variants, [target] * len(variants), workers, threads, bar, ckpt, backend, cancel)
         return
     target = min(max(PRECISION_FLOOR, request["trials"] or 0), max_trials)
     pending = list(range(len(variants)))
@@ -231,7 +256,7 @@ def _simulate(system, variants, request, workers, threads, bar, ckpt, backend=No
         if bar is not None:
             bar.set_total(bar.n + _precision_estimate(variants, pending, target, precision, max_trials),
                           estimate=True)
-        _advance(system, variants, goals, workers, threads, bar, ckpt, backend)
+        _advance(system, variants, goals, workers, threads, bar, ckpt, backend, cancel)
         pending = [i for i in pending if not _precise(variants[i], precision)]
         if target >= max_trials:
             break
@@ -255,7 +280,7 @@ def _precision_estimate(variants, pending, target, h, max_trials) -> int:
     return left
 
 
-def _advance(system, variants, goals, workers, threads, bar, ckpt=None, backend=None):
+def _advance(system, variants, goals, workers, threads, bar, ckpt=None, backend=None, cancel=None):
     """Run every variant ``v`` up to ``goals[v]`` trials (never fewer than done).
 
     Chunks of one variant are merged in order, so ``done`` is always a
@@ -263,7 +288,7 @@ def _advance(system, variants, goals, workers, threads, bar, ckpt=None, backend=
     ``backend`` its tasks stream back as they finish, in order per variant.
     """
     if backend is not None:
-        _merge_all(_remote(backend, system, variants, goals), variants, bar, ckpt)
+        _merge_all(_remote(backend, system, variants, goals), variants, bar, ckpt, cancel)
         return
     tasks = []
     for vi, (v, goal) in enumerate(zip(variants, goals)):
@@ -279,18 +304,27 @@ def _advance(system, variants, goals, workers, threads, bar, ckpt=None, backend=
             import numba
 
             numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-        results = (_task(system, variants[vi].inputs, s, c, variants[vi].key, None) for vi, s, c in tasks)
+        results = (_task(system, variants[vi].inputs, s, c, variants[vi].key, None)
+                   for vi, s, c in tasks if not _check_cancel(cancel, variants))
     else:
         from joblib import Parallel, delayed
 
         par = Parallel(n_jobs=workers, backend="loky", return_as="generator")
         results = par(delayed(_task)(system, variants[vi].inputs, s, c, variants[vi].key, threads)
                       for vi, s, c in tasks)
-    _merge_all(zip(tasks, results), variants, bar, ckpt)
+    _merge_all(zip(tasks, results), variants, bar, ckpt, cancel)
 
 
-def _merge_all(pairs, variants, bar, ckpt):
-    """Merge ``((variant, start, count), counters)`` pairs given in trial order per variant."""
+def _check_cancel(cancel, variants) -> bool:
+    """Raise :class:`RunCancelled` when ``cancel`` is set (else ``False``)."""
+    if cancel_requested(cancel):
+        raise RunCancelled({v.name: v.done for v in variants})
+    return False
+
+
+def _merge_all(pairs, variants, bar, ckpt, cancel=None):
+    """Merge ``((variant, start, count), counters)`` pairs given in trial order per variant;
+    stop with :class:`RunCancelled` once ``cancel`` is set."""
     for (vi, s, c), counters in pairs:
         v = variants[vi]
         v.counters = _merge(v.counters, counters)
@@ -299,6 +333,7 @@ def _merge_all(pairs, variants, bar, ckpt):
             bar.update(c)
         if ckpt is not None:
             ckpt.save(variants)
+        _check_cancel(cancel, variants)
 
 
 #: identity of a checkpoint: a run of another scenario text, seed or variant list cannot continue it

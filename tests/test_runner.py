@@ -160,3 +160,45 @@ def test_resume_refuses_a_foreign_checkpoint(tmp_path):
     np.savez(ckpt, meta=np.array("{}"), done=np.zeros(1, dtype=np.int64))
     with pytest.raises(runner.RunError, match="another scenario"):
         api.run(loaded, trials=1_000, results_root=tmp_path, out=tmp_path / "r", resume=True)
+
+
+def test_progress_callback_and_cancel_keep_finished_trials(tmp_path, monkeypatch):
+    """``api.run(progress=f, cancel=event)``: f sees every chunk; a cancel set after the
+    second chunk stops the run there, keeps a checkpoint of exactly those trials, writes
+    no report, and ``resume=True`` finishes to the uninterrupted counters."""
+    import threading
+
+    loaded = _party()
+    monkeypatch.setattr(runner, "CHUNK", 4_000)
+    monkeypatch.setattr(runner, "CHECKPOINT_EVERY_S", 0.0)
+    reference, _ = api.run(loaded, trials=20_000, write=False)
+    stop = threading.Event()
+    seen = []
+
+    def progress(done, total, estimate):
+        seen.append((done, total, estimate))
+        if done >= 8_000:
+            stop.set()
+
+    with pytest.raises(runner.RunCancelled) as info:
+        api.run(loaded, trials=20_000, results_root=tmp_path, out=tmp_path / "run", progress=progress,
+                cancel=stop)
+    assert info.value.done == {"base": 8_000}
+    assert seen == [(0, 20_000, False), (4_000, 20_000, False), (8_000, 20_000, False)]
+    assert not (tmp_path / "run").exists()
+    meta, done, _ = runner.read_checkpoint(api.checkpoint_path(loaded, None, tmp_path, tmp_path / "run"))
+    assert list(done) == [8_000] and not meta["complete"]
+    resumed, _ = api.run(loaded, trials=20_000, results_root=tmp_path, out=tmp_path / "run", resume=True,
+                         cancel=lambda: False)
+    assert resumed.summary[["wins", "losses", "draws", "trials"]].equals(
+        reference.summary[["wins", "losses", "draws", "trials"]])
+
+
+def test_cancel_set_before_the_run_plays_nothing():
+    import threading
+
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(runner.RunCancelled) as info:
+        api.run(_party(), trials=5_000, write=False, cancel=stop)
+    assert info.value.done == {"base": 0}
