@@ -12,6 +12,8 @@ import os
 import sys
 
 EXIT_USAGE = 2
+#: a study ran but could not answer its question (a calibrate target beyond the grid): its report says why
+EXIT_UNANSWERED = 3
 
 
 class CliError(Exception):
@@ -251,15 +253,22 @@ def _summary_text(result) -> str:
 def cmd_rules(a) -> int:
     from sim import api
 
+    from sim.tie_rules import tie_rules
+
     rows = api.rules(_system(a.system))
+    ties = tie_rules(a.system)
     if a.json:
-        print(json.dumps({"system": a.system, "options": rows}))
+        print(json.dumps({"system": a.system, "options": rows, "tie_rules": ties}))
         return 0
     width = max(len(r["name"]) for r in rows)
     for r in rows:
         default = json.dumps(r["default"]) if not isinstance(r["default"], str) else r["default"]
         print(f"{r['name']:<{width}}  default {default:<18} allowed {r['allowed']}")
         print(f"{'':<{width}}  {r['note']}")
+    if ties:
+        print("\ntargeting policies and their tie rules (AI, not rule options):")
+        for t in ties:
+            print(f"  {t['policy']}: {t['rule']}")
     return 0
 
 
@@ -309,17 +318,30 @@ def cmd_study(a) -> int:
         raise CliError(str(e)) from None
     if a.json:
         d = {"scenario": res.name, "system": res.system, "seed": res.seed, "trials": res.trials,
-             "studies": [{"kind": s.kind, "title": s.title, "reading": s.reading,
-                          "tables": {k: df.to_dict(orient="records") for k, df in s.tables.items()}}
-                         for s in res.sections],
+             "studies": [s.record() for s in res.sections],
              "out_dir": str(res.out_dir) if res.out_dir else None}
         print(json.dumps(d, default=float))
-        return 0
+        return _study_status(res)
     for s in res.sections:
-        print(f"{s.title}\n  {s.reading}")
+        print(s.title)
+        for w in s.warnings:
+            print(f"  warning: {w}")
+        print(f"  {s.reading}")
+        if s.assumptions:
+            print(f"  assumptions ({len(s.assumptions)}): " + "; ".join(s.assumptions[:4])
+                  + (" ... (all in the report)" if len(s.assumptions) > 4 else ""))
     if res.out_dir is not None:
         print(f"report: {res.out_dir / 'report.html'}")
-    return 0
+    return _study_status(res)
+
+
+def _study_status(res) -> int:
+    """:data:`EXIT_UNANSWERED` when a study could not answer its question (a calibrate target
+    beyond the grid...), each reason on stderr; else 0."""
+    missing = [m for s in res.sections for m in s.unanswered]
+    for m in missing:
+        print(f"error: {m}", file=sys.stderr)
+    return EXIT_UNANSWERED if missing else 0
 
 
 def cmd_plan(a) -> int:

@@ -111,7 +111,9 @@ def test_invert_and_bootstrap_interval():
     u = rng.random(20000)
     wins = (u[None, :] < p[:, None]).astype(float)  # common random numbers across the grid
     r = solve(x, wins, 0.5, seed=1)
-    assert r["lo"] < 2.5 < r["hi"] and r["hi"] - r["lo"] < 0.2 and r["nearest"] in (2.0, 3.0)
+    assert r["lo_boot"] < 2.5 < r["hi_boot"] and r["hi_boot"] - r["lo_boot"] < 0.2 and r["nearest"] in (2.0, 3.0)
+    # the reported interval adds the interpolation: from grid point to grid point
+    assert (r["lo"], r["hi"]) == (2.0, 3.0) and (r["below"], r["above"]) == (2.0, 3.0)
 
 
 def test_candidate_edits_keep_a_deck_size_with_replace():

@@ -85,7 +85,8 @@ class StudyContext:
         self.max_trials = int(max(max_trials, trials))
         self.arms: dict[str, Arm] = {}
         self._data = {k: v for k, v in loaded.raw.items() if k not in ("study", "variants", "sweep")}
-        self._targets = _Targets(self._data)
+        # paths may start with the system's top-level data blocks too (talents.Curse.cost, cards.X.atk)
+        self._targets = _Targets(self._data, tuple(getattr(loaded.module, "VARIANT_FIELDS", ())))
         self._independent: dict[str, Arm] = {}
         #: a dask cluster (:class:`sim.distributed.Cluster`) that plays the trials, or None
         self.backend = None

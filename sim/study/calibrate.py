@@ -30,8 +30,9 @@ from pydantic import Field, model_validator
 
 from sim.stats import wilson
 
+from .caveats import beyond_sentence, bracket_sentence, jump_warnings
 from .charts import curve_chart
-from .curve import fit, solve
+from .curve import fit, jumps, solve
 from .report import Section
 from .spec import Probability, StudySpec
 
@@ -103,37 +104,47 @@ def run(ctx, spec: CalibrateSpec) -> Section:
     vals, integer = _grid(spec)
     vals = _refine(ctx, spec, vals, integer, ctx.trials)
 
-    def widths(n):
-        return [(r["hi"] - r["lo"]) / 2 for r in _solve(ctx, spec, vals, n)[0]]
+    def widths(n):  # sampling noise only: the interpolation's part does not shrink with trials
+        return [(r["hi_boot"] - r["lo_boot"]) / 2 for r in _solve(ctx, spec, vals, n)[0]]
 
     n = ctx.until_precise(widths, spec.precision)
     rows, wins = _solve(ctx, spec, vals, n)
     k = wins.sum(axis=1)
     lo, hi = wilson(k, n)
-    fitted = fit(vals, wins.mean(axis=1))[0]
+    fitted, inc = fit(vals, wins.mean(axis=1))
     curve = pd.DataFrame({"value": vals, "trials": n, "rate": k / n, "lo": lo, "hi": hi, "fitted": fitted})
     table = pd.DataFrame(rows)
     found = [(r["value"], r["lo"], r["hi"]) for r in rows]
     level = f"{100 * (1 - spec.alpha):g}%"
-    parts = []
+    rate_of = dict(zip(curve["value"].astype(float), curve["rate"]))
+    parts, unanswered = [], []
     for r in rows:
-        rate = float(curve.loc[curve["value"] == r["nearest"], "rate"].iloc[0])
-        parts.append(f"a {100 * r['target']:g}% win rate at {spec.parameter} ≈ {_fmt(r['value'])} "
-                     f"[{_fmt(r['lo'])}, {_fmt(r['hi'])}]"
-                     + (f" (use {r['nearest']:g}: measured {100 * rate:.1f}%)" if integer else ""))
-    reading = (f"Calibrating {spec.parameter} over {len(vals)} values × {n:,} trials: "
-               + "; ".join(parts) + f". Intervals are {level} bootstrap intervals over trials.")
+        if not np.isfinite(r["value"]):
+            unanswered.append(f"calibrate {spec.parameter}: " + beyond_sentence(
+                spec.parameter, r["target"], vals, list(k / n), inc) + ".")
+            parts.append(f"a {100 * r['target']:g}% win rate is not reached on this grid (see the warning)")
+            continue
+        where = bracket_sentence(spec.parameter, r["below"], r["above"], rate_of)
+        parts.append(f"a {100 * r['target']:g}% win rate lies {where} (interpolated {_fmt(r['value'])}; "
+                     f"{level} interval with the interpolation [{_fmt(r['lo'])}, {_fmt(r['hi'])}], sampling "
+                     f"noise alone [{_fmt(r['lo_boot'])}, {_fmt(r['hi_boot'])}])"
+                     + (f"; use {r['nearest']:g} (measured {100 * rate_of[r['nearest']]:.1f}%)" if integer else ""))
+    reading = (f"Calibrating {spec.parameter} over {len(vals)} values × {n:,} trials (win rate of the first side "
+               f"from {100 * curve['rate'].iloc[0]:.1f}% at {vals[0]:g} to {100 * curve['rate'].iloc[-1]:.1f}% "
+               f"at {vals[-1]:g}): " + "; ".join(parts) + ".")
     charts = {"calibration.png": lambda p: curve_chart(
         curve, p, xlabel=spec.parameter, fitted=curve.assign(rate=curve["fitted"]),
         targets=spec.targets, found=[f for f in found if np.isfinite(f[0])],
         caption=f"Win rate of the first side against {spec.parameter}, 95% Wilson intervals, "
-                f"the monotone fit, the targets (dashed) and the values found with {level} "
-                "bootstrap intervals (green).")}
-    notes = [] if all(np.isfinite(r["value"]) for r in rows) else [
-        "A target lies beyond the grid (±inf): widen the range."]
+                f"the monotone fit, the targets (dashed) and the values found with {level} intervals "
+                "widened to the grid points around them (green).")}
+    notes = ["Intervals include the interpolation: between two grid points the curve is not measured, so "
+             "the interval runs from grid point to grid point (lo_boot, hi_boot: the bootstrap interval "
+             "that trusts a straight line between them, what 'precision' stops on)."]
+    warnings = jump_warnings(spec.parameter, jumps(vals, wins), ctx.loaded.raw) + unanswered
     return Section(kind="calibrate", title=spec.title or f"Calibration of {spec.parameter}",
                    reading=reading, tables={"calibration": table, "calibration_curve": curve},
-                   charts=charts, notes=notes)
+                   charts=charts, notes=notes, warnings=warnings, unanswered=unanswered)
 
 
 def _fmt(v: float) -> str:
@@ -146,5 +157,6 @@ def _solve(ctx, spec, vals, n):
     for t in spec.targets:
         r = solve(vals, wins, t, spec.alpha, seed=ctx.seed)
         rows.append({"parameter": spec.parameter, "target": t, "value": r["value"], "lo": r["lo"],
-                     "hi": r["hi"], "nearest": r["nearest"], "trials": n, "grid_points": len(vals)})
+                     "hi": r["hi"], "below": r["below"], "above": r["above"], "lo_boot": r["lo_boot"],
+                     "hi_boot": r["hi_boot"], "nearest": r["nearest"], "trials": n, "grid_points": len(vals)})
     return rows, wins

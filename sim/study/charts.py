@@ -13,11 +13,21 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 from sim.report.charts import _save
 
 _TIER_COLOURS = ["#2a7ab0", "#27ae60", "#e0a800", "#c0392b", "#8e44ad", "#7f8c8d"]
+
+
+def points_axis(axis) -> None:
+    """Tick labels in points of win rate (a difference of 0.05 is ``+5``), as the readings say."""
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+.0f}" if abs(v) > 1e-12 else "0"))
+
+
+def points_label(text: str) -> str:
+    """``text, in points`` unless it says so already."""
+    return text if "point" in text else f"{text} (points)"
 
 
 def forest_chart(df: pd.DataFrame, path: Path, *, label: str, xlabel: str, caption: str,
@@ -33,9 +43,9 @@ def forest_chart(df: pd.DataFrame, path: Path, *, label: str, xlabel: str, capti
                 color="#2a7ab0", ecolor="#2a7ab0", capsize=3)
     ax.axvline(0, color="#888", lw=1, ls="--")
     ax.set_yticks(y, [str(v) for v in df[label]])
-    ax.set_xlabel(xlabel)
-    if percent:
-        ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel(points_label(xlabel) if percent else xlabel)
+    if percent:  # a difference of rates: points
+        points_axis(ax.xaxis)
     ax.grid(axis="x", alpha=0.3)
     return _save(fig, path, caption=caption, variants=list(df[label]), title="Paired differences")
 
@@ -57,8 +67,8 @@ def tier_chart(df: pd.DataFrame, path: Path, *, caption: str) -> Path | None:
     for t in sorted(set(df["tier"]))[1:]:  # a line between tiers
         first = int(np.flatnonzero(df["tier"].to_numpy() == t)[0])
         ax.axhline(y[first] + 0.5, color="#444", lw=0.8, ls=":")
-    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
-    ax.set_xlabel("change in win rate against the base (simultaneous Bonferroni intervals)")
+    points_axis(ax.xaxis)
+    ax.set_xlabel("change in win rate against the base, points (simultaneous Bonferroni intervals)")
     ax.grid(axis="x", alpha=0.3)
     return _save(fig, path, caption=caption, variants=list(df["name"]), title="Tier list")
 

@@ -17,8 +17,21 @@ Interval: bootstrap over trials. All arms share trial ``i``'s streams, so a
 resample of trial indices (Poisson weights, ``B`` replicates, seeded from the
 study seed so the result is reproducible) is applied to every arm at once,
 and to the target when it is itself measured (an exchange rate's talent arm).
-Each replicate is fitted and inverted; the interval is the
-``alpha/2 .. 1-alpha/2`` percentile interval of the inverted values.
+Each replicate is fitted and inverted; the ``alpha/2 .. 1-alpha/2``
+percentile interval of the inverted values is ``lo_boot, hi_boot``. It counts
+the sampling noise only: between two grid points it trusts the straight line,
+and the curve between them is not measured (for a whole-number stat it does
+not even exist: Resolve 18.4 is no fight). So the reported interval ``lo, hi``
+(:func:`honest`) widens it to the grid points around it: any monotone curve
+through the measured points may cross the target anywhere inside the step
+that brackets it. The reading names that step (:func:`bracket`: "between +0
+and +1 Resolve: +1 gives 61.2%, +0 gives 49.8%").
+
+Jumps (:func:`jumps`): a step between neighbouring grid points whose change
+in win rate per unit is many times that of the other steps (and beyond the
+noise) is flagged: a rule or AI threshold sits there (a targeting tie, a
+``heal_below`` percent, a success threshold of the dice), and the value found
+inside it is the threshold's place, not a smooth exchange rate.
 """
 from __future__ import annotations
 
@@ -97,5 +110,69 @@ def solve(x, wins: np.ndarray, target, alpha: float = 0.05, seed: int = 0,
         targets = np.full(b, t0)
     boot = np.array([invert(x, fit(x, rates[r], inc)[0], float(targets[r]), inc) for r in range(b)])
     lo, hi = np.quantile(boot, [alpha / 2, 1 - alpha / 2], method="inverted_cdf")
-    return {"value": value, "lo": float(lo), "hi": float(hi), "nearest": nearest(x, fitted, t0),
+    h_lo, h_hi = honest(x, float(lo), float(hi))
+    below, above = bracket(x, fitted, t0, inc)
+    return {"value": value, "lo": h_lo, "hi": h_hi, "lo_boot": float(lo), "hi_boot": float(hi),
+            "below": below, "above": above, "nearest": nearest(x, fitted, t0),
             "target": t0, "increasing": inc, "fitted": fitted}
+
+
+def honest(x, lo: float, hi: float) -> tuple[float, float]:
+    """``[lo, hi]`` widened to the grid points around it (the largest at or below ``lo``,
+    the smallest at or above ``hi``): the interval with the interpolation's uncertainty."""
+    x = np.sort(np.asarray(x, dtype=float))
+    if np.isfinite(lo):
+        under = x[x <= lo + 1e-12]
+        lo = float(under[-1]) if under.size else float("-inf")
+    if np.isfinite(hi):
+        over = x[x >= hi - 1e-12]
+        hi = float(over[0]) if over.size else float("inf")
+    return lo, hi
+
+
+def bracket(x, fitted, target: float, increasing: bool) -> tuple[float, float]:
+    """The grid values on either side of where the fitted curve reaches ``target``:
+    ``(below, above)`` in grid order; a target beyond the grid gives ``(last, inf)``
+    or ``(-inf, first)``; a grid point hit exactly gives ``(x, x)``."""
+    x = np.asarray(x, dtype=float)
+    f = np.asarray(fitted, dtype=float) if increasing else -np.asarray(fitted, dtype=float)
+    t = target if increasing else -target
+    hit = np.flatnonzero(f >= t)
+    if not hit.size:
+        return float(x[-1]), float("inf")
+    j = int(hit[0])
+    if f[j] == t:
+        return float(x[j]), float(x[j])
+    if j == 0:
+        return float("-inf"), float(x[0])
+    return float(x[j - 1]), float(x[j])
+
+
+#: a step is a jump when its change per unit is this many times the median of the others
+JUMP_FACTOR = 3.0
+
+
+def jumps(x, wins: np.ndarray, z: float = 3.0) -> list[dict]:
+    """Steps between neighbouring grid values whose change in win rate per unit is more
+    than :data:`JUMP_FACTOR` times the median of the other steps' and beyond ``z``
+    standard errors (paired: the per-trial difference of the two arms). ``wins``:
+    (k, n) per-trial 0/1 of the arms at sorted ``x``. Returns ``[{a, b, rate_a,
+    rate_b, step, ratio}]``."""
+    x = np.asarray(x, dtype=float)
+    wins = np.asarray(wins, dtype=float)
+    if x.size < 3:
+        return []
+    rates = wins.mean(axis=1)
+    per_unit = np.abs(np.diff(rates)) / np.maximum(np.diff(x), 1e-12)
+    out = []
+    for j in range(per_unit.size):
+        others = np.delete(per_unit, j)
+        ref = float(np.median(others)) if others.size else 0.0
+        d = wins[j + 1] - wins[j]
+        se = float(d.std(ddof=1) / np.sqrt(d.size)) if d.size > 1 else 0.0
+        ratio = per_unit[j] / ref if ref > 0 else float("inf")
+        if ratio > JUMP_FACTOR and abs(rates[j + 1] - rates[j]) > z * max(se, 1e-12):
+            out.append({"a": float(x[j]), "b": float(x[j + 1]), "rate_a": float(rates[j]),
+                        "rate_b": float(rates[j + 1]), "step": float(rates[j + 1] - rates[j]),
+                        "ratio": float(ratio)})
+    return out

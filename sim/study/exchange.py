@@ -29,8 +29,9 @@ from pydantic import Field
 from sim.scenario.errors import doc_error
 from sim.stats import wilson
 
+from .caveats import base_rate, base_sentence, beyond_sentence, bracket_sentence, jump_warnings, rate_warnings
 from .charts import curve_chart
-from .curve import fit, solve
+from .curve import fit, jumps, solve
 from .report import Section
 from .spec import ArmSpec, StudySpec
 
@@ -66,36 +67,50 @@ def _stat_arms(ctx, spec, path) -> tuple[list, list]:
 
 def _solve(ctx, spec, stats, n):
     talent = ctx.metrics(spec.talent.name, n)["win"]
-    rows, curves = [], []
+    rows, curves, jumped = [], [], {}
     for path, (deltas, names) in stats.items():
         wins = np.vstack([ctx.metrics(a, n)["win"] for a in names])
         r = solve(deltas, wins, talent, spec.alpha, seed=ctx.seed)
         k = wins.sum(axis=1)
         lo, hi = wilson(k, n)
+        jumped[path] = jumps(deltas, wins)
         rows.append({"talent": spec.talent.name, "stat": path, "worth": r["value"], "lo": r["lo"],
-                     "hi": r["hi"], "talent_win_rate": float(talent.mean()),
+                     "hi": r["hi"], "below": r["below"], "above": r["above"], "lo_boot": r["lo_boot"],
+                     "hi_boot": r["hi_boot"], "jumps": len(jumped[path]),
+                     "talent_win_rate": float(talent.mean()),
                      "base_win_rate": float(wins[deltas.index(0)].mean()), "trials": n})
         curves.append(pd.DataFrame({"stat": path, "value": deltas, "trials": n, "rate": k / n, "lo": lo,
                                     "hi": hi, "fitted": fit(deltas, k / n)[0]}))
-    return rows, pd.concat(curves, ignore_index=True)
+    return rows, pd.concat(curves, ignore_index=True), jumped
 
 
 def run(ctx, spec: ExchangeSpec) -> Section:
     ctx.arm(spec.talent.name, list(spec.talent.changes.items()), ("study", "talent"))
     stats = {path: _stat_arms(ctx, spec, path) for path in spec.stats}
 
-    def widths(n):
-        return [(r["hi"] - r["lo"]) / 2 for r in _solve(ctx, spec, stats, n)[0]]
+    def widths(n):  # sampling noise only: the interpolation's part does not shrink with trials
+        return [(r["hi_boot"] - r["lo_boot"]) / 2 for r in _solve(ctx, spec, stats, n)[0]]
 
     n = ctx.until_precise(widths, spec.precision)
-    rows, curve = _solve(ctx, spec, stats, n)
+    rows, curve, jumped = _solve(ctx, spec, stats, n)
     table = pd.DataFrame(rows)
     level = f"{100 * (1 - spec.alpha):g}%"
     t = rows[0]["talent_win_rate"]
-    parts = [_part(r, stats[r["stat"]][0]) for r in rows]
-    reading = (f"{spec.talent.name} raises the win rate from {100 * rows[0]['base_win_rate']:.1f}% to "
-               f"{100 * t:.1f}% ({n:,} paired trials); it is worth " + ", or ".join(parts)
-               + f" ({level} bootstrap intervals).")
+    base = base_rate(ctx.metrics("base", n)["win"], "no talent, stats as written")
+    parts = [_part(r, stats[r["stat"]][0], curve, level) for r in rows]
+    reading = (base_sentence(base) + f" {spec.talent.name} raises it to {100 * t:.1f}% ({n:,} paired trials); "
+               "it is worth " + "; or ".join(parts) + ".")
+    warnings = rate_warnings(base, {spec.talent.name: t, **dict(zip(curve["stat"] + " " + curve["value"].map(
+        lambda v: f"{v:+g}"), curve["rate"]))})
+    for path, found in jumped.items():
+        warnings += jump_warnings(path, found, ctx.loaded.raw, offset=_base_value(ctx, path), signed=True)
+    for r in rows:
+        if not np.isfinite(r["worth"]):
+            deltas = stats[r["stat"]][0]
+            pts = curve[curve["stat"] == r["stat"]]
+            warnings.append(beyond_sentence(f"changes of {r['stat']}", t, deltas, pts["rate"].tolist(),
+                                            bool(pts["rate"].iloc[-1] >= pts["rate"].iloc[0]), signed=True,
+                                            label=f"the win rate with {spec.talent.name}") + ".")
     charts = {}
     for i, r in enumerate(rows):
         pts = curve[curve["stat"] == r["stat"]]
@@ -103,22 +118,36 @@ def run(ctx, spec: ExchangeSpec) -> Section:
             pts, p, xlabel=f"change in {r['stat']}", fitted=pts.assign(rate=pts["fitted"]),
             targets=[r["talent_win_rate"]], found=[(r["worth"], r["lo"], r["hi"])] if np.isfinite(r["worth"]) else [],
             caption=f"Win rate against a change in {r['stat']} (95% Wilson), the monotone fit, the win rate "
-                    f"with {spec.talent.name} (dashed) and the change worth as much ({level} bootstrap, green)."))
-    notes = ["±inf: the talent is worth more (or less) than every change tried; widen the list."] if not all(
-        np.isfinite(r["worth"]) for r in rows) else []
+                    f"with {spec.talent.name} (dashed) and the change worth as much with its {level} interval "
+                    "widened to the grid points around it (green): between grid points the curve is not measured."))
+    notes = ["Intervals include the interpolation: any monotone curve through the measured points may reach "
+             "the talent's rate anywhere inside the step that brackets it, so the interval runs from grid "
+             "point to grid point; lo_boot and hi_boot in exchange_rate.csv are the bootstrap interval that "
+             "trusts a straight line between them (sampling noise only, what 'precision' stops on)."]
     return Section(kind="exchange-rate", title=spec.title or f"Exchange rate: {spec.talent.name}",
                    reading=reading, tables={"exchange_rate": table, "exchange_curve": curve}, charts=charts,
-                   notes=notes)
+                   notes=notes, warnings=warnings, base=base)
+
+
+def _base_value(ctx, path) -> float:
+    v = ctx.value_at(path, ("study", "stats", path))
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0.0
 
 
 def _worth(v: float) -> str:
     return "+∞" if v == np.inf else "−∞" if v == -np.inf else f"{v:+.2f}"
 
 
-def _part(r: dict, deltas: list) -> str:
-    """``Akari.attack +1.52 [+1.20, +1.85]``, or beyond the changes tried."""
+def _part(r: dict, deltas: list, curve: pd.DataFrame, level: str) -> str:
+    """``Akari.resolve between +0 and +1: ... (interpolated +0.73; 95% interval ...)``,
+    or beyond the changes tried."""
     if r["worth"] == np.inf:
         return f"{r['stat']} more than {max(deltas):+g} (the largest change tried)"
     if r["worth"] == -np.inf:
         return f"{r['stat']} less than {min(deltas):+g} (the smallest change tried)"
-    return f"{r['stat']} {_worth(r['worth'])} [{_worth(r['lo'])}, {_worth(r['hi'])}]"
+    pts = curve[curve["stat"] == r["stat"]]
+    rate_of = dict(zip(pts["value"].astype(float), pts["rate"]))
+    where = bracket_sentence(r["stat"], r["below"], r["above"], rate_of, signed=True)
+    return (f"{where} (interpolated {_worth(r['worth'])}; {level} interval with the interpolation "
+            f"[{_worth(r['lo'])}, {_worth(r['hi'])}], sampling noise alone [{_worth(r['lo_boot'])}, "
+            f"{_worth(r['hi_boot'])}])")

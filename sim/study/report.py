@@ -30,7 +30,14 @@ class Section:
     reading:      one paragraph written from the numbers (the answer, in words)
     tables:       file stem -> tidy DataFrame (written as ``<stem>.csv``), first = main
     charts:       file name -> ``draw(path) -> path | None`` (a PNG), first = main
-    notes:        assumptions and caveats, shown under the reading
+    notes:        caveats of the method, shown under the reading
+    warnings:     what could make the reading mislead (a base rate near 0 or 100%, a jump
+                  in a curve, a target beyond the grid...), shown before it
+    base:         the reference rate (:func:`sim.study.caveats.base_rate`), or None
+    assumptions:  the rule assumptions of the arms (:func:`sim.study.caveats.assumptions`),
+                  filled by the runner
+    unanswered:   a sentence per question the study could not answer (a calibrate target
+                  beyond the grid: which way to extend it); ``sim study`` then exits 3
     """
 
     kind: str
@@ -39,6 +46,21 @@ class Section:
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     charts: dict[str, Callable] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    base: dict | None = None
+    assumptions: list[str] = field(default_factory=list)
+    unanswered: list[str] = field(default_factory=list)
+
+    def record(self) -> dict:
+        """The section as plain data (``study.json``, ``sim study --json``)."""
+        return {"kind": self.kind, "title": self.title, "base": self.base, "warnings": self.warnings,
+                "reading": self.reading, "notes": self.notes, "assumptions": self.assumptions,
+                "unanswered": self.unanswered,
+                "tables": {k: df.to_dict(orient="records") for k, df in self.tables.items()}}
+
+
+#: the warnings box: the notes' box in red
+_WARN_CSS = ".notes.warn{background:#fdecea;border-color:#e57373;border-left-color:#c0392b}"
 
 
 def _json_default(o):
@@ -53,14 +75,21 @@ def render_page(name: str, header: str, sections: list[Section], pngs: dict, met
     toc = [(f"study-{i}", s.title) for i, s in enumerate(sections)] + [("provenance", "Provenance")]
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
-             f"<title>{esc(name)} — study</title>", f"<style>{_CSS}</style></head><body>",
+             f"<title>{esc(name)} — study</title>", f"<style>{_CSS}{_WARN_CSS}</style></head><body>",
              f"<h1>{esc(name)}</h1>", f'<p class="sub">{header}</p>', _toc(toc)]
     for i, s in enumerate(sections):
         parts.append(f'<h2 id="study-{i}">{esc(s.title)}</h2>')
+        if s.warnings:
+            parts.append('<div class="notes warn"><b>Read this first.</b><ul>'
+                         + "".join(f"<li>{esc(w)}</li>" for w in s.warnings) + "</ul></div>")
         parts.append(f'<p class="verdict"><b>Reading.</b> {esc(s.reading)}</p>')
         if s.notes:
             parts.append('<div class="notes"><ul>' + "".join(f"<li>{esc(n)}</li>" for n in s.notes)
                          + "</ul></div>")
+        if s.assumptions:
+            parts.append('<details class="notes"><summary>Rule assumptions of the arms '
+                         f'({len(s.assumptions)})</summary><ul>'
+                         + "".join(f"<li>{esc(n)}</li>" for n in s.assumptions) + "</ul></details>")
         for fname in s.charts:
             if fname in pngs:
                 parts.append(_figure(fname, pngs[fname], meta.get(fname) or {}, DEFAULT_TERMS))
@@ -92,9 +121,7 @@ def write_study(out_dir, name: str, header: str, sections: list[Section], proven
                 if path is not None:
                     pngs[fname] = Path(path).read_bytes()
                     meta[fname] = chart_meta(path)
-            payload["studies"].append({"kind": s.kind, "title": s.title, "reading": s.reading,
-                                       "notes": s.notes,
-                                       "tables": {k: df.to_dict(orient="records") for k, df in s.tables.items()}})
+            payload["studies"].append(s.record())
         (tmp / "study.json").write_text(json.dumps(payload, indent=2, default=_json_default) + "\n",
                                         encoding="utf-8")
         (tmp / "report.html").write_text(render_page(name, header, sections, pngs, meta, provenance),

@@ -50,7 +50,6 @@ from typing import Annotated, Literal, Union
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
 from pydantic import Field
 
 from sim.report.charts import _save
@@ -58,6 +57,7 @@ from sim.scenario.errors import doc_error
 
 from . import compare, talents
 from .arms import StudyContext
+from .charts import points_axis
 from .paired import rate_difference
 from .report import Section
 from .spec import ArmSpec, StudySpec
@@ -212,8 +212,8 @@ def robustness_chart(df: pd.DataFrame, path, *, caption: str, limit: int = 12):
         ax.set_yticks(y, [f"{p} ({s})" for p, s in zip(d["policy"], d["status"])], fontsize=8)
         ax.set_title(f"{c}: {d['verdict'].iloc[0]}", fontsize=9, loc="left")
         ax.grid(axis="x", alpha=0.3)
-    axes[-1].xaxis.set_major_formatter(PercentFormatter(1.0))
-    axes[-1].set_xlabel("difference in the first side's win rate (paired)")
+    points_axis(axes[-1].xaxis)
+    axes[-1].set_xlabel("difference in the first side's win rate, points (paired)")
     fig.tight_layout()
     return _save(fig, path, caption=caption, variants=list(concl), title="Policy robustness")
 

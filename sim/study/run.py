@@ -15,6 +15,7 @@ from sim.report.atomic import check_target
 
 from . import registry
 from .arms import StudyContext
+from .caveats import assumptions
 from .load import LoadedStudy, file_kind, load_study
 from .report import Section, write_study
 
@@ -92,13 +93,15 @@ def run_study(study, *, trials: int | None = None, seed: int | None = None,
     finally:
         if ctx.backend is not None:
             ctx.backend.close()
+    section.assumptions = assumptions(ctx.arms)
     from sim.runner import git_commit
     import sim
 
     prov = {"scenario": ls.loaded.name, "scenario_file": str(ls.loaded.path),
             "scenario_sha256": ls.loaded.sha256, "system": ls.loaded.system, "seed": int(seed),
             "common_random_numbers": ctx.crn, "study": spec.model_dump(mode="json", by_alias=True),
-            "trials_per_arm": int(ctx.trials), "arms": list(ctx.arms), "version": sim.__version__,
+            "trials_per_arm": int(ctx.trials), "arms": list(ctx.arms), "assumptions": section.assumptions,
+            "version": sim.__version__,
             "git_commit": git_commit(),
             "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
     res = StudyResult(name=ls.loaded.name, system=ls.loaded.system, seed=int(seed), trials=int(ctx.trials),

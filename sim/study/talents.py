@@ -38,6 +38,7 @@ from sim.scenario.errors import doc_error
 from sim.scenario.suggest import suggest
 from sim.stats import holm
 
+from .caveats import base_rate, base_sentence, rate_warnings
 from .charts import forest_chart, tier_chart
 from .paired import difference
 from .report import Section
@@ -152,31 +153,67 @@ def _tables(ctx, spec, names, n):
     order = sorted(est, key=lambda k: -est[k])
     adj = pairwise("win", values)
     tier = tiers(order, adj, spec.alpha)
-    tl = pd.DataFrame([{"rank": r + 1, "name": k, "tier": tier[k], "diff": est[k],
-                        "lo": 0.0 if k == BASE else float(win.loc[k, "lo"]),
+    tl = pd.DataFrame([{"rank": r + 1, "name": k, "entry": entry_status(ctx, spec, k), "tier": tier[k],
+                        "diff": est[k], "lo": 0.0 if k == BASE else float(win.loc[k, "lo"]),
                         "hi": 0.0 if k == BASE else float(win.loc[k, "hi"]),
+                        "rate": float(values[k].mean()),
                         "p_holm_vs_base": 1.0 if k == BASE else float(win.loc[k, "p_holm"])}
                        for r, k in enumerate(order)])
-    return df, tl
+    return df, tl, pair_table(values, adj)
+
+
+def pair_table(values: dict, adjusted: dict) -> pd.DataFrame:
+    """Every pair of entries ``a - b`` (the tier list's tests): the paired difference, the
+    share of discordant trials (what ``sim plan --paired --discordant`` needs) and the
+    Holm-adjusted p-value."""
+    rows = []
+    names = list(values)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            x, y = values[a], values[b]
+            rows.append({"a": a, "b": b, "diff": float(x.mean() - y.mean()),
+                         "discordant": float((x != y).mean()), "p_holm": adjusted[(a, b)]})
+    return pd.DataFrame(rows)
+
+
+def entry_status(ctx, spec: TalentValueSpec, name: str) -> str:
+    """``base``, ``catalog``, ``edited`` or ``invented`` (by the scenario's ``talents:``,
+    ``powers:`` or ``cards:`` block, as the arm's compiled inputs say), or ``arm`` (a
+    candidate written as changes)."""
+    if name == BASE:
+        return BASE
+    status = getattr(ctx.arms[name].inputs, "talent_status", None) or {}
+    if name in status:
+        return status[name]
+    return "arm" if name in {c.name for c in spec.candidates if not isinstance(c, str)} else "catalog"
+
+
+def labelled(name: str, entry: str) -> str:
+    """``Glass Heart (invented)``: an edited or invented entry says so."""
+    return f"{name} ({entry})" if entry in ("edited", "invented") else name
 
 
 def run(ctx, spec: TalentValueSpec) -> Section:
     names = _arms(ctx, spec)
 
     def widths(n):
-        df, _ = _tables(ctx, spec, names, n)
+        df, _, _ = _tables(ctx, spec, names, n)
         w = df[df["metric"] == "win"]
         return ((w["hi"] - w["lo"]) / 2).to_list()
 
     n = ctx.until_precise(widths, spec.precision)
-    df, tl = _tables(ctx, spec, names, n)
+    df, tl, pairs = _tables(ctx, spec, names, n)
+    base = base_rate(ctx.metrics(BASE, n)["win"], "without the candidates" if spec.mode == "add" else "with all")
+    warnings = rate_warnings(base, dict(zip(tl["name"], tl["rate"])))
+    label = dict(zip(tl["name"], [labelled(k, e) for k, e in zip(tl["name"], tl["entry"])]))
     n_tiers = int(tl["tier"].max())
-    top = tl[tl["tier"] == 1]["name"].tolist()
+    top = [label[k] for k in tl[tl["tier"] == 1]["name"]]
     level = f"{100 * (1 - spec.alpha):g}%"
     verb = "adding" if spec.mode == "add" else "keeping"
     swap = "" if spec.replace is None else (f", each in place of one {spec.replace}" if spec.mode == "add"
                                             else f", each against one {spec.replace} in its place")
-    reading = (f"Value of {verb} each of {len(names)} candidates for {spec.member} ({spec.field}{swap}), "
+    reading = (base_sentence(base) + " "
+               f"Value of {verb} each of {len(names)} candidates for {spec.member} ({spec.field}{swap}), "
                f"paired over {n:,} trials: the statistics separate {n_tiers} tier"
                f"{'s' if n_tiers != 1 else ''} at a family-wise error rate of {100 * spec.alpha:g}%. "
                f"Tier 1: {', '.join(top)}. "
@@ -185,7 +222,7 @@ def run(ctx, spec: TalentValueSpec) -> Section:
     caption = (f"Change in win rate from {verb} each candidate, with simultaneous {level} "
                "(Bonferroni) intervals; colours are tiers the Holm-adjusted pairwise tests separate.")
     others = df[df["metric"] != "win"]
-    charts = {"tier_list.png": lambda p: tier_chart(tl, p, caption=caption)}
+    charts = {"tier_list.png": lambda p: tier_chart(tl.assign(name=tl["name"].map(label)), p, caption=caption)}
     if not others.empty:
         lab = others.assign(label=others["metric"] + ": " + others["candidate"])
         charts["talent_metrics.png"] = lambda p: forest_chart(
@@ -195,5 +232,5 @@ def run(ctx, spec: TalentValueSpec) -> Section:
     notes = ["Tiers: sorted by estimate; an entry starts a new tier when the Holm-adjusted pairwise "
              "test says it is worse than the head of the current tier (docs/studies.md)."]
     return Section(kind="talent-value", title=spec.title or f"Talent value: {spec.member}",
-                   reading=reading, tables={"tier_list": tl, "talent_value": df}, charts=charts,
-                   notes=notes)
+                   reading=reading, tables={"tier_list": tl, "talent_value": df, "pairs": pairs}, charts=charts,
+                   notes=notes, warnings=warnings, base=base)

@@ -41,6 +41,9 @@ class Inputs:
     #: description of the edits per side ("" for a side that keeps its deck)
     what_if_cd: np.ndarray | None = None
     what_if_edits: list = field(default_factory=lambda: ["", ""])
+    #: card name -> "edited" or "invented" by the scenario's ``cards:`` block (as the fight systems'
+    #: ``talent_status``: studies label such entries)
+    talent_status: dict = field(default_factory=dict)
 
     @property
     def round_cap(self) -> int:
@@ -89,7 +92,9 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
                   side_names=[s.name for s in scenario.sides], resolved_rules=resolved,
                   unnamed=[s.cards is not None and s.deck_name is None for s in scenario.sides],
                   edited=[e and s.deck_name is None for e, s in zip(edited, scenario.sides)],
-                  what_if_cd=wcd, what_if_edits=wedits, notes=notes)
+                  what_if_cd=wcd, what_if_edits=wedits, notes=notes,
+                  talent_status={n: "edited" if n in cardsdata.cards_by_name() else "invented"
+                                 for n in cardsdata.edited_names(scenario.cards)})
 
 
 def describe_edits(edits: dict, before: dict) -> str:

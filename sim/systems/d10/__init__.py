@@ -20,6 +20,8 @@ from .summarize import combatant_curves, combatants, curves, sides
 NAME = "d10"
 TITLE = "d10 combat add-on"
 SCENARIO_MODEL = Scenario
+#: top-level fields a variant's ``set:`` path may start with (``powers.Killing Blow.cost: 2``)
+VARIANT_FIELDS = ("powers",)
 
 #: most blocks a chunk is split into for prange (the split never changes results)
 MAX_BLOCKS = 64

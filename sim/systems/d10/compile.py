@@ -12,6 +12,7 @@ import numpy as np
 
 from . import catalog
 from . import kernel as K
+from .catalog import edits as catalog_edits
 from . import policies
 from .rules import RULES
 from .schema import ABILITIES, Scenario
@@ -39,6 +40,8 @@ class Inputs:
     notes: list[str] = field(default_factory=list)
     #: the kernel may take its plain fast path (bit-identical results, see kernel)
     plain: bool = False
+    #: power or perk name -> "edited" or "invented" by the scenario's ``powers:`` block
+    talent_status: dict = field(default_factory=dict)
 
     @property
     def round_cap(self) -> int:
@@ -137,6 +140,18 @@ def _apply_effects(row, names, attack_kind: str, second_form: str | None = None)
 
 
 def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry point's name
+    """The kernel's arrays of one variant; a ``powers:`` block's rows are the catalog read
+    (:mod:`.catalog.edits`), and each entry it edits or invents is named in the notes."""
+    cat = scenario.power_catalog()
+    with catalog_edits.use(cat):
+        inputs = _compile(scenario)
+    if cat is not None:
+        inputs.notes[:0] = cat.describe()
+        inputs.talent_status = dict(cat.status)
+    return inputs
+
+
+def _compile(scenario: Scenario) -> Inputs:
     resolved = scenario.resolved_rules()
     rules = RULES.to_array(resolved)
     mult = resolved["wound_multiplier"]

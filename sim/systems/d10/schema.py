@@ -18,6 +18,7 @@ from sim.scenario.base import ScenarioHeader, StrictModel
 from sim.scenario.suggest import unknown_name_message
 
 from . import catalog
+from .catalog import edits as catalog_edits
 from .policies import DEFENCES, ESCAPE, FORTUNE, GRAPPLE, PRESETS, RECHARGE, TARGETS
 from .rules import RULES
 
@@ -172,14 +173,14 @@ class Member(StrictModel):
 
     @model_validator(mode="after")
     def _familiar(self):
-        if self.familiar is not None and "Familiar" not in self.powers:
+        if self.familiar is not None and not catalog.has_code(self.powers, "familiar"):
             raise ValueError("'familiar:' needs the power Familiar (L155)")
         return self
 
     @model_validator(mode="after")
     def _dual_weapon(self):
         """Dual Weapon (L181): the weapon's other form, switched to for free."""
-        dual = "Dual Weapon" in self.perks
+        dual = catalog.has_code(self.perks, "dual_weapon")
         if self.second_form is not None and not dual:
             raise ValueError("'second_form' needs the perk Dual Weapon (L181: without it switching the "
                              "weapon's form costs the action)")
@@ -224,7 +225,21 @@ class Scenario(ScenarioHeader):
 
     system: Literal["d10"] = "d10"
     rules: dict[str, Any] = Field(default_factory=dict)
+    #: catalog powers and perks with other numbers, and new ones (:mod:`.catalog.edits`)
+    powers: dict[str, Any] | None = None
     sides: list[Side] = Field(min_length=2, max_length=2)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _power_block(cls, data: Any, handler):
+        """Validate the ``powers:`` block first: its rows are the catalog the members read."""
+        block = data.get("powers") if isinstance(data, dict) else None
+        with catalog_edits.use(None if block is None else catalog_edits.build(block)):
+            return handler(data)
+
+    def power_catalog(self):
+        """The :class:`~.catalog.edits.PowerCatalog` of the ``powers:`` block (None without one)."""
+        return catalog_edits.build(self.powers) if self.powers else None
 
     @field_validator("rules")
     @classmethod

@@ -22,6 +22,8 @@ from .summarize import combatant_curves, combatants, curves, flair_tiers, sides,
 NAME = "mb41"
 TITLE = "Magical Burst 4.1"
 SCENARIO_MODEL = Scenario
+#: top-level fields a variant's ``set:`` path may start with (``talents.Curse.uses_per_scene: 1``)
+VARIANT_FIELDS = ("talents",)
 
 #: most blocks a chunk is split into for prange (the split never changes results)
 MAX_BLOCKS = 64

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import kernel as K
-from . import catalog, policies, talents
+from . import catalog, policies, talent_edits, talents
 from .rules import ASSUMPTIONS, RULES, monster_resolve
 from .schema import MAX_BONDS, STATS, Scenario
 
@@ -36,6 +36,8 @@ class Inputs:
     talents: list[list[str]] = field(default_factory=list)   # per combatant: talent per slot
     battlefield: object | None = None   # a grid.Battlefield when rules grid is hex (starting cells in comb C_CELL)
     episode: "EpisodePlan | None" = None  # several scenes: comb holds the stacked blocks (see EpisodePlan)
+    #: talent name -> "edited" or "invented" by the scenario's ``talents:`` block
+    talent_status: dict = field(default_factory=dict)
 
     @property
     def rules(self) -> np.ndarray:
@@ -90,9 +92,15 @@ class EpisodePlan:
 
 
 def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry point's name
-    if scenario.episode is not None:
-        return _compile_episode(scenario)
-    return _compile_fight(scenario)
+    """The kernel's arrays of one variant; a ``talents:`` block's catalog is the one read
+    (:mod:`.talent_edits`), and each talent it edits or invents is named in the notes."""
+    cat = scenario.talent_catalog()
+    with talent_edits.use(cat):
+        inputs = _compile_episode(scenario) if scenario.episode is not None else _compile_fight(scenario)
+    if cat is not None:
+        inputs.notes[:0] = [n for n in cat.describe() if n not in inputs.notes]
+        inputs.talent_status = dict(cat.status)
+    return inputs
 
 
 def _compile_episode(scenario: Scenario) -> Inputs:
@@ -306,7 +314,7 @@ def _reserve_rows(scenario: Scenario, resolved: dict, members: list, names: list
     out = {}
     listed = list(members)
     for i, (s, m) in enumerate(listed):
-        if "Minion Creation" not in m.talents:
+        if not talent_edits.has_mechanic(m.talents, "minion_creation"):
             continue
         cr = m.creates
         block = {"kind": "minion", "policy": m.policy, "attack_kind": m.attack_kind}
@@ -327,7 +335,7 @@ def _reserve_rows(scenario: Scenario, resolved: dict, members: list, names: list
             names.append(nm)
             out[len(members) - 1] = (K.SPAWN_MINION, i)
     for i, (s, m) in enumerate(listed):  # Marionette (L1831-1834): her copy, on her side
-        if "Marionette" not in m.talents:
+        if not talent_edits.has_mechanic(m.talents, "marionette"):
             continue
         stats = m.role_stats()
         nm = f"{m.name}'s copy (Marionette)"

@@ -23,14 +23,14 @@ hexagon); the others are placed by their side's ``formation`` (see
 """
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from sim.scenario.base import ScenarioHeader, StrictModel
 from sim.scenario.suggest import unknown_name_message
 
-from . import catalog, talents
+from . import catalog, talent_edits, talents
 from .policies import BOOSTS, MOVES, PRESETS, TARGETS, parse_boost, parse_intercept, preset_fields
 from .rules import RULES
 
@@ -402,7 +402,7 @@ class Member(StrictModel):
                                  f"({', '.join(self.talents) or 'none'})")
             if not 0 <= k <= 100:
                 raise ValueError(f"talent_uses of '{name}' must be 0..100 per scene, got {k}")
-        if self.creates is not None and "Minion Creation" not in self.talents:
+        if self.creates is not None and not talent_edits.has_mechanic(self.talents, "minion_creation"):
             raise ValueError(f"{self.name}: 'creates' names the minions of Minion Creation (L1981), "
                              "which is not in its talents")
         if self.position is not None and self.count > 1:
@@ -551,9 +551,34 @@ class Scenario(ScenarioHeader):
 
     system: Literal["mb41"] = "mb41"
     rules: dict[str, Any] = Field(default_factory=dict)
+    #: catalog talents with other numbers and new talents (:mod:`.talent_edits`)
+    talents: dict[str, Any] | None = None
     sides: list[Side] = Field(min_length=1, max_length=2)
     battlefield: BattlefieldSpec | None = None
     episode: Episode | None = None
+
+    #: the talent catalog a ``talents:`` block edits (None: the 4.1 catalog; the draft sets its own)
+    CATALOG: ClassVar[Any] = None
+
+    @classmethod
+    def base_catalog(cls):
+        return cls.CATALOG if cls.CATALOG is not None else catalog
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _talent_block(cls, data: Any, handler):
+        """Validate the ``talents:`` block first: its catalog (over :meth:`base_catalog`) is the one
+        the members' talents are read from."""
+        block = data.get("talents") if isinstance(data, dict) else None
+        cat = cls.CATALOG if block is None else talent_edits.build(cls.base_catalog(), block)
+        with talent_edits.use(cat):
+            return handler(data)
+
+    def talent_catalog(self):
+        """The :class:`~.talent_edits.ScenarioCatalog` of this scenario's ``talents:`` block (None without one)."""
+        if not self.talents:
+            return None
+        return talent_edits.build(self.base_catalog(), self.talents)
 
     @field_validator("rules")
     @classmethod

@@ -42,7 +42,7 @@ still ignore positions.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -112,12 +112,8 @@ class Scenario(Scenario41):
 
     system: Literal["mb-draft"] = "mb-draft"  # type: ignore[assignment]
     rules: dict[str, Any] = Field(default_factory=dict)
-
-    @model_validator(mode="wrap")
-    @classmethod
-    def _draft_catalog(cls, data: Any, handler):
-        with draft_catalog.active():  # members' talents are the draft's
-            return handler(data)
+    #: members' talents (and a ``talents:`` block's edits) are the draft's
+    CATALOG: ClassVar[Any] = draft_catalog
 
     @model_validator(mode="before")
     @classmethod
@@ -159,6 +155,8 @@ class Scenario(Scenario41):
 
 
 SCENARIO_MODEL = Scenario
+#: top-level fields a variant's ``set:`` path may start with (``talents.Heal.bonus: 2``)
+VARIANT_FIELDS = ("talents",)
 
 
 def compile(scenario: Scenario):  # noqa: A001 - the plug-in entry point's name

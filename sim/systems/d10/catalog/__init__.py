@@ -30,15 +30,22 @@ code                   params -> what the kernel sees
 =====================  =========================================================
 
 A new perk that reuses a code is a new YAML row; only a new mechanic adds a code.
+A scenario's ``powers:`` block changes rows or adds new ones for that scenario
+only (:mod:`.edits`): while it is validated and compiled, :data:`CURRENT`
+holds its rows and :func:`by_name`, :func:`names` and :func:`simulated_names`
+read them.
 """
 from __future__ import annotations
 
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
 import yaml
 
 _DIR = Path(__file__).parent
+#: the rows of the scenario being validated or compiled (name -> row), None = the shipped catalog
+CURRENT: ContextVar = ContextVar("d10_catalog", default=None)
 
 CODES = ("dice", "dr", "attack_cost", "initiative_tens", "killing_blow", "focused_assault", "barrage",
          "friendship", "duplication", "third_eye", "regeneration", "tentacles", "familiar", "hammerspace",
@@ -57,12 +64,20 @@ def entries() -> tuple[dict, ...]:
 
 
 def by_name() -> dict[str, dict]:
-    return {r["name"]: r for r in entries()}
+    """Name -> row: the shipped catalog, or the scenario's (:data:`CURRENT`)."""
+    cur = CURRENT.get()
+    return dict(cur) if cur is not None else {r["name"]: r for r in entries()}
 
 
 def names(kind: str | None = None) -> list[str]:
-    return [r["name"] for r in entries() if kind is None or r["kind"] == kind]
+    return [n for n, r in by_name().items() if kind is None or r["kind"] == kind]
 
 
 def simulated_names() -> list[str]:
-    return [r["name"] for r in entries() if r.get("simulated")]
+    return [n for n, r in by_name().items() if r.get("simulated")]
+
+
+def has_code(names_: list[str], code: str) -> bool:
+    """Whether one of ``names_`` plays effect ``code`` in the catalog in force."""
+    rows = by_name()
+    return any(rows.get(n, {}).get("code") == code for n in names_)
