@@ -163,10 +163,13 @@ def _study_parsers(sub) -> None:
     pn.add_argument("--p1", type=_rate, required=True, help="win rate of arm A (or the one rate)")
     pn.add_argument("--p2", type=_rate, help="win rate of arm B: the effect to detect is p1 - p2")
     pn.add_argument("--alpha", type=_rate, default=0.05, help="two-sided test level (default 0.05)")
-    pn.add_argument("--power", type=_rate, default=0.8, help="power (default 0.8)")
+    pn.add_argument("--power", type=_rate, help="power (default 0.8)")
     pn.add_argument("--paired", action="store_true", help="arms on common random numbers (McNemar)")
     pn.add_argument("--discordant", type=_rate, help="with --paired: share of trials where exactly one arm wins")
     pn.add_argument("--half-width", type=_rate, help="plan for an interval this narrow instead of power")
+    pn.add_argument("--comparisons", type=_positive_int, default=1,
+                    help="comparisons sharing alpha (a tier list of K entries makes K(K-1)/2): each planned "
+                         "at alpha/K (Bonferroni; enough for Holm)")
     pn.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -350,9 +353,11 @@ def cmd_plan(a) -> int:
 
     try:
         r = api.plan(a.p1, a.p2, alpha=a.alpha, power=a.power, paired=a.paired,
-                     discordant=a.discordant, half_width=a.half_width)
+                     discordant=a.discordant, half_width=a.half_width, comparisons=a.comparisons)
     except PlanError as e:
         raise CliError(f"sim plan: {e}") from None
+    for w in r["warnings"]:
+        print(f"warning: {w}", file=sys.stderr)
     print(json.dumps(r) if a.json else format_plan(r))
     return 0
 

@@ -169,7 +169,7 @@ JIT_SCRIPT = textwrap.dedent("""
     per_trial("mb41", inp, 0, 200, key)           # warm-up: compiles or loads the cache
     edited = dict(data)
     with event.install_recorder("numba:compile") as rec:
-        res = api.run(load_scenario_text(yaml.safe_dump(edited), "<edited>"), trials=4000, write=False)
+        res, _ = api.run(load_scenario_text(yaml.safe_dump(edited), "<edited>"), trials=4000, write=False)
         study = dict(data, variants=[], study={"kind": "talent-value", "member": "Akari",
                                                "candidates": ["Glass Heart", "Curse"]})
         st = run_study(load_study_text(yaml.safe_dump(study), "<study>"), trials=2000, write=False)

@@ -28,6 +28,7 @@ from pydantic import Field
 from sim.scenario.errors import doc_error
 from sim.scenario.suggest import suggest
 
+from .caveats import base_rate, base_sentence, rate_warnings
 from .charts import forest_chart
 from .paired import difference, variance_ratio
 from .report import Section
@@ -107,8 +108,12 @@ def run(ctx, spec: CompareSpec) -> Section:
         win, p, label="label", xlabel="difference in win rate of the first side (paired)",
         caption=f"Paired differences in win rate with {level} Newcombe intervals, {n:,} trials per arm "
                 "on common random numbers.")}
+    ref = pairs[0][1]
+    base = base_rate(ctx.metrics(ref, n)["win"], ref)
+    warnings = rate_warnings(base, {a.name: float(ctx.metrics(a.name, n)["win"].mean()) for a in spec.arms})
+    reading.insert(0, base_sentence(base))
     notes = ["Paired: trial i of every arm is played on the same keyed streams (common random numbers)"
              if ctx.crn else "crn: false in the scenario: arms use independent streams, so the pairs are "
              "independent and the intervals are those of independent samples in effect."]
     return Section(kind="compare", title=spec.title or "Paired comparison", reading=" ".join(reading),
-                   tables={"comparison": df}, charts=charts, notes=notes)
+                   tables={"comparison": df}, charts=charts, notes=notes, warnings=warnings, base=base)

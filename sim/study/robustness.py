@@ -170,7 +170,7 @@ def _table(ctx, spec: RobustnessSpec) -> pd.DataFrame:
     nested = spec.study.model_copy(update={"alpha": spec.alpha / p})
     if spec.study.kind == "compare":
         nested = nested.model_copy(update={"independent_check": False})
-    doc, rows, seen = _nested_doc(ctx.doc), [], set()
+    doc, rows, seen, bases = _nested_doc(ctx.doc), [], set(), []
     for i, pol in enumerate(spec.policies):
         if pol.name in seen or SEP.strip() in pol.name:
             raise doc_error(ctx.doc, ("study", "policies", i, "name"),
@@ -180,6 +180,7 @@ def _table(ctx, spec: RobustnessSpec) -> pd.DataFrame:
         ctx.arm(pol.name, changes, ("study", "policies", i))  # checks the policy's paths and values
         under = _Under(ctx, pol.name, changes, doc)
         section = mod.run(under, nested)
+        bases.append((pol.name, section.base, section.warnings))
         ctx.trials = max(ctx.trials, under.trials)
         for r in rows_of(under, nested, section, spec.alpha / p):
             rows.append({"conclusion": r.pop("conclusion"), "policy": pol.name, **r})
@@ -188,7 +189,7 @@ def _table(ctx, spec: RobustnessSpec) -> pd.DataFrame:
     df["status"] = [_status(s, ref.get(c, 0)) for c, s in zip(df["conclusion"], df["sign"])]
     verdict = df.groupby("conclusion", sort=False)["sign"].agg(_verdict)
     df["verdict"] = df["conclusion"].map(verdict)
-    return df
+    return df, bases
 
 
 def robustness_chart(df: pd.DataFrame, path, *, caption: str, limit: int = 12):
@@ -239,7 +240,12 @@ def _reading(df: pd.DataFrame, spec: RobustnessSpec, level: str) -> str:
 
 
 def run(ctx, spec: RobustnessSpec) -> Section:
-    df = _table(ctx, spec)
+    df, bases = _table(ctx, spec)
+    shown = [(pol, b) for pol, b, _ in bases if b is not None]
+    head = ("Base win rate under each policy: " + "; ".join(
+        f"{pol} {100 * b['rate']:.1f}% [{100 * b['lo']:.1f}, {100 * b['hi']:.1f}]" for pol, b in shown) + ". "
+        if shown else "")
+    warnings = [f"{pol}: {w}" for pol, _, ws in bases for w in ws]
     p = len(spec.policies)
     level = f"{100 * (1 - spec.alpha / p):.4g}%"
     caption = (f"Each conclusion's paired difference in win rate under each policy, with {level} "
@@ -257,5 +263,5 @@ def run(ctx, spec: RobustnessSpec) -> Section:
                      f"(as in the tier list) is at most alpha/{p}; the intervals shown are Bonferroni "
                      "over the pairs and policies, so they can be slightly wider than the Holm test.")
     return Section(kind="policy-robustness", title=spec.title or "Policy robustness",
-                   reading=_reading(df, spec, level), tables={"robustness": df}, charts=charts,
-                   notes=notes)
+                   reading=head + _reading(df, spec, level), tables={"robustness": df}, charts=charts,
+                   notes=notes, warnings=warnings, base=shown[0][1] if shown else None)

@@ -219,6 +219,9 @@ def run(ctx, spec: TalentValueSpec) -> Section:
                f"Tier 1: {', '.join(top)}. "
                + ("Nothing is distinguishable from the base." if n_tiers == 1 else
                   f"{int((tl['p_holm_vs_base'] <= spec.alpha).sum())} candidates differ from the base."))
+    own = [label[k] for k, e in zip(tl["name"], tl["entry"]) if e in ("edited", "invented")]
+    if own:
+        reading += f" Not as in the catalog (the scenario's data block): {', '.join(own)}."
     caption = (f"Change in win rate from {verb} each candidate, with simultaneous {level} "
                "(Bonferroni) intervals; colours are tiers the Holm-adjusted pairwise tests separate.")
     others = df[df["metric"] != "win"]

@@ -53,6 +53,7 @@ from sim.scenario.suggest import suggest
 from sim.stats import wilson
 
 from .arms import CHUNK, _key
+from .caveats import base_rate, base_sentence, rate_warnings
 from .charts import forest_chart
 from .paired import rate_difference
 from .report import Section
@@ -248,6 +249,8 @@ def run(ctx, spec: TuningSpec) -> Section:
     if not ctx.crn:
         notes.append("crn: false in the scenario: candidates play independent streams, so the search "
                      "ranks them with more noise.")
-    return Section(kind="policy-tuning", title=spec.title or f"Policy tuning: {side_name}", reading=reading,
+    base = base_rate(start, "the policy as written, fresh trials")
+    return Section(kind="policy-tuning", title=spec.title or f"Policy tuning: {side_name}",
+                   reading=base_sentence(base).replace("of the first side", f"of {side_name}") + " " + reading,
                    tables={"tuned": tuned_tbl, "tuning": confirm, "search_trace": trace}, charts=charts,
-                   notes=notes)
+                   notes=notes, warnings=rate_warnings(base, {"tuned": float(tuned.mean())}), base=base)
