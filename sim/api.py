@@ -220,8 +220,10 @@ def plan(p1: float, p2: float | None = None, **kwargs) -> dict:
 def validate_study(path) -> dict | None:
     """Check the ``study:`` block of a file (raises ``ScenarioError``); None if it has none.
 
-    Returns ``{"file", "name", "kind", "whole_file", "valid"}``; ``whole_file`` is true
-    for kinds whose file is not one scenario (the lethality study)."""
+    Returns ``{"file", "name", "kind", "whole_file", "valid", "summary"}``; ``whole_file``
+    is true for kinds whose file is not one scenario (the lethality study); ``summary``
+    (:func:`sim.study.summary.summarise`) says what it would run, after building every
+    arm known before playing (so a bad arm is found here, with its line)."""
     from sim.scenario import load_yaml
     from sim.study import registry
     from sim.study.load import file_kind, load_study_document
@@ -233,8 +235,13 @@ def validate_study(path) -> dict | None:
     if kind is not None:
         study = registry.get_kind(kind).load_study(path)
         name = getattr(study, "name", str(path))
+        summary = {"sentence": f"{kind} study of {len(getattr(study, 'study').systems)} systems"} \
+            if hasattr(getattr(study, "study", None), "systems") else {}
     else:
+        from sim.study.summary import summarise
+
         ls = load_study_document(doc)
         kind, name = ls.spec.kind, ls.loaded.name
+        summary = summarise(ls)
     return {"file": str(path), "name": name, "kind": kind, "whole_file": kind in registry.FILE_KINDS,
-            "valid": True}
+            "valid": True, "summary": summary}

@@ -194,8 +194,13 @@ def cmd_validate(a) -> int:
     loaded = api.load(a.file)
     info = {"file": a.file, "name": loaded.name, "system": loaded.system,
             "variants": [name for name, _ in loaded.variants], "valid": True}
+    if study is not None:
+        info["study"] = study["summary"]
     if a.json:
         print(json.dumps(info))
+    elif study is not None:
+        print(f"{a.file}: valid {loaded.system} scenario '{loaded.name}'; {study['summary']['sentence']} "
+              "(variants: and sweep: are not used by sim study)")
     else:
         print(f"{a.file}: valid {loaded.system} scenario '{loaded.name}' with "
               f"{len(loaded.variants)} variant(s): {', '.join(info['variants'])}")
