@@ -26,8 +26,11 @@ The mapping (4.1 stat -> d10 ability), in short:
   002 L57-69); ``deadly: false`` the default readings (4.1 ``all_down``, d10
   Cake and Ice Cream).
 
-4.1's monster ``damage_bonus``, spread and power level have no d10
-counterpart; a study calibrates each system to the same win rate
+A minion (``kind: minion``) keeps its HP as its Resolve (HP 4 -> Vitality 1),
+its passive defence ``P`` as a Defence of ``P - 7`` (a defence roll averages 7
+plus the stat) and its attack as its support; d10 has no minions, so each of a
+``count`` of copies is a monster girl of its own. 4.1's monster
+``damage_bonus``, spread and power level have no d10 counterpart; a study calibrates each system to the same win rate
 (:mod:`sim.lethality`), so the comparison is at equal difficulty.
 """
 from __future__ import annotations
@@ -35,7 +38,7 @@ from __future__ import annotations
 import copy
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from sim.scenario.base import StrictModel
 
@@ -60,17 +63,45 @@ class Girl(StrictModel):
 
 
 class Enemy(StrictModel):
-    """A monster in 4.1 terms (seed 000 L2100-2170: spread, power level)."""
+    """A monster in 4.1 terms (seed 000 L2100-2170: spread, power level), or a minion
+    (``kind: minion``, L2170-2174: ``hp`` boxes, a ``passive_defence`` and one number,
+    ``attack``, for its attack and support); ``count`` copies of it (a swarm), named
+    ``<name> 1`` .. ``<name> N``."""
 
     name: str = Field(min_length=1, max_length=60)
+    kind: Literal["monster", "minion"] = "monster"
+    count: int = Field(1, ge=1, le=20)
     attack: int = Stat
-    defence: int = Stat
-    support: int = Stat
+    defence: int | None = Field(None, ge=0, le=10)
+    support: int | None = Field(None, ge=0, le=10)
     resolve: int | None = Field(None, ge=1, le=1000)
     spread: int = Field(3, ge=1, le=10)
     power_level: int = Field(5, ge=2, le=20)
     damage_bonus: int = Field(0, ge=-10, le=50)
+    hp: int = Field(4, ge=1, le=100)
+    passive_defence: int = Field(4, ge=0, le=30)
     attack_kind: Literal["melee", "ranged"] = "melee"
+
+    @model_validator(mode="after")
+    def _kind_fields(self):
+        if self.kind == "monster" and (self.defence is None or self.support is None):
+            raise ValueError(f"{self.name}: a monster needs attack, defence and support")
+        if self.kind == "minion" and (self.defence is not None or self.support is not None
+                                      or self.resolve is not None):
+            raise ValueError(f"{self.name}: a minion has hp, passive_defence and attack (also its support, "
+                             "L2172), not defence, support or resolve")
+        return self
+
+    def d10_stats(self) -> "Enemy":
+        """The stats the d10 mapping reads: a minion's passive defence P stands for a defence
+        roll of 2d6 + (P - 7) (a 2d6 averages 7), its attack is also its support."""
+        if self.kind == "monster":
+            return self
+        return self.model_copy(update={"defence": max(0, self.passive_defence - 7), "support": self.attack})
+
+    def copies(self) -> list[str]:
+        """The names of its copies: itself, or ``<name> 1`` .. ``<name> N``."""
+        return [self.name] if self.count == 1 else [f"{self.name} {k + 1}" for k in range(self.count)]
 
 
 class Mapping(StrictModel):
@@ -110,12 +141,18 @@ def mb41_scenario(enc: Encounter, system: str, name: str, seed: int, trials: int
               "policy": {"boost": "when-losing-by 3"}} for g in enc.girls]
     enemies = []
     for e in enc.enemies:
-        m = {"name": e.name, "kind": "monster", "attack": e.attack, "defence": e.defence,
-             "support": e.support, "spread": e.spread, "power_level": e.power_level,
-             "damage_bonus": e.damage_bonus, "attack_kind": e.attack_kind,
-             "policy": {"name": "focus-weakest", "finish_downed": bool(enc.deadly)}}
-        if e.resolve is not None:
-            m["resolve"] = e.resolve
+        policy = {"name": "focus-weakest", "finish_downed": bool(enc.deadly)}
+        if e.kind == "minion":
+            m = {"name": e.name, "kind": "minion", "hp": e.hp, "passive_defence": e.passive_defence,
+                 "attack": e.attack, "attack_kind": e.attack_kind, "policy": policy}
+        else:
+            m = {"name": e.name, "kind": "monster", "attack": e.attack, "defence": e.defence,
+                 "support": e.support, "spread": e.spread, "power_level": e.power_level,
+                 "damage_bonus": e.damage_bonus, "attack_kind": e.attack_kind, "policy": policy}
+            if e.resolve is not None:
+                m["resolve"] = e.resolve
+        if e.count > 1:
+            m["count"] = e.count
         enemies.append(m)
     rules = {"round_cap": enc.round_cap, "revive": True}
     if enc.deadly:
@@ -141,14 +178,16 @@ def _d10_member(c, kind: str, resolve: int, policy: dict, mp: Mapping) -> dict:
 
 def d10_scenario(enc: Encounter, name: str, seed: int, trials: int, enemy_resolve: dict) -> dict:
     """The ``d10`` scenario of the encounter; ``enemy_resolve[name]`` is each
-    enemy's 4.1 Resolve (given, or what the 4.1 rules give it)."""
+    enemy's 4.1 Resolve (given, or what the 4.1 rules give it; a minion's HP)."""
     mp = enc.mapping
     girls = [_d10_member(g, "girl", g.resolve, {"preset": "balanced"}, mp) for g in enc.girls]
     enemies = []
-    for e in enc.enemies:
-        m = _d10_member(e, "monster_girl", enemy_resolve[e.name], {"preset": "aggressive"}, mp)
-        m["outfit_dr"] = 0
-        enemies.append(m)
+    for e in enc.enemies:  # d10 has no minions or counts: each copy is a monster girl of its own
+        for name in e.copies():
+            m = _d10_member(e.d10_stats().model_copy(update={"name": name}), "monster_girl",
+                            enemy_resolve[e.name], {"preset": "aggressive"}, mp)
+            m["outfit_dr"] = 0
+            enemies.append(m)
     return {"name": f"{name}-d10", "system": "d10", "seed": seed, "trials": trials,
             "rules": {"mode": "grim" if enc.deadly else "cake", "round_cap": enc.round_cap},
             "sides": [{"name": "girls", "members": girls}, {"name": "enemies", "members": enemies}]}

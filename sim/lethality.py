@@ -36,6 +36,7 @@ import pandas as pd
 import yaml
 from pydantic import Field
 
+from sim import lethality_read as LR
 from sim import rng
 from sim.encounter import SYSTEMS, Encounter, d10_scenario, deep_merge, mapping_rows, mb41_scenario
 from sim.scenario.base import StrictModel
@@ -58,10 +59,23 @@ class Calibrate(StrictModel):
     range: dict[System, tuple[int, int]] = Field(default_factory=dict)
 
 
+class Sensitivity(StrictModel):
+    """The mapping-sensitivity band: d10 replayed (and recalibrated) with each of the
+    mapping's ``attack_offset`` and ``defence_offset`` moved by each of ``offsets``
+    (one at a time), on ``trials`` fights each (default a quarter of the study's, at
+    least 1,000). ``sensitivity: null`` turns it off."""
+
+    offsets: list[int] = Field(default_factory=lambda: [-2, 2], min_length=1, max_length=6)
+    fields: list[Literal["attack_offset", "defence_offset", "support_offset"]] = Field(
+        default_factory=lambda: ["attack_offset", "defence_offset"], min_length=1, max_length=3)
+    trials: int | None = Field(None, ge=100, le=1_000_000)
+
+
 class LethalityStudy(StrictModel):
     kind: Literal["lethality"]
     systems: list[System] = Field(default_factory=lambda: list(SYSTEMS), min_length=1, max_length=3)
     calibrate: Calibrate | None = None
+    sensitivity: Sensitivity | None = Sensitivity()
 
 
 class LethalityFile(StrictModel):
@@ -82,15 +96,29 @@ def _load_generated(data: dict, label: str):
     return load_scenario_text(yaml.safe_dump(data, sort_keys=False), label)
 
 
-def _set_path(data: dict, path: str, value) -> dict:
-    """``data`` with the first enemy's field ``path`` (dotted) set to ``value``."""
+def _set_path(data: dict, path: str, value, copies: int = 1) -> dict:
+    """``data`` with the first enemy's field ``path`` (dotted) set to ``value``, on each of
+    its ``copies`` (d10 writes a counted enemy as that many members)."""
     out = copy.deepcopy(data)
-    node = out["sides"][1]["members"][0]
     keys = path.split(".")
-    for k in keys[:-1]:
-        node = node.setdefault(k, {})
-    node[keys[-1]] = value
+    for node in out["sides"][1]["members"][:copies]:
+        for k in keys[:-1]:
+            node = node.setdefault(k, {})
+        node[keys[-1]] = value
     return out
+
+
+def _copies(study, system: str) -> int:
+    """Members the first enemy becomes in ``system``'s scenario (d10 has no ``count``)."""
+    return study.encounter.enemies[0].count if system == "d10" else 1
+
+
+def default_parameter(study, system: str) -> str:
+    """The calibrated field of the first enemy: its Resolve (a minion's hp) in 4.1 and the
+    draft, its Vitality in d10 (unless ``calibrate.parameter`` names another)."""
+    if system != "d10" and study.encounter.enemies[0].kind == "minion":
+        return "hp"
+    return DEFAULT_PARAMETER[system]
 
 
 def _get_path(data: dict, path: str):
@@ -116,9 +144,11 @@ def scenarios(study: LethalityFile, trials: int | None = None, seed: int | None 
 
     loaded = _load_generated(out["mb41"], f"{study.name} (generated mb41 scenario)")
     inputs = loaded.module.compile(loaded.variants[0][1])
-    res = {name: int(inputs.comb[j, K.C_RES]) for j, name in enumerate(inputs.names) if inputs.sides[j] == 1}
+    by_row = {name: int(inputs.comb[j, K.C_RES]) for j, name in enumerate(inputs.names) if inputs.sides[j] == 1}
+    res = {e.name: by_row.get(e.name, by_row.get(e.copies()[0])) for e in enc.enemies}
     out["d10"] = deep_merge(d10_scenario(enc, study.name, seed, trials, res), study.systems.get("d10", {}))
-    if "resolve" not in out["mb41"]["sides"][1]["members"][0]:  # make the calibrated value explicit
+    first = out["mb41"]["sides"][1]["members"][0]
+    if first.get("kind") != "minion" and "resolve" not in first:  # make the calibrated value explicit
         for system in ("mb41", "mb-draft"):
             first = out[system]["sides"][1]["members"][0]["name"]
             out[system] = _set_path(out[system], "resolve", res[first])
@@ -139,18 +169,21 @@ def _win_rate(system: str, data: dict, trials: int, key) -> tuple[float, float, 
     return k / trials, float(lo), float(hi)
 
 
-def calibrate(system: str, data: dict, cal: Calibrate, key) -> tuple[dict, list[dict]]:
+def calibrate(system: str, data: dict, cal: Calibrate, key, parameter: str | None = None,
+              copies: int = 1) -> tuple[dict, list[dict]]:
     """Bisection on the system's enemy parameter for the win rate closest to
     ``cal.win_rate`` (the girls' win rate falls as the enemy's Resolve or
     Vitality rises). Every step plays the same ``cal.trials`` keyed fights.
-    Returns the calibrated scenario and one row per evaluation."""
-    path = cal.parameter.get(system, DEFAULT_PARAMETER[system])
+    ``parameter``: the default field (:func:`default_parameter`); ``copies``: the
+    first enemy's members (all are set). Returns the calibrated scenario and one
+    row per evaluation."""
+    path = cal.parameter.get(system, parameter or DEFAULT_PARAMETER[system])
     lo, hi = cal.range.get(system, DEFAULT_RANGE[system])
     rows, cache = [], {}
 
     def rate(v: int) -> float:
         if v not in cache:
-            w, wl, wh = _win_rate(system, _set_path(data, path, v), cal.trials, key)
+            w, wl, wh = _win_rate(system, _set_path(data, path, v, copies), cal.trials, key)
             cache[v] = w
             rows.append({"system": system, "parameter": path, "value": v, "win_rate": w,
                          "win_lo": wl, "win_hi": wh, "trials": cal.trials})
@@ -172,7 +205,7 @@ def calibrate(system: str, data: dict, cal: Calibrate, key) -> tuple[dict, list[
     for r in rows:
         r["chosen"] = r["value"] == best
         r["target_reached"] = reached
-    return _set_path(data, path, best), rows
+    return _set_path(data, path, best, copies), rows
 
 
 def _rate_row(system: str, metric: str, k: int, n: int) -> dict:
@@ -211,7 +244,11 @@ def measure(system: str, data: dict, trials: int, key) -> dict:
     survival = [{"system": system, "round": r, "girls_standing": float(curve[r])} for r in range(1, len(curve))]
     table = get_system(system).summarize(counters, inputs, system)["tables"]["combatants"]
     check = table[["combatant", "side", *CHECK_COLUMNS]].assign(system=system).to_dict("records")
-    return {"metrics": metrics, "deaths": deaths, "survival": survival, "check": check}
+    outcome, dead = df["outcome"].to_numpy(), df["girls_dead"].to_numpy()
+    names = [m["name"] for m in data["sides"][0]["members"]]
+    return {"metrics": metrics, "deaths": deaths, "survival": survival, "check": check,
+            "conditional": LR.conditional(system, outcome, dead), "girls": LR.girls(system, table, names, n),
+            "per_trial": (outcome, dead), "notes": list(inputs.notes)}
 
 
 #: per-combatant columns every fight system shares (docs/metrics.md), shown side by
@@ -240,7 +277,9 @@ def load_study(path) -> LethalityFile:
 def run(study: LethalityFile, trials: int | None = None, seed: int | None = None,
         progress=None) -> dict:
     """Play the study: returns tidy frames ``metrics``, ``deaths``, ``survival``,
-    ``calibration``, ``mapping`` and the generated ``scenarios`` (plain data)."""
+    ``conditional``, ``differences``, ``girls``, ``sensitivity``, ``calibration``,
+    ``check``, ``mapping``, the generated ``scenarios`` (plain data), the arms'
+    ``assumptions``, the ``warnings`` and the ``reading``."""
     trials = study.trials if trials is None else trials
     seed = study.seed if seed is None else seed
     key = rng.stream_key(seed, 0)
@@ -250,41 +289,93 @@ def run(study: LethalityFile, trials: int | None = None, seed: int | None = None
         if progress:
             progress(f"{system}: calibrating" if study.study.calibrate else f"{system}: playing")
         if study.study.calibrate is not None:
-            data, rows = calibrate(system, data, study.study.calibrate, key)
+            data, rows = calibrate(system, data, study.study.calibrate, key, default_parameter(study, system),
+                                   _copies(study, system))
             cal_rows += rows
         final[system] = data
-    parts = {"metrics": [], "deaths": [], "survival": [], "check": []}
+    parts = {"metrics": [], "deaths": [], "survival": [], "check": [], "conditional": [], "girls": []}
+    per, notes = {}, []
     for system, data in final.items():
         if progress:
             progress(f"{system}: {trials} fights")
-        for k, rows in measure(system, data, trials, key).items():
-            parts[k] += rows
+        got = measure(system, data, trials, key)
+        per[system] = got["per_trial"]
+        notes += [f"{SYSTEM_TITLES[system]}: {x}" for x in got["notes"]]
+        for k in parts:
+            parts[k] += got[k]
     frames = {k: pd.DataFrame(v) for k, v in parts.items()}
     frames["check"] = frames["check"][["system", "combatant", "side", *CHECK_COLUMNS]]
+    frames["differences"] = pd.DataFrame(LR.differences(per))
     frames["calibration"] = pd.DataFrame(cal_rows)
+    frames["sensitivity"] = pd.DataFrame(sensitivity(study, frames["metrics"], trials, seed, key, progress))
     frames["mapping"] = pd.DataFrame(mapping_rows(final))
     frames["scenarios"] = final
-    frames["reading"] = reading(frames["metrics"], study.study.calibrate, frames["calibration"])
+    frames["assumptions"] = list(dict.fromkeys(notes))
+    girls_side = final[next(iter(final))]["sides"][0]["name"]
+    frames["warnings"] = LR.warnings(frames["differences"], frames["check"], girls_side,
+                                     study.study.calibrate is not None)
+    frames["reading"] = reading(frames["metrics"], study.study.calibrate, frames["calibration"], frames)
     return frames
+
+
+def sensitivity(study: LethalityFile, metrics: pd.DataFrame, trials: int, seed: int, key, progress=None) -> list:
+    """The mapping-sensitivity rows: d10 under each reasonable mapping (each offset of
+    ``study.sensitivity`` added to each of its fields, one at a time), recalibrated when the
+    study calibrates, on ``sensitivity.trials`` fights; the mapping as written first."""
+    sens = study.study.sensitivity
+    if sens is None or "d10" not in study.study.systems:
+        return []
+    n = sens.trials or max(1000, trials // 4)
+    rows = [{"mapping": "as written", "system": "d10", "metric": m,
+             "value": float(metrics[(metrics["system"] == "d10") & (metrics["metric"] == m)]["value"].iloc[0])}
+            for m in ("deaths_per_fight", "p_girl_dead", "win_rate")]
+    base = study.encounter.mapping
+    for field in sens.fields:
+        for off in sens.offsets:
+            mp = base.model_copy(update={field: getattr(base, field) + off})
+            label = f"{field} {getattr(mp, field)} ({off:+d})"
+            if progress:
+                progress(f"d10 mapping {label}")
+            alt = study.model_copy(update={"encounter": study.encounter.model_copy(update={"mapping": mp}),
+                                           "study": study.study.model_copy(update={"systems": ["d10"]})})
+            data = scenarios(alt, n, seed)["d10"]
+            if study.study.calibrate is not None:
+                data, _ = calibrate("d10", data, study.study.calibrate, key, default_parameter(study, "d10"),
+                                    _copies(study, "d10"))
+            got = measure("d10", data, n, key)
+            vals = {r["metric"]: r["value"] for r in got["metrics"]}
+            rows += [{"mapping": label, "system": "d10", "metric": m, "value": float(vals[m])}
+                     for m in ("deaths_per_fight", "p_girl_dead", "win_rate")]
+    return rows
 
 
 def _value(metrics: pd.DataFrame, system: str, metric: str) -> pd.Series:
     return metrics[(metrics["system"] == system) & (metrics["metric"] == metric)].iloc[0]
 
 
-def reading(metrics: pd.DataFrame, cal: Calibrate | None, calibration: pd.DataFrame | None = None) -> str:
-    """One paragraph: each system's deaths per fight and P(a girl dies), which
-    differences the intervals separate, and any system the calibration could
-    not bring to the target."""
+def reading(metrics: pd.DataFrame, cal: Calibrate | None, calibration: pd.DataFrame | None = None,
+            frames: dict | None = None) -> str:
+    """One paragraph: the girls' win rate in each system first (the base of the comparison),
+    each system's deaths per fight (per won and per lost fight when ``frames`` has them) and
+    P(a girl dies), any system the calibration could not bring to the target, the difference
+    between the most and the least lethal with its interval, and the mapping-sensitivity band."""
     systems = list(dict.fromkeys(metrics["system"]))
+    wins = "; ".join(f"{SYSTEM_TITLES[s]} {_value(metrics, s, 'win_rate').value:.1%} "
+                     f"[{_value(metrics, s, 'win_rate').lo:.1%}, {_value(metrics, s, 'win_rate').hi:.1%}]"
+                     for s in systems)
+    head = (f"Girls' win rate, calibrated to {cal.win_rate:.0%}: " if cal is not None
+            else "Girls' win rate on the encounter as mapped (not calibrated): ")
+    cond = frames.get("conditional") if frames else None
     parts = []
     for s in systems:
-        w, d, p = (_value(metrics, s, m) for m in ("win_rate", "deaths_per_fight", "p_girl_dead"))
-        parts.append(f"{SYSTEM_TITLES[s]} wins {w.value:.0%} and kills {d.value:.2f} girls a fight "
-                     f"(a girl dies in {p.value:.0%} of fights, 95% {p.lo:.0%}-{p.hi:.0%})")
-    head = (f"Calibrated to a {cal.win_rate:.0%} win rate for the girls, " if cal is not None
-            else "On the encounter as mapped (not calibrated), ")
-    text = head + "; ".join(parts) + "."
+        d, p = (_value(metrics, s, m) for m in ("deaths_per_fight", "p_girl_dead"))
+        text = f"{SYSTEM_TITLES[s]} kills {d.value:.2f} girls a fight [{d.lo:.2f}, {d.hi:.2f}]"
+        if cond is not None and len(cond):
+            c = cond[cond["system"] == s].set_index("fights")
+            text += (f" ({c.loc['won fights', 'deaths']:.2f} per won fight, "
+                     f"{c.loc['lost fights', 'deaths']:.2f} per lost one)")
+        parts.append(text + f", a girl dying in {p.value:.0%} of fights ({p.lo:.0%}-{p.hi:.0%})")
+    text = head + wins + ". " + "; ".join(parts) + "."
     if calibration is not None and len(calibration):
         off = list(dict.fromkeys(calibration.loc[~calibration["target_reached"], "system"]))
         if off:
@@ -292,12 +383,48 @@ def reading(metrics: pd.DataFrame, cal: Calibrate | None, calibration: pd.DataFr
                      "target within the calibrated parameter's range (calibration.csv); compare with care.")
     ranked = sorted(systems, key=lambda s: -_value(metrics, s, "deaths_per_fight").value)
     if len(ranked) > 1:
-        a, b = ranked[0], ranked[-1]
+        text += " " + _gap(metrics, ranked[0], ranked[-1], frames)
+    return text
+
+
+def _pair(diffs: pd.DataFrame, a: str, b: str, metric: str) -> dict | None:
+    """The row ``a - b`` of ``metric`` (flipped from ``b - a`` if need be)."""
+    for x, y, sign in ((a, b, 1), (b, a, -1)):
+        r = diffs[(diffs["a"] == x) & (diffs["b"] == y) & (diffs["metric"] == metric)]
+        if len(r):
+            r = r.iloc[0]
+            lo, hi = (r["lo"], r["hi"]) if sign == 1 else (-r["hi"], -r["lo"])
+            return {"diff": sign * r["diff"], "lo": lo, "hi": hi}
+    return None
+
+
+def _gap(metrics, a: str, b: str, frames: dict | None) -> str:
+    """The most minus the least lethal: the difference with its interval, and its band over the mappings."""
+    diffs = frames.get("differences") if frames else None
+    d = _pair(diffs, a, b, "deaths_per_fight") if diffs is not None and len(diffs) else None
+    if d is None:  # no per-trial differences: compare the intervals
         va, vb = _value(metrics, a, "deaths_per_fight"), _value(metrics, b, "deaths_per_fight")
-        sep = va.lo > vb.hi
-        text += (f" {SYSTEM_TITLES[a]} is the most lethal and {SYSTEM_TITLES[b]} the least"
-                 + (", and their intervals do not overlap." if sep else
-                    ", but their intervals overlap: more trials are needed to tell them apart."))
+        return (f"{SYSTEM_TITLES[a]} is the most lethal and {SYSTEM_TITLES[b]} the least"
+                + (", and their intervals do not overlap." if va.lo > vb.hi else
+                   ", but their intervals overlap: more trials are needed to tell them apart."))
+    won = _pair(diffs, a, b, "deaths_per_won_fight")
+    sep = d["lo"] > 0
+    text = (f"{SYSTEM_TITLES[a]} minus {SYSTEM_TITLES[b]}: {d['diff']:+.2f} girls dead a fight "
+            f"[{d['lo']:+.2f}, {d['hi']:+.2f}]"
+            + (f", {won['diff']:+.2f} per won fight [{won['lo']:+.2f}, {won['hi']:+.2f}]" if won else "")
+            + (f": {SYSTEM_TITLES[a]} is the more lethal." if sep else
+               ": the trials cannot tell which is more lethal."))
+    sens = frames.get("sensitivity")
+    if sens is not None and len(sens) and "d10" in (a, b):
+        lo, hi = LR.band(sens.to_dict("records"), "d10", "deaths_per_fight")
+        other = b if a == "d10" else a
+        v = _value(metrics, other, "deaths_per_fight").value
+        gaps = sorted((x - v) if a == "d10" else (v - x) for x in (lo, hi))
+        holds = gaps[0] > 0 or gaps[1] < 0
+        text += (f" Over reasonable mappings (sensitivity.csv: {', '.join(sorted(set(sens['mapping'])))}) d10 "
+                 f"kills {lo:.2f}-{hi:.2f} girls a fight, so the difference ranges {gaps[0]:+.2f} to "
+                 f"{gaps[1]:+.2f}: " + ("its sign holds over the mappings." if holds else
+                                        "its sign depends on the mapping, not only on the rules."))
     return text
 
 
@@ -357,7 +484,8 @@ def chart(frames: dict, path: Path) -> Path:
 
 
 #: the study's tables: file stem -> frame of :func:`run` (the first is the main one)
-TABLES = {"lethality": "metrics", "deaths": "deaths", "survival": "survival", "calibration": "calibration",
+TABLES = {"lethality": "metrics", "differences": "differences", "conditional": "conditional", "girls": "girls",
+          "sensitivity": "sensitivity", "deaths": "deaths", "survival": "survival", "calibration": "calibration",
           "check": "check", "mapping": "mapping"}
 
 
@@ -371,9 +499,13 @@ def section(study: LethalityFile, frames: dict):
              "check.csv shows each combatant in each system on the shared columns: if the hit rates differ "
              "much, the mapping (docs/lethality.md, encounter.mapping) makes a different fight, and the "
              "calibration compensates with the enemy's toughness."]
+    notes.append("differences.csv: each pair of systems a - b, deaths per fight and per won fight (Welch) and "
+                 "rates (Newcombe, independent samples: the systems play different fights); conditional.csv: "
+                 "girls dead per fight, per won and per lost fight; girls.csv: each girl's survival.")
     return Section(kind="lethality", title="Lethality across rule systems", reading=frames["reading"],
-                   tables={stem: frames[key] for stem, key in TABLES.items()},
-                   charts={"lethality.png": lambda p: chart(frames, p)}, notes=notes)
+                   tables={stem: frames[key] for stem, key in TABLES.items() if key in frames},
+                   charts={"lethality.png": lambda p: chart(frames, p)}, notes=notes,
+                   warnings=list(frames.get("warnings", [])), assumptions=list(frames.get("assumptions", [])))
 
 
 def provenance(study: LethalityFile, frames: dict, trials: int, seed: int) -> dict:
@@ -388,6 +520,8 @@ def provenance(study: LethalityFile, frames: dict, trials: int, seed: int) -> di
             "systems": list(frames["scenarios"]), "common_random_numbers": True,
             "encounter": study.encounter.model_dump(mode="json"),
             "calibrate": study.study.calibrate.model_dump(mode="json") if study.study.calibrate else None,
+            "sensitivity": study.study.sensitivity.model_dump(mode="json") if study.study.sensitivity else None,
+            "assumptions": list(frames.get("assumptions", [])),
             "package": "mgsim", "version": sim.__version__, "git_commit": git_commit(),
             "python": platform.python_version(), "numpy": np.__version__, "pandas": pd.__version__,
             "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}

@@ -121,3 +121,44 @@ def test_the_bundled_example_loads():
     st = L.load_study(EXAMPLE)
     assert st.study.systems == ["mb41", "mb-draft", "d10"]
     assert set(L.scenarios(st, trials=10)) == {"mb41", "mb-draft", "d10"}
+
+
+SWARM = """
+name: swarm
+seed: 4
+trials: 600
+study: {kind: lethality, systems: [mb41, d10], calibrate: {win_rate: 0.6, trials: 300},
+        sensitivity: {offsets: [-2, 2], fields: [attack_offset], trials: 300}}
+encounter:
+  girls: [{name: Akari, attack: 5, defence: 3, support: 2}, {name: Beni, attack: 2, defence: 5, support: 3}]
+  enemies:
+    - {name: Knight, attack: 6, defence: 4, support: 4}
+    - {name: Imp, kind: minion, count: 3, attack: 3, hp: 4, passive_defence: 5}
+"""
+
+
+def test_lethality_reports_the_difference_deaths_per_won_fight_and_a_sensitivity_band(tmp_path):
+    """Issue 36: the difference between systems with its interval, deaths per won and per
+    lost fight, each girl's survival, the mapping-sensitivity band beside the point answer,
+    and a swarm of minions (count) in the encounter."""
+    st = _study(tmp_path, SWARM)
+    gen = L.scenarios(st)
+    imp41 = gen["mb41"]["sides"][1]["members"][1]
+    assert imp41["kind"] == "minion" and imp41["count"] == 3
+    assert [m["name"] for m in gen["d10"]["sides"][1]["members"]] == ["Knight", "Imp 1", "Imp 2", "Imp 3"]
+    fr = L.run(st)
+    d = fr["differences"].set_index("metric")
+    assert {"deaths_per_fight", "deaths_per_won_fight", "p_girl_dead", "win_rate"} <= set(d.index)
+    assert (d["lo"] <= d["diff"]).all() and (d["diff"] <= d["hi"]).all()
+    c = fr["conditional"]
+    assert set(c["fights"]) == {"all fights", "won fights", "lost fights"}
+    for s in ("mb41", "d10"):
+        sub = c[c["system"] == s].set_index("fights")
+        n_won = sub.loc["won fights", "n"]
+        assert n_won + sub.loc["lost fights", "n"] <= sub.loc["all fights", "n"]
+    assert set(fr["girls"]["girl"]) == {"Akari", "Beni"} and fr["girls"]["survival"].between(0, 1).all()
+    assert len(set(fr["sensitivity"]["mapping"])) == 3  # as written, attack_offset -2 and +2
+    text = fr["reading"]
+    assert text.startswith("Girls' win rate, calibrated to 60%")
+    assert "per won fight" in text and "girls dead a fight [" in text and "Over reasonable mappings" in text
+    assert fr["assumptions"]
