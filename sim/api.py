@@ -210,6 +210,19 @@ def study(path, *, trials: int | None = None, seed: int | None = None, out=None,
                      scheduler=scheduler)
 
 
+def audit(system: str, *, encounters=None, talents=None, only=None, trials: int | None = None,
+          seed: int | None = None, out=None, write: bool = True, results_root: str | os.PathLike = "results",
+          scheduler: str | None = None, progress=None):
+    """Value every entry of ``system``'s catalog in its reference encounters (``sim audit``,
+    docs/audit.md); returns a :class:`sim.study.StudyResult` (``sections[0]``: the overview
+    and the whole table, then one section per category). ``talents``: a file with your own
+    ``talents:`` (``powers:``, ``cards:``) block; ``encounters``: other reference encounters."""
+    from sim.audit import run_audit
+
+    return run_audit(system, encounters=encounters, talents=talents, only=only, trials=trials, seed=seed,
+                     out=out, write=write, results_root=results_root, scheduler=scheduler, progress=progress)
+
+
 def plan(p1: float, p2: float | None = None, **kwargs) -> dict:
     """Trials per arm for a comparison of two win rates (see ``sim plan``, :mod:`sim.study.plan`)."""
     from sim.study.plan import plan as _plan

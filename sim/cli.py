@@ -159,6 +159,21 @@ def _study_parsers(sub) -> None:
                     help="play the trials on a dask.distributed cluster: tcp://HOST:8786, or local:N "
                          "for N worker processes here (same tables; docs/distributed.md)")
 
+    au = sub.add_parser("audit", help="value every entry of a catalog in reference encounters (talents, powers, cards)")
+    au.add_argument("system", help="mb41, mb-draft, d10 or cards")
+    au.add_argument("--encounters", nargs="+", metavar="PATH",
+                    help="reference encounters: a directory or study files of kind audit (default: the bundled ones)")
+    au.add_argument("--talents", metavar="FILE",
+                    help="your own talents: a file with a talents: (d10: powers:, cards: cards:) block")
+    au.add_argument("--only", nargs="+", metavar="NAME", help="value only these entries")
+    au.add_argument("--trials", type=_positive_int, help="trials per arm (default: the encounters' trials:)")
+    au.add_argument("--seed", type=_seed, help="master seed (default: each encounter's)")
+    au.add_argument("--out", help="directory to write (default results/audit-<system>/study-<run-id>)")
+    au.add_argument("--no-write", action="store_true", help="print only; write no files")
+    au.add_argument("--json", action="store_true", help="print the tables as one JSON object")
+    au.add_argument("--scheduler", metavar="ADDRESS",
+                    help="play the trials on a dask cluster: tcp://host:8786 or local:N")
+
     pn = sub.add_parser("plan", help="how many trials a comparison of two win rates needs")
     pn.add_argument("--p1", type=_rate, required=True, help="win rate of arm A (or the one rate)")
     pn.add_argument("--p2", type=_rate, help="win rate of arm B: the effect to detect is p1 - p2")
@@ -352,6 +367,30 @@ def _study_status(res) -> int:
     return EXIT_UNANSWERED if missing else 0
 
 
+def cmd_audit(a) -> int:
+    from sim import api
+    from sim.audit import AuditError
+    from sim.study.run import StudyError
+
+    try:
+        res = api.audit(a.system, encounters=a.encounters, talents=a.talents, only=a.only, trials=a.trials,
+                        seed=a.seed, out=a.out, write=not a.no_write, scheduler=a.scheduler,
+                        progress=None if a.json else (lambda m: print(m, file=sys.stderr, flush=True)))
+    except (AuditError, StudyError) as e:
+        raise CliError(f"sim audit: {e}") from None
+    if a.json:
+        print(json.dumps({"audit": res.system, "trials": res.trials, "studies": [s.record() for s in res.sections],
+                          "out_dir": str(res.out_dir) if res.out_dir else None}, default=float))
+        return 0
+    head = res.sections[0]
+    for w in head.warnings:
+        print(f"warning: {w}")
+    print(head.reading)
+    if res.out_dir is not None:
+        print(f"report: {res.out_dir / 'report.html'}")
+    return 0
+
+
 def cmd_plan(a) -> int:
     from sim import api
     from sim.study.plan import PlanError, format_plan
@@ -397,7 +436,7 @@ def _system(name: str) -> str:
 
 COMMANDS = {"dice": cmd_dice, "validate": cmd_validate, "run": cmd_run, "report": cmd_report, "rules": cmd_rules,
             "catalog": cmd_catalog, "bench": cmd_bench, "play": cmd_play,
-            "warmup": cmd_warmup, "study": cmd_study, "plan": cmd_plan}
+            "warmup": cmd_warmup, "study": cmd_study, "plan": cmd_plan, "audit": cmd_audit}
 
 
 def main(argv=None) -> int:

@@ -11,8 +11,9 @@
 
 The grid: every whole number of an integer ``range`` when there are at most
 ``max_points`` of them; otherwise ``max_points`` evenly spaced values, then
-one refinement round that adds every whole number (or 5 evenly spaced values
-of a real range) inside each step of the fitted curve that brackets a target.
+one refinement round that adds every whole number (or 11 evenly spaced values
+of a real range) inside the step of the fitted curve that brackets a target and
+its two neighbouring steps.
 Each value is an arm (common random numbers), the curve is fitted monotone
 and inverted at each target with a bootstrap interval (:mod:`sim.study.curve`).
 For a whole-number parameter ``nearest`` is the grid value whose fitted win
@@ -95,8 +96,11 @@ def _refine(ctx, spec, vals, integer, n) -> list:
         f = fitted if inc else -fitted
         hit = np.flatnonzero(f >= (t if inc else -t))
         if hit.size and hit[0] > 0:
-            a, b = vals[hit[0] - 1], vals[hit[0]]
-            extra |= set(range(int(a) + 1, int(b))) if integer else set(np.linspace(a, b, 7)[1:-1])
+            # the bracketing step and its neighbours: the interval (with the interpolation) may
+            # reach into them
+            j = hit[0]
+            a, b = vals[max(j - 2, 0)], vals[min(j + 1, len(vals) - 1)]
+            extra |= set(range(int(a) + 1, int(b))) if integer else set(np.linspace(a, b, 13)[1:-1])
     return sorted(set(vals) | extra)
 
 

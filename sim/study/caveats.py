@@ -149,6 +149,6 @@ def jump_warnings(what: str, found: list[dict], raw: dict | None = None, offset:
         ratio = "far more" if j["ratio"] == float("inf") else f"{j['ratio']:.1f}x"
         out.append(f"Jump in the curve of {what}: from {fmt(j['a'])} to {fmt(j['b'])} the win rate goes "
                    f"{100 * j['rate_a']:.1f}% -> {100 * j['rate_b']:.1f}% ({100 * j['step']:+.1f} points, "
-                   f"{ratio} the other steps per unit); {why}. A value inside this step is the threshold's "
+                   f"{ratio} its neighbouring steps per unit); {why}. A value inside this step is the threshold's "
                    "place, not a smooth exchange rate.")
     return out

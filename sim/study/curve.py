@@ -28,8 +28,8 @@ that brackets it. The reading names that step (:func:`bracket`: "between +0
 and +1 Resolve: +1 gives 61.2%, +0 gives 49.8%").
 
 Jumps (:func:`jumps`): a step between neighbouring grid points whose change
-in win rate per unit is many times that of the other steps (and beyond the
-noise) is flagged: a rule or AI threshold sits there (a targeting tie, a
+in win rate per unit is many times that of both its neighbouring steps (and
+beyond the noise) is flagged: a rule or AI threshold sits there (a targeting tie, a
 ``heal_below`` percent, a success threshold of the dice), and the value found
 inside it is the threshold's place, not a smooth exchange rate.
 """
@@ -148,16 +148,19 @@ def bracket(x, fitted, target: float, increasing: bool) -> tuple[float, float]:
     return float(x[j - 1]), float(x[j])
 
 
-#: a step is a jump when its change per unit is this many times the median of the others
+#: a step is a jump when its change per unit is this many times its neighbours' (both)
 JUMP_FACTOR = 3.0
+#: and at least this many points of win rate
+JUMP_MIN = 0.02
 
 
 def jumps(x, wins: np.ndarray, z: float = 3.0) -> list[dict]:
     """Steps between neighbouring grid values whose change in win rate per unit is more
-    than :data:`JUMP_FACTOR` times the median of the other steps' and beyond ``z``
-    standard errors (paired: the per-trial difference of the two arms). ``wins``:
-    (k, n) per-trial 0/1 of the arms at sorted ``x``. Returns ``[{a, b, rate_a,
-    rate_b, step, ratio}]``."""
+    than :data:`JUMP_FACTOR` times that of each neighbouring step (the one before and the
+    one after, where they exist), at least :data:`JUMP_MIN` and beyond ``z`` standard
+    errors (paired: the per-trial difference of the two arms). A smooth S-shaped curve
+    has steps like their neighbours and is never flagged. ``wins``: (k, n) per-trial 0/1
+    of the arms at sorted ``x``. Returns ``[{a, b, rate_a, rate_b, step, ratio}]``."""
     x = np.asarray(x, dtype=float)
     wins = np.asarray(wins, dtype=float)
     if x.size < 3:
@@ -166,12 +169,13 @@ def jumps(x, wins: np.ndarray, z: float = 3.0) -> list[dict]:
     per_unit = np.abs(np.diff(rates)) / np.maximum(np.diff(x), 1e-12)
     out = []
     for j in range(per_unit.size):
-        others = np.delete(per_unit, j)
-        ref = float(np.median(others)) if others.size else 0.0
+        nb = [per_unit[k] for k in (j - 1, j + 1) if 0 <= k < per_unit.size]
+        ref = max(nb)
         d = wins[j + 1] - wins[j]
         se = float(d.std(ddof=1) / np.sqrt(d.size)) if d.size > 1 else 0.0
+        step = abs(rates[j + 1] - rates[j])
         ratio = per_unit[j] / ref if ref > 0 else float("inf")
-        if ratio > JUMP_FACTOR and abs(rates[j + 1] - rates[j]) > z * max(se, 1e-12):
+        if ratio > JUMP_FACTOR and step >= JUMP_MIN and step > z * max(se, 1e-12):
             out.append({"a": float(x[j]), "b": float(x[j + 1]), "rate_a": float(rates[j]),
                         "rate_b": float(rates[j + 1]), "step": float(rates[j + 1] - rates[j]),
                         "ratio": float(ratio)})

@@ -34,6 +34,7 @@ KINDS: dict[str, str] = {
     "policy-robustness": "sim.study.robustness",
     "policy-tuning": "sim.study.tuning",
     "matchups": "sim.study.matchups",
+    "audit": "sim.study.audit",
 }
 
 

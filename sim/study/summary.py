@@ -41,6 +41,19 @@ def _build(ctx, spec) -> list[str]:
     elif kind == "policy-robustness":
         for i, pol in enumerate(spec.policies):
             ctx.arm(pol.name, list(pol.changes.items()), ("study", "policies", i))
+    elif kind == "audit":
+        from .audit import _changes, check_holders, selected
+
+        check_holders(ctx, spec)
+        for i, pol in enumerate(spec.policies):
+            ctx.arm(pol.name, list(pol.changes.items()), ("study", "policies", i))
+        for e in selected(ctx, spec):  # the first policy's entry arms: a refused entry is skipped, not an error
+            got = _changes(ctx, spec, e)
+            if got is not None:
+                try:
+                    ctx.arm(e.name, list(spec.policies[0].changes.items()) + got[0], ("study", "tester"), False)
+                except Exception:  # noqa: BLE001 - sim audit skips it with its reason
+                    pass
     elif kind == "policy-tuning":
         from .tuning import _candidates, _domain, _name, _side
 

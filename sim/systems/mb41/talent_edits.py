@@ -24,7 +24,8 @@ Fields (every one optional; a new talent needs ``mechanic`` or ``like``):
 ``range_hexes``        ``[lo, hi]`` hexes it reaches on the grid (0-20)
 ``mechanic``           (new talents) the mechanic it plays
                        (:data:`sim.systems.mb41.talents.MECHANICS`)
-``like``               (new talents) a catalog talent whose row it starts from
+``like``               (new talents) a catalog talent whose row it starts from (default:
+                       the first row that plays the mechanic; none: parameters 0)
 ``group``              (new talents) its catalog group (``monster`` for a
                        monster's talent; default: that of the row it starts from)
 ``effect``             one line of text for the reports
@@ -161,6 +162,15 @@ def _templates(base) -> dict[str, Any]:
     return out
 
 
+def _bare(code: str):
+    """A row to start a new talent of mechanic ``code`` from when no catalog row plays it
+    (the draft's mechanics in a 4.1 scenario): its parameters 0, no cost, no limit."""
+    return catalog41.CatalogRow.model_validate({
+        "name": f"({code})", "audit_row": 10_000, "group": "common", "action": "not-stated", "range": "-",
+        "effect": f"a talent of mechanic {code}", "matters_in_fight": True, "simulated": True,
+        "mechanic": {"code": code}, "source": "L0"})
+
+
 def _param(p: str, v, problems: Problems, loc: tuple):
     """A parameter value checked against its kind (named, boolean, ailments, bounded int)."""
     if p == "ailments":
@@ -255,10 +265,7 @@ def _invent(base, name: str, entry: dict, templates: dict, problems: Problems):
                     "(docs/scenarios-mb41.md#talents-as-data)")
             problems.add(loc + ("mechanic",), f"no mechanic {code!r} for a new talent{hint}", code)
             return None, None, {}
-        start = templates.get(code)
-        if start is None:
-            problems.add(loc + ("mechanic",), f"no catalog row plays mechanic {code!r} to start from", code)
-            return None, None, {}
+        start = templates.get(code) or _bare(code)
     else:
         near = closest(name, base.talent_names())
         problems.add(loc, f"no catalog talent {name!r}." + (f" Did you mean '{near}'?" if near else "")

@@ -1,0 +1,226 @@
+"""``sim audit SYSTEM``: value every entry of a catalog in a set of reference encounters.
+
+The reference encounters of a system are study files (``study: {kind: audit}``,
+:mod:`sim.study.audit`) bundled in ``scenarios/audit/<system>/``, each
+calibrated so that the first side wins about half its fights as written
+(docs/audit.md says how, and how to recalibrate). ``encounters=`` (``sim audit
+--encounters PATH``) replaces them by a directory or a list of such files.
+``talents=`` (``--talents FILE``) is a designer's own data block (``talents:``
+for mb41 and the draft, ``powers:`` for d10, ``cards:`` for the card game),
+added to every encounter: its edited entries are valued with their new numbers
+and its invented ones join the audit, each labelled as such.
+
+Every encounter plays the same number of trials per arm (``trials``, default the
+smallest ``trials:`` of the encounter files) so that all cells read together
+(:mod:`sim.study.audit_read`). Arms are built and played by the study runner
+(:class:`sim.study.arms.StudyContext`); ``scheduler`` plays them on a dask
+cluster (:mod:`sim.distributed`): the same rows, the same tables.
+"""
+from __future__ import annotations
+
+import copy
+import datetime as _dt
+import os
+from dataclasses import replace
+from pathlib import Path
+
+import yaml
+
+from sim.scenario import load_yaml
+from sim.scenario.errors import ScenarioError, doc_error, validation_error
+
+#: where the bundled reference encounters live (a source checkout)
+REFERENCE = Path(__file__).resolve().parent.parent / "scenarios" / "audit"
+#: the data block a designer's file gives, per system
+BLOCKS = {"mb41": "talents", "mb-draft": "talents", "d10": "powers", "cards": "cards"}
+
+
+class AuditError(ValueError):
+    """Bad audit options (system, files, trials)."""
+
+
+def reference_files(system: str, encounters=None) -> list[Path]:
+    """The encounter files: ``encounters`` (a directory, a file or a list of files) or the
+    bundled ones of ``system``."""
+    if encounters is None:
+        paths = sorted((REFERENCE / system).glob("*.yaml"))
+        if not paths:
+            raise AuditError(f"no bundled reference encounters for {system!r} in {REFERENCE / system}")
+        return paths
+    items = [encounters] if isinstance(encounters, (str, os.PathLike)) else list(encounters)
+    out: list[Path] = []
+    for it in items:
+        p = Path(it)
+        if p.is_dir():
+            out += sorted(p.glob("*.yaml"))
+        elif p.is_file():
+            out.append(p)
+        else:
+            raise AuditError(f"--encounters: no such file or directory: {p}")
+    if not out:
+        raise AuditError(f"--encounters: no .yaml files in {', '.join(map(str, items))}")
+    return out
+
+
+def designer_block(system: str, path) -> tuple[dict, object]:
+    """The ``talents:`` (``powers:``, ``cards:``) block of a designer's file, checked
+    against ``system``'s catalog with the file's lines; returns (block, document)."""
+    doc = load_yaml(path)
+    key = BLOCKS[system]
+    block = doc.data.get(key) if isinstance(doc.data, dict) else None
+    if not isinstance(block, dict) or not block:
+        raise doc_error(doc, (key,), f"expected a '{key}:' block (name -> fields) for a {system} audit, e.g. "
+                        + ("talents: {Glass Heart: {mechanic: low_resolve, attack: 1}}" if key == "talents" else
+                           "powers: {Iron Skin: {mechanic: dr, n: 2, kind: perk}}" if key == "powers" else
+                           "cards: {Star Pup: {type: pet, atk: 2, cost: 1}}"))
+    _check_block(system, key, block, doc)
+    return block, doc
+
+
+def _check_block(system, key, block, doc) -> None:
+    """The block's own checks (those a scenario's block gets), with the file's lines."""
+    from pydantic import BaseModel, ValidationError, create_model
+
+    class _File(BaseModel):  # for the messages only: the block's own checks give the details
+        model_config = {"extra": "allow"}
+
+    try:
+        if key == "talents":
+            from sim.systems.mb41 import talent_edits
+            from sim.systems.mb41.schema import Scenario
+            from sim.systems.mbdraft import Scenario as DraftScenario
+
+            talent_edits.build((DraftScenario if system == "mb-draft" else Scenario).base_catalog(), block)
+        elif key == "powers":
+            from sim.systems.d10.catalog import edits
+
+            edits.build(block)
+        else:
+            from sim.systems.cards import cardsdata
+
+            model = create_model("CardsFile", cards=(dict[str, cardsdata.CardEdit], ...))
+            cardsdata.apply_edits(model.model_validate({"cards": block}).cards)
+    except ValidationError as e:
+        raise validation_error(e, _File, doc.data, doc) from None
+    except ValueError as e:
+        raise doc_error(doc, (key,), str(e)) from None
+
+
+def _with_block(ls, key: str, block: dict):
+    """``ls`` (a LoadedStudy) with the designer's block merged into its scenario's own."""
+    from sim.study.load import load_study_document
+
+    data = copy.deepcopy(ls.doc.data)
+    data[key] = {**(data.get(key) or {}), **copy.deepcopy(block)}
+    return load_study_document(replace(ls.doc, data=data))
+
+
+def _invented(system: str, ls, block: dict) -> list:
+    """The designer's entries (with their status) as this encounter's catalog sees them."""
+    from sim.study.entries import entries_of
+
+    names = set(block)
+    return [e for e in entries_of(system, ls.loaded.base) if e.name in names or e.status != "catalog"]
+
+
+def load_encounters(system: str, files: list[Path], block: dict | None):
+    """Each file as a LoadedStudy of kind ``audit`` for ``system`` (with the designer's block)."""
+    from sim.study.load import load_study
+
+    out = []
+    for f in files:
+        ls = load_study(f)
+        if ls.spec.kind != "audit":
+            raise doc_error(ls.doc, ("study", "kind"), f"a reference encounter is a study of kind 'audit', "
+                            f"not {ls.spec.kind!r} (docs/audit.md)")
+        if ls.loaded.system != system:
+            raise doc_error(ls.doc, ("system",), f"this encounter is a {ls.loaded.system} scenario; the audit "
+                            f"is of {system}")
+        out.append(_with_block(ls, BLOCKS[system], block) if block else ls)
+    return out
+
+
+def run_audit(system: str, *, encounters=None, talents=None, trials: int | None = None, seed: int | None = None,
+              only: list[str] | None = None, out=None, write: bool = True, results_root="results",
+              scheduler: str | None = None, progress=None):
+    """Audit ``system``'s catalog (see the module docstring); returns a
+    :class:`sim.study.StudyResult` whose sections are the overview and one per category."""
+    from sim.systems import names as system_names
+
+    if system not in BLOCKS or system not in system_names():
+        raise AuditError(f"no audit for system {system!r}: one of {', '.join(BLOCKS)}")
+    if trials is not None and (not isinstance(trials, int) or not 10 <= trials <= 10**8):
+        raise AuditError(f"--trials must be a whole number from 10 to 10^8, got {trials}")
+    if out is not None and write:
+        from sim.report.atomic import check_target
+
+        check_target(Path(out))  # fail before simulating, not after
+    block = designer_block(system, talents)[0] if talents is not None else None
+    studies = load_encounters(system, reference_files(system, encounters), block)
+    n = trials or min(ls.loaded.base.trials for ls in studies)
+    from sim.study.run import _connect
+
+    backend = _connect(scheduler)
+    try:
+        cells, entries, contexts = _measure_all(system, studies, n, seed, only, block, backend, progress)
+    finally:
+        if backend is not None:
+            backend.close()
+    return _result(system, studies, cells, entries, contexts, n, seed, out, write, results_root, talents)
+
+
+def _measure_all(system, studies, n, seed, only, block, backend, progress):
+    from sim.study.arms import StudyContext
+    from sim.study.audit import check_holders, measure, selected
+
+    cells, entries, contexts = [], {}, []
+    for ls in studies:
+        spec = ls.spec.model_copy(update={"entries": only}) if only else ls.spec
+        ctx = StudyContext(ls.loaded, ls.doc, seed=ls.loaded.base.seed if seed is None else seed,
+                           trials=n, max_trials=n)
+        ctx.backend = backend
+        check_holders(ctx, spec)
+        chosen = selected(ctx, spec)
+        for e in chosen:
+            entries.setdefault(e.name, e)
+        if progress:
+            progress(f"{ls.loaded.name}: {len(chosen)} entries x {len(spec.policies)} policies x {n:,} trials")
+        cells += measure(ctx, spec, chosen, ls.loaded.name, n)
+        contexts.append(ctx)
+    return cells, list(entries.values()), contexts
+
+
+def _result(system, studies, cells, entries, contexts, n, seed, out, write, results_root, talents):
+    import sim
+    from sim.runner import git_commit
+    from sim.study.audit_read import sections
+    from sim.study.caveats import assumptions
+    from sim.study.report import write_study
+    from sim.study.run import StudyResult, default_out_dir
+
+    alpha = studies[0].spec.alpha
+    secs = sections(system, entries, cells, alpha, seed=contexts[0].seed)
+    secs[0].assumptions = list(dict.fromkeys(a for ctx in contexts for a in assumptions(ctx.arms)))
+    name = f"audit-{system}"
+    prov = {"audit": system, "encounters": [str(ls.loaded.path) for ls in studies],
+            "encounter_sha256": {ls.loaded.name: ls.loaded.sha256 for ls in studies},
+            "designer_file": str(talents) if talents is not None else None, "seed": contexts[0].seed,
+            "trials_per_arm": n, "arms": sum(len(c.arms) for c in contexts), "assumptions": secs[0].assumptions,
+            "version": sim.__version__, "git_commit": git_commit(),
+            "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
+    res = StudyResult(name=name, system=system, seed=int(contexts[0].seed), trials=n, sections=secs,
+                      provenance=prov)
+    if write:
+        import hashlib
+
+        sha = hashlib.sha256("".join(sorted(ls.loaded.sha256 for ls in studies)).encode()).hexdigest()
+        target = Path(out) if out is not None else default_out_dir(name, res.seed, sha, results_root)
+        header = (f"system <b>{system}</b> · {len(studies)} reference encounters · {len(entries)} entries · "
+                  f"{prov['arms']:,} arms × {n:,} trials · seed {res.seed}")
+        res.out_dir = write_study(target, name, header, secs, prov, files={
+            "encounters/" + Path(ls.loaded.path).name: yaml.safe_dump(ls.doc.data, sort_keys=False)
+            for ls in studies})
+    return res
+
+
+__all__ = ["AuditError", "ScenarioError", "reference_files", "run_audit"]

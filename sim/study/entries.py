@@ -1,0 +1,115 @@
+"""The entries an audit values: every simulated entry of a system's catalog, with its
+category, who holds it in a reference encounter and its cost class.
+
+==========  ==================================================  =================
+system      entries and categories                               cost class
+==========  ==================================================  =================
+mb41        the catalog's simulated talents (Boost and the      cost, stat and
+            labyrinth features aside): the girls' by action     uses: ``1
+            (``minor``, ``major``, ``free or passive``: free,   support, 2/scene``
+            passive or no action line) and ``monster``          (a monster:
+            (boss, monster and minion rows)                     pool points)
+mb-draft    the draft's simulated talents, by action as above;  as mb41
+            its adversaries are 4.1's monster rows
+d10         ``power`` and ``perk``: the catalog's simulated     the mana the
+            entries                                             parameters cost
+cards       one category per card type (hero, girl, power,      the card's MGK
+            pet, event, grand)                                  cost
+==========  ==================================================  =================
+
+A scenario's data block (``talents:``, ``powers:``, ``cards:``) edits entries
+and invents new ones; they are audited with their scenario numbers and keep
+their status (``edited``, ``invented``). The *holder* is ``tester`` (a girl of
+the first side; in the card game the first side's deck) or ``monster``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: talent actions counted as "free or passive" (4.1 and the draft)
+FREE = ("free", "passive", "not-stated", "lost")
+MONSTER_GROUPS = ("boss", "monster", "minion")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One entry to value: its ``name``, ``category``, ``holder`` (``tester`` or
+    ``monster``), ``cost_class`` (a label: entries in one class should be worth
+    about the same), ``field`` (the member list it goes in) and ``status``
+    (``catalog``, ``edited`` or ``invented``)."""
+
+    name: str
+    category: str
+    holder: str
+    cost_class: str
+    field: str = "talents"
+    status: str = "catalog"
+
+
+def _talent_cost_class(r) -> str:
+    cost = r.cost or 0
+    stat = r.cost_stat or ""
+    paid = "no cost" if not cost else f"{cost} {stat}".strip()
+    uses = (f"{r.uses_per_scene}/scene" if r.uses_per_scene is not None else
+            f"{r.uses_per_episode}/episode" if r.uses_per_episode is not None else "no limit")
+    return f"{paid}, {uses}"
+
+
+def talent_entries(cat, status: dict | None = None) -> list[Entry]:
+    """mb41 / mb-draft: the simulated talents of catalog ``cat`` (a catalog module or a
+    scenario's :class:`~sim.systems.mb41.talent_edits.ScenarioCatalog`)."""
+    status = status or {}
+    out = []
+    for name in cat.simulated_names():
+        r = cat.lookup(name)
+        if r is None or r.name == "Boost" or getattr(r, "group", "") == "labyrinth" or not r.mechanic:
+            continue
+        monster = getattr(r, "group", "") in MONSTER_GROUPS
+        action = getattr(r, "action", "not-stated")
+        category = "monster" if monster else ("minor" if action == "minor" else
+                                              "major" if action == "major" else "free or passive")
+        out.append(Entry(r.name, category, "monster" if monster else "tester", _talent_cost_class(r),
+                         status=status.get(r.name, "catalog")))
+    return out
+
+
+def _d10_cost_class(row: dict) -> str:
+    p = row.get("params") or {}
+    mana = p.get("cost", p.get("action_cost", p.get("cost_per_copy", p.get("n") if row["code"] == "attack_cost"
+                                                                         else None)))
+    return f"{mana} mana" if mana else "no mana"
+
+
+def power_entries(rows: dict, status: dict | None = None) -> list[Entry]:
+    """d10: every simulated power and perk (``rows``: name -> catalog row)."""
+    status = status or {}
+    return [Entry(n, r["kind"], "tester", _d10_cost_class(r), field="powers" if r["kind"] == "power" else "perks",
+                  status=status.get(n, "catalog"))
+            for n, r in rows.items() if r.get("simulated")]
+
+
+def card_entries(pool: dict, status: dict | None = None, exclude=()) -> list[Entry]:
+    """The card game: every card of the pool (``name -> Card``) but ``exclude`` (the filler)."""
+    status = status or {}
+    return [Entry(n, c.type, "tester", f"{c.cost} MGK", field="cards", status=status.get(n, "catalog"))
+            for n, c in pool.items() if n not in exclude]
+
+
+def entries_of(system: str, model) -> list[Entry]:
+    """Every entry of ``system`` as the scenario ``model`` (a validated scenario) sees them."""
+    if system in ("mb41", "mb-draft"):
+        cat = model.talent_catalog() or model.base_catalog()
+        return talent_entries(cat, getattr(cat, "status", {}))
+    if system == "d10":
+        from sim.systems.d10 import catalog as d10_catalog
+
+        cat = model.power_catalog()
+        rows = cat.rows if cat is not None else d10_catalog.by_name()
+        return power_entries(rows, cat.status if cat is not None else {})
+    if system == "cards":
+        from sim.systems.cards import cardsdata
+
+        changed = cardsdata.edited_names(model.cards)
+        base = cardsdata.cards_by_name()
+        return card_entries(model.card_pool(), {n: "edited" if n in base else "invented" for n in changed})
+    raise ValueError(f"no audit entries for system {system!r}")
