@@ -154,6 +154,7 @@ def flag_outliers(df: pd.DataFrame) -> pd.DataFrame:
         g["excess"] = g["value"] - g["class_centre"]
         g["outlier"] = np.where(g["lo"] > g["class_centre"] + g["tolerance"], "strong",
                                 np.where(g["hi"] < g["class_centre"] - g["tolerance"], "weak", ""))
+        g.loc[g["never_used"], "outlier"] = ""  # never used: its own flag, not a value to compare
         out.append(g)
     return pd.concat(out) if out else df
 

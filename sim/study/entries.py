@@ -68,8 +68,10 @@ def talent_entries(cat, status: dict | None = None) -> list[Entry]:
         action = getattr(r, "action", "not-stated")
         category = "monster" if monster else ("minor" if action == "minor" else
                                               "major" if action == "major" else "free or passive")
-        out.append(Entry(r.name, category, "monster" if monster else "tester", _talent_cost_class(r),
-                         status=status.get(r.name, "catalog")))
+        # a row that is a choice (Ranged/Melee Defence) is one entry per choice
+        for name in list((r.mechanic.get("variants") or {})) or [r.name]:
+            out.append(Entry(name, category, "monster" if monster else "tester", _talent_cost_class(r),
+                             status=status.get(r.name, "catalog")))
     return out
 
 
