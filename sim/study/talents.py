@@ -182,7 +182,8 @@ def entry_status(ctx, spec: TalentValueSpec, name: str) -> str:
     candidate written as changes)."""
     if name == BASE:
         return BASE
-    status = getattr(ctx.arms[name].inputs, "talent_status", None) or {}
+    key = ctx.label(name) if hasattr(ctx, "label") else name  # a robustness study's arms are "<policy> | <arm>"
+    status = getattr(ctx.arms[key].inputs, "talent_status", None) or {}
     if name in status:
         return status[name]
     return "arm" if name in {c.name for c in spec.candidates if not isinstance(c, str)} else "catalog"
