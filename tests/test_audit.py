@@ -114,3 +114,13 @@ def test_one_encounter_audits_as_a_study(tmp_path):
     table = res.sections[0].tables["audit"].set_index("name")
     assert table.loc["Thick Hide", "holder"] == "monster" and table.loc["Thick Hide", "value"] > 0
     assert {"audit_free_or_passive", "audit_monster"} <= set(res.sections[0].tables)
+
+
+def test_the_audit_on_a_cluster_gives_the_same_table():
+    """``--scheduler``: the arms' trials played by dask workers are the same rows."""
+    from sim import api
+
+    kw = dict(only=["Awareness", "Enhanced Outfit"], trials=150, write=False)
+    here = api.audit("d10", **kw).sections[0].tables["audit"]
+    there = api.audit("d10", scheduler="local:1", **kw).sections[0].tables["audit"]
+    assert here[["name", "value", "lo", "hi"]].equals(there[["name", "value", "lo", "hi"]])

@@ -182,6 +182,51 @@ JIT_SCRIPT = textwrap.dedent("""
 """)
 
 
+def _jit_run(script: str, data: dict) -> dict:
+    """Run ``script`` with the JIT on, the scenario ``data`` on stdin; its last line's JSON,
+    which must report no compile event."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    env["PYTHONPATH"] = str(ROOT)
+    p = subprocess.run([sys.executable, "-c", script], input=yaml.safe_dump(data, sort_keys=False),
+                       capture_output=True, text=True, env=env, timeout=1200, cwd=ROOT)
+    assert p.returncode == 0, p.stderr[-3000:]
+    r = json.loads(p.stdout.strip().splitlines()[-1])
+    assert r["compiles"] == 0, r
+    return r
+
+
+D10_JIT = textwrap.dedent("""
+    import json, sys
+    import numpy as np
+    import yaml
+    from numba.core import event
+    from sim.scenario import load_scenario_text
+    from sim.systems import d10
+    data = yaml.safe_load(sys.stdin.read())
+    vs = dict(load_scenario_text(yaml.safe_dump(data), "<d10>").variants)
+    key = np.uint64(3)
+    warm = d10.simulate(d10.compile(vs["base"]), 0, 2000, key)   # warm-up: compiles or loads the cache
+    with event.install_recorder("numba:compile") as rec:
+        out = {k: d10.simulate(d10.compile(vs[k]), 0, 2000, key)["outcomes"].tolist() for k in vs}
+    print(json.dumps({"compiles": len(rec.buffer), "wins": {k: v[0] for k, v in out.items()}}))
+""")
+
+
+def test_edited_and_invented_powers_run_without_compiling_jit_on():
+    """The d10 powers: block: a variant that edits Killing Blow and one that invents a
+    damage-reduction perk run with no compile event after the base's warm-up."""
+    d = yaml.safe_load((ROOT / "scenarios" / "d10" / "duel.yaml").read_text())
+    d.pop("sweep", None)
+    first = d["sides"][0]["members"][0]
+    first["powers"] = ["Killing Blow"]
+    first["perks"] = ["Enhanced Outfit"]
+    d["powers"] = {"Iron Skin": {"like": "Enhanced Outfit", "n": 3}}
+    d["variants"] = [{"name": "base"}, {"name": "kb cheap", "set": {"powers.Killing Blow.cost": 1}},
+                     {"name": "iron skin", "set": {f"{first['name']}.perks": ["Iron Skin"]}}]
+    r = _jit_run(D10_JIT, d)
+    assert r["wins"]["iron skin"] > r["wins"]["base"], r   # DR 3 instead of 1 wins more
+
+
 def test_edited_and_invented_talents_run_without_compiling_jit_on():
     """Acceptance (issue 36): after a warm-up of the base party (Curse, Desperation: the
     mechanics' code), ``sim run`` of variants that edit Curse and invent a low_resolve
@@ -192,13 +237,7 @@ def test_edited_and_invented_talents_run_without_compiling_jit_on():
                            {"name": "glass", "set": {"Akari.talents": ["Curse", "Glass Heart"]}},
                            {"name": "glass 6", "set": {"Akari.talents": ["Curse", "Glass Heart"],
                                                        "talents.Glass Heart.attack": 6}}])
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
-    env["PYTHONPATH"] = str(ROOT)
-    p = subprocess.run([sys.executable, "-c", JIT_SCRIPT], input=yaml.safe_dump(d, sort_keys=False),
-                       capture_output=True, text=True, env=env, timeout=1200, cwd=ROOT)
-    assert p.returncode == 0, p.stderr[-3000:]
-    r = json.loads(p.stdout.strip().splitlines()[-1])
-    assert r["compiles"] == 0, r
+    r = _jit_run(JIT_SCRIPT, d)
     assert r["win"]["glass 6"] > r["win"]["glass"] + 0.01, r       # a bigger bonus wins more
     assert any("Glass Heart is invented" in n for n in r["notes"]), r
     assert r["entries"] == {"base": "base", "Glass Heart": "invented", "Curse": "catalog"}, r

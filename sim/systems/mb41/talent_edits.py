@@ -116,11 +116,6 @@ class ScenarioCatalog:
         base = list(self.base.simulated_names())
         return base + [n for n, r in self.rows.items() if n not in base and r.simulated]
 
-    def label(self, name: str) -> str:
-        """``name``, with ``(edited)`` or ``(invented)`` when this scenario changed it."""
-        st = self.status.get(name)
-        return f"{name} ({st})" if st else name
-
     def describe(self) -> list[str]:
         """One note per edited or invented talent (what changed), then :attr:`notes`."""
         out = []

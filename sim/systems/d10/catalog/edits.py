@@ -55,10 +55,6 @@ class PowerCatalog:
     def __init__(self, rows: dict, status: dict, changes: dict):
         self.rows, self.status, self.changes = rows, status, changes
 
-    def label(self, name: str) -> str:
-        st = self.status.get(name)
-        return f"{name} ({st})" if st else name
-
     def describe(self) -> list[str]:
         out = []
         for name, ch in self.changes.items():
