@@ -222,9 +222,25 @@ def cmd_validate(a) -> int:
     return 0
 
 
+def _ignored_run_flags(a) -> list[str]:
+    """Flags of ``sim run`` that change nothing in the combination given."""
+    out = []
+    if a.max_trials is not None and a.precision is None:
+        from sim import api
+
+        if getattr(api.load(a.file).base, "precision", None) is None:
+            out.append("--max-trials is ignored without --precision (nor precision: in the file): it caps a "
+                       "run that stops by precision")
+    if a.resume and a.no_write:
+        out.append("--resume is ignored with --no-write: a run that writes nothing keeps no checkpoint")
+    return out
+
+
 def cmd_run(a) -> int:
     from sim import api
 
+    for w in _ignored_run_flags(a):
+        print(f"warning: {w}", file=sys.stderr)
     progress = a.progress or ("none" if a.quiet or a.json else "auto")
     result, out = api.run(a.file, trials=a.trials, precision=a.precision, seed=a.seed, workers=a.workers,
                           threads=a.threads, max_trials=a.max_trials, out=a.out, write=not a.no_write,

@@ -123,3 +123,11 @@ def test_plan_comparisons_and_ignored_flags(tmp_path):
     p = _cli(["plan", "--p1", "0.65", "--p2", "0.6", "--discordant", "0.08", "--comparisons", "6"], tmp_path)
     assert p.returncode == 0 and "--discordant is ignored without --paired" in p.stderr
     assert "Each of 6 comparisons" in p.stdout
+
+
+def test_sim_run_names_the_flags_it_ignores(tmp_path):
+    p = _cli(["run", str(ROOT / "scenarios" / "duel-basic.yaml"), "--trials", "200", "--max-trials", "400",
+              "--no-write", "--resume", "--quiet"], tmp_path)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert "--max-trials is ignored without --precision" in p.stderr
+    assert "--resume is ignored with --no-write" in p.stderr
