@@ -2,7 +2,8 @@
 
 A catalog row that the kernel plays has ``simulated: true`` and a
 ``mechanic: {code: <name>, ...params}``. A new talent that reuses a mechanic
-is a new YAML row; only a genuinely new mechanic adds a code here and a
+is a new YAML row, or, for one scenario, an entry of its ``talents:`` block
+(:mod:`.talent_edits`); only a genuinely new mechanic adds a code here and a
 branch in the kernel (``sim/systems/mb41/kernel.py``, ``E_*`` constants).
 
 Each combatant has :data:`kernel.MAXT` talent slots in ``comb``: effect
