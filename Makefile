@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: help setup chromium demo test test-fast bench clean
+.PHONY: help setup chromium demo test test-fast bench web clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -33,6 +33,9 @@ test-fast: setup  ## the tests without those marked slow
 
 bench: setup  ## speed: raw dice, duels/s, ratio to plain Python, start-up times
 	$(BIN)/sim bench
+
+web:  ## rebuild sim serve's bundled front end (needs node and npm; users never do)
+	cd web && npm ci --no-audit --no-fund && node build.mjs
 
 clean:  ## remove the virtual environment and caches (results/ is kept)
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -47,6 +47,13 @@ def _int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
 
 
+def _port(text: str) -> int:
+    v = _int(text)
+    if not 0 <= v <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 1 to 65535 (0: any free port), got {v}")
+    return v
+
+
 def _precision(text: str) -> float:
     try:
         v = float(text)
@@ -127,6 +134,13 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--json", action="store_true", help="print one JSON object")
 
     _study_parsers(sub)
+
+    sv = sub.add_parser("serve", help="the workbench: a local web page to edit a scenario, run it and compare runs")
+    sv.add_argument("target", nargs="?", metavar="FILE|DIR",
+                    help="the folder whose scenarios the page opens and saves (default: this one), or a "
+                         "scenario file to open first")
+    sv.add_argument("--port", type=_port, help="port on 127.0.0.1 (default: 8765 or the next free one; 0: any free port)")
+    sv.add_argument("--no-browser", action="store_true", help="print the address; do not open a browser")
 
     b = sub.add_parser("bench", help="measure speed: raw dice, duels, ratio to plain Python, start-up")
     b.add_argument("--json", action="store_true")
@@ -441,6 +455,15 @@ def cmd_warmup(a) -> int:
     return 0
 
 
+def cmd_serve(a) -> int:
+    from sim.serve import ServeError, serve
+
+    try:
+        return serve(a.target, port=a.port, open_browser=not a.no_browser)
+    except ServeError as e:
+        raise CliError(f"sim serve: {e}") from None
+
+
 def _system(name: str) -> str:
     from sim.scenario.suggest import suggest
     from sim.systems import names
@@ -452,7 +475,8 @@ def _system(name: str) -> str:
 
 COMMANDS = {"dice": cmd_dice, "validate": cmd_validate, "run": cmd_run, "report": cmd_report, "rules": cmd_rules,
             "catalog": cmd_catalog, "bench": cmd_bench, "play": cmd_play,
-            "warmup": cmd_warmup, "study": cmd_study, "plan": cmd_plan, "audit": cmd_audit}
+            "warmup": cmd_warmup, "study": cmd_study, "plan": cmd_plan, "audit": cmd_audit,
+            "serve": cmd_serve}
 
 
 def main(argv=None) -> int:

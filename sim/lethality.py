@@ -274,6 +274,15 @@ def load_study(path) -> LethalityFile:
     return validate_model(LethalityFile, doc.data, doc)
 
 
+def load_study_text(text: str, path_label: str = "<string>") -> LethalityFile:
+    """Like :func:`load_study` for YAML text (``sim serve`` checks the editor's text)."""
+    from sim.scenario.errors import validate_model
+    from sim.scenario.yamlload import load_yaml_text
+
+    doc = load_yaml_text(text, path_label)
+    return validate_model(LethalityFile, doc.data, doc)
+
+
 def run(study: LethalityFile, trials: int | None = None, seed: int | None = None,
         progress=None) -> dict:
     """Play the study: returns tidy frames ``metrics``, ``deaths``, ``survival``,
