@@ -24,14 +24,12 @@ without it the tests skip, except in CI (``CI`` set), where they fail.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 
 import pytest
 
 from serve_helpers import Server, make_folder
-from test_report_browser import CHROMIUM, _require_browser
+from test_report_browser import _require_browser, browser  # noqa: F401 (the module's Chromium)
 
 W, H = 1280, 800
 
@@ -46,17 +44,6 @@ def server(tmp_path_factory):
     srv.wait_idle(timeout=900)
     yield srv
     srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    _require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 class Tab:
@@ -94,7 +81,18 @@ class Tab:
             assert "would take about" in self.page.inner_text("#confirm")
             self.page.click("#confirm-go")
         if wait:
-            self.page.wait_for_selector(f"#results {wait}", timeout=120_000)
+            self.wait(f"#results {wait}", 120_000)
+
+    def wait(self, selector: str, timeout: int = 30_000):
+        """Wait for ``selector``; on a timeout, say what the page shows instead."""
+        from playwright.sync_api import TimeoutError as Timeout
+
+        try:
+            self.page.wait_for_selector(selector, timeout=timeout)
+        except Timeout:
+            shown = self.page.evaluate("() => ['#results', '#queue', '#progtext', '#notice', '#problems']"
+                                       ".map(s => s + ': ' + (document.querySelector(s) || {}).innerText)")
+            raise AssertionError(f"{selector} did not show in {timeout / 1000:g} s; the page shows {shown}") from None
 
     def wait_saved(self):
         self.page.wait_for_selector("#results a.report", timeout=60_000)
@@ -109,6 +107,25 @@ def tab(server, browser):
     yield t
     t.close()
     assert not [e for e in t.errors if "404" not in e], t.errors
+
+
+def _cli(argv: list[str], cwd) -> tuple[int, str, str]:
+    """``sim ARGV`` run in ``cwd`` (in this process: the command's own code, without a new
+    interpreter's start-up): ``(exit status, stdout, stderr)``."""
+    import contextlib
+    import io
+    import os
+
+    from sim.cli import main
+
+    out, err, here = io.StringIO(), io.StringIO(), os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(argv)
+    finally:
+        os.chdir(here)
+    return code, out.getvalue(), err.getvalue()
 
 
 def _rows(page) -> list[list[str]]:
@@ -152,7 +169,7 @@ def test_1_load_run_table_and_chart(tab):
 
 @pytest.mark.parametrize("rel,trials,first_variant", [
     ("d10/duel.yaml", 500, "base"),
-    ("cards/round-robin.yaml", 60, "A.deck=aggro, B.deck=aggro"),
+    ("cards/round-robin.yaml", 30, "A.deck=aggro, B.deck=aggro"),
 ])
 def test_10_every_system_runs(server, browser, rel, trials, first_variant):
     t = Tab(browser, server.url, file=rel)
@@ -225,11 +242,10 @@ def test_2_same_message_as_sim_validate(server, tab):
     try:
         tab.set_text(bad)
         p.wait_for_selector("#problems[data-ok='0']")
-        cli = subprocess.run([sys.executable, "-m", "sim", "validate", "typo.yaml"], cwd=server.root,
-                             capture_output=True, text=True)
-        assert cli.returncode == 2
+        code, _, err = _cli(["validate", "typo.yaml"], server.root)
+        assert code == 2
         page_msg = p.inner_text("#problem-text").replace("quickstart.yaml", "typo.yaml")
-        assert cli.stderr.strip() == f"error: {page_msg}"
+        assert err.strip() == f"error: {page_msg}"
     finally:
         (server.root / "typo.yaml").unlink()
 
@@ -310,9 +326,10 @@ def test_6_result_equals_sim_run_json(tab, server):
     href = p.get_attribute("#results a.report", "href")  # /runs/<scenario>/<run id>/report.html
     _, scenario, rid, _ = href.split("/", 4)[1:]
     kept = json.loads((server.root / "results" / scenario / rid / "summary.json").read_text())
-    cli = subprocess.run([sys.executable, "-m", "sim", "run", "quickstart.yaml", "--trials", "2500", "--seed", "99",
-                          "--json", "--no-write"], cwd=server.root, capture_output=True, text=True, check=True)
-    ref = json.loads(cli.stdout)
+    code, out, _ = _cli(["run", "quickstart.yaml", "--trials", "2500", "--seed", "99", "--json", "--no-write"],
+                        server.root)
+    assert code == 0
+    ref = json.loads(out)
     assert kept["results"] == ref["results"]  # every count, rate and interval, bit for bit
     for key in ("scenario_sha256", "seed", "trials", "common_random_numbers", "rule_options"):
         assert kept["provenance"][key] == ref["provenance"][key], key
@@ -507,6 +524,9 @@ def test_speed_quickstart_40000_a_variant(tab, server):
 def test_5_restart_keeps_history_and_a_stuck_stop_restarts_the_worker(server, browser):
     _, before = server.api("GET", "/api/runs")
     assert len(before["runs"]) >= 3
+    labelled = before["runs"][-1]["id"]
+    status, _ = server.api("POST", f"/api/runs/{labelled}/label", {"label": "before the restart"})
+    assert status == 200
     server.stop()
     again = Server(server.root, env={"MGSIM_SERVE_STOP_GRACE": "0.3"}).start()
     try:
@@ -517,8 +537,16 @@ def test_5_restart_keeps_history_and_a_stuck_stop_restarts_the_worker(server, br
             p.click("#righttabs button[data-tab='history']")
             shown = p.eval_on_selector_all("#history tr[data-run]", "rs => rs.map(r => r.dataset.run)")
             assert shown == [r["id"] for r in before["runs"]]
+            row = p.locator(f"#history tr[data-run='{labelled}']")
+            assert row.locator("input.label").input_value() == "before the restart"
             p.locator("#history button.show").first.click()
             p.wait_for_selector("#results table.results, #results .reading")
+            # Restore: the text that run played, back in the editor (unsaved)
+            p.click("#righttabs button[data-tab='history']")
+            row.locator("button.restore").click()
+            kept = json.loads((again.root / "results" / labelled / ".serve.json").read_text())["text"]
+            p.wait_for_function("t => window.mgsim.editor.getText() === t", arg=kept)
+            assert p.inner_text("#filestate") in ("unsaved changes", "saved")
             # Stop that the run cannot honour in 0.3 s: the worker is ended and a new one started
             p.click("#righttabs button[data-tab='results']")
             t.run(trials=50_000_000, wait=None, long=True)

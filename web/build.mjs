@@ -1,9 +1,10 @@
 // Bundle the workbench's front end once: web/src -> sim/serve/static (app.js, app.css,
-// index.html, LICENSES.txt), and record the hashes the test suite checks.
+// LICENSES.txt; the page itself, static/index.html, is written by hand there), and record
+// the hashes the test suite checks.
 // Run with `make web` (node and npm are needed here only, never by a user).
 import * as esbuild from "esbuild";
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync, copyFileSync, readdirSync, existsSync } from "node:fs";
+import { readFileSync, writeFileSync, readdirSync, existsSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -22,8 +23,10 @@ await esbuild.build({
   charset: "utf8",
   logLevel: "warning",
 });
-copyFileSync(join(here, "src", "app.css"), join(out, "app.css"));
-copyFileSync(join(here, "src", "index.html"), join(out, "index.html"));
+await esbuild.build({
+  entryPoints: [join(here, "src", "app.css")], bundle: true, minify: true, outfile: join(out, "app.css"),
+  logLevel: "warning",
+});
 
 // The licences of every package bundled (those reachable from main.js), from node_modules.
 const meta = await esbuild.build({

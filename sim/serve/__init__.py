@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import socket
-import sys
 from pathlib import Path
 from urllib.parse import quote
 
@@ -113,7 +112,9 @@ def serve(target: str | None = None, port: int | None = None, open_browser: bool
                                            timeout_graceful_shutdown=2, ws="none"))
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn shuts down cleanly, then passes Ctrl-C on
+        pass
     finally:
         sock.close()
-    sys.stdout.flush()
+    print("sim serve: stopped", flush=True)
     return 0

@@ -232,11 +232,20 @@ def _run_options(body: dict) -> dict:
     return {"trials": trials, "seed": seed, "precision": precision}
 
 
-@_guarded
-async def run(request: Request, st: State):
+async def _checked(request: Request) -> tuple[dict, str, str, dict]:
+    """``(body, text, label, check)`` of a request that sends the editor's text."""
     body = await _body(request)
     text, label = str(body["text"]), _label(body)
-    info = await run_in_threadpool(checks.check_text, text, label)
+    return body, text, label, await run_in_threadpool(checks.check_text, text, label)
+
+
+def _owner(body: dict) -> str:
+    return str(body.get("client") or "")[:64]
+
+
+@_guarded
+async def run(request: Request, st: State):
+    body, text, label, info = await _checked(request)
     if not info["ok"]:
         return _json({"check": info, "error": info["message"]}, 400)
     opts = _run_options(body)
@@ -254,15 +263,13 @@ async def run(request: Request, st: State):
     payload = {"text": text, "label": label, "file": body.get("path"), "path": path,
                "results": str(st.config.results), "run_label": str(body.get("run_label") or "")[:120],
                "confirm_over": None if body.get("confirmed") else st.config.confirm_over, **opts}
-    job = st.jobs.submit(kind, payload, owner=str(body.get("client") or "")[:64], title=info["name"])
+    job = st.jobs.submit(kind, payload, owner=_owner(body), title=info["name"])
     return _json({"job": job.public(), "check": info})
 
 
 @_guarded
 async def warm(request: Request, st: State):
-    body = await _body(request)
-    text, label = str(body["text"]), _label(body)
-    info = await run_in_threadpool(checks.check_text, text, label)
+    body, text, label, info = await _checked(request)
     if not info["ok"]:
         return _json({"warm": False})
     key = sha(text)
@@ -271,7 +278,7 @@ async def warm(request: Request, st: State):
         return _json({"warm": True})
     payload = {"text": text, "label": label}
     st.last_warm = payload
-    st.jobs.submit("warm", payload, owner=str(body.get("client") or "")[:64], title=key)
+    st.jobs.submit("warm", payload, owner=_owner(body), title=key)
     return _json({"warm": True, "system": info["system"]})
 
 
@@ -337,7 +344,7 @@ async def compare_runs(request: Request, st: State):
     out = {"rows": rows, "diff": diff, "groups": [{"variant": g["variant"], "reason": g["reason"]} for g in groups],
            "job": None}
     if any(g["items"] for g in groups):
-        job = st.jobs.submit("paired", {"groups": groups}, owner=str(body.get("client") or "")[:64],
+        job = st.jobs.submit("paired", {"groups": groups}, owner=_owner(body),
                              title="paired comparison")
         out["job"] = job.id
     return _json(out)

@@ -78,7 +78,7 @@ def win_rate_spec(rows: list[dict], side: str, terms: dict) -> dict:
                        f"of {terms['fights']}, with 95% Wilson intervals; the dashed line is 50%.",
         "title": f"win rate of {side}",
         "data": {"values": data},
-        "height": {"step": 13},
+        "height": {"step": 16 if len(variants) <= 6 else 11},
         "layer": [
             {"mark": {"type": "rule", "strokeWidth": 2},
              "encoding": {**rows_enc, "x": {"field": "lo", **x}, "x2": {"field": "hi"}}},

@@ -29,7 +29,10 @@ MAX_DIFF_LINES = 400
 
 
 def item_label(entry: dict, variant: str) -> str:
-    label = entry.get("label") or entry["id"].split("/", 1)[1]
+    """``quickstart · 23:32:36 · never boost``: the scenario, the run's label (else its UTC
+    start time, else its id) and the variant."""
+    created = str(entry.get("created") or "")
+    label = entry.get("label") or (created[11:19] + " UTC" if len(created) >= 19 else entry["id"].split("/", 1)[1])
     return f"{entry['scenario']} · {label} · {variant}"
 
 

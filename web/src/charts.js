@@ -31,6 +31,8 @@ export async function draw(el, spec) {
   }
   const faceted = "facet" in spec;
   const s = faceted ? spec : { width: "container", autosize: { type: "fit-x", contains: "padding" }, ...spec };
-  current = await embed(el, s, OPTIONS);
+  const narrow = el.clientWidth < 560; // a phone: the legend goes under the chart
+  const config = { ...OPTIONS.config, legend: { ...OPTIONS.config.legend, ...(narrow ? { orient: "bottom", direction: "vertical" } : {}) } };
+  current = await embed(el, s, { ...OPTIONS, config });
   return current;
 }

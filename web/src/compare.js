@@ -1,7 +1,8 @@
 // Compare: the ticked runs or variants side by side, the YAML diff, and the paired
 // differences the server computes (sim.study.paired, as `sim study` compare does).
 
-import { h, clear, pct, interval, int, num, signedPoints } from "./dom.js";
+import { h, clear, int, num, signedPoints } from "./dom.js";
+import { rateCells } from "./results.js";
 
 export function renderCompare(el, data) {
   clear(el);
@@ -12,9 +13,7 @@ export function renderCompare(el, data) {
       (c, i) => h("th", { class: i ? "num" : "" }, c)))),
     h("tbody", {}, rows.map((r) => h("tr", {},
       h("td", { class: "variant", text: r.label }),
-      h("td", { class: "num" }, h("b", {}, pct(r.win_rate)), " ", h("span", { class: "ci" }, interval(r.win_lo, r.win_hi))),
-      h("td", { class: "num" }, pct(r.loss_rate), " ", h("span", { class: "ci" }, interval(r.loss_lo, r.loss_hi))),
-      h("td", { class: "num" }, pct(r.draw_rate), " ", h("span", { class: "ci" }, interval(r.draw_lo, r.draw_hi))),
+      ...rateCells(r),
       h("td", { class: "num" }, num(r.mean_rounds)),
       h("td", { class: "num" }, int(r.trials)),
       h("td", { class: "num" }, String(r.seed))))))));

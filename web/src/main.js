@@ -241,7 +241,15 @@ async function stop() {
   }
 }
 
+// A job that reports no progress (a study) still shows that it runs, and for how long.
+setInterval(() => {
+  if (!S.job || S.gotProgress || !["running", "queued"].includes(S.job.state)) return;
+  const waited = (performance.now() - (S.runStarted || performance.now())) / 1000;
+  $("#progtext").textContent = `${S.job.state === "queued" ? "waiting" : `${S.job.kind} running`} · ${seconds(waited)}`;
+}, 500);
+
 function progress(p) {
+  S.gotProgress = !!(p && p.total);
   const fill = $("#barfill");
   const text = $("#progtext");
   if (!p || p.total === null || p.total === undefined) {

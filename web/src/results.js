@@ -17,6 +17,15 @@ function header(view, saved) {
     h("span", { class: "muted" }, " · " + bits.join(" · ") + " "), report);
 }
 
+// The win, loss and draw cells of a summary row: the rate in bold, its 95% interval after it.
+export function rateCells(r) {
+  return [
+    h("td", { class: "num" }, h("b", {}, pct(r.win_rate)), " ", h("span", { class: "ci" }, interval(r.win_lo, r.win_hi))),
+    h("td", { class: "num" }, pct(r.loss_rate), " ", h("span", { class: "ci" }, interval(r.loss_lo, r.loss_hi))),
+    h("td", { class: "num" }, pct(r.draw_rate), " ", h("span", { class: "ci" }, interval(r.draw_lo, r.draw_hi))),
+  ];
+}
+
 export function runTable(view, ticks) {
   const t = view.terms || {};
   const side = (view.sides && view.sides[0]) || "first side";
@@ -30,9 +39,7 @@ export function runTable(view, ticks) {
     const cells = [
       h("td", {}, box),
       h("td", { class: "variant", text: r.variant }),
-      h("td", { class: "num" }, h("b", {}, pct(r.win_rate)), " ", h("span", { class: "ci" }, interval(r.win_lo, r.win_hi))),
-      h("td", { class: "num" }, pct(r.loss_rate), " ", h("span", { class: "ci" }, interval(r.loss_lo, r.loss_hi))),
-      h("td", { class: "num" }, pct(r.draw_rate), " ", h("span", { class: "ci" }, interval(r.draw_lo, r.draw_hi))),
+      ...rateCells(r),
       h("td", { class: "num" }, num(r.mean_rounds)),
       h("td", { class: "num" }, int(r.trials)),
     ];
