@@ -368,3 +368,35 @@ def test_run_options_are_checked_with_a_sentence():
                         ({"precision": "0.7"}, "between 0 and 0.5"), ({"seed": "-1"}, "seed must be from 0")]:
         with pytest.raises(ValueError, match=words):
             _run_options(body)
+
+
+def test_engine_failure_is_a_sentence_and_the_traceback_goes_to_the_log(monkeypatch, capsys):
+    """A fault inside mgsim reaches the page as one sentence; its traceback only the server's log."""
+    import queue
+    import threading
+
+    from sim.serve import tasks, worker
+
+    def boom(job, ctx):
+        raise ZeroDivisionError("division by zero in a kernel")
+
+    def bad_scenario(job, ctx):
+        load_scenario_text("name: x\nsystem: mb4\n", "x.yaml")
+
+    monkeypatch.setitem(tasks.HANDLERS, "boom", boom)
+    monkeypatch.setitem(tasks.HANDLERS, "bad", bad_scenario)
+    requests, replies = queue.Queue(), queue.Queue()
+    for job in ({"id": "j1", "kind": "boom"}, {"id": "j2", "kind": "bad"}, None):
+        requests.put(job)
+    worker.main(requests, replies, threading.Event(), queue.Queue())
+    got = []
+    while not replies.empty():
+        got.append(replies.get())
+    errors = {m["job"]: m["message"] for m in got if m["type"] == "error"}
+    assert errors["j1"].startswith("The simulation failed (ZeroDivisionError: division by zero in a kernel).")
+    assert "not in your scenario" in errors["j1"] and "Traceback" not in errors["j1"]
+    assert errors["j2"].startswith("x.yaml, line 2, field system: unknown system 'mb4'. Did you mean 'mb41'?")
+    assert [m["type"] for m in got if m["job"] == "j1"] == ["started", "error", "done"]
+    log = capsys.readouterr().err
+    assert "Traceback" in log and "ZeroDivisionError" in log and "job j1 (boom) failed" in log
+    assert "job j2" not in log  # a scenario problem is no fault: no traceback
