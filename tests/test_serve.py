@@ -400,3 +400,15 @@ def test_engine_failure_is_a_sentence_and_the_traceback_goes_to_the_log(monkeypa
     log = capsys.readouterr().err
     assert "Traceback" in log and "ZeroDivisionError" in log and "job j1 (boom) failed" in log
     assert "job j2" not in log  # a scenario problem is no fault: no traceback
+
+
+def test_check_a_whole_file_study_without_a_text_loader(monkeypatch):
+    """A whole-file study kind that reads only files is checked from a private copy, and its
+    message names the page's file, not the copy."""
+    import sim.lethality as leth
+
+    monkeypatch.delattr(leth, "load_study_text")
+    text = (ROOT / "scenarios/studies/lethality-41-vs-d10.yaml").read_text()
+    assert check_text(text, "studies/l.yaml")["ok"]
+    info = check_text(text.replace("kind: lethality", "kind: lethality\n  sistems: [mb41]"), "studies/l.yaml")
+    assert not info["ok"] and info["message"].startswith("studies/l.yaml, line ") and "/tmp" not in info["message"]

@@ -478,8 +478,9 @@ def test_external_edit_shows_within_a_second(tab, server):
         path.write_text(original)
 
 
-def test_knobs_write_a_variant(tab):
+def test_knobs_write_a_variant_then_save(tab, server):
     p = tab.page
+    original = (server.root / "quickstart.yaml").read_text()
     p.click("#lefttabs button[data-left='knobs']")
     p.wait_for_selector("#knobs fieldset")
     p.fill("#knobs input[data-path='Akari.fury']", "6")
@@ -489,6 +490,15 @@ def test_knobs_write_a_variant(tab):
     assert "  - name: Akari.fury=6\n    set: {Akari.fury: 6}\n" in text
     assert "        fury: 5" in text  # the base scenario is unchanged
     p.wait_for_function("() => document.querySelector('#problems').innerText.includes('4 variant(s)')")
+    assert p.inner_text("#filestate") == "unsaved changes"
+    try:
+        p.keyboard.press("Control+s")
+        p.wait_for_function("() => document.querySelector('#filestate').innerText === 'saved'")
+        assert (server.root / "quickstart.yaml").read_text() == text
+        code, out, _ = _cli(["validate", "quickstart.yaml"], server.root)
+        assert code == 0 and "4 variant(s)" in out and "Akari.fury=6" in out
+    finally:
+        (server.root / "quickstart.yaml").write_text(original)
 
 
 # ---------------------------------------------------------------- speed (warm cache)

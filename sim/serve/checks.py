@@ -44,14 +44,32 @@ def _study(doc) -> dict | None:
         return None
     kind = file_kind(doc)
     if kind is not None:
-        mod = registry.get_kind(kind)
-        study = mod.load_study_text(doc.text, doc.path)
+        study = _whole_file(registry.get_kind(kind), doc)
         return {"kind": "study", "study_kind": kind, "name": study.name, "system": kind,
                 "seed": int(study.seed), "trials": int(study.trials), "variants": [], "whole_file": True}
     ls = load_study_document(doc)
     base = ls.loaded.base
     return {"kind": "study", "study_kind": ls.spec.kind, "name": ls.loaded.name, "system": ls.loaded.system,
             "seed": int(base.seed), "trials": int(base.trials), "variants": [], "whole_file": False}
+
+
+def _whole_file(mod, doc):
+    """A whole-file study kind's model of ``doc``: its ``load_study_text`` (the lethality study
+    has one), else its ``load_study`` on a private copy, with the copy's path in a message
+    replaced by the label the page gave."""
+    if hasattr(mod, "load_study_text"):
+        return mod.load_study_text(doc.text, doc.path)
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory(prefix="sim-serve-check-") as tmp:
+        path = Path(tmp) / Path(doc.path).name
+        path.write_text(doc.text, encoding="utf-8")
+        try:
+            return mod.load_study(path)
+        except ScenarioError as e:
+            raise ScenarioError(str(e).replace(str(path), doc.path), file=doc.path, line=e.line, field=e.field,
+                                detail=e.detail, problems=e.problems) from None
 
 
 def check_text(text: str, label: str) -> dict:

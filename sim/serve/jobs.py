@@ -205,8 +205,8 @@ class Jobs:
         with self._lock:
             if self._closed or job is not self._current or self._worker.generation != generation:
                 return
-            self._restart(f"stopped (the simulation did not stop within {self.stop_grace:g} s, so its "
-                          "process was ended and a new one started)", "stopped")
+            self._restart(f"the simulation did not stop within {self.stop_grace:g} s, so its process was "
+                          "ended and a new one started; nothing was written", "stopped")
 
     def _restart(self, message: str, state: str) -> None:
         """Kill the worker, end the current job with ``state``, start a new worker (lock held)."""

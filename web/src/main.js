@@ -109,6 +109,12 @@ async function save() {
 async function fileEvent(ev) {
   if (ev.path !== S.path || ev.gone) return;
   if (ev.sha === S.savedSha) return;
+  if (ev.text === editor.getText()) { // the disk now holds what the editor holds (our own save)
+    S.savedSha = ev.sha;
+    S.savedText = ev.text;
+    setFileState();
+    return;
+  }
   if (editor.getText() === S.savedText) {
     S.savedSha = ev.sha;
     S.savedText = ev.text;
