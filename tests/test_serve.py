@@ -173,6 +173,14 @@ def test_knobs_list_member_fields_and_card_numbers():
     assert fields["Akari.fury"]["value"] == 5 and fields["Akari.fury"]["type"] == "int"
     assert fields["Akari.policy.boost"]["value"] == "when-losing-by 4"
     assert "Akari.name" not in fields
+    assert fields["Akari.talents"]["value"] == []  # offered though the file gives none
+    preset = fields["Akari.policy.preset"]
+    assert preset["type"] == "choice" and preset["value"] == "" and len(preset["options"]) > 2
+    text, name = add_variant(QUICKSTART, {"Akari.policy.preset": preset["options"][1], "Akari.talents": ["Inflict"]})
+    akari = dict(load_scenario_text(text).variants)[name].sides[0].members[0]
+    assert akari.talents == ["Inflict"] and akari.policy.preset == preset["options"][1]
+    d10 = {f["path"] for g in knobs((ROOT / "scenarios/d10/duel.yaml").read_text())["groups"] for f in g["fields"]}
+    assert {"Molly.abilities.strength", "Molly.powers", "Molly.perks", "Molly.policy.preset"} <= d10
     cards = knobs((ROOT / "scenarios/cards/card-edits.yaml").read_text())
     paths = {f["path"]: f["value"] for g in cards["groups"] for f in g["fields"]}
     assert "cards.Sparkle Ruby.atk" in paths and "A.deck" in paths

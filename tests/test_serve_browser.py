@@ -78,7 +78,7 @@ class Tab:
         self.page.click("#run")
         if long:
             self.page.wait_for_selector("#confirm:not([hidden])", timeout=10_000)
-            assert "would take about" in self.page.inner_text("#confirm")
+            assert "take about" in self.page.inner_text("#confirm")  # before it starts, or after a chunk
             self.page.click("#confirm-go")
         if wait:
             self.wait(f"#results {wait}", 120_000)
@@ -314,6 +314,36 @@ def test_4_stop_long_run_then_next_run_works(tab, server):
     p.fill("#trials", "")
     tab.run(trials=1000)
     assert _rows(p)[0][6] == "1,000"
+
+
+def _worker_pid(server) -> int:
+    """The worker process: the server's child started by multiprocessing's spawn."""
+    from pathlib import Path
+
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            cmd = (stat.parent / "cmdline").read_bytes()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == server.proc.pid and b"spawn_main" in cmd:
+            return int(stat.parent.name)
+    raise AssertionError("no worker process found")
+
+
+def test_4_worker_crash_keeps_the_page_alive(tab, server):
+    """The worker dies in the middle of a run (killed): one sentence, a new worker, the next run works."""
+    import os
+    import signal
+
+    p = tab.page
+    tab.run(trials=50_000_000, wait=None, long=True)
+    p.wait_for_function("() => Number(document.querySelector('#progress').dataset.done || 0) > 0", timeout=60_000)
+    os.kill(_worker_pid(server), signal.SIGKILL)
+    tab.wait("#results p.error:has-text('stopped unexpectedly')", 15_000)
+    assert "Traceback" not in p.inner_text("#results")
+    tab.run(trials=700)
+    assert _rows(p)[0][6] == "700"
 
 
 # ---------------------------------------------------------------- 6: same as the CLI

@@ -1,8 +1,9 @@
 """Knobs: a form for the common fields, that writes a what-if as a new variant.
 
 :func:`knobs` lists, from the editor's text, the numbers a designer turns
-most: each member's fields (stats, Resolve, ``talents``, the ``policy``
-preset and its settings, d10 ``abilities``...), each card side's deck and
+most: each member's fields (stats, Resolve, ``talents`` or d10 ``powers``
+and ``perks``, the ``policy`` preset, a choice among the system's presets,
+and its settings, d10 ``abilities``...), each card side's deck and
 policy, and for the card game the numbers of every card in the decks played
 (``cards.<card>.<field>`` paths, as ``variants:`` write them).
 
@@ -58,6 +59,41 @@ def _fields(prefix: str, obj: dict, depth: int = 0) -> list[dict]:
     return out
 
 
+#: list fields offered for every member of a fight system, even when the file leaves them out
+LISTS = {"mb41": ("talents",), "mb-draft": ("talents",), "d10": ("powers", "perks")}
+
+
+def _presets(system: str) -> list[str]:
+    """The policy presets of a fight system (``policy.preset``), none for the others."""
+    if system in ("mb41", "mb-draft"):
+        from sim.systems.mb41.policies import PRESETS
+    elif system == "d10":
+        from sim.systems.d10.policies import PRESETS
+    else:
+        return []
+    return list(PRESETS)
+
+
+def _member_fields(system: str, member: dict) -> list[dict]:
+    """A member's fields (:func:`_fields`), with its list fields and its policy preset offered
+    even when unset; the preset as a choice among the system's presets."""
+    name = member["name"]
+    fields = _fields(name, member)
+    have = {f["path"] for f in fields}
+    for key in LISTS.get(system, ()):
+        if f"{name}.{key}" not in have and key not in member:
+            fields.append({"path": f"{name}.{key}", "field": key, "value": [], "type": "list"})
+    presets = _presets(system)
+    policy = member.get("policy")
+    if presets and (policy is None or isinstance(policy, dict)):
+        path = f"{name}.policy.preset"
+        current = (policy or {}).get("preset") or ""
+        fields = [f for f in fields if f["path"] != path]
+        fields.append({"path": path, "field": "policy.preset", "value": current, "type": "choice",
+                       "options": ["", *presets]})
+    return fields
+
+
 def _card_groups(data: dict) -> list[dict]:
     """The numbers of every card in the decks the sides play (pool values, with the
     scenario's own ``cards:`` block applied)."""
@@ -88,7 +124,8 @@ def _card_groups(data: dict) -> list[dict]:
 
 def knobs(text: str, label: str = "<editor>") -> dict:
     """``{"ok", "message", "groups": [{"title", "fields": [{"path", "field", "value", "type"}]}],
-    "variants"}`` for the editor's text (``ok`` false while the YAML does not parse)."""
+    "variants"}`` for the editor's text (``ok`` false while the YAML does not parse); ``type`` is
+    ``int``, ``float``, ``bool``, ``text``, ``list`` (of names) or ``choice`` (with ``options``)."""
     try:
         doc = load_yaml_text(text, label)
     except ScenarioError as e:
@@ -104,7 +141,8 @@ def knobs(text: str, label: str = "<editor>") -> dict:
             groups.append({"title": f"side {sname}", "fields": fields})
         for m in side.get("members") or []:
             if isinstance(m, dict) and isinstance(m.get("name"), str):
-                groups.append({"title": f"{sname} › {m['name']}", "fields": _fields(m["name"], m)})
+                groups.append({"title": f"{sname} › {m['name']}",
+                               "fields": _member_fields(str(data.get("system")), m)})
     if data.get("system") == "cards":
         groups += _card_groups(data)
     variants = [v.get("name") for v in data.get("variants") or [] if isinstance(v, dict)]

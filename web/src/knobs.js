@@ -4,6 +4,12 @@
 import { h, clear } from "./dom.js";
 
 function input(f) {
+  if (f.type === "choice") {
+    const el = h("select", { dataset: { path: f.path } },
+      f.options.map((o) => h("option", { value: o, text: o || "(none)" })));
+    el.value = f.value;
+    return el;
+  }
   if (f.type === "bool") {
     const el = h("input", { type: "checkbox", dataset: { path: f.path } });
     el.checked = !!f.value;

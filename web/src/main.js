@@ -183,7 +183,7 @@ async function checkNow(warm) {
   }
   box.dataset.ok = c.ok ? "1" : "0";
   updateButtons();
-  if (!$("#knobs").hidden) loadKnobs();
+  if (!$("#knobs").hidden && S.knobsText !== text) loadKnobs(); // the form follows the text, keeps its edits
 }
 
 // ---------------------------------------------------------------- runs
@@ -433,8 +433,10 @@ async function compareTicked() {
 // ---------------------------------------------------------------- knobs
 
 async function loadKnobs() {
+  const text = editor.getText();
+  S.knobsText = text;
   try {
-    const data = await post("/api/knobs", { text: editor.getText(), path: S.path });
+    const data = await post("/api/knobs", { text, path: S.path });
     renderKnobs($("#knobs"), data, addVariant);
   } catch (e) {
     renderMessage($("#knobs"), e.message, "error");
