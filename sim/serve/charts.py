@@ -65,7 +65,7 @@ def win_rate_spec(rows: list[dict], side: str, terms: dict) -> dict:
                          "interval": _interval(r[f"{outcome}_lo"], r[f"{outcome}_hi"])})
     order = ["win", "loss", "draw"]
     x = {"type": "quantitative", "scale": {"domain": [0, 1]},
-         "axis": {**_PCT, "title": f"share of {terms['fights']} (bars: 95% Wilson interval)"}}
+         "axis": {**_PCT, "title": f"share of {terms['fights']} (bars: 95% interval)"}}
     rows_enc = {"y": {"field": "variant", "type": "nominal", "sort": variants, "title": None,
                       "axis": {"labelLimit": 200}},
                 "yOffset": {"field": "outcome", "type": "nominal", "sort": order},

@@ -342,6 +342,11 @@ function onEvent(ev) {
     case "job-end":
       if (S.job && ev.job.id === S.job.id) {
         S.job = ev.job;
+        if (!S.last || ev.job.state !== "done") { // no trials were counted (a study), or it did not finish
+          const took = ev.job.started && ev.job.finished ? ` in ${seconds(ev.job.finished - ev.job.started)}` : "";
+          $("#progtext").textContent = `${ev.job.kind} ${ev.job.state}${took}`;
+          if (ev.job.state === "done") $("#barfill").style.width = "100%";
+        }
         if (ev.job.state === "stopped" && ev.job.message && ev.job.message !== "stopped") {
           renderMessage($("#results"), `Stopped: ${ev.job.message}`, "muted");
         }

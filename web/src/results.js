@@ -96,17 +96,17 @@ function studyTable(records) {
 export function renderStudy(el, view) {
   const run = view.run || {};
   const parts = [header(view, run)];
-  for (const s of view.sections) {
+  view.sections.forEach((s, i) => {
     parts.push(h("h3", { text: s.title || s.kind }));
     parts.push(h("p", { class: "reading" }, h("b", {}, "Reading. "), s.reading || ""));
     parts.push(notes(s.notes));
+    if (i === 0 && view.charts && view.charts.length && run.id) { // the report's first chart, then the table
+      parts.push(h("figure", { class: "studychart" },
+        h("img", { src: `/runs/${runUrl(run.id)}/${encodeURIComponent(view.charts[0])}`, alt: "the study's chart" })));
+    }
     const stems = Object.keys(s.tables || {});
     if (stems.length) parts.push(studyTable(s.tables[stems[0]]));
-  }
-  if (view.charts && view.charts.length && run.id) {
-    parts.push(h("figure", { class: "studychart" },
-      h("img", { src: `/runs/${runUrl(run.id)}/${encodeURIComponent(view.charts[0])}`, alt: "the study's chart" })));
-  }
+  });
   clear(el).append(...parts);
   el.dataset.kind = "study";
 }
