@@ -52,6 +52,16 @@ from .spec import ArmSpec, StudySpec
 #: separator of policy and arm in the arms' names (as policy-robustness)
 SEP = " | "
 BASE = "base"
+#: mechanics (mb41, the draft) whose holder acts only when her policy says so: (policy field, the
+#: value under which it never acts, the value the audit gives her). In a cell whose policy leaves
+#: the field off, the entry is played with the field on *and* paired with a base of its own with the
+#: same field on, so its value is the talent's rule alone (Battle Sorcery's +3 needs sorcery cast,
+#: seed 000 L1577; Defensive Switch, L1703, is played below her intercept share)
+POLICY_CONTEXT = {"battle_sorcery": ("sorcery", "never", "minor"),
+                  "defensive_switch": ("intercept", "never", "protect-below 50")}
+#: why an entry is skipped where it cannot act (:meth:`sim.study.entries.Entry.acts_in`)
+NOT_HERE = {"map": "acts only on a map (4.1's hex grid, the draft's positions); valued in the encounters that have one",
+            "hex": "acts only on 4.1's hex grid (the draft's positions do not play it)"}
 
 
 class Yardstick(StrictModel):
@@ -93,6 +103,13 @@ class Cell:
     yard: dict = field(default_factory=dict)       # holder -> (changes, wins (k, n))
     usage: dict = field(default_factory=dict)
     skipped: dict = field(default_factory=dict)
+    bases: dict = field(default_factory=dict)      # entry -> its own base's wins (a policy context)
+    context: dict = field(default_factory=dict)    # entry -> the policy context it is played in (text)
+    where: str = "none"                            # the map: none, hex, positions
+
+    def base_of(self, name: str) -> np.ndarray:
+        """The wins ``name``'s arm is paired with: its own base (:data:`POLICY_CONTEXT`) or the cell's."""
+        return self.bases.get(name, self.base)
 
 
 def _holder(spec: AuditSpec, entry: Entry) -> str | None:
@@ -201,30 +218,83 @@ def _yardsticks(ctx, spec, pol_name, changes0, n, cell) -> None:
         cell.yard[holder] = (deltas, np.vstack(rows))
 
 
-def measure(ctx, spec: AuditSpec, entries: list[Entry], encounter: str, n: int) -> list[Cell]:
-    """Every cell of this encounter (one per policy), ``n`` trials per arm."""
+def map_kind(model) -> str:
+    """The map a fight of ``model`` is played on: ``hex`` (4.1's grid), ``positions`` (the
+    draft's) or ``none`` (gridless; every system without either)."""
+    resolved = getattr(model, "resolved_rules", None)
+    if resolved is None:
+        return "none"
+    rules = resolved()
+    if rules.get("grid") == "hex":
+        return "hex"
+    return "positions" if (rules.get("positions") or 0) > 0 else "none"
+
+
+def _member_policy(model, who: str):
+    for side in getattr(model, "sides", None) or []:
+        for m in side.members:
+            if m.name == who:
+                return getattr(m, "policy", None)
+    return None
+
+
+def _context(model, who: str, entry: Entry) -> list:
+    """The policy change ``entry`` needs to act (:data:`POLICY_CONTEXT`) when ``who``'s policy in
+    ``model`` (the cell's base) leaves it off: ``[(path, policy)]``, or []."""
+    need = POLICY_CONTEXT.get(entry.mechanic)
+    pol = _member_policy(model, who) if need else None
+    if pol is None or getattr(pol, need[0], None) != need[1]:
+        return []
+    return [(f"{who}.policy", {**pol.model_dump(exclude={"preset"}), need[0]: need[2]})]
+
+
+def _entry(ctx, spec, e: Entry, pol, i: int, changes0: list, n: int, cell: Cell, base_model) -> None:
+    """Play ``e``'s arm in this cell (and its own base under a policy context); or say why not."""
+    if not e.acts_in(cell.where):
+        cell.skipped[e.name] = NOT_HERE[e.acts_on]
+        return
+    got = _changes(ctx, spec, e)
+    if got is None:
+        cell.skipped[e.name] = f"this encounter has no {e.holder} to hold it"
+        return
+    ch, sign = got
+    who = _holder(spec, e)
+    context = _context(base_model, who, e)
+    loc = ("study", "policies", i)
+    try:
+        if context:
+            label = f"{who}.policy.{POLICY_CONTEXT[e.mechanic][0]}: {POLICY_CONTEXT[e.mechanic][2]}"
+            own = ctx.arm(pol.name + SEP + f"{BASE} ({label})", changes0 + context, loc, set_key=False)
+            cell.bases[e.name] = ctx.metrics(own, n)["win"]
+            cell.context[e.name] = label
+        arm = ctx.arm(pol.name + SEP + e.name, changes0 + context + ch, loc, set_key=False)
+    except ScenarioError as err:
+        cell.skipped[e.name] = err.detail.split(". ")[0]
+        cell.bases.pop(e.name, None)
+        cell.context.pop(e.name, None)
+        return
+    cell.wins[e.name] = ctx.metrics(arm, n)["win"]
+    cell.sign[e.name] = sign * (1 if side_of(ctx, who) == 0 else -1)
+    cell.usage[e.name] = _usage(ctx, arm, who, e, min(spec.usage_trials, n), _usage_key(ctx))
+
+
+def _usage_key(ctx):
     from sim import rng
 
+    return rng.stream_key(ctx.seed, 1 << 22)  # streams of their own: counting uses changes no result
+
+
+def measure(ctx, spec: AuditSpec, entries: list[Entry], encounter: str, n: int) -> list[Cell]:
+    """Every cell of this encounter (one per policy), ``n`` trials per arm. An entry is played
+    only where it can act (:meth:`~sim.study.entries.Entry.acts_in` the cell's map), and under a
+    policy context when it needs one (:data:`POLICY_CONTEXT`)."""
     cells = []
-    usage_key = rng.stream_key(ctx.seed, 1 << 22)  # streams of their own: counting uses changes no result
     for i, pol in enumerate(spec.policies):
         changes0 = list(pol.changes.items())
         base_arm = ctx.arm(pol.name + SEP + BASE, changes0, ("study", "policies", i))
-        cell = Cell(encounter, pol.name, n, ctx.metrics(base_arm, n)["win"])
+        cell = Cell(encounter, pol.name, n, ctx.metrics(base_arm, n)["win"], where=map_kind(base_arm.model))
         for e in entries:
-            got = _changes(ctx, spec, e)
-            if got is None:
-                cell.skipped[e.name] = f"this encounter has no {e.holder} to hold it"
-                continue
-            ch, sign = got
-            try:
-                arm = ctx.arm(pol.name + SEP + e.name, changes0 + ch, ("study", "policies", i), set_key=False)
-            except ScenarioError as err:
-                cell.skipped[e.name] = err.detail.split(". ")[0]
-                continue
-            cell.wins[e.name] = ctx.metrics(arm, n)["win"]
-            cell.sign[e.name] = sign * (1 if side_of(ctx, _holder(spec, e)) == 0 else -1)
-            cell.usage[e.name] = _usage(ctx, arm, _holder(spec, e), e, min(spec.usage_trials, n), usage_key)
+            _entry(ctx, spec, e, pol, i, changes0, n, cell, base_arm.model)
         _yardsticks(ctx, spec, pol.name, changes0, n, cell)
         cells.append(cell)
     return cells

@@ -71,7 +71,7 @@ def _per_trial(entry: str, cells: list) -> tuple[np.ndarray | None, list]:
     got = [c for c in cells if entry in c.wins]
     if not got:
         return None, got
-    return np.mean([c.sign[entry] * (c.wins[entry] - c.base) for c in got], axis=0), got
+    return np.mean([c.sign[entry] * (c.wins[entry] - c.base_of(entry)) for c in got], axis=0), got
 
 
 def _exchange(holder: str, v: np.ndarray, got: list, alpha: float, seed: int) -> dict:
@@ -92,7 +92,7 @@ def _exchange(holder: str, v: np.ndarray, got: list, alpha: float, seed: int) ->
 def _robustness(entry: str, got: list, alpha: float) -> dict:
     diffs, signs = [], []
     for c in got:
-        a, b = (c.wins[entry], c.base) if c.sign[entry] > 0 else (c.base, c.wins[entry])
+        a, b = (c.wins[entry], c.base_of(entry)) if c.sign[entry] > 0 else (c.base_of(entry), c.wins[entry])
         d = rate_difference(a, b, alpha / max(len(got), 1))
         diffs.append(d["diff"])
         signs.append(1 if d["lo"] > 0 else (-1 if d["hi"] < 0 else 0))
@@ -113,7 +113,8 @@ def entry_rows(entries: list, cells: list, alpha: float, seed: int) -> tuple[pd.
         value, lo, hi = _t_interval(v, alpha / max(sizes[e.category], 1))
         counted = [c.usage.get(e.name) for c in got if c.usage.get(e.name) is not None]
         rows.append({"name": e.name, "category": e.category, "entry": e.status, "holder": e.holder,
-                     "cost_class": e.cost_class, "value": value, "lo": lo, "hi": hi,
+                     "cost_class": e.cost_class, "acts_on": e.acts_on,
+                     "encounters": len({c.encounter for c in got}), "value": value, "lo": lo, "hi": hi,
                      **_exchange(e.holder, v, got, alpha, seed), **_robustness(e.name, got, alpha),
                      "uses_per_fight": float(np.mean(counted)) if counted else float("nan"),
                      # no use counted and no effect seen (a passive whose hook counts no uses still shows
@@ -179,14 +180,15 @@ def cell_tables(cells: list, alpha: float) -> tuple[pd.DataFrame, pd.DataFrame]:
     enc, rows = [], []
     for c in cells:
         b = base_rate(c.base)
-        enc.append({"encounter": c.encounter, "policy": c.policy, "trials": c.n, "base_rate": b["rate"],
-                    "lo": b["lo"], "hi": b["hi"], "entries": len(c.wins), "skipped": len(c.skipped)})
+        enc.append({"encounter": c.encounter, "policy": c.policy, "map": c.where, "trials": c.n,
+                    "base_rate": b["rate"], "lo": b["lo"], "hi": b["hi"], "entries": len(c.wins),
+                    "skipped": len(c.skipped)})
         for name, w in c.wins.items():
-            a, z = (w, c.base) if c.sign[name] > 0 else (c.base, w)
+            a, z = (w, c.base_of(name)) if c.sign[name] > 0 else (c.base_of(name), w)
             d = rate_difference(a, z, alpha)
             rows.append({"encounter": c.encounter, "policy": c.policy, "name": name, "rate": float(w.mean()),
                          "value": d["diff"], "lo": d["lo"], "hi": d["hi"], "discordant": d["discordant"],
-                         "uses_per_fight": c.usage.get(name)})
+                         "uses_per_fight": c.usage.get(name), "context": c.context.get(name, "")})
         for name, why in c.skipped.items():
             rows.append({"encounter": c.encounter, "policy": c.policy, "name": name, "skipped": why})
     return pd.DataFrame(enc), pd.DataFrame(rows)
@@ -220,8 +222,16 @@ def _for_cost(df: pd.DataFrame, strong: bool, k: int = 5) -> str:
                      f"[{100 * r['lo']:+.1f}, {100 * r['hi']:+.1f}]" for r in d.to_dict("records"))
 
 
-def overview(system: str, df: pd.DataFrame, enc: pd.DataFrame, cells: list) -> tuple[str, list[str]]:
-    """The first screen: base rates, the outliers, the five strongest and weakest for their cost."""
+def unvalued(entries: list, cells: list) -> dict:
+    """Entries no cell played (skipped everywhere) -> the reasons the cells gave."""
+    return {e.name: "; ".join(dict.fromkeys(c.skipped[e.name] for c in cells if e.name in c.skipped))
+            for e in entries if not any(e.name in c.wins for c in cells)}
+
+
+def overview(system: str, df: pd.DataFrame, enc: pd.DataFrame, cells: list,
+             missing: dict | None = None) -> tuple[str, list[str]]:
+    """The first screen: base rates, the outliers, the five strongest and weakest for their cost,
+    the entries never used and those no cell could value (``missing``: name -> why)."""
     bases = "; ".join(f"{r['encounter']} / {r['policy']} {100 * r['base_rate']:.1f}% [{100 * r['lo']:.1f}, "
                       f"{100 * r['hi']:.1f}]" for r in enc.to_dict("records"))
     strong = df[df["outlier"] == "strong"].sort_values("excess", ascending=False)
@@ -241,6 +251,9 @@ def overview(system: str, df: pd.DataFrame, enc: pd.DataFrame, cells: list) -> t
     if never:
         parts.append(f"Never used by the policies ({len(never)}; their value is 0 by construction): "
                      f"{', '.join(never[:12])}{', ...' if len(never) > 12 else ''}.")
+    if missing:
+        parts.append(f"Not valued ({len(missing)}; no reference cell could play them): "
+                     + "; ".join(f"{k} ({why})" for k, why in missing.items()) + ".")
     own = df[df["entry"].isin(["edited", "invented"])]
     if len(own):
         parts.append("Not as in the catalog: " + "; ".join(f"{r['name']} ({r['entry']}): {_fmt(r)}, tier "
@@ -288,7 +301,7 @@ def sections(system: str, entries: list, cells: list, alpha: float, seed: int = 
     df, per = entry_rows(entries, cells, alpha, seed)
     df = add_tiers(flag_outliers(df), per, alpha)
     enc, long = cell_tables(cells, alpha)
-    reading, warnings = overview(system, df, enc, cells)
+    reading, warnings = overview(system, df, enc, cells, unvalued(entries, cells))
     level = f"{100 * (1 - alpha):g}%"
     first = cells[0]
     notes = [f"Value: the holder's change in win rate with the entry minus without it, averaged over the "

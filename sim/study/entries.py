@@ -21,11 +21,26 @@ A scenario's data block (``talents:``, ``powers:``, ``cards:``) edits entries
 and invents new ones; they are audited with their scenario numbers and keep
 their status (``edited``, ``invented``). The *holder* is ``tester`` (a girl of
 the first side; in the card game the first side's deck) or ``monster``.
+
+Where an entry can act (``acts_on``, mb41 and the draft, by its mechanic):
+``any`` fight; ``map``, only on a map, 4.1's hex grid or the draft's
+positions (:data:`MAP_MECHANICS`: movement, forced moves, terrain; gridless
+they never act, or, Get Over Here and Repel, act as a paid basic attack whose
+pull or push is lost: ``sim/systems/mb41/talents.py``); ``hex``, only on 4.1's
+hex grid (:data:`HEX_MECHANICS`: the draft's positions do not play them,
+``sim/systems/mb41/positions.py``). An encounter values an entry only where it
+can act (:func:`sim.study.audit.measure`); ``tests/test_audit.py`` holds the
+sets to the engine (gridless, each changes no trial but by what it pays).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: mechanics that act only on a map: 4.1's hex grid or the draft's positions
+MAP_MECHANICS = frozenset({"move_attack", "teleport", "extra_move", "sprint", "safe_place", "enemies_closer",
+                           "rough_going", "shove", "get_back", "lets_move"})
+#: mechanics that act only on 4.1's hex grid (not on the draft's positions)
+HEX_MECHANICS = frozenset({"slither", "lashing_ground", "mines", "scattering_shot", "create_barrier"})
 #: talent actions counted as "free or passive" (4.1 and the draft)
 FREE = ("free", "passive", "not-stated", "lost")
 MONSTER_GROUPS = ("boss", "monster", "minion")
@@ -35,8 +50,10 @@ MONSTER_GROUPS = ("boss", "monster", "minion")
 class Entry:
     """One entry to value: its ``name``, ``category``, ``holder`` (``tester`` or
     ``monster``), ``cost_class`` (a label: entries in one class should be worth
-    about the same), ``field`` (the member list it goes in) and ``status``
-    (``catalog``, ``edited`` or ``invented``)."""
+    about the same), ``field`` (the member list it goes in), ``status``
+    (``catalog``, ``edited`` or ``invented``), ``acts_on`` (``any``, ``map`` or
+    ``hex``: see the module docstring) and ``mechanic`` (mb41 and the draft:
+    its mechanic's code)."""
 
     name: str
     category: str
@@ -44,6 +61,13 @@ class Entry:
     cost_class: str
     field: str = "talents"
     status: str = "catalog"
+    acts_on: str = "any"
+    mechanic: str = ""
+
+    def acts_in(self, where: str) -> bool:
+        """Whether this entry can act in a fight on ``where`` (``none``, ``hex``, ``positions``)."""
+        return (self.acts_on == "any" or (self.acts_on == "map" and where in ("hex", "positions"))
+                or (self.acts_on == "hex" and where == "hex"))
 
 
 def _talent_cost_class(r) -> str:
@@ -68,10 +92,12 @@ def talent_entries(cat, status: dict | None = None) -> list[Entry]:
         action = getattr(r, "action", "not-stated")
         category = "monster" if monster else ("minor" if action == "minor" else
                                               "major" if action == "major" else "free or passive")
+        code = r.mechanic.get("code", "")
+        acts_on = "map" if code in MAP_MECHANICS else "hex" if code in HEX_MECHANICS else "any"
         # a row that is a choice (Ranged/Melee Defence) is one entry per choice
         for name in list((r.mechanic.get("variants") or {})) or [r.name]:
             out.append(Entry(name, category, "monster" if monster else "tester", _talent_cost_class(r),
-                             status=status.get(r.name, "catalog")))
+                             status=status.get(r.name, "catalog"), acts_on=acts_on, mechanic=code))
     return out
 
 
