@@ -338,10 +338,25 @@ def cmd_catalog(a) -> int:
 
     for r in rows:
         sim_flag = "yes" if r.get("simulated") else "no"
+        # the uses the engine plays when it plays the row (the book's text is in the line below)
+        uses = r["simulated_as"]["uses"].split(" (")[0] if r.get("simulated_as") else cell(r.get("uses"))
         print(f"{r['name']:<24} {cell(r.get('group')):<16} {cell(r.get('action')):<10} "
               f"cost {cell(r.get('cost')) or '-':<4} {cell(r.get('cost_stat')):<8} "
-              f"uses {cell(r.get('uses')) or '-':<12} simulated: {sim_flag}\n    {cell(r.get('effect'))}")
+              f"uses {uses or '-':<12} simulated: {sim_flag}\n    {cell(r.get('effect'))}")
+        if r.get("simulated_as"):  # what the engine plays, and where each number comes from
+            print(f"    {_simulated_line(a.system, r['simulated_as'])}")
     return 0
+
+
+def _simulated_line(system: str, sim: dict) -> str:
+    """``sim catalog``'s line of what the engine plays for a row (mb41, mb-draft, d10)."""
+    if system == "d10":
+        from sim.systems.d10.catalog.simulated import line
+
+        return line(sim)
+    from sim.systems.mb41.catalog.simulated import line
+
+    return line(sim, system)
 
 
 def cmd_play(a) -> int:

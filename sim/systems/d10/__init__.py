@@ -112,8 +112,10 @@ def summarize(counters: dict, inputs: Inputs, variant: str) -> dict:
 
 
 def catalog_rows() -> list[dict]:
-    """Every power and perk with its ``simulated`` flag, for ``sim catalog d10``."""
+    """Every power and perk with its ``simulated`` flag and, when simulated, what the engine
+    plays (``simulated_as``, :mod:`.catalog.simulated`), for ``sim catalog d10``."""
     from . import catalog
+    from .catalog.simulated import simulated_as
 
     out = []
     for r in catalog.entries():
@@ -121,6 +123,7 @@ def catalog_rows() -> list[dict]:
         row["group"] = r["kind"]
         row["action"] = ""
         row["uses"] = ""
+        row["simulated_as"] = simulated_as(r)
         out.append(row)
     return out
 

@@ -244,10 +244,13 @@ def summarize(counters: dict, inputs: Inputs, variant: str) -> dict:
 
 
 def catalog_rows() -> list[dict]:
-    """Every catalog entry (talents...) with its ``simulated`` flag, for ``sim catalog``."""
-    from .catalog import talents
+    """Every catalog entry (talents...) with its ``simulated`` flag and, when simulated, what
+    the engine plays (``simulated_as``: uses, cost, numbers and where each comes from,
+    :mod:`.catalog.simulated`), for ``sim catalog``."""
+    from .catalog import rows
+    from .catalog.simulated import simulated_as
 
-    return [dict(row) for row in talents()]
+    return [{**r.model_dump(mode="json"), "simulated_as": simulated_as(r)} for r in rows()]
 
 
 def report_charts() -> dict:
