@@ -190,6 +190,12 @@ def _measure_all(system, studies, n, seed, only, block, backend, progress):
     return cells, list(entries.values()), contexts
 
 
+def _block_notes(studies) -> list[str]:
+    """What the kernel does not play of the scenarios' data blocks (a cost or uses given to a
+    passive mechanic...), once each: first-screen warnings, never silently dropped."""
+    return list(dict.fromkeys(n for ls in studies for n in getattr(ls.loaded.data_catalog(), "notes", None) or []))
+
+
 def _result(system, studies, cells, entries, contexts, n, seed, out, write, results_root, talents):
     import sim
     from sim.runner import git_commit
@@ -201,6 +207,7 @@ def _result(system, studies, cells, entries, contexts, n, seed, out, write, resu
     alpha = studies[0].spec.alpha
     secs = sections(system, entries, cells, alpha, seed=contexts[0].seed)
     secs[0].assumptions = list(dict.fromkeys(a for ctx in contexts for a in assumptions(ctx.arms)))
+    secs[0].warnings = list(secs[0].warnings) + _block_notes(studies)
     name = f"audit-{system}"
     prov = {"audit": system, "encounters": [str(ls.loaded.path) for ls in studies],
             "encounter_sha256": {ls.loaded.name: ls.loaded.sha256 for ls in studies},

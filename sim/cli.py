@@ -221,8 +221,10 @@ def cmd_validate(a) -> int:
         print(json.dumps(study) if a.json else f"{a.file}: valid {study['kind']} study '{study['name']}'")
         return 0
     loaded = api.load(a.file)
+    cat = loaded.data_catalog()  # what a talents:/powers: block edits, invents and what is not played
     info = {"file": a.file, "name": loaded.name, "system": loaded.system,
-            "variants": [name for name, _ in loaded.variants], "valid": True}
+            "variants": [name for name, _ in loaded.variants], "valid": True,
+            "notes": cat.describe() if cat is not None else []}
     if study is not None:
         info["study"] = study["summary"]
     if a.json:
@@ -233,6 +235,9 @@ def cmd_validate(a) -> int:
     else:
         print(f"{a.file}: valid {loaded.system} scenario '{loaded.name}' with "
               f"{len(loaded.variants)} variant(s): {', '.join(info['variants'])}")
+    if not a.json:
+        for note in info["notes"]:
+            print(f"  note: {note}")
     return 0
 
 

@@ -77,6 +77,30 @@ def test_passive_mechanics_note_what_the_kernel_does_not_play():
     assert any("Glass Heart: cost, uses_per_scene not played" in n for n in inp.notes)
 
 
+def test_the_issues_example_is_never_played_for_free_without_a_word(tmp_path, capsys):
+    """Issue 36's own example, "+1 attack and +1 damage below half Resolve, 2 overcharge, once a
+    scene", is the low_resolve mechanic, which the kernel plays whenever its condition holds:
+    ``sim validate`` says the cost and the use limit are not played, and the audit classes it
+    with the free talents it plays like and warns on its first screen."""
+    from sim import api
+    from sim.cli import main
+
+    example = {"Glass Heart": {"mechanic": "low_resolve", "attack": 1, "damage": 1, "cost": 2,
+                               "cost_stat": "attack", "uses_per_scene": 1}}
+    f = tmp_path / "mine.yaml"
+    f.write_text(yaml.safe_dump(scenario(example)))
+    assert main(["validate", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert "note: talent Glass Heart: cost, uses_per_scene not played: mechanic low_resolve" in out
+    mine = tmp_path / "talents.yaml"
+    mine.write_text(yaml.safe_dump({"talents": example}))
+    res = api.audit("mb41", talents=mine, only=["Glass Heart"], trials=60, write=False,
+                    encounters=[ROOT / "scenarios" / "audit" / "mb41" / "duo-vs-brute.yaml"])
+    row = res.sections[0].tables["audit"].set_index("name").loc["Glass Heart"]
+    assert row["cost_class"] == "no cost, no limit" and row["entry"] == "invented"
+    assert any("Glass Heart: cost, uses_per_scene not played" in w for w in res.sections[0].warnings)
+
+
 def test_the_draft_edits_its_own_catalog():
     from sim.systems import mbdraft
 

@@ -44,6 +44,15 @@ class LoadedScenario:
     raw: dict[str, Any]
     text: str = ""
 
+    def data_catalog(self):
+        """The catalog overlay of the scenario's data block (mb41 and the draft: ``talents:``,
+        a ``ScenarioCatalog``; d10: ``powers:``, a ``PowerCatalog``), or None without one. Its
+        ``describe()`` says what the block edits or invents and what the kernel does not play."""
+        for name in ("talent_catalog", "power_catalog"):
+            if hasattr(self.base, name):
+                return getattr(self.base, name)()
+        return None
+
 
 def _system_module(doc: Document) -> tuple[str, ModuleType]:
     data = doc.data

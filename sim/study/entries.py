@@ -71,6 +71,13 @@ class Entry:
 
 
 def _talent_cost_class(r) -> str:
+    """What a use costs and how many there are, as played: a passive mechanic's ``cost`` and
+    ``uses`` are never played (:data:`sim.systems.mb41.talent_edits.PASSIVE`), so a designer's
+    "2 attack, 1/scene" on one is classed with the free ones it plays like."""
+    from sim.systems.mb41.talent_edits import PASSIVE
+
+    if (r.mechanic or {}).get("code") in PASSIVE:
+        return "no cost, no limit"
     cost = r.cost or 0
     stat = r.cost_stat or ""
     paid = "no cost" if not cost else f"{cost} {stat}".strip()
