@@ -249,7 +249,9 @@ def overview(system: str, df: pd.DataFrame, enc: pd.DataFrame, cells: list,
              f"Strongest for their cost: {_for_cost(df, True)}.",
              f"Weakest for their cost: {_for_cost(df, False)}."]
     if never:
-        parts.append(f"Never used by the policies ({len(never)}; their value is 0 by construction): "
+        what = ("Changed no trial's outcome in any cell (d10 counts no uses: an entry may act and still "
+                "never decide a fight there" if system == "d10" else "Never used by the policies")
+        parts.append(f"{what} ({len(never)}; their value is 0 by construction): "
                      f"{', '.join(never[:12])}{', ...' if len(never) > 12 else ''}.")
     if missing:
         parts.append(f"Not valued ({len(missing)}; no reference cell could play them): "
@@ -313,7 +315,8 @@ def sections(system: str, entries: list, cells: list, alpha: float, seed: int = 
              f"(median of the others; tolerance the larger of {100 * TOLERANCE:g} points and {MADS:g} scaled "
              "MADs). Robustness: each cell's own paired interval; 'flips' means significant in both directions."]
     if system == "d10":
-        notes.append("d10 counts no per-power uses: never-used is not flagged.")
+        notes.append("d10 counts no per-power uses: 'never used' means that no trial of any cell changed its "
+                     "outcome with the entry.")
     over = Section(kind="audit", title=f"Audit of the {system} catalog", reading=reading,
                    tables={"audit": df, "cells": long, "encounters": enc}, notes=notes, warnings=warnings,
                    base=base_rate(first.base, f"{first.encounter}, {first.policy}"))
