@@ -37,7 +37,10 @@ def test_the_audit_flags_a_disguised_stat_bump_as_an_outlier_for_its_cost(tmp_pa
     res = api.audit("mb41", talents=f, only=[*PEERS, "Lucky Ribbon"], trials=600, write=False)
     table = res.sections[0].tables["audit"].set_index("name")
     ribbon = table.loc["Lucky Ribbon"]
-    assert ribbon["entry"] == "invented" and ribbon["cost_class"] == "1 attack, 2/scene"
+    # the Fear Aura mechanic applies whenever it stands: its "1 attack, 2/scene" is never played, so it is
+    # classed as it plays, and the first screen says so
+    assert ribbon["entry"] == "invented" and ribbon["cost_class"] == "no cost, no limit"
+    assert any("Lucky Ribbon: cost, uses_per_scene not played" in w for w in res.sections[0].warnings)
     assert ribbon["outlier"] == "strong", table[["value", "lo", "hi", "class_centre", "tolerance", "outlier"]]
     assert ribbon["stat_lo"] >= 2  # worth at least the +2 Attack it hides
     assert (table.loc[PEERS, "outlier"] == "").all()  # the catalog's peers are not flagged
