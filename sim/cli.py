@@ -359,7 +359,7 @@ def _simulated_line(system: str, sim: dict) -> str:
         from sim.systems.d10.catalog.simulated import line
 
         return line(sim)
-    from sim.systems.mb41.catalog.simulated import line
+    from sim.systems.mb41.simulated import line
 
     return line(sim, system)
 

@@ -58,7 +58,7 @@ def test_the_uses_and_cost_shown_are_the_compiled_slot(system):
     overcharge cost the catalog says it plays."""
     from sim.systems.mb41 import catalog as catalog41
     from sim.systems.mb41 import kernel as K
-    from sim.systems.mb41.catalog.simulated import simulated_as
+    from sim.systems.mb41.simulated import simulated_as
     from sim.systems.mb41.talent_edits import PASSIVE
     from sim.systems.mb41.talents import LABYRINTH_MECHANICS, fill_slots
     from sim.systems.mbdraft import catalog as draft

@@ -246,9 +246,9 @@ def summarize(counters: dict, inputs: Inputs, variant: str) -> dict:
 def catalog_rows() -> list[dict]:
     """Every catalog entry (talents...) with its ``simulated`` flag and, when simulated, what
     the engine plays (``simulated_as``: uses, cost, numbers and where each comes from,
-    :mod:`.catalog.simulated`), for ``sim catalog``."""
+    :mod:`.simulated`), for ``sim catalog``."""
     from .catalog import rows
-    from .catalog.simulated import simulated_as
+    from .simulated import simulated_as
 
     return [{**r.model_dump(mode="json"), "simulated_as": simulated_as(r)} for r in rows()]
 

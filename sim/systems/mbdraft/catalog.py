@@ -142,8 +142,8 @@ def simulated_names() -> list[str]:
 
 def catalog_rows() -> list[dict]:
     """Rows for ``sim catalog mb-draft``: the draft's talents (the adversaries are 4.1's), each
-    with what the engine plays (``simulated_as``, :mod:`sim.systems.mb41.catalog.simulated`)."""
-    from sim.systems.mb41.catalog.simulated import simulated_as
+    with what the engine plays (``simulated_as``, :mod:`sim.systems.mb41.simulated`)."""
+    from sim.systems.mb41.simulated import simulated_as
 
     return [{**r.model_dump(mode="json", exclude={"aliases", "range_hexes"}),
              "simulated_as": simulated_as(r, SYSTEM)} for r in rows()]
