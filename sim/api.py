@@ -116,7 +116,7 @@ def run(scenario, *, trials: int | None = None, precision: float | None = None, 
 
 def _run_and_write(loaded, kw, seed, out, results_root, resume):
     """Run with a checkpoint owned by this run, then write the report (see :func:`run`)."""
-    from sim.runner import claim_checkpoint, run_loaded
+    from sim.runner import RunCancelled, claim_checkpoint, run_loaded
 
     target = _target(loaded, seed, out, results_root)
     ckpt, lock, notices = claim_checkpoint(checkpoint_path(loaded, seed, results_root, out),
@@ -124,8 +124,16 @@ def _run_and_write(loaded, kw, seed, out, results_root, resume):
     try:
         for line in notices:
             print(line, file=sys.stderr)
-        result = run_loaded(loaded, **kw, checkpoint=ckpt, resume=resume, keep_checkpoint=True)
-        written = _write_report(result, target, ckpt)
+        try:
+            result = run_loaded(loaded, **kw, checkpoint=ckpt, resume=resume, keep_checkpoint=True)
+        except RunCancelled as e:
+            e.resume = f"sim run {loaded.path} --resume" + (f" --out {out}" if out is not None else "") + \
+                " and the same options"
+            raise
+        try:
+            written = _write_report(result, target, ckpt)
+        except KeyboardInterrupt:
+            raise RunCancelled(result.provenance.get("trials"), ckpt, f"sim report {ckpt}") from None
         for p in (ckpt, ckpt.with_name(ckpt.name + ".tmp.npz")):
             p.unlink(missing_ok=True)
         return result, written

@@ -499,6 +499,14 @@ COMMANDS = {"dice": cmd_dice, "validate": cmd_validate, "run": cmd_run, "report"
             "serve": cmd_serve}
 
 
+def _interrupted(e: KeyboardInterrupt) -> str:
+    """The paragraph of a Ctrl-C: what was kept and how to go on (:meth:`RunCancelled.message`)."""
+    message = getattr(e, "message", None)
+    if callable(message):
+        return message()
+    return "interrupted; nothing was written"
+
+
 def main(argv=None) -> int:
     from sim.dice import DiceError
     from sim.report.atomic import OutputExistsError, OutputPathError, ReportWriteError
@@ -519,8 +527,8 @@ def main(argv=None) -> int:
     except FileNotFoundError as e:
         print(f"error: no such file: {e.filename}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("interrupted; no report was written (run again with --resume to continue)", file=sys.stderr)
+    except KeyboardInterrupt as e:
+        print(_interrupted(e), file=sys.stderr)
         return 130
     except Exception as e:  # an unexpected failure: short message unless debugging
         if os.environ.get("SIM_DEBUG"):

@@ -45,7 +45,7 @@ def _si(x: float) -> str:
     for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
         if x >= scale:
             return f"{x / scale:.1f}{unit}"
-    return f"{x:.0f}"
+    return f"{x:.0f}" if x >= 10 else f"{x:.2g}"
 
 
 class Progress:
@@ -88,6 +88,17 @@ class Progress:
         if self._last is None or now - self._last >= PLAIN_EVERY_S:
             self._last = now
             self._line()
+
+    def working(self, seconds: float) -> None:
+        """A chunk has been running for ``seconds`` (slow trials): a plain line at most every
+        :data:`PLAIN_EVERY_S` seconds saying so, so a long chunk is not silent."""
+        if self._bar is not None:
+            self._bar.refresh()
+            return
+        now = self.clock()
+        if self._last is None or now - self._last >= PLAIN_EVERY_S:
+            self._last = now
+            print(self.line() + f"; trials in progress for {_hms(seconds)}", file=self.stream, flush=True)
 
     def line(self, final: bool = False) -> str:
         """The plain progress line (``final``: the closing line)."""
@@ -140,6 +151,10 @@ class CallbackProgress:
 
     def update(self, n: int) -> None:
         self.n += int(n)
+        self.fn(self.n, max(self.total, self.n), self.estimate)
+
+    def working(self, seconds: float) -> None:
+        """A long chunk is still running: ``f`` is called again with the same counts."""
         self.fn(self.n, max(self.total, self.n), self.estimate)
 
     def close(self, final: bool = True) -> None:

@@ -36,12 +36,15 @@ import numpy as np
 import pandas as pd
 
 import sim
+from sim import cancel as _cancel
 from sim import rng
 from sim.progress import make_progress, trials_for_precision
 from sim.results import RunResult
 from sim.stats import mean_and_se_from_hist, rate_table, wilson_half_width
 
 CHUNK = 1 << 18
+#: seconds of work a chunk aims at (:class:`sim.cancel.Chunker`); ``None``: every chunk is :data:`CHUNK`
+CHUNK_TARGET_S: float | None = _cancel.TARGET_S
 PRECISION_FLOOR = 10_000
 CHECKPOINT_EVERY_S = 5.0
 
@@ -51,25 +54,35 @@ class RunError(ValueError):
 
 
 class RunCancelled(KeyboardInterrupt):
-    """A run stopped because its ``cancel`` said so (``api.run(cancel=...)``).
+    """A run stopped because its ``cancel`` said so (``api.run(cancel=...)``) or by Ctrl-C.
 
     A :class:`KeyboardInterrupt`, so every caller that keeps work on Ctrl-C
     (the checkpoint is saved with the trials finished so far) keeps it on a
-    cancel too; ``done`` is the trials finished per variant.
+    cancel too; ``done`` is the trials finished per variant; ``checkpoint``
+    the file that keeps them (``None``: nothing was kept, e.g. ``--no-write``);
+    ``resume``: the command that continues the work (``None``: none).
     """
 
-    def __init__(self, done: dict | None = None):
+    def __init__(self, done: dict | None = None, checkpoint=None, resume: str | None = None):
         super().__init__("cancelled")
         self.done = dict(done or {})
+        self.checkpoint = checkpoint
+        self.resume = resume
+
+    def message(self) -> str:
+        """One paragraph for the terminal: what was kept and how to go on."""
+        trials = sum(self.done.values())
+        if self.checkpoint is None:
+            return ("interrupted; nothing was written and nothing is kept (a run with --no-write keeps "
+                    "no checkpoint)")
+        how = f" Continue with `{self.resume}`." if self.resume else ""
+        return (f"interrupted; no report was written. The {trials:,} trials finished are kept in "
+                f"{self.checkpoint}.{how}")
 
 
 def cancel_requested(cancel) -> bool:
-    """Whether ``cancel`` asks to stop: ``None`` (never), an object with
-    ``is_set()`` (a :class:`threading.Event`) or a function returning a bool."""
-    if cancel is None:
-        return False
-    is_set = getattr(cancel, "is_set", None)
-    return bool(is_set() if is_set is not None else cancel())
+    """Whether ``cancel`` asks to stop (:func:`sim.cancel.requested`)."""
+    return _cancel.requested(cancel)
 
 
 @dataclass
@@ -96,6 +109,9 @@ def _task(system: str, inputs, start: int, count: int, key, threads: int | None)
 def _merge(a: dict | None, b: dict) -> dict:
     if a is None:
         return {k: v.copy() for k, v in b.items()}
+    if a.keys() != b.keys() or any(a[k].shape != v.shape for k, v in b.items()):
+        raise RunError("the counters of the checkpoint resumed do not fit this scenario's (a damaged "
+                       "checkpoint): remove it and run without --resume")
     for k, v in b.items():
         a[k] += v
     return a
@@ -188,9 +204,16 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
     try:
         _simulate(loaded.system, variants, request, workers, threads, bar, ckpt, backend, cancel)
         finished = True
-    except BaseException:
+    except KeyboardInterrupt as e:  # Ctrl-C or a cancel: keep the trials finished
         if ckpt is not None:
             ckpt.save(variants, force=True)
+        stop = e if isinstance(e, RunCancelled) else RunCancelled()
+        stop.done = {v.name: v.done for v in variants}
+        stop.checkpoint = ckpt.path if ckpt is not None else None
+        raise stop from None
+    except BaseException:
+        if ckpt is not None:
+            ckpt.save(variants, force=True, quiet=True)
         raise
     finally:
         if bar is not None:
@@ -284,34 +307,81 @@ def _advance(system, variants, goals, workers, threads, bar, ckpt=None, backend=
     """Run every variant ``v`` up to ``goals[v]`` trials (never fewer than done).
 
     Chunks of one variant are merged in order, so ``done`` is always a
-    contiguous prefix of trials (what a checkpoint records). With a dask
+    contiguous prefix of trials (what a checkpoint records). In this process
+    the chunks follow the measured cost of a trial (:func:`chunker`) and run
+    through :func:`sim.cancel.call`, so Ctrl-C or ``cancel`` stops within about
+    a chunk (:data:`CHUNK_TARGET_S`) and keeps every whole chunk. With a dask
     ``backend`` its tasks stream back as they finish, in order per variant.
     """
     if backend is not None:
         _merge_all(_remote(backend, system, variants, goals), variants, bar, ckpt, cancel)
         return
+    if all(v.done >= g for v, g in zip(variants, goals)):
+        return
+    if threads:
+        import numba
+
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    sizes = chunker(CHUNK, threads if workers == 1 else 1)
+    if workers > 1:
+        # one chunk here measures a trial; the pool's tasks are then sized from it
+        vi = next(i for i, (v, g) in enumerate(zip(variants, goals)) if v.done < g)
+        _local_chunks(system, variants, vi, variants[vi].done + sizes.size(goals[vi] - variants[vi].done),
+                      sizes, bar, ckpt, cancel)
+        _pool(system, variants, goals, workers, threads, bar, ckpt, cancel, sizes)
+        return
+    for vi, goal in enumerate(goals):
+        _local_chunks(system, variants, vi, goal, sizes, bar, ckpt, cancel)
+
+
+def chunker(cap: int, threads: int | None = None) -> _cancel.Chunker:
+    """Chunk sizes for this run: from one trial per thread, growing toward
+    :data:`CHUNK_TARGET_S` seconds a chunk, at most ``cap``; fixed at ``cap``
+    when :data:`CHUNK_TARGET_S` is ``None``."""
+    if CHUNK_TARGET_S is None:
+        return _cancel.Chunker(cap, floor=cap)
+    import numba
+
+    n = threads or numba.get_num_threads()
+    return _cancel.Chunker(cap, floor=max(1, int(n)), target_s=CHUNK_TARGET_S)
+
+
+def _local_chunks(system, variants, vi, goal, sizes, bar, ckpt, cancel):
+    """Variant ``vi`` up to ``goal`` trials, chunk by chunk in this process."""
+    import time
+
+    v = variants[vi]
+    heartbeat = getattr(bar, "working", None)
+    while v.done < goal:
+        count = sizes.size(goal - v.done)
+        t0 = time.monotonic()
+        try:
+            counters = _cancel.call(_task, system, v.inputs, v.done, count, v.key, None, cancel=cancel,
+                                    heartbeat=heartbeat)
+        except _cancel.Stopped as e:
+            if e.has_result:  # the chunk in progress ended whole: keep it
+                _merge_all([((vi, v.done, count), e.result)], variants, bar, ckpt)
+            raise RunCancelled({w.name: w.done for w in variants}) from None
+        sizes.record(count, time.monotonic() - t0)
+        _merge_all([((vi, v.done, count), counters)], variants, bar, ckpt, cancel)
+
+
+def _pool(system, variants, goals, workers, threads, bar, ckpt, cancel, sizes):
+    """The rest of the trials in ``workers`` joblib processes, tasks sized by ``sizes``."""
+    from joblib import Parallel, delayed
+
     tasks = []
     for vi, (v, goal) in enumerate(zip(variants, goals)):
         start = v.done
         while start < goal:
-            count = min(CHUNK, goal - start)
+            count = sizes.size(goal - start)
             tasks.append((vi, start, count))
             start += count
     if not tasks:
         return
-    if workers == 1:
-        if threads:
-            import numba
-
-            numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-        results = (_task(system, variants[vi].inputs, s, c, variants[vi].key, None)
-                   for vi, s, c in tasks if not _check_cancel(cancel, variants))
-    else:
-        from joblib import Parallel, delayed
-
-        par = Parallel(n_jobs=workers, backend="loky", return_as="generator")
-        results = par(delayed(_task)(system, variants[vi].inputs, s, c, variants[vi].key, threads)
-                      for vi, s, c in tasks)
+    par = Parallel(n_jobs=workers, backend="loky", return_as="generator")
+    results = par(delayed(_task)(system, variants[vi].inputs, s, c, variants[vi].key, threads)
+                  for vi, s, c in tasks)
     _merge_all(zip(tasks, results), variants, bar, ckpt, cancel)
 
 
@@ -334,6 +404,40 @@ def _merge_all(pairs, variants, bar, ckpt, cancel=None):
         if ckpt is not None:
             ckpt.save(variants)
         _check_cancel(cancel, variants)
+
+
+class CheckpointWriteError(RunError):
+    """A checkpoint could not be written; the message names what is kept."""
+
+
+def write_npz(path: Path, arrays: dict, owner, trials: int, quiet: bool = False,
+              resume: str = "the same command with --resume") -> None:
+    """Write ``arrays`` to ``path`` atomically (a temporary sibling, then a rename).
+
+    ``owner`` remembers the trials of its last good write (``owner.kept``) for
+    the message of a failed one (:class:`CheckpointWriteError`, no temporary
+    file left); ``quiet``: a failure is ignored (the caller is failing already).
+    """
+    tmp = path.with_name(path.name + ".tmp.npz")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(tmp, **arrays)
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        if quiet:
+            return
+        kept = getattr(owner, "kept", None)
+        what = (f"{kept:,} trials finished earlier are kept in {path}; continue with {resume} once "
+                "the problem is fixed" if kept is not None and path.is_file() else
+                "no checkpoint had been written yet, so nothing is kept; run again once the problem is fixed")
+        raise CheckpointWriteError(
+            f"could not write the checkpoint {path} ({e.strerror or e}); the run stopped there and "
+            f"wrote no report. {what[0].upper()}{what[1:]}.") from None
+    owner.kept = int(trials)
 
 
 #: identity of a checkpoint: a run of another scenario text, seed or variant list cannot continue it
@@ -361,8 +465,15 @@ class _Checkpoint:
                      "request": dict(request), "scenario_text": getattr(loaded, "text", ""),
                      "scenario_path": str(loaded.path), "workers": int(workers),
                      "threads": int(threads) if threads else None, "complete": False}
+        self.kept: int | None = None  # trials in the last checkpoint written (or restored)
 
-    def save(self, variants, force: bool = False, complete: bool = False):
+    def save(self, variants, force: bool = False, complete: bool = False, quiet: bool = False):
+        """Write the counters (at most every :data:`CHECKPOINT_EVERY_S` s unless ``force``).
+
+        A failed write (disk full, quota, a file size limit) leaves no temporary
+        file and raises :class:`CheckpointWriteError` naming what is kept (the
+        last checkpoint written, if any); ``quiet``: say nothing (a run that is
+        failing already)."""
         import json
 
         now = self._time()
@@ -374,10 +485,7 @@ class _Checkpoint:
         for i, v in enumerate(variants):
             for k, a in (v.counters or {}).items():
                 arrays[f"v{i}:{k}"] = a
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp.npz")
-        np.savez(tmp, **arrays)
-        os.replace(tmp, self.path)
+        write_npz(self.path, arrays, self, sum(v.done for v in variants), quiet)
 
     def restore(self, variants) -> bool:
         """Continue from the file (False when there is none); refuse another run's."""
@@ -398,6 +506,7 @@ class _Checkpoint:
         for i, v in enumerate(variants):
             v.counters = counters[i] or None
             v.done = int(done[i]) if counters[i] else 0
+        self.kept = sum(v.done for v in variants)
         return True
 
     def remove(self):
@@ -418,28 +527,91 @@ def _request_diffs(old: dict, new: dict) -> list[str]:
 def read_checkpoint(path) -> tuple[dict, np.ndarray, list[dict]]:
     """``(meta, done per variant, counters per variant)`` of a checkpoint file.
 
-    Raises :class:`RunError` for a file that is not a readable mgsim checkpoint.
+    Checked before use (:mod:`sim.checkfile`): sizes and dtypes, the run's
+    description (:func:`_check_meta`), one ``done`` per variant, counters of
+    whole non-negative numbers, the same counters for every variant, and
+    every variant's outcomes and rounds adding up to its ``done``. Raises
+    :class:`RunError` (one paragraph) for a file that fails any of it.
     """
-    import json
-    import zipfile
+    from sim import checkfile as cf
 
     path = Path(path)
     try:
-        with np.load(path, allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"]))
-            done = z["done"].copy()
-            counters = []
-            for i in range(len(done)):
-                prefix = f"v{i}:"
-                counters.append({k[len(prefix):]: z[k].copy() for k in z.files if k.startswith(prefix)})
+        arrays = cf.load_arrays(path)
+        meta = cf.read_meta(path, arrays)
+        if meta.get("kind") == "study":
+            raise cf.DamagedCheckpoint(f"{path} is a study's checkpoint, not a run's: write its report "
+                                       f"with `sim report {path}`, or continue it with `sim study FILE --resume`")
+        _check_meta(path, meta)
+        done = cf.counts(path, cf.need(path, arrays, "done", kind="i", ndim=1), "'done'")
+        counters = _check_counters(path, arrays, meta, done)
     except FileNotFoundError:
         raise RunError(f"{path}: no such checkpoint file") from None
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as e:
-        raise RunError(f"{path} is not a readable mgsim checkpoint ({type(e).__name__}: {e}); "
-                       "checkpoints are the hidden .checkpoint-*.npz files a run leaves") from None
-    if not isinstance(meta, dict):
-        raise RunError(f"{path} is not an mgsim checkpoint (no run description inside)")
+    except cf.DamagedCheckpoint as e:
+        raise RunError(str(e)) from None
     return meta, done, counters
+
+
+def _check_meta(path, meta: dict) -> None:
+    """The fields of a run checkpoint's ``meta`` with their types (:mod:`sim.checkfile`)."""
+    from sim import checkfile as cf
+
+    cf.meta_field(path, meta, "sha256", "str")
+    cf.meta_field(path, meta, "seed", "int", lo=0, hi=2**63 - 1)
+    cf.meta_field(path, meta, "crn", "bool")
+    names = cf.meta_field(path, meta, "variants", "list")
+    if not names or not all(isinstance(n, str) for n in names):
+        raise cf.damaged(path, "its variant list is empty or not a list of names")
+    cf.meta_field(path, meta, "version", "str")
+    cf.meta_field(path, meta, "complete", "bool", optional=True)
+    cf.meta_field(path, meta, "scenario_text", "str", optional=True)
+    cf.meta_field(path, meta, "scenario_path", "str", optional=True)
+    cf.meta_field(path, meta, "workers", "int", optional=True, lo=1, hi=256)
+    cf.meta_field(path, meta, "threads", "int", optional=True, lo=1, hi=1024)
+    req = cf.meta_field(path, meta, "request", "dict", optional=True)
+    if req is not None:
+        cf.meta_field(path, req, "trials", "int", optional=True, lo=1, hi=10**10)
+        cf.meta_field(path, req, "precision", "float", optional=True, lo=0, hi=0.5)
+        cf.meta_field(path, req, "max_trials", "int", optional=True, lo=1, hi=10**12)
+
+
+def _check_counters(path, arrays: dict, meta: dict, done: np.ndarray) -> list[dict]:
+    """Counters per variant, checked against ``done`` (see :func:`read_checkpoint`)."""
+    from sim import checkfile as cf
+
+    n = len(meta["variants"])
+    if len(done) != n:
+        raise cf.damaged(path, f"'done' has {len(done)} entries for {n} variants")
+    counters: list[dict] = [{} for _ in range(n)]
+    for key, a in arrays.items():
+        if key in ("meta", "done"):
+            continue
+        head, _, name = key.partition(":")
+        if not (head[:1] == "v" and head[1:].isdigit() and name) or int(head[1:]) >= n:
+            raise cf.damaged(path, f"it holds an array {key!r} that belongs to no variant")
+        counters[int(head[1:])][name] = cf.counts(path, a, f"the counter {key!r}")
+    keys = None
+    for i, c in enumerate(counters):
+        if not c:
+            if done[i]:
+                raise cf.damaged(path, f"variant {meta['variants'][i]!r} has {int(done[i]):,} trials done "
+                                 "but no counters")
+            continue
+        if keys is not None and set(c) != keys:
+            raise cf.damaged(path, f"variant {meta['variants'][i]!r} has other counters than the others "
+                             f"({', '.join(sorted(set(c) ^ keys))})")
+        keys = set(c)
+        for k in ("outcomes", "rounds_hist"):
+            if k not in c:
+                raise cf.damaged(path, f"variant {meta['variants'][i]!r} lacks its {k!r} counter")
+        if c["outcomes"].shape != (3,):
+            raise cf.damaged(path, f"variant {meta['variants'][i]!r}: 'outcomes' has shape "
+                             f"{c['outcomes'].shape}, not (3,) (wins, losses, draws)")
+        for k in ("outcomes", "rounds_hist"):
+            if int(c[k].sum()) != int(done[i]):
+                raise cf.damaged(path, f"variant {meta['variants'][i]!r}: its {k!r} add up to "
+                                 f"{int(c[k].sum()):,} trials but 'done' says {int(done[i]):,}")
+    return counters
 
 
 def result_from_checkpoint(path) -> RunResult:
@@ -462,11 +634,24 @@ def result_from_checkpoint(path) -> RunResult:
     variants = _make_variants(loaded, seed, crn)
     if [v.name for v in variants] != meta.get("variants") or loaded.sha256 != meta.get("sha256"):
         raise RunError(f"checkpoint {path} does not match the scenario text it carries")
+    max_trials = req.get("max_trials") if req.get("max_trials") is not None else loaded.base.max_trials
     for i, v in enumerate(variants):
         v.counters, v.done = counters[i], int(done[i])
-    max_trials = req["max_trials"] if req["max_trials"] is not None else loaded.base.max_trials
-    return _result(loaded, variants, seed, req["precision"], max_trials, crn,
-                   int(meta.get("workers") or 1), meta.get("threads"))
+        want = req.get("trials") if req.get("precision") is None else None
+        if v.done < 1 or (want is not None and v.done != want) or v.done > max(max_trials, want or 0):
+            raise RunError(f"checkpoint {path} is damaged: it says the run finished, but variant {v.name!r} "
+                           f"has {v.done:,} trials done where the run asked for "
+                           f"{f'{want:,}' if want else f'1 to {max_trials:,}'}. {_ADVICE}")
+    try:
+        return _result(loaded, variants, seed, req.get("precision"), max_trials, crn,
+                       int(meta.get("workers") or 1), meta.get("threads"))
+    except (ValueError, KeyError, IndexError, TypeError) as e:
+        raise RunError(f"checkpoint {path} is damaged: its counters do not fit the scenario it carries "
+                       f"({type(e).__name__}: {e}). {_ADVICE}") from None
+
+
+_ADVICE = ("It cannot be used: remove it (or restore a good copy) and run the scenario again; a fresh run "
+           "plays the same trials.")
 
 
 #: checkpoints one scenario and seed may have at once (concurrent runs)

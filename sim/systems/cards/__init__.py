@@ -6,6 +6,8 @@ the optional ``catalog_rows``, ``bench``, ``play``, ``report_charts``, ``report_
 """
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 from . import engine as E
@@ -44,13 +46,18 @@ def _blocks(cd, inputs: Inputs, start: int, count: int, key, nb: int) -> dict:
         "decisions": np.zeros((nb, 2), dtype=np.int64),
     }
     pol = inputs.pol
+    stop = contextlib.nullcontext()
     if int(pol[:, E.PP_KIND].max()) == E.POL_ISMCTS:
-        from .ismcts import bind
+        from sim.cancel import stop_cell
 
-        pol = bind(pol)   # the search procedure's address in this process
-    E.simulate_blocks(cd, inputs.nd, inputs.dcnt, inputs.rules, pol, np.uint64(key),
-                      int(start), int(count), nb, c["outcomes"], c["rounds_hist"], c["seat"], c["ends"],
-                      c["gems"], c["cards"], c["kinds"], c["decisions"])
+        from .ismcts import PP_STOP, bind
+
+        pol = bind(pol)   # the search procedure's address in this process, and a stop cell
+        stop = stop_cell(pol, (slice(None), PP_STOP))
+    with stop:
+        E.simulate_blocks(cd, inputs.nd, inputs.dcnt, inputs.rules, pol, np.uint64(key),
+                          int(start), int(count), nb, c["outcomes"], c["rounds_hist"], c["seat"], c["ends"],
+                          c["gems"], c["cards"], c["kinds"], c["decisions"])
     return c
 
 

@@ -78,7 +78,7 @@ def encode(policy) -> np.ndarray:
     if row[E.PP_KIND] == E.POL_ISMCTS:
         from .ismcts import bind   # the procedure's address in this process
 
-        row = bind(row[None, :])[0]
+        row = bind(row[None, :])[0, :E.NPP]
     return row
 
 
