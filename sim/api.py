@@ -162,16 +162,23 @@ def _write_report(result: RunResult, target: Path, ckpt: Path) -> Path:
 
 def report(checkpoint, *, out: str | os.PathLike | None = None,
            results_root: str | os.PathLike = "results") -> tuple[RunResult, Path]:
-    """Write the report of a finished run from its checkpoint (``sim report``).
+    """Write the report of a finished run (or study) from its checkpoint (``sim report``).
 
-    The report is the one the run would have written (same tables, charts
+    A study's checkpoint gives a :class:`sim.study.StudyResult` (its kind's
+    tables computed from the kept rows). The report is the one the run would have written (same tables, charts
     and page; the provenance's creation time is now). ``out`` as in
     :func:`run`. The checkpoint is left in place.
     """
     from sim.report import write_run
     from sim.report.atomic import preflight
     from sim.runner import result_from_checkpoint
+    from sim.study.checkpoint import is_study_checkpoint
 
+    if is_study_checkpoint(checkpoint):  # a study's rows: its kind writes the report
+        from sim.study.run import report_from_checkpoint
+
+        res = report_from_checkpoint(checkpoint, out=out, results_root=results_root)
+        return res, res.out_dir
     result = result_from_checkpoint(checkpoint)
     if out is not None:
         target = Path(out)
@@ -208,14 +215,24 @@ def rules(system: str) -> list[dict]:
 
 
 def study(path, *, trials: int | None = None, seed: int | None = None, out=None, write: bool = True,
-          results_root: str | os.PathLike = "results", scheduler: str | None = None):
+          results_root: str | os.PathLike = "results", scheduler: str | None = None, resume: bool = False,
+          progress=False, cancel=None, max_memory: float | None = None):
     """Run the ``study:`` block of a scenario file (see ``docs/studies.md``); returns a
     :class:`sim.study.StudyResult` (``sections``: tables, charts, reading; ``out_dir``).
-    ``scheduler``: play the trials on a dask cluster (``tcp://host:8786``, ``local:N``)."""
+
+    The guarantees of :func:`run`: every arm built and checked, the output
+    directory chosen and checked, before anything is played; the arms' rows
+    checkpointed as they finish (``resume=True`` continues to the same tables);
+    ``progress`` (a mode, or ``f(done, total, estimate)``) and ``cancel`` (an
+    Event or a function: raises :class:`sim.runner.RunCancelled`, rows kept) as
+    in :func:`run`. ``scheduler``: play the trials on a dask cluster
+    (``tcp://host:8786``, ``local:N``). ``max_memory``: GB the rows may take
+    (default 4)."""
     from sim.study import run_study
 
     return run_study(path, trials=trials, seed=seed, out=out, write=write, results_root=results_root,
-                     scheduler=scheduler)
+                     scheduler=scheduler, resume=resume, progress=progress, cancel=cancel,
+                     max_memory=max_memory)
 
 
 def audit(system: str, *, encounters=None, talents=None, only=None, trials: int | None = None,
@@ -244,10 +261,15 @@ def validate_study(path) -> dict | None:
     Returns ``{"file", "name", "kind", "whole_file", "valid", "summary"}``; ``whole_file``
     is true for kinds whose file is not one scenario (the lethality study); ``summary``
     (:func:`sim.study.summary.summarise`) says what it would run, after building every
-    arm known before playing (so a bad arm is found here, with its line)."""
+    arm known before playing (so a bad arm is found here, with its line). Then every arm
+    the study would play is built and checked (its preflight,
+    :func:`sim.study.preflight.dry_run`: nothing is played), and the summary gains
+    ``streams`` (arms and replays with rows), ``trials_needed`` (their trials in all)
+    and ``trials_at_most`` (true when the study stops by precision: a bound)."""
     from sim.scenario import load_yaml
     from sim.study import registry
     from sim.study.load import file_kind, load_study_document
+    from sim.study.preflight import dry_run
 
     doc = load_yaml(path)
     if "study" not in doc.data:
@@ -264,5 +286,8 @@ def validate_study(path) -> dict | None:
         ls = load_study_document(doc)
         kind, name = ls.spec.kind, ls.loaded.name
         summary = summarise(ls)
+        base = ls.loaded.base
+        plan = dry_run(ls, base.seed, base.trials, ls.spec.max_trials or base.max_trials)
+        summary.update(streams=plan.streams, trials_needed=plan.total, trials_at_most=plan.estimate)
     return {"file": str(path), "name": name, "kind": kind, "whole_file": kind in registry.FILE_KINDS,
             "valid": True, "summary": summary}

@@ -153,3 +153,21 @@ def counts(path, a: np.ndarray, what: str) -> np.ndarray:
     if a.size and int(a.min()) < 0:
         raise damaged(path, f"{what} holds a negative count ({int(a.min())})")
     return a
+
+
+def peek_meta(path) -> dict | None:
+    """The ``meta`` object of the ``.npz`` at ``path`` without reading its other
+    arrays (``None`` when it cannot be read: the full check then says why)."""
+    from numpy.lib import format as npf
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            info = z.getinfo("meta.npy")
+            if info.file_size > 64 << 20:
+                return None
+            _member_header(z, info, path)
+            with z.open(info) as f:
+                meta = json.loads(str(npf.read_array(f, allow_pickle=False)))
+        return meta if isinstance(meta, dict) else None
+    except Exception:
+        return None

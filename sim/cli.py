@@ -151,6 +151,16 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _gigabytes(text: str) -> float:
+    try:
+        v = float(text.upper().removesuffix("GB").removesuffix("G"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of GB such as 8, got {text!r}") from None
+    if not 0 < v <= 1e6:
+        raise argparse.ArgumentTypeError(f"expected a number of GB above 0, got {text!r}")
+    return v
+
+
 def _rate(text: str) -> float:
     try:
         return float(text)
@@ -172,6 +182,14 @@ def _study_parsers(sub) -> None:
     st.add_argument("--scheduler", metavar="ADDRESS",
                     help="play the trials on a dask.distributed cluster: tcp://HOST:8786, or local:N "
                          "for N worker processes here (same tables; docs/distributed.md)")
+    st.add_argument("--resume", action="store_true",
+                    help="continue an interrupted study of the same file, seed and --trials from its checkpoint")
+    st.add_argument("--progress", choices=("auto", "bar", "plain", "none"),
+                    help="progress on stderr (as sim run; default auto, none with --quiet or --json)")
+    st.add_argument("--quiet", action="store_true", help="no progress, no reading printed")
+    st.add_argument("--max-memory", type=_gigabytes, metavar="GB",
+                    help="memory the study's per-trial rows may take, in GB (default 4); a study that "
+                         "would need more is refused before it plays")
 
     au = sub.add_parser("audit", help="value every entry of a catalog in reference encounters (talents, powers, cards)")
     au.add_argument("system", help="mb41, mb-draft, d10 or cards")
@@ -235,6 +253,10 @@ def cmd_validate(a) -> int:
     else:
         print(f"{a.file}: valid {loaded.system} scenario '{loaded.name}' with "
               f"{len(loaded.variants)} variant(s): {', '.join(info['variants'])}")
+        if study is not None:
+            print(f"  study {study['kind']}: every arm built and checked; {study['arms']} arms and replays, "
+                  f"{study['trials']:,} trials in all" + (" at most (it stops by precision)"
+                                                          if study["trials_at_most"] else ""))
     if not a.json:
         for note in info["notes"]:
             print(f"  note: {note}")
@@ -271,6 +293,8 @@ def cmd_report(a) -> int:
     from sim import api
 
     result, out = api.report(a.checkpoint, out=a.out)
+    if not hasattr(result, "summary"):  # a study's checkpoint
+        return _print_study(a, result)
     return _print_result(a, result, out)
 
 
@@ -384,18 +408,24 @@ def cmd_study(a) -> int:
     from sim import api
     from sim.study.run import StudyError
 
+    progress = a.progress or ("none" if a.quiet or a.json else "auto")
     try:
         res = api.study(a.file, trials=a.trials, seed=a.seed, out=a.out, write=not a.no_write,
-                        scheduler=a.scheduler)
+                        scheduler=a.scheduler, resume=a.resume, progress=progress, max_memory=a.max_memory)
     except StudyError as e:
         raise CliError(str(e)) from None
+    return _print_study(a, res)
+
+
+def _print_study(a, res) -> int:
+    """Print a study's result: one JSON object (``--json``) or its readings and the report path."""
     if a.json:
         d = {"scenario": res.name, "system": res.system, "seed": res.seed, "trials": res.trials,
              "studies": [s.record() for s in res.sections],
              "out_dir": str(res.out_dir) if res.out_dir else None}
         print(json.dumps(d, default=float))
         return _study_status(res)
-    for s in res.sections:
+    for s in res.sections if not getattr(a, "quiet", False) else ():
         print(s.title)
         for w in s.warnings:
             print(f"  warning: {w}")

@@ -27,6 +27,32 @@ import pandas as pd
 #: trials per kernel call (each trial is one block: its counters cost ~10-40 KB)
 CHUNK = 1024
 
+#: the per-trial columns of every system, and those the fight systems add (dtype per column)
+COLUMNS = {"outcome": "int8", "rounds": "int32"}
+FIGHT_COLUMNS = {"girls_out": "int16", "girls_dead": "int16", "girls_standing": "int16"}
+
+
+def columns_of(system: str) -> dict[str, str]:
+    """Column name -> dtype of ``system``'s per-trial rows (without ``trial``)."""
+    return dict(COLUMNS) if system == "cards" else {**COLUMNS, **FIGHT_COLUMNS}
+
+
+def trial_columns(system: str, inputs, start: int, count: int, key, chunk: int = CHUNK) -> dict:
+    """The per-trial columns (:func:`columns_of`) of trials ``start .. start+count-1``
+    as arrays, without the ``trial`` index; kernel calls of at most ``chunk`` trials."""
+    from sim.systems import get_system
+
+    if count < 0 or start < 0:
+        raise ValueError(f"per_trial: start and count must be >= 0, got {start}, {count}")
+    module = get_system(system)
+    parts = []
+    for s in range(start, start + count, max(1, chunk)):
+        c = min(chunk, start + count - s)
+        parts.append(module.trials(inputs, s, c, np.uint64(key)))
+    if not parts:
+        return {k: np.zeros(0, dtype=d) for k, d in columns_of(system).items()}
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
 
 def per_trial(system: str, inputs, start: int, count: int, key, chunk: int = CHUNK) -> pd.DataFrame:
     """Per-trial outcomes of trials ``start .. start+count-1`` (see the module doc).
@@ -36,16 +62,7 @@ def per_trial(system: str, inputs, start: int, count: int, key, chunk: int = CHU
     ``sim run`` uses for every variant under common random numbers). The
     result does not depend on ``chunk``.
     """
-    from sim.systems import get_system
-
-    if count < 0 or start < 0:
-        raise ValueError(f"per_trial: start and count must be >= 0, got {start}, {count}")
-    module = get_system(system)
-    parts = []
-    for s in range(start, start + count, max(1, chunk)):
-        c = min(chunk, start + count - s)
-        cols = module.trials(inputs, s, c, np.uint64(key))
-        parts.append(pd.DataFrame({"trial": np.arange(s, s + c, dtype=np.int64), **cols}))
-    if not parts:
+    cols = trial_columns(system, inputs, start, count, key, chunk)
+    if count == 0:
         return pd.DataFrame({"trial": np.zeros(0, dtype=np.int64)})
-    return pd.concat(parts, ignore_index=True)
+    return pd.DataFrame({"trial": np.arange(start, start + count, dtype=np.int64), **cols})

@@ -74,7 +74,7 @@ def _resolve_decks(loaded, decks: Sequence[str] | None) -> dict[str, dict]:
     return out
 
 
-def cards_play_pair(scenario_path: str | os.PathLike, decks: Sequence[str] | None = None):
+def cards_play_pair(scenario_path: str | os.PathLike, decks: Sequence[str] | None = None, player=None):
     """``(entries, play_pair, loaded)`` for a round robin of card decks on a cards scenario.
 
     ``entries``: the deck labels (see :func:`_resolve_decks`); ``play_pair``:
@@ -91,6 +91,7 @@ def cards_play_pair(scenario_path: str | os.PathLike, decks: Sequence[str] | Non
     A policy stays with its seat, so with different policies per side the
     seat balance averages over them. Raises ScenarioError for a deck name
     that is neither the scenario's nor a sample deck (with a suggestion).
+    ``player``: see :func:`sim.ratings.sides.side_play_pair`.
     """
     from sim.scenario import ScenarioError, load_scenario
 
@@ -98,7 +99,7 @@ def cards_play_pair(scenario_path: str | os.PathLike, decks: Sequence[str] | Non
     if loaded.system != "cards":
         raise ScenarioError.at(str(scenario_path), None, "system", f"a deck round robin needs a cards "
                                f"scenario (system: cards), got system {loaded.system!r}")
-    return side_play_pair(scenario_path, _resolve_decks(loaded, decks), loaded=loaded)
+    return side_play_pair(scenario_path, _resolve_decks(loaded, decks), loaded=loaded, player=player)
 
 
 def cards_round_robin(scenario_path: str | os.PathLike, decks: Sequence[str] | None = None,

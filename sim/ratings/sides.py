@@ -23,7 +23,8 @@ import numpy as np
 DROPPED = ("variants", "sweep", "what_if")
 
 
-def side_play_pair(scenario_path: str | os.PathLike, entries: Mapping[str, Mapping[str, Any]], loaded=None):
+def side_play_pair(scenario_path: str | os.PathLike, entries: Mapping[str, Mapping[str, Any]], loaded=None,
+                   player=None):
     """``(names, play_pair, loaded)`` placing ``entries[name]`` on a side per game.
 
     Each game is the scenario's base (its ``rules``, its data, both sides as
@@ -34,7 +35,10 @@ def side_play_pair(scenario_path: str | os.PathLike, entries: Mapping[str, Mappi
     per seating, and played by :func:`sim.trials.per_trial` with the key
     ``stream_key(seed, 0)`` that ``sim run`` gives every variant, so trial
     ``t`` of every seating uses the same streams. ``loaded``: the already
-    loaded scenario, if the caller has it.
+    loaded scenario, if the caller has it. ``player(label, inputs, trials,
+    seed)``: plays a seating instead of :func:`sim.trials.per_trial` (a study
+    keeps and checkpoints the rows, :meth:`sim.study.arms.StudyContext.rows_of`),
+    returning the outcomes.
     """
     from sim import rng
     from sim.scenario import expand_variants, load_scenario, load_yaml, validate_model
@@ -57,6 +61,8 @@ def side_play_pair(scenario_path: str | os.PathLike, entries: Mapping[str, Mappi
         return compiled[first, second]
 
     def play_pair(first: str, second: str, trials: int, seed: int) -> np.ndarray:
+        if player is not None:
+            return np.asarray(player(f"{first} vs {second}", inputs(first, second), int(trials), seed))
         df = per_trial(loaded.system, inputs(first, second), 0, int(trials), rng.stream_key(seed, 0))
         return df["outcome"].to_numpy()
 

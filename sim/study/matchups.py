@@ -25,6 +25,7 @@ from typing import Any, Literal
 import pandas as pd
 from pydantic import Field
 
+from .arms import DRY_TRIALS
 from .report import Section
 from .spec import StudySpec
 
@@ -47,13 +48,16 @@ def _entries(ctx, spec: MatchupsSpec):
     from sim.ratings.sides import side_play_pair
     from sim.scenario.errors import doc_error
 
+    def player(label, inputs, trials, seed):  # the study keeps and checkpoints each seating's rows
+        return ctx.rows_of("pair", label, inputs, 0, ctx.trials)["outcome"]
+
     if spec.entries is not None:
-        return side_play_pair(ctx.loaded.path, spec.entries, loaded=ctx.loaded)
+        return side_play_pair(ctx.loaded.path, spec.entries, loaded=ctx.loaded, player=player)
     if ctx.system != "cards":
         raise doc_error(ctx.doc, ("study", "kind"), "a matchups study of a fight system needs "
                         "'entries:' (name -> changes to a side, e.g. {policy.preset: cautious}); "
                         "'decks:' is for the card game.")
-    return cards_play_pair(ctx.loaded.path, spec.decks)
+    return cards_play_pair(ctx.loaded.path, spec.decks, player=player)
 
 
 def run(ctx, spec: MatchupsSpec) -> Section:
@@ -62,7 +66,9 @@ def run(ctx, spec: MatchupsSpec) -> Section:
     from sim.ratings.matches import matchup_table, play_matches
 
     entries, play_pair, _ = _entries(ctx, spec)
-    matches = play_matches(entries, play_pair, ctx.trials, ctx.seed)
+    # a dry (preflight) context gives at most DRY_TRIALS stand-in rows per seating
+    matches = play_matches(entries, play_pair, min(ctx.trials, DRY_TRIALS) if ctx.dry else ctx.trials,
+                           ctx.seed)
     ratings = rating_table(matches, n_boot=spec.bootstrap)
     pairs, fit = fit_check(matches, ratings)
     table = matchup_table(matches).merge(pairs[["entry", "opponent", "bt_score", "bt_z"]],

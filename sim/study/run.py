@@ -1,17 +1,31 @@
-"""Run a study file: load it, run its kind, write the report.
+"""Run a study file with the guarantees of ``sim run``: nothing played before
+every input is checked, nothing finished lost.
 
 >>> from sim.study import run_study
 >>> res = run_study("scenarios/studies/compare-inflict.yaml", trials=5_000, write=False)
 >>> res.sections[0].tables["comparison"]
+
+In order, before a trial is played: the options; the study file (its kind's
+block, the base scenario); the preflight (:mod:`sim.study.preflight`: every
+arm of the study built and checked, the trials counted, the memory bounded);
+the output directory (:func:`sim.report.atomic.preflight`: a unique
+``results/<scenario>/study-<run id>`` chosen now, a symlinked results folder
+or an ``--out`` under a file refused); the ``--scheduler``; and the
+checkpoint, locked (:func:`sim.runner.claim_checkpoint`: a study of the same
+file and seed running at the same time keeps its own; one with the same
+``--out`` is refused). Then the kind plays its arms, the rows checkpointed as
+they finish (:mod:`sim.study.checkpoint`); Ctrl-C or ``cancel`` stops within
+about a second keeping them (``--resume`` continues to the same tables); the
+report is written from the finished rows, and when that fails the checkpoint
+stays for ``sim report``.
 """
 from __future__ import annotations
 
 import datetime as _dt
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from sim.report.atomic import check_target
 
 from . import registry
 from .arms import StudyContext
@@ -21,7 +35,7 @@ from .report import Section, write_study
 
 
 class StudyError(ValueError):
-    """Bad study options (trials, seed)."""
+    """Bad study options (trials, seed, memory)."""
 
 
 @dataclass
@@ -39,9 +53,11 @@ class StudyResult:
 
 
 def default_out_dir(name: str, seed: int, sha: str, root="results") -> Path:
-    """``results/<scenario>/study-<UTC time>-s<seed>-<hash>``, unique."""
-    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%d-%H%M%S")
-    base = Path(root) / name / f"study-{stamp}-s{seed}-{sha[:8]}"
+    """``results/<scenario>/study-<run id>`` (:func:`sim.api.run_id`: UTC time to the
+    microsecond, seed, hash, process and 16 random bits), unique."""
+    from sim.api import run_id
+
+    base = Path(root) / name / f"study-{run_id(seed, sha)}"
     out, k = base, 1
     while out.exists():
         k += 1
@@ -49,17 +65,33 @@ def default_out_dir(name: str, seed: int, sha: str, root="results") -> Path:
     return out
 
 
-def _check(trials, seed):
-    if trials is not None and (not isinstance(trials, int) or not 1 <= trials <= 10**9):
+def _check(trials, seed, max_memory=None):
+    if trials is not None and (not isinstance(trials, int) or isinstance(trials, bool) or not 1 <= trials <= 10**9):
         raise StudyError(f"--trials must be a whole number from 1 to 10^9, got {trials}")
-    if seed is not None and (not isinstance(seed, int) or not 0 <= seed < 2**63):
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63):
         raise StudyError(f"--seed must be a whole number from 0 to 2^63-1, got {seed}")
+    if max_memory is not None and not (isinstance(max_memory, (int, float)) and 0 < max_memory <= 1e6):
+        raise StudyError(f"--max-memory must be a number of GB above 0, got {max_memory}")
+
+
+def _target(name: str, seed: int, sha: str, out, results_root) -> Path:
+    """The output directory, chosen and checked before anything is played."""
+    from sim.report.atomic import preflight
+
+    if out is not None:
+        preflight(Path(out))
+        return Path(out)
+    target = default_out_dir(name, seed, sha, results_root)
+    preflight(target, refuse_symlink_above=Path(results_root))
+    return target
 
 
 def run_study(study, *, trials: int | None = None, seed: int | None = None,
               out: str | os.PathLike | None = None, write: bool = True,
-              results_root: str | os.PathLike = "results", scheduler: str | None = None) -> StudyResult:
-    """Run the study of a file (a path or a :class:`LoadedStudy`).
+              results_root: str | os.PathLike = "results", scheduler: str | None = None,
+              resume: bool = False, progress=False, cancel=None,
+              max_memory: float | None = None) -> StudyResult:
+    """Run the study of a file (a path or a :class:`LoadedStudy`); see the module doc.
 
     ``trials``: trials per arm (default: the scenario's ``trials``; with the
     study's ``precision`` the starting count); ``seed``: master seed (default:
@@ -67,9 +99,12 @@ def run_study(study, *, trials: int | None = None, seed: int | None = None,
     and ``report.html`` into ``out`` (default :func:`default_out_dir`) unless
     ``write=False``. ``scheduler`` (``tcp://host:8786`` or ``local:N``) plays the
     arms' trials on a dask cluster (:mod:`sim.distributed`): the same rows, so the
-    same tables.
+    same tables. ``resume``: continue from this file and seed's checkpoint.
+    ``progress`` and ``cancel`` as in :func:`sim.api.run` (a cancel raises
+    :class:`sim.runner.RunCancelled` with the rows kept). ``max_memory``: GB the
+    study's rows may take (:func:`sim.study.preflight.check_memory`).
     """
-    _check(trials, seed)
+    _check(trials, seed, max_memory)
     if isinstance(study, (str, os.PathLike)):
         from sim.scenario import load_yaml
 
@@ -80,37 +115,148 @@ def run_study(study, *, trials: int | None = None, seed: int | None = None,
                                  "run it without --scheduler")
             return _run_file_kind(kind, study, trials, seed, out, write, results_root)
     ls: LoadedStudy = load_study(study) if isinstance(study, (str, os.PathLike)) else study
-    if out is not None and write:
-        check_target(Path(out))  # fail before simulating, not after
-    base = ls.loaded.base
+    from .preflight import check_memory, dry_run
+
+    base, spec = ls.loaded.base, ls.spec
     seed = base.seed if seed is None else seed
-    spec = ls.spec
-    ctx = StudyContext(ls.loaded, ls.doc, seed=seed, trials=trials or base.trials,
-                       max_trials=spec.max_trials or base.max_trials)
+    n0, cap = trials or base.trials, spec.max_trials or base.max_trials
+    plan = dry_run(ls, seed, n0, cap)
+    check_memory(plan, max_memory)
+    target = _target(ls.loaded.name, seed, ls.doc.sha256, out, results_root) if write else None
+    ctx = StudyContext(ls.loaded, ls.doc, seed=seed, trials=n0, max_trials=cap)
+    ctx.prebuilt, ctx.cancel = plan.prebuilt, cancel
     ctx.backend = _connect(scheduler)
     try:
-        section = registry.get_kind(spec.kind).run(ctx, spec)
+        if not write:
+            return _play(ctx, ls, plan, progress)
+        return _play_and_write(ctx, ls, plan, progress, target, trials, out, results_root, resume)
     finally:
         if ctx.backend is not None:
             ctx.backend.close()
+
+
+def _play(ctx, ls, plan, progress) -> StudyResult:
+    """Run the kind on ``ctx`` with progress (total: the preflight's count, less what
+    a checkpoint restored) and return the result (nothing written)."""
+    from sim.progress import make_progress
+
+    bar = make_progress(progress)
+    if bar is not None:
+        restored = {label: done for label, (_k, _c, done) in ctx.restored.items()}
+        left = sum(max(0, n - restored.get(label, 0)) for label, n in plan.need.items())
+        bar.set_total(left, estimate=plan.estimate)
+    ctx.progress = bar
+    finished = False
+    try:
+        section = registry.get_kind(ls.spec.kind).run(ctx, ls.spec)
+        finished = True
+    finally:
+        if bar is not None:
+            bar.close(final=finished)
+    return _result(ctx, ls, section)
+
+
+def _result(ctx, ls, section) -> StudyResult:
     section.assumptions = assumptions(ctx.arms)
     from sim.runner import git_commit
     import sim
 
+    spec = ls.spec
     prov = {"scenario": ls.loaded.name, "scenario_file": str(ls.loaded.path),
-            "scenario_sha256": ls.loaded.sha256, "system": ls.loaded.system, "seed": int(seed),
+            "scenario_sha256": ls.loaded.sha256, "system": ls.loaded.system, "seed": int(ctx.seed),
             "common_random_numbers": ctx.crn, "study": spec.model_dump(mode="json", by_alias=True),
             "trials_per_arm": int(ctx.trials), "arms": list(ctx.arms), "assumptions": section.assumptions,
             "version": sim.__version__,
             "git_commit": git_commit(),
             "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
-    res = StudyResult(name=ls.loaded.name, system=ls.loaded.system, seed=int(seed), trials=int(ctx.trials),
-                      sections=[section], provenance=prov)
-    if write:
-        target = Path(out) if out is not None else default_out_dir(res.name, seed, ls.loaded.sha256, results_root)
-        header = (f"system <b>{res.system}</b> · seed {res.seed} · {len(ctx.arms)} arms × "
-                  f"{res.trials:,} trials · study kind <b>{spec.kind}</b>")
-        res.out_dir = write_study(target, res.name, header, res.sections, prov)
+    return StudyResult(name=ls.loaded.name, system=ls.loaded.system, seed=int(ctx.seed),
+                       trials=int(ctx.trials), sections=[section], provenance=prov)
+
+
+def _play_and_write(ctx, ls, plan, progress, target, trials, out, results_root, resume) -> StudyResult:
+    """The kind played with a locked checkpoint of its rows, then the report (module doc)."""
+    from sim.runner import RunCancelled, claim_checkpoint
+
+    from .checkpoint import StudyCheckpoint, checkpoint_path
+
+    path, lock, notices = claim_checkpoint(
+        checkpoint_path(ls.loaded.name, ls.doc.sha256, ctx.seed, results_root, out),
+        resume=resume, shared=out is None)
+    try:
+        for line in notices:
+            print(line.replace("run", "study"), file=sys.stderr)
+        ckpt = StudyCheckpoint(path, ls.doc.text, ls.doc.path, ctx.seed, trials)
+        if resume and path.is_file():
+            ckpt.restore(ctx)
+        ctx.saver = ckpt
+        try:
+            res = _play(ctx, ls, plan, progress)
+        except RunCancelled as e:
+            e.checkpoint, e.done = ckpt.path, {a.name: a.done for a in ctx.streams()}
+            e.resume = f"sim study {ls.doc.path} --resume" + (f" --out {out}" if out is not None else "") + \
+                (f" --trials {trials}" if trials is not None else "") + " (and the same --seed)"
+            raise
+        except KeyboardInterrupt:
+            ckpt.save(ctx, quiet=True)
+            raise RunCancelled({a.name: a.done for a in ctx.streams()}, ckpt.path,
+                               f"sim study {ls.doc.path} --resume") from None
+        except BaseException:
+            ckpt.save(ctx, quiet=True)
+            raise
+        ckpt.save(ctx, complete=True)
+        res.out_dir = write_result(res, target, ckpt.path)
+        ckpt.remove()
+        return res
+    finally:
+        lock.release()
+
+
+def write_result(res: StudyResult, target: Path, ckpt: Path | None = None) -> Path:
+    """Write ``res``'s report into ``target``; a failure is a
+    :class:`~sim.report.atomic.ReportWriteError` naming the kept checkpoint."""
+    from sim.report.atomic import ReportWriteError
+
+    s = res.sections[0]
+    header = (f"system <b>{res.system}</b> · seed {res.seed} · {len(res.provenance.get('arms', []))} arms × "
+              f"{res.trials:,} trials · study kind <b>{s.kind}</b>")
+    try:
+        return write_study(target, res.name, header, res.sections, res.provenance)
+    except KeyboardInterrupt:
+        from sim.runner import RunCancelled
+
+        raise RunCancelled({}, ckpt, f"sim report {ckpt}") from None
+    except Exception as e:
+        if ckpt is None:
+            raise
+        reason = (f"{e.strerror}" + (f": {e.filename}" if e.filename else "")
+                  if isinstance(e, OSError) and e.strerror else f"{type(e).__name__}: {e}")
+        raise ReportWriteError(
+            f"the study finished, but its report could not be written to {target} ({reason}). Nothing is "
+            f"lost: its rows are kept in {ckpt}. Write the report from them with `sim report {ckpt} --out DIR` "
+            "(or fix the problem and rerun with --resume and the same options).") from e
+
+
+def report_from_checkpoint(path, *, out=None, results_root="results") -> StudyResult:
+    """The report of a finished study from its checkpoint (``sim report``): the kind
+    computes its tables from the kept rows (nothing is played) and the report is
+    written to ``out`` (default: a new ``results/<scenario>/study-<run id>``)."""
+    from sim.runner import RunError
+
+    from .checkpoint import read
+    from .load import load_study_text
+
+    meta, streams = read(path)
+    if not meta["complete"]:
+        raise RunError(f"checkpoint {path} is of a study that has not finished; continue it with "
+                       f"`sim study {meta['study_path']} --resume` and the same options")
+    ls = load_study_text(meta["study_text"], meta["study_path"])
+    base, spec = ls.loaded.base, ls.spec
+    target = _target(ls.loaded.name, meta["seed"], meta["sha256"], out, results_root)
+    ctx = StudyContext(ls.loaded, ls.doc, seed=meta["seed"], trials=meta["trials"] or base.trials,
+                       max_trials=spec.max_trials or base.max_trials)
+    ctx.restored, ctx.frozen = streams, True
+    res = _result(ctx, ls, registry.get_kind(spec.kind).run(ctx, spec))
+    res.out_dir = write_result(res, target, None)
     return res
 
 
@@ -129,23 +275,39 @@ def _connect(scheduler):
 
 def _run_file_kind(kind, path, trials, seed, out, write, results_root) -> StudyResult:
     """A whole-file kind (``registry.FILE_KINDS``): its module loads and runs the file
-    and makes its report section; the report is written like any study's."""
+    and makes its report section; the report is written like any study's. Its
+    output directory is chosen and checked before it plays, and locked."""
+    import hashlib
+
+    from filelock import FileLock, Timeout
+
+    from sim.runner import RunError
+
     mod = registry.get_kind(kind)
     study = mod.load_study(path)
-    if out is not None and write:
-        check_target(Path(out))
-    frames = mod.run(study, trials=trials, seed=seed)
     seed = study.seed if seed is None else seed
-    trials = study.trials if trials is None else trials
-    section = mod.section(study, frames)
-    prov = {**mod.provenance(study, frames, trials, seed), "study_file": str(path), "kind": kind}
-    res = StudyResult(name=study.name, system=kind, seed=int(seed), trials=int(trials), sections=[section],
-                      provenance=prov)
-    if write:
-        import hashlib
-
-        sha = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-        target = Path(out) if out is not None else default_out_dir(study.name, seed, sha, results_root)
-        header = f"study kind <b>{kind}</b> · seed {res.seed} · {res.trials:,} trials per system"
-        res.out_dir = write_study(target, study.name, header, [section], prov, files=mod.files(frames))
-    return res
+    sha = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    target = _target(study.name, seed, sha, out, results_root) if write else None
+    lock = None
+    if target is not None:
+        lock = FileLock(str(target.parent / f".{target.name}.lock"), timeout=0)
+        try:
+            lock.acquire()
+        except Timeout:
+            raise RunError(f"another study is writing {target} right now; wait for it, or choose "
+                           "another --out") from None
+    try:
+        frames = mod.run(study, trials=trials, seed=seed)
+        trials = study.trials if trials is None else trials
+        section = mod.section(study, frames)
+        prov = {**mod.provenance(study, frames, trials, seed), "study_file": str(path), "kind": kind}
+        res = StudyResult(name=study.name, system=kind, seed=int(seed), trials=int(trials), sections=[section],
+                          provenance=prov)
+        if target is not None:
+            header = f"study kind <b>{kind}</b> · seed {res.seed} · {res.trials:,} trials per system"
+            res.out_dir = write_study(target, study.name, header, [section], prov, files=mod.files(frames))
+        return res
+    finally:
+        if lock is not None:
+            lock.release()
+            Path(lock.lock_file).unlink(missing_ok=True)

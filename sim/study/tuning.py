@@ -52,7 +52,6 @@ from sim.scenario.errors import doc_error
 from sim.scenario.suggest import suggest
 from sim.stats import wilson
 
-from .arms import CHUNK, _key
 from .caveats import base_rate, base_sentence, rate_warnings
 from .charts import forest_chart
 from .paired import rate_difference
@@ -146,8 +145,8 @@ def _candidates(domains: dict, count: int, seed: int) -> list[dict]:
     return out
 
 
-def _wins(frame: pd.DataFrame, side: int) -> np.ndarray:
-    return (frame["outcome"].to_numpy() == side).astype(np.float64)
+def _wins(frame, side: int) -> np.ndarray:
+    return (np.asarray(frame["outcome"]) == side).astype(np.float64)
 
 
 def _search(ctx, cands: list[dict], paths: list[str], side: int) -> tuple[pd.DataFrame, int, int]:
@@ -178,10 +177,7 @@ def _name(i: int) -> str:
 
 def _fresh(ctx, name: str, m: int, side: int) -> np.ndarray:
     """Trials ``0..m-1`` of arm ``name`` on the fresh streams ``stream_key(seed, FRESH)``."""
-    from sim.trials import per_trial
-
-    frame = per_trial(ctx.system, ctx.arms[name].inputs, 0, m, _key(ctx.seed, FRESH), chunk=CHUNK)
-    return _wins(frame, side)
+    return _wins(ctx.replay(name, "fresh", FRESH, m), side)
 
 
 def trace_chart(trace: pd.DataFrame, best: int, path, *, caption: str):
