@@ -46,7 +46,8 @@ CHUNK = 1 << 18
 #: seconds of work a chunk aims at (:class:`sim.cancel.Chunker`); ``None``: every chunk is :data:`CHUNK`
 CHUNK_TARGET_S: float | None = _cancel.TARGET_S
 PRECISION_FLOOR = 10_000
-CHECKPOINT_EVERY_S = 5.0
+#: seconds between two checkpoint saves, at least (the environment's ``MGSIM_CHECKPOINT_EVERY_S`` sets it)
+CHECKPOINT_EVERY_S = float(os.environ.get("MGSIM_CHECKPOINT_EVERY_S", 5.0))
 
 
 class RunError(ValueError):

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from pathlib import Path
 
@@ -34,8 +35,8 @@ import numpy as np
 import sim
 from sim import checkfile as cf
 
-#: seconds between two saves, at least
-SAVE_EVERY_S = 5.0
+#: seconds between two saves, at least (``MGSIM_CHECKPOINT_EVERY_S`` sets it, as for ``sim run``)
+SAVE_EVERY_S = float(os.environ.get("MGSIM_CHECKPOINT_EVERY_S", 5.0))
 #: the most a study checkpoint may unpack to (its rows: about 11 bytes a trial per stream)
 MAX_BYTES = 64 << 30
 
