@@ -141,7 +141,9 @@ def meta_field(path, meta: dict, key: str, typ: str, *, optional: bool = False, 
         ok = False
     if not ok:
         rng = "" if lo is None else f" from {lo} to {hi}"
-        raise damaged(path, f"its {key!r} is {v!r}, not a {typ}{rng}")
+        a = {"int": "a whole number", "str": "text", "bool": "true or false", "list": "a list",
+             "dict": "an object", "float": "a number"}[typ]
+        raise damaged(path, f"its {key!r} is {v!r}, not {a}{rng}")
     return v
 
 
