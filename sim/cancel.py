@@ -38,8 +38,8 @@ GROWTH = 8
 POLL_S = 0.05
 #: seconds between two heartbeats while a chunk runs
 HEARTBEAT_S = 5.0
-#: seconds a stop waits for the chunk in progress before leaving it (a compile, say)
-GRACE_S = 30.0
+#: seconds a stop waits for the chunk in progress, at least (:meth:`Chunker.grace`)
+GRACE_S = 2.0
 
 
 def requested(cancel) -> bool:
@@ -81,13 +81,24 @@ class Chunker:
         self.floor = max(1, min(int(floor), self.cap))
         self.target_s = float(target_s)
         self._next = self.floor
+        self._cost: float | None = None  # seconds a trial, once measured
 
     def size(self, remaining: int) -> int:
         return max(1, min(self._next, int(remaining)))
 
+    def grace(self, count: int) -> float:
+        """Seconds a stop waits for a chunk of ``count`` trials to end whole: three times
+        its expected time, at least :data:`GRACE_S`. Before a trial is measured (the first
+        chunk, which may be compiling the kernels) :data:`GRACE_S`: a stop then leaves the
+        chunk to end in the background and drops it."""
+        if self._cost is None:
+            return GRACE_S
+        return max(GRACE_S, 3.0 * count * self._cost)
+
     def record(self, count: int, seconds: float) -> None:
         if count <= 0:
             return
+        self._cost = seconds / count
         if seconds <= 0:
             want = count * GROWTH
         else:
@@ -180,13 +191,13 @@ def _threads():
     return int(numba.get_num_threads())
 
 
-def call(fn, *args, cancel=None, heartbeat=None):
+def call(fn, *args, cancel=None, heartbeat=None, grace: float = GRACE_S):
     """``fn(*args)`` run in the worker thread, the caller waiting (see the module doc).
 
     Returns its value or raises its exception. On Ctrl-C or once ``cancel``
-    is set: trips the stop cells, waits for ``fn`` (at most :data:`GRACE_S`
-    seconds) and raises :class:`Stopped` (with ``result`` when ``fn`` ended
-    whole). ``heartbeat(seconds)`` is called every :data:`HEARTBEAT_S`
+    is set: trips the stop cells, waits for ``fn`` (at most ``grace``
+    seconds: else it ends in the background, dropped) and raises
+    :class:`Stopped` (with ``result`` when ``fn`` ended whole). ``heartbeat(seconds)`` is called every :data:`HEARTBEAT_S`
     seconds while ``fn`` runs. Called from the worker thread itself (nested),
     ``fn`` simply runs.
     """
@@ -210,7 +221,7 @@ def call(fn, *args, cancel=None, heartbeat=None):
     except KeyboardInterrupt as e:
         by_signal = not isinstance(e, Stopped)
         trip()
-        done.wait(GRACE_S)
+        done.wait(grace)
         whole = done.is_set() and "error" not in box and _trips == before
         raise Stopped(box["value"], by_signal) if whole else Stopped(by_signal=by_signal) from None
     if "error" in box:

@@ -24,6 +24,7 @@ would start one more), under ``NUMBA_DISABLE_JIT``, or with
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import importlib
 import multiprocessing
@@ -100,6 +101,8 @@ def compile_in_two(jobs, label: str) -> int:
     helper = None
     try:
         helper = _start(folder, todo)
+        if helper is not None:
+            _LIVE.add(helper)
         with NOTICE.batch(f"{label}: {len(todo)} kernels, in two processes"):
             for k, (disp, sig) in enumerate(todo):
                 if _claim(folder, k):
@@ -113,8 +116,21 @@ def compile_in_two(jobs, label: str) -> int:
         if helper is not None and helper.poll() is None:
             helper.kill()
             helper.wait()
+        _LIVE.discard(helper)
         shutil.rmtree(folder, ignore_errors=True)
     return len(todo)
+
+
+#: helpers running now: killed when this process exits (a run stopped while compiling
+#: leaves its compile in a worker thread, :mod:`sim.cancel`, whose ``finally`` never runs)
+_LIVE: set = set()
+
+
+@atexit.register
+def _kill_live() -> None:
+    for proc in list(_LIVE):
+        with contextlib.suppress(OSError):
+            proc.kill()
 
 
 def _start(folder: str, todo) -> subprocess.Popen | None:

@@ -358,7 +358,7 @@ def _local_chunks(system, variants, vi, goal, sizes, bar, ckpt, cancel):
         t0 = time.monotonic()
         try:
             counters = _cancel.call(_task, system, v.inputs, v.done, count, v.key, None, cancel=cancel,
-                                    heartbeat=heartbeat)
+                                    heartbeat=heartbeat, grace=sizes.grace(count))
         except _cancel.Stopped as e:
             if e.has_result:  # the chunk in progress ended whole: keep it
                 _merge_all([((vi, v.done, count), e.result)], variants, bar, ckpt)

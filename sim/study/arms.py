@@ -250,7 +250,8 @@ class StudyContext:
         t0 = time.monotonic()
         try:
             rows = stop.call(self._rows_of, arm, arm.done, count, cancel=self.cancel,
-                             heartbeat=getattr(self.progress, "working", None))
+                             heartbeat=getattr(self.progress, "working", None),
+                             grace=self._chunker.grace(count))
         except stop.Stopped as e:
             if e.has_result:
                 self._took(arm, count, e.result)
