@@ -131,7 +131,7 @@ def _run_and_write(loaded, kw, seed, out, results_root, resume):
                 " and the same options"
             raise
         try:
-            written = _write_report(result, target, ckpt)
+            written = _write_report(result, target, ckpt, kw.get("progress"))
         except KeyboardInterrupt:
             raise RunCancelled(result.provenance.get("trials"), ckpt, f"sim report {ckpt}") from None
         for p in (ckpt, ckpt.with_name(ckpt.name + ".tmp.npz")):
@@ -141,13 +141,16 @@ def _run_and_write(loaded, kw, seed, out, results_root, resume):
         lock.release()
 
 
-def _write_report(result: RunResult, target: Path, ckpt: Path) -> Path:
-    """``write_run``, or a :class:`ReportWriteError` naming the kept checkpoint."""
+def _write_report(result: RunResult, target: Path, ckpt: Path, progress=None) -> Path:
+    """``write_run``, or a :class:`ReportWriteError` naming the kept checkpoint; with a
+    stderr ``progress`` mode, a line per chart once drawing takes a while."""
     from sim.report import write_run
     from sim.report.atomic import ReportWriteError
+    from sim.report.write import DrawProgress
 
+    say = DrawProgress() if progress in (True, "auto", "bar", "plain") else None
     try:
-        return write_run(result, target)
+        return write_run(result, target, say=say)
     except Exception as e:
         if isinstance(e, OSError) and e.strerror:
             reason = f"{e.strerror}" + (f": {e.filename}" if e.filename else "")

@@ -38,7 +38,7 @@ class DamagedCheckpoint(ValueError):
 
 
 def damaged(path, what: str) -> DamagedCheckpoint:
-    return DamagedCheckpoint(f"{path} is not a usable mgsim checkpoint: {what}. {ADVICE}")
+    return DamagedCheckpoint(f"{path} is not a readable mgsim checkpoint: {what}. {ADVICE}")
 
 
 def _member_header(z: zipfile.ZipFile, info: zipfile.ZipInfo, path) -> tuple[tuple, np.dtype]:

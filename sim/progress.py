@@ -3,8 +3,10 @@
 Modes (``sim run --progress``):
 
 * ``bar``: a tqdm bar with the total, percentage, rate and ETA (a terminal);
-* ``plain``: one line at the first finished chunk, then at most every
-  :data:`PLAIN_EVERY_S` seconds, and a last line at the end, e.g.
+* ``plain``: one line at the second finished chunk (or a first that took
+  :data:`PLAIN_EVERY_S` seconds), then at most every :data:`PLAIN_EVERY_S`
+  seconds, a line every :data:`PLAIN_EVERY_S` seconds while a long chunk runs
+  (:meth:`Progress.working`), and a last line at the end, e.g.
   ``progress: 524,288/1,048,576 trials (50.0%), 2.1M trials/s, elapsed 0:00:00, ETA 0:00:00``
   (a batch job's ``2>log``);
 * ``auto``: ``bar`` when stderr is a terminal, else ``plain``;
@@ -77,17 +79,24 @@ class Progress:
             self._bar.refresh()
 
     def update(self, n: int) -> None:
-        """``n`` more trials are done."""
-        if self._first is None:
-            self._first = (self.clock(), int(n))
+        """``n`` more trials are done. Plain lines: from the second finished chunk (the
+        first sets the rate's start: it may include compiling) or once a chunk took
+        :data:`PLAIN_EVERY_S`, then at most every :data:`PLAIN_EVERY_S` seconds."""
+        now = self.clock()
+        first = self._first is None
+        if first:
+            self._first = (now, int(n))
         self.n += int(n)
         if self._bar is not None:
             self._bar.update(n)
             return
-        now = self.clock()
-        if self._last is None or now - self._last >= PLAIN_EVERY_S:
-            self._last = now
-            self._line()
+        if self._last is None:
+            if first and now - self.start < PLAIN_EVERY_S:
+                return
+        elif now - self._last < PLAIN_EVERY_S:
+            return
+        self._last = now
+        self._line()
 
     def working(self, seconds: float) -> None:
         """A chunk has been running for ``seconds`` (slow trials): a plain line at most every

@@ -158,7 +158,7 @@ def test_resume_refuses_a_foreign_checkpoint(tmp_path):
     ckpt = api.checkpoint_path(loaded, None, tmp_path, tmp_path / "r")
     ckpt.parent.mkdir(parents=True, exist_ok=True)
     np.savez(ckpt, meta=np.array("{}"), done=np.zeros(1, dtype=np.int64))
-    with pytest.raises(runner.RunError, match="not a usable mgsim checkpoint: its description lacks 'sha256'"):
+    with pytest.raises(runner.RunError, match="not a readable mgsim checkpoint: its description lacks 'sha256'"):
         api.run(loaded, trials=1_000, results_root=tmp_path, out=tmp_path / "r", resume=True)
 
 

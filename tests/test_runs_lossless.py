@@ -364,11 +364,12 @@ def test_symlinked_results_folder_is_refused(tmp_path, monkeypatch, capsys):
 
 def test_progress_lines_on_a_stderr_that_is_not_a_terminal(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(runner, "CHUNK", 500)
+    monkeypatch.setattr(runner, "CHUNK_TARGET_S", None)  # fixed chunks of CHUNK
     scen = _write_yaml(tmp_path, _named())
     rc, out, err = _main(["run", scen, "--trials", 2_000, "--no-write"], capsys)  # auto: not a tty
     assert rc == 0
     lines = [ln for ln in err.splitlines() if ln.startswith("progress:")]
-    assert lines and "/2,000 trials (25.0%)" in lines[0] and "ETA" in lines[0]
+    assert lines and "/2,000 trials (50.0%)" in lines[0] and "ETA" in lines[0]  # from the second chunk
     assert lines[-1].startswith("progress: done, 2,000 trials")
     rc, out, err = _main(["run", scen, "--trials", 2_000, "--no-write", "--progress", "none"], capsys)
     assert "progress:" not in err
@@ -412,7 +413,7 @@ def test_long_run_to_a_log_file_writes_percentage_and_eta(tmp_path):
                              text=True, timeout=900)
     assert res.returncode == 0
     lines = [ln for ln in log.read_text().splitlines() if ln.startswith("progress:")]
-    assert lines and "%" in lines[0] and "ETA" in lines[0] and "(25.0%)" in lines[0]
+    assert lines and "%" in lines[0] and "ETA" in lines[0] and len(lines) >= 2
 
 
 def test_a_fresh_run_leaves_an_earlier_checkpoint_alone(tmp_path, monkeypatch, capsys):
@@ -440,9 +441,9 @@ def test_sim_report_default_directory_and_bar_progress(tmp_path, monkeypatch, ca
     target = tmp_path / "taken"
     real_write = api._write_report
 
-    def fail_once(result, tgt, ckpt):
+    def fail_once(result, tgt, ckpt, *rest):
         monkeypatch.setattr(api, "_write_report", real_write)
-        return real_write(result, target, ckpt)  # target is a file: writing fails late
+        return real_write(result, target, ckpt, *rest)  # target is a file: writing fails late
 
     target.write_text("x")
     monkeypatch.setattr(api, "_write_report", fail_once)

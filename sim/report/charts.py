@@ -43,6 +43,8 @@ __all__ = [
     "length_limit",
     "CHARTS",
     "plain_text",
+    "cap_drawn",
+    "MAX_DRAWN",
 ]
 
 #: rc settings under which no text is parsed as math text (user names are plain text)
@@ -116,6 +118,23 @@ def _legend(ax, n: int) -> None:
         loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
         ncol=1 if n <= 16 else 2, frameon=False,
     )
+
+
+#: most variants a chart draws one by one (panels, lines or bar groups): about a page; the
+#: others are listed as not drawn, with the CSV table that holds their numbers
+MAX_DRAWN = 12
+
+
+def cap_drawn(result: RunResult, present: list, table: str, why_absent: str) -> tuple[list, dict]:
+    """``(drawn, omitted)`` for a chart drawn variant by variant: the first
+    :data:`MAX_DRAWN` of ``present`` (the variants with rows, in summary order),
+    and every other variant of the run with why it is not drawn (past the cap:
+    its numbers are in ``table``; absent: ``why_absent``). Linear in variants."""
+    drawn = list(present[:MAX_DRAWN])
+    have, shown = set(present), set(drawn)
+    why_cap = (f"the chart draws the first {MAX_DRAWN} of {len(present)} variants; every variant's "
+               f"numbers are in {table}")
+    return drawn, {v: (why_cap if v in have else why_absent) for v in variant_order(result) if v not in shown}
 
 
 _META_KEY = "mgsim"
@@ -216,6 +235,8 @@ def win_rate_chart(result: RunResult, path: Path, terms: dict | None = None):
     t = _terms(terms)
     variants = s["variant"].astype(str).tolist()
     n = len(variants)
+    if n > MANY_ROWS:
+        return _win_rate_many(result, path, t)
     fig = Figure(figsize=(8.0, 1.2 + 0.42 * n))
     ax = fig.add_subplot()
     y = np.arange(n, dtype=float)
@@ -243,6 +264,38 @@ def win_rate_chart(result: RunResult, path: Path, terms: dict | None = None):
     caption = (f"Win, loss and draw rates of {side} per variant, as shares of {t['fights']}; "
                "bars are 95% Wilson intervals, the dotted line is 50%.")
     return _save(fig, path, caption=caption, variants=variants, title="Win rates")
+
+
+#: more variants than this: the win-rate chart puts the variants on the x axis by number
+MANY_ROWS = 40
+
+
+def _win_rate_many(result: RunResult, path: Path, t: dict):
+    """The win-rate chart of a run with many variants: the variants on the x axis by
+    their row number in ``summary.csv``, the win rate and its 95% Wilson band (a
+    page however many variants; loss and draw rates are in the table)."""
+    s = result.summary
+    n = len(s)
+    x = np.arange(1, n + 1)
+    rate, lo, hi = (s[c].to_numpy(float) for c in ("win_rate", "win_lo", "win_hi"))
+    fig = Figure(figsize=(10.0, 4.2))
+    ax = fig.add_subplot()
+    ax.fill_between(x, lo, hi, color="#2a7ab0", alpha=0.25, linewidth=0, label="95% Wilson interval")
+    ax.plot(x, rate, "o", color="#2a7ab0", markersize=2.5 if n > 200 else 4, label="win rate")
+    ax.axhline(0.5, color="0.6", linestyle=":", linewidth=1)
+    ax.set_xlim(0.5, n + 0.5)
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel(f"variant (its row in summary.csv, 1 to {n:,})")
+    side = result.side_names[0] if result.side_names else "the first side"
+    ax.set_title(f"win rate of {side}, {n:,} variants")
+    ax.grid(color="0.92")
+    ax.set_axisbelow(True)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    caption = (f"Win rate of {side} for each of the {n:,} variants, as shares of {t['fights']}, with "
+               "95% Wilson intervals (the band); variant k is row k of summary.csv, which also holds "
+               "the loss and draw rates. The dotted line is 50%.")
+    return _save(fig, path, caption=caption, variants=s["variant"].astype(str).tolist(), title="Win rates")
 
 
 def _fill_integer_rounds(d: pd.DataFrame) -> pd.DataFrame:
@@ -284,15 +337,16 @@ def fight_length_chart(result: RunResult, path: Path, terms: dict | None = None)
     if r is None or r.empty or r["count"].sum() <= 0:
         return None
     t = _terms(terms)
-    variants = variant_order(result, r)
-    drawn, omitted = [], {v: f"no {t['fights']} recorded" for v in variants
-                          if v not in set(r["variant"])}
-    variants = [v for v in variants if v in set(r["variant"])]
+    have = set(r["variant"])
+    variants, omitted = cap_drawn(result, [v for v in variant_order(result, r) if v in have], "rounds.csv",
+                                  f"no {t['fights']} recorded")
+    groups = dict(tuple(r[r["variant"].isin(set(variants))].groupby("variant", sort=False)))
+    drawn = []
     styles = _styles(variants)
     fig = Figure(figsize=(9.0, 4.5))
     ax = fig.add_subplot()
     for v in variants:
-        d = r[r["variant"] == v].groupby("rounds", as_index=False)["count"].sum()
+        d = groups[v].groupby("rounds", as_index=False)["count"].sum()
         d = d.sort_values("rounds")
         total = d["count"].sum()
         if total <= 0:
@@ -348,9 +402,10 @@ def survival_chart(result: RunResult, path: Path, terms: dict | None = None):
         return None
     t = _terms(terms)
     metrics = list(dict.fromkeys(c["metric"].tolist()))
-    all_variants = variant_order(result, c)
-    variants = [v for v in all_variants if v in set(c["variant"])]
-    omitted = {v: "no per-round curve recorded" for v in all_variants if v not in variants}
+    have = set(c["variant"])
+    variants, omitted = cap_drawn(result, [v for v in variant_order(result, c) if v in have], "curves.csv",
+                                  "no per-round curve recorded")
+    c = c[c["variant"].isin(set(variants))]
     styles = _styles(variants)
     ncols = 1 if len(metrics) <= 2 else 2
     nrows = -(-len(metrics) // ncols)
@@ -358,11 +413,12 @@ def survival_chart(result: RunResult, path: Path, terms: dict | None = None):
     axes = fig.subplots(nrows, ncols, squeeze=False, sharex=True)
     for i, metric in enumerate(metrics):
         ax = axes[i // ncols][i % ncols]
-        m = c[c["metric"] == metric]
+        m = dict(tuple(c[c["metric"] == metric].groupby("variant", sort=False)))
         for v in variants:
-            d = m[m["variant"] == v].sort_values("round")
-            if d.empty:
+            d = m.get(v)
+            if d is None or d.empty:
                 continue
+            d = d.sort_values("round")
             ax.plot(d["round"], d["value"], **_line_style(variants, styles, v, len(d)),
                     label=str(v))
         ax.set_title(str(metric))

@@ -95,6 +95,29 @@ def _summary(result: RunResult, t: dict) -> str:
                        fold_after=max(len(s), 1))
 
 
+#: most variant names a caption lists per reason for leaving them out
+_LIST_AT_MOST = 20
+
+
+def _not_drawn(omitted: dict) -> str:
+    """`` Not drawn: a (why); b (why).``; many variants left out for one reason are
+    counted, the first :data:`_LIST_AT_MOST` named (linear in variants)."""
+    if not omitted:
+        return ""
+    by_why: dict = {}
+    for v, why in omitted.items():
+        by_why.setdefault(why, []).append(v)
+    parts = []
+    for why, names in by_why.items():
+        if len(names) <= 3:
+            parts.extend(f"{esc(v)} ({esc(why)})" for v in names)
+        else:
+            shown = ", ".join(esc(v) for v in names[:_LIST_AT_MOST])
+            more = f" and {len(names) - _LIST_AT_MOST:,} more" if len(names) > _LIST_AT_MOST else ""
+            parts.append(f"{len(names):,} variants ({esc(why)}): {shown}{more}")
+    return " Not drawn: " + "; ".join(parts) + "."
+
+
 def _figure(name: str, png: bytes, meta: dict, t: dict) -> str:
     stem = name.rsplit(".", 1)[0]
     caption = meta.get("caption") or f"Chart of the {t['fights']} of this run."
@@ -102,10 +125,7 @@ def _figure(name: str, png: bytes, meta: dict, t: dict) -> str:
     if meta.get("variants") is not None:
         attrs += f" data-variants='{esc(json.dumps(meta['variants']))}'"
         attrs += f" data-omitted='{esc(json.dumps(meta.get('omitted') or {}))}'"
-    left_out = ""
-    if meta.get("omitted"):
-        left_out = " Not drawn: " + "; ".join(f"{esc(v)} ({esc(why)})"
-                                               for v, why in meta["omitted"].items()) + "."
+    left_out = _not_drawn(meta.get("omitted") or {})
     b64 = base64.b64encode(png).decode("ascii")
     return (f"<figure{attrs}><a href=\"{esc(name)}\" title=\"full size\">"
             f'<img alt="{esc(caption)}" src="data:image/png;base64,{b64}"></a>'

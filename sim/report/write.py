@@ -117,27 +117,52 @@ def _caption_from_doc(func) -> str | None:
     return " ".join(doc.split(".")[0].split()) + "." if doc else None
 
 
-def _draw_charts(result: RunResult, tmp: Path, terms: dict) -> tuple[dict, dict]:
+def _draw_charts(result: RunResult, tmp: Path, terms: dict, say=None) -> tuple[dict, dict]:
     """Every chart of the run: ``({file name: PNG bytes}, {file name: metadata})``.
 
     Drawn under :func:`~sim.report.charts.plain_text`: names are never math text.
+    ``say(text)``: told which chart is drawing (:class:`DrawProgress`).
     """
     with _charts.plain_text():
-        return _draw_all(result, tmp, terms)
+        return _draw_all(result, tmp, terms, say or (lambda text: None))
 
 
-def _draw_all(result: RunResult, tmp: Path, terms: dict) -> tuple[dict, dict]:
+class DrawProgress:
+    """Progress while a report draws: a line on ``stream`` (stderr) for each chart begun
+    once the report has taken :data:`SAY_AFTER_S` seconds (a quick report says nothing)."""
+
+    SAY_AFTER_S = 2.0
+
+    def __init__(self, stream=None):
+        import sys
+        import time
+
+        self.stream = stream or sys.stderr
+        self.clock = time.monotonic
+        self.t0 = self.clock()
+
+    def __call__(self, text: str) -> None:
+        elapsed = self.clock() - self.t0
+        if elapsed >= self.SAY_AFTER_S:
+            print(f"report: {text} ({elapsed:.0f} s so far)", file=self.stream, flush=True)
+
+
+def _draw_all(result: RunResult, tmp: Path, terms: dict, say) -> tuple[dict, dict]:
     pngs, meta = {}, {}
+    system = _system_charts(result.system)
+    names = [*_charts.CHARTS, *system]
     for fname, func_name in _charts.CHARTS.items():
         # looked up at call time so tests (and plug-ins) can replace a chart
         func = getattr(_charts, func_name)
+        say(f"drawing {fname}, chart {names.index(fname) + 1} of {len(names)}")
         path = func(result, tmp / fname, terms=terms)
         if path is not None:
             pngs[fname] = Path(path).read_bytes()
             meta[fname] = _charts.chart_meta(path)
             meta[fname].setdefault("caption", None)
             meta[fname]["caption"] = meta[fname]["caption"] or _caption_from_doc(func)
-    for fname, func in _system_charts(result.system).items():
+    for fname, func in system.items():
+        say(f"drawing {fname}, chart {names.index(fname) + 1} of {len(names)}")
         path = func(result, tmp / fname)
         if path is not None:
             pngs[fname] = Path(path).read_bytes()
@@ -146,7 +171,7 @@ def _draw_all(result: RunResult, tmp: Path, terms: dict) -> tuple[dict, dict]:
     return pngs, meta
 
 
-def write_run(result: RunResult, out_dir) -> Path:
+def write_run(result: RunResult, out_dir, say=None) -> Path:
     """Write every output of ``result`` into ``out_dir`` and return its path.
 
     Files: ``summary.csv``, ``summary.json`` (``RunResult.to_dict()``),
@@ -156,6 +181,8 @@ def write_run(result: RunResult, out_dir) -> Path:
     ``win_rate.png``, ``fight_length.png``, ``survival.png`` (each skipped when
     its table is empty), the plug-in's charts and a self-contained
     ``report.html`` that links to all of them.
+
+    ``say(text)``: told which chart is drawing (e.g. :class:`DrawProgress`).
 
     Atomic: everything is built in a hidden sibling temporary directory and
     renamed to ``out_dir`` at the end; on any error nothing is left behind.
@@ -180,7 +207,7 @@ def write_run(result: RunResult, out_dir) -> Path:
 
         spec = _system_page(result.system)
         terms = dict(spec.get("terms") or {})
-        pngs, meta = _draw_charts(result, tmp, terms)
+        pngs, meta = _draw_charts(result, tmp, terms, say)
         page = Page(
             terms=terms, headline=tuple(spec.get("headline") or ()),
             key_columns=dict(spec.get("key_columns") or {}), meta=meta,

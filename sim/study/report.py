@@ -102,11 +102,12 @@ def render_page(name: str, header: str, sections: list[Section], pngs: dict, met
 
 
 def write_study(out_dir, name: str, header: str, sections: list[Section], provenance: dict,
-                files: dict[str, str] | None = None) -> Path:
+                files: dict[str, str] | None = None, say=None) -> Path:
     """Write every table (CSV: text cells that a spreadsheet would read as a formula
     get a leading ``'``, :func:`sim.report.write.csv_safe`), chart (PNG),
     ``study.json`` (tables as records and the provenance), ``report.html`` and
-    ``files`` (relative path -> text, e.g. generated scenarios) into ``out_dir`` (atomic)."""
+    ``files`` (relative path -> text, e.g. generated scenarios) into ``out_dir`` (atomic).
+    ``say(text)``: told which chart is drawing (:class:`sim.report.write.DrawProgress`)."""
     out_dir = Path(out_dir)
     with atomic_dir(out_dir) as tmp:
         for rel, text in (files or {}).items():
@@ -117,6 +118,8 @@ def write_study(out_dir, name: str, header: str, sections: list[Section], proven
             for stem, df in s.tables.items():
                 csv_safe(df).to_csv(tmp / f"{stem}.csv", index=False)  # no spreadsheet formulas
             for fname, draw in s.charts.items():
+                if say is not None:
+                    say(f"drawing {fname}")
                 path = draw(tmp / fname)
                 if path is not None:
                     pngs[fname] = Path(path).read_bytes()

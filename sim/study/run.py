@@ -204,23 +204,26 @@ def _play_and_write(ctx, ls, plan, progress, target, trials, out, results_root, 
             ckpt.save(ctx, quiet=True)
             raise
         ckpt.save(ctx, complete=True)
-        res.out_dir = write_result(res, target, ckpt.path)
+        from sim.report.write import DrawProgress
+
+        say = DrawProgress() if progress in (True, "auto", "bar", "plain") else None
+        res.out_dir = write_result(res, target, ckpt.path, say)
         ckpt.remove()
         return res
     finally:
         lock.release()
 
 
-def write_result(res: StudyResult, target: Path, ckpt: Path | None = None) -> Path:
-    """Write ``res``'s report into ``target``; a failure is a
-    :class:`~sim.report.atomic.ReportWriteError` naming the kept checkpoint."""
+def write_result(res: StudyResult, target: Path, ckpt: Path | None = None, say=None) -> Path:
+    """Write ``res``'s report into ``target`` (``say``: told which chart is drawing); a
+    failure is a :class:`~sim.report.atomic.ReportWriteError` naming the kept checkpoint."""
     from sim.report.atomic import ReportWriteError
 
     s = res.sections[0]
     header = (f"system <b>{res.system}</b> · seed {res.seed} · {len(res.provenance.get('arms', []))} arms × "
               f"{res.trials:,} trials · study kind <b>{s.kind}</b>")
     try:
-        return write_study(target, res.name, header, res.sections, res.provenance)
+        return write_study(target, res.name, header, res.sections, res.provenance, say=say)
     except KeyboardInterrupt:
         from sim.runner import RunCancelled
 

@@ -12,7 +12,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
-from sim.report.charts import _save, _styles, length_limit, variant_order
+from sim.report.charts import _save, _styles, cap_drawn, length_limit, variant_order
 
 
 def _table(result, name):
@@ -76,8 +76,8 @@ def first_player(result, path: Path):
     t = t.dropna(subset=["first_player_win"])
     if t.empty:
         return None
-    order = [v for v in variant_order(result, t) if v in set(t["variant"])]
-    omitted = {v: "no decisive game to count" for v in every if v not in set(order)}
+    have = set(t["variant"])
+    order, omitted = cap_drawn(result, [v for v in every if v in have], "matchups.csv", "no decisive game to count")
     t = t.set_index("variant").loc[order].reset_index()
     n = len(t)
     fig = Figure(figsize=(8.0, 1.2 + 0.4 * n))
@@ -123,7 +123,8 @@ def card_impact(result, path: Path, top: int = 40):
     if t is None or "status" not in t.columns:
         return None
     every = variant_order(result, t)
-    order = [v for v in every if v in set(t["variant"])]
+    have = set(t["variant"])
+    order, capped = cap_drawn(result, [v for v in every if v in have], "card_stats.csv", "")
     per_variant = max(3, top // max(len(order), 1))
     rows = _impact_rows(t.set_index("variant").loc[order].reset_index(), per_variant)
     if rows.empty:
@@ -161,7 +162,8 @@ def card_impact(result, path: Path, top: int = 40):
                     f"no impact ('not played by this policy' in card_stats): "
                     f"{', '.join(names[:12])}{', …' if len(names) > 12 else ''}.")
     return _save(fig, path, caption=caption, variants=drawn, title="Card impact",
-                 omitted={v: "no card both played and not played" for v in every if v not in drawn})
+                 omitted={v: capped.get(v) or "no card both played and not played" for v in every
+                          if v not in set(drawn)})
 
 
 def game_length(result, path: Path):
@@ -170,13 +172,15 @@ def game_length(result, path: Path):
     if r is None or r.empty:
         return None
     every = variant_order(result, r)
-    order = [v for v in every if v in set(r["variant"])]
+    have = set(r["variant"])
+    order, omitted = cap_drawn(result, [v for v in every if v in have], "rounds.csv", "no games recorded")
+    groups = dict(tuple(r[r["variant"].isin(set(order))].groupby("variant", sort=False)))
     fig = Figure(figsize=(8.0, 3.6))
     ax = fig.add_subplot()
-    drawn, omitted = [], {v: "no games recorded" for v in every if v not in set(order)}
+    drawn = []
     styles = _styles(order)
     for v in order:
-        d = r[r["variant"] == v].sort_values("rounds")
+        d = groups[v].sort_values("rounds")
         tot = d["count"].sum()
         if tot == 0:
             omitted[v] = "no games recorded"

@@ -21,7 +21,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
-from sim.report.charts import _save, _styles, variant_order
+from sim.report.charts import _save, _styles, cap_drawn, variant_order
 
 #: combatants.csv column -> what the power-use chart calls it (uses per fight)
 POWER_COLUMNS = {
@@ -61,14 +61,18 @@ def _per_fight(df, col):
     return np.divide(vals, fights, out=np.zeros_like(vals), where=fights > 0)
 
 
-def _panels(result, t):
-    """(variant, rows) in summary order: every variant with rows."""
-    order = [v for v in variant_order(result, t) if v in set(t["variant"])]
-    return [(v, t[t["variant"] == v]) for v in order]
+def _present(result, t) -> list:
+    have = set(t["variant"])
+    return [v for v in variant_order(result, t) if v in have]
 
 
-def _omitted(result, drawn, why):
-    return {v: why for v in variant_order(result) if v not in set(drawn)}
+def _panels(result, t, why: str = "no combatants recorded"):
+    """``(panels, omitted)``: (variant, rows) for the first
+    :data:`~sim.report.charts.MAX_DRAWN` variants with rows, and the others with why
+    they are not drawn (:func:`sim.report.charts.cap_drawn`); linear in variants."""
+    drawn, omitted = cap_drawn(result, _present(result, t), "combatants.csv", why)
+    groups = dict(tuple(t[t["variant"].isin(set(drawn))].groupby("variant", sort=False)))
+    return [(v, groups[v]) for v in drawn], omitted
 
 
 def _panel_figure(n_panels: int, rows: int, width: float = 8.0):
@@ -116,15 +120,13 @@ def _rate_chart(result, path, series, *, caption, title, xlabel):
     cols = {c for c, _, _ in series}
     if t is None or not {s + e for s in cols for e in ("", "_lo", "_hi")} <= set(t.columns):
         return None
-    panels = _panels(result, t)
+    panels, omitted = _panels(result, t)
     fig, axes, _ = _panel_figure(len(panels), max(len(df) for _, df in panels))
     for ax, (variant, df) in zip(axes, panels):
         _rate_panel(ax, df, series, xlabel)
         ax.set_title(str(variant), fontsize="small")
     _legend_above(fig, axes[0], len(series))
-    drawn = [v for v, _ in panels]
-    return _save(fig, path, caption=caption, variants=drawn,
-                 omitted=_omitted(result, drawn, "no combatants recorded"), title=title)
+    return _save(fig, path, caption=caption, variants=[v for v, _ in panels], omitted=omitted, title=title)
 
 
 def ko_death(result, path: Path):
@@ -154,7 +156,7 @@ def spending(result, path: Path):
     t = _table(result)
     if t is None or not {"mana_spent", "fortune_spent", "fights"} <= set(t.columns):
         return None
-    panels = _panels(result, t)
+    panels, omitted = _panels(result, t)
     fig, axes, _ = _panel_figure(len(panels), max(len(df) for _, df in panels))
     h = 0.8 / len(SPEND)
     for ax, (variant, df) in zip(axes, panels):
@@ -172,9 +174,7 @@ def spending(result, path: Path):
     caption = ("Mana and Fortune points each combatant spends per fight she takes part in (means; "
                "mana pays for powers, specialization uses and augmentation dice); one panel per "
                "variant.")
-    return _save(fig, path, caption=caption, variants=drawn,
-                 omitted=_omitted(result, drawn, "no combatants recorded"),
-                 title="Mana and fortune spent")
+    return _save(fig, path, caption=caption, variants=drawn, omitted=omitted, title="Mana and fortune spent")
 
 
 def _power_rows(t):
@@ -194,10 +194,12 @@ def power_use(result, path: Path):
     t = _table(result)
     if t is None or "fights" not in t.columns:
         return None
-    variants = [v for v in variant_order(result, t) if v in set(t["variant"])]
+    variants, omitted = cap_drawn(result, _present(result, t), "combatants.csv", "no combatants recorded")
+    t = t[t["variant"].isin(set(variants))]
     rows = _power_rows(t)
     if not rows:
         return None
+    groups = dict(tuple(t.groupby("variant", sort=False)))
     styles = _styles(variants)
     nv = len(variants)
     fig = Figure(figsize=(8.0, 1.4 + 0.16 * len(rows) * nv + 0.2 * len(rows)))
@@ -205,7 +207,7 @@ def power_use(result, path: Path):
     h = 0.8 / nv
     y = np.arange(len(rows))
     for k, v in enumerate(variants):
-        df = t[t["variant"] == v]
+        df = groups[v]
         vals = []
         for _, name, col in rows:
             r = df[df["combatant"].astype(str) == name]
@@ -222,8 +224,7 @@ def power_use(result, path: Path):
     caption = ("Which power pulls its weight: how often each combatant uses each power and special "
                "action per fight she takes part in (Duplication counts copies made); one bar per "
                "variant, in the legend's order. Powers no one uses in any variant are left out.")
-    return _save(fig, path, caption=caption, variants=variants,
-                 omitted=_omitted(result, variants, "no combatants recorded"), title="Power use")
+    return _save(fig, path, caption=caption, variants=variants, omitted=omitted, title="Power use")
 
 
 CHARTS = {

@@ -14,7 +14,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
-from sim.report.charts import _save, _styles, variant_order
+from sim.report.charts import _save, _styles, cap_drawn, variant_order
 
 STATS = ("heart", "fury", "judgment")
 COLOURS = {"heart": "#d1495b", "fury": "#edae49", "judgment": "#00798c"}
@@ -27,16 +27,20 @@ def _table(result, name):
     return t
 
 
-def _panels(result, t):
-    """(variant, rows) pairs in summary order: every variant with rows (there
-    is no cap: many variants lay out in a grid of panels, see :func:`_grid`)."""
-    order = [v for v in variant_order(result, t) if v in set(t["variant"])]
-    return [(v, t[t["variant"] == v]) for v in order]
+def _present(result, t) -> list:
+    """The variants with rows in ``t``, in summary order."""
+    have = set(t["variant"])
+    return [v for v in variant_order(result, t) if v in have]
 
 
-def _omitted(result, drawn, why):
-    """variant -> reason, for the run's variants a chart does not draw."""
-    return {v: why for v in variant_order(result) if v not in set(drawn)}
+def _panels(result, t, table: str, why: str):
+    """``(panels, omitted)``: (variant, rows) pairs for the first
+    :data:`~sim.report.charts.MAX_DRAWN` variants with rows (a page of panels in a
+    grid, :func:`_grid`), and the others with why they are not drawn
+    (:func:`sim.report.charts.cap_drawn`). The rows are split once (linear in variants)."""
+    drawn, omitted = cap_drawn(result, _present(result, t), table, why)
+    groups = dict(tuple(t[t["variant"].isin(set(drawn))].groupby("variant", sort=False)))
+    return [(v, groups[v]) for v in drawn], omitted
 
 
 def _grid(n: int, wide: bool) -> tuple:
@@ -61,7 +65,7 @@ def overcharge(result, path: Path):
     t = t[t["kind"] == "girl"]
     if t.empty:
         return None
-    panels = _panels(result, t)
+    panels, omitted = _panels(result, t, "combatants.csv", "no girls in this variant")
     girls = max(len(df) for _, df in panels)
     nrows, ncols = _grid(len(panels), wide=girls > 4)
     fig = Figure(figsize=(min(16.0, (1.5 + 1.2 * girls) * ncols + 0.5), 1.0 + 2.4 * nrows),
@@ -90,8 +94,7 @@ def overcharge(result, path: Path):
     _legend_above(fig, axes, 3)
     caption = ("Overcharge each girl gains per fight on each magical stat (heart, fury, "
                "judgment), one panel per variant; the labels over the bars are bursts per fight.")
-    return _save(fig, path, caption=caption, variants=[v for v, _ in panels],
-                 omitted=_omitted(result, [v for v, _ in panels], "no girls in this variant"),
+    return _save(fig, path, caption=caption, variants=[v for v, _ in panels], omitted=omitted,
                  title="Overcharge and bursts")
 
 
@@ -100,9 +103,11 @@ def talent_use(result, path: Path):
     t = _table(result, "talents")
     if t is None:
         return None
+    variants, omitted = cap_drawn(result, _present(result, t), "talents.csv", "no talent uses recorded")
+    t = t[t["variant"].isin(set(variants))]
     t = t.assign(label=t["combatant"].astype(str) + ": " + t["talent"].astype(str))
     labels = list(dict.fromkeys(t["label"]))
-    variants = [v for v in variant_order(result, t) if v in set(t["variant"])]
+    groups = dict(tuple(t.groupby("variant", sort=False)))
     styles = _styles(variants)
     nv = max(1, len(variants))
     fig = Figure(figsize=(8.0, 1.4 + 0.16 * len(labels) * nv + 0.2 * len(labels)))
@@ -110,7 +115,7 @@ def talent_use(result, path: Path):
     h = 0.8 / nv
     y = np.arange(len(labels))
     for k, v in enumerate(variants):
-        df = t[t["variant"] == v].set_index("label").reindex(labels)
+        df = groups[v].drop_duplicates("label").set_index("label").reindex(labels)
         ax.barh(y + k * h - 0.4 + h / 2, df["uses_per_fight"].fillna(0).to_numpy(), h,
                 label=str(v), color=styles[v][0])
     ax.set_yticks(y, labels, fontsize="small")
@@ -122,8 +127,7 @@ def talent_use(result, path: Path):
               ncol=1 if nv <= 20 else 2)
     caption = ("How often each talent slot is used per fight (Boost included), per combatant; "
                "one bar per variant, in the legend's order.")
-    return _save(fig, path, caption=caption, variants=variants,
-                 omitted=_omitted(result, variants, "no talent uses recorded"), title="Talent use")
+    return _save(fig, path, caption=caption, variants=variants, omitted=omitted, title="Talent use")
 
 
 def ko_death(result, path: Path):
@@ -131,7 +135,7 @@ def ko_death(result, path: Path):
     t = _table(result, "combatants")
     if t is None or not {"ko_rate", "ko_lo", "ko_hi", "death_rate", "death_lo", "death_hi"} <= set(t.columns):
         return None
-    panels = _panels(result, t)
+    panels, omitted = _panels(result, t, "combatants.csv", "no combatants recorded")
     per = max(len(df) for _, df in panels)
     nrows, ncols = _grid(len(panels), wide=False)
     fig = Figure(figsize=(8.0 if ncols == 1 else 5.0 * ncols, 0.8 + (0.9 + 0.3 * per) * nrows),
@@ -154,8 +158,7 @@ def ko_death(result, path: Path):
     _legend_above(fig, axes, 2)
     caption = ("Share of fights in which each combatant was knocked out (KO) or died, "
                "with 95% Wilson intervals; one panel per variant.")
-    return _save(fig, path, caption=caption, variants=[v for v, _ in panels],
-                 omitted=_omitted(result, [v for v, _ in panels], "no combatants recorded"),
+    return _save(fig, path, caption=caption, variants=[v for v, _ in panels], omitted=omitted,
                  title="KO and death rates")
 
 
@@ -165,7 +168,8 @@ def episode_progress(result, path: Path):
     t = _table(result, "episode_progress")
     if t is None:
         return None
-    variants = [v for v in variant_order(result, t) if v in set(t["variant"])]
+    variants, omitted = cap_drawn(result, _present(result, t), "episode_progress.csv", "no episode recorded")
+    groups = dict(tuple(t[t["variant"].isin(set(variants))].groupby("variant", sort=False)))
     styles = _styles(variants)
     stages = list(dict.fromkeys(t.sort_values("stage")["stage_name"]))
     nv = max(1, len(variants))
@@ -174,7 +178,7 @@ def episode_progress(result, path: Path):
     h = 0.8 / nv
     y = np.arange(len(stages))
     for k, v in enumerate(variants):
-        df = t[t["variant"] == v].set_index("stage_name").reindex(stages)
+        df = groups[v].set_index("stage_name").reindex(stages)
         x = df["rate"].fillna(0).to_numpy()
         err = np.vstack([x - df["lo"].fillna(0).to_numpy(), df["hi"].fillna(0).to_numpy() - x])
         ax.barh(y + k * h - 0.4 + h / 2, x, h, xerr=err, capsize=2, label=str(v), color=styles[v][0])
@@ -188,8 +192,7 @@ def episode_progress(result, path: Path):
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="x-small", frameon=False)
     caption = ("How far the party got: the share of episodes that ended in each scene, and that "
                "won the last one, with 95% Wilson intervals; one bar per variant.")
-    return _save(fig, path, caption=caption, variants=variants,
-                 omitted=_omitted(result, variants, "no episode recorded"),
+    return _save(fig, path, caption=caption, variants=variants, omitted=omitted,
                  title="How far the party got")
 
 
