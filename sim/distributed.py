@@ -47,6 +47,8 @@ TASKS_PER_WORKER = 4
 RETRIES = 3
 #: seconds to reach the scheduler, and to wait for its first worker
 CONNECT_TIMEOUT_S = 10
+#: seconds a scheduler has to greet once connected (a dask server greets at once)
+GREETING_S = 5
 WORKER_WAIT_S = 30
 MAX_LOCAL_WORKERS = 256
 DEFAULT_PORT = 8786
@@ -322,6 +324,8 @@ def connect(scheduler: str, threads: int | None = None) -> Cluster:
         target = local
     else:
         address = target = where
+        if where.startswith("tcp://"):
+            probe(where, CONNECT_TIMEOUT_S)
     try:
         client = Client(target, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
     except (OSError, TimeoutError) as e:
@@ -339,6 +343,55 @@ def connect(scheduler: str, threads: int | None = None) -> Cluster:
         cluster.close()
         raise
     return cluster
+
+
+def probe(address: str, deadline_s: float = CONNECT_TIMEOUT_S) -> None:
+    """Check within ``deadline_s`` seconds, in all, that a dask scheduler listens at
+    ``address`` (``tcp://host:port``): the TCP connection opens and the server sends
+    (within :data:`GREETING_S` seconds) the first frame of dask's handshake, which a
+    dask server writes as soon as it accepts (an 8-byte little-endian frame count, a small number). Anything else
+    (nothing listening, a server that stays silent, such as a web server waiting
+    for a request, or one that answers in another protocol) is a
+    :class:`SchedulerError`, one paragraph. Plain sockets in this thread: Ctrl-C
+    stops it at once."""
+    import socket
+    import time
+
+    host, port = address[len("tcp://"):].rsplit(":", 1)
+    host = host.strip("[]")
+    end = time.monotonic() + deadline_s
+    hint = (f"Start one with 'dask scheduler' (it prints its tcp:// address) and workers with "
+            f"'dask worker {address} --nthreads 1', or use --scheduler local:N to run N worker "
+            "processes on this machine")
+    try:
+        sock = socket.create_connection((host, int(port)), timeout=max(0.1, end - time.monotonic()))
+    except OSError as e:
+        raise SchedulerError(f"cannot reach the dask scheduler at {address} (--scheduler) within "
+                             f"{deadline_s:g} s ({e.strerror or e}). {hint}") from None
+    got = b""
+    end = min(end, time.monotonic() + GREETING_S)
+    try:
+        with sock:
+            while len(got) < 8:
+                left = end - time.monotonic()
+                if left <= 0:
+                    break
+                sock.settimeout(left)
+                chunk = sock.recv(8 - len(got))
+                if not chunk:
+                    break
+                got += chunk
+    except OSError:
+        pass
+    if len(got) < 8:
+        raise SchedulerError(f"{address} (--scheduler) accepted the connection but did not answer as a dask "
+                             f"scheduler within {GREETING_S:g} s (a dask scheduler greets at once; this looks "
+                             f"like another service, such as a web server, on that port). {hint}")
+    frames = int.from_bytes(got, "little")
+    if not 1 <= frames <= 64:
+        shown = got.decode("latin-1").encode("unicode_escape").decode("ascii")
+        raise SchedulerError(f"{address} (--scheduler) answered, but not as a dask scheduler (it sent "
+                             f"{shown!r}). {hint}")
 
 
 def _check_workers(cluster: Cluster, version: str) -> None:

@@ -88,6 +88,47 @@ def test_bad_scheduler_exits_cleanly(tmp_path, address, needles):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.fixture
+def http_server():
+    """``python3 -m http.server`` on 127.0.0.1 (a TCP service that is not dask): its address."""
+    import http.server
+    import threading
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    yield f"tcp://127.0.0.1:{srv.server_address[1]}"
+    srv.shutdown()
+    srv.server_close()
+
+
+@pytest.mark.parametrize("command", ["run", "study"])
+def test_scheduler_at_an_http_server_exits_2_within_15_s(command, http_server, tmp_path):
+    """It hung 150-220 s (3 in 5 tries): dask's handshake waited on a server that waits for a request."""
+    target = DUEL if command == "run" else ROOT / "scenarios" / "studies" / "compare-inflict.yaml"
+    t0 = time.monotonic()
+    res = _sim(command, target, "--trials", "1000", "--scheduler", http_server, cwd=tmp_path)
+    took = time.monotonic() - t0
+    err = res.stderr.strip()
+    assert res.returncode == 2 and took < 15, (took, err)
+    assert "did not answer as a dask scheduler" in err and "\n" not in err and "Traceback" not in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_while_connecting_exits_at_once_without_a_traceback(http_server, tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("SIM_DEBUG", None)
+    p = subprocess.Popen([sys.executable, "-m", "sim.cli", "run", str(DUEL), "--trials", "1000", "--scheduler",
+                          http_server], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    time.sleep(2.5)  # loaded and connecting (the server never greets)
+    p.send_signal(signal.SIGINT)
+    t0 = time.monotonic()
+    _out, err = p.communicate(timeout=60)
+    assert time.monotonic() - t0 < 3 and p.returncode == 130, err
+    assert "Traceback" not in err and "interrupted; nothing was written" in err, err
+
+
 def test_workers_and_scheduler_together_refused(tmp_path):
     res = _sim("run", DUEL, "--trials", "1000", "--workers", "2", "--scheduler", "local:2", cwd=tmp_path)
     assert res.returncode == 2 and "give one of them" in res.stderr, res.stderr
