@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import re
 from numbers import Integral, Real
 
 import numpy as np
@@ -25,8 +26,15 @@ DEFAULT_TERMS = {
 }
 
 
+#: bidirectional embeddings, overrides and isolates: shown, never obeyed, in a report
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
 def esc(x) -> str:
-    return html.escape(str(x), quote=True)
+    """HTML-escaped text; a bidirectional control (U+202A-U+202E, U+2066-U+2069: the
+    loader refuses them in names, a file path may still hold one) is shown as
+    ``[U+202E]`` instead of reordering the text after it."""
+    return html.escape(_BIDI.sub(lambda m: f"[U+{ord(m.group()):04X}]", str(x)), quote=True)
 
 
 def missing(x) -> bool:

@@ -225,8 +225,16 @@ class _Builder:
 
 
 #: characters refused in any text: control characters (C0 but tab and line
-#: feed, DEL, C1) and lone surrogates (``"\\ud800"``: not writable as UTF-8)
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+#: feed, DEL, C1), lone surrogates (``"\\ud800"``: not writable as UTF-8) and the
+#: bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069:
+#: an unterminated U+202E reverses the rest of a report's paragraph on screen)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+#: what the bidirectional controls are called in an error
+_BIDI = {"\u202a": "left-to-right embedding", "\u202b": "right-to-left embedding",
+         "\u202c": "pop directional formatting", "\u202d": "left-to-right override",
+         "\u202e": "right-to-left override", "\u2066": "left-to-right isolate",
+         "\u2067": "right-to-left isolate", "\u2068": "first strong isolate",
+         "\u2069": "pop directional isolate"}
 
 
 def _check_text(builder: "_Builder", node: Node, loc: tuple, value: str) -> None:
@@ -242,6 +250,12 @@ def _check_text(builder: "_Builder", node: Node, loc: tuple, value: str) -> None
     ch = m.group()
     what = {"\x1b": "ESC, the start of a terminal escape sequence", "\r": "a carriage return",
             "\x00": "a NUL byte"}.get(ch, "a control character")
+    if ch in _BIDI:
+        raise builder.fail(node, loc, f"the text {_short(ascii(value))} contains U+{ord(ch):04X} ({_BIDI[ch]}, "
+                           f"a bidirectional control) at position {m.start()}; it would reorder the text "
+                           "printed after it (a report's verdict could read backwards), so text in a "
+                           "scenario may not contain bidirectional controls. Remove it (right-to-left "
+                           "letters themselves are fine).")
     if "\ud800" <= ch <= "\udfff":
         raise builder.fail(node, loc, f"the text {_short(ascii(value))} contains U+{ord(ch):04X}, half "
                            "of a UTF-16 surrogate pair, which is not a character and cannot be "
