@@ -30,6 +30,18 @@ def _positive_int(text: str) -> int:
     return v
 
 
+def _dice_trials(text: str) -> int:
+    """``sim dice --trials``: a whole number from 1 to :data:`sim.dice_report.MAX_TRIALS`."""
+    from sim.dice_report import MAX_TRIALS
+
+    v = _positive_int(text)
+    if v > MAX_TRIALS:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_TRIALS:,} rolls (10^9, a few minutes; the exact distribution is printed "
+            f"beside them), got {v:,}")
+    return v
+
+
 def _seed(text: str) -> int:
     try:
         v = int(text)
@@ -79,7 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     g = d.add_mutually_exclusive_group()
     g.add_argument("--target", type=_int, help="also P(total >= T)")
     g.add_argument("--vs", metavar="EXPR2", help="also P(EXPR beats EXPR2) under the 4.1 tie rules")
-    d.add_argument("--trials", type=_positive_int, default=1_000_000)
+    d.add_argument("--trials", type=_dice_trials, default=1_000_000,
+                   help="Monte Carlo rolls, 1 to 10^9 (default 10^6)")
     d.add_argument("--seed", type=_seed, default=0)
     d.add_argument("--json", action="store_true", help="print one JSON object")
 

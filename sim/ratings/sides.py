@@ -24,7 +24,7 @@ DROPPED = ("variants", "sweep", "what_if")
 
 
 def side_play_pair(scenario_path: str | os.PathLike, entries: Mapping[str, Mapping[str, Any]], loaded=None,
-                   player=None):
+                   player=None, locs: Mapping[str, tuple] | None = None, doc=None):
     """``(names, play_pair, loaded)`` placing ``entries[name]`` on a side per game.
 
     Each game is the scenario's base (its ``rules``, its data, both sides as
@@ -38,25 +38,33 @@ def side_play_pair(scenario_path: str | os.PathLike, entries: Mapping[str, Mappi
     loaded scenario, if the caller has it. ``player(label, inputs, trials,
     seed)``: plays a seating instead of :func:`sim.trials.per_trial` (a study
     keeps and checkpoints the rows, :meth:`sim.study.arms.StudyContext.rows_of`),
-    returning the outcomes.
+    returning the outcomes. ``locs``: where in the file each entry's changes are
+    written (``{name: ("study", "entries", name)}``), so a bad path or value is
+    reported at its own line (default: the side's line). ``doc``: the parsed file,
+    if the caller has it (a study's, whose text a checkpoint keeps).
     """
     from sim import rng
-    from sim.scenario import expand_variants, load_scenario, load_yaml, validate_model
+    import copy
+
+    from sim.scenario import load_scenario, load_yaml, validate_model
+    from sim.scenario.variants import _apply, _Targets
     from sim.trials import per_trial
 
     loaded = load_scenario(scenario_path) if loaded is None else loaded
-    doc = load_yaml(scenario_path)
+    doc = load_yaml(scenario_path) if doc is None else doc
     base = {k: v for k, v in doc.data.items() if k not in DROPPED}
     entries = {str(k): dict(v) for k, v in entries.items()}
     compiled: dict[tuple, object] = {}
 
     def inputs(first: str, second: str):
         if (first, second) not in compiled:
-            sets = {f"sides[{s}].{path}": v for s, name in enumerate((first, second))
-                    for path, v in entries[name].items()}
-            data = {**base, "variants": [{"name": f"{first} vs {second}", "set": sets}]}
-            (vname, vdata), = expand_variants(data, doc)
-            model = validate_model(loaded.module.SCENARIO_MODEL, vdata, doc, where=f"round robin {vname!r}")
+            vdata, origins = copy.deepcopy(base), {}
+            targets, where = _Targets(vdata), f"round robin '{first} vs {second}'"
+            for s, name in enumerate((first, second)):
+                for path, v in entries[name].items():
+                    at = locs[name] + (path,) if locs and name in locs else ("sides", s)
+                    origins[_apply(vdata, targets, f"sides[{s}].{path}", v, doc, at, where)] = at
+            model = validate_model(loaded.module.SCENARIO_MODEL, vdata, doc, where=where, origins=origins)
             compiled[first, second] = loaded.module.compile(model)
         return compiled[first, second]
 

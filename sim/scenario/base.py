@@ -65,3 +65,13 @@ class ScenarioHeader(StrictModel):
     sweep: dict[str, Annotated[list, Field(min_length=1)]] | None = None
     #: read and validated by ``sim study`` (sim/study, docs/studies.md); ``sim run`` ignores it
     study: dict[str, Any] | None = None
+
+
+class ErrorAt(ValueError):
+    """A model validator's error about one field below the model: ``loc`` (a data
+    path relative to the model, e.g. ``("sides", 1, "name")``) is where the error
+    is reported, so it points at that field's line, not the model's first line."""
+
+    def __init__(self, loc, message: str):
+        super().__init__(message)
+        self.loc = tuple(loc)

@@ -22,6 +22,7 @@ from typing import Any, Union
 
 from pydantic import BaseModel, ValidationError
 
+from .base import ErrorAt
 from .suggest import closest, list_names, suggest
 
 #: problems shown per error; the rest are counted
@@ -238,12 +239,18 @@ def _detail(err: dict, model_cls: type) -> str:
 
 
 def _origin_of(path: tuple, origins: Mapping[tuple, tuple] | None) -> tuple | None:
-    """The longest prefix of ``path`` set by a variant, as its document loc."""
+    """The longest prefix of ``path`` set by a variant, as its document loc; else a
+    change made below ``path`` (``policy.bost`` set on a side with no ``policy``
+    field fails at ``policy``: the change is what put it there)."""
     if not origins:
         return None
     for n in range(len(path), -1, -1):
         if path[:n] in origins:
             return origins[path[:n]]
+    if path:
+        for changed, loc in origins.items():
+            if changed[:len(path)] == path:
+                return loc
     return None
 
 
@@ -268,6 +275,9 @@ def validation_error(exc: ValidationError, model_cls: type, data: Any, doc,
               if not (e.get("type") == "missing" and tuple(e.get("loc", ())) in misspelt)]
     for err in errors:
         loc = tuple(err.get("loc", ()))
+        raised = (err.get("ctx") or {}).get("error")
+        if isinstance(raised, ErrorAt):  # a model validator naming the field it is about
+            loc += raised.loc
         path = _data_path(data, loc, keep_last=err.get("type") == "missing")
         field = format_field(path) if path else None
         detail = _detail(err, model_cls)

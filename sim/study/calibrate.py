@@ -13,7 +13,9 @@ The grid: every whole number of an integer ``range`` when there are at most
 ``max_points`` of them; otherwise ``max_points`` evenly spaced values, then
 one refinement round that adds every whole number (or 11 evenly spaced values
 of a real range) inside the step of the fitted curve that brackets a target and
-its two neighbouring steps.
+its two neighbouring steps, at most ``max_points`` of them per target (evenly
+spaced whole numbers when those steps hold more), so a study plays at most
+``max_points × (1 + targets)`` arms.
 Each value is an arm (common random numbers), the curve is fitted monotone
 and inverted at each target with a bootstrap interval (:mod:`sim.study.curve`).
 For a whole-number parameter ``nearest`` is the grid value whose fitted win
@@ -27,7 +29,7 @@ from typing import Annotated, Literal
 
 import numpy as np
 import pandas as pd
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from sim.stats import wilson
 
@@ -48,12 +50,25 @@ class CalibrateSpec(StudySpec):
     targets: Annotated[list[Probability], Field(min_length=1, max_length=10)] = [0.5]
     max_points: Annotated[int, Field(ge=3, le=60)] = 15
 
+    # each check on the field it is about, so the error points at that line
+    @field_validator("range")
+    @classmethod
+    def _low_high(cls, v):
+        if v is not None and not v[0] < v[1]:
+            raise ValueError(f"range must be [low, high] with low < high, got {v}")
+        return v
+
+    @field_validator("values")
+    @classmethod
+    def _not_both(cls, v, info):
+        if v is not None and info.data.get("range") is not None:
+            raise ValueError("give either range: [low, high] or values: [...], not both")
+        return v
+
     @model_validator(mode="after")
     def _grid(self):
-        if (self.range is None) == (self.values is None):
+        if self.range is None and self.values is None:
             raise ValueError("give either range: [low, high] or values: [...] (one of the two)")
-        if self.range is not None and not self.range[0] < self.range[1]:
-            raise ValueError(f"range must be [low, high] with low < high, got {self.range}")
         return self
 
 
@@ -100,7 +115,13 @@ def _refine(ctx, spec, vals, integer, n) -> list:
             # reach into them
             j = hit[0]
             a, b = vals[max(j - 2, 0)], vals[min(j + 1, len(vals) - 1)]
-            extra |= set(range(int(a) + 1, int(b))) if integer else set(np.linspace(a, b, 13)[1:-1])
+            if not integer:
+                extra |= set(np.linspace(a, b, min(13, spec.max_points + 2))[1:-1])
+            elif int(b) - int(a) - 1 <= spec.max_points:
+                extra |= set(range(int(a) + 1, int(b)))
+            else:  # wide steps: max_points whole numbers spread over them, not every one
+                inner = np.linspace(a, b, spec.max_points + 2)[1:-1]
+                extra |= {int(v) for v in np.round(inner)} - {int(a), int(b)}
     return sorted(set(vals) | extra)
 
 

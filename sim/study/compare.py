@@ -62,6 +62,10 @@ def _pairs(ctx, spec: CompareSpec) -> list[tuple[str, str]]:
             if n not in names:
                 raise doc_error(ctx.doc, ("study", "pairs", i, j), f"no arm named {n!r}."
                                 f"{suggest(n, names)} Arms: {', '.join(names)}.")
+        if pair[0] == pair[1]:
+            raise doc_error(ctx.doc, ("study", "pairs", i), f"the pair [{pair[0]}, {pair[1]}] compares an arm "
+                            "with itself (a difference of exactly 0 on every trial); name two different "
+                            f"arms. Arms: {', '.join(names)}.")
     return [tuple(p) for p in spec.pairs]
 
 

@@ -52,7 +52,8 @@ def _entries(ctx, spec: MatchupsSpec):
         return ctx.rows_of("pair", label, inputs, 0, ctx.trials)["outcome"]
 
     if spec.entries is not None:
-        return side_play_pair(ctx.loaded.path, spec.entries, loaded=ctx.loaded, player=player)
+        return side_play_pair(ctx.loaded.path, spec.entries, loaded=ctx.loaded, player=player,
+                              locs={name: ("study", "entries", name) for name in spec.entries}, doc=ctx.doc)
     if ctx.system != "cards":
         raise doc_error(ctx.doc, ("study", "kind"), "a matchups study of a fight system needs "
                         "'entries:' (name -> changes to a side, e.g. {policy.preset: cautious}); "

@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
-from sim.scenario.base import ScenarioHeader, StrictModel
+from sim.scenario.base import ErrorAt, ScenarioHeader, StrictModel
 from sim.scenario.suggest import unknown_name_message
 
 from . import cardsdata
@@ -134,12 +134,21 @@ class WhatIf(StrictModel):
 
     cards: dict[str, cardsdata.CardEdit] = Field(min_length=1)
     side: str | None = None
+    # the edits are checked by the scenario (:meth:`Scenario._what_if`): a card its own
+    # ``cards:`` block adds may be edited too
 
-    @field_validator("cards")
-    @classmethod
-    def _cards(cls, v):
-        cardsdata.apply_edits(v)
-        return v
+
+def _what_if_pool(cards: dict | None, what_if: WhatIf) -> dict:
+    """The pool with ``cards`` and then ``what_if.cards`` applied (ValueError for an
+    unknown card or a new one without its ``type``)."""
+    merged = dict(cards or {})
+    for name, edit in what_if.cards.items():
+        if name in merged:
+            both = merged[name].model_dump(exclude_unset=True)
+            both.update(edit.model_dump(exclude_unset=True))
+            edit = cardsdata.CardEdit.model_validate(both)
+        merged[name] = edit
+    return cardsdata.apply_edits(merged)
 
 
 class Scenario(ScenarioHeader):
@@ -158,6 +167,15 @@ class Scenario(ScenarioHeader):
         cardsdata.apply_edits(v)
         return v
 
+    @field_validator("what_if")
+    @classmethod
+    def _what_if(cls, v, info):
+        """The what-if's edits on top of this scenario's own ``cards:`` (which may add the
+        card it edits); checked here so an error points at the ``what_if`` line."""
+        if v is not None and "cards" in info.data:
+            _what_if_pool(info.data["cards"], v)
+        return v
+
     @field_validator("system")
     @classmethod
     def _system(cls, v):
@@ -173,32 +191,42 @@ class Scenario(ScenarioHeader):
 
     @model_validator(mode="after")
     def _decks(self):
+        # each error names the field it is about (ErrorAt), so it points at that line
         if self.sides[0].name == self.sides[1].name:
-            raise ValueError(f"both sides are named '{self.sides[0].name}'")
+            raise ErrorAt(("sides", 1, "name"), f"both sides are named '{self.sides[0].name}'")
         r = self.resolved_rules()
         known = self.card_pool()
-        for s in self.sides:
-            cardsdata.check_deck(s.deck_cards(), r["deck_size"], r["copy_limit"], r["starting_heroes"],
-                                 label=f"side '{s.name}' deck '{s.deck_label()}'", known=known)
+        for i, s in enumerate(self.sides):
+            try:
+                cardsdata.check_deck(s.deck_cards(), r["deck_size"], r["copy_limit"], r["starting_heroes"],
+                                     label=f"side '{s.name}' deck '{s.deck_label()}'", known=known)
+            except ValueError as e:
+                raise ErrorAt(("sides", i, "cards" if s.cards is not None else "deck"), str(e)) from None
         if self.what_if is not None:
-            names = [s.name for s in self.sides]
-            if self.what_if.side is not None and self.what_if.side not in names:
-                raise ValueError("what_if.side: " + unknown_name_message("side", self.what_if.side, names))
-            wi = self.what_if_pool()
-            touched = set(self.what_if.cards)
-            sides = [s for s in self.sides if self.what_if.side in (None, s.name)]
-            for s in sides:
-                if self.what_if.side is not None and not touched & set(s.deck_cards()):
-                    raise ValueError(f"what_if: side '{s.name}' deck '{s.deck_label()}' holds none of "
-                                     f"{', '.join(sorted(touched))}, so the comparison would compare "
-                                     "a deck with itself")
-            if not self.what_if_sides():
-                raise ValueError(f"what_if: no deck holds {', '.join(sorted(touched))}, so the comparison "
-                                 "would compare the decks with themselves")
-            for s in self.what_if_sides():
+            self._check_what_if(r)
+        return self
+
+    def _check_what_if(self, r: dict) -> None:
+        names = [s.name for s in self.sides]
+        if self.what_if.side is not None and self.what_if.side not in names:
+            raise ErrorAt(("what_if", "side"), unknown_name_message("side", self.what_if.side, names))
+        wi = self.what_if_pool()
+        touched = set(self.what_if.cards)
+        sides = [s for s in self.sides if self.what_if.side in (None, s.name)]
+        for s in sides:
+            if self.what_if.side is not None and not touched & set(s.deck_cards()):
+                raise ErrorAt(("what_if", "side"), f"what_if: side '{s.name}' deck '{s.deck_label()}' holds "
+                              f"none of {', '.join(sorted(touched))}, so the comparison would compare a deck "
+                              "with itself")
+        if not self.what_if_sides():
+            raise ErrorAt(("what_if", "cards"), f"what_if: no deck holds {', '.join(sorted(touched))}, so the "
+                          "comparison would compare the decks with themselves")
+        for s in self.what_if_sides():
+            try:
                 cardsdata.check_deck(s.deck_cards(), r["deck_size"], r["copy_limit"], r["starting_heroes"],
                                      label=f"what_if: side '{s.name}'", known=wi)
-        return self
+            except ValueError as e:
+                raise ErrorAt(("what_if", "cards"), str(e)) from None
 
     def card_pool(self) -> dict:
         """``{name: Card}``: the shipped pool with this scenario's ``cards:`` edits."""
@@ -206,14 +234,7 @@ class Scenario(ScenarioHeader):
 
     def what_if_pool(self) -> dict:
         """The pool with ``cards:`` and then ``what_if.cards`` applied."""
-        merged = dict(self.cards or {})
-        for name, edit in self.what_if.cards.items():
-            if name in merged:
-                both = merged[name].model_dump(exclude_unset=True)
-                both.update(edit.model_dump(exclude_unset=True))
-                edit = cardsdata.CardEdit.model_validate(both)
-            merged[name] = edit
-        return cardsdata.apply_edits(merged)
+        return _what_if_pool(self.cards, self.what_if)
 
     def what_if_sides(self) -> list:
         """The sides whose decks get the ``what_if`` edits: ``what_if.side``, or
