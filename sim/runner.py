@@ -659,7 +659,7 @@ _ADVICE = ("It cannot be used: remove it (or restore a good copy) and run the sc
 MAX_CHECKPOINT_SLOTS = 64
 
 
-def claim_checkpoint(path, *, resume: bool = False, shared: bool = True):
+def claim_checkpoint(path, *, resume: bool = False, shared: bool = True, what: str = "run"):
     """Pick and lock the checkpoint this run owns: ``(path, lock, notices)``.
 
     Each checkpoint ``X.npz`` is locked (``filelock``, ``X.npz.lock``) while its
@@ -670,7 +670,8 @@ def claim_checkpoint(path, *, resume: bool = False, shared: bool = True):
     notice says how to continue it). ``resume``: the first unlocked existing
     checkpoint; when there is none, a notice and a fresh start. Not ``shared``
     (``--out``): one checkpoint beside the directory; a lock held by another
-    run is a :class:`RunError`. The caller releases ``lock``.
+    run is a :class:`RunError`. The caller releases ``lock``. ``what``: what the
+    messages call the work (``"run"``, ``"study"``).
     """
     from filelock import FileLock, Timeout
 
@@ -695,7 +696,7 @@ def claim_checkpoint(path, *, resume: bool = False, shared: bool = True):
                 return p, lock, notices
             busy.append(p)
         if busy:
-            raise RunError(f"--resume: checkpoint {busy[0]} belongs to a run that is still going "
+            raise RunError(f"--resume: checkpoint {busy[0]} belongs to a {what} that is still going "
                            "(it is locked); wait for it to finish, or run without --resume")
         notices.append(f"note: --resume: no checkpoint of this scenario and seed at {path}; "
                        "starting from trial 0")
@@ -703,7 +704,7 @@ def claim_checkpoint(path, *, resume: bool = False, shared: bool = True):
         lock = lock_of(p)
         if lock is None:
             if not shared:
-                raise RunError(f"another run is writing the same output right now (its checkpoint "
+                raise RunError(f"another {what} is writing the same output right now (its checkpoint "
                                f"{p} is locked); wait for it, or choose another --out")
             busy.append(p)
             continue
@@ -712,14 +713,14 @@ def claim_checkpoint(path, *, resume: bool = False, shared: bool = True):
             lock.release()
             continue
         if busy:
-            notices.append(f"note: another run of this scenario and seed is running; this run keeps "
+            notices.append(f"note: another {what} of this scenario and seed is running; this {what} keeps "
                            f"its own checkpoint {p}")
         if stale:
-            notices.append(f"note: {stale[0]} holds the counters of an earlier run that did not "
+            notices.append(f"note: {stale[0]} holds the work of an earlier {what} that did not "
                            "finish (continue it with --resume) or whose report was not written "
                            f"(write it with `sim report {stale[0]}`); it is left as it is")
         return p, lock, notices
-    raise RunError(f"more than {MAX_CHECKPOINT_SLOTS} runs of this scenario and seed hold checkpoints "
+    raise RunError(f"more than {MAX_CHECKPOINT_SLOTS} {what}s of this scenario and seed hold checkpoints "
                    f"in {path.parent}; finish or remove some")
 
 

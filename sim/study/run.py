@@ -181,10 +181,10 @@ def _play_and_write(ctx, ls, plan, progress, target, trials, out, results_root, 
 
     path, lock, notices = claim_checkpoint(
         checkpoint_path(ls.loaded.name, ls.doc.sha256, ctx.seed, results_root, out),
-        resume=resume, shared=out is None)
+        resume=resume, shared=out is None, what="study")
     try:
         for line in notices:
-            print(line.replace("run", "study"), file=sys.stderr)
+            print(line, file=sys.stderr)
         ckpt = StudyCheckpoint(path, ls.doc.text, ls.doc.path, ctx.seed, trials)
         if resume and path.is_file():
             ckpt.restore(ctx)
