@@ -39,3 +39,25 @@ def exact_win(akari: dict | None = None, shade: dict | None = None) -> float:
     fb = Fighter(b["attack"], b["defence"], b["support"], b["resolve"], r["melee_bonus"])
     return float(duel(fa, fb, initiative="listed", round_cap=r["round_cap"], min_damage=r["min_damage"],
                       full_tie=r["full_tie"])[0])
+
+
+def kept_study_checkpoint(folder, trials: int = 500):
+    """The complete checkpoint a two-arm compare study keeps when its report cannot be
+    written (the write made to fail with "No space left on device")."""
+    import pytest
+
+    from sim import api
+    from sim.report.atomic import ReportWriteError
+    from sim.study import run as study_run
+
+    f = folder / "s.yaml"
+    f.write_text(duel_study({"kind": "compare", "arms": [{"name": "base"}, {"name": "a5",
+                                                                            "set": {"Akari.attack": 5}}]}))
+    real = study_run.write_study
+    study_run.write_study = lambda *a, **k: (_ for _ in ()).throw(OSError(28, "No space left on device"))
+    try:
+        with pytest.raises(ReportWriteError):
+            api.study(f, trials=trials, out=folder / "out")
+    finally:
+        study_run.write_study = real
+    return next(folder.glob(".out.study-checkpoint-*.npz"))

@@ -127,15 +127,19 @@ def _cases():
 CASES = _cases()
 
 
-@pytest.mark.parametrize("case", list(CASES))
-def test_sim_report_on_a_damaged_run_checkpoint_is_one_paragraph(case, good, tmp_path, capsys):
-    bad = CASES[case](_arrays(good), tmp_path / "bad.npz")
+def _refused(bad, tmp_path, capsys) -> None:
+    """``sim report BAD``: status 2, one paragraph naming the file, nothing written."""
     rc = cli.main(["report", str(bad), "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err.strip()
-    assert rc == 2, (case, err)
+    assert rc == 2, err
     assert err.startswith("error:") and "internal error" not in err and "\n" not in err, err
     assert str(bad) in err, err
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_sim_report_on_a_damaged_run_checkpoint_is_one_paragraph(case, good, tmp_path, capsys):
+    _refused(CASES[case](_arrays(good), tmp_path / "bad.npz"), tmp_path, capsys)
 
 
 def test_the_good_checkpoint_writes_its_report(good, tmp_path, capsys):
@@ -192,24 +196,9 @@ def test_a_checkpoint_write_failing_under_a_file_size_limit_exits_2_naming_what_
 @pytest.fixture(scope="module")
 def good_study(tmp_path_factory) -> Path:
     """A complete study checkpoint (kept because its report could not be written)."""
-    from study_helpers import duel_study
+    from study_helpers import kept_study_checkpoint
 
-    from sim import api
-    from sim.report.atomic import ReportWriteError
-    from sim.study import run as study_run
-
-    d = tmp_path_factory.mktemp("study")
-    f = d / "s.yaml"
-    f.write_text(duel_study({"kind": "compare", "arms": [{"name": "base"}, {"name": "a5",
-                                                                            "set": {"Akari.attack": 5}}]}))
-    real = study_run.write_study
-    study_run.write_study = lambda *a, **k: (_ for _ in ()).throw(OSError(28, "No space left on device"))
-    try:
-        with pytest.raises(ReportWriteError):
-            api.study(f, trials=500, out=d / "out")
-    finally:
-        study_run.write_study = real
-    return next(d.glob(".out.study-checkpoint-*.npz"))
+    return kept_study_checkpoint(tmp_path_factory.mktemp("study"))
 
 
 def _study_cases():
@@ -239,12 +228,7 @@ STUDY_CASES = _study_cases()
 
 @pytest.mark.parametrize("case", list(STUDY_CASES))
 def test_sim_report_on_a_damaged_study_checkpoint_is_one_paragraph(case, good_study, tmp_path, capsys):
-    bad = STUDY_CASES[case](_arrays(good_study), tmp_path / "bad.npz")
-    rc = cli.main(["report", str(bad), "--out", str(tmp_path / "out")])
-    err = capsys.readouterr().err.strip()
-    assert rc == 2, (case, err)
-    assert err.startswith("error:") and "internal error" not in err and "\n" not in err and str(bad) in err, err
-    assert not (tmp_path / "out").exists()
+    _refused(STUDY_CASES[case](_arrays(good_study), tmp_path / "bad.npz"), tmp_path, capsys)
 
 
 def test_the_good_study_checkpoint_writes_its_report(good_study, tmp_path, capsys):

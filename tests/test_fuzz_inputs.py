@@ -111,6 +111,23 @@ def test_fuzz_loader_on_random_structures(data):
 _PATHS = st.lists(st.one_of(st.sampled_from(_KEYS), st.integers(0, 2)), min_size=1, max_size=4)
 
 
+def mutate(data, path: list, value) -> None:
+    """Set ``value`` at ``path`` (keys and list indices) in ``data`` where that path
+    exists, or at the deepest container it reaches."""
+    node = data
+    for step in path[:-1]:
+        nxt = node.get(step) if isinstance(node, dict) else (
+            node[step] if isinstance(node, list) and isinstance(step, int) and step < len(node) else None)
+        if not isinstance(nxt, (dict, list)):
+            break
+        node = nxt
+    last = path[-1]
+    if isinstance(node, dict) and isinstance(last, str):
+        node[last] = value
+    elif isinstance(node, list) and isinstance(last, int) and last < len(node):
+        node[last] = value
+
+
 _BUNDLED = sorted((Path(sim.__file__).resolve().parents[1] / "scenarios").rglob("*.yaml"))
 
 
@@ -122,18 +139,7 @@ def test_fuzz_loader_on_mutated_scenarios(base, edits):
     values replaced or added at random places."""
     data = duel_data() if base == "duel" else yaml.safe_load(Path(base).read_text(encoding="utf-8"))
     for path, value in edits:
-        node = data
-        for step in path[:-1]:
-            nxt = node.get(step) if isinstance(node, dict) else (
-                node[step] if isinstance(node, list) and isinstance(step, int) and step < len(node) else None)
-            if not isinstance(nxt, (dict, list)):
-                break
-            node = nxt
-        last = path[-1]
-        if isinstance(node, dict) and isinstance(last, str):
-            node[last] = value
-        elif isinstance(node, list) and isinstance(last, int) and last < len(node):
-            node[last] = value
+        mutate(data, path, value)
     _loads_or_refuses(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
 
 

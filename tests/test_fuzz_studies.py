@@ -88,20 +88,11 @@ _PATHS = st.lists(st.one_of(st.sampled_from(_FIELDS + ["name", "set", "Akari.att
 @FUZZ
 @given(st.sampled_from([str(p) for p in _STUDIES]), st.lists(st.tuples(_PATHS, _VALUES), min_size=1, max_size=3))
 def test_fuzz_bundled_study_files_mutated(base, edits):
+    from test_fuzz_inputs import mutate
+
     data = yaml.safe_load(Path(base).read_text(encoding="utf-8"))
     for path, value in edits:
-        node = data["study"]
-        for step in path[:-1]:
-            nxt = node.get(step) if isinstance(node, dict) else (
-                node[step] if isinstance(node, list) and isinstance(step, int) and step < len(node) else None)
-            if not isinstance(nxt, (dict, list)):
-                break
-            node = nxt
-        last = path[-1]
-        if isinstance(node, dict) and isinstance(last, str):
-            node[last] = value
-        elif isinstance(node, list) and isinstance(last, int) and last < len(node):
-            node[last] = value
+        mutate(data["study"], path, value)
     try:
         text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
     except yaml.YAMLError:
@@ -115,29 +106,14 @@ def test_fuzz_bundled_study_files_mutated(base, edits):
 @pytest.fixture(scope="module")
 def checkpoints(tmp_path_factory) -> dict:
     """A complete run checkpoint and a complete study checkpoint, as bytes."""
-    from study_helpers import duel_study
-
-    from sim import api
-    from sim.report.atomic import ReportWriteError
-    from sim.study import run as study_run
+    from study_helpers import kept_study_checkpoint
 
     d = tmp_path_factory.mktemp("fuzz-ckpt")
     run_ckpt = d / "run.npz"
     data = duel_data()
     data["variants"] = [{"name": "base"}, {"name": "a5", "set": {"Akari.attack": 5}}]
     runner.run_loaded(load_data(data), trials=500, checkpoint=run_ckpt, keep_checkpoint=True)
-    f = d / "s.yaml"
-    f.write_text(duel_study({"kind": "compare", "arms": [{"name": "base"}, {"name": "a5",
-                                                                            "set": {"Akari.attack": 5}}]}))
-    real = study_run.write_study
-    study_run.write_study = lambda *a, **k: (_ for _ in ()).throw(OSError(28, "No space left on device"))
-    try:
-        with pytest.raises(ReportWriteError):
-            api.study(f, trials=300, out=d / "out")
-    finally:
-        study_run.write_study = real
-    study_ckpt = next(d.glob(".out.study-checkpoint-*.npz"))
-    return {"run": run_ckpt.read_bytes(), "study": study_ckpt.read_bytes()}
+    return {"run": run_ckpt.read_bytes(), "study": kept_study_checkpoint(d, trials=300).read_bytes()}
 
 
 def _report(path: Path, out: Path) -> int:

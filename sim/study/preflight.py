@@ -77,7 +77,7 @@ def dry_run(ls, seed: int, trials: int, max_trials: int) -> Plan:
 
 def check_memory(plan: Plan, max_memory_gb: float | None, flag: str = "--max-memory") -> None:
     """Refuse a plan whose rows need more than ``max_memory_gb`` GB (:class:`StudyError`)."""
-    from .run import StudyError
+    from .errors import StudyError
 
     limit = DEFAULT_MAX_MEMORY_GB if max_memory_gb is None else float(max_memory_gb)
     if plan.bytes > limit * 1e9:

@@ -30,12 +30,9 @@ from pathlib import Path
 from . import registry
 from .arms import StudyContext
 from .caveats import assumptions
+from .errors import StudyError
 from .load import LoadedStudy, file_kind, load_study
 from .report import Section, write_study
-
-
-class StudyError(ValueError):
-    """Bad study options (trials, seed, memory)."""
 
 
 @dataclass
@@ -55,7 +52,7 @@ class StudyResult:
 def default_out_dir(name: str, seed: int, sha: str, root="results") -> Path:
     """``results/<scenario>/study-<run id>`` (:func:`sim.api.run_id`: UTC time to the
     microsecond, seed, hash, process and 16 random bits), unique."""
-    from sim.api import run_id
+    from sim.runid import run_id
 
     base = Path(root) / name / f"study-{run_id(seed, sha)}"
     out, k = base, 1
