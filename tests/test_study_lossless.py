@@ -100,7 +100,7 @@ def test_two_studies_at_once_default_dirs_both_kept_same_out_second_refused(tmp_
     codes = sorted(p.returncode for p in procs)
     assert codes == [0, 2], outs
     err = next(e for p, (_o, e) in zip(procs, outs) if p.returncode == 2)
-    assert ("another run is writing the same output" in err or "already exists" in err), err
+    assert ("another study is writing the same output" in err or "already exists" in err), err
     assert (tmp_path / "same" / "comparison.csv").is_file()
     # default directories: both complete, in two directories
     procs = [subprocess.Popen(SIM + ["study", str(f), "--trials", "30000", "--quiet"], cwd=tmp_path,
