@@ -151,14 +151,18 @@ def run_audit(system: str, *, encounters=None, talents=None, trials: int | None 
         raise AuditError(f"no audit for system {system!r}: one of {', '.join(BLOCKS)}")
     if trials is not None and (not isinstance(trials, int) or not 10 <= trials <= 10**8):
         raise AuditError(f"--trials must be a whole number from 10 to 10^8, got {trials}")
-    if out is not None and write:
-        from sim.report.atomic import check_target
-
-        check_target(Path(out))  # fail before simulating, not after
     block = designer_block(system, talents)[0] if talents is not None else None
     studies = load_encounters(system, reference_files(system, encounters), block)
     n = trials or min(ls.loaded.base.trials for ls in studies)
-    from sim.study.run import _connect
+    from sim.study.run import _connect, _target
+
+    target = None
+    if write:  # chosen and checked before anything plays, as sim run's and sim study's
+        import hashlib
+
+        sha = hashlib.sha256("".join(sorted(ls.loaded.sha256 for ls in studies)).encode()).hexdigest()
+        target = _target(f"audit-{system}", studies[0].loaded.base.seed if seed is None else seed, sha, out,
+                         results_root)
 
     backend = _connect(scheduler)
     try:
@@ -166,7 +170,7 @@ def run_audit(system: str, *, encounters=None, talents=None, trials: int | None 
     finally:
         if backend is not None:
             backend.close()
-    return _result(system, studies, cells, entries, contexts, n, seed, out, write, results_root, talents)
+    return _result(system, studies, cells, entries, contexts, n, target, talents)
 
 
 def _measure_all(system, studies, n, seed, only, block, backend, progress):
@@ -196,13 +200,13 @@ def _block_notes(studies) -> list[str]:
     return list(dict.fromkeys(n for ls in studies for n in getattr(ls.loaded.data_catalog(), "notes", None) or []))
 
 
-def _result(system, studies, cells, entries, contexts, n, seed, out, write, results_root, talents):
+def _result(system, studies, cells, entries, contexts, n, target, talents):
     import sim
     from sim.runner import git_commit
     from sim.study.audit_read import sections
     from sim.study.caveats import assumptions
     from sim.study.report import write_study
-    from sim.study.run import StudyResult, default_out_dir
+    from sim.study.run import StudyResult
 
     alpha = studies[0].spec.alpha
     secs = sections(system, entries, cells, alpha, seed=contexts[0].seed)
@@ -217,11 +221,7 @@ def _result(system, studies, cells, entries, contexts, n, seed, out, write, resu
             "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
     res = StudyResult(name=name, system=system, seed=int(contexts[0].seed), trials=n, sections=secs,
                       provenance=prov)
-    if write:
-        import hashlib
-
-        sha = hashlib.sha256("".join(sorted(ls.loaded.sha256 for ls in studies)).encode()).hexdigest()
-        target = Path(out) if out is not None else default_out_dir(name, res.seed, sha, results_root)
+    if target is not None:
         header = (f"system <b>{system}</b> · {len(studies)} reference encounters · {len(entries)} entries · "
                   f"{prov['arms']:,} arms × {n:,} trials · seed {res.seed}")
         res.out_dir = write_study(target, name, header, secs, prov, files={

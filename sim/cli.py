@@ -263,6 +263,11 @@ def cmd_validate(a) -> int:
     elif study is not None:
         print(f"{a.file}: valid {loaded.system} scenario '{loaded.name}'; {study['summary']['sentence']} "
               "(variants: and sweep: are not used by sim study)")
+        sm = study["summary"]
+        if "streams" in sm:
+            print(f"  preflight: every arm it would play built and checked, nothing played: {sm['streams']} arms "
+                  f"and replays, {sm['trials_needed']:,} trials in all"
+                  + (" at most (it stops by precision)" if sm["trials_at_most"] else ""))
     else:
         print(f"{a.file}: valid {loaded.system} scenario '{loaded.name}' with "
               f"{len(loaded.variants)} variant(s): {', '.join(info['variants'])}")

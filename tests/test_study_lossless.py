@@ -166,7 +166,7 @@ def test_validate_builds_every_arm_and_counts_them(tmp_path):
     import json
 
     study = json.loads(res.stdout)["study"]
-    assert study["kind"] == "policy-robustness" and study["arms"] == 8  # 4 policies x 2 arms played
+    assert study["kind"] == "policy-robustness" and study["streams"] == 8  # 4 policies x 2 arms played
 
 
 def test_cancel_keeps_the_rows_and_resume_finishes_them(tmp_path, monkeypatch):
