@@ -277,9 +277,11 @@ def ismcts_choose(g, cd, rr, pol, p, acts, n, st, w, rs, acts2, rp, lg, scores):
     new_node(nodes, val, 0, -1, -1, 1 - p)
     used = 1
     base = next_u64(srow)
+    stoppable = pol.shape[1] > PP_STOP  # a pol made by bind() (sim play's is not)
     for it in range(budget):
-        if pol[p, PP_STOP] != 0:
-            break                       # stopped (sim.cancel): the game is dropped by the caller
+        if stoppable:
+            if pol[p, PP_STOP] != 0:
+                break                   # stopped (sim.cancel): the game is dropped by the caller
         for x in range(E.NSTATE):
             w[x] = g[x]
         w[E.G_LOGON] = 0
