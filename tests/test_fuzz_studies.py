@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import duel_data, load_data
+from test_fuzz_inputs import mutate  # at import: importing it inside a @given test nests its @given
 import sim
 from sim import cli, runner
 from sim.scenario import ScenarioError
@@ -88,8 +89,6 @@ _PATHS = st.lists(st.one_of(st.sampled_from(_FIELDS + ["name", "set", "Akari.att
 @FUZZ
 @given(st.sampled_from([str(p) for p in _STUDIES]), st.lists(st.tuples(_PATHS, _VALUES), min_size=1, max_size=3))
 def test_fuzz_bundled_study_files_mutated(base, edits):
-    from test_fuzz_inputs import mutate
-
     data = yaml.safe_load(Path(base).read_text(encoding="utf-8"))
     for path, value in edits:
         mutate(data["study"], path, value)
