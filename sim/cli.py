@@ -556,6 +556,16 @@ def _interrupted(e: KeyboardInterrupt) -> str:
 
 
 def main(argv=None) -> int:
+    """``sim``: run a command; exit 0, 2 for bad input, 130 for Ctrl-C (also while the
+    modules load), 1 for an internal error (a short line unless ``SIM_DEBUG`` is set)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt as e:
+        print(_interrupted(e), file=sys.stderr)
+        return 130
+
+
+def _main(argv) -> int:
     from sim.dice import DiceError
     from sim.report.atomic import OutputExistsError, OutputPathError, ReportWriteError
     from sim.ruleset import RuleError
