@@ -139,6 +139,13 @@ def _apply_effects(row, names, attack_kind: str, second_form: str | None = None)
     return fam, dup
 
 
+def rule_array(resolved: dict) -> np.ndarray:
+    """The kernel's ``rules``: the rule options (``R_*``), then the exact chance table
+    (``R_CHANCE``, :func:`.kernel.chance_table`) for the success faces in force."""
+    table = K.chance_table(resolved["success_face"], resolved["double_face"])
+    return np.concatenate([RULES.to_array(resolved), table.ravel()]).astype(np.int64)
+
+
 def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry point's name
     """The kernel's arrays of one variant; a ``powers:`` block's rows are the catalog read
     (:mod:`.catalog.edits`), and each entry it edits or invents is named in the notes."""
@@ -153,7 +160,7 @@ def compile(scenario: Scenario) -> Inputs:  # noqa: A001 - the plug-in entry poi
 
 def _compile(scenario: Scenario) -> Inputs:
     resolved = scenario.resolved_rules()
-    rules = RULES.to_array(resolved)
+    rules = rule_array(resolved)
     mult = resolved["wound_multiplier"]
     rows, pols, names, sides, kinds = [], [], [], [], []
     notes: list[str] = []

@@ -20,12 +20,15 @@ number and reading comes from the rule table ``rules`` or the catalog):
   (melee STR, ranged AGI, mystic/specialization MAG, L75); Dodge and Luck
   against anything, Parry only against melee (1 wound to the attacker on a
   full miss), Magic Block only against mystic attacks and specialization
-  uses (+1 mana on a full miss, or when it resists a penalty use: seed 002
-  L241-243) (L83-85); wounds max(1, 1 + margin - DR) (L85, D11);
+  uses (+1 mana on a full miss, or when it resists a penalty use, and under
+  rule ``block_mana_on: any_magic`` a grapple or a trap: seed 002 L241-243)
+  (L83-85); wounds max(1, 1 + margin - DR) (L85, D11);
 * several targets: one roll, one penalty die per extra target (L81, D8);
   area specialization uses hit every enemy and ``allies_caught`` allies
   (friendly fire) with no penalty; a specialization 'penalty' use sets a
-  target number to resist and -2..-4 dice until she pulls free (L79, D7);
+  target number to resist and -2..-4 dice until she pulls free (L79, D7;
+  a second spell on a held target: rule ``recast``; a hold whose holder is
+  out: rule ``hold_ends``);
 * Hide, Aid, Retreat, Pursue, Recharge (L103-113); stunt dice (L115-145);
 * powers and perks through the catalog's effect codes (compiled into the
   ``C_*`` columns below): Killing Blow, Focused Assault, Barrage (with a
@@ -35,8 +38,9 @@ number and reading comes from the rule table ``rules`` or the catalog):
   Healing Artifact, Disguise Artifact, Awareness.
 
 Arrays (int64 unless said): ``comb[n, NC]`` static columns ``C_*``;
-``pol[n, NP]`` policy parameters ``P_*``; ``rules[R]`` the rule table
-(``R_*`` = :meth:`RULES.index`); ``tab`` int8 lookup of pool successes
+``pol[n, NP]`` policy parameters ``P_*``; ``rules`` the rule table
+(``R_*`` = :meth:`RULES.index`) followed by the exact chance table
+(``R_CHANCE``, :func:`chance_table`); ``tab`` int8 lookup of pool successes
 (:func:`success_table`); ``dyn[n, ND]`` state ``D_*``; ``streams[NS, W]``
 uint64 stream states; ``cc[n, NK]`` per-combatant counters ``K_*``.
 
@@ -170,7 +174,8 @@ P_ESCAPE = 17
 P_BLOOD = 18
 P_HAMMER = 19
 P_DUP = 20
-NP = 21
+P_RECAST_HELD = 21  # 1 = her penalty spell may be aimed at a target already held by a spell as strong
+NP = 22
 
 TARGET_WEAKEST = 0
 TARGET_RANDOM = 1
@@ -189,6 +194,10 @@ FORT_RESCUE = 3
 ESC_NEVER = 0       # P_ESCAPE: attack through every hold
 ESC_ALWAYS = 1      # spend the action pulling free whenever held (the old default)
 ESC_REASONED = 2    # pull free only when the hold costs at least half her attack dice (escape_pays)
+GRAPPLE_NEVER = 0   # P_GRAPPLE: Tentacles never
+GRAPPLE_ALWAYS = 1  # grapple whenever the target is not held by her (then attack)
+GRAPPLE_PIN = 2     # ... and pin a target she has grappled
+GRAPPLE_REASONED = 3  # grapple when its chance of success is at least her attack's chance to hit (grapple_pays)
 
 # ---------------------------------------------------------------- dynamic columns
 D_W = 0             # wounds
@@ -321,7 +330,24 @@ R_HIDE_EFFECT = 40
 R_ENDURANCE = 41
 R_PURSUE_REROLL = 42
 R_FAMILIAR_GRIEF = 43
-R_SIZE = 44
+R_BLOCK_MANA_ON = 44
+R_HOLD_ENDS = 45
+R_RECAST = 46
+R_SIZE = 47
+
+BLOCK_MANA_ANY = 0      # R_BLOCK_MANA_ON values
+BLOCK_MANA_ATTACKS = 1
+HOLD_ENDS_ESCAPE = 0    # R_HOLD_ENDS values
+HOLD_ENDS_HOLDER_OUT = 1
+RECAST_KEEP_HIGHER = 0  # R_RECAST values
+RECAST_REPLACE = 1
+RECAST_FORBID = 2
+
+#: the chance table follows the rule options in ``rules`` (:func:`chance_table`):
+#: ``rules[R_CHANCE + a * NPOOL + d]`` = P(a dice roll at least as many successes as d dice) x CHANCE_ONE
+R_CHANCE = R_SIZE
+NPOOL = 25
+CHANCE_ONE = 1 << 20
 
 #: largest pool drawn with one random number (10^4 < 2^32)
 CHUNK = 4
@@ -342,6 +368,40 @@ def success_table(success_face: int = 7, double_face: int = 10) -> np.ndarray:
             v = v // 10
         out[off:off + 10 ** k] = s
     return out
+
+
+def chance_table(success_face: int = 7, double_face: int = 10) -> np.ndarray:
+    """``[NPOOL, NPOOL]`` int64: ``[a, d]`` = P(a pool of ``a`` d10 rolls at least as many
+    successes as a pool of ``d``) x ``CHANCE_ONE``, exact (a die is 0, 1 or 2 successes
+    by its face, L11-17). An attack hits and a grapple takes on such a roll (L85, L175)."""
+    per = np.zeros(3)
+    for f in range(1, 11):
+        per[(f >= success_face) + (f >= double_face)] += 0.1
+    dist = [np.ones(1)]
+    for _ in range(1, NPOOL):
+        dist.append(np.convolve(dist[-1], per))
+    out = np.zeros((NPOOL, NPOOL), dtype=np.int64)
+    for a in range(NPOOL):
+        at_least = np.cumsum(dist[a][::-1])[::-1]  # at_least[x] = P(successes >= x)
+        for d in range(NPOOL):
+            p = sum(pd * at_least[x] for x, pd in enumerate(dist[d]) if x < len(at_least))
+            out[a, d] = int(round(p * CHANCE_ONE))
+    return out
+
+
+@kernel(inline="always")
+def chance(rules, a, d):
+    """P(``a`` dice roll at least as many successes as ``d`` dice) x ``CHANCE_ONE``
+    (:func:`chance_table`; pools beyond the table count as its largest)."""
+    if a < 0:
+        a = 0
+    if d < 0:
+        d = 0
+    if a >= NPOOL:
+        a = NPOOL - 1
+    if d >= NPOOL:
+        d = NPOOL - 1
+    return rules[R_CHANCE + a * NPOOL + d]
 
 
 # ---------------------------------------------------------------- dice
@@ -526,10 +586,33 @@ def permanent_roll(rules, st):
 
 
 @kernel
+def free_hold(dyn, t):
+    """``t`` is held no more."""
+    dyn[t, D_HELD] = 0
+    dyn[t, D_HELD_TN] = 0
+    dyn[t, D_HELD_KIND] = HELD_NONE
+    dyn[t, D_HELD_BY] = -1
+
+
+@kernel
+def leave_fight(rules, dyn, j):
+    """``j`` has just left the fight (out, dead, fled, a copy popped). Rule ``hold_ends:
+    holder_out``: every hold she kept on someone ends with her (``escape``, the literal
+    L79 / L175: they last until the held one pulls free)."""
+    if rules[R_HOLD_ENDS] != HOLD_ENDS_HOLDER_OUT:
+        return
+    for k in range(dyn.shape[0]):
+        if dyn[k, D_HELD_KIND] != HELD_NONE:
+            if dyn[k, D_HELD_BY] == j:
+                free_hold(dyn, k)
+
+
+@kernel
 def take_out(comb, rules, dyn, cc, t):
     """A full wound pool: knocked out (cake) or dead (grim); a copy pops."""
     if comb[t, C_KIND] == KIND_COPY:  # a copy pops (L169)
         dyn[t, D_OUT] = OUT_KO
+        leave_fight(rules, dyn, t)
         return
     if rules[R_MODE] == 1:
         dyn[t, D_OUT] = OUT_DEAD
@@ -547,6 +630,7 @@ def take_out(comb, rules, dyn, cc, t):
     dyn[t, D_RETREAT] = 0
     dyn[t, D_HIDDEN] = 0
     dyn[t, D_STORED] = 0
+    leave_fight(rules, dyn, t)
 
 
 @kernel
@@ -640,18 +724,56 @@ def attack_dice_of(comb, j):
     return comb[j, C_DICE + attack_ability(k)] + comb[j, C_BONUS + k]
 
 
+SKIP_NONE = 0       # spell_skip: any target
+SKIP_AS_STRONG = 1  # not a target held by a spell at least as strong as hers (policy recast_held: false)
+SKIP_HELD = 2       # not a target held by any spell (rule recast: forbid)
+
+
 @kernel(inline="always")
-def choose_target_inline(comb, pol, dyn, st_policy, i):
+def spell_free(dyn, j, skip, pen):
+    """May a penalty spell of ``pen`` dice be aimed at ``j`` (``skip``: SKIP_*)?"""
+    if skip == SKIP_NONE:
+        return True
+    if dyn[j, D_HELD_KIND] != HELD_SPELL:
+        return True
+    if skip == SKIP_HELD:
+        return False
+    return dyn[j, D_HELD] < pen
+
+
+@kernel(inline="always")
+def spell_skip(comb, pol, rules, i):
+    """Which held targets ``i``'s attack leaves alone: SKIP_NONE unless her attack is a
+    penalty specialization use (L79); then SKIP_HELD under rule ``recast: forbid``,
+    SKIP_AS_STRONG with policy ``recast_held: false`` (a second spell at most tightens
+    a hold, rule ``recast``), else SKIP_NONE."""
+    if comb[i, C_ATK] != ATK_SPEC:
+        return SKIP_NONE
+    if comb[i, C_SPEC_EFFECT] == 0:
+        return SKIP_NONE
+    if rules[R_RECAST] == RECAST_FORBID:
+        return SKIP_HELD
+    if pol[i, P_RECAST_HELD] == 0:
+        return SKIP_AS_STRONG
+    return SKIP_NONE
+
+
+@kernel(inline="always")
+def choose_target_inline(comb, pol, dyn, st_policy, i, skip):
     """The primary target of ``i``, or -1. weakest: fewest wounds left (ties: first
-    listed); strongest: largest attack pool; listed: first; random: uniform."""
+    listed); strongest: largest attack pool; listed: first; random: uniform. Only
+    enemies her penalty spell may be aimed at (``skip``, :func:`spell_free`)."""
     n = comb.shape[0]
     side = comb[i, C_SIDE]
     mode = pol[i, P_TARGET]
+    pen = comb[i, C_SPEC_PEN]
     best = -1
     best_v = 1 << 60
     count = 0
     for j in range(n):
         if not targetable(comb, dyn, j, side):
+            continue
+        if not spell_free(dyn, j, skip, pen):
             continue
         count += 1
         if mode == TARGET_WEAKEST:
@@ -671,6 +793,8 @@ def choose_target_inline(comb, pol, dyn, st_policy, i):
     for j in range(n):
         if not targetable(comb, dyn, j, side):
             continue
+        if not spell_free(dyn, j, skip, pen):
+            continue
         if k == 0:
             return j
         k -= 1
@@ -678,9 +802,19 @@ def choose_target_inline(comb, pol, dyn, st_policy, i):
 
 
 @part
-def choose_target(comb, pol, dyn, st_policy, i):
+def choose_target(comb, pol, dyn, st_policy, i, skip):
     """:func:`choose_target_inline` for the general path's action (a part of :func:`act`)."""
-    return choose_target_inline(comb, pol, dyn, st_policy, i)
+    return choose_target_inline(comb, pol, dyn, st_policy, i, skip)
+
+
+@kernel
+def count_targets(comb, dyn, side):
+    """Enemies of ``side`` that can be attacked now (:func:`targetable`)."""
+    c = 0
+    for j in range(comb.shape[0]):
+        if targetable(comb, dyn, j, side):
+            c += 1
+    return c
 
 
 @kernel
@@ -863,16 +997,48 @@ def block_mana(comb, rules, dyn, cc, t):
 
 
 @kernel
+def block_mana_magic(comb, rules, dyn, cc, t, dt):
+    """A defence ``dt`` that held against a use of Magic that is not an attack (a
+    Tentacles grapple, a Hammerspace trap): a Magic Block restores its mana under rule
+    ``block_mana_on: any_magic`` (seed 002 L241-243 "uses of Magic")."""
+    if dt == T_BLOCK:
+        if rules[R_BLOCK_MANA_ON] == BLOCK_MANA_ANY:
+            block_mana(comb, rules, dyn, cc, t)
+
+
+@kernel
+def hold_spell(rules, dyn, t, pen, tn, by):
+    """A penalty spell of ``pen`` dice and target number ``tn`` lands on ``t`` (L79).
+    On a target a spell already holds, rule ``recast``: ``keep_higher`` keeps the
+    stronger hold (the larger penalty; on equal penalties the higher target number),
+    ``replace`` lets a penalty at least as large replace it, target number included,
+    ``forbid`` changes nothing (the spell could not be aimed at her). Another hold
+    (a grapple, a pin) follows :func:`hold`."""
+    if dyn[t, D_HELD_KIND] == HELD_SPELL:
+        mode = rules[R_RECAST]
+        if mode == RECAST_FORBID:
+            return
+        if mode == RECAST_KEEP_HIGHER:
+            old = dyn[t, D_HELD]
+            if pen < old:
+                return
+            if pen == old:
+                if tn <= dyn[t, D_HELD_TN]:
+                    return
+    hold(dyn, t, pen, tn, HELD_SPELL, by)
+
+
+@kernel
 def spell_lands(comb, rules, dyn, cc, i, t, a, d, dt):
     """``i``'s penalty use (result ``a``) against ``t``'s defence ``d`` of type ``dt``, after
     fortune: unless she resists (``d`` above ``a``; with ``spec_tie: defender`` also equal),
-    the hold lands (L79, D7); a Magic Block that resists restores a mana point (seed 002
-    L241-243)."""
+    the hold lands (L79, D7; on a held target rule ``recast``, :func:`hold_spell`); a Magic
+    Block that resists restores a mana point (seed 002 L241-243)."""
     resisted = d > a
     if rules[R_SPEC_TIE] != 0:
         resisted = d >= a
     if not resisted:
-        hold(dyn, t, comb[i, C_SPEC_PEN], a, HELD_SPELL, i)
+        hold_spell(rules, dyn, t, comb[i, C_SPEC_PEN], a, i)
         cc[i, K_SPELLS] += 1
     elif dt == T_BLOCK:
         block_mana(comb, rules, dyn, cc, t)
@@ -926,11 +1092,13 @@ def hold(dyn, t, pen, tn, kind, by):
 
 
 @kernel
-def attack_others(comb, pol, rules, tab, dyn, streams, cc, i, t0, a, kind, ntargets, area, effect, kb, fa):
-    """The other targets of a multi-target or area attack (roll ``a``, D8)."""
+def attack_others(comb, pol, rules, tab, dyn, streams, cc, i, t0, a, kind, ntargets, area, effect, kb, fa, skip):
+    """The other targets of a multi-target or area attack (roll ``a``, D8); a penalty
+    spell passes over those ``skip`` leaves alone (rule ``recast: forbid``, :func:`spell_free`)."""
     n = comb.shape[0]
     side = comb[i, C_SIDE]
     chk = streams[S_CHECK]
+    pen = comb[i, C_SPEC_PEN]
     hits = 0
     extra = ntargets - 1
     allies = 0
@@ -941,6 +1109,8 @@ def attack_others(comb, pol, rules, tab, dyn, streams, cc, i, t0, a, kind, ntarg
         if j == t0:
             continue
         if j == i:
+            continue
+        if not spell_free(dyn, j, skip, pen):
             continue
         ok = False
         if targetable(comb, dyn, j, side):
@@ -1009,9 +1179,10 @@ def attack_form(comb, pol, rules, dyn, i, t):
 
 
 @kernel
-def target_count(comb, pol, dyn, i, area):
+def target_count(comb, pol, dyn, i, area, skip):
     """How many targets ``i`` attacks: the policy's wish, capped by the
-    targetable foes (L81); an area attack counts 1 (its area adds the rest)."""
+    targetable foes (L81) her spell may be aimed at (``skip``); an area attack
+    counts 1 (its area adds the rest)."""
     if area:
         return 1
     want = pol[i, P_TARGETS]
@@ -1019,9 +1190,11 @@ def target_count(comb, pol, dyn, i, area):
         return 1
     c = 0
     side = comb[i, C_SIDE]
+    pen = comb[i, C_SPEC_PEN]
     for j in range(comb.shape[0]):
         if targetable(comb, dyn, j, side):
-            c += 1
+            if spell_free(dyn, j, skip, pen):
+                c += 1
     return want if want < c else c
 
 
@@ -1133,10 +1306,14 @@ def attack(comb, pol, rules, tab, dyn, streams, cc, i, t, aid):
     avail = mana_available(comb, pol, dyn, i)
     if avail < cost:
         return 0
+    skip = SKIP_NONE  # the other targets: only rule recast: forbid keeps a spell off a held one
+    if effect:
+        if rules[R_RECAST] == RECAST_FORBID:
+            skip = SKIP_HELD
     ntargets = 1
     if not area:
         if pol[i, P_TARGETS] > 1:
-            ntargets = target_count(comb, pol, dyn, i, area)
+            ntargets = target_count(comb, pol, dyn, i, area, skip)
     kb, fa, pen, cost = attack_extras(comb, pol, rules, cc, i, kind, effect, avail, cost, ntargets)
     aug, cost = augmentation(comb, pol, rules, cc, i, avail, cost, kb, fa)
     if cost > 0:
@@ -1167,9 +1344,10 @@ def attack(comb, pol, rules, tab, dyn, streams, cc, i, t, aid):
     dyn[i, D_HIDDEN] = 0  # attacking reveals her (D14)
     hits, a = attack_primary(comb, pol, rules, tab, dyn, streams, cc, i, t, a, kind, effect, kb, fa)
     if ntargets > 1:
-        hits += attack_others(comb, pol, rules, tab, dyn, streams, cc, i, t, a, kind, ntargets, False, effect, kb, fa)
+        hits += attack_others(comb, pol, rules, tab, dyn, streams, cc, i, t, a, kind, ntargets, False, effect, kb, fa,
+                              skip)
     elif area:
-        hits += attack_others(comb, pol, rules, tab, dyn, streams, cc, i, t, a, kind, 1, True, effect, kb, fa)
+        hits += attack_others(comb, pol, rules, tab, dyn, streams, cc, i, t, a, kind, 1, True, effect, kb, fa, skip)
     if kb:
         p = comb[i, C_KB_PEN]
         if hits == 0:
@@ -1180,6 +1358,7 @@ def attack(comb, pol, rules, tab, dyn, streams, cc, i, t, aid):
         if cost > 0:
             if dyn[i, D_OUT] == OUT_IN:
                 dyn[i, D_OUT] = OUT_KO
+                leave_fight(rules, dyn, i)
     return 1
 
 
@@ -1309,10 +1488,7 @@ def escape(comb, pol, rules, tab, dyn, streams, cc, i, bonus):
     a = fortune_action(pol, rules, dyn, cc, i, a, tn, exceed)
     free = a > tn if exceed else a >= tn
     if free:
-        dyn[i, D_HELD] = 0
-        dyn[i, D_HELD_TN] = 0
-        dyn[i, D_HELD_KIND] = HELD_NONE
-        dyn[i, D_HELD_BY] = -1
+        free_hold(dyn, i)
 
 
 @kernel
@@ -1343,6 +1519,31 @@ def escape_pays(comb, rules, dyn, i, bonus):
     return pool_size(comb, rules, dyn, i, STR, T_ESCAPE, bonus, 0) > 0
 
 
+@kernel
+def grapple_pays(comb, pol, rules, dyn, i, t, bonus):
+    """Policy ``grapple: reasoned``: is grappling ``t`` worth this action? Yes when the
+    grapple's chance to take (her larger Magic or Luck pool against ``t``'s defence
+    against a use of Magic, L175) is at least her attack's chance to hit (her pool in
+    the form she would use against ``t``'s defence against it, L85; 0 if she cannot
+    pay for it), both exact (:func:`chance`); augmentation, stunts, extra targets and
+    Fortune are left out of both. A Gorgon with 8 melee dice and 4 Magic dice attacks.
+    The caller asks only for a target nobody holds: on a held one a grapple would add no
+    penalty (:func:`hold` keeps the larger) and only take her next action again, round
+    after round (the old ``grapple`` policy does that to a target another holds)."""
+    nm = pool_size(comb, rules, dyn, i, MAG, T_GRAPPLE, bonus, 0)
+    nl = pool_size(comb, rules, dyn, i, LCK, T_GRAPPLE, bonus, 0)
+    dg = defence_choice(comb, pol, rules, dyn, t, ATK_MYSTIC)
+    pg = chance(rules, nm if nm >= nl else nl,
+                pool_size(comb, rules, dyn, t, defence_ability(dg), dg, 0, dyn[t, D_DEFPEN]))
+    kind, cost, second = attack_form(comb, pol, rules, dyn, i, t)
+    if mana_available(comb, pol, dyn, i) < cost:
+        return True
+    da = defence_choice(comb, pol, rules, dyn, t, kind)
+    pa = chance(rules, pool_size(comb, rules, dyn, i, attack_ability(kind), kind, bonus, 0),
+                pool_size(comb, rules, dyn, t, defence_ability(da), da, 0, dyn[t, D_DEFPEN]))
+    return pg >= pa
+
+
 @part
 def grapple(comb, pol, rules, tab, dyn, streams, cc, i, t, pin, bonus):
     """Tentacles (L175, D25): Magic or Luck test (the larger) vs the target's
@@ -1356,6 +1557,7 @@ def grapple(comb, pol, rules, tab, dyn, streams, cc, i, t, pin, bonus):
     a = fortune_action(pol, rules, dyn, cc, i, a, d, False)
     d = fortune_defence(comb, pol, rules, dyn, cc, t, d, a, True)
     if a < d:
+        block_mana_magic(comb, rules, dyn, cc, t, dt)
         return
     if pin:
         dyn[t, D_HELD] = comb[i, C_TENT_P]
@@ -1381,6 +1583,8 @@ def hammerspace(comb, pol, rules, tab, dyn, streams, cc, i, t, bonus):
         if dyn[t, D_STORED] < 1:
             dyn[t, D_STORED] = 1
         cc[i, K_TRAPS] += 1
+    else:
+        block_mana_magic(comb, rules, dyn, cc, t, dt)
 
 
 @kernel
@@ -1553,8 +1757,13 @@ def act(comb, pol, rules, tab, dyn, streams, cc, i, aid_dice):
         if t >= 0:
             pursue(comb, pol, rules, tab, dyn, streams, cc, i, t, aid_dice)
             return
-    t = choose_target(comb, pol, dyn, streams[S_POLICY], i)
+    skip = spell_skip(comb, pol, rules, i)
+    t = choose_target(comb, pol, dyn, streams[S_POLICY], i, skip)
     if t < 0:
+        if skip != SKIP_NONE:  # her spell already holds every foe she could aim it at
+            if count_targets(comb, dyn, comb[i, C_SIDE]) > 0:
+                if dyn[i, D_MANA] < comb[i, C_MANA]:
+                    recharge(comb, rules, dyn, cc, i)
         return
     if comb[i, C_HAMMER] > 0:
         if pol[i, P_HAMMER] != 0:
@@ -1567,10 +1776,14 @@ def act(comb, pol, rules, tab, dyn, streams, cc, i, aid_dice):
             go = dyn[t, D_HELD_BY] != i
             pin = False
             if not go:
-                if g == 2:
+                if g == GRAPPLE_PIN:
                     if dyn[t, D_HELD_KIND] == HELD_GRAPPLE:
                         go = True
                         pin = True
+            elif g == GRAPPLE_REASONED:
+                go = False  # a held target: a grapple would only disable her again (the hold keeps the larger)
+                if dyn[t, D_HELD_KIND] == HELD_NONE:
+                    go = grapple_pays(comb, pol, rules, dyn, i, t, aid_dice)
             if go:
                 grapple(comb, pol, rules, tab, dyn, streams, cc, i, t, pin, aid_dice)
                 return
@@ -1593,6 +1806,7 @@ def take_turn(comb, pol, rules, tab, dyn, streams, cc, i):
         dyn[i, D_OUT] = OUT_FLED
         dyn[i, D_RETREAT] = 0
         cc[i, K_FLED] += 1
+        leave_fight(rules, dyn, i)
         return
     if comb[i, C_REGEN_W] + comb[i, C_REGEN_M] > 0:
         h = comb[i, C_REGEN_W]
@@ -1676,7 +1890,7 @@ def attack_plain(comb, pol, rules, tab, dyn, streams, cc, i, t):
 @kernel(inline="always")
 def take_turn_plain(comb, pol, rules, tab, dyn, streams, cc, i):
     dyn[i, D_DEFPEN] = 0
-    t = choose_target_inline(comb, pol, dyn, streams[S_POLICY], i)
+    t = choose_target_inline(comb, pol, dyn, streams[S_POLICY], i, SKIP_NONE)
     if t < 0:
         return
     rb = pol[i, P_RECHARGE]

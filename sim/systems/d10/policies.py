@@ -40,7 +40,22 @@ Parameters:
   * ``targets``: targets per weapon attack (the first by ``target``, more in
     listed order; one roll, ``multi_target_penalty`` dice each);
   * ``stunt``: expected stunt dice per action (0..2; L115-145);
-  * ``grapple``: Tentacles: ``never``, ``grapple`` (then attack), ``pin``;
+  * ``grapple``: Tentacles (L175): ``reasoned`` (the presets' default) grapples a
+    target she does not hold when the grapple's chance to take is at least her
+    attack's chance to hit (exact pool odds, :func:`.kernel.grapple_pays`), else
+    attacks; ``grapple`` grapples every target she does not hold (the default
+    before issue 35: the party-cake Gorgon rolled 4 Magic dice 9.16 times a
+    fight beside 10.33 attacks with 8 melee dice); ``pin`` as ``grapple``, then
+    pins a target she has grappled; ``never``. Setting it on a member without
+    Tentacles is an error (it would do nothing);
+  * ``recast_held``: ``false`` (every preset): her penalty spell (L79) is not
+    aimed at an enemy a spell already holds at least as strongly (under rule
+    ``recast`` a second spell could at most tighten that hold); when it holds
+    every enemy she can target she Recharges if her mana is not full, else
+    waits. ``true`` re-casts on whoever the targeting picks (before issue 35).
+    Under rule ``recast: forbid`` the spell never goes to a held target, so
+    ``true`` would do nothing and is an error, as it is on a member without a
+    penalty specialization;
   * ``escape``: when held (a penalty spell, a grapple, a pin): ``reasoned``
     (the presets' default) pulls free only when the hold takes half of her
     attack dice or more and whoever holds her is out of the fight (else she
@@ -64,14 +79,14 @@ TARGETS = {"weakest": K.TARGET_WEAKEST, "random": K.TARGET_RANDOM, "listed": K.T
 DEFENCES = {"best": K.DEF_BEST, "dodge": K.DEF_DODGE, "luck": K.DEF_LUCK, "parry": K.DEF_PARRY,
             "magic": K.DEF_BLOCK, "parry-melee": K.DEF_PARRY_MELEE}
 FORTUNE = {"never": K.FORT_NEVER, "always": K.FORT_ALWAYS, "defence": K.FORT_DEFENCE, "rescue": K.FORT_RESCUE}
-GRAPPLE = {"never": 0, "grapple": 1, "pin": 2}
+GRAPPLE = {"never": K.GRAPPLE_NEVER, "grapple": K.GRAPPLE_ALWAYS, "pin": K.GRAPPLE_PIN, "reasoned": K.GRAPPLE_REASONED}
 ESCAPE = {"never": K.ESC_NEVER, "always": K.ESC_ALWAYS, "reasoned": K.ESC_REASONED}
 RECHARGE = ("reasoned", "threshold")
 
 _BASE = dict(target="weakest", defence="best", mana_per_attack=1, save_mana=True, killing_blow=True,
              focused_assault=True, barrage=True, fortune="rescue", recharge="reasoned", recharge_below=1,
-             retreat_at=0, hide_at=0, heal_at=2, aid=False, pursue=True, targets=1, stunt=0.0, grapple="grapple", escape="reasoned",
-             blood_magic=True, hammerspace=True, duplicate=True)
+             retreat_at=0, hide_at=0, heal_at=2, aid=False, pursue=True, targets=1, stunt=0.0, grapple="reasoned", escape="reasoned",
+             blood_magic=True, hammerspace=True, duplicate=True, recast_held=False)
 
 #: named presets; every parameter can be overridden per member
 PRESETS = {
@@ -116,4 +131,5 @@ def encode(policy) -> np.ndarray:
     row[K.P_BLOOD] = int(policy.blood_magic)
     row[K.P_HAMMER] = int(policy.hammerspace)
     row[K.P_DUP] = int(policy.duplicate)
+    row[K.P_RECAST_HELD] = int(policy.recast_held)
     return row

@@ -103,5 +103,23 @@ RULES = Ruleset(
                    choices=("immediate", "next_action")),
         RuleOption("familiar_grief", 2, "dice the owner loses on every roll once her familiar dies (Guns and Grim; "
                    "L155)", lo=0, hi=10),
+        # --- issue 35: readings the seed leaves open (docs/d10.md "Rulings")
+        RuleOption("block_mana_on", "any_magic", "a Magic Block that holds restores its mana (seed 002 L241-243: a "
+                   "Magic test defends against 'Mystic Attacks and uses of Magic', 'a successful shield will absorb "
+                   "the energy of the attack'): 'any_magic' = against every use of Magic it defends, a Tentacles "
+                   "grapple (L175) and a Hammerspace trap (L153) too; 'attacks' = only against an attack, a mystic "
+                   "weapon or a specialization use (the engine before issue 35)", kind="choice",
+                   choices=("any_magic", "attacks")),
+        RuleOption("hold_ends", "escape", "a hold (penalty spell, Tentacles grapple or pin) lasts 'until she pulls "
+                   "herself free' (L79, L175): 'escape' = only then, even once its holder is out of the fight (the "
+                   "literal text); 'holder_out' = also the moment its holder is knocked out, dies or flees", kind="choice",
+                   choices=("escape", "holder_out")),
+        RuleOption("recast", "keep_higher", "a penalty spell landing on a target already held by a spell (L79; the "
+                   "seed is silent): 'keep_higher' = the stronger hold stays, the larger penalty and on equal "
+                   "penalties the higher target number (a second spell never loosens a hold); 'replace' = a spell of "
+                   "at least the same penalty replaces the hold and its target number (the engine before issue 35: "
+                   "a lower result made the hold easier to escape); 'forbid' = a spell cannot be aimed at a target "
+                   "held by a spell (an area use leaves her as she is)", kind="choice",
+                   choices=("keep_higher", "replace", "forbid")),
     ],
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, PrivateAttr, field_validator, model_validator
 
 from sim.scenario.base import ScenarioHeader, StrictModel
 from sim.scenario.suggest import unknown_name_message
@@ -66,6 +66,9 @@ class Policy(StrictModel):
     blood_magic: bool
     hammerspace: bool
     duplicate: bool
+    recast_held: bool
+    #: the parameters the file sets itself (not from the preset), for :func:`ineffective_settings`
+    _given: frozenset = PrivateAttr(default=frozenset())
 
     @model_validator(mode="before")
     @classmethod
@@ -83,6 +86,17 @@ class Policy(StrictModel):
             # a file that sets the old threshold keeps its meaning (recharge: threshold)
             data = {**data, "recharge": "threshold"}
         return {**PRESETS[name], **data, "preset": name}
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _remember_given(cls, data: Any, handler):
+        """Runs before ``_preset`` (wrap validators defined later run first): notes the
+        keys the file gives, so a setting with no effect can be refused."""
+        given = frozenset(data) if isinstance(data, dict) else frozenset()
+        model = handler(data)
+        if given:
+            model._given = given - {"preset"}
+        return model
 
     @field_validator("target")
     @classmethod
@@ -200,6 +214,21 @@ class Member(StrictModel):
             return self.policy
         return self.policy.model_copy(update={"defence": self.defence})
 
+    @model_validator(mode="after")
+    def _settings_that_act(self):
+        """Issue 35: a policy parameter the file sets that could never act is refused, not ignored."""
+        p, given = self.policy, self.policy._given
+        if "grapple" in given and p.grapple != "never" and "Tentacles" not in self.powers:
+            raise ValueError(f"{self.name}: policy grapple: {p.grapple} needs the power Tentacles (L175)")
+        if "recast_held" in given and p.recast_held and not self.casts_penalty():
+            raise ValueError(f"{self.name}: policy recast_held: true needs a penalty specialization "
+                             "(attack_kind: specialization, specialization: {effect: penalty}, L79)")
+        return self
+
+    def casts_penalty(self) -> bool:
+        """Her attack is a penalty specialization use (L79)."""
+        return self.attack_kind == "specialization" and self.specialization.effect == "penalty"
+
 
 def _catalog_names(v: list[str], kind: str) -> list[str]:
     known = catalog.names(kind)
@@ -257,6 +286,17 @@ class Scenario(ScenarioHeader):
                 seen.add(m.name)
         if self.sides[0].name == self.sides[1].name:
             raise ValueError(f"both sides are named '{self.sides[0].name}'")
+        return self
+
+    @model_validator(mode="after")
+    def _settings_that_act(self):
+        """Issue 35: policy ``recast_held: true`` could not act under rule ``recast: forbid``."""
+        if self.resolved_rules()["recast"] == "forbid":
+            for side in self.sides:
+                for m in side.members:
+                    if m.policy.recast_held and "recast_held" in m.policy._given:
+                        raise ValueError(f"{m.name}: policy recast_held: true does nothing under rule recast: "
+                                         "forbid (a spell is never aimed at a held target)")
         return self
 
     def resolved_rules(self) -> dict:
