@@ -345,6 +345,42 @@ def test_attack_fizzles_when_the_attacker_is_defeated_and_a_copy_steps_in(replac
     assert conserved(G)
 
 
+@pytest.mark.parametrize("fizzles", [None, False, True])
+def test_power_damage_when_its_caster_is_defeated_in_the_response_window(fizzles):
+    """Rule power_fizzles (issue 35; the seed is silent): A's Rin + Ruby (1 HP left) plays
+    Starlight Beam (2 damage); B's Event defeats her before the damage and another Rin steps in.
+    false (the default): the Power's damage lands on B's fighter; true: it fizzles like an Attack."""
+    rules = {} if fizzles is None else {"power_fizzles": fizzles}
+    inp = inputs(deck_b=DECK_AMBUSH, rules=rules)
+    G = midgame(inp, active=[(RIN, RUBY), (KENTA, RUBY)], squads=[[RIN], []], hands=[[BEAM], [AMBUSH]],
+                decks=[[KENTA], [RIN]])
+    G.g[E.sb(0, 0) + E.SL_HP] = 1
+    G.apply(act(E.K_POWER, loc(inp, 0, BEAM)))
+    assert G.g[E.G_PHASE] == E.PH_REACT and G.g[E.G_TOMOVE] == 1
+    G.apply(act(E.K_EVENT, loc(inp, 1, AMBUSH)))       # 1 damage: the caster is defeated
+    G.apply(act(E.K_PROMOTE, 1))
+    ev = [int(r[0]) for r in G.lg[:G.g[E.G_LOGN]]]
+    if fizzles:
+        assert G.slot(1, 0)["hp"] == 8 and E.EV_CANCEL in ev
+    else:
+        assert G.slot(1, 0)["hp"] == 6 and E.EV_CANCEL not in ev
+    assert conserved(G)
+
+
+def test_power_fizzles_is_logged_as_the_power():
+    from sim.systems.cards.play import _Fmt
+
+    inp = inputs(deck_b=DECK_AMBUSH, rules={"power_fizzles": True})
+    G = midgame(inp, active=[(RIN, RUBY), (KENTA, RUBY)], squads=[[RIN], []], hands=[[BEAM], [AMBUSH]],
+                decks=[[KENTA], [RIN]])
+    G.g[E.sb(0, 0) + E.SL_HP] = 1
+    G.apply(act(E.K_POWER, loc(inp, 0, BEAM)))
+    G.apply(act(E.K_EVENT, loc(inp, 1, AMBUSH)))
+    G.apply(act(E.K_PROMOTE, 1))
+    row = [r for r in G.lg[:G.g[E.G_LOGN]] if r[0] == E.EV_CANCEL][0]
+    assert "A's Magical Power's damage fizzles" in _Fmt(G).event(row)
+
+
 def _grand_then_rival_passes(rules):
     """A's Kenta + Ruby becomes Grand Starfall and defeats B's Rin + Ruby; B ends its turn at once."""
     inp = inputs(rules=rules)
@@ -360,12 +396,13 @@ def _grand_then_rival_passes(rules):
     return inp, G, fid
 
 
-def test_grand_expiry_keep_hero_sends_only_the_attached_cards():
-    """L35 read literally (grand_expiry: keep_hero; the default is the audit's C8 discard_hero):
-    "any cards attached to that HERO go right in to the DREAMSCAPE"; the hero stays active,
-    no replacement, MGK 0."""
-    assert RULES.defaults()["grand_expiry"] == "discard_hero"
-    inp, G, fid = _grand_then_rival_passes({"grand_expiry": "keep_hero"})
+@pytest.mark.parametrize("rules", [{}, {"grand_expiry": "keep_hero"}])
+def test_grand_expiry_keep_hero_sends_only_the_attached_cards(rules):
+    """L35 read literally (grand_expiry: keep_hero, the default since issue 35; before, the
+    audit's C8 discard_hero): "any cards attached to that HERO go right in to the DREAMSCAPE";
+    the hero stays active, no replacement, MGK 0."""
+    assert RULES.defaults()["grand_expiry"] == "keep_hero"
+    inp, G, fid = _grand_then_rival_passes(rules)
     # (the second Ruby was in the Dreamscape from the start)
     assert G.dream(0).get(STARFALL) == 1 and G.dream(0).get(RUBY) == 2 and KENTA not in G.dream(0)
     s = G.slot(0, 0)

@@ -130,7 +130,8 @@ R_OVERFLOW = 33
 R_EXHAUST_HP = 34
 R_GRAND_EXPIRY = 35
 R_EVENT_TIMING = 36
-NRULES = 37
+R_POWER_FIZZLES = 37
+NRULES = 38
 
 # global state fields
 G_PHASE = 0
@@ -1127,11 +1128,12 @@ def advance(g, cd, rr, st, lg):
             kind = g[G_PKIND]
             amt = g[G_PAMT]
             g[G_PKIND] = 0
-            if kind == 1:
+            if kind == 1 or rr[R_POWER_FIZZLES] != 0:
                 # the fighter that declared the attack, not its card: a copy of the
-                # same hero replacing a defeated attacker does not carry its attack
+                # same hero replacing a defeated attacker does not carry its attack;
+                # a Magical Power's damage too under rule power_fizzles
                 if g[sb(src, 0) + SL_FID] != g[G_PFTR]:
-                    log_ev(g, lg, EV_CANCEL, src, 0, 0)
+                    log_ev(g, lg, EV_CANCEL, src, kind, 0)
                     continue
             deal_damage(g, cd, rr, d, amt, kind == 1, lg)
             continue

@@ -240,7 +240,8 @@ class _Fmt:
         if code == E.EV_FETCH:
             return f"    {who} takes {self.c(p, a)} from the {'Dreamscape' if b else 'deck'} into hand"
         if code == E.EV_CANCEL:
-            return f"    {who}'s attack fizzles (the fighter that declared it is no longer active)"
+            what = "attack" if a != 2 else "Magical Power's damage"
+            return f"    {who}'s {what} fizzles (the fighter that {'declared' if a != 2 else 'cast'} it is no longer active)"
         return None
 
 

@@ -84,16 +84,21 @@ RULES = Ruleset(
         RuleOption("exhaust_hp", "cap_to_hero", "reading of L52: when the girl leaves by MGK exhaustion the hero keeps "
                    "its remaining HP up to its own printed HP (cap_to_hero) or all of it (keep)", kind="choice",
                    choices=("cap_to_hero", "keep")),
-        RuleOption("grand_expiry", "discard_hero", "C7/C8/L35: when a Grand Transformation ends (start of the owner's next "
+        RuleOption("grand_expiry", "keep_hero", "C7/C8/L35: when a Grand Transformation ends (start of the owner's next "
                    "turn) the cards attached to the hero go to the Dreamscape and the hero stays, with MGK 0 and HP as "
-                   "in exhaust_hp (keep_hero, the literal L35 reading), or the whole stack with the hero goes "
-                   "(discard_hero, the audit's C8 sim default; an active one is replaced as after a defeat)", kind="choice",
-                   choices=("keep_hero", "discard_hero")),
+                   "in exhaust_hp (keep_hero, the literal L35 reading, and L25: a hero goes to the Dreamscape when "
+                   "defeated; the default since issue 35, docs/cards.md 'Rulings'), or the whole stack with the hero "
+                   "goes (discard_hero, the audit's C8 sim default and the default before issue 35; an active one is "
+                   "replaced as after a defeat)", kind="choice", choices=("keep_hero", "discard_hero")),
         RuleOption("event_timing", "response_window", "C12/L47 'at ANY TIME': Events are played on your own turn "
                    "while actions remain and by the defender before the damage of an Attack or damaging Power "
                    "(response_window); any_time adds the rival's window after each of your actions (up to "
                    "events_per_window) and your own window after your last action", kind="choice",
                    choices=("response_window", "any_time")),
+        RuleOption("power_fizzles", False, "a Magical Power's damage when its caster is defeated (or leaves the "
+                   "active position) before it lands, in the rival's response window (L43, L47; the seed is silent): "
+                   "false = it lands (the card was paid for and its other effects resolved; the default), true = it "
+                   "fizzles like an Attack, whose damage follows the fighter that declared it", kind="bool"),
     ],
 )
 
@@ -102,7 +107,7 @@ AUDIT = {
     "C1": ["attack_damage"], "C2": ["card_pool"], "C3": ["deck_size", "copy_limit"], "C4": ["stats_combine"],
     "C5": ["pair_gems"], "C6": ["exhaust_gem"], "C7": ["grand_expiry_gem", "grand_expiry"],
     "C8": ["grand_needs_transformed", "grand_attack"], "C9": ["mulligan"], "C10": ["hand_limit"],
-    "C11": ["deck_out"], "C12": ["event_cost", "events_per_window", "event_timing"], "C13": ["repeat_actions"],
+    "C11": ["deck_out"], "C12": ["event_cost", "events_per_window", "event_timing", "power_fizzles"], "C13": ["repeat_actions"],
     "C14": ["first_player"], "C15": ["replacement"], "C16": ["retreat_heal"],
     "C17": ["retreat_keeps_attachments"], "C18": ["mgk_source"], "C19": ["hero_attack"],
     "C20": ["pet_damage", "pet_limit"], "C21": ["win_check"], "C22": ["squad_cap"],
