@@ -19,7 +19,10 @@ to ``tests/test_mb41_pinned.py`` (statistical) instead.
 ``--system d10`` does the same for every variant of every scenario in
 ``scenarios/d10``: the general kernel (``fast=False``), the default path
 (``fast=None``: the duel fast path where eligible) and the per-trial outcomes
-(``trials``), every key compared whole.
+(``trials``), every key compared whole. ``--system cards`` for every variant
+of every scenario in ``scenarios/cards`` (heuristic, search and ISMCTS
+players, what-ifs): every counter ``simulate`` returns, compared whole
+(default 300 games a variant: the search scenarios are slow).
 
 A development tool; nothing in ``sim`` imports it.
 """
@@ -40,6 +43,9 @@ from pin_mb41 import DIRS, counter_fields, split  # noqa: E402
 
 
 D10_DIRS = ("scenarios/d10",)
+CARDS_DIRS = ("scenarios/cards",)
+#: games a variant when ``--trials`` is not given
+DEFAULT_TRIALS = {"mb41": 2000, "d10": 2000, "cards": 300}
 
 
 def _d10_counters(module, inputs, trials: int, key) -> dict[str, np.ndarray]:
@@ -60,9 +66,11 @@ def play(trials: int, only=None, system: str = "mb41", dirs=None) -> dict[str, n
     from sim.scenario import load_scenario
 
     d10 = system == "d10"
-    fields = None if d10 else counter_fields()
+    cards = system == "cards"
+    fields = None if d10 or cards else counter_fields()
     out = {}
-    paths = sorted(p for d in (D10_DIRS if d10 else DIRS) + tuple(dirs or ()) for p in (ROOT / d).glob("*.yaml"))
+    base = D10_DIRS if d10 else CARDS_DIRS if cards else DIRS
+    paths = sorted(p for d in base + tuple(dirs or ()) for p in (ROOT / d).glob("*.yaml"))
     if only:
         paths = [p for p in paths if p.stem in only]
     for path in paths:
@@ -75,6 +83,8 @@ def play(trials: int, only=None, system: str = "mb41", dirs=None) -> dict[str, n
             key = rng.stream_key(loaded.base.seed, 0 if crn else idx + 1)
             if d10:
                 got = _d10_counters(loaded.module, inputs, trials, key)
+            elif cards:
+                got = {k: np.asarray(v) for k, v in loaded.module.simulate(inputs, 0, trials, key).items()}
             else:
                 got = split(loaded.module.simulate(inputs, 0, trials, key, fast=False), fields)
             for k, v in got.items():
@@ -87,15 +97,16 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("mode", choices=("record", "check"))
     ap.add_argument("file")
-    ap.add_argument("--trials", type=int, default=2000)
+    ap.add_argument("--trials", type=int, default=None, help="trials a variant (default: 2000; cards 300)")
     ap.add_argument("--only", nargs="*", default=None, help="scenario file names (stems)")
-    ap.add_argument("--system", choices=("mb41", "d10"), default="mb41",
-                    help="mb41: scenarios/mb41 and scenarios/mb-draft; d10: scenarios/d10")
+    ap.add_argument("--system", choices=("mb41", "d10", "cards"), default="mb41",
+                    help="mb41: scenarios/mb41 and scenarios/mb-draft; d10: scenarios/d10; cards: scenarios/cards")
     ap.add_argument("--dirs", nargs="*", default=None, help="more scenario directories of that system")
     a = ap.parse_args(argv)
     if a.mode == "record":
-        got = play(a.trials, a.only, a.system, a.dirs)
-        got["__trials__"] = np.array(a.trials)
+        trials = a.trials or DEFAULT_TRIALS[a.system]
+        got = play(trials, a.only, a.system, a.dirs)
+        got["__trials__"] = np.array(trials)
         np.savez_compressed(a.file, **got)
         print(f"recorded {len(got) - 1} counters in {a.file}")
         return 0
