@@ -55,7 +55,7 @@ def fighter(inp, i: int, member: dict) -> Fighter:
         wmax=int(c[K.C_WMAX]), thresholds=(int(c[K.C_T1]), int(c[K.C_T2]), int(c[K.C_T3])),
         dr=int(c[K.C_DR]), defence_kind=dk, attack_kind=kind,
         init=int(c[K.C_DICE + 1] + c[K.C_BONUS + K.T_INIT]), agility=int(c[K.C_SCORE + 1]),
-        aware=bool(c[K.C_AWARE]))
+        aware=bool(c[K.C_PMASK] & (1 << K.E_INITIATIVE_TENS)))
 
 
 def exact_for(data):

@@ -8,6 +8,7 @@ those of shared/seeds/003_56c8c585b597d64f.txt.
 from __future__ import annotations
 
 from sim.systems.d10 import kernel as K
+from sim.systems.d10.compile import power_number, slots_of
 from sim.systems.d10.testing import Script, inputs, member, run, scenario, state
 
 A, B = 0, 1
@@ -272,7 +273,7 @@ def test_perks_columns():
                                          "Mystic Artifact", "Awareness"])], [member("Bea")]))
     c = inp.comb[0]
     assert c[K.C_BONUS + K.T_MYSTIC] == 2 and c[K.C_BONUS + K.T_DODGE] == 1 and c[K.C_BONUS + K.T_INIT] == 1
-    assert c[K.C_DR] == 2 and c[K.C_ATK_COST] == 1 and c[K.C_AWARE] == 1
+    assert c[K.C_DR] == 2 and c[K.C_ATK_COST] == 1 and "initiative_tens" in slots_of(c)
     dyn, cc = state(inp)
     s = Script()
     assert run(inp, dyn, cc, K.init_roll, s.streams[K.S_SETUP], i=0, st=s.streams[K.S_SETUP]) == 8
@@ -368,7 +369,7 @@ def test_dual_weapon_keeps_attack_kind_on_a_tie_and_pays_its_form():
     dodge 3 beats melee 3 against 3, and costs 1 mana."""
     dual = {"perks": ["Dual Weapon", "Mystic Artifact"], "second_form": "mystic", "abilities": {"magic": 10}}
     inp, dyn, cc = setup(a=dual)
-    assert inp.comb[A, K.C_FORM2_COST] == 1 and inp.comb[A, K.C_ATK_COST] == 0
+    assert power_number(inp.comb, A, "dual_weapon", "cost") == 1 and inp.comb[A, K.C_ATK_COST] == 0
     mana = dyn[A, K.D_MANA]
     attack(inp, dyn, cc, A, B, check=(1,) * 5 + (1, 1, 1))
     assert cc[A, K.K_FORM2] == 1 and dyn[A, K.D_MANA] == mana - 1

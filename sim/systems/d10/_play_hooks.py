@@ -4,6 +4,7 @@ and only reads state to write log lines (no draws, no writes)."""
 from __future__ import annotations
 
 from . import kernel as K
+from .compile import power_number
 
 ATTACK_NAMES = ("melee", "ranged", "mystic", "specialization")
 ABILITY_NAMES = ("STR", "AGI", "VIT", "MAG", "LCK")
@@ -90,7 +91,7 @@ class Hooks:
 
     def _h_init_roll(self, fn, comb, rules, tab, dyn, st, i):
         r = fn(comb, rules, tab, dyn, st, i)
-        if comb[i, K.C_AWARE] != 0:
+        if comb[i, K.C_PMASK] & (1 << K.E_INITIATIVE_TENS):
             self.say(f"{self.name(i)} has Awareness: every initiative die counts as a 10 -> {int(r)}", 3)
         return r
 
@@ -221,11 +222,13 @@ class Hooks:
         bar = cc[i, K.K_BARRAGE]
         kb, fa, pen, cost2 = fn(comb, pol, rules, cc, i, kind, effect, avail, cost, ntargets)
         if kb:
-            self.say(f"Killing Blow (+{comb[i, K.C_KB_COST]} mana): a hit takes her whole wound pool", 3)
+            self.say(f"Killing Blow (+{power_number(comb, i, 'killing_blow', 'cost')} mana): a hit takes her whole "
+                     "wound pool", 3)
         if fa:
-            self.say(f"Focused Assault (+{comb[i, K.C_FA_COST]} mana)", 3)
+            self.say(f"Focused Assault (+{power_number(comb, i, 'focused_assault', 'cost')} mana)", 3)
         if ntargets > 1:
-            how = f"Barrage (+{comb[i, K.C_BAR_COST]} mana)" if cc[i, K.K_BARRAGE] > bar else f"-{pen} dice"
+            how = f"Barrage (+{power_number(comb, i, 'barrage', 'cost')} mana)" if cc[i, K.K_BARRAGE] > bar \
+                else f"-{pen} dice"
             self.say(f"{ntargets} targets: {how}", 3)
         return kb, fa, pen, cost2
 
@@ -337,7 +340,7 @@ class Hooks:
         self.say(f"tries to store {self.name(t)} in Hammerspace", 2)
         return fn(comb, pol, rules, tab, dyn, streams, cc, i, t, bonus)
 
-    def _h_heal_action(self, fn, comb, pol, rules, dyn, cc, i):
+    def _h_heal_hooks(self, fn, comb, pol, rules, dyn, cc, i):
         h = cc[i, K.K_HEALED]
         r = fn(comb, pol, rules, dyn, cc, i)
         if r:

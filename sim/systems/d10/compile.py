@@ -10,9 +10,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import catalog
+from . import catalog, codes
 from . import kernel as K
 from .catalog import edits as catalog_edits
+
+from . import layout as C
 from . import policies
 from .rules import RULES
 from .schema import ABILITIES, Scenario
@@ -81,62 +83,80 @@ def _fill_base(row, scores, wmax, resolved):
 
 
 def _apply_effects(row, names, attack_kind: str, second_form: str | None = None):
-    """Catalog effect codes -> columns. Returns (familiar params, duplication params).
+    """Catalog effect codes -> columns and power slots. Returns (familiar params,
+    duplication params).
 
-    ``second_form``: the Dual Weapon's other form (its attack costs are kept
-    in ``C_FORM2_COST``)."""
+    Static effects (``dice``, ``dr``, ``attack_cost``) go into their columns; a
+    mechanic (:data:`.codes.MECHANICS`) into a power slot with its params as the
+    slot's numbers (:func:`fill_slots`). ``second_form``: the Dual Weapon's other
+    form (the attack cost of that form is the slot's second number)."""
     fam = dup = None
     rows = catalog.by_name()
+    slots: dict[str, list[int]] = {}
+    form2_cost = 0
     for name in names:
         e = rows[name]
         code, p = e["code"], e.get("params") or {}
         if code == "dice":
             for t in p["tests"]:
-                row[K.C_BONUS + TESTS[t]] += p["n"]
+                row[C.C_BONUS + TESTS[t]] += p["n"]
         elif code == "dr":
-            row[K.C_DR] += p["n"]
+            row[C.C_DR] += p["n"]
         elif code == "attack_cost":
             if p["attack"] == attack_kind:
-                row[K.C_ATK_COST] += p["n"]
+                row[C.C_ATK_COST] += p["n"]
             if p["attack"] == second_form:
-                row[K.C_FORM2_COST] += p["n"]
+                form2_cost += p["n"]
         elif code == "dual_weapon":
             if second_form is not None:
-                row[K.C_FORM2] = ATTACK_KINDS[second_form] + 1
-        elif code == "initiative_tens":
-            row[K.C_AWARE] = 1
-        elif code == "killing_blow":
-            row[K.C_KB_COST], row[K.C_KB_PEN], row[K.C_KB_FAILX] = p["cost"], p["penalty"], p["fail_multiplier"]
-        elif code == "focused_assault":
-            row[K.C_FA_COST] = p["cost"]
-        elif code == "barrage":
-            row[K.C_BAR_COST] = p["cost"]
-        elif code == "friendship":
-            row[K.C_FRIEND], row[K.C_FRIEND_RECV] = p["aid_multiplier"], p["aid_received"]
-        elif code == "duplication":
-            row[K.C_DUP_COST] = p["cost_per_copy"]
-            dup = p
-        elif code == "third_eye":
-            row[K.C_EYE] = p["penalty"]
-        elif code == "regeneration":
-            row[K.C_REGEN_W], row[K.C_REGEN_M], row[K.C_REGEN_COST] = p["wounds"], p["mana"], p["action_cost"]
-        elif code == "tentacles":
-            row[K.C_TENT_G], row[K.C_TENT_P] = p["grapple"], p["pin"]
+                slots[code] = [ATTACK_KINDS[second_form] + 1]
         elif code == "familiar":
             fam = p
-        elif code == "hammerspace":
-            row[K.C_HAMMER] = 1 + p["defence_bonus"]
-        elif code == "blood_magic":
-            row[K.C_BLOOD] = 1
-        elif code == "healing_artifact":
-            row[K.C_HEAL_COST], row[K.C_HEAL_AMT] = p["cost"], p["heal"]
-        elif code == "disguise_artifact":
-            row[K.C_DISG_COST], row[K.C_DISG_DICE] = p["cost"], p["dice"]
-        elif code == "none":
-            pass
-        else:  # pragma: no cover - catalog.entries() checks codes
+        elif code in codes.CODE:
+            if code == "duplication":
+                dup = p
+            slots[code] = [int(p[k]) for k in codes.MECHANICS[codes.CODE[code] - 1].params]
+        elif code != "none":  # pragma: no cover - catalog.entries() checks codes
             raise AssertionError(code)
+    if "dual_weapon" in slots:
+        slots["dual_weapon"].append(form2_cost)
+    fill_slots(row, slots)
     return fam, dup
+
+
+def fill_slots(row, slots: dict[str, list[int]]) -> None:
+    """Power slots of ``row`` (:mod:`.layout`): ``{mechanic name: its numbers}``, in
+    code order; ``C_PMASK`` gets a bit per mechanic."""
+    row[C.C_PCODE:C.C_PCODE + C.MAXP] = 0
+    row[C.C_PNUM:C.C_PNUM + C.NNUM * C.MAXP] = 0
+    mask = 0
+    for s, name in enumerate(sorted(slots, key=codes.CODE.get)):
+        code = codes.CODE[name]
+        row[C.C_PCODE + s] = code
+        for k, v in enumerate(slots[name]):
+            row[C.C_PNUM + k * C.MAXP + s] = v
+        mask |= 1 << code
+    row[C.C_PMASK] = mask
+
+
+def slots_of(row) -> dict[str, list[int]]:
+    """The power slots of a ``comb`` row: ``{mechanic name: its numbers}``."""
+    out = {}
+    for s in range(C.MAXP):
+        code = int(row[C.C_PCODE + s])
+        if code == 0:
+            break
+        m = codes.MECHANICS[code - 1]
+        out[m.name] = [int(row[C.C_PNUM + k * C.MAXP + s]) for k in range(len(m.params))]
+    return out
+
+
+def power_number(comb, i: int, name: str, param: str) -> int:
+    """The number ``param`` of mechanic ``name`` in row ``i``'s slots (0 without it)."""
+    nums = slots_of(comb[i]).get(name)
+    if nums is None:
+        return 0
+    return nums[codes.MECHANICS[codes.CODE[name] - 1].params.index(param)]
 
 
 def rule_array(resolved: dict) -> np.ndarray:
@@ -216,10 +236,9 @@ def _compile(scenario: Scenario) -> Inputs:
                     c[K.C_WMAX] = dup["copy_wounds"]
                     c[K.C_T1] = c[K.C_T2] = c[K.C_T3] = 1 << 30
                     # copies have her stats and perks, not her powers (D23 reading)
-                    for col in (K.C_KB_COST, K.C_FA_COST, K.C_BAR_COST, K.C_DUP_COST, K.C_COPY0, K.C_NCOPIES,
-                                K.C_REGEN_W, K.C_REGEN_M, K.C_REGEN_COST, K.C_TENT_G, K.C_HAMMER, K.C_FRIEND,
-                                K.C_FRIEND_RECV, K.C_EYE):
-                        c[col] = 0
+                    c[K.C_COPY0] = c[K.C_NCOPIES] = 0
+                    fill_slots(c, {name: nums for name, nums in slots_of(row).items()
+                                   if codes.MECHANICS[codes.CODE[name] - 1].perk})
                     cp = pol.copy()
                     cp[K.P_DUP] = 0
                     pols.append(cp)
@@ -241,7 +260,7 @@ def _compile(scenario: Scenario) -> Inputs:
                 if perk == "bestial_combat":
                     f[K.C_BONUS + K.T_MELEE] += fam["bestial_combat"]
                 elif perk == "perfect_assistant":
-                    f[K.C_ASSIST] = fam["perfect_assistant"]
+                    fill_slots(f, {"perfect_assistant": [fam["perfect_assistant"]]})
                 row[K.C_FAMILIAR] = fidx
                 fp = spec.policy if spec is not None else None
                 pols.append(policies.encode(fp) if fp is not None else policies.encode(type(m.policy)()))
@@ -274,33 +293,37 @@ def _prune(comb, pol):
     """Zero policy parameters that can never apply (no healing power, nobody who
     could retreat...), so the kernel skips their checks. Never changes results."""
     for i in range(comb.shape[0]):
-        if comb[i, K.C_REGEN_COST] == 0 and comb[i, K.C_HEAL_AMT] == 0:
+        slots = slots_of(comb[i])
+        if power_number(comb, i, "regeneration", "action_cost") == 0 and \
+                power_number(comb, i, "healing_artifact", "heal") == 0:
             pol[i, K.P_HEAL] = 0
         enemies = comb[:, K.C_SIDE] != comb[i, K.C_SIDE]
         if not (pol[enemies, K.P_RETREAT] > 0).any():
             pol[i, K.P_PURSUE] = 0
-        if comb[i, K.C_DUP_COST] == 0:
+        if "duplication" not in slots:
             pol[i, K.P_DUP] = 0
-        if comb[i, K.C_HAMMER] == 0:
+        if "hammerspace" not in slots:
             pol[i, K.P_HAMMER] = 0
-        if comb[i, K.C_TENT_G] == 0:
+        if power_number(comb, i, "tentacles", "grapple") == 0:
             pol[i, K.P_GRAPPLE] = 0
-        if comb[i, K.C_BLOOD] == 0:
+        if "blood_magic" not in slots:
             pol[i, K.P_BLOOD] = 0
         if comb[i, K.C_MANA] == 0:
             pol[i, K.P_RECHARGE] = 0
 
 
 #: columns that must be 0 on every row for the plain fast path
-_POWER_COLUMNS = (K.C_ATK_COST, K.C_KB_COST, K.C_FA_COST, K.C_BAR_COST, K.C_FRIEND, K.C_FRIEND_RECV, K.C_DUP_COST,
-                  K.C_NCOPIES, K.C_EYE, K.C_REGEN_W, K.C_REGEN_M, K.C_REGEN_COST, K.C_TENT_G, K.C_HAMMER, K.C_BLOOD,
-                  K.C_HEAL_AMT, K.C_DISG_DICE, K.C_ASSIST, K.C_FORM2)
+_POWER_COLUMNS = (K.C_ATK_COST, K.C_NCOPIES)
+#: power slots the plain fast path plays (Awareness: initiative is the same function)
+_PLAIN_MECHANICS = 1 << codes.E_INITIATIVE_TENS
 _POLICY_COLUMNS = (K.P_RETREAT, K.P_HIDE, K.P_HEAL, K.P_AID, K.P_PURSUE, K.P_DUP, K.P_HAMMER, K.P_GRAPPLE)
 
 
 def is_plain(comb, pol) -> bool:
     """True when the kernel's plain fast path plays this fight exactly (see kernel)."""
     if (comb[:, list(_POWER_COLUMNS)] != 0).any():
+        return False
+    if (comb[:, K.C_PMASK] & ~_PLAIN_MECHANICS != 0).any():
         return False
     if (comb[:, K.C_ATK] == K.ATK_SPEC).any():
         return False

@@ -27,22 +27,28 @@ from .compile import compile as compile_scenario
 RESULT_NAMES = {K.F_WIN: "{a} win", K.F_LOSS: "{b} win", K.F_DRAW: "draw"}
 
 
-def python_kernel(wrap=None) -> types.SimpleNamespace:
+def python_kernel(wrap=None, names=None) -> types.SimpleNamespace:
     """The kernel's functions as plain Python in a private namespace.
 
-    Every function defined in :mod:`.kernel` is copied with its globals set to
-    that namespace, so calls between them stay in Python and go through
-    ``wrap(name, fn)`` (a wrapper or ``fn``) when given. The stream functions
-    imported from :mod:`sim.rng` stay as they are (wrappable too).
+    Every function defined in the kernel's phase modules (:data:`.kernel.MODULES`)
+    is copied with its globals set to that one namespace (their names are
+    unique across the phases), so calls between them stay in Python and go
+    through ``wrap(name, fn)`` (a wrapper or ``fn``) when given, for the
+    functions named in ``names`` (default: those the log observes). The stream
+    functions imported from :mod:`sim.rng` stay as they are (wrappable too).
     """
     ns = dict(K.__dict__)
-    for name, obj in K.__dict__.items():
-        py = getattr(obj, "py_func", obj)
-        if isinstance(py, types.FunctionType) and py.__module__ == K.__name__:
-            ns[name] = types.FunctionType(py.__code__, ns, py.__name__, py.__defaults__, py.__closure__)
+    for mod in K.MODULES:
+        ns.update({k: v for k, v in vars(mod).items() if not k.startswith("__")})
+    for mod in K.MODULES:
+        for name, obj in vars(mod).items():
+            py = getattr(obj, "py_func", obj)
+            if isinstance(py, types.FunctionType) and py.__module__ == mod.__name__:
+                ns[name] = types.FunctionType(py.__code__, ns, py.__name__, py.__defaults__, py.__closure__)
     if wrap is not None:
+        names = _WRAPPED if names is None else names
         for name in list(ns):
-            if callable(ns[name]) and (name in _WRAPPED):
+            if callable(ns[name]) and (name in names):
                 ns[name] = wrap(name, ns[name])
     return types.SimpleNamespace(**{k: v for k, v in ns.items() if callable(v)}, ns=ns)
 
@@ -53,7 +59,7 @@ _WRAPPED = ("randbelow", "randbelow_inline", "roll_dice", "pool_size", "init_rol
             "roll_initiative", "start_episode", "start_fight", "fight", "take_turn", "take_turn_plain", "attack_plain",
             "attack_form", "attack", "attack_extras", "augmentation", "stunt_dice", "pay_mana",
             "fortune_action", "fortune_defence", "resolve_hit", "hold", "recharge", "retreat",
-            "pursue", "hide", "aid", "escape", "grapple", "hammerspace", "heal_action", "duplicate",
+            "pursue", "hide", "aid", "escape", "grapple", "hammerspace", "heal_hooks", "duplicate",
             "endurance_roll", "block_mana")
 
 
