@@ -75,7 +75,7 @@ def midgame(inp, *, active=None, squads=None, hands=None, decks=None, cur=0, tur
     g[E.G_TURN] = turn
     g[E.G_CUR] = cur
     g[E.G_FIRST] = 0
-    g[E.G_ACTS] = int(inp.rules[E.R_ACTIONS]) if acts is None else acts
+    g[E.G_ACTS] = int(inp.rules[E.R_ACTIONS_PER_TURN]) if acts is None else acts
     G.advance()
     return G
 

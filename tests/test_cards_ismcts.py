@@ -164,7 +164,7 @@ def test_ismcts_plays_only_legal_moves_and_keeps_the_rules():
             if G.g[E.G_PHASE] == E.PH_MAIN and (a >> 8) not in (E.K_PLACE, E.K_EVENT, E.K_END):
                 t = int(G.g[E.G_TURN])
                 used[t] = used.get(t, 0) + 1
-                assert used[t] <= int(inp.rules[E.R_ACTIONS])
+                assert used[t] <= int(inp.rules[E.R_ACTIONS_PER_TURN])
             decisions += len(legal) > 1
             G.apply(a)
         assert G.g[E.G_WINNER] in (0, 1, 2)

@@ -47,7 +47,7 @@ def test_conservation_two_actions_and_legality(seed, da, db, pa, pb):
             key = int(G.g[E.G_TURN])
             if a >> 8 != E.K_END:
                 used[key] = used.get(key, 0) + 1
-                assert used[key] <= int(inp.rules[E.R_ACTIONS])
+                assert used[key] <= int(inp.rules[E.R_ACTIONS_PER_TURN])
         G.apply(a)
         steps += 1
         assert steps < 20000

@@ -266,9 +266,9 @@ def deck_table(cards: dict[str, int], known: dict[str, Card] | None = None
         row[E.CT_MGK] = c.mgk
         row[E.CT_COST] = c.cost
         for k, eff in enumerate(c.effects):
-            row[E.CT_OP1 + 3 * k] = OPS[eff.op]
-            row[E.CT_AMT1 + 3 * k] = eff.amount
-            row[E.CT_PAR1 + 3 * k] = TYPES.index(eff.type) if eff.type else 0
+            row[E.CT_OP + k] = OPS[eff.op]
+            row[E.CT_AMT + k] = eff.amount
+            row[E.CT_PAR + k] = TYPES.index(eff.type) if eff.type else 0
         if c.condition is not None:
             row[E.CT_COND] = CONDITIONS[c.condition.kind]
             row[E.CT_CAMT] = c.condition.amount

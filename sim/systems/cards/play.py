@@ -169,7 +169,7 @@ class _Fmt:
                 return f"{who} moves {self.fighter(p, arg)} from the Squad to the active position"
             return f"{who} places {self.c(p, arg)} from hand as the active fighter"
         acts = int(G.g[E.G_ACTS])
-        tag = f"[action {int(G.inp.rules[E.R_ACTIONS]) - acts + 1}]"
+        tag = f"[action {int(G.inp.rules[E.R_ACTIONS_PER_TURN]) - acts + 1}]"
         if kind == E.K_END:
             return f"{who} ends the turn"
         if kind == E.K_ATTACK:

@@ -53,6 +53,7 @@ def hit_wounds(comb, rules, dyn, t, margin, fa):
             w = 1
     return w
 
+
 @kernel
 def spell_lands(comb, rules, dyn, cc, i, t, a, d, dt):
     """``i``'s penalty use (result ``a``) against ``t``'s defence ``d`` of type ``dt``, after
@@ -67,6 +68,7 @@ def spell_lands(comb, rules, dyn, cc, i, t, a, d, dt):
         cc[i, K_SPELLS] += 1
     elif dt == T_BLOCK:
         block_mana(comb, rules, dyn, cc, t)
+
 
 @part
 def resolve_hit(comb, pol, rules, dyn, streams, cc, i, t, a, d, dt, kb, fa):
@@ -102,6 +104,7 @@ def resolve_hit(comb, pol, rules, dyn, streams, cc, i, t, a, d, dt, kb, fa):
     elif dt == T_BLOCK:
         block_mana(comb, rules, dyn, cc, t)
     return 0
+
 
 @kernel
 def attack_others(comb, pol, rules, tab, dyn, streams, cc, i, t0, a, kind, ntargets, area, effect, kb, fa, skip):
@@ -147,6 +150,7 @@ def attack_others(comb, pol, rules, tab, dyn, streams, cc, i, t0, a, kind, ntarg
             hits += resolve_hit(comb, pol, rules, dyn, streams, cc, i, j, a, d, dt, kb, fa)
     return hits
 
+
 @kernel
 def target_count(comb, pol, dyn, i, area, skip):
     """How many targets ``i`` attacks: the policy's wish, capped by the
@@ -165,6 +169,7 @@ def target_count(comb, pol, dyn, i, area, skip):
             if spell_free(dyn, j, skip, pen):
                 c += 1
     return want if want < c else c
+
 
 @kernel
 def attack_extras(comb, pol, rules, cc, i, kind, effect, avail, cost, ntargets):
@@ -215,6 +220,7 @@ def augmentation(comb, pol, rules, cc, i, avail, cost, kb, fa):
     cc[i, K_AUG_DICE] += aug
     return aug, cost + aug
 
+
 @part
 def attack_primary(comb, pol, rules, tab, dyn, streams, cc, i, t, a, kind, effect, kb, fa):
     """The roll against the primary target ``t``: a spell effect held on a
@@ -232,6 +238,7 @@ def attack_primary(comb, pol, rules, tab, dyn, streams, cc, i, t, a, kind, effec
         d = fortune_defence(comb, pol, rules, dyn, cc, t, d, a, True)
         hits = resolve_hit(comb, pol, rules, dyn, streams, cc, i, t, a, d, dt, kb, fa)
     return hits, a
+
 
 @part
 def attack(comb, pol, rules, tab, dyn, streams, cc, i, t, aid):

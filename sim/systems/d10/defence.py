@@ -24,6 +24,7 @@ def in_fight(dyn, j):
         return False
     return dyn[j, D_OUT] == OUT_IN
 
+
 @kernel(inline="always")
 def targetable(comb, dyn, j, side):
     """An enemy of ``side`` that can be attacked: present, in, not hidden, not stored."""
@@ -37,6 +38,7 @@ def targetable(comb, dyn, j, side):
         return False
     return dyn[j, D_STORED] == 0
 
+
 @kernel(inline="always")
 def attack_ability(kind):
     """The ability an attack of form ``kind`` rolls: Strength (melee), Agility
@@ -47,10 +49,12 @@ def attack_ability(kind):
         return MAG
     return STR
 
+
 @kernel(inline="always")
 def attack_dice_of(comb, j):
     k = comb[j, C_ATK]
     return comb[j, C_DICE + attack_ability(k)] + comb[j, C_BONUS + k]
+
 
 @kernel(inline="always")
 def spell_free(dyn, j, skip, pen):
@@ -62,6 +66,7 @@ def spell_free(dyn, j, skip, pen):
     if skip == SKIP_HELD:
         return False
     return dyn[j, D_HELD] < pen
+
 
 @kernel(inline="always")
 def spell_skip(comb, pol, rules, i):
@@ -78,6 +83,7 @@ def spell_skip(comb, pol, rules, i):
     if pol[i, P_RECAST_HELD] == 0:
         return SKIP_AS_STRONG
     return SKIP_NONE
+
 
 @kernel(inline="always")
 def choose_target_inline(comb, pol, dyn, st_policy, i, skip):
@@ -121,10 +127,12 @@ def choose_target_inline(comb, pol, dyn, st_policy, i, skip):
         k -= 1
     return -1
 
+
 @part
 def choose_target(comb, pol, dyn, st_policy, i, skip):
     """:func:`choose_target_inline` for the general path's action (a part of :func:`act`)."""
     return choose_target_inline(comb, pol, dyn, st_policy, i, skip)
+
 
 @kernel
 def count_targets(comb, dyn, side):
@@ -134,6 +142,7 @@ def count_targets(comb, dyn, side):
         if targetable(comb, dyn, j, side):
             c += 1
     return c
+
 
 @kernel
 def count_enemies(comb, dyn, side):
@@ -145,6 +154,7 @@ def count_enemies(comb, dyn, side):
             if in_fight(dyn, j):
                 c += 1
     return c
+
 
 @kernel(inline="always")
 def defence_choice(comb, pol, rules, dyn, t, atk_kind):
@@ -185,6 +195,7 @@ def defence_choice(comb, pol, rules, dyn, t, atk_kind):
                 best = T_PARRY
     return best
 
+
 @kernel(inline="always")
 def defence_ability(dtest):
     if dtest == T_DODGE:
@@ -195,6 +206,7 @@ def defence_ability(dtest):
         return STR
     return MAG
 
+
 @part
 def defend(comb, pol, rules, tab, dyn, st, cc, t, atk_kind, bonus):
     """Roll ``t``'s defence; returns ``(successes, defence test)``."""
@@ -202,6 +214,7 @@ def defend(comb, pol, rules, tab, dyn, st, cc, t, atk_kind, bonus):
     cc[t, K_DEFENCES + dt - T_DODGE] += 1
     d = test_roll(comb, rules, tab, dyn, st, t, defence_ability(dt), dt, bonus, dyn[t, D_DEFPEN])
     return d, dt
+
 
 @kernel(inline="always")
 def fortune_defence(comb, pol, rules, dyn, cc, t, d, a, need_exceed):
@@ -232,6 +245,7 @@ def fortune_defence(comb, pol, rules, dyn, cc, t, d, a, need_exceed):
         cc[t, K_FORTUNE] += 1
         d += f
     return d
+
 
 @kernel(inline="always")
 def fortune_action(pol, rules, dyn, cc, i, a, tn, need_exceed):

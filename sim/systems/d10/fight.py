@@ -33,6 +33,7 @@ def side_in(comb, dyn, side):
                 return True
     return False
 
+
 @kernel(inline="always")
 def outcome_now(comb, dyn):
     """-1 while both sides fight on; else F_WIN (side 0 wins), F_LOSS or F_DRAW."""
@@ -46,6 +47,7 @@ def outcome_now(comb, dyn):
         return F_LOSS
     return F_DRAW
 
+
 @kernel
 def init_roll(comb, rules, tab, dyn, st, i):
     n = pool_size(comb, rules, dyn, i, AGI, T_INIT, 0, 0)
@@ -53,6 +55,7 @@ def init_roll(comb, rules, tab, dyn, st, i):
     if r >= 0:
         return r
     return roll_pool(st, n, tab, rules)
+
 
 @kernel
 def goes_before(comb, rules, tab, dyn, st, key, a, b):
@@ -68,6 +71,7 @@ def goes_before(comb, rules, tab, dyn, st, key, a, b):
         if ra != rb:
             return ra > rb
     return randbelow(st, 2) == 0
+
 
 @kernel
 def roll_initiative(comb, rules, tab, dyn, st, order, key):
@@ -107,6 +111,7 @@ def roll_initiative(comb, rules, tab, dyn, st, order, key):
         order[w] = i
         w -= 1
 
+
 @kernel
 def start_campaign(comb, dyn):
     n = comb.shape[0]
@@ -117,6 +122,7 @@ def start_campaign(comb, dyn):
         dyn[i, D_GRIEF] = 0
         dyn[i, D_MAXBAND] = 0
         dyn[i, D_KO_TRIAL] = 0
+
 
 @kernel
 def start_episode(comb, rules, dyn, first):
@@ -135,6 +141,7 @@ def start_episode(comb, rules, dyn, first):
         else:
             v = dyn[i, D_W] - rules[R_GRIM_HEAL_THRESHOLDS] * comb[i, C_BAND]
             dyn[i, D_W] = v if v > 0 else 0
+
 
 @kernel
 def start_fight(comb, dyn, cc, first):
@@ -174,6 +181,7 @@ def start_fight(comb, dyn, cc, first):
             if dyn[i, D_OUT] == OUT_IN:
                 cc[i, K_FIGHTS] += 1
 
+
 @kernel(inline="always")
 def _record(g, plane, comb, dyn, side_curve, comb_curve):
     n = comb.shape[0]
@@ -188,6 +196,7 @@ def _record(g, plane, comb, dyn, side_curve, comb_curve):
                 s1 = 1
     side_curve[0, plane, g] += s0
     side_curve[1, plane, g] += s1
+
 
 @kernel
 def fight(comb, pol, rules, tab, dyn, order, key, streams, cc, side_curve, comb_curve, g0, last, plain):
@@ -237,6 +246,7 @@ def fight(comb, pol, rules, tab, dyn, order, key, streams, cc, side_curve, comb_
     _record(g0 + rounds, 1, comb, dyn, side_curve, comb_curve)
     return outcome, rounds
 
+
 @kernel
 def campaign(comb, pol, rules, tab, dyn, order, key, streams, cc, side_curve, comb_curve, fights_out, plain):
     """One trial: ``episodes`` x ``fights_per_episode`` fights; stops at the first
@@ -265,6 +275,7 @@ def campaign(comb, pol, rules, tab, dyn, order, key, streams, cc, side_curve, co
             if dyn[j, D_OUT] == OUT_IN:
                 cc[j, K_STANDING_END] += 1
     return outcome, g
+
 
 @pjit
 def simulate_blocks(comb, pol, rules, tab, key, start, count, nblocks, plain,

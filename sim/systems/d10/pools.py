@@ -43,6 +43,7 @@ def success_table(success_face: int = 7, double_face: int = 10) -> np.ndarray:
         out[off:off + 10 ** k] = s
     return out
 
+
 def chance_table(success_face: int = 7, double_face: int = 10) -> np.ndarray:
     """``[NPOOL, NPOOL]`` int64: ``[a, d]`` = P(a pool of ``a`` d10 rolls at least as many
     successes as a pool of ``d``) x ``CHANCE_ONE``, exact (a die is 0, 1 or 2 successes
@@ -61,6 +62,7 @@ def chance_table(success_face: int = 7, double_face: int = 10) -> np.ndarray:
             out[a, d] = int(round(p * CHANCE_ONE))
     return out
 
+
 @kernel(inline="always")
 def chance(rules, a, d):
     """P(``a`` dice roll at least as many successes as ``d`` dice) x ``CHANCE_ONE``
@@ -75,11 +77,13 @@ def chance(rules, a, d):
         d = NPOOL - 1
     return rules[R_CHANCE + a * NPOOL + d]
 
+
 @kernel
 def roll_pool(st, n, tab, rules):
     """Successes of ``n`` d10 (``n <= 0``: none, automatically 0): :func:`roll_dice`
     as a called function (the duel fast path and the helpers that roll rarely)."""
     return roll_dice(st, n, tab, rules)
+
 
 @kernel
 def roll_scripted(st, n, rules):
@@ -94,6 +98,7 @@ def roll_scripted(st, n, rules):
         if f >= df:
             s += 1
     return s
+
 
 @part
 def roll_dice(st, n, tab, rules):
@@ -115,6 +120,7 @@ def roll_dice(st, n, tab, rules):
         n -= k
     return s
 
+
 @kernel(inline="always")
 def wound_band(comb, dyn, i):
     """0..3: the threshold band of her wounds (0 = first, no penalty)."""
@@ -128,6 +134,7 @@ def wound_band(comb, dyn, i):
         b += 1
     return b
 
+
 @kernel(inline="always")
 def roll_penalty(comb, rules, dyn, i):
     """Dice lost on every roll: wound threshold, holds, grief."""
@@ -136,6 +143,7 @@ def roll_penalty(comb, rules, dyn, i):
     if b > 0:
         p += rules[R_THRESHOLD_PENALTIES + b - 1]
     return p
+
 
 @kernel(inline="always")
 def pool_size(comb, rules, dyn, i, ab, test, bonus, pen):
@@ -155,9 +163,11 @@ def pool_size(comb, rules, dyn, i, ab, test, bonus, pen):
         n = 0
     return n
 
+
 @kernel(inline="always")
 def test_roll(comb, rules, tab, dyn, st, i, ab, test, bonus, pen):
     return roll_dice(st, pool_size(comb, rules, dyn, i, ab, test, bonus, pen), tab, rules)
+
 
 @kernel
 def stunt_dice(pol, st_policy, i):
@@ -169,6 +179,7 @@ def stunt_dice(pol, st_policy, i):
         d += 1
     return d
 
+
 @kernel(inline="always")
 def gain_mana(comb, rules, dyn, i, m):
     v = dyn[i, D_MANA] + m
@@ -178,6 +189,7 @@ def gain_mana(comb, rules, dyn, i, m):
     if v < dyn[i, D_MANA]:
         v = dyn[i, D_MANA]
     dyn[i, D_MANA] = v
+
 
 @kernel
 def pay_mana(comb, dyn, cc, i, cost):
@@ -192,6 +204,7 @@ def pay_mana(comb, dyn, cc, i, cost):
     dyn[i, D_MANA] = 0
     dyn[i, D_W] += short
 
+
 @kernel(inline="always")
 def block_mana(comb, rules, dyn, cc, t):
     """A Magic Block that held (seed 002 L241-243: "a successful shield will
@@ -200,6 +213,7 @@ def block_mana(comb, rules, dyn, cc, t):
     before = dyn[t, D_MANA]
     gain_mana(comb, rules, dyn, t, rules[R_BLOCK_MANA])
     cc[t, K_BLOCK_MANA] += dyn[t, D_MANA] - before
+
 
 @kernel
 def block_mana_magic(comb, rules, dyn, cc, t, dt):

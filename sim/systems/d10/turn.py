@@ -31,6 +31,7 @@ def recharge(comb, rules, dyn, cc, i):
     dyn[i, D_DEFPEN] = rules[R_RECHARGE_PENALTY]
     cc[i, K_RECHARGES] += 1
 
+
 @kernel
 def endurance_roll(comb, rules, tab, dyn, st, i, test, bonus):
     """Endurance (D16: Vitality or Agility by rule) or Strength, the larger pool."""
@@ -38,6 +39,7 @@ def endurance_roll(comb, rules, tab, dyn, st, i, test, bonus):
     ne = pool_size(comb, rules, dyn, i, e, test, bonus, 0)
     ns = pool_size(comb, rules, dyn, i, STR, test, bonus, 0)
     return roll_pool(st, ne if ne >= ns else ns, tab, rules)
+
 
 @kernel
 def retreat(comb, pol, rules, tab, dyn, streams, cc, i, bonus):
@@ -48,6 +50,7 @@ def retreat(comb, pol, rules, tab, dyn, streams, cc, i, bonus):
     a = fortune_action(pol, rules, dyn, cc, i, a, tn, False)
     if a >= tn:
         dyn[i, D_RETREAT] = a if a > 0 else 1
+
 
 @kernel
 def pursue(comb, pol, rules, tab, dyn, streams, cc, i, t, bonus):
@@ -63,6 +66,7 @@ def pursue(comb, pol, rules, tab, dyn, streams, cc, i, t, bonus):
     if rules[R_PURSUE_REROLL] == 0:
         retreat(comb, pol, rules, tab, dyn, streams, cc, t, 0)
 
+
 @kernel
 def hide(comb, pol, rules, tab, dyn, streams, cc, i, bonus):
     """Hide (L103): Agility test, TN = opponents; the HIDE hooks' dice (a Disguise Artifact)."""
@@ -74,6 +78,7 @@ def hide(comb, pol, rules, tab, dyn, streams, cc, i, bonus):
     if a >= tn:
         dyn[i, D_HIDDEN] = 2
 
+
 @kernel
 def best_ability(comb, i, test):
     best = 0
@@ -84,6 +89,7 @@ def best_ability(comb, i, test):
             bv = v
             best = ab
     return best
+
 
 @kernel
 def aid_target(comb, dyn, i):
@@ -107,6 +113,7 @@ def aid_target(comb, dyn, i):
             best = j
     return best
 
+
 @kernel
 def aid(comb, pol, rules, tab, dyn, streams, cc, i, j, bonus):
     """Aid (L105): a test of her choice (her largest pool); one success gives the ally
@@ -119,6 +126,7 @@ def aid(comb, pol, rules, tab, dyn, streams, cc, i, j, bonus):
         return
     dyn[j, D_AID] += aid_hooks(comb, i, j, rules[R_AID_DICE])
 
+
 @kernel
 def escape(comb, pol, rules, tab, dyn, streams, cc, i, bonus):
     """Pull free of a hold (D7 iii, D25 iii): Strength test against its target number."""
@@ -129,6 +137,7 @@ def escape(comb, pol, rules, tab, dyn, streams, cc, i, bonus):
     free = a > tn if exceed else a >= tn
     if free:
         free_hold(dyn, i)
+
 
 @kernel
 def escape_pays(comb, rules, dyn, i, bonus):
@@ -157,6 +166,7 @@ def escape_pays(comb, rules, dyn, i, bonus):
                 return False
     return pool_size(comb, rules, dyn, i, STR, T_ESCAPE, bonus, 0) > 0
 
+
 @kernel
 def retreating_enemy(comb, dyn, side):
     n = comb.shape[0]
@@ -166,6 +176,7 @@ def retreating_enemy(comb, dyn, side):
                 if in_fight(dyn, j):
                     return j
     return -1
+
 
 @kernel(inline="always")
 def special_pending(comb, pol, dyn, i):
@@ -195,6 +206,7 @@ def special_pending(comb, pol, dyn, i):
                 if dyn[i, D_HIDDEN] == 0:
                     return True
     return False
+
 
 @kernel
 def special_action(comb, pol, rules, tab, dyn, streams, cc, i, bonus):
@@ -241,6 +253,7 @@ def special_action(comb, pol, rules, tab, dyn, streams, cc, i, bonus):
             return 1
     return 0
 
+
 @part
 def act(comb, pol, rules, tab, dyn, streams, cc, i, aid_dice):
     """Her one action (D6), chosen by her policy."""
@@ -272,6 +285,7 @@ def act(comb, pol, rules, tab, dyn, streams, cc, i, aid_dice):
         if comb[i, C_MANA] > 0:
             recharge(comb, rules, dyn, cc, i)
 
+
 @part
 def take_turn(comb, pol, rules, tab, dyn, streams, cc, i):
     """One turn of ``i``: start-of-turn effects, then her action."""
@@ -296,6 +310,7 @@ def take_turn(comb, pol, rules, tab, dyn, streams, cc, i):
     act(comb, pol, rules, tab, dyn, streams, cc, i, aid_dice)
     if dyn[i, D_HIDDEN] > 0:
         dyn[i, D_HIDDEN] -= 1
+
 
 @kernel(inline="always")
 def attack_plain(comb, pol, rules, tab, dyn, streams, cc, i, t):
@@ -343,6 +358,7 @@ def attack_plain(comb, pol, rules, tab, dyn, streams, cc, i, t):
             cc[i, K_DEALT] += apply_wounds(comb, rules, dyn, streams, cc, t, w)
     else:
         resolve_hit(comb, pol, rules, dyn, streams, cc, i, t, a, d, dt, False, False)
+
 
 @kernel(inline="always")
 def take_turn_plain(comb, pol, rules, tab, dyn, streams, cc, i):

@@ -28,6 +28,7 @@ def note_band(comb, dyn, cc, i):
         dyn[i, D_MAXBAND] += 1
         cc[i, K_BAND + dyn[i, D_MAXBAND] - 1] += 1
 
+
 @kernel
 def permanent_roll(rules, st):
     """A roll on the permanent-wound table (L37-49): 1..20 by rule ``permanent_die`` (D4 i)."""
@@ -41,6 +42,7 @@ def permanent_roll(rules, st):
         d += 10
     return d
 
+
 @kernel
 def free_hold(dyn, t):
     """``t`` is held no more."""
@@ -48,6 +50,7 @@ def free_hold(dyn, t):
     dyn[t, D_HELD_TN] = 0
     dyn[t, D_HELD_KIND] = HELD_NONE
     dyn[t, D_HELD_BY] = -1
+
 
 @kernel
 def leave_fight(rules, dyn, j):
@@ -60,6 +63,7 @@ def leave_fight(rules, dyn, j):
         if dyn[k, D_HELD_KIND] != HELD_NONE:
             if dyn[k, D_HELD_BY] == j:
                 free_hold(dyn, k)
+
 
 @kernel
 def take_out(comb, rules, dyn, cc, t):
@@ -85,6 +89,7 @@ def take_out(comb, rules, dyn, cc, t):
     dyn[t, D_HIDDEN] = 0
     dyn[t, D_STORED] = 0
     leave_fight(rules, dyn, t)
+
 
 @kernel
 def apply_wounds(comb, rules, dyn, streams, cc, t, w):
@@ -125,6 +130,7 @@ def apply_wounds(comb, rules, dyn, streams, cc, t, w):
         note_band(comb, dyn, cc, t)
     return w
 
+
 @kernel
 def pay_with_blood(comb, rules, dyn, streams, cc, i):
     """After :func:`pay_mana` added Blood Magic wounds directly: settle a full pool."""
@@ -133,6 +139,7 @@ def pay_with_blood(comb, rules, dyn, streams, cc, i):
         apply_wounds(comb, rules, dyn, streams, cc, i, 1)
     else:
         note_band(comb, dyn, cc, i)
+
 
 @kernel
 def hold(dyn, t, pen, tn, kind, by):
@@ -143,6 +150,7 @@ def hold(dyn, t, pen, tn, kind, by):
         dyn[t, D_HELD_TN] = tn
         dyn[t, D_HELD_KIND] = kind
         dyn[t, D_HELD_BY] = by
+
 
 @kernel
 def hold_spell(rules, dyn, t, pen, tn, by):
