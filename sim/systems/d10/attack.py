@@ -16,7 +16,7 @@ from sim._jit import kernel, part
 from .codes import *  # noqa: F401,F403
 from .defence import attack_ability, defend, fortune_action, fortune_defence, in_fight, spell_free, targetable
 from .layout import *  # noqa: F401,F403
-from .pools import block_mana, stunt_dice, test_roll
+from .pools import block_mana, next_threshold, stunt_dice, test_roll
 from .powers import (after_attack_hooks, area_hooks, attack_form, declare_hooks, mana_available, power_num,
                      targeted_hooks, targets_hooks)
 from .pools import pay_mana
@@ -32,15 +32,7 @@ def hit_wounds(comb, rules, dyn, t, margin, fa):
     if w < rules[R_MIN_WOUNDS]:
         w = rules[R_MIN_WOUNDS]
     if fa:
-        cur = dyn[t, D_W]
-        nxt = comb[t, C_T1]
-        if cur >= nxt:
-            nxt = comb[t, C_T2]
-        if cur >= nxt:
-            nxt = comb[t, C_T3]
-        if cur >= nxt:
-            nxt = comb[t, C_WMAX]
-        drop = nxt - cur
+        drop = next_threshold(comb, dyn, t) - dyn[t, D_W]
         mode = rules[R_FOCUSED_ASSAULT]
         if mode == 0:
             if drop > w:

@@ -136,6 +136,21 @@ def wound_band(comb, dyn, i):
 
 
 @kernel(inline="always")
+def next_threshold(comb, dyn, i):
+    """The first wound count of her next threshold band (L33): the pool when she is in
+    the last (Focused Assault drops her to it, Blood Magic stops short of it)."""
+    w = dyn[i, D_W]
+    nxt = comb[i, C_T1]
+    if w >= nxt:
+        nxt = comb[i, C_T2]
+    if w >= nxt:
+        nxt = comb[i, C_T3]
+    if w >= nxt:
+        nxt = comb[i, C_WMAX]
+    return nxt
+
+
+@kernel(inline="always")
 def roll_penalty(comb, rules, dyn, i):
     """Dice lost on every roll: wound threshold, holds, grief."""
     b = wound_band(comb, dyn, i)

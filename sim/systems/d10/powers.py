@@ -19,7 +19,8 @@ from .defence import (attack_ability, count_enemies, defence_ability, defence_ch
 from .hooks import (ACTION_GATE, AFTER_ATTACK_GATE, AID_GATE, AREA_GATE, DECLARE_GATE, FORM_GATE, HEAL_GATE,
                     HIDE_GATE, INITIATIVE_GATE, MANA_GATE, SUMMON_GATE, TARGETED_GATE, TARGETS_GATE, TURN_START_GATE)
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_...)
-from .pools import block_mana_magic, chance, gain_mana, pay_mana, pool_size, roll_pool, test_roll, wound_band
+from .pools import (block_mana_magic, chance, gain_mana, next_threshold, pay_mana, pool_size, roll_pool, test_roll,
+                    wound_band)
 from .wounds import hold
 
 # ---------------------------------------------------------------- slots
@@ -34,7 +35,9 @@ def has_power(comb, i, code):
 @kernel(inline="always")
 def power_num(comb, i, code, k):
     """Number ``k`` of her mechanic ``code`` (:data:`.codes.MECHANICS` params, in order);
-    0 when her slots do not hold it."""
+    0 when her slots do not hold it (one test of ``C_PMASK``, no scan)."""
+    if (comb[i, C_PMASK] >> code) & 1 == 0:
+        return 0
     for s in range(MAXP):
         c = comb[i, C_PCODE + s]
         if c == code:
@@ -55,15 +58,7 @@ def h_blood_magic(comb, pol, dyn, i):
         return 0
     if pol[i, P_BLOOD] == 0:
         return 0
-    w = dyn[i, D_W]
-    nxt = comb[i, C_T1]
-    if w >= nxt:
-        nxt = comb[i, C_T2]
-    if w >= nxt:
-        nxt = comb[i, C_T3]
-    if w >= nxt:
-        nxt = comb[i, C_WMAX]
-    room = nxt - 1 - w
+    room = next_threshold(comb, dyn, i) - 1 - dyn[i, D_W]
     return room if room > 0 else 0
 
 
