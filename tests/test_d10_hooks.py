@@ -114,14 +114,16 @@ def test_every_registered_hook_acts_in_a_fight():
     assert missing == []
 
 
-def test_slots_sorted_by_code_with_a_mask_and_copies_keep_only_perks():
+def test_one_slot_per_mechanic_a_mask_and_copies_keep_only_perks():
     inp = inputs(scenario([member("Ann", powers=["Regeneration", "Killing Blow", "Duplication"],
                                   perks=["Blood Magic", "Awareness"], duplicates=1)], [member("Bea")]))
     row = inp.comb[0]
-    got = [int(c) for c in row[K.C_PCODE:K.C_PCODE + K.MAXP] if c]
-    assert got == sorted(got) and len(got) == 5
-    assert int(row[K.C_PMASK]) == sum(1 << c for c in got)
+    have = ("regeneration", "killing_blow", "duplication", "blood_magic", "initiative_tens")
+    assert int(row[K.C_PMASK]) == sum(1 << codes.CODE[m] for m in have)
     assert slots_of(row)["killing_blow"] == [3, 2, 2] and slots_of(row)["regeneration"] == [1, 1, 3]
+    kb = K.E_KILLING_BLOW
+    assert [int(row[K.C_PNUM + k * K.MAXP + kb - 1]) for k in range(K.NNUM)] == [3, 2, 2]
+    assert int(row[K.C_PNUM + K.E_BARRAGE - 1]) == 0  # a slot she does not use
     copy = inp.comb[1]
     assert inp.kinds[1] == "copy"
     assert set(slots_of(copy)) == {"blood_magic", "initiative_tens"}

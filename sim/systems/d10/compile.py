@@ -125,29 +125,25 @@ def _apply_effects(row, names, attack_kind: str, second_form: str | None = None)
 
 
 def fill_slots(row, slots: dict[str, list[int]]) -> None:
-    """Power slots of ``row`` (:mod:`.layout`): ``{mechanic name: its numbers}``, in
-    code order; ``C_PMASK`` gets a bit per mechanic."""
-    row[C.C_PCODE:C.C_PCODE + C.MAXP] = 0
+    """Power slots of ``row`` (:mod:`.layout`, one per mechanic): ``{mechanic name: its
+    numbers}``; ``C_PMASK`` gets a bit per mechanic."""
     row[C.C_PNUM:C.C_PNUM + C.NNUM * C.MAXP] = 0
     mask = 0
-    for s, name in enumerate(sorted(slots, key=codes.CODE.get)):
+    for name, nums in slots.items():
         code = codes.CODE[name]
-        row[C.C_PCODE + s] = code
-        for k, v in enumerate(slots[name]):
-            row[C.C_PNUM + k * C.MAXP + s] = v
+        for k, v in enumerate(nums):
+            row[C.C_PNUM + k * C.MAXP + code - 1] = v
         mask |= 1 << code
     row[C.C_PMASK] = mask
 
 
 def slots_of(row) -> dict[str, list[int]]:
-    """The power slots of a ``comb`` row: ``{mechanic name: its numbers}``."""
+    """The used power slots of a ``comb`` row: ``{mechanic name: its numbers}``, in code order."""
     out = {}
-    for s in range(C.MAXP):
-        code = int(row[C.C_PCODE + s])
-        if code == 0:
-            break
-        m = codes.MECHANICS[code - 1]
-        out[m.name] = [int(row[C.C_PNUM + k * C.MAXP + s]) for k in range(len(m.params))]
+    for m in codes.MECHANICS:
+        code = codes.CODE[m.name]
+        if int(row[C.C_PMASK]) >> code & 1:
+            out[m.name] = [int(row[C.C_PNUM + k * C.MAXP + code - 1]) for k in range(len(m.params))]
     return out
 
 

@@ -11,12 +11,13 @@ copies, her familiar):
 
 * ``comb[n, NC]``: one row per combatant, written by :mod:`.compile`: her
   side, scores, pools, wound thresholds, attack, perk dice (:data:`STATIC`,
-  ``C_*``), and her powers and perks with a fight effect as *slots*: slot
-  ``s`` holds a mechanic's code (``C_PCODE + s``, :mod:`.codes`, sorted by
-  code, 0 = empty) and its numbers (``C_PNUM + k * MAXP + s``, ``k`` < NNUM:
-  the catalog row's params, their meaning in :data:`.codes.MECHANICS`);
-  ``C_PMASK`` has bit ``1 << code`` for every mechanic she has. The hooks
-  that play them are registered in :mod:`.hooks`.
+  ``C_*``), and her powers and perks with a fight effect as *slots*, one per
+  mechanic (:data:`.codes.MECHANICS`): the slot of code ``E_X`` holds its
+  numbers (``C_PNUM + k * MAXP + E_X - 1``, ``k`` < NNUM: the catalog row's
+  params, in the mechanic's order; 0 in a slot she does not use), and
+  ``C_PMASK`` has bit ``1 << E_X`` for every mechanic she has. A number is one
+  load, a power one test of the mask. The hooks that play them are registered
+  in :mod:`.hooks`.
 * ``pol[n, NP]``: her policy's parameters (:data:`POLICY`, ``P_*``,
   :mod:`.policies`).
 * ``rules``: one entry per rule option of :data:`.rules.RULES`, in its order
@@ -36,7 +37,7 @@ from sim.layout import Section, constants, stack
 from .codes import MECHANICS, NT
 from .rules import RULES
 
-#: power slots per combatant: every mechanic at most once
+#: power slots per combatant: one per mechanic
 MAXP = len(MECHANICS)
 #: numbers per power slot (a mechanic's params, :data:`.codes.MECHANICS`)
 NNUM = 3
@@ -74,9 +75,8 @@ STATIC = Section("C", "combatant: static columns (``comb``)", [
     F("START", 1, "present at the start of a fight (copies: 0)"),
     F("FAMILIAR", 1, "the row of her familiar, -1"),
     F("MAGIC_WEAPON", 1, "her weapon is a Magic Weapon (Barrage, seed 002 L507-511)"),
-    F("PCODE", MAXP, "power slots: the mechanic's code E_* (0 = empty), sorted by code"),
-    F("PNUM", NNUM * MAXP, "power slots' numbers: number k of slot s at k * MAXP + s (codes.MECHANICS)"),
-    F("PMASK", 1, "bit 1 << E_* for every mechanic in her slots"),
+    F("PNUM", NNUM * MAXP, "power slots' numbers: number k of mechanic E_X at k * MAXP + E_X - 1 (codes.MECHANICS)"),
+    F("PMASK", 1, "bit 1 << E_X for every mechanic she has (her used slots)"),
 ])
 
 POLICY = Section("P", "combatant: policy parameters (``pol``, :mod:`.policies`)", [

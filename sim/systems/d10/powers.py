@@ -1,8 +1,8 @@
 """d10 powers and perks: their slots, the hooks that play them, and each timing
 point's dispatcher (seed 003 line numbers; audit ids D..).
 
-A combatant's powers and perks with a fight effect sit in her power slots
-(:mod:`.layout`: ``C_PCODE``, ``C_PNUM``, ``C_PMASK``; a mechanic's numbers in
+A combatant's powers and perks with a fight effect sit in her power slots, one
+per mechanic (:mod:`.layout`: ``C_PNUM``, ``C_PMASK``; a mechanic's numbers in
 :data:`.codes.MECHANICS`). :data:`.hooks.HOOKS` registers each hook ``h_<name>``
 below at a timing point; the timing's dispatcher ``<timing>_hooks`` opens its
 gate (``C_PMASK`` against ``<TIMING>_GATE``) and calls its hooks in the table's
@@ -34,17 +34,9 @@ def has_power(comb, i, code):
 
 @kernel(inline="always")
 def power_num(comb, i, code, k):
-    """Number ``k`` of her mechanic ``code`` (:data:`.codes.MECHANICS` params, in order);
-    0 when her slots do not hold it (one test of ``C_PMASK``, no scan)."""
-    if (comb[i, C_PMASK] >> code) & 1 == 0:
-        return 0
-    for s in range(MAXP):
-        c = comb[i, C_PCODE + s]
-        if c == code:
-            return comb[i, C_PNUM + k * MAXP + s]
-        if c == 0:
-            break
-    return 0
+    """Number ``k`` of her mechanic ``code`` (:data:`.codes.MECHANICS` params, in order),
+    from its slot; 0 when she does not have it."""
+    return comb[i, C_PNUM + k * MAXP + code - 1]
 
 
 # ---------------------------------------------------------------- MANA
