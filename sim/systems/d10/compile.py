@@ -2,7 +2,8 @@
 
 Rows: every member in listed order, each followed by her Duplication copies
 (inactive until made) and her familiar. Catalog rows become numbers through
-their effect codes (see :mod:`sim.systems.d10.catalog`).
+their effect codes (see :mod:`sim.systems.d10.catalog`): columns, or a power
+slot per mechanic (:mod:`.layout`, :func:`fill_slots`).
 """
 from __future__ import annotations
 

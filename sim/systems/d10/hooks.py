@@ -1,7 +1,7 @@
 """Where d10 powers act: the timing points and the hooks registered at each.
 
-A power or perk with a fight effect sits in one of the combatant's power slots
-(:mod:`.layout`: its mechanic's code and numbers). It is played by *hook*
+A power or perk with a fight effect fills its mechanic's power slot (:mod:`.layout`:
+the mechanic's numbers, and its bit in ``C_PMASK``). It is played by *hook*
 functions ``h_<name>`` in :mod:`.powers`, each registered here at a timing
 point of the fight, in the order they are tried. The fight reaches a timing
 point by calling its dispatcher ``<timing>_hooks`` (lower case, in

@@ -3,7 +3,9 @@
 Each row has ``name, kind (power|perk), cost, effect, code, params,
 simulated, source`` (and a ``reading`` where the audit flags a gap). The
 compiler (:mod:`sim.systems.d10.compile`) turns rows into numbers through a
-small set of effect codes:
+small set of effect codes: ``dice``, ``dr`` and ``attack_cost`` change a
+column, ``familiar`` adds a combatant, and every other code is a mechanic
+(:data:`sim.systems.d10.codes.MECHANICS`) whose params fill its power slot:
 
 =====================  =========================================================
 code                   params -> what the kernel sees
@@ -25,7 +27,7 @@ code                   params -> what the kernel sees
 ``blood_magic``        pay mana with wounds
 ``healing_artifact``   ``cost, heal``
 ``disguise_artifact``  ``cost, dice``
-``dual_weapon``        the member's ``second_form`` is a free alternative (``C_FORM2``)
+``dual_weapon``        the member's ``second_form`` is a free alternative (its slot: form, cost)
 ``none``               no fight effect (``simulated: false``)
 =====================  =========================================================
 
