@@ -13,9 +13,8 @@ import numpy as np
 
 from . import catalog, codes
 from . import kernel as K
-from .catalog import edits as catalog_edits
-
 from . import layout as C
+from .catalog import edits as catalog_edits
 from . import policies
 from .rules import RULES
 from .schema import ABILITIES, Scenario

@@ -218,7 +218,7 @@ class Member(StrictModel):
     def _settings_that_act(self):
         """Issue 35: a policy parameter the file sets that could never act is refused, not ignored."""
         p, given = self.policy, self.policy._given
-        if "grapple" in given and p.grapple != "never" and "Tentacles" not in self.powers:
+        if "grapple" in given and p.grapple != "never" and not catalog.has_code(self.powers, "tentacles"):
             raise ValueError(f"{self.name}: policy grapple: {p.grapple} needs the power Tentacles (L175)")
         if "recast_held" in given and p.recast_held and not self.casts_penalty():
             raise ValueError(f"{self.name}: policy recast_held: true needs a penalty specialization "
