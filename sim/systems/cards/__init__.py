@@ -50,10 +50,10 @@ def _blocks(cd, inputs: Inputs, start: int, count: int, key, nb: int) -> dict:
     if int(pol[:, E.PP_KIND].max()) == E.POL_ISMCTS:
         from sim.cancel import stop_cell
 
-        from .ismcts import PP_STOP, bind
+        from .ismcts import bind
 
         pol = bind(pol)   # the search procedure's address in this process, and a stop cell
-        stop = stop_cell(pol, (slice(None), PP_STOP))
+        stop = stop_cell(pol, (slice(None), E.PP_STOP))
     with stop:
         E.simulate_blocks(cd, inputs.nd, inputs.dcnt, inputs.rules, pol, np.uint64(key),
                           int(start), int(count), nb, c["outcomes"], c["rounds_hist"], c["seat"], c["ends"],

@@ -277,11 +277,9 @@ def ismcts_choose(g, cd, rr, pol, p, acts, n, st, w, rs, acts2, rp, lg, scores):
     new_node(nodes, val, 0, -1, -1, 1 - p)
     used = 1
     base = next_u64(srow)
-    stoppable = pol.shape[1] > PP_STOP  # a pol made by bind() (sim play's is not)
     for it in range(budget):
-        if stoppable:
-            if pol[p, PP_STOP] != 0:
-                break                   # stopped (sim.cancel): the game is dropped by the caller
+        if pol[p, E.PP_STOP] != 0:
+            break                       # stopped (sim.cancel): the game is dropped by the caller
         for x in range(E.NSTATE):
             w[x] = g[x]
         w[E.G_LOGON] = 0
@@ -309,10 +307,6 @@ def ismcts_choose(g, cd, rr, pol, p, acts, n, st, w, rs, acts2, rp, lg, scores):
 
 
 # ================================================================ binding
-#: the stop cell: a column :func:`bind` adds after the engine's ``NPP`` policy fields.
-#: :func:`sim.cancel.trip` sets it from the waiting thread while the kernel runs;
-#: the search then ends its decisions at once (the game's result is dropped)
-PP_STOP = E.NPP
 _A1I = types.Array(types.int64, 1, "C")
 _A2I = types.Array(types.int64, 2, "C")
 _A3I = types.Array(types.int64, 3, "C")
@@ -326,10 +320,10 @@ SIG = procs.signature(_A1I, _A3I, _A1I, _A2I, types.int64, _A1I, types.int64, _A
 def bind(pol: np.ndarray) -> np.ndarray:
     """``pol`` (int64[2, NPP]) copied with this process's address of :func:`ismcts_choose`
     in the ``PP_PROC`` field of every ISMCTS row (compiles it on first use; addresses
-    belong to one process, so every process binds its own copy) and a stop cell
-    column :data:`PP_STOP` (0; the copy is int64[2, NPP + 1])."""
-    pol = np.concatenate([np.asarray(pol, dtype=np.int64)[:, :E.NPP],
-                          np.zeros((pol.shape[0], 1), dtype=np.int64)], axis=1)
+    belong to one process, so every process binds its own copy); its stop cell ``PP_STOP``
+    is 0 (:func:`sim.cancel.stop_cell` sets it while the kernel runs)."""
+    pol = np.array(pol, dtype=np.int64)
+    pol[:, E.PP_STOP] = 0
     rows = pol[:, E.PP_KIND] == E.POL_ISMCTS
     if rows.any():
         addr = procs.addresses([ismcts_choose], SIG, label="the card game's ISMCTS")[0]

@@ -136,6 +136,8 @@ POLICY = Section("PP", "a side's policy parameters (``pol[side, PP_*]``, :mod:`.
     F("UCB_C", 1, "ismcts: UCB1 exploration constant, per mille"),
     F("SETUP", 1, "ismcts: 1 = setup choices (picks, opening pair) by search too"),
     F("PROC", 1, "ismcts: address of the search procedure (sim.procs; bound per process)"),
+    F("STOP", 1, "ismcts: the stop cell, 0; sim.cancel sets it while the kernel runs and the search ends its "
+               "decisions at once (the game is dropped)"),
 ])
 
 CARD_COUNTERS = Section("CC", "per-card counters of simulate_blocks (``cardc[..., side, local id, CC_*]``)", [
