@@ -246,29 +246,40 @@ def plan(p1: float, p2: float | None = None, **kwargs) -> dict:
 
 def validate_study(path) -> dict | None:
     """Check the ``study:`` block of a file (raises ``ScenarioError``); None if it has none.
+    See :func:`validate_study_document` (``sim validate`` and the workbench's check share it)."""
+    from sim.scenario import load_yaml
 
-    Returns ``{"file", "name", "kind", "whole_file", "valid", "summary"}``; ``whole_file``
-    is true for kinds whose file is not one scenario (the lethality study); ``summary``
+    return validate_study_document(load_yaml(path))
+
+
+def validate_study_document(doc, preflight: bool = True) -> dict | None:
+    """Check the ``study:`` block of a parsed document (:func:`sim.scenario.load_yaml` or
+    ``load_yaml_text``; raises ``ScenarioError``); None if it has none.
+
+    Returns ``{"file", "name", "kind", "whole_file", "valid", "summary", "system", "seed",
+    "trials"}``; ``whole_file`` is true for kinds whose file is not one scenario (the
+    lethality study; its ``system`` is the kind); ``summary``
     (:func:`sim.study.summary.summarise`) says what it would run, after building every
     arm known before playing (so a bad arm is found here, with its line). Then every arm
     the study would play is built and checked (its preflight,
     :func:`sim.study.preflight.dry_run`: nothing is played), and the summary gains
     ``streams`` (arms and replays with rows), ``trials_needed`` (their trials in all)
-    and ``trials_at_most`` (true when the study stops by precision: a bound)."""
-    from sim.scenario import load_yaml
+    and ``trials_at_most`` (true when the study stops by precision: a bound). With
+    ``preflight=False`` (the workbench's check as the text is typed: the preflight may
+    compile kernels) that last step is left to the run, which makes it before it plays."""
     from sim.study import registry
-    from sim.study.load import file_kind, load_study_document
+    from sim.study.load import file_kind, load_study_document, load_whole_file
     from sim.study.preflight import dry_run
 
-    doc = load_yaml(path)
     if "study" not in doc.data:
         return None
     kind = file_kind(doc)
     if kind is not None:
-        study = registry.get_kind(kind).load_study(path)
-        name = getattr(study, "name", str(path))
+        study = load_whole_file(kind, doc)
+        name = getattr(study, "name", str(doc.path))
         summary = {"sentence": f"{kind} study of {len(getattr(study, 'study').systems)} systems"} \
             if hasattr(getattr(study, "study", None), "systems") else {}
+        system, seed, trials = kind, int(study.seed), int(study.trials)
     else:
         from sim.study.summary import summarise
 
@@ -276,7 +287,9 @@ def validate_study(path) -> dict | None:
         kind, name = ls.spec.kind, ls.loaded.name
         summary = summarise(ls)
         base = ls.loaded.base
-        plan = dry_run(ls, base.seed, base.trials, ls.spec.max_trials or base.max_trials)
-        summary.update(streams=plan.streams, trials_needed=plan.total, trials_at_most=plan.estimate)
-    return {"file": str(path), "name": name, "kind": kind, "whole_file": kind in registry.FILE_KINDS,
-            "valid": True, "summary": summary}
+        if preflight:
+            plan = dry_run(ls, base.seed, base.trials, ls.spec.max_trials or base.max_trials)
+            summary.update(streams=plan.streams, trials_needed=plan.total, trials_at_most=plan.estimate)
+        system, seed, trials = ls.loaded.system, int(base.seed), int(base.trials)
+    return {"file": str(doc.path), "name": name, "kind": kind, "whole_file": kind in registry.FILE_KINDS,
+            "valid": True, "summary": summary, "system": system, "seed": seed, "trials": trials}

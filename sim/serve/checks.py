@@ -36,40 +36,18 @@ def _problems(err: ScenarioError) -> list[dict]:
 
 
 def _study(doc) -> dict | None:
-    """The study facts of a document with a ``study:`` block (as ``api.validate_study``), else None."""
-    from sim.study import registry
-    from sim.study.load import file_kind, load_study_document
+    """The study facts of a document with a ``study:`` block, else None: the check of ``sim
+    validate`` (:func:`sim.api.validate_study_document`), with its ``summary`` for the page,
+    but for the preflight (every arm built, which may compile kernels in this process): a
+    Run makes it in the worker before it plays, and a bad arm comes back as the job's error."""
+    from sim import api
 
-    if "study" not in doc.data:
+    v = api.validate_study_document(doc, preflight=False)
+    if v is None:
         return None
-    kind = file_kind(doc)
-    if kind is not None:
-        study = _whole_file(registry.get_kind(kind), doc)
-        return {"kind": "study", "study_kind": kind, "name": study.name, "system": kind,
-                "seed": int(study.seed), "trials": int(study.trials), "variants": [], "whole_file": True}
-    ls = load_study_document(doc)
-    base = ls.loaded.base
-    return {"kind": "study", "study_kind": ls.spec.kind, "name": ls.loaded.name, "system": ls.loaded.system,
-            "seed": int(base.seed), "trials": int(base.trials), "variants": [], "whole_file": False}
-
-
-def _whole_file(mod, doc):
-    """A whole-file study kind's model of ``doc``: its ``load_study_text`` (the lethality study
-    has one), else its ``load_study`` on a private copy, with the copy's path in a message
-    replaced by the label the page gave."""
-    if hasattr(mod, "load_study_text"):
-        return mod.load_study_text(doc.text, doc.path)
-    import tempfile
-    from pathlib import Path
-
-    with tempfile.TemporaryDirectory(prefix="sim-serve-check-") as tmp:
-        path = Path(tmp) / Path(doc.path).name
-        path.write_text(doc.text, encoding="utf-8")
-        try:
-            return mod.load_study(path)
-        except ScenarioError as e:
-            raise ScenarioError(str(e).replace(str(path), doc.path), file=doc.path, line=e.line, field=e.field,
-                                detail=e.detail, problems=e.problems) from None
+    return {"kind": "study", "study_kind": v["kind"], "name": v["name"], "system": v["system"],
+            "seed": v["seed"], "trials": v["trials"], "variants": [], "whole_file": v["whole_file"],
+            "summary": v["summary"]}
 
 
 def check_text(text: str, label: str) -> dict:

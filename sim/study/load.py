@@ -62,6 +62,33 @@ def file_kind(doc: Document) -> str | None:
     return kind if isinstance(kind, str) and kind in registry.FILE_KINDS else None
 
 
+def load_whole_file(kind: str, doc: Document):
+    """The model of a whole-file study kind (``registry.FILE_KINDS``: the lethality study) for
+    ``doc``: its module's ``load_study_text`` when it has one, its ``load_study`` of the file
+    when ``doc`` is the file as it stands, else of a private copy of the text whose path
+    messages name as ``doc.path`` (the workbench's edited text). Raises ``ScenarioError``."""
+    from pathlib import Path
+
+    from sim.scenario import ScenarioError
+
+    mod = registry.get_kind(kind)
+    if hasattr(mod, "load_study_text"):
+        return mod.load_study_text(doc.text, doc.path)
+    here = Path(doc.path)
+    if here.is_file() and here.read_text(encoding="utf-8") == doc.text:
+        return mod.load_study(here)
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="sim-check-") as tmp:
+        path = Path(tmp) / here.name
+        path.write_text(doc.text, encoding="utf-8")
+        try:
+            return mod.load_study(path)
+        except ScenarioError as e:
+            raise ScenarioError(str(e).replace(str(path), doc.path), file=doc.path, line=e.line, field=e.field,
+                                detail=e.detail, problems=e.problems) from None
+
+
 def load_study_document(doc: Document) -> LoadedStudy:
     """Validate a parsed document (see :func:`load_study`)."""
     spec = _spec(doc)
