@@ -16,7 +16,6 @@ unexpected one also prints its traceback to the server's log.
 """
 from __future__ import annotations
 
-import inspect
 import json
 import tempfile
 import time
@@ -160,12 +159,8 @@ def study(job: dict, ctx) -> None:
     from .runs import META, RunStore, write_json_atomic
 
     source, tmp = _study_source(job, load_yaml_text(job["text"], job["label"]))
-    kwargs = dict(trials=job.get("trials"), seed=job.get("seed"), results_root=job["results"], write=True)
-    accepted = inspect.signature(api.study).parameters
-    if "progress" in accepted:  # the same progress and cancel as api.run, where api.study has them
-        kwargs["progress"] = Tracker(ctx, job.get("confirm_over"))
-    if "cancel" in accepted:
-        kwargs["cancel"] = ctx.cancel
+    kwargs = dict(trials=job.get("trials"), seed=job.get("seed"), results_root=job["results"], write=True,
+                  progress=Tracker(ctx, job.get("confirm_over")), cancel=ctx.cancel)  # as a run's
     t0 = time.perf_counter()
     try:
         res = api.study(source, **kwargs)
