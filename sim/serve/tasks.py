@@ -27,6 +27,10 @@ _WARMED: set[str] = set()
 PROGRESS_EVERY_S = 0.1
 #: seconds the worker waits for the page to answer "this run would take long: go on?"
 CONFIRM_WAIT_S = 300.0
+#: seconds of play (compiling left out) before an ETA may ask the page to confirm: the
+#: first chunks are a trial or two per thread (sim.cancel.Chunker), and an ETA from them
+#: counts the warm-up as play (2 of 2,100 trials after 0.4 s said 6 minutes)
+CONFIRM_AFTER_S = 1.0
 
 
 def expected(e: BaseException) -> bool:
@@ -79,7 +83,7 @@ class Tracker:
                           elapsed=round(self.elapsed(), 2), rate=round(rate, 1),
                           eta=None if eta is None else round(eta, 1))
         if (self.confirm_over and not self.asked and eta is not None and done < total
-                and eta > self.confirm_over):
+                and busy >= CONFIRM_AFTER_S and eta > self.confirm_over):
             self.asked = True
             self.ctx.send("confirm", eta=round(eta), done=int(done), total=int(total), estimate=bool(estimate))
             t = time.perf_counter()
