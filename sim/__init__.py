@@ -15,6 +15,6 @@ def _cache_dir() -> str:
     return os.path.join(base, "mgsim", "numba")
 
 
-# numba's cache: one directory per rule system and source hash (:mod:`sim.cache`)
+# numba's cache: one directory per kernel module, keyed by what its kernels are built from (:mod:`sim.cache`)
 if "NUMBA_CACHE_DIR" not in os.environ:
     os.environ["NUMBA_CACHE_DIR"] = _cache_dir()

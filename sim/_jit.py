@@ -1,8 +1,9 @@
 """The house numba decorator: every kernel compiles the same way.
 
 ``cache=True`` writes compiled machine code into ``NUMBA_CACHE_DIR``, one
-directory per rule system and source hash (:mod:`sim.cache`), so the second
-run of the CLI starts warm and an edit to one system keeps the others' kernels; ``nogil``
+directory per module, keyed by what its kernels are built from (:mod:`sim.cache`),
+so the second run of the CLI starts warm and an edit recompiles only the modules
+whose kernels it reaches; ``nogil``
 lets joblib threads run kernels side by side; ``error_model='numpy'``
 removes division-by-zero checks from hot loops (kernels never divide by a
 value that can be zero; this is asserted in their tests).
@@ -31,7 +32,11 @@ import numba.core.config
 if os.environ.get("NUMBA_CACHE_DIR") and numba.core.config.CACHE_DIR != os.environ["NUMBA_CACHE_DIR"]:
     numba.core.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
-# the package's caches: one per rule system and source hash (sim/cache.py)
+#: modules this one calls when it is imported, never from a kernel: left out of the
+#: cache key of every kernel module (:func:`sim.cache.module_key`)
+NOT_IN_KERNELS = ("sim.cache", "sim.notice")
+
+# the package's caches: one per module and what its kernels are built from (sim/cache.py)
 from sim.cache import install as _install_cache  # noqa: E402
 
 _install_cache()

@@ -103,7 +103,7 @@ def compile_in_two(jobs, label: str) -> int:
         helper = _start(folder, todo)
         if helper is not None:
             _LIVE.add(helper)
-        with NOTICE.batch(f"{label}: {len(todo)} kernels, in two processes"):
+        with NOTICE.batch(f"{label}: {len(todo)} kernels, in two processes", compiling=True):
             for k, (disp, sig) in enumerate(todo):
                 if _claim(folder, k):
                     disp.compile(sig)

@@ -7,7 +7,10 @@ of a rule system can take a minute. :class:`CompileNotice` listens to numba's
 for every kernel it calls): when the outermost compile has run for
 :data:`DELAY` seconds it prints which family is compiling, and when it ends,
 how long it took. Quick compiles print nothing. :func:`sim.procs.addresses`
-announces a procedure table as one batch (:meth:`CompileNotice.batch`).
+announces a procedure table as one batch (:meth:`CompileNotice.batch`): a batch
+that takes a while only because it loads kernels from the cache (a warm run)
+says ``loading compiled kernels``, and ``compiling`` only once one of its
+kernels compiles.
 """
 from __future__ import annotations
 
@@ -40,14 +43,18 @@ class CompileNotice(event.Listener):
         self.label = ""
         self.t0 = 0.0
         self.said = False
+        self.compiled = False
+        self.said_compiling = False
 
     def _out(self):
         return self.stream or sys.stderr
 
-    def _begin(self, label):
+    def _begin(self, label, compiled=True):
         self.label = label
         self.t0 = time.perf_counter()
         self.said = False
+        self.compiled = compiled
+        self.said_compiling = False
         self.timer = threading.Timer(DELAY, self._say)
         self.timer.daemon = True
         self.timer.start()
@@ -57,10 +64,17 @@ class CompileNotice(event.Listener):
             self.timer.cancel()
             self.timer = None
             if self.said:
-                print(f"compiled {self.label} in {time.perf_counter() - self.t0:.0f} s",
-                      file=self._out(), flush=True)
+                took = time.perf_counter() - self.t0
+                if self.compiled:
+                    print(f"compiled {self.label} in {took:.0f} s", file=self._out(), flush=True)
+                else:
+                    print(f"loaded compiled kernels: {self.label} in {took:.1f} s", file=self._out(), flush=True)
 
     def on_start(self, ev):
+        if self.quiet and not self.compiled:  # a batch that was only loading compiles one now
+            self.compiled = True
+            if self.said and not self.said_compiling:
+                self._say()
         if self.depth == 0 and not self.quiet:
             fn = ev.data["dispatcher"].py_func
             try:
@@ -77,11 +91,12 @@ class CompileNotice(event.Listener):
             self._finish()
 
     @contextlib.contextmanager
-    def batch(self, label: str):
-        """Announce the compiles inside the ``with`` block as one: ``label``."""
+    def batch(self, label: str, compiling: bool = False):
+        """Announce the compiles inside the ``with`` block as one: ``label``. ``compiling``:
+        the block is known to compile (else it says so once a compile starts in it)."""
         self.quiet += 1
         if self.quiet == 1:
-            self._begin(label)
+            self._begin(label, compiled=compiling)
         try:
             yield self
         finally:
@@ -91,7 +106,11 @@ class CompileNotice(event.Listener):
 
     def _say(self):
         self.said = True
-        print(f"compiling {self.label}: first run only, cached after...", file=self._out(), flush=True)
+        if self.compiled:
+            self.said_compiling = True
+            print(f"compiling {self.label}: first run only, cached after...", file=self._out(), flush=True)
+        else:
+            print(f"loading compiled kernels: {self.label}...", file=self._out(), flush=True)
 
 
 NOTICE = CompileNotice()

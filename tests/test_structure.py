@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -165,19 +166,69 @@ def _numba_modules(folder: Path) -> set[str]:
     return {p.name for p in folder.glob("*.py") if _NUMBA_CODE.search(p.read_text())}
 
 
-def test_every_shared_kernel_module_keys_the_cache():
-    """A module directly under sim/ with numba code must be in the cache key
-    (sim.cache.SHARED_KERNEL_MODULES), or an edit to it would leave stale kernels;
-    a module of plain Python must not be (an edit to the CLI recompiles nothing)."""
-    from sim.cache import SHARED_KERNEL_MODULES
-
-    plain_ok = {"notice.py"}  # listens to numba's compile events; no kernel
-    found = _numba_modules(SIM) - plain_ok
-    assert found <= set(SHARED_KERNEL_MODULES), f"numba code outside the cache key: {found - set(SHARED_KERNEL_MODULES)}"
-    assert all((SIM / m).is_file() for m in SHARED_KERNEL_MODULES)
+def _all_systems():
+    import sim.systems.cards.engine  # noqa: F401
+    import sim.systems.d10.kernel  # noqa: F401
+    import sim.systems.mb41.registry  # noqa: F401
 
 
-def test_the_cache_key_check_can_fail(tmp_path):
-    (tmp_path / "newkernel.py").write_text("from sim._jit import kernel\n\n@kernel\ndef f(x):\n    return x\n")
-    (tmp_path / "plain.py").write_text("import json\n")
-    assert _numba_modules(tmp_path) == {"newkernel.py"}
+def test_every_kernel_is_cached_under_its_module_key():
+    """Every jitted function of the package keeps its machine code in its own module's
+    directory, keyed by what the module's kernels are built from (sim.cache.module_key),
+    not by the file's place: an edit recompiles the modules it reaches, nothing else."""
+    from numba.core.dispatcher import Dispatcher
+
+    from sim import cache
+
+    _all_systems()
+    seen = 0
+    for name, mod in list(sys.modules.items()):
+        if not name.startswith("sim.") or cache.module_of(getattr(mod, "__file__", "") or "") != name:
+            continue
+        for v in vars(mod).values():
+            if isinstance(v, Dispatcher) and v.py_func.__module__ == name and v._cache is not None:
+                path = getattr(v._cache, "_cache_path", None)
+                if path is None:
+                    continue  # cache=False
+                assert path == cache.module_dir(name), (name, v.py_func.__name__)
+                seen += 1
+    assert seen > 300
+    assert not cache.PARTIAL, f"kernel modules that import each other (their keys vary by import order): {cache.PARTIAL}"
+
+
+def test_the_core_key_never_covers_a_geometry_or_a_talent_hook():
+    """The 4.1 block kernel and its core never reach the geometries' modules, so an edit to
+    the hex grid keeps a gridless fight's kernels; the hex grid's key covers the core."""
+    from sim import cache
+
+    _all_systems()
+    core = set(cache.closure("sim.systems.mb41.kernel"))
+    for geo in ("battle_grid", "positions", "gridless", "grid", "field", "registry"):
+        assert f"sim.systems.mb41.{geo}" not in core
+    assert "sim.systems.mb41.kernel" in cache.closure("sim.systems.mb41.battle_grid")
+    assert "sim.systems.mb41.world" in core and "sim.rng" in core
+    assert "sim.cache" not in core and "sim.notice" not in core  # sim._jit's NOT_IN_KERNELS
+
+
+def test_module_key_follows_the_values_a_module_names(monkeypatch):
+    """A module's key changes with the value of a constant it names (a layout column, an
+    effect code) and not with one it does not name: a new effect code or column recompiles
+    only the modules that use it."""
+    from sim import cache
+    from sim.systems.mb41 import gridless
+
+    name = gridless.__name__
+
+    def key():
+        cache._KEYS.pop(name, None)
+        return cache.module_key(name)
+
+    before = key()
+    assert "D_PLACE" in vars(gridless)
+    monkeypatch.setattr(gridless, "D_PLACE", gridless.D_PLACE + 1)
+    assert key() != before
+    monkeypatch.undo()
+    assert key() == before
+    monkeypatch.setattr(gridless, "NOT_A_NAME_IT_USES", 12345, raising=False)
+    assert key() == before
+    cache._KEYS.pop(name, None)

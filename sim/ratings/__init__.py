@@ -36,9 +36,8 @@ quantiles over a bootstrap that resamples trial indices (the same indices in
 every pair and seating, which keeps the common-random-number pairing), and,
 for comparison, +-1.96 standard errors from the fit's Fisher information.
 
-This is a package, not a module directly under ``sim/``, on purpose: every
-``sim/*.py`` file is hashed into every rule system's numba cache key
-(:mod:`sim.cache`), so an edit here would recompile all kernels.
+It holds no kernels: an edit here recompiles nothing (the numba caches are
+keyed per kernel module, :mod:`sim.cache`).
 """
 from .bt import ELO, MEAN_RATING, bt_fisher_se, bt_fit, expected_score, fit_check, rating_table
 from .cards import cards_play_pair, cards_round_robin, scenario_decks
