@@ -127,35 +127,37 @@ def python_fighters(inputs):
     version does not play (it must be the same fight as the kernel's).
     """
     from sim.bench_python import MIN_DAMAGE, ROUND_CAP, SIX_DAMAGE, Fighter
-    from sim.systems.mb41 import kernel as K
+    from sim.systems.mb41 import codes as E
+    from sim.systems.mb41 import layout as L
 
     r = inputs.rule_table
     expected = {
-        "initiative listed": r[K.R_INITIATIVE] == 1,
-        "no revive": r[K.R_REVIVE] == 0,
-        "defeat all_down": r[K.R_DEFEAT] == 0,
-        "full tie to the defender": r[K.R_FULL_TIE] == 0,
-        f"round cap {ROUND_CAP}": r[K.R_ROUND_CAP] == ROUND_CAP,
-        f"six damage {SIX_DAMAGE}": r[K.R_SIX_DAMAGE] == SIX_DAMAGE,
-        f"min damage {MIN_DAMAGE}": r[K.R_MIN_DAMAGE] == MIN_DAMAGE,
-        "1 damage die": r[K.R_DAMAGE_DICE] == 1,
+        "initiative listed": r[L.R_INITIATIVE] == 1,
+        "no revive": r[L.R_REVIVE] == 0,
+        "defeat all_down": r[L.R_DEFEAT] == 0,
+        "full tie to the defender": r[L.R_FULL_TIE] == 0,
+        f"round cap {ROUND_CAP}": r[L.R_ROUND_CAP] == ROUND_CAP,
+        f"six damage {SIX_DAMAGE}": r[L.R_SIX_DAMAGE] == SIX_DAMAGE,
+        f"min damage {MIN_DAMAGE}": r[L.R_MIN_DAMAGE] == MIN_DAMAGE,
+        "1 damage die": r[L.R_DAMAGE_DICE] == 1,
         "two combatants": inputs.n == 2,
         "one per side": inputs.n == 2 and list(inputs.sides) == [0, 1],
-        "no boost": bool(np.all(inputs.pol[:, K.P_BOOST] == K.BOOST_NEVER)),
+        "no boost": bool(np.all(inputs.pol[:, L.P_BOOST] == E.BOOST_NEVER)),
     }
     bad = [k for k, ok in expected.items() if not ok]
     if bad:
         raise ValueError("the plain-Python duel does not play this scenario; it needs: " + ", ".join(bad))
     c = inputs.comb
-    return tuple(Fighter(inputs.names[i], attack=int(c[i, K.C_ATT]), defence=int(c[i, K.C_DEF]),
-                         resolve=int(c[i, K.C_RES]), damage_bonus=int(c[i, K.C_DMG]))
+    return tuple(Fighter(inputs.names[i], attack=int(c[i, L.C_ATT]), defence=int(c[i, L.C_DEF]),
+                         resolve=int(c[i, L.C_RES]), damage_bonus=int(c[i, L.C_DMG]))
                  for i in range(2))
 
 
 def bench_duel(inputs, n: int) -> dict:
     """Duels per second of the mb41 kernel, and the dice it rolls per duel."""
     from sim.rng import stream_key
-    from sim.systems.mb41 import kernel as K
+    from sim.systems.mb41 import codes as E
+    from sim.systems.mb41 import layout as L
     from sim.systems.mb41 import simulate
 
     from sim.systems.mb41 import fast
@@ -175,8 +177,8 @@ def bench_duel(inputs, n: int) -> dict:
     t_general = best_time(general)
     c = box["c"]
     outcomes = c["outcomes"]
-    attacks = int(c["combatants"][:, K.K_ATTACKS].sum())
-    hits = int(c["combatants"][:, K.K_HITS].sum())
+    attacks = int(c["combatants"][:, L.K_ATTACKS].sum())
+    hits = int(c["combatants"][:, L.K_HITS].sum())
     dice = (2 * EXPLODING_2D6_DICE * attacks + hits) / n
     return {
         "duel_per_s": n / t,

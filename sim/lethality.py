@@ -140,11 +140,11 @@ def scenarios(study: LethalityFile, trials: int | None = None, seed: int | None 
         data = mb41_scenario(enc, system, study.name, seed, trials)
         out[system] = deep_merge(data, study.systems.get(system, {}))
     # each enemy's 4.1 Resolve (given, or what the 4.1 rules make of its power level)
-    from sim.systems.mb41 import kernel as K
+    from sim.systems.mb41 import layout as L
 
     loaded = _load_generated(out["mb41"], f"{study.name} (generated mb41 scenario)")
     inputs = loaded.module.compile(loaded.variants[0][1])
-    by_row = {name: int(inputs.comb[j, K.C_RES]) for j, name in enumerate(inputs.names) if inputs.sides[j] == 1}
+    by_row = {name: int(inputs.comb[j, L.C_RES]) for j, name in enumerate(inputs.names) if inputs.sides[j] == 1}
     res = {e.name: by_row.get(e.name, by_row.get(e.copies()[0])) for e in enc.enemies}
     out["d10"] = deep_merge(d10_scenario(enc, study.name, seed, trials, res), study.systems.get("d10", {}))
     first = out["mb41"]["sides"][1]["members"][0]

@@ -86,7 +86,7 @@ def mb41_state(inputs):
     returned twice so that tests may read counters as ``cc[i, K.K_...]``."""
     import numpy as np
 
-    from sim.systems.mb41 import kernel as K
+    from engine41 import K
 
     dyn = np.zeros((inputs.n, K.NDYN), dtype=np.int64)
     mb41_call(K.reset, comb=inputs.comb, rules=inputs.rules, dyn=dyn)
@@ -106,7 +106,7 @@ class Script:
         import numpy as np
 
         from sim.rng import scripted_state
-        from sim.systems.mb41 import kernel as K
+        from engine41 import K
 
         by = {K.S_SETUP: list(setup), K.S_CHECK: list(check), K.S_DAMAGE: list(damage),
               K.S_POLICY: list(policy)}
@@ -123,7 +123,7 @@ class Script:
 
     def assert_consumed(self) -> None:
         from sim.rng import check_script
-        from sim.systems.mb41 import kernel as K
+        from engine41 import K
 
         names = {K.S_SETUP: "setup", K.S_CHECK: "check", K.S_DAMAGE: "damage", K.S_POLICY: "policy"}
         for p, n in self.lengths.items():
@@ -149,7 +149,7 @@ def mb41_fight(inputs, dyn, streams, cc):
 
     import numpy as np
 
-    from sim.systems.mb41 import kernel as K
+    from engine41 import K
 
     n, cap = inputs.n, inputs.round_cap
     scratch = np.zeros(n, dtype=np.int64)
@@ -244,7 +244,7 @@ def mb41_run(fn, inp, dyn, cc, script, check=True, **args):
 def grid_arena(girls, foes, rules=None, battlefield=None):
     """Compile a hex-grid fight (8 x 8 unless ``battlefield`` is given), reset
     and deploy it; returns ``(inp, dyn, cc, bf)``."""
-    from sim.systems.mb41 import battle_grid as BG
+    from engine41 import BG
 
     data = mb41_data(girls, foes, rules={"grid": "hex", **(rules or {})})
     data["battlefield"] = battlefield or {"width": 8, "height": 8}
@@ -257,8 +257,8 @@ def grid_arena(girls, foes, rules=None, battlefield=None):
 
 def grid_put(inp, dyn, bf, i, col, row):
     """Move combatant ``i`` to ``[col, row]`` and rebuild the occupancy."""
-    from sim.systems.mb41 import battle_grid as BG
-    from sim.systems.mb41 import kernel as K
+    from engine41 import BG
+    from engine41 import K
 
     dyn[i, K.D_POS] = inp.battlefield.cell_offset(col, row)
     mb41_call(BG.place_all, dyn=dyn, bf=bf)
@@ -267,14 +267,14 @@ def grid_put(inp, dyn, bf, i, col, row):
 def grid_where(inp, dyn, i):
     """``[col, row]`` of combatant ``i``."""
     from sim.systems.mb41 import grid as G
-    from sim.systems.mb41 import kernel as K
+    from engine41 import K
 
     return list(G.axial_to_offset(*inp.battlefield.coords(int(dyn[i, K.D_POS]))))
 
 
 def grid_apart(inp, dyn, i, j):
     """Hexes between combatants ``i`` and ``j``."""
-    from sim.systems.mb41 import kernel as K
+    from engine41 import K
 
     return inp.battlefield.distance(int(dyn[i, K.D_POS]), int(dyn[j, K.D_POS]))
 
@@ -289,7 +289,7 @@ def grid_run(fn, inp, dyn, cc, bf, script=None, **kw):
 
 def grid_turn(inp, dyn, cc, bf, i, **script):
     """One grid turn of ``i`` with the scripted streams ``script`` (check=..., damage=...)."""
-    from sim.systems.mb41 import battle_grid as BG
+    from engine41 import BG
 
     grid_run(BG.take_turn_grid, inp, dyn, cc, bf, Script(**script), i=i)
 
@@ -300,7 +300,7 @@ def draft_arena(side_a, side_b, rules=None, places=None):
     starting position, or on ``places`` (0-based, one per listed member)."""
     import numpy as np
 
-    from sim.systems.mb41 import kernel as K
+    from engine41 import K
     from sim.systems.mb41 import positions as PS
 
     data = mb41_data(side_a, side_b, rules)
@@ -339,8 +339,8 @@ def hold_foe(name="Shade", talents=(), policy=None, **kw) -> dict:
 
 def grid_place(inp, dyn, bf, cells):
     """Put every combatant ``i`` on ``cells[i]`` (``[col, row]``) at once."""
-    from sim.systems.mb41 import battle_grid as BG
-    from sim.systems.mb41 import kernel as K
+    from engine41 import BG
+    from engine41 import K
 
     for i, (c, r) in enumerate(cells):
         dyn[i, K.D_POS] = inp.battlefield.cell_offset(c, r)

@@ -15,9 +15,9 @@ import pytest
 from helpers import Script, faces, mb41_call, mb41_member
 from helpers import grid_apart as apart, grid_arena as arena, grid_run, grid_turn as gturn, grid_where as where
 from helpers import grid_place as place, mb41_girl, mb41_run as call, mb41_setup as setup
-from sim.systems.mb41 import battle_grid as BG
+from engine41 import BG
 from sim.systems.mb41 import grid as G
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 FURY = 1
 HOLD = {"boost": "never", "movement": "hold", "overcharge_cap": 99}

@@ -20,9 +20,9 @@ import numpy as np
 from helpers import Script, faces, mb41_call
 from helpers import grid_arena as arena, grid_turn as turn, grid_where as where
 from helpers import grid_place as place, hold_foe as foe, hold_girl, mb41_run, mb41_setup
-from sim.systems.mb41 import battle_grid as BG
+from engine41 import BG
 from sim.systems.mb41 import grid as G
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 HEART, FURY, JUDGMENT = 0, 1, 2
 MISS = faces(1, 1, 3, 3)       # girl 2 + 4 = 6 vs 6 + 3 = 9

@@ -18,9 +18,9 @@ from helpers import Script, faces, mb41_call, mb41_data, mb41_inputs, mb41_membe
 from helpers import grid_apart as apart, grid_arena as arena, grid_put as put, grid_run as call
 from helpers import grid_turn as turn, grid_where as where
 from sim.scenario import ScenarioError
-from sim.systems.mb41 import battle_grid as BG
+from engine41 import BG
 from sim.systems.mb41 import grid as G
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 HEART, FURY, JUDGMENT = 0, 1, 2
 MISS = faces(1, 1, 3, 3)   # Akari 1+1+4 = 6 against Shade 3+3+3 = 9

@@ -13,7 +13,7 @@ from helpers import Script, faces, load_data, mb41_call, mb41_data, mb41_inputs,
 from helpers import mb41_boss as boss, mb41_girl as girl, mb41_run as call, mb41_setup as setup
 
 from sim.scenario.errors import ScenarioError
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 HEART, FURY, JUDGMENT = 0, 1, 2
 
@@ -365,7 +365,7 @@ def test_play_mode_bursts_in_a_run_and_reach_the_report():
 def test_judgment_radius_on_the_grid():
     """A10i on the grid: ``judgment_radius: 2`` reaches Bea two hexes away, not
     the boss four away (nobody rolls to avoid here)."""
-    from sim.systems.mb41 import battle_grid as BG
+    from engine41 import BG
 
     data = mb41_data([girl(position=[3, 4]), girl("Bea", position=[5, 4])], [boss(position=[7, 4])],
                      rules={"grid": "hex", "judgment_radius": 2, "judgment_avoid": "nobody"})

@@ -16,7 +16,7 @@ from helpers import Script, faces, load_data, mb41_call, mb41_member
 
 from sim.scenario.errors import ScenarioError
 from sim.systems import mb41
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 HEART, FURY, JUDGMENT = 0, 1, 2
 

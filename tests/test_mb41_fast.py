@@ -23,7 +23,7 @@ from helpers import mb41_call, Script, mb41_data, mb41_fight, mb41_inputs, mb41_
 from sim.rng import stream_key
 from sim.systems import mb41
 from sim.systems.mb41 import fast as F
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 STATS = ("heart", "fury", "judgment")
 

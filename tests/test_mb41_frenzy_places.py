@@ -14,8 +14,8 @@ from __future__ import annotations
 from helpers import Script, draft_arena, faces, grid_apart, grid_arena, grid_run, grid_where, mb41_member
 from helpers import mb41_boss as boss, mb41_girl as girl, mb41_run as call
 
-from sim.systems.mb41 import battle_grid as BG
-from sim.systems.mb41 import kernel as K
+from engine41 import BG
+from engine41 import K
 from sim.systems.mb41 import positions as PS
 
 FURY = 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 from helpers import Script, faces, mb41_call
 from helpers import mb41_boss as boss, mb41_girl as girl, mb41_member, mb41_run as call, mb41_setup as setup
 
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 from sim.systems.mb41.rules import RULES
 
 HEART, FURY, JUDGMENT = 0, 1, 2

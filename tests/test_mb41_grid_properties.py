@@ -27,9 +27,9 @@ from helpers import mb41_call, mb41_data, mb41_inputs, mb41_state
 from sim.rng import STATE_WORDS, seed_stream, stream_key
 from sim.scenario import ScenarioError
 from sim.systems import mb41
-from sim.systems.mb41 import battle_grid as BG
+from engine41 import BG
 from sim.systems.mb41 import grid as G
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 from sim.systems.mb41 import world
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

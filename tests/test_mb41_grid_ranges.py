@@ -12,8 +12,8 @@ from helpers import faces, grid_run
 from helpers import grid_apart as apart, grid_arena as arena, grid_turn as turn
 from helpers import grid_place as place, hold_foe as foe, hold_girl as girl
 
-from sim.systems.mb41 import battle_grid as BG
-from sim.systems.mb41 import kernel as K
+from engine41 import BG
+from engine41 import K
 
 HIT = faces(3, 3, 1, 1)        # girl 6 + 4 = 10 vs 2 + 3 = 5
 

@@ -28,8 +28,8 @@ from helpers import HOLD, Script, faces, grid_run
 from helpers import grid_apart as apart, grid_arena as arena, grid_turn as turn, grid_where as where
 from helpers import grid_place as place, hold_foe as foe, hold_girl as girl
 
-from sim.systems.mb41 import battle_grid as BG
-from sim.systems.mb41 import kernel as K
+from engine41 import BG
+from engine41 import K
 
 M_HIT = faces(5, 5, 1, 1)      # monster 10 + 3 = 13 vs 2 + 4 = 6 (no six: no pool spent)
 COVER = faces(4, 4)            # intercept 8 + 4 = 12: 11-13, she takes the whole hit (L1469)

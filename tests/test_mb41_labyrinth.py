@@ -15,9 +15,9 @@ import pytest
 from helpers import Script, faces, mb41_call, mb41_data, mb41_inputs, mb41_member, mb41_state
 from helpers import grid_apart as apart, grid_arena as arena, grid_run as call, grid_turn as turn, grid_where as where
 from sim.scenario import ScenarioError
-from sim.systems.mb41 import battle_grid as BG
+from engine41 import BG
 from sim.systems.mb41 import grid as G
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 from sim.systems.mb41 import world
 
 HOLD = {"boost": "never", "movement": "hold"}

@@ -15,7 +15,7 @@ from helpers import Script, faces, load_data, mb41_data, mb41_inputs, mb41_membe
 from helpers import mb41_boss as boss, mb41_girl as girl, mb41_run as call, mb41_setup as setup
 
 from sim.scenario.errors import ScenarioError
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 HEART, FURY, JUDGMENT = 0, 1, 2
 

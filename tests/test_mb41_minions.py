@@ -11,7 +11,7 @@ import pytest
 
 from helpers import Script, faces, load_data, mb41_call, mb41_data, mb41_inputs, mb41_member, mb41_state
 from sim.scenario import ScenarioError
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 AKARI, IMP = 0, 1
 

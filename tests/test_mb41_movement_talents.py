@@ -18,7 +18,7 @@ import pytest
 from helpers import Script, faces
 from helpers import grid_apart as apart, grid_arena as arena, grid_turn as turn, grid_where as where
 from helpers import grid_place as place, hold_foe as foe, hold_girl as girl, mb41_run, mb41_setup
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 HEART, FURY, JUDGMENT = 0, 1, 2
 HIT = faces(3, 3, 1, 1)        # girl 6 + 4 = 10 vs 2 + 3 = 5

@@ -12,7 +12,7 @@ import numpy as np
 from helpers import Script, faces, mb41_boss, mb41_member
 from helpers import mb41_girl as girl, mb41_run as call, mb41_setup as setup
 
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 HEART, FURY, JUDGMENT = 0, 1, 2
 

@@ -9,7 +9,7 @@ from helpers import mb41_data, mb41_inputs, mb41_member, mb41_state
 from sim.rng import stream_key
 from sim.scenario import ScenarioError
 from sim.systems import mb41
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 from sim.systems.mb41.policies import PRESETS
 
 

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from sim.rng import STATE_WORDS, seed_stream, stream_key
 from sim.systems import mb41
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 from helpers import mb41_call, mb41_data, mb41_fight, mb41_inputs, mb41_state
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 from helpers import Script, faces, mb41_call, mb41_data, mb41_fight, mb41_inputs, mb41_member, mb41_state
 

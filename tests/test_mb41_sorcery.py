@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from helpers import Script, faces, mb41_call, mb41_data, mb41_inputs, mb41_member, mb41_state
 
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 FURY = 1
 MISS = faces(1, 1, 3, 3)

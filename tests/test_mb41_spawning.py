@@ -16,8 +16,8 @@ from helpers import grid_apart, grid_arena, grid_put
 from helpers import mb41_boss as boss, mb41_girl as girl, mb41_run as call, mb41_setup as setup
 
 from sim.scenario.errors import ScenarioError
-from sim.systems.mb41 import battle_grid as BG
-from sim.systems.mb41 import kernel as K
+from engine41 import BG
+from engine41 import K
 
 HEART = 0
 MISS = faces(1, 1, 3, 3)   # attacker 2 + stat vs defender 6 + stat: a miss for any stats here

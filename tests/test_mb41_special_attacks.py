@@ -11,7 +11,7 @@ from __future__ import annotations
 from helpers import Script, faces, mb41_call, mb41_fight, mb41_member
 from helpers import mb41_girl as girl, mb41_run as call, mb41_setup as setup
 
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 
 def monster(name="Lurker", **kw):

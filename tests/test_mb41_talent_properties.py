@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from sim.rng import STATE_WORDS, seed_stream, stream_key
 from sim.systems import mb41
 from sim.systems.mb41 import catalog
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 

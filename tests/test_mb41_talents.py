@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from helpers import Script, faces, mb41_data, mb41_inputs, mb41_member, mb41_state
 from helpers import mb41_run as call
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 AKARI, BENI, SHADE = 0, 1, 2
 FURY, JUDGMENT = 1, 2   # default roles: attack fury, defence heart, support judgment

@@ -12,7 +12,7 @@ from __future__ import annotations
 from helpers import Script, faces, mb41_member, MB41_NOCAP as NOCAP
 from helpers import mb41_girl as girl, mb41_run as call, mb41_setup as setup
 
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 HIT = faces(3, 3, 1, 1)     # 6 + 4 = 10 vs 2 + 3 = 5
 MISS = faces(1, 1, 3, 3)    # 2 + 4 = 6 vs 6 + 3 = 9

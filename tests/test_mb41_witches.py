@@ -12,7 +12,7 @@ from helpers import mb41_run as call
 
 from sim.scenario.errors import ScenarioError
 from sim.systems.mb41 import fast
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 
 def witch(**kw):

@@ -18,7 +18,7 @@ from sim import api
 from sim.rng import stream_key
 from sim.scenario import ScenarioError
 from sim.systems import get_system
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 from sim.systems.mb41.exact_duel import Fighter, duel
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -17,7 +17,7 @@ import pytest
 from helpers import MB41_NOCAP, Script, draft_arena, faces, mb41_member
 from helpers import mb41_girl as girl, mb41_run as call
 
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 HEART, FURY, JUDGMENT = 0, 1, 2
 HIT = faces(3, 3, 1, 1)        # girl 6 + 4 = 10 vs 2 + 3 = 5

@@ -13,7 +13,7 @@ import pytest
 from helpers import Script, draft_arena, faces, mb41_call, mb41_data, mb41_member
 from helpers import mb41_girl as girl, mb41_run as call
 
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 from sim.systems.mb41 import positions as PS
 
 HIT = faces(3, 3, 1, 1)

@@ -18,7 +18,7 @@ import pytest
 from helpers import Script, draft_arena, faces, mb41_data, mb41_inputs, mb41_member, mb41_state
 from helpers import mb41_girl as girl, mb41_run as call
 
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 from sim.systems.mb41 import talents as T
 
 HEART, FURY, MAGIC = 0, 1, 2

@@ -6,7 +6,7 @@ import importlib
 
 import pytest
 
-KERNELS = {"mb41": "sim.systems.mb41.kernel", "mb-draft": "sim.systems.mb41.kernel", "d10": "sim.systems.d10.kernel"}
+KERNELS = {"mb41": "sim.systems.mb41.layout", "mb-draft": "sim.systems.mb41.layout", "d10": "sim.systems.d10.kernel"}
 
 
 @pytest.mark.parametrize("system", list(KERNELS))

@@ -170,6 +170,7 @@ def _all_systems():
     import sim.systems.cards.engine  # noqa: F401
     import sim.systems.d10.kernel  # noqa: F401
     import sim.systems.mb41.registry  # noqa: F401
+    import sim.systems.mb41.episode  # noqa: F401
 
 
 def test_every_kernel_is_cached_under_its_module_key():
@@ -198,14 +199,17 @@ def test_every_kernel_is_cached_under_its_module_key():
 
 def test_the_core_key_never_covers_a_geometry_or_a_talent_hook():
     """The 4.1 block kernel and its core never reach the geometries' modules, so an edit to
-    the hex grid keeps a gridless fight's kernels; the hex grid's key covers the core."""
+    the hex grid keeps a gridless fight's kernels; the hex grid's key covers the core; the
+    attack, compiled apart, is in no caller's key."""
     from sim import cache
 
     _all_systems()
-    core = set(cache.closure("sim.systems.mb41.kernel"))
-    for geo in ("battle_grid", "positions", "gridless", "grid", "field", "registry"):
+    core = set(cache.closure("sim.systems.mb41.fight"))
+    for geo in ("hex", "hex_turn", "hex_moves", "labyrinth", "positions", "gridless", "grid", "field", "registry"):
         assert f"sim.systems.mb41.{geo}" not in core
-    assert "sim.systems.mb41.kernel" in cache.closure("sim.systems.mb41.battle_grid")
+    assert "sim.systems.mb41.state" in cache.closure("sim.systems.mb41.hex_turn")
+    for caller in ("fight", "turn", "hex_turn"):  # the attack is a procedure of its own, reached by address
+        assert "sim.systems.mb41.attack" not in cache.closure(f"sim.systems.mb41.{caller}")
     assert "sim.systems.mb41.world" in core and "sim.rng" in core
     assert "sim.cache" not in core and "sim.notice" not in core  # sim._jit's NOT_IN_KERNELS
 

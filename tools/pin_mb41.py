@@ -46,11 +46,11 @@ def counter_fields() -> dict[str, tuple[int, int]]:
     try:
         from sim.systems.mb41 import layout
     except ImportError:  # the engine before the layout table: its K_* constants
-        from sim.systems.mb41 import kernel as K
+        from sim.systems.mb41 import layout as L
 
         cols = sorted((v, k) for k, v in vars(K).items()
                       if k.startswith("K_") and isinstance(v, int) and k != "K")
-        ends = [v for v, _ in cols[1:]] + [K.NK]
+        ends = [v for v, _ in cols[1:]] + [L.NK]
         return {k: (v, e - v) for (v, k), e in zip(cols, ends)}
     return layout.counter_fields()
 

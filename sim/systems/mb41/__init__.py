@@ -10,10 +10,13 @@ import numpy as np
 
 from sim.systems import pick_blocks
 
-from . import battle_grid as BG
 from . import fast as F
-from . import kernel as K
 from . import registry
+from . import episode as EP
+from . import fight as FI
+from . import hex as HX
+from . import layout as L
+from sim import curves as CV
 from .compile import Inputs, compile  # noqa: A004
 from .rules import RULES
 from .schema import Scenario
@@ -62,11 +65,11 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
     f = raw["fights"].sum(axis=0)
     return {
         "outcomes": f[:3].copy(),
-        "rounds_sum": f[K.F_ROUNDS:K.F_ROUNDS + 1].copy(),
+        "rounds_sum": f[L.F_ROUNDS:L.F_ROUNDS + 1].copy(),
         "rounds_hist": raw["rounds_hist"].sum(axis=0),
-        "side_curve": K.standing_curves(raw["side_curve"].sum(axis=0)),
-        "comb_curve": K.standing_curves(raw["comb_curve"].sum(axis=0)),
-        "combatants": raw["cc"].sum(axis=0)[:, :K.NK],
+        "side_curve": CV.standing_curves(raw["side_curve"].sum(axis=0)),
+        "comb_curve": CV.standing_curves(raw["comb_curve"].sum(axis=0)),
+        "combatants": raw["cc"].sum(axis=0)[:, :L.NK],
     }
 
 
@@ -77,21 +80,21 @@ def _play_fight(inputs: Inputs, start: int, count: int, key, nb: int, fast) -> d
     count`` (:func:`trials`)."""
     n = inputs.n
     cap = inputs.round_cap
-    fights = np.zeros((nb, K.NF), dtype=np.int64)
+    fights = np.zeros((nb, L.NF), dtype=np.int64)
     rounds_hist = np.zeros((nb, cap + 1), dtype=np.int64)
     side_curve = np.zeros((nb, 2, 2, cap + 1), dtype=np.int64)
     comb_curve = np.zeros((nb, n, 2, cap + 1), dtype=np.int64)
-    cc = np.zeros((nb, n, K.NDYN), dtype=np.int64)  # each block's dyn: counters K_* first
-    blocks = pick_blocks(K.simulate_blocks, F.simulate_blocks, F.eligible, inputs, fast, "duel fast path")
+    cc = np.zeros((nb, n, L.NDYN), dtype=np.int64)  # each block's dyn: counters K_* first
+    blocks = pick_blocks(FI.simulate_blocks, F.simulate_blocks, F.eligible, inputs, fast, "duel fast path")
     if inputs.battlefield is not None:  # the hex grid (F.eligible refuses it)
         # a plain fight is an episode of one scene with no party carried over: one grid kernel
         # (:func:`.battle_grid.simulate_episode_blocks_grid`) plays both, compiled once
-        _run(inputs, BG.simulate_episode_blocks_grid,
+        _run(inputs, HX.simulate_episode_blocks_grid,
              np.array([0, n], dtype=np.int64), 0,
              np.zeros(0, dtype=np.int64), np.uint64(key), start, count, nb, fights, rounds_hist,
-             np.zeros((nb, 1, K.NF), dtype=np.int64), np.zeros((nb, 1, cap + 1), dtype=np.int64),
-             side_curve.reshape(nb, 1, 2, 2, cap + 1), comb_curve, cc, np.zeros((nb, 0, K.NPE), dtype=np.int64),
-             BG.field_arrays(inputs.battlefield))
+             np.zeros((nb, 1, L.NF), dtype=np.int64), np.zeros((nb, 1, cap + 1), dtype=np.int64),
+             side_curve.reshape(nb, 1, 2, 2, cap + 1), comb_curve, cc, np.zeros((nb, 0, L.NPE), dtype=np.int64),
+             HX.field_arrays(inputs.battlefield))
     else:
         _run(inputs, blocks, np.uint64(key), start, count, nb, fights, rounds_hist, side_curve, comb_curve, cc)
     registry.check(cc.sum(axis=0))
@@ -131,20 +134,20 @@ def _play_episode(inputs: Inputs, start: int, count: int, key, nb: int) -> dict:
     n = inputs.n
     cap = inputs.round_cap
     n_sc = ep.n_scenes
-    fights = np.zeros((nb, K.NF), dtype=np.int64)
+    fights = np.zeros((nb, L.NF), dtype=np.int64)
     rounds_hist = np.zeros((nb, n_sc * cap + 1), dtype=np.int64)
-    scene_fights = np.zeros((nb, n_sc, K.NF), dtype=np.int64)
+    scene_fights = np.zeros((nb, n_sc, L.NF), dtype=np.int64)
     scene_hist = np.zeros((nb, n_sc, cap + 1), dtype=np.int64)
     side_curve = np.zeros((nb, n_sc, 2, 2, cap + 1), dtype=np.int64)
     comb_curve = np.zeros((nb, n, 2, cap + 1), dtype=np.int64)
-    cc = np.zeros((nb, n, K.NDYN), dtype=np.int64)  # each block's dyn: counters K_* first
-    party = np.zeros((nb, ep.party, K.NPE), dtype=np.int64)
+    cc = np.zeros((nb, n, L.NDYN), dtype=np.int64)  # each block's dyn: counters K_* first
+    party = np.zeros((nb, ep.party, L.NPE), dtype=np.int64)
     if inputs.battlefield is not None:  # every scene on the same hex grid
-        _run(inputs, BG.simulate_episode_blocks_grid, ep.offsets, ep.party, ep.recover,
+        _run(inputs, HX.simulate_episode_blocks_grid, ep.offsets, ep.party, ep.recover,
              np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights,
-             scene_hist, side_curve, comb_curve, cc, party, BG.field_arrays(inputs.battlefield))
+             scene_hist, side_curve, comb_curve, cc, party, HX.field_arrays(inputs.battlefield))
     else:
-        _run(inputs, K.simulate_episode_blocks, ep.offsets, ep.party, ep.recover,
+        _run(inputs, EP.simulate_episode_blocks, ep.offsets, ep.party, ep.recover,
              np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights, scene_hist,
              side_curve, comb_curve, cc, party)
     registry.check(cc.sum(axis=0))
@@ -158,18 +161,18 @@ def _reduce_episode(inputs: Inputs, raw: dict) -> dict:
     ep = inputs.episode
     f = raw["fights"].sum(axis=0)
     sf = raw["scene_fights"].sum(axis=0)
-    scene_side = K.standing_curves(raw["side_curve"].sum(axis=0))
-    scene_comb = K.standing_curves(raw["comb_curve"].sum(axis=0))
+    scene_side = CV.standing_curves(raw["side_curve"].sum(axis=0))
+    scene_comb = CV.standing_curves(raw["comb_curve"].sum(axis=0))
     first = slice(int(ep.offsets[0]), int(ep.offsets[1]))
     return {
         "outcomes": f[:3].copy(),
-        "rounds_sum": f[K.F_ROUNDS:K.F_ROUNDS + 1].copy(),
+        "rounds_sum": f[L.F_ROUNDS:L.F_ROUNDS + 1].copy(),
         "rounds_hist": raw["rounds_hist"].sum(axis=0),
         "side_curve": scene_side[0].copy(),
         "comb_curve": scene_comb[first].copy(),
-        "combatants": raw["cc"].sum(axis=0)[:, :K.NK],
+        "combatants": raw["cc"].sum(axis=0)[:, :L.NK],
         "scene_outcomes": sf[:, :3].copy(),
-        "scene_rounds_sum": sf[:, K.F_ROUNDS].copy(),
+        "scene_rounds_sum": sf[:, L.F_ROUNDS].copy(),
         "scene_rounds_hist": raw["scene_hist"].sum(axis=0),
         "scene_side_curve": scene_side,
         "scene_comb_curve": scene_comb,
@@ -193,35 +196,35 @@ def trials(inputs: Inputs, start: int, count: int, key) -> dict:
         raw = _play_fight(inputs, start, count, key, count, None)
         rows = _first_side_girls(inputs.comb)
         per = raw["cc"][:, rows, :]  # [count, girls, NDYN]
-        out = (per[:, :, K.K_KO_TRIALS] > 0).sum(axis=1)
+        out = (per[:, :, L.K_KO_TRIALS] > 0).sum(axis=1)
     else:
         raw = _play_episode(inputs, start, count, key, count)
         ep = inputs.episode
         rows = np.concatenate([np.arange(ep.party) + int(o) for o in ep.offsets[:-1]])
         per = raw["cc"][:, rows, :]
         # a girl is counted once however many scenes she dropped in
-        ko = per[:, :, K.K_KO_TRIALS].reshape(count, ep.n_scenes, ep.party)
+        ko = per[:, :, L.K_KO_TRIALS].reshape(count, ep.n_scenes, ep.party)
         out = (ko.max(axis=1) > 0).sum(axis=1)
         # standing at the end of the last scene the episode reached
         played = raw["scene_fights"][:, :, :3].sum(axis=2) > 0  # [count, S]
         last = ep.n_scenes - 1 - np.argmax(played[:, ::-1], axis=1)
-        st = per[:, :, K.K_STANDING_END].reshape(count, ep.n_scenes, ep.party)
+        st = per[:, :, L.K_STANDING_END].reshape(count, ep.n_scenes, ep.party)
         standing = st[np.arange(count), last].sum(axis=1)
     f = raw["fights"]
     if inputs.episode is None:
-        standing = per[:, :, K.K_STANDING_END].sum(axis=1)
+        standing = per[:, :, L.K_STANDING_END].sum(axis=1)
     return {
         "outcome": np.argmax(f[:, :3], axis=1).astype(np.int8),
-        "rounds": f[:, K.F_ROUNDS].astype(np.int32),
+        "rounds": f[:, L.F_ROUNDS].astype(np.int32),
         "girls_out": out.astype(np.int16),
-        "girls_dead": per[:, :, K.K_DEATHS].sum(axis=1).astype(np.int16),
+        "girls_dead": per[:, :, L.K_DEATHS].sum(axis=1).astype(np.int16),
         "girls_standing": standing.astype(np.int16),
     }
 
 
 def _first_side_girls(comb) -> np.ndarray:
     """Rows of the first side's magical girls (not monsters, minions or witches)."""
-    return np.flatnonzero((comb[:, K.C_SIDE] == 0) & (comb[:, K.C_MONSTER] == 0))
+    return np.flatnonzero((comb[:, L.C_SIDE] == 0) & (comb[:, L.C_MONSTER] == 0))
 
 
 def summarize(counters: dict, inputs: Inputs, variant: str) -> dict:

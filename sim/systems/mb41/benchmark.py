@@ -25,7 +25,9 @@ import numpy as np
 from sim._jit import jit
 from sim.rng import STATE_WORDS, next_u64, seed_stream
 
-from . import kernel as K
+from . import fight as FI
+from . import layout as L
+from . import state as ST
 from .world import WORLD_WORDS, pack
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -43,20 +45,20 @@ def _fights_counting(comb, rules, key, count, field):
     n = comb.shape[0]
     bf = field.copy()
     wbuf = np.zeros(WORLD_WORDS, dtype=np.int64)
-    cap = rules[K.R_ROUND_CAP]
-    dyn = np.zeros((n, K.NDYN), dtype=np.int64)
+    cap = rules[L.R_ROUND_CAP]
+    dyn = np.zeros((n, L.NDYN), dtype=np.int64)
     order = np.zeros(n, dtype=np.int64)
     ikey = np.zeros(n, dtype=np.int64)
-    streams = np.zeros((K.NS, STATE_WORDS), dtype=np.uint64)
+    streams = np.zeros((L.NS, STATE_WORDS), dtype=np.uint64)
     side_curve = np.zeros((2, 2, cap + 1), dtype=np.int64)
     comb_curve = np.zeros((n, 2, cap + 1), dtype=np.int64)
     draws = 0
     for t in range(count):
-        for p in range(K.NS):
+        for p in range(L.NS):
             seed_stream(streams[p], key, t, p)
-        K.reset(comb, rules, dyn)
-        K.fight_on(order, ikey, side_curve, comb_curve, pack(comb, rules, dyn, streams, bf, wbuf))
-        for p in range(K.NS):
+        ST.reset(comb, rules, dyn)
+        FI.fight_on(order, ikey, side_curve, comb_curve, pack(comb, rules, dyn, streams, bf, wbuf))
+        for p in range(L.NS):
             draws += np.int64(streams[p, 7])
     return draws
 
@@ -76,7 +78,7 @@ def run(quick: bool = False) -> dict:
     from sim.rng import stream_key
     from sim.scenario import load_scenario
 
-    from . import battle_grid as BG
+    from . import hex as HX
     from . import simulate
 
     q = 1 if quick else 0
@@ -92,7 +94,7 @@ def run(quick: bool = False) -> dict:
             inputs = inp
 
     m = SIZES["single"][q]
-    field = BG.field_arrays(inputs.battlefield)
+    field = HX.field_arrays(inputs.battlefield)
     _fights_counting(inputs.comb, inputs.rules, np.uint64(key), 100, field)
     box = {}
 

@@ -5,7 +5,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import kernel as K
+from . import codes as E
+from . import layout as L
 from . import catalog, policies, talent_edits, talents
 from .rules import ASSUMPTIONS, RULES, monster_resolve
 from .schema import MAX_BONDS, STATS, Scenario
@@ -63,7 +64,7 @@ class Inputs:
 
     @property
     def round_cap(self) -> int:
-        return int(self.rule_table[K.R_ROUND_CAP])
+        return int(self.rule_table[L.R_ROUND_CAP])
 
     @property
     def n(self) -> int:
@@ -143,7 +144,7 @@ def _compile_fight(scenario: Scenario) -> Inputs:
     n_listed = len(members)
     spawns = _reserve_rows(scenario, resolved, members, names)
     n = len(members)
-    comb = np.zeros((n, K.NC), dtype=np.int64)
+    comb = np.zeros((n, L.NC), dtype=np.int64)
     notes: list[str] = []
     slot_names: list[list[str]] = []
     uses_monster_defaults: set[str] = set()
@@ -156,9 +157,9 @@ def _compile_fight(scenario: Scenario) -> Inputs:
         from .deploy import layout
 
         battlefield, cells = layout(scenario, scenario.battlefield_spec())
-        comb[:, K.C_CELL] = list(cells) + [-1] * (n - n_listed)  # reserve rows hold no hex until they appear
+        comb[:, L.C_CELL] = list(cells) + [-1] * (n - n_listed)  # reserve rows hold no hex until they appear
         if resolved["talent_ranges"] == "unlimited":
-            comb[:, K.C_TREACH:K.C_TREACH + K.MAXT] = -1
+            comb[:, L.C_TREACH:L.C_TREACH + L.MAXT] = -1
     elif scenario.battlefield is not None:
         notes.append("the battlefield is not used: rules grid is none (theatre of the mind)")
     for name in sorted(uses_monster_defaults):
@@ -177,33 +178,33 @@ def _member_row(row: np.ndarray, i: int, s: int, m, resolved: dict, notes: list,
     damage bonuses by kind (:func:`_kind_columns`), talents, policy."""
     stats = m.role_stats()
     roles = m.role_map()
-    row[K.C_SIDE] = s
-    row[K.C_MONSTER] = K.WITCH if m.kind == "witch" else int(m.kind != "girl")  # no revive, no personal overcharge
-    row[K.C_ATT] = stats["attack"]
-    row[K.C_DEF] = stats["defence"]
-    row[K.C_SUP] = stats["support"]
-    row[K.C_RA] = _STAT_INDEX[roles["attack"]]
-    row[K.C_RD] = _STAT_INDEX[roles["defence"]]
-    row[K.C_RS] = _STAT_INDEX[roles["support"]]
-    row[K.C_PDEF] = -1
+    row[L.C_SIDE] = s
+    row[L.C_MONSTER] = E.WITCH if m.kind == "witch" else int(m.kind != "girl")  # no revive, no personal overcharge
+    row[L.C_ATT] = stats["attack"]
+    row[L.C_DEF] = stats["defence"]
+    row[L.C_SUP] = stats["support"]
+    row[L.C_RA] = _STAT_INDEX[roles["attack"]]
+    row[L.C_RD] = _STAT_INDEX[roles["defence"]]
+    row[L.C_RS] = _STAT_INDEX[roles["support"]]
+    row[L.C_PDEF] = -1
     res, extra = _kind_columns(row, m, resolved, defaults)
     bonus = resolved["melee_bonus"] if m.attack_kind == "melee" else resolved["ranged_bonus"]
-    row[K.C_RES] = res
-    row[K.C_DMG] = bonus + extra
-    row[K.C_MELEE_DMG] = resolved["melee_bonus"] + extra
-    row[K.C_RANGED_DMG] = resolved["ranged_bonus"] + extra
-    row[K.C_FORM] = int(m.attack_kind == "ranged")
-    row[K.C_CELL] = -1
-    row[K.C_TEN] = m.tenacity
-    row[K.C_ORDER] = i
+    row[L.C_RES] = res
+    row[L.C_DMG] = bonus + extra
+    row[L.C_MELEE_DMG] = resolved["melee_bonus"] + extra
+    row[L.C_RANGED_DMG] = resolved["ranged_bonus"] + extra
+    row[L.C_FORM] = int(m.attack_kind == "ranged")
+    row[L.C_CELL] = -1
+    row[L.C_TEN] = m.tenacity
+    row[L.C_ORDER] = i
     _talent_columns(row, m, resolved, notes)
     policies.encode(m.policy, resolved["burst_at"], m.attack_kind, row)
-    row[K.P_PLACE] = _start_place(s, m, resolved)
-    if row[K.P_SORCERY] != K.SORCERY_NEVER:
+    row[L.P_PLACE] = _start_place(s, m, resolved)
+    if row[L.P_SORCERY] != E.SORCERY_NEVER:
         if m.kind == "girl":
-            row[K.C_TMASK] |= 1 << K.E_SORCERY  # her turn reaches the talent code that casts
+            row[L.C_TMASK] |= 1 << E.E_SORCERY  # her turn reaches the talent code that casts
         else:
-            row[K.P_SORCERY] = K.SORCERY_NEVER
+            row[L.P_SORCERY] = E.SORCERY_NEVER
             notes.append(f"{m.name}: only magical girls cast sorcery in battle; its sorcery policy is ignored")
 
 
@@ -216,17 +217,17 @@ def _kind_columns(row: np.ndarray, m, resolved: dict, defaults: set) -> tuple[in
     pool and damage bonus (rules' defaults, recorded in ``defaults``); a girl: Boost
     uses, starting overcharge, bonds."""
     if m.kind == "minion":
-        row[K.C_PDEF] = m.passive_defence
-        row[K.C_POOL] = 0
-        row[K.C_BOOSTS] = 0
+        row[L.C_PDEF] = m.passive_defence
+        row[L.C_POOL] = 0
+        row[L.C_BOOSTS] = 0
         return m.hp, 0
     if m.kind == "witch":
         cap = 10 if m.pool_cap is None else m.pool_cap
         start = (cap if resolved["witch_pool_start"] == "full" else 0) if m.overcharge_pool is None \
             else m.overcharge_pool
-        row[K.C_POOL] = start
-        row[K.C_POOL_CAP] = cap
-        row[K.C_BOOSTS] = 0
+        row[L.C_POOL] = start
+        row[L.C_POOL_CAP] = cap
+        row[L.C_BOOSTS] = 0
         return (resolved["resolve"] if m.resolve is None else m.resolve), 0
     if m.kind == "monster":
         if m.resolve is not None:
@@ -239,15 +240,15 @@ def _kind_columns(row: np.ndarray, m, resolved: dict, defaults: set) -> tuple[in
         if m.overcharge_pool is None:
             defaults.add("monster_oc_pool")
         extra = resolved["monster_damage_bonus"] if m.damage_bonus is None else m.damage_bonus
-        row[K.C_POOL] = resolved["monster_oc_pool"] if m.overcharge_pool is None else m.overcharge_pool
-        row[K.C_BOOSTS] = 0
+        row[L.C_POOL] = resolved["monster_oc_pool"] if m.overcharge_pool is None else m.overcharge_pool
+        row[L.C_BOOSTS] = 0
         return res, extra
-    row[K.C_BOOSTS] = resolved["boost_uses"]
-    row[K.C_OC0 + 0] = m.overcharge.heart
-    row[K.C_OC0 + 1] = m.overcharge.fury
-    row[K.C_OC0 + 2] = m.overcharge.judgment
+    row[L.C_BOOSTS] = resolved["boost_uses"]
+    row[L.C_OC0 + 0] = m.overcharge.heart
+    row[L.C_OC0 + 1] = m.overcharge.fury
+    row[L.C_OC0 + 2] = m.overcharge.judgment
     for b, rank in enumerate(m.bond_ranks()):
-        row[K.C_BOND + b] = rank
+        row[L.C_BOND + b] = rank
     return (resolved["resolve"] if m.resolve is None else m.resolve), 0
 
 
@@ -258,20 +259,20 @@ def _talent_columns(row: np.ndarray, m, resolved: dict, notes: list) -> None:
     role_stat = {r: _STAT_INDEX[st] for r, st in m.role_map().items()}
     talents.fill_slots(row, list(m.talents), role_stat, minion=m.kind == "minion", uses=m.talent_uses)
     if m.kind != "minion":
-        for k in range(K.MAXT):  # Burst Attack (area_attack, shape line): its cost is a rule (A31)
-            if row[K.C_TCODE + k] == K.E_AREA_ATTACK and row[K.C_TP1 + k] == 0:
-                row[K.C_TCOST + k] = resolved["burst_attack_cost"]
-    if (int(row[K.C_TMASK]) >> K.E_MID_CHILDAN) & 1:
+        for k in range(L.MAXT):  # Burst Attack (area_attack, shape line): its cost is a rule (A31)
+            if row[L.C_TCODE + k] == E.E_AREA_ATTACK and row[L.C_TP1 + k] == 0:
+                row[L.C_TCOST + k] = resolved["burst_attack_cost"]
+    if (int(row[L.C_TMASK]) >> E.E_MID_CHILDAN) & 1:
         # Mid-Childan System (L1669): no +2 melee damage bonus
-        row[K.C_MELEE_DMG] -= resolved["melee_bonus"]
-        if row[K.C_FORM] == 0:
-            row[K.C_DMG] -= resolved["melee_bonus"]
-    if (int(row[K.C_TMASK]) >> K.E_BELKAN) & 1 and row[K.C_FORM] == 1:
+        row[L.C_MELEE_DMG] -= resolved["melee_bonus"]
+        if row[L.C_FORM] == 0:
+            row[L.C_DMG] -= resolved["melee_bonus"]
+    if (int(row[L.C_TMASK]) >> E.E_BELKAN) & 1 and row[L.C_FORM] == 1:
         # Belkan System (L1675): no ranged attacks
-        row[K.C_FORM] = 0
-        row[K.C_DMG] += resolved["melee_bonus"] - resolved["ranged_bonus"]
+        row[L.C_FORM] = 0
+        row[L.C_DMG] += resolved["melee_bonus"] - resolved["ranged_bonus"]
         notes.append(f"{m.name} has Belkan System: she attacks in melee (attack_kind ranged ignored)")
-    row[K.C_RANGED_HI] = ranged_reach(row, resolved["ranged_range"][1])
+    row[L.C_RANGED_HI] = ranged_reach(row, resolved["ranged_range"][1])
 
 
 def _finish_rows(comb: np.ndarray, members: list, spawns: dict, resolved: dict) -> None:
@@ -279,24 +280,24 @@ def _finish_rows(comb: np.ndarray, members: list, spawns: dict, resolved: dict) 
     Creation's rate, side masks, Undying Brood, who may intercept for whom."""
     n = comb.shape[0]
     for i, (kind, by) in spawns.items():
-        comb[i, K.C_SPAWN_KIND] = kind
-        comb[i, K.C_SPAWN_BY] = by
-        if kind == K.SPAWN_COPY:  # the enemies' targeting sees the copy as her (A53, marionette_decoy)
-            comb[i, K.C_RA:K.C_RS + 1] = comb[by, K.C_RA:K.C_RS + 1]  # its sixes are her stats' (gain_overcharge)
+        comb[i, L.C_SPAWN_KIND] = kind
+        comb[i, L.C_SPAWN_BY] = by
+        if kind == E.SPAWN_COPY:  # the enemies' targeting sees the copy as her (A53, marionette_decoy)
+            comb[i, L.C_RA:L.C_RS + 1] = comb[by, L.C_RA:L.C_RS + 1]  # its sixes are her stats' (gain_overcharge)
             decoy = 1 + ("random", "copy", "girl").index(resolved["marionette_decoy"])
             for j in range(n):
-                if comb[j, K.C_SIDE] != comb[i, K.C_SIDE]:
-                    comb[j, K.C_FOE_COPIES] = decoy
+                if comb[j, L.C_SIDE] != comb[i, L.C_SIDE]:
+                    comb[j, L.C_FOE_COPIES] = decoy
     for i, (s, m) in enumerate(members):  # Minion Creation: at most its spread per turn (L1985)
-        for k in range(K.MAXT):
-            if comb[i, K.C_TCODE + k] == K.E_MINION_CREATION:
-                comb[i, K.C_TP1 + k] = m.spread if m.spread is not None else 1
+        for k in range(L.MAXT):
+            if comb[i, L.C_TCODE + k] == E.E_MINION_CREATION:
+                comb[i, L.C_TP1 + k] = m.spread if m.spread is not None else 1
     _side_effects(comb)
     _brood_minions(comb)
     for i in range(n):  # allies who may intercept for her (minions never do; nor rows absent at the start)
-        comb[i, K.C_COVER] = sum(1 for j in range(n) if j != i and comb[j, K.C_SIDE] == comb[i, K.C_SIDE]
-                                 and comb[j, K.C_PDEF] < 0 and comb[j, K.P_INTERCEPT] >= 0
-                                 and comb[j, K.C_SPAWN_KIND] == 0)
+        comb[i, L.C_COVER] = sum(1 for j in range(n) if j != i and comb[j, L.C_SIDE] == comb[i, L.C_SIDE]
+                                 and comb[j, L.C_PDEF] < 0 and comb[j, L.P_INTERCEPT] >= 0
+                                 and comb[j, L.C_SPAWN_KIND] == 0)
 
 def _reserve_rows(scenario: Scenario, resolved: dict, members: list, names: list) -> dict:
     """Append the reserve rows (combatants absent at the start that appear
@@ -333,7 +334,7 @@ def _reserve_rows(scenario: Scenario, resolved: dict, members: list, names: list
             nm = f"{m.name}'s minion {k + 1}"
             members.append((s, Member.model_validate({**block, "name": nm[:60]})))
             names.append(nm)
-            out[len(members) - 1] = (K.SPAWN_MINION, i)
+            out[len(members) - 1] = (E.SPAWN_MINION, i)
     for i, (s, m) in enumerate(listed):  # Marionette (L1831-1834): her copy, on her side
         if not talent_edits.has_mechanic(m.talents, "marionette"):
             continue
@@ -343,7 +344,7 @@ def _reserve_rows(scenario: Scenario, resolved: dict, members: list, names: list
             "name": nm[:60], "kind": "monster", **stats, "resolve": 1, "damage_bonus": 0, "overcharge_pool": 0,
             "attack_kind": m.attack_kind, "policy": {"intercept": "never"}})))
         names.append(nm)
-        out[len(members) - 1] = (K.SPAWN_COPY, i)
+        out[len(members) - 1] = (E.SPAWN_COPY, i)
     if resolved["heart_burst"] == "spawn" and resolved["bursts"] == "play":
         for i, (s, m) in enumerate(listed):
             if m.kind != "girl":
@@ -357,7 +358,7 @@ def _reserve_rows(scenario: Scenario, resolved: dict, members: list, names: list
                 "name": nm[:60], "kind": "monster", **stats, "spread": resolved["heart_creature_spread"],
                 "power_level": resolved["heart_creature_power"], "attack_kind": m.attack_kind})))
             names.append(nm)
-            out[len(members) - 1] = (K.SPAWN_HEART, i)
+            out[len(members) - 1] = (E.SPAWN_HEART, i)
     return out
 
 
@@ -366,12 +367,12 @@ def ranged_reach(row, far) -> int:
     ``ranged_range``'s far end ``far``; Mid-Childan System (L1669-1673) its ``range`` (4, "your
     maximum range becomes 4 instead of 3"; 0 keeps ``far``); Belkan System (L1675-1678) 0:
     "you can no longer perform ranged attacks"."""
-    for k in range(K.MAXT):
-        code = int(row[K.C_TCODE + k])
-        if code == K.E_BELKAN:
+    for k in range(L.MAXT):
+        code = int(row[L.C_TCODE + k])
+        if code == E.E_BELKAN:
             return 0
-        if code == K.E_MID_CHILDAN and int(row[K.C_TP1 + k]) > 0:
-            far = int(row[K.C_TP1 + k])
+        if code == E.E_MID_CHILDAN and int(row[L.C_TP1 + k]) > 0:
+            far = int(row[L.C_TP1 + k])
     return far
 
 
@@ -403,43 +404,43 @@ def _side_effects(comb: np.ndarray) -> None:
         fear = 0
         side_mask = side_mask2 = foe_mask = 0
         for j in range(n):
-            if comb[j, K.C_SIDE] != comb[i, K.C_SIDE]:
-                foe_mask |= int(comb[j, K.C_TMASK])
-            if comb[j, K.C_SIDE] == comb[i, K.C_SIDE]:
-                side_mask |= int(comb[j, K.C_TMASK])
-                side_mask2 |= int(comb[j, K.C_TMASK2])
-                if j != i and comb[j, K.C_SPAWN_KIND] == 0:
-                    fear -= _aura(comb, j, K.E_COURAGE)
-            elif comb[j, K.C_SPAWN_KIND] == 0:  # a reserve row's aura is not there at the start
-                fear += _aura(comb, j, K.E_FEAR_AURA)
-        comb[i, K.C_FEAR0] = fear
-        comb[i, K.C_SIDEMASK] = side_mask
-        comb[i, K.C_SIDEMASK2] = side_mask2
-        comb[i, K.C_FOEMASK] = foe_mask
+            if comb[j, L.C_SIDE] != comb[i, L.C_SIDE]:
+                foe_mask |= int(comb[j, L.C_TMASK])
+            if comb[j, L.C_SIDE] == comb[i, L.C_SIDE]:
+                side_mask |= int(comb[j, L.C_TMASK])
+                side_mask2 |= int(comb[j, L.C_TMASK2])
+                if j != i and comb[j, L.C_SPAWN_KIND] == 0:
+                    fear -= _aura(comb, j, E.E_COURAGE)
+            elif comb[j, L.C_SPAWN_KIND] == 0:  # a reserve row's aura is not there at the start
+                fear += _aura(comb, j, E.E_FEAR_AURA)
+        comb[i, L.C_FEAR0] = fear
+        comb[i, L.C_SIDEMASK] = side_mask
+        comb[i, L.C_SIDEMASK2] = side_mask2
+        comb[i, L.C_FOEMASK] = foe_mask
     all_mask = 0
     for j in range(n):
-        all_mask |= int(comb[j, K.C_TMASK])
-    comb[:, K.C_ALLMASK] = all_mask  # field-wide talents (Lashing Ground) seen by everyone
+        all_mask |= int(comb[j, L.C_TMASK])
+    comb[:, L.C_ALLMASK] = all_mask  # field-wide talents (Lashing Ground) seen by everyone
 
 
 def _brood_minions(comb: np.ndarray) -> None:
     """Undying Brood (L1999) divides the monster's Resolve by its side's
     minions at the start of the battle: P1 of its slot (at least 1)."""
-    minions = [int(((comb[:, K.C_SIDE] == side) & (comb[:, K.C_PDEF] >= 0) & (comb[:, K.C_SPAWN_KIND] == 0)).sum())
+    minions = [int(((comb[:, L.C_SIDE] == side) & (comb[:, L.C_PDEF] >= 0) & (comb[:, L.C_SPAWN_KIND] == 0)).sum())
                for side in (0, 1)]
     for i in range(comb.shape[0]):
-        for s in range(K.MAXT):
-            if comb[i, K.C_TCODE + s] == K.E_BROOD:
-                comb[i, K.C_TP1 + s] = max(1, minions[int(comb[i, K.C_SIDE])])
+        for s in range(L.MAXT):
+            if comb[i, L.C_TCODE + s] == E.E_BROOD:
+                comb[i, L.C_TP1 + s] = max(1, minions[int(comb[i, L.C_SIDE])])
 
 
 def _aura(comb: np.ndarray, j: int, code: int) -> int:
     """Sum of P1 over combatant ``j``'s slots holding aura ``code``."""
-    mask, bit = (int(comb[j, K.C_TMASK]), code) if code < K.E_MORE else (int(comb[j, K.C_TMASK2]), code - 64)
+    mask, bit = (int(comb[j, L.C_TMASK]), code) if code < E.E_MORE else (int(comb[j, L.C_TMASK2]), code - 64)
     if not (mask >> bit) & 1:
         return 0
-    return sum(int(comb[j, K.C_TP1 + s]) for s in range(K.MAXT) if comb[j, K.C_TCODE + s] == code)
+    return sum(int(comb[j, L.C_TP1 + s]) for s in range(L.MAXT) if comb[j, L.C_TCODE + s] == code)
 
 
 assert set(ASSUMPTIONS) <= set(RULES.names())
-assert MAX_BONDS == K.MAXB
+assert MAX_BONDS == L.MAXB

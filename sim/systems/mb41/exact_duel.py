@@ -28,7 +28,7 @@ import numpy as np
 
 from sim.exact import DEFAULT_DEPTH, joint_total_maxima
 
-from . import kernel as K
+from . import codes as E
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ def attack_damage(a: Fighter, d: Fighter, a_boost: int, d_boost: int, *, damage_
     pj = ap[:, None] * dp[None, :]
     shift = six_damage * AS - defender_six_damage * DS + a.dmg_bonus
     if boost_flat:
-        shift = shift + K.BOOST_FLAT_DAMAGE * (a_boost - d_boost)
+        shift = shift + E.BOOST_FLAT_DAMAGE * (a_boost - d_boost)
     # damage dice: plain sum of damage_dice d6
     dmg_die = np.zeros(6 * damage_dice + 1)
     dmg_die[0] = 1.0

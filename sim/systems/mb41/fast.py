@@ -39,33 +39,38 @@ from sim.rng import STATE_WORDS, seed_stream, seed_stream_inline
 
 from sim.systems import duel_shape
 
-from . import kernel as K
+from . import codes as E
+from . import damage as DM
+from . import fight as FI
+from . import layout as L
+from . import overcharge as OC
+from . import state as ST
 from .world import WORLD_WORDS, keep, no_field, pack, unpack
 
 
 def eligible(inputs) -> list[str]:
     """Why ``inputs`` cannot take the duel fast path; empty if it can."""
     comb, pol, rules = inputs.comb, inputs.pol, inputs.rule_table
-    why = duel_shape(comb[:, K.C_SIDE])
-    if int(rules[K.R_DEFEAT]) != 0:
+    why = duel_shape(comb[:, L.C_SIDE])
+    if int(rules[L.R_DEFEAT]) != 0:
         why.append("defeat all_down")
-    if int(rules[K.R_GRID]) != 0:
+    if int(rules[L.R_GRID]) != 0:
         why.append("no grid (grid none)")
-    if int(rules[K.R_POSITIONS]) != 0:
+    if int(rules[L.R_POSITIONS]) != 0:
         why.append("no positions (positions 0)")
     for i in range(comb.shape[0]):
-        if comb[i, K.C_TMASK] != 0 or np.any(comb[i, K.C_TCODE:K.C_TCODE + K.MAXT] != 0):
+        if comb[i, L.C_TMASK] != 0 or np.any(comb[i, L.C_TCODE:L.C_TCODE + L.MAXT] != 0):
             why.append("no talents")
-        if comb[i, K.C_PDEF] >= 0:
+        if comb[i, L.C_PDEF] >= 0:
             why.append("no passive defence (minions)")
-        if comb[i, K.C_MONSTER] == K.WITCH:
+        if comb[i, L.C_MONSTER] == E.WITCH:
             why.append("no witches")
-        if comb[i, K.C_SPAWN_KIND] != 0:
+        if comb[i, L.C_SPAWN_KIND] != 0:
             why.append("no combatants appearing mid-fight")
-        if int(rules[K.R_PASSIVE_DEFENCE]) >= 0 and pol[i, K.P_PASSIVE] != 0:
+        if int(rules[L.R_PASSIVE_DEFENCE]) >= 0 and pol[i, L.P_PASSIVE] != 0:
             why.append("no passive defence (draft)")
-        can_boost = comb[i, K.C_MONSTER] == 0 and comb[i, K.C_BOOSTS] > 0
-        if can_boost and pol[i, K.P_BOOST] != K.BOOST_NEVER:
+        can_boost = comb[i, L.C_MONSTER] == 0 and comb[i, L.C_BOOSTS] > 0
+        if can_boost and pol[i, L.P_BOOST] != E.BOOST_NEVER:
             why.append("no Boost")
     return sorted(set(why))
 
@@ -121,22 +126,22 @@ def _flush(c, gain_a, gain_d, spent, comb, dyn):
     """Put overcharge gained (``gain_a`` on the Attack-role stat, ``gain_d``
     on the Defence-role stat) and pool spent since the last flush into
     ``dyn`` (state and counters), as :func:`.kernel.gain_overcharge` would have."""
-    ra = comb[c, K.C_RA]
-    rd = comb[c, K.C_RD]
-    dyn[c, K.D_OC + ra] += gain_a
-    dyn[c, K.K_OC_GAIN + ra] += gain_a
-    dyn[c, K.D_OC + rd] += gain_d
-    dyn[c, K.K_OC_GAIN + rd] += gain_d
-    dyn[c, K.D_POOL] -= spent
-    dyn[c, K.K_POOL_SPENT] += spent
+    ra = comb[c, L.C_RA]
+    rd = comb[c, L.C_RD]
+    dyn[c, L.D_OC + ra] += gain_a
+    dyn[c, L.K_OC_GAIN + ra] += gain_a
+    dyn[c, L.D_OC + rd] += gain_d
+    dyn[c, L.K_OC_GAIN + rd] += gain_d
+    dyn[c, L.D_POOL] -= spent
+    dyn[c, L.K_POOL_SPENT] += spent
 
 
 @kernel(inline="always")
 def _room(c, role_col, comb, rules, dyn):
     """Overcharge a girl can still gain on a role's stat before ``burst_at``."""
-    if comb[c, K.C_MONSTER] != 0:
+    if comb[c, L.C_MONSTER] != 0:
         return np.int64(1) << 40
-    return rules[K.R_BURST_AT] - dyn[c, K.D_OC + comb[c, role_col]]
+    return rules[L.R_BURST_AT] - dyn[c, L.D_OC + comb[c, role_col]]
 
 
 @kernel
@@ -145,8 +150,8 @@ def _bursts(c, comb, rules, dyn):
     rare path). With ``bursts: play`` a burst it counts (``D_BURST_TRIAL``)
     marks the trial for a replay on the general kernel (:func:`_replay`): up
     to that burst both kernels played the same fight."""
-    if comb[c, K.C_MONSTER] == 0:
-        K.count_bursts(c, comb, rules, dyn)
+    if comb[c, L.C_MONSTER] == 0:
+        OC.count_bursts(c, comb, rules, dyn)
 
 
 @kernel(inline="always")
@@ -155,7 +160,7 @@ def _burst_seen(dyn):
     seen = False
     for j in range(2):
         for s in range(3):
-            if dyn[j, K.D_BURST_TRIAL + s] != 0:
+            if dyn[j, L.D_BURST_TRIAL + s] != 0:
                 seen = True
     return seen
 
@@ -166,10 +171,10 @@ def _replay(order, ikey, key, trial, side_curve, comb_curve, w):
     :func:`.kernel.simulate_blocks` plays it): a duel in which a burst
     plays (``bursts: play``). Returns ``(outcome, rounds)``."""
     comb, rules, dyn, streams, bf = unpack(w)
-    for p in range(K.NS):
+    for p in range(L.NS):
         seed_stream(streams[p], key, trial, p)
-    K.reset(comb, rules, dyn)
-    return K.fight(order, ikey, side_curve, comb_curve, w)
+    ST.reset(comb, rules, dyn)
+    return FI.fight(order, ikey, side_curve, comb_curve, w)
 
 
 @kernel
@@ -177,12 +182,12 @@ def _drop(t, chk, dmg_st, w):
     """:func:`.kernel.dropped` with the duel's own check and damage streams."""
     comb, rules, dyn, streams, bf = unpack(w)
     for k in range(STATE_WORDS):
-        streams[K.S_CHECK, k] = chk[k]
-        streams[K.S_DAMAGE, k] = dmg_st[k]
-    K.dropped(t, w)
+        streams[L.S_CHECK, k] = chk[k]
+        streams[L.S_DAMAGE, k] = dmg_st[k]
+    DM.dropped(t, w)
     for k in range(STATE_WORDS):
-        chk[k] = streams[K.S_CHECK, k]
-        dmg_st[k] = streams[K.S_DAMAGE, k]
+        chk[k] = streams[L.S_CHECK, k]
+        dmg_st[k] = streams[L.S_DAMAGE, k]
 
 
 @kernel(forceinline=True)
@@ -206,8 +211,8 @@ def _resync(c0, c1, first, ga0, gd0, sp0, ga1, gd1, sp1, comb, rules, dyn):
     _flush(c1, ga1, gd1, sp1, comb, dyn)
     _bursts(first, comb, rules, dyn)
     _bursts(c0 + c1 - first, comb, rules, dyn)
-    return (_room(c0, K.C_RA, comb, rules, dyn), _room(c0, K.C_RD, comb, rules, dyn),
-            _room(c1, K.C_RA, comb, rules, dyn), _room(c1, K.C_RD, comb, rules, dyn))
+    return (_room(c0, L.C_RA, comb, rules, dyn), _room(c0, L.C_RD, comb, rules, dyn),
+            _room(c1, L.C_RA, comb, rules, dyn), _room(c1, L.C_RD, comb, rules, dyn))
 
 
 @kernel
@@ -217,8 +222,8 @@ def _drop_synced(c0, c1, loser, res0, res1, ga0, gd0, sp0, ga1, gd1, sp1, chk, d
     comb, rules, dyn, streams, bf = unpack(w)
     _flush(c0, ga0, gd0, sp0, comb, dyn)
     _flush(c1, ga1, gd1, sp1, comb, dyn)
-    dyn[c0, K.D_RES] = res0
-    dyn[c1, K.D_RES] = res1
+    dyn[c0, L.D_RES] = res0
+    dyn[c1, L.D_RES] = res1
     _drop(loser, chk, dmg_st, w)
     _bursts(1 - loser, comb, rules, dyn)
     _bursts(loser, comb, rules, dyn)
@@ -251,43 +256,43 @@ def duel(order, ikey, start_bursts, chk, dmg_st, w):
     path changed ``dyn``'s counters (else they are still the starting ones).
     """
     comb, rules, dyn, streams, bf = unpack(w)
-    cap = rules[K.R_ROUND_CAP]
+    cap = rules[L.R_ROUND_CAP]
     scripted = dmg_st[6] != 0
-    six_cost = rules[K.R_MONSTER_SIX_COST]
-    full_tie = np.int64(rules[K.R_FULL_TIE] == 1)
-    six_dmg = rules[K.R_SIX_DAMAGE]
-    def_six_dmg = rules[K.R_DEFENDER_SIX_DAMAGE]
-    min_dmg = rules[K.R_MIN_DAMAGE]
-    ndice = rules[K.R_DAMAGE_DICE]
+    six_cost = rules[L.R_MONSTER_SIX_COST]
+    full_tie = np.int64(rules[L.R_FULL_TIE] == 1)
+    six_dmg = rules[L.R_SIX_DAMAGE]
+    def_six_dmg = rules[L.R_DEFENDER_SIX_DAMAGE]
+    min_dmg = rules[L.R_MIN_DAMAGE]
+    ndice = rules[L.R_DAMAGE_DICE]
     synced = start_bursts  # dyn's counters are no longer the starting ones
     if start_bursts:  # a girl may start the scene at or over the threshold
         for j in range(2):
             _bursts(j, comb, rules, dyn)
-    if rules[K.R_INITIATIVE] != 1:
-        K.roll_initiative(comb, rules, streams[K.S_SETUP], order, ikey)
+    if rules[L.R_INITIATIVE] != 1:
+        FI.roll_initiative(comb, rules, streams[L.S_SETUP], order, ikey)
     c0 = order[0]
     c1 = 1 - c0
-    att0 = comb[c0, K.C_ATT]
-    att1 = comb[c1, K.C_ATT]
-    def0 = comb[c0, K.C_DEF]
-    def1 = comb[c1, K.C_DEF]
-    bonus0 = comb[c0, K.C_DMG]
-    bonus1 = comb[c1, K.C_DMG]
-    mon0 = comb[c0, K.C_MONSTER] != 0
-    mon1 = comb[c1, K.C_MONSTER] != 0
-    same0 = np.int64(comb[c0, K.C_RA] == comb[c0, K.C_RD])
-    same1 = np.int64(comb[c1, K.C_RA] == comb[c1, K.C_RD])
-    res0 = dyn[c0, K.D_RES]
-    res1 = dyn[c1, K.D_RES]
-    pool0 = dyn[c0, K.D_POOL]
-    pool1 = dyn[c1, K.D_POOL]
-    room_a0 = _room(c0, K.C_RA, comb, rules, dyn)
-    room_d0 = _room(c0, K.C_RD, comb, rules, dyn)
-    room_a1 = _room(c1, K.C_RA, comb, rules, dyn)
-    room_d1 = _room(c1, K.C_RD, comb, rules, dyn)
+    att0 = comb[c0, L.C_ATT]
+    att1 = comb[c1, L.C_ATT]
+    def0 = comb[c0, L.C_DEF]
+    def1 = comb[c1, L.C_DEF]
+    bonus0 = comb[c0, L.C_DMG]
+    bonus1 = comb[c1, L.C_DMG]
+    mon0 = comb[c0, L.C_MONSTER] != 0
+    mon1 = comb[c1, L.C_MONSTER] != 0
+    same0 = np.int64(comb[c0, L.C_RA] == comb[c0, L.C_RD])
+    same1 = np.int64(comb[c1, L.C_RA] == comb[c1, L.C_RD])
+    res0 = dyn[c0, L.D_RES]
+    res1 = dyn[c1, L.D_RES]
+    pool0 = dyn[c0, L.D_POOL]
+    pool1 = dyn[c1, L.D_POOL]
+    room_a0 = _room(c0, L.C_RA, comb, rules, dyn)
+    room_d0 = _room(c0, L.C_RD, comb, rules, dyn)
+    room_a1 = _room(c1, L.C_RA, comb, rules, dyn)
+    room_d1 = _room(c1, L.C_RD, comb, rules, dyn)
     ga0 = gd0 = sp0 = ga1 = gd1 = sp1 = 0
     attacks0 = hits0 = dealt0 = attacks1 = hits1 = dealt1 = 0
-    outcome = K.F_DRAW
+    outcome = L.F_DRAW
     rounds = cap
     for r in range(1, cap + 1):
         # the first to act attacks the second
@@ -301,7 +306,7 @@ def duel(order, ikey, start_bursts, chk, dmg_st, w):
         hits0 += hit
         dealt0 += take
         if res1 == 0:
-            outcome = K.F_WIN if comb[c0, K.C_SIDE] == 0 else K.F_LOSS
+            outcome = L.F_WIN if comb[c0, L.C_SIDE] == 0 else L.F_LOSS
             rounds = r
             break
         if (ga0 + same0 * gd0 >= room_a0) | (gd1 + same1 * ga1 >= room_d1):
@@ -319,7 +324,7 @@ def duel(order, ikey, start_bursts, chk, dmg_st, w):
         hits1 += hit
         dealt1 += take
         if res0 == 0:
-            outcome = K.F_WIN if comb[c1, K.C_SIDE] == 0 else K.F_LOSS
+            outcome = L.F_WIN if comb[c1, L.C_SIDE] == 0 else L.F_LOSS
             rounds = r
             break
         if (ga1 + same1 * gd1 >= room_a1) | (gd0 + same0 * ga0 >= room_d0):
@@ -327,12 +332,12 @@ def duel(order, ikey, start_bursts, chk, dmg_st, w):
             ga0 = gd0 = sp0 = ga1 = gd1 = sp1 = 0
             synced = True
     ko = 0
-    if outcome != K.F_DRAW:
+    if outcome != L.F_DRAW:
         # the drop (L1420) and the bursts the general kernel checks after the
         # attack: the general kernel's code when a revive roll or a burst may
         # follow, else the caller counts the KO (and a monster's death)
         loser = c1 if res1 == 0 else c0
-        revives = (comb[loser, K.C_MONSTER] == 0) & (rules[K.R_REVIVE] != 0)
+        revives = (comb[loser, L.C_MONSTER] == 0) & (rules[L.R_REVIVE] != 0)
         near = (ga0 + same0 * gd0 >= room_a0) | (gd0 + same0 * ga0 >= room_d0)
         near |= (ga1 + same1 * gd1 >= room_a1) | (gd1 + same1 * ga1 >= room_d1)
         if revives | near:
@@ -354,13 +359,13 @@ def tier_table(rules, out):
     """``out[v]``: the tier of a counter ending at ``v`` without a burst
     (:func:`.kernel.flair_tier`), for ``v < TIER_TABLE``."""
     for v in range(out.shape[0]):
-        out[v] = K.flair_tier(v, 0, rules)
+        out[v] = OC.flair_tier(v, 0, rules)
 
 
 @kernel(inline="always")
 def _tier(oc, burst, tiers):
     if burst != 0:
-        return K.NTIERS - 1
+        return L.NTIERS - 1
     return tiers[min(oc, TIER_TABLE - 1)]
 
 
@@ -368,8 +373,8 @@ def _tier(oc, burst, tiers):
 def _plus_gains(c, o0, o1, o2, ga, gd, comb):
     """Counters ``o0..o2`` (heart, fury, judgment) of girl ``c`` plus ``ga`` on
     her Attack role's stat and ``gd`` on her Defence role's."""
-    ra = comb[c, K.C_RA]
-    rd = comb[c, K.C_RD]
+    ra = comb[c, L.C_RA]
+    rd = comb[c, L.C_RD]
     if ra == 0:
         o0 += ga
     elif ra == 1:
@@ -391,12 +396,12 @@ def _tiers(c, ga, gd, comb, rules, dyn, out, tiers):
     as :func:`.kernel.count_tiers` does, her gains ``ga``/``gd`` on the Attack
     and Defence role's stats not being in ``dyn`` yet; ``tiers`` from
     :func:`tier_table`."""
-    if comb[c, K.C_MONSTER] != 0:
+    if comb[c, L.C_MONSTER] != 0:
         return
-    o0, o1, o2 = _plus_gains(c, dyn[c, K.D_OC], dyn[c, K.D_OC + 1], dyn[c, K.D_OC + 2], ga, gd, comb)
-    out[c, K.K_TIER + _tier(o0, dyn[c, K.D_BURST_TRIAL], tiers)] += 1
-    out[c, K.K_TIER + K.NTIERS + _tier(o1, dyn[c, K.D_BURST_TRIAL + 1], tiers)] += 1
-    out[c, K.K_TIER + 2 * K.NTIERS + _tier(o2, dyn[c, K.D_BURST_TRIAL + 2], tiers)] += 1
+    o0, o1, o2 = _plus_gains(c, dyn[c, L.D_OC], dyn[c, L.D_OC + 1], dyn[c, L.D_OC + 2], ga, gd, comb)
+    out[c, L.K_TIER + _tier(o0, dyn[c, L.D_BURST_TRIAL], tiers)] += 1
+    out[c, L.K_TIER + L.NTIERS + _tier(o1, dyn[c, L.D_BURST_TRIAL + 1], tiers)] += 1
+    out[c, L.K_TIER + 2 * L.NTIERS + _tier(o2, dyn[c, L.D_BURST_TRIAL + 2], tiers)] += 1
 
 
 #: gains below this are counted in a per-block (Attack gain, Defence gain) table
@@ -409,17 +414,17 @@ def _tiers_from_gains(comb, th, dyn, tiers):
     ``c`` started at her starting counters, gained ``ga`` on her Attack
     role's stat and ``gd`` on her Defence role's, and did not burst."""
     for c in range(2):
-        if comb[c, K.C_MONSTER] != 0:
+        if comb[c, L.C_MONSTER] != 0:
             continue
         for cell in range(TH * TH):
             k = th[c, cell]
             if k == 0:
                 continue
-            oc0, oc1, oc2 = _plus_gains(c, comb[c, K.C_OC0], comb[c, K.C_OC0 + 1], comb[c, K.C_OC0 + 2],
+            oc0, oc1, oc2 = _plus_gains(c, comb[c, L.C_OC0], comb[c, L.C_OC0 + 1], comb[c, L.C_OC0 + 2],
                                         cell // TH, cell % TH, comb)
-            dyn[c, K.K_TIER + _tier(oc0, 0, tiers)] += k
-            dyn[c, K.K_TIER + K.NTIERS + _tier(oc1, 0, tiers)] += k
-            dyn[c, K.K_TIER + 2 * K.NTIERS + _tier(oc2, 0, tiers)] += k
+            dyn[c, L.K_TIER + _tier(oc0, 0, tiers)] += k
+            dyn[c, L.K_TIER + L.NTIERS + _tier(oc1, 0, tiers)] += k
+            dyn[c, L.K_TIER + 2 * L.NTIERS + _tier(oc2, 0, tiers)] += k
 
 
 @kernel(inline="always")
@@ -439,7 +444,7 @@ def _merge_scratch(play, dyn, out):
     if play:
         replay = _burst_seen(dyn)
     for j in range(dyn.shape[0]):
-        for k in range(K.NK):
+        for k in range(L.NK):
             if not replay:
                 out[j, k] += dyn[j, k]
             dyn[j, k] = 0
@@ -468,8 +473,8 @@ def _tally(tot, c0, r0, r1, a0, a1, h0, h1, d0, d1, ga0, gd0, sp0, ga1, gd1, sp1
     out = (tot[0] + at0, tot[1] + at1, tot[2] + hi0, tot[3] + hi1, tot[4] + de0, tot[5] + de1,
            tot[6] + de1, tot[7] + de0, tot[8] + gA0, tot[9] + gA1, tot[10] + gD0, tot[11] + gD1,
            tot[12] + sp_0, tot[13] + sp_1, tot[14] + x0, tot[15] + x1, tot[16] + s0, tot[17] + s1,
-           tot[18] + k0, tot[19] + k1, tot[20] + k0 * np.int64(comb[0, K.C_MONSTER] != 0),
-           tot[21] + k1 * np.int64(comb[1, K.C_MONSTER] != 0))
+           tot[18] + k0, tot[19] + k1, tot[20] + k0 * np.int64(comb[0, L.C_MONSTER] != 0),
+           tot[21] + k1 * np.int64(comb[1, L.C_MONSTER] != 0))
     return out, s0, s1
 
 
@@ -484,18 +489,18 @@ def _no_totals():
 def _flush_block(tot, comb, out):
     """The block's running totals (:func:`_tally`) into its counters ``out``."""
     for j in range(2):
-        out[j, K.K_ATTACKS] += tot[0 + j]
-        out[j, K.K_HITS] += tot[2 + j]
-        out[j, K.K_DEALT] += tot[4 + j]
-        out[j, K.K_TAKEN] += tot[6 + j]
-        out[j, K.K_OC_GAIN + comb[j, K.C_RA]] += tot[8 + j]
-        out[j, K.K_OC_GAIN + comb[j, K.C_RD]] += tot[10 + j]
-        out[j, K.K_POOL_SPENT] += tot[12 + j]
-        out[j, K.K_RES_END] += tot[14 + j]
-        out[j, K.K_STANDING_END] += tot[16 + j]
-        out[j, K.K_KOS] += tot[18 + j]
-        out[j, K.K_KO_TRIALS] += tot[18 + j]
-        out[j, K.K_DEATHS] += tot[20 + j]
+        out[j, L.K_ATTACKS] += tot[0 + j]
+        out[j, L.K_HITS] += tot[2 + j]
+        out[j, L.K_DEALT] += tot[4 + j]
+        out[j, L.K_TAKEN] += tot[6 + j]
+        out[j, L.K_OC_GAIN + comb[j, L.C_RA]] += tot[8 + j]
+        out[j, L.K_OC_GAIN + comb[j, L.C_RD]] += tot[10 + j]
+        out[j, L.K_POOL_SPENT] += tot[12 + j]
+        out[j, L.K_RES_END] += tot[14 + j]
+        out[j, L.K_STANDING_END] += tot[16 + j]
+        out[j, L.K_KOS] += tot[18 + j]
+        out[j, L.K_KO_TRIALS] += tot[18 + j]
+        out[j, L.K_DEATHS] += tot[20 + j]
 
 
 @pjit
@@ -511,9 +516,9 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
     n = comb.shape[0]
     start_bursts = False
     for j in range(n):
-        if comb[j, K.C_MONSTER] == 0:
+        if comb[j, L.C_MONSTER] == 0:
             for s in range(3):
-                if comb[j, K.C_OC0 + s] >= rules[K.R_BURST_AT]:
+                if comb[j, L.C_OC0 + s] >= rules[L.R_BURST_AT]:
                     start_bursts = True
     per = (count + nblocks - 1) // nblocks
     for b in numba.prange(nblocks):
@@ -529,13 +534,13 @@ def _block(comb, rules, key, first, last, start_bursts, fights, rounds_hist, sid
     (``fights``, ``rounds_hist``, curves, ``out``: that block's rows). Per-combatant
     counters are summed in local variables (:func:`_tally`) and added to ``out`` once."""
     n = comb.shape[0]
-    cap = rules[K.R_ROUND_CAP]
-    dyn = np.zeros((n, K.NDYN), dtype=np.int64)  # the duels' state; its counters: the rare paths' scratch
+    cap = rules[L.R_ROUND_CAP]
+    dyn = np.zeros((n, L.NDYN), dtype=np.int64)  # the duels' state; its counters: the rare paths' scratch
     order = np.zeros(n, dtype=np.int64)
     ikey = np.zeros(n, dtype=np.int64)
     for j in range(n):  # the listed order (rolled initiative refills it per fight)
-        order[comb[j, K.C_ORDER]] = j
-    streams = np.zeros((K.NS, STATE_WORDS), dtype=np.uint64)
+        order[comb[j, L.C_ORDER]] = j
+    streams = np.zeros((L.NS, STATE_WORDS), dtype=np.uint64)
     bf = no_field()  # a replay's (the duel has no grid)
     wbuf = np.zeros(WORLD_WORDS, dtype=np.int64)
     w = pack(comb, rules, dyn, streams, bf, wbuf)  # the duels' world
@@ -559,10 +564,10 @@ def _trials(comb, rules, key, first, last, start_bursts, fights, rounds_hist, si
             dyn, order, ikey, streams, chk, dmg_st, hist, tiers, th, w, w_out):
     """The trial loop of :func:`_block` on its arrays (no reference counting: a
     compiled function that allocates nothing)."""
-    rolled = rules[K.R_INITIATIVE] != 1
+    rolled = rules[L.R_INITIATIVE] != 1
     # bursts: play: a trial in which a burst is counted is replayed on the
     # general kernel; until then its counters go to the duel's scratch counters (dyn)
-    play = rules[K.R_BURSTS] != K.BURSTS_COUNT
+    play = rules[L.R_BURSTS] != E.BURSTS_COUNT
     all_general = play & start_bursts  # a burst before the first roll: every trial
     tot = _no_totals()
     # a duel that never left the fast path (not ``synced``) leaves ``dyn``
@@ -572,12 +577,12 @@ def _trials(comb, rules, key, first, last, start_bursts, fights, rounds_hist, si
     for trial in range(first, last):
         replay = all_general
         if not all_general:
-            seed_stream_inline(chk, key, trial, K.S_CHECK)
-            seed_stream_inline(dmg_st, key, trial, K.S_DAMAGE)
+            seed_stream_inline(chk, key, trial, L.S_CHECK)
+            seed_stream_inline(dmg_st, key, trial, L.S_DAMAGE)
             if rolled:
-                seed_stream_inline(streams[K.S_SETUP], key, trial, K.S_SETUP)
+                seed_stream_inline(streams[L.S_SETUP], key, trial, L.S_SETUP)
             if dirty:
-                K.reset(comb, rules, dyn)
+                ST.reset(comb, rules, dyn)
             (outcome, rounds, c0, r0, r1, a0, a1, h0, h1, d0, d1,
              ga0, gd0, sp0, ga1, gd1, sp1, ko, synced) = duel(order, ikey, start_bursts, chk, dmg_st, w)
             dirty = synced
@@ -588,11 +593,11 @@ def _trials(comb, rules, key, first, last, start_bursts, fights, rounds_hist, si
         if replay:
             outcome, rounds = _replay(order, ikey, key, trial, side_curve, comb_curve, w_out)
             fights[outcome] += 1
-            fights[K.F_ROUNDS] += rounds
+            fights[L.F_ROUNDS] += rounds
             rounds_hist[rounds] += 1
             continue
         fights[outcome] += 1
-        fights[K.F_ROUNDS] += rounds
+        fights[L.F_ROUNDS] += rounds
         hist[rounds] += 1
         # highest tiers: while no rare path touched dyn, they follow from the
         # gains alone, so count (gain on Attack role, gain on Defence role)
@@ -608,8 +613,8 @@ def _trials(comb, rules, key, first, last, start_bursts, fights, rounds_hist, si
         # the final state (plane 1) of a fight that ended in round ``rounds``
         comb_curve[0, 1, rounds] += s0
         comb_curve[1, 1, rounds] += s1
-        side_curve[comb[0, K.C_SIDE], 1, rounds] += s0
-        side_curve[comb[1, K.C_SIDE], 1, rounds] += s1
+        side_curve[comb[0, L.C_SIDE], 1, rounds] += s0
+        side_curve[comb[1, L.C_SIDE], 1, rounds] += s1
     _tiers_from_gains(comb, th, out, tiers)
     _flush_block(tot, comb, out)
     # plane 0: fights still running after round r (< cap), where both stand
@@ -624,7 +629,7 @@ def fight(order, key, side_curve, comb_curve, w):
     :func:`.kernel.fight` from the same state and the same (injected) dice.
     """
     comb, rules, dyn, streams, bf = unpack(w)
-    if rules[K.R_BURSTS] == K.BURSTS_COUNT:
+    if rules[L.R_BURSTS] == E.BURSTS_COUNT:
         return _fight(order, key, side_curve, comb_curve, w)
     dyn0 = dyn.copy()  # her state and the counters (one buffer)
     streams0 = streams.copy()
@@ -637,7 +642,7 @@ def fight(order, key, side_curve, comb_curve, w):
     streams[:] = streams0
     side_curve[:] = side0
     comb_curve[:] = comb0
-    return K.fight(order, key, side_curve, comb_curve, w)
+    return FI.fight(order, key, side_curve, comb_curve, w)
 
 
 @kernel
@@ -651,35 +656,35 @@ def _fight(order, key, side_curve, comb_curve, w):
     but sums the counters per block.
     """
     comb, rules, dyn, streams, bf = unpack(w)
-    cap = rules[K.R_ROUND_CAP]
+    cap = rules[L.R_ROUND_CAP]
     for j in range(2):  # the listed order (rolled initiative refills it)
-        order[comb[j, K.C_ORDER]] = j
+        order[comb[j, L.C_ORDER]] = j
     (outcome, rounds, c0, r0, r1, a0, a1, h0, h1, d0, d1,
-     ga0, gd0, sp0, ga1, gd1, sp1, ko, _) = duel(order, key, True, streams[K.S_CHECK], streams[K.S_DAMAGE], w)
+     ga0, gd0, sp0, ga1, gd1, sp1, ko, _) = duel(order, key, True, streams[L.S_CHECK], streams[L.S_DAMAGE], w)
     c1 = 1 - c0
     _flush(c0, ga0, gd0, sp0, comb, dyn)
     _flush(c1, ga1, gd1, sp1, comb, dyn)
     for j in range(2):
-        K.count_tiers(j, dyn[j, K.D_OC], dyn[j, K.D_OC + 1], dyn[j, K.D_OC + 2], comb, rules, dyn)
-    dyn[c0, K.D_RES] = r0
-    dyn[c1, K.D_RES] = r1
-    dyn[c0, K.K_ATTACKS] += a0
-    dyn[c1, K.K_ATTACKS] += a1
-    dyn[c0, K.K_HITS] += h0
-    dyn[c1, K.K_HITS] += h1
-    dyn[c0, K.K_DEALT] += d0
-    dyn[c1, K.K_TAKEN] += d0
-    dyn[c1, K.K_DEALT] += d1
-    dyn[c0, K.K_TAKEN] += d1
+        OC.count_tiers(j, dyn[j, L.D_OC], dyn[j, L.D_OC + 1], dyn[j, L.D_OC + 2], comb, rules, dyn)
+    dyn[c0, L.D_RES] = r0
+    dyn[c1, L.D_RES] = r1
+    dyn[c0, L.K_ATTACKS] += a0
+    dyn[c1, L.K_ATTACKS] += a1
+    dyn[c0, L.K_HITS] += h0
+    dyn[c1, L.K_HITS] += h1
+    dyn[c0, L.K_DEALT] += d0
+    dyn[c1, L.K_TAKEN] += d0
+    dyn[c1, L.K_DEALT] += d1
+    dyn[c0, L.K_TAKEN] += d1
     if ko != 0:  # a drop with no revive roll to follow
-        K.dropped(c1 if r1 == 0 else c0, w)
+        DM.dropped(c1 if r1 == 0 else c0, w)
     for j in range(2):
-        standing = K.is_standing(dyn, j)
-        dyn[j, K.K_RES_END] += dyn[j, K.D_RES]
+        standing = ST.is_standing(dyn, j)
+        dyn[j, L.K_RES_END] += dyn[j, L.D_RES]
         if standing:
-            dyn[j, K.K_STANDING_END] += 1
+            dyn[j, L.K_STANDING_END] += 1
             comb_curve[j, 1, rounds] += 1
-            side_curve[comb[j, K.C_SIDE], 1, rounds] += 1
+            side_curve[comb[j, L.C_SIDE], 1, rounds] += 1
     for r in range(1, min(rounds, cap)):
         for j in range(2):
             comb_curve[j, 0, r] += 1

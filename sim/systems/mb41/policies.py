@@ -76,17 +76,18 @@ import re
 
 import numpy as np
 
-from . import kernel as K
+from . import codes as E
+from . import layout as L
 
-TARGETS = {"focus-weakest": K.TARGET_WEAKEST, "random-target": K.TARGET_RANDOM,
-           "strongest-threat": K.TARGET_STRONGEST, "nearest": K.TARGET_NEAREST}
+TARGETS = {"focus-weakest": E.TARGET_WEAKEST, "random-target": E.TARGET_RANDOM,
+           "strongest-threat": E.TARGET_STRONGEST, "nearest": E.TARGET_NEAREST}
 #: movement modes on the grid; ``auto`` is resolved by the compiler from ``attack_kind``
-MOVES = {"auto": -1, "close-in": K.MOVE_CLOSE, "keep-range": K.MOVE_KEEP, "hold": K.MOVE_HOLD,
-         "protect-ally": K.MOVE_PROTECT}
+MOVES = {"auto": -1, "close-in": E.MOVE_CLOSE, "keep-range": E.MOVE_KEEP, "hold": E.MOVE_HOLD,
+         "protect-ally": E.MOVE_PROTECT}
 INTERCEPT_ALWAYS = 1000
-BOOSTS = {"never": K.BOOST_NEVER, "always": K.BOOST_ALWAYS, "when-losing": K.BOOST_LOSING}
-SORCERY = {"never": K.SORCERY_NEVER, "minor": K.SORCERY_MINOR, "major": K.SORCERY_MAJOR,
-           "whole-turn": K.SORCERY_TURN}
+BOOSTS = {"never": E.BOOST_NEVER, "always": E.BOOST_ALWAYS, "when-losing": E.BOOST_LOSING}
+SORCERY = {"never": E.SORCERY_NEVER, "minor": E.SORCERY_MINOR, "major": E.SORCERY_MAJOR,
+           "whole-turn": E.SORCERY_TURN}
 
 #: named presets: the fields a policy starts from (a member's own fields win),
 #: with ``for`` (who they are written for) and ``doc`` (one line, shown in the README)
@@ -168,24 +169,24 @@ def encode(policy, burst_at: int = 13, attack_kind: str = "melee", row: np.ndarr
     becomes close-in for a melee ``attack_kind``, keep-range for a ranged one.
     """
     if row is None:
-        row = np.zeros(K.NC, dtype=np.int64)
-    row[K.P_TARGET] = TARGETS[policy.name]
-    row[K.P_BOOST] = BOOSTS[policy.boost]
-    row[K.P_MARGIN] = policy.boost_margin
-    row[K.P_OCCAP] = burst_at - 1 if policy.overcharge_cap is None else policy.overcharge_cap
-    row[K.P_FINISH] = int(policy.finish_downed)
-    row[K.P_PASSIVE] = int(policy.passive_defence)
-    row[K.P_HEAL_BELOW] = policy.heal_below
-    row[K.P_INFLICT] = {"stun": K.A_STUN, "bound": K.A_BOUND, "bleed": K.A_BLEED}[policy.inflict]
-    row[K.P_SHIELD_ABOVE] = policy.shield_above
-    row[K.P_SCREAM_MIN] = policy.scream_min
-    row[K.P_AREA_MIN] = policy.area_min
-    row[K.P_ALL_IN] = policy.all_or_nothing
+        row = np.zeros(L.NC, dtype=np.int64)
+    row[L.P_TARGET] = TARGETS[policy.name]
+    row[L.P_BOOST] = BOOSTS[policy.boost]
+    row[L.P_MARGIN] = policy.boost_margin
+    row[L.P_OCCAP] = burst_at - 1 if policy.overcharge_cap is None else policy.overcharge_cap
+    row[L.P_FINISH] = int(policy.finish_downed)
+    row[L.P_PASSIVE] = int(policy.passive_defence)
+    row[L.P_HEAL_BELOW] = policy.heal_below
+    row[L.P_INFLICT] = {"stun": E.A_STUN, "bound": E.A_BOUND, "bleed": E.A_BLEED}[policy.inflict]
+    row[L.P_SHIELD_ABOVE] = policy.shield_above
+    row[L.P_SCREAM_MIN] = policy.scream_min
+    row[L.P_AREA_MIN] = policy.area_min
+    row[L.P_ALL_IN] = policy.all_or_nothing
     move = MOVES[policy.movement]
     if move < 0:
-        move = K.MOVE_KEEP if attack_kind == "ranged" else K.MOVE_CLOSE
-    row[K.P_MOVE] = move
-    row[K.P_INTERCEPT] = parse_intercept(policy.intercept)
-    row[K.P_RECKLESS] = int(policy.reckless)
-    row[K.P_SORCERY] = SORCERY[policy.sorcery]
+        move = E.MOVE_KEEP if attack_kind == "ranged" else E.MOVE_CLOSE
+    row[L.P_MOVE] = move
+    row[L.P_INTERCEPT] = parse_intercept(policy.intercept)
+    row[L.P_RECKLESS] = int(policy.reckless)
+    row[L.P_SORCERY] = SORCERY[policy.sorcery]
     return row

@@ -5,7 +5,7 @@ talents' hooks through the table (:mod:`.world`, :mod:`sim.procs`), so a
 scenario compiles only what it names: a fight without a grid never compiles
 the hex battlefield's procedures, one without Create Barrier never compiles
 the barrier's. A slot the scenario is not expected to need holds
-:func:`.kernel.p_missing`, which counts its calls (``K_MISSING``); a run in
+:func:`.state.p_missing`, which counts its calls (``K_MISSING``); a run in
 which one is called fails (:func:`check`) rather than play a rule wrong.
 
 This is the one module that imports every geometry: the core never does.
@@ -16,12 +16,11 @@ import numpy as np
 
 from sim import compile_helper, procs
 
-from . import battle_grid as BG
+from . import attack, bursts, damage, hex, hex_areas, hex_moves, hex_turn, hooks, labyrinth, layout, state, turn
 from . import gridless as GL
-from . import hooks
-from . import kernel as K
-from . import layout
 from . import positions as PS
+from . import positions_turn as PT
+from .talents import afflictions, areas, defence, draft, heal, monsters, riders, sorcery, team
 from .codes import (E_AREA_ATTACK, E_BARRIER, E_GRAVITY, E_MARIONETTE, E_MINES, E_ROUGH_GOING, E_SCATTER,
                     E_SCREAM, E_SWITCH, E_VEIL)
 from .layout import (C_SPAWN_KIND, C_TCODE, K_MISSING, MAXT, NPR, PR_AFTER_TURN, PR_APPEAR_AT, PR_AREA, PR_ATTACK,
@@ -35,41 +34,41 @@ from .world import WORLD
 
 #: the core's procedures, the same for every geometry
 CORE = {
-    PR_SETTLE: K.p_settle,
-    PR_ATTACK: K.p_attack,
-    PR_MISSING: K.p_missing,
+    PR_SETTLE: bursts.p_settle,
+    PR_ATTACK: attack.p_attack,
+    PR_MISSING: state.p_missing,
 }
 
 #: each geometry's procedures
 GEOMETRIES = {
     "none": {
-        PR_TURN: K.p_take_turn, PR_START: GL.p_nothing, PR_AURAS: GL.p_nothing,
+        PR_TURN: turn.p_take_turn, PR_START: GL.p_nothing, PR_AURAS: GL.p_nothing,
         PR_AFTER_TURN: GL.p_nothing, PR_END_OF_ROUND: GL.p_no_outcome,
-        PR_ATTACK_AT: K.p_attack, PR_REACH: GL.p_in_reach, PR_DISTANCE: GL.p_distance,
+        PR_ATTACK_AT: attack.p_attack, PR_REACH: GL.p_in_reach, PR_DISTANCE: GL.p_distance,
         PR_APPEAR_AT: GL.p_appear_at, PR_COPY_PLACE: GL.p_copy_place, PR_VEIL_WORTH: GL.p_yes,
     },
     "positions": {
-        PR_TURN: K.p_take_turn, PR_START: PS.p_start, PR_AURAS: PS.p_auras,
+        PR_TURN: turn.p_take_turn, PR_START: PS.p_start, PR_AURAS: PS.p_auras,
         PR_AFTER_TURN: GL.p_nothing, PR_END_OF_ROUND: GL.p_no_outcome,
-        PR_FRENZY_MOVE: PS.p_frenzy_move, PR_ATTACK_AT: PS.p_attack_at, PR_REACH: PS.p_reach,
+        PR_FRENZY_MOVE: PT.p_frenzy_move, PR_ATTACK_AT: PT.p_attack_at, PR_REACH: PS.p_reach,
         PR_DISTANCE: PS.p_distance, PR_APPEAR_AT: GL.p_appear_at, PR_COPY_PLACE: PS.p_copy_place,
-        PR_PICK_WITHIN: PS.p_pick_within, PR_ON_LINE: PS.p_on_line, PR_AREA: PS.p_area,
-        PR_GRAVITY: PS.p_area, PR_VEIL_WORTH: GL.p_yes, PR_ROUGH_GOING: PS.p_rough_going,
-        PR_POS_PICK: PS.p_pick, PR_POS_SPRINT: PS.p_sprint, PR_POS_GET_BACK: PS.p_get_back,
-        PR_POS_MINOR_TOWARD: PS.p_minor_toward, PR_POS_MAJOR_TOWARD: PS.p_major_toward,
-        PR_POS_SAFE_PLACE: PS.p_safe_place, PR_POS_DASH: PS.p_dash, PR_POS_COVER_SPRINT: PS.p_cover_sprint,
-        PR_POS_READY: PS.p_ready, PR_POS_DONE: PS.p_done, PR_POS_SHOVE: PS.p_shove,
+        PR_PICK_WITHIN: PS.p_pick_within, PR_ON_LINE: PS.p_on_line, PR_AREA: PT.p_area,
+        PR_GRAVITY: PT.p_area, PR_VEIL_WORTH: GL.p_yes, PR_ROUGH_GOING: PT.p_rough_going,
+        PR_POS_PICK: PS.p_pick, PR_POS_SPRINT: PT.p_sprint, PR_POS_GET_BACK: PT.p_get_back,
+        PR_POS_MINOR_TOWARD: PT.p_minor_toward, PR_POS_MAJOR_TOWARD: PT.p_major_toward,
+        PR_POS_SAFE_PLACE: PT.p_safe_place, PR_POS_DASH: PT.p_dash, PR_POS_COVER_SPRINT: PT.p_cover_sprint,
+        PR_POS_READY: PS.p_ready, PR_POS_DONE: PS.p_done, PR_POS_SHOVE: PT.p_shove,
         PR_POS_ANY_IN_REACH: PS.p_any_in_reach,
     },
     "hex": {
-        PR_TURN: BG.p_turn, PR_START: BG.p_start, PR_AURAS: BG.p_auras,
-        PR_AFTER_TURN: BG.p_after_turn, PR_END_OF_ROUND: BG.p_end_of_round,
-        PR_FRENZY_MOVE: BG.p_frenzy_move, PR_ATTACK_AT: BG.p_attack_at, PR_REACH: BG.p_reach,
-        PR_DISTANCE: BG.p_distance, PR_APPEAR_AT: BG.p_appear_at, PR_COPY_PLACE: BG.p_copy_place,
-        PR_PICK_WITHIN: BG.p_pick_within, PR_ON_LINE: BG.p_on_line, PR_SWITCH_TO: BG.p_switch_to,
-        PR_AREA: BG.p_area, PR_GRAVITY: BG.p_gravity, PR_VEIL_WORTH: BG.p_veil_worth,
-        PR_ROUGH_GOING: BG.p_rough_going, PR_SCATTER: BG.p_scatter, PR_MINE: BG.p_mine,
-        PR_BARRIER: BG.p_barrier,
+        PR_TURN: hex_turn.p_turn, PR_START: hex.p_start, PR_AURAS: hex.p_auras,
+        PR_AFTER_TURN: labyrinth.p_after_turn, PR_END_OF_ROUND: labyrinth.p_end_of_round,
+        PR_FRENZY_MOVE: hex_turn.p_frenzy_move, PR_ATTACK_AT: hex_turn.p_attack_at, PR_REACH: hex.p_reach,
+        PR_DISTANCE: hex.p_distance, PR_APPEAR_AT: hex.p_appear_at, PR_COPY_PLACE: hex.p_copy_place,
+        PR_PICK_WITHIN: hex.p_pick_within, PR_ON_LINE: hex.p_on_line, PR_SWITCH_TO: hex.p_switch_to,
+        PR_AREA: hex_areas.p_area, PR_GRAVITY: hex_areas.p_gravity, PR_VEIL_WORTH: hex_areas.p_veil_worth,
+        PR_ROUGH_GOING: hex_areas.p_rough_going, PR_SCATTER: hex_areas.p_scatter, PR_MINE: hex_moves.p_mine,
+        PR_BARRIER: hex_areas.p_barrier,
     },
 }
 
@@ -91,7 +90,7 @@ def geometry(rule_table: np.ndarray) -> str:
 
 
 #: where the hooks' functions live (``h_<name>``)
-HOOK_MODULES = (K,)
+HOOK_MODULES = (afflictions, areas, defence, draft, heal, monsters, riders, sorcery, team, damage)
 
 
 def hook_function(h: hooks.Hook):
@@ -124,11 +123,11 @@ def _talent_codes(comb: np.ndarray) -> set[int]:
 
 def slots_for(comb: np.ndarray, rule_table: np.ndarray) -> dict[int, object]:
     """``{slot: procedure}`` for a scenario: its geometry's, the core's, the hooks its
-    talents need, and :func:`.kernel.p_missing` where nothing it holds needs one."""
+    talents need, and :func:`.state.p_missing` where nothing it holds needs one."""
     codes = _talent_codes(comb)
     reserve = bool((comb[:, C_SPAWN_KIND] != 0).any())
     geo = geometry(rule_table)
-    out = {slot: K.p_missing for slot in range(R_SIZE, R_SIZE + NPR)}
+    out = {slot: state.p_missing for slot in range(R_SIZE, R_SIZE + NPR)}
     for slot, h in hook_slots().items():
         if h.codes == ():
             need = geo != "none"  # a reaction of the geometries with places (Intercept, Cover)
@@ -150,7 +149,7 @@ def slots_for(comb: np.ndarray, rule_table: np.ndarray) -> dict[int, object]:
 
 def every_procedure() -> list:
     """Every procedure any table can hold: each geometry's, the core's, every hook."""
-    fns = [K.p_missing]
+    fns = [state.p_missing]
     for slots in (CORE, *GEOMETRIES.values()):
         fns += list(slots.values())
     fns += [hook_function(h) for h in hooks.HOOKS]

@@ -9,7 +9,8 @@ from sim.curves import round_curves
 from sim.stats import wilson
 from sim.summaries import side_sums
 
-from . import kernel as K
+from . import codes as E
+from . import layout as L
 from .schema import STATS
 
 
@@ -23,8 +24,8 @@ def sides(counters: dict, inputs, variant: str) -> pd.DataFrame:
     """One row per side, summed over its members (the columns d10's ``sides.csv``
     shares, docs/metrics.md): damage dealt and taken, knock-outs (drops to 0
     Resolve, L1420) and deaths, per fight."""
-    return side_sums(counters, inputs, variant, {"damage_dealt": K.K_DEALT, "damage_taken": K.K_TAKEN,
-                                                  "knockouts": K.K_KOS, "deaths": K.K_DEATHS})
+    return side_sums(counters, inputs, variant, {"damage_dealt": L.K_DEALT, "damage_taken": L.K_TAKEN,
+                                                  "knockouts": L.K_KOS, "deaths": L.K_DEATHS})
 
 
 def combatant_curves(counters: dict, inputs, variant: str) -> pd.DataFrame:
@@ -39,87 +40,87 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
     rows = []
     for j, name in enumerate(inputs.names):
         k = c[j]
-        ko_lo, ko_hi = wilson(k[K.K_KO_TRIALS], n_trials)
-        de_lo, de_hi = wilson(k[K.K_DEATHS], n_trials)
+        ko_lo, ko_hi = wilson(k[L.K_KO_TRIALS], n_trials)
+        de_lo, de_hi = wilson(k[L.K_DEATHS], n_trials)
         row = {
             "variant": variant,
             "combatant": name,
             "side": inputs.side_names[inputs.sides[j]],
             "kind": inputs.kinds[j],
-            "attacks": k[K.K_ATTACKS] / n_trials,
-            "hit_rate": k[K.K_HITS] / k[K.K_ATTACKS] if k[K.K_ATTACKS] else float("nan"),
-            "damage_dealt": k[K.K_DEALT] / n_trials,
-            "damage_taken": k[K.K_TAKEN] / n_trials,
-            "resolve_left": k[K.K_RES_END] / n_trials,
-            "standing_at_end": k[K.K_STANDING_END] / n_trials,
-            "ko_rate": k[K.K_KO_TRIALS] / n_trials, "ko_lo": ko_lo, "ko_hi": ko_hi,
+            "attacks": k[L.K_ATTACKS] / n_trials,
+            "hit_rate": k[L.K_HITS] / k[L.K_ATTACKS] if k[L.K_ATTACKS] else float("nan"),
+            "damage_dealt": k[L.K_DEALT] / n_trials,
+            "damage_taken": k[L.K_TAKEN] / n_trials,
+            "resolve_left": k[L.K_RES_END] / n_trials,
+            "standing_at_end": k[L.K_STANDING_END] / n_trials,
+            "ko_rate": k[L.K_KO_TRIALS] / n_trials, "ko_lo": ko_lo, "ko_hi": ko_hi,
             "ko_rate_lo": ko_lo, "ko_rate_hi": ko_hi,  # the names every system shares (docs/metrics.md)
-            "kos": k[K.K_KOS] / n_trials,
-            "death_rate": k[K.K_DEATHS] / n_trials, "death_lo": de_lo, "death_hi": de_hi,
+            "kos": k[L.K_KOS] / n_trials,
+            "death_rate": k[L.K_DEATHS] / n_trials, "death_lo": de_lo, "death_hi": de_hi,
             "death_rate_lo": de_lo, "death_rate_hi": de_hi,
-            "revives": k[K.K_REVIVES] / n_trials,
-            "wound_damage": k[K.K_WOUND_DMG] / n_trials,
-            "boosts": k[K.K_BOOSTS] / n_trials,
-            "pool_spent": k[K.K_POOL_SPENT] / n_trials,
+            "revives": k[L.K_REVIVES] / n_trials,
+            "wound_damage": k[L.K_WOUND_DMG] / n_trials,
+            "boosts": k[L.K_BOOSTS] / n_trials,
+            "pool_spent": k[L.K_POOL_SPENT] / n_trials,
             # combatants that appear mid-fight (reserve rows): share of fights it appeared in; what made them
-            "appeared": k[K.K_APPEARED] / n_trials,
-            "minions_created": k[K.K_CREATED] / n_trials,
-            "copy_hits_absorbed": k[K.K_COPY_ABSORBED] / n_trials,
-            "heart_creatures": k[K.K_HEART_SPAWNS] / n_trials,
+            "appeared": k[L.K_APPEARED] / n_trials,
+            "minions_created": k[L.K_CREATED] / n_trials,
+            "copy_hits_absorbed": k[L.K_COPY_ABSORBED] / n_trials,
+            "heart_creatures": k[L.K_HEART_SPAWNS] / n_trials,
         }
         for s, stat in enumerate(STATS):
-            row[f"oc_gain_{stat}"] = k[K.K_OC_GAIN + s] / n_trials
+            row[f"oc_gain_{stat}"] = k[L.K_OC_GAIN + s] / n_trials
         for s, stat in enumerate(STATS):
-            row[f"bursts_{stat}"] = k[K.K_BURSTS + s] / n_trials
+            row[f"bursts_{stat}"] = k[L.K_BURSTS + s] / n_trials
         if inputs.kinds[j] == "girl":  # bursts played (rule bursts: play; L451-453, L744-762, L1163-1165)
-            lost_lo, lost_hi = wilson(k[K.K_LOST], n_trials)
-            row["bonds_lost"] = k[K.K_BONDS_LOST] / n_trials
-            row["lost_rate"] = k[K.K_LOST] / n_trials
+            lost_lo, lost_hi = wilson(k[L.K_LOST], n_trials)
+            row["bonds_lost"] = k[L.K_BONDS_LOST] / n_trials
+            row["lost_rate"] = k[L.K_LOST] / n_trials
             row["lost_lo"] = lost_lo
             row["lost_hi"] = lost_hi
-            row["judgment_dealt"] = k[K.K_JUDG_DEALT] / n_trials
-            row["frenzy_turns"] = k[K.K_FRENZY_TURNS] / n_trials
-            row["fury_spent"] = k[K.K_FURY_SPENT] / n_trials
-            row["retaliations"] = k[K.K_RETALIATIONS] / n_trials
-            row["frenzy_regen"] = k[K.K_FRENZY_REGEN] / n_trials
-            row["radiation_oc"] = k[K.K_RADIATION] / n_trials      # Overcharge Radiation (L2047)
-            row["oc_dampened"] = k[K.K_DAMPENED] / n_trials        # Power Dampening, Dampen Overcharge
-        row["judgment_taken"] = k[K.K_JUDG_TAKEN] / n_trials
-        row["judgment_avoided"] = k[K.K_JUDG_AVOIDED] / n_trials
-        row["healed"] = k[K.K_HEALED] / n_trials
-        row["ailments_received"] = k[K.K_AILED] / n_trials
-        row["ailments_removed"] = k[K.K_AIL_REMOVED] / n_trials
-        row["bleed_damage"] = k[K.K_BLEED_DMG] / n_trials
-        row["damage_prevented"] = k[K.K_PREVENTED] / n_trials
-        row["damage_outside_attacks"] = k[K.K_SELF_DMG] / n_trials  # Backlash, Reflector, Implode, All or Nothing
-        row["sorcery_cast"] = k[K.K_SPELLS] / n_trials        # battle sorcery (policy sorcery)
-        row["sorcery_succeeded"] = k[K.K_SPELLS_OK] / n_trials
-        row["defensive_switches"] = k[K.K_SWITCHES] / n_trials  # Defensive Switch (grid and gridless)
+            row["judgment_dealt"] = k[L.K_JUDG_DEALT] / n_trials
+            row["frenzy_turns"] = k[L.K_FRENZY_TURNS] / n_trials
+            row["fury_spent"] = k[L.K_FURY_SPENT] / n_trials
+            row["retaliations"] = k[L.K_RETALIATIONS] / n_trials
+            row["frenzy_regen"] = k[L.K_FRENZY_REGEN] / n_trials
+            row["radiation_oc"] = k[L.K_RADIATION] / n_trials      # Overcharge Radiation (L2047)
+            row["oc_dampened"] = k[L.K_DAMPENED] / n_trials        # Power Dampening, Dampen Overcharge
+        row["judgment_taken"] = k[L.K_JUDG_TAKEN] / n_trials
+        row["judgment_avoided"] = k[L.K_JUDG_AVOIDED] / n_trials
+        row["healed"] = k[L.K_HEALED] / n_trials
+        row["ailments_received"] = k[L.K_AILED] / n_trials
+        row["ailments_removed"] = k[L.K_AIL_REMOVED] / n_trials
+        row["bleed_damage"] = k[L.K_BLEED_DMG] / n_trials
+        row["damage_prevented"] = k[L.K_PREVENTED] / n_trials
+        row["damage_outside_attacks"] = k[L.K_SELF_DMG] / n_trials  # Backlash, Reflector, Implode, All or Nothing
+        row["sorcery_cast"] = k[L.K_SPELLS] / n_trials        # battle sorcery (policy sorcery)
+        row["sorcery_succeeded"] = k[L.K_SPELLS_OK] / n_trials
+        row["defensive_switches"] = k[L.K_SWITCHES] / n_trials  # Defensive Switch (grid and gridless)
         if (getattr(inputs, "resolved_rules", None) or {}).get("positions", 0) > 0:  # the draft's positions
-            row["positions_moved"] = k[K.K_PLACES] / n_trials  # Movement, Disengage, Reckless Movement
-            row["disengages"] = k[K.K_DISENGAGES] / n_trials
-            row["reckless_moves"] = k[K.K_RECKLESS] / n_trials
-            row["reckless_damage"] = k[K.K_RECKLESS_DMG] / n_trials
-            row["covers"] = k[K.K_INTERCEPTS] / n_trials  # Cover (DRAFT L492): hits she took for someone
-            row["guard_sprints"] = k[K.K_GUARD_SPRINTS] / n_trials  # Speed Burst off her turn to Cover an ally
-            row["cover_damage"] = k[K.K_INTERCEPT_DMG] / n_trials
+            row["positions_moved"] = k[L.K_PLACES] / n_trials  # Movement, Disengage, Reckless Movement
+            row["disengages"] = k[L.K_DISENGAGES] / n_trials
+            row["reckless_moves"] = k[L.K_RECKLESS] / n_trials
+            row["reckless_damage"] = k[L.K_RECKLESS_DMG] / n_trials
+            row["covers"] = k[L.K_INTERCEPTS] / n_trials  # Cover (DRAFT L492): hits she took for someone
+            row["guard_sprints"] = k[L.K_GUARD_SPRINTS] / n_trials  # Speed Burst off her turn to Cover an ally
+            row["cover_damage"] = k[L.K_INTERCEPT_DMG] / n_trials
         if getattr(inputs, "battlefield", None) is not None:  # the hex grid's columns
-            row["hexes_moved"] = k[K.K_MOVES] / n_trials
-            row["talent_hexes_moved"] = k[K.K_TALENT_MOVES] / n_trials  # movement talents (Teleport: hexes between)
-            row["others_moved"] = k[K.K_SHOVED] / n_trials  # hexes she moved others (Get Over Here, Repel, Safe Place)
-            row["moves_held"] = k[K.K_HELD] / n_trials      # moves her And Your Enemies Closer stopped
-            row["barriers_raised"] = k[K.K_BARRIERS] / n_trials  # Create Barrier (L1697)
-            row["barrier_damage"] = k[K.K_BARRIER_DMG] / n_trials  # damage her barriers absorbed
-            row["barrier_attacks"] = k[K.K_BARRIER_ATTACKS] / n_trials  # her attacks on enemy barriers
-            row["guard_sprints"] = k[K.K_GUARD_SPRINTS] / n_trials  # Sprint off her turn to cover an ally
-            row["reckless_moves"] = k[K.K_RECKLESS] / n_trials
-            row["reckless_damage"] = k[K.K_RECKLESS_DMG] / n_trials
-            row["intercepts"] = k[K.K_INTERCEPTS] / n_trials
-            row["intercept_damage"] = k[K.K_INTERCEPT_DMG] / n_trials
-            row["labyrinth_damage"] = k[K.K_LAB_DMG] / n_trials  # Alternating Damage, Pendulum
-            row["current_moves"] = k[K.K_LAB_MOVES] / n_trials
-            row["doors_used"] = k[K.K_DOORS] / n_trials
-            row["pendulum_attacks"] = k[K.K_PENDULUM] / n_trials
+            row["hexes_moved"] = k[L.K_MOVES] / n_trials
+            row["talent_hexes_moved"] = k[L.K_TALENT_MOVES] / n_trials  # movement talents (Teleport: hexes between)
+            row["others_moved"] = k[L.K_SHOVED] / n_trials  # hexes she moved others (Get Over Here, Repel, Safe Place)
+            row["moves_held"] = k[L.K_HELD] / n_trials      # moves her And Your Enemies Closer stopped
+            row["barriers_raised"] = k[L.K_BARRIERS] / n_trials  # Create Barrier (L1697)
+            row["barrier_damage"] = k[L.K_BARRIER_DMG] / n_trials  # damage her barriers absorbed
+            row["barrier_attacks"] = k[L.K_BARRIER_ATTACKS] / n_trials  # her attacks on enemy barriers
+            row["guard_sprints"] = k[L.K_GUARD_SPRINTS] / n_trials  # Sprint off her turn to cover an ally
+            row["reckless_moves"] = k[L.K_RECKLESS] / n_trials
+            row["reckless_damage"] = k[L.K_RECKLESS_DMG] / n_trials
+            row["intercepts"] = k[L.K_INTERCEPTS] / n_trials
+            row["intercept_damage"] = k[L.K_INTERCEPT_DMG] / n_trials
+            row["labyrinth_damage"] = k[L.K_LAB_DMG] / n_trials  # Alternating Damage, Pendulum
+            row["current_moves"] = k[L.K_LAB_MOVES] / n_trials
+            row["doors_used"] = k[L.K_DOORS] / n_trials
+            row["pendulum_attacks"] = k[L.K_PENDULUM] / n_trials
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -131,10 +132,10 @@ def talent_uses(counters: dict, inputs, variant: str) -> pd.DataFrame:
     rows = []
     for j, name in enumerate(inputs.names):
         if inputs.kinds[j] == "girl":
-            rows.append((variant, name, "Boost", c[j, K.K_BOOSTS] / n_trials))
+            rows.append((variant, name, "Boost", c[j, L.K_BOOSTS] / n_trials))
         for s, talent in enumerate(inputs.talents[j] if inputs.talents else []):
             # Monster Boost plays through the Boost columns: its uses are the boosts
-            used = c[j, K.K_BOOSTS] if inputs.comb[j, K.C_TCODE + s] == K.E_MONSTER_BOOST else c[j, K.K_TUSE + s]
+            used = c[j, L.K_BOOSTS] if inputs.comb[j, L.C_TCODE + s] == E.E_MONSTER_BOOST else c[j, L.K_TUSE + s]
             rows.append((variant, name, talent, used / n_trials))
     return pd.DataFrame(rows, columns=["variant", "combatant", "talent", "uses_per_fight"])
 
@@ -154,7 +155,7 @@ def flair_tiers(counters: dict, inputs, variant: str) -> pd.DataFrame:
             continue
         for s, stat in enumerate(("heart", "fury", "judgment")):
             for t, tier in enumerate(TIER_NAMES):
-                k = int(c[j, K.K_TIER + s * K.NTIERS + t])
+                k = int(c[j, L.K_TIER + s * L.NTIERS + t])
                 lo, hi = wilson(k, n_trials)
                 rows.append((variant, name, stat, t, tier, k / n_trials if n_trials else float("nan"), lo, hi))
     return pd.DataFrame(rows, columns=["variant", "combatant", "stat", "tier", "tier_name", "rate", "lo", "hi"])
@@ -262,22 +263,22 @@ def episode_party(counters: dict, inputs, variant: str) -> pd.DataFrame:
         rows_g = [int(ep.offsets[k]) + g for k in range(ep.n_scenes)]
         tot = cc[rows_g].sum(axis=0)
         p = party[g]
-        d_lo, d_hi = wilson(int(p[K.PE_DEAD]), n_ep)
+        d_lo, d_hi = wilson(int(p[L.PE_DEAD]), n_ep)
         row = {"variant": variant, "combatant": ep.scenes[0].names[g], "kind": ep.scenes[0].kinds[g],
-               "death_rate": p[K.PE_DEAD] / n_ep, "death_lo": d_lo, "death_hi": d_hi,
-               "standing_at_end": p[K.PE_STANDING_END] / n_ep,
-               "resolve_left": p[K.PE_RES_END] / n_ep,
-               "max_resolve_end": p[K.PE_MAXRES_END] / n_ep,
-               "max_resolve_penalty": p[K.PE_PENALTY_END] / n_ep,
-               "wound_damage_end": p[K.PE_WOUNDS_END] / n_ep,
-               "recover_uses": p[K.PE_RECOVERS] / n_ep,
-               "resolve_recovered": p[K.PE_RECOVERED] / n_ep,
-               "ko_scenes": tot[K.K_KO_TRIALS] / n_ep,
-               "revives": tot[K.K_REVIVES] / n_ep,
-               "damage_dealt": tot[K.K_DEALT] / n_ep,
-               "damage_taken": tot[K.K_TAKEN] / n_ep}
+               "death_rate": p[L.PE_DEAD] / n_ep, "death_lo": d_lo, "death_hi": d_hi,
+               "standing_at_end": p[L.PE_STANDING_END] / n_ep,
+               "resolve_left": p[L.PE_RES_END] / n_ep,
+               "max_resolve_end": p[L.PE_MAXRES_END] / n_ep,
+               "max_resolve_penalty": p[L.PE_PENALTY_END] / n_ep,
+               "wound_damage_end": p[L.PE_WOUNDS_END] / n_ep,
+               "recover_uses": p[L.PE_RECOVERS] / n_ep,
+               "resolve_recovered": p[L.PE_RECOVERED] / n_ep,
+               "ko_scenes": tot[L.K_KO_TRIALS] / n_ep,
+               "revives": tot[L.K_REVIVES] / n_ep,
+               "damage_dealt": tot[L.K_DEALT] / n_ep,
+               "damage_taken": tot[L.K_TAKEN] / n_ep}
         for s, stat in enumerate(STATS):
-            row[f"bursts_{stat}"] = tot[K.K_BURSTS + s] / n_ep
+            row[f"bursts_{stat}"] = tot[L.K_BURSTS + s] / n_ep
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -300,10 +301,10 @@ def episode_overview(counters: dict, inputs, variant: str) -> pd.DataFrame:
     party = counters["party"]
     cc = counters["combatants"]
     rows_p = [int(ep.offsets[k]) + g for k in range(ep.n_scenes) for g in range(ep.party)]
-    row["deaths"] = party[:, K.PE_DEAD].sum() / n
-    row["bursts"] = cc[rows_p][:, K.K_BURSTS:K.K_BURSTS + 3].sum() / n
-    row["resolve_left"] = party[:, K.PE_RES_END].sum() / n
-    row["standing_at_end"] = party[:, K.PE_STANDING_END].sum() / n
+    row["deaths"] = party[:, L.PE_DEAD].sum() / n
+    row["bursts"] = cc[rows_p][:, L.K_BURSTS:L.K_BURSTS + 3].sum() / n
+    row["resolve_left"] = party[:, L.PE_RES_END].sum() / n
+    row["standing_at_end"] = party[:, L.PE_STANDING_END].sum() / n
     return pd.DataFrame([row])
 
 

@@ -292,86 +292,87 @@ And Your Enemies Closer) do nothing and are not used, so they cost nothing.
 """
 from __future__ import annotations
 
-from . import catalog
-from . import kernel as K
+from .. import catalog
+from .. import codes as E
+from .. import layout as L
 
 #: mechanic name -> (kernel effect code, parameter names for P1, P2, P3)
 MECHANICS = {
-    "heal": (K.E_HEAL, ("dice", "bonus", "target")),
-    "second_wind": (K.E_SECOND_WIND, ("dice", "bonus", "defence")),
-    "inflict": (K.E_INFLICT, ()),
-    "bonus_action": (K.E_BONUS_ACTION, ("actions",)),
-    "low_resolve": (K.E_LOW_RESOLVE, ("attack", "damage", "sticky")),
-    "follow_target": (K.E_FOLLOW_TARGET, ("per_miss",)),
-    "killing_blow": (K.E_KILLING_BLOW, ("dice", "bonus")),
-    "attack_ailment": (K.E_ATTACK_AILMENT, ("ailment",)),
-    "reroll": (K.E_REROLL, ("minor",)),
-    "drain": (K.E_DRAIN, ("divisor",)),
-    "defence_die": (K.E_DEFENCE_DIE, ("form", "dice")),
-    "armour": (K.E_ARMOUR, ("reduction", "minimum")),
-    "shield": (K.E_SHIELD, ("per_point", "self_only", "per_attack")),
-    "backlash": (K.E_BACKLASH, ("dice",)),
-    "disruptive": (K.E_DISRUPTIVE, ()),
-    "fear_aura": (K.E_FEAR_AURA, ("penalty",)),
-    "monster_boost": (K.E_MONSTER_BOOST, ()),
-    "curse": (K.E_CURSE, ("ailments",)),
-    "scream": (K.E_SCREAM, ("ailment", "area")),
-    "extra_turn": (K.E_EXTRA_TURN, ("turns",)),
-    "shrug_off": (K.E_SHRUG_OFF, ("count",)),
-    "guided_strike": (K.E_GUIDED_STRIKE, ()),
-    "group_heal": (K.E_GROUP_HEAL, ("dice", "bonus", "min_low")),
-    "remedy": (K.E_REMEDY, ("extra_cost", "self_only")),
-    "steal_action": (K.E_STEAL_ACTION, ()),
-    "reflector": (K.E_REFLECTOR, ("ignore", "self")),
-    "life_bomb": (K.E_LIFE_BOMB, ()),
-    "implode": (K.E_IMPLODE, ()),
-    "all_or_nothing": (K.E_ALL_OR_NOTHING, ("most", "after")),
-    "follow_up": (K.E_FOLLOW_UP, ("attack", "damage")),
-    "opening": (K.E_OPENING, ("bonus",)),
-    "seal_magic": (K.E_SEAL_MAGIC, ()),
-    "amplify": (K.E_AMPLIFY, ("healing", "ailment", "hex")),
-    "aura_of_strength": (K.E_AURA_STRENGTH, ("damage",)),
-    "courage_aura": (K.E_COURAGE, ("bonus",)),
-    "ambush": (K.E_AMBUSH, ("dice", "bonus", "attack")),
-    "curse_shift": (K.E_CURSE_SHIFT, ()),
-    "minion_explosion": (K.E_MINION_EXPLOSION, ("dice", "bonus")),
-    "belkan": (K.E_BELKAN, ("bonus", "most")),
-    "mid_childan": (K.E_MID_CHILDAN, ("range",)),
-    "link": (K.E_LINK, ("damage",)),
-    "undying_brood": (K.E_BROOD, ()),
-    "fight_for_friends": (K.E_FRIENDS, ("attack", "damage", "bond")),
-    "battle_sorcery": (K.E_BATTLE_SORCERY, ("bonus",)),
-    "hate_the_world": (K.E_HATE, ("bonus", "dice", "heal")),
-    "power_dampening": (K.E_POWER_DAMPENING, ("self",)),
+    "heal": (E.E_HEAL, ("dice", "bonus", "target")),
+    "second_wind": (E.E_SECOND_WIND, ("dice", "bonus", "defence")),
+    "inflict": (E.E_INFLICT, ()),
+    "bonus_action": (E.E_BONUS_ACTION, ("actions",)),
+    "low_resolve": (E.E_LOW_RESOLVE, ("attack", "damage", "sticky")),
+    "follow_target": (E.E_FOLLOW_TARGET, ("per_miss",)),
+    "killing_blow": (E.E_KILLING_BLOW, ("dice", "bonus")),
+    "attack_ailment": (E.E_ATTACK_AILMENT, ("ailment",)),
+    "reroll": (E.E_REROLL, ("minor",)),
+    "drain": (E.E_DRAIN, ("divisor",)),
+    "defence_die": (E.E_DEFENCE_DIE, ("form", "dice")),
+    "armour": (E.E_ARMOUR, ("reduction", "minimum")),
+    "shield": (E.E_SHIELD, ("per_point", "self_only", "per_attack")),
+    "backlash": (E.E_BACKLASH, ("dice",)),
+    "disruptive": (E.E_DISRUPTIVE, ()),
+    "fear_aura": (E.E_FEAR_AURA, ("penalty",)),
+    "monster_boost": (E.E_MONSTER_BOOST, ()),
+    "curse": (E.E_CURSE, ("ailments",)),
+    "scream": (E.E_SCREAM, ("ailment", "area")),
+    "extra_turn": (E.E_EXTRA_TURN, ("turns",)),
+    "shrug_off": (E.E_SHRUG_OFF, ("count",)),
+    "guided_strike": (E.E_GUIDED_STRIKE, ()),
+    "group_heal": (E.E_GROUP_HEAL, ("dice", "bonus", "min_low")),
+    "remedy": (E.E_REMEDY, ("extra_cost", "self_only")),
+    "steal_action": (E.E_STEAL_ACTION, ()),
+    "reflector": (E.E_REFLECTOR, ("ignore", "self")),
+    "life_bomb": (E.E_LIFE_BOMB, ()),
+    "implode": (E.E_IMPLODE, ()),
+    "all_or_nothing": (E.E_ALL_OR_NOTHING, ("most", "after")),
+    "follow_up": (E.E_FOLLOW_UP, ("attack", "damage")),
+    "opening": (E.E_OPENING, ("bonus",)),
+    "seal_magic": (E.E_SEAL_MAGIC, ()),
+    "amplify": (E.E_AMPLIFY, ("healing", "ailment", "hex")),
+    "aura_of_strength": (E.E_AURA_STRENGTH, ("damage",)),
+    "courage_aura": (E.E_COURAGE, ("bonus",)),
+    "ambush": (E.E_AMBUSH, ("dice", "bonus", "attack")),
+    "curse_shift": (E.E_CURSE_SHIFT, ()),
+    "minion_explosion": (E.E_MINION_EXPLOSION, ("dice", "bonus")),
+    "belkan": (E.E_BELKAN, ("bonus", "most")),
+    "mid_childan": (E.E_MID_CHILDAN, ("range",)),
+    "link": (E.E_LINK, ("damage",)),
+    "undying_brood": (E.E_BROOD, ()),
+    "fight_for_friends": (E.E_FRIENDS, ("attack", "damage", "bond")),
+    "battle_sorcery": (E.E_BATTLE_SORCERY, ("bonus",)),
+    "hate_the_world": (E.E_HATE, ("bonus", "dice", "heal")),
+    "power_dampening": (E.E_POWER_DAMPENING, ("self",)),
     # the draft's own talents (seed 001, sim/systems/mbdraft/catalog.yaml)
-    "hex": (K.E_HEX, ("damage",)),
-    "evasion": (K.E_EVASION, ("bonus",)),
-    "regeneration": (K.E_REGEN, ("resolve",)),
-    "detonation": (K.E_DETONATION, ()),
-    "mood": (K.E_MOOD, ("self",)),
-    "dampen_overcharge": (K.E_DAMPEN_OC, ()),
-    "radiation": (K.E_RADIATION, ()),
-    "move_attack": (K.E_MOVE_ATTACK, ("move",)),
-    "teleport": (K.E_TELEPORT, ("sight",)),
-    "extra_move": (K.E_EXTRA_MOVE, ("move", "through")),
-    "sprint": (K.E_SPRINT, ("move", "any_round", "off_turn")),
-    "slither": (K.E_SLITHER, ("move",)),
-    "shove": (K.E_SHOVE, ("direction",)),
-    "safe_place": (K.E_SAFE_PLACE, ("sight",)),
-    "defensive_switch": (K.E_SWITCH, ()),
-    "get_back": (K.E_GET_BACK, ()),
-    "lets_move": (K.E_LETS_MOVE, ()),
-    "enemies_closer": (K.E_CLOSER, ()),
-    "minion_creation": (K.E_MINION_CREATION, ("per_turn",)),
-    "marionette": (K.E_MARIONETTE, ()),
-    "area_attack": (K.E_AREA_ATTACK, ("shape", "width")),
-    "gravity_wave": (K.E_GRAVITY, ("pull",)),
-    "veil": (K.E_VEIL, ("penalty",)),
-    "rough_going": (K.E_ROUGH_GOING, ("hexes",)),
-    "lashing_ground": (K.E_LASHING, ()),
-    "mines": (K.E_MINES, ()),
-    "scattering_shot": (K.E_SCATTER, ()),
-    "create_barrier": (K.E_BARRIER, ("resolve",)),
+    "hex": (E.E_HEX, ("damage",)),
+    "evasion": (E.E_EVASION, ("bonus",)),
+    "regeneration": (E.E_REGEN, ("resolve",)),
+    "detonation": (E.E_DETONATION, ()),
+    "mood": (E.E_MOOD, ("self",)),
+    "dampen_overcharge": (E.E_DAMPEN_OC, ()),
+    "radiation": (E.E_RADIATION, ()),
+    "move_attack": (E.E_MOVE_ATTACK, ("move",)),
+    "teleport": (E.E_TELEPORT, ("sight",)),
+    "extra_move": (E.E_EXTRA_MOVE, ("move", "through")),
+    "sprint": (E.E_SPRINT, ("move", "any_round", "off_turn")),
+    "slither": (E.E_SLITHER, ("move",)),
+    "shove": (E.E_SHOVE, ("direction",)),
+    "safe_place": (E.E_SAFE_PLACE, ("sight",)),
+    "defensive_switch": (E.E_SWITCH, ()),
+    "get_back": (E.E_GET_BACK, ()),
+    "lets_move": (E.E_LETS_MOVE, ()),
+    "enemies_closer": (E.E_CLOSER, ()),
+    "minion_creation": (E.E_MINION_CREATION, ("per_turn",)),
+    "marionette": (E.E_MARIONETTE, ()),
+    "area_attack": (E.E_AREA_ATTACK, ("shape", "width")),
+    "gravity_wave": (E.E_GRAVITY, ("pull",)),
+    "veil": (E.E_VEIL, ("penalty",)),
+    "rough_going": (E.E_ROUGH_GOING, ("hexes",)),
+    "lashing_ground": (E.E_LASHING, ()),
+    "mines": (E.E_MINES, ()),
+    "scattering_shot": (E.E_SCATTER, ()),
+    "create_barrier": (E.E_BARRIER, ("resolve",)),
 }
 
 #: labyrinth features (catalog group ``labyrinth``): mechanic code -> where a scenario sets it
@@ -385,7 +386,7 @@ LABYRINTH_MECHANICS = {
     "wraparound": "battlefield.wrap",
 }
 
-_AILMENT = {"stun": K.A_STUN, "bound": K.A_BOUND, "bleed": K.A_BLEED}
+_AILMENT = {"stun": E.A_STUN, "bound": E.A_BOUND, "bleed": E.A_BLEED}
 #: named parameter values -> numbers
 _VALUES = {
     "target": {"ally": 0, "self": 1, "monster": 2},
@@ -449,41 +450,41 @@ def fill_slots(row, talents: list[str], role_stat: dict[str, int], minion: bool 
     """
     uses = uses or {}
     slots = [t for t in talents if t != "Boost"]
-    if len(slots) > K.MAXT:
-        raise ValueError(f"at most {K.MAXT} talents besides Boost per combatant")
-    for s in range(K.MAXT):
-        row[K.C_TCODE + s] = 0
-        row[K.C_TREACH + s] = -1
-    row[K.C_TMASK] = 0
-    row[K.C_TMASK2] = 0
-    row[K.C_TEPISODE] = 0
+    if len(slots) > L.MAXT:
+        raise ValueError(f"at most {L.MAXT} talents besides Boost per combatant")
+    for s in range(L.MAXT):
+        row[L.C_TCODE + s] = 0
+        row[L.C_TREACH + s] = -1
+    row[L.C_TMASK] = 0
+    row[L.C_TMASK2] = 0
+    row[L.C_TEPISODE] = 0
     for s, name in enumerate(slots):
         r = catalog.current().lookup(name)
         if r is None or not r.simulated or not r.mechanic:
             raise ValueError(f"talent {name!r} is not simulated")
         mech = mechanic_params(name)
         code, params = MECHANICS[mech["code"]]
-        row[K.C_TCODE + s] = code
-        if code < K.E_MORE:
-            row[K.C_TMASK] |= 1 << code
+        row[L.C_TCODE + s] = code
+        if code < E.E_MORE:
+            row[L.C_TMASK] |= 1 << code
         else:  # codes from 64: C_TMASK2, and E_MORE so every "has talents" gate sees them
-            row[K.C_TMASK2] |= 1 << (code - 64)
-            row[K.C_TMASK] |= 1 << K.E_MORE
+            row[L.C_TMASK2] |= 1 << (code - 64)
+            row[L.C_TMASK] |= 1 << E.E_MORE
         # minions pay nothing (L2172); a bond-paid talent (Hate the World) costs no overcharge
-        row[K.C_TCOST + s] = 0 if (minion or r.cost_stat == "bond") else (r.cost or 0)
+        row[L.C_TCOST + s] = 0 if (minion or r.cost_stat == "bond") else (r.cost or 0)
         role = r.cost_stat if r.cost_stat in _ROLE_INDEX else "support"
-        row[K.C_TROLE + s] = role_stat[role]
+        row[L.C_TROLE + s] = role_stat[role]
         # per-episode uses (A54): a single fight is the whole episode; in an episode of several
         # scenes the slot's bit in C_TEPISODE keeps its uses from one scene to the next
         per_scene = uses.get(name, r.uses_per_scene if r.uses_per_scene is not None else r.uses_per_episode)
-        row[K.C_TUSES + s] = -1 if per_scene is None else per_scene
-        row[K.C_TREACH + s] = r.range_hexes[1] if r.range_hexes is not None else -1
+        row[L.C_TUSES + s] = -1 if per_scene is None else per_scene
+        row[L.C_TREACH + s] = r.range_hexes[1] if r.range_hexes is not None else -1
         if name not in uses and r.uses_per_scene is None and r.uses_per_episode is not None:
-            row[K.C_TEPISODE] |= 1 << s
+            row[L.C_TEPISODE] |= 1 << s
         for k, p in enumerate(params[:3]):
-            row[(K.C_TP1, K.C_TP2, K.C_TP3)[k] + s] = param_value(p, mech.get(p, 0))
-        if code == K.E_MONSTER_BOOST:
-            row[K.C_BOOSTS] = per_scene or 0
+            row[(L.C_TP1, L.C_TP2, L.C_TP3)[k] + s] = param_value(p, mech.get(p, 0))
+        if code == E.E_MONSTER_BOOST:
+            row[L.C_BOOSTS] = per_scene or 0
 
 
 def check_catalog() -> None:

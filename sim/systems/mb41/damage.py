@@ -1,0 +1,291 @@
+"""Damage and Resolve: hits landing, wounds, death, the revive roll, healing.
+
+Resolve falls and overflow is ignored (L1420); at 0 a girl is a non-magical
+human who takes wounds, dying by the wound model (L1422, A16); a monster dies
+(L1892); the revive roll 2d6! + Support (L1445-1451, A19a). Intercept (L1469,
+A26a) lets an ally take a hit. Healing never passes the maximum (:func:`restore`).
+"""
+from __future__ import annotations
+
+from sim._jit import kernel
+from sim.dice import exploding_d6, sum_d6
+
+from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
+from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
+from .world import call, unpack
+from .overcharge import check_bursts, gain_overcharge
+from .state import is_standing, roll_penalty, wound_level
+from .talents.auras import end_fear_aura
+
+
+@kernel
+def copy_destroyed(t, comb, dyn):
+    """Her copy took damage and is destroyed (L1834): its row goes back to
+    the reserve, so she may make a new one with another use."""
+    g = comb[t, C_SPAWN_BY]
+    dyn[g, D_COPY] = 0
+    dyn[g, K_COPY_ABSORBED] += 1
+    dyn[t, D_ABSENT] = 1
+
+
+@kernel
+def revive_roll(t, comb, rules, dyn, streams):
+    """The revive roll (L1445-1451): 2d6! + Support, overcharge and Resolve by band.
+
+    The Resolve comes back at the start of her next turn (A19a); it is
+    stored in ``D_PENDING``.
+    """
+    total, sixes = exploding_d6(streams[S_CHECK], 2)
+    total += comb[t, C_SUP] - roll_penalty(t, rules, dyn)
+    stat = comb[t, C_RS]
+    if total <= rules[R_REVIVE_BANDS]:
+        band = 0
+    elif total <= rules[R_REVIVE_BANDS + 1]:
+        band = 1
+    else:
+        band = 2
+    gain_overcharge(t, stat, sixes + rules[R_REVIVE_OC + band], comb, rules, dyn)
+    dyn[t, D_PENDING] = sum_d6(streams[S_DAMAGE], 1) + rules[R_REVIVE_BONUS + band]
+    dyn[t, D_REVIVES] += 1
+    dyn[t, K_REVIVES] += 1
+
+
+@kernel
+def dropped(t, w):
+    """``t`` has just dropped to 0 Resolve (L1420): a KO; a monster is dead
+    (L1892); a girl makes her revive roll if the rules allow one (L1445,
+    A19a), or rolls it as her next Major action in the draft."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    dyn[t, K_KOS] += 1
+    if dyn[t, D_KO] == 0:
+        dyn[t, D_KO] = 1
+        dyn[t, K_KO_TRIALS] += 1
+    if (comb[t, C_SIDEMASK] | comb[t, C_FOEMASK]) != 0:  # talents of her side or her enemies on her
+        call(rules[PR_DROP_EFFECTS], t, 0, 0, w)
+    if comb[t, C_MONSTER] != 0:
+        if (comb[t, C_TMASK] >> E_BROOD) & 1 != 0:
+            if call(rules[PR_BROOD], t, 0, 0, w) != 0:
+                return
+        dyn[t, D_DEAD] = 1
+        dyn[t, K_DEATHS] += 1
+        if (comb[t, C_TMASK] >> E_FEAR_AURA) & 1 != 0:
+            end_fear_aura(t, comb, dyn)
+        if comb[t, C_SPAWN_KIND] == SPAWN_COPY:
+            copy_destroyed(t, comb, dyn)
+    elif rules[R_REVIVE] != 0:
+        allowed = True
+        if dyn[t, D_FRENZY] != 0:
+            allowed = end_frenzy_on_drop(t, rules, dyn)
+        if rules[R_REVIVE_LIMIT] >= 0:
+            if dyn[t, D_REVIVES] >= rules[R_REVIVE_LIMIT]:
+                allowed = False
+        if allowed:
+            if rules[R_REVIVE_TIMING] == 1:
+                dyn[t, D_PENDING] = -2  # the draft: she rolls as her next Major action
+            else:
+                revive_roll(t, comb, rules, dyn, streams)
+    elif dyn[t, D_FRENZY] != 0:
+        end_frenzy_on_drop(t, rules, dyn)
+
+
+@kernel
+def end_frenzy_on_drop(t, rules, dyn):
+    """A frenzied girl at 0 Resolve: the frenzy ends (L760) and its Fury
+    counter is gone; returns whether she still makes the revive roll (A9iv)."""
+    dyn[t, D_FRENZY] = 0
+    dyn[t, D_OC + FURY] = 0
+    return rules[R_FURY_DROP] == 0
+
+
+@kernel(inline="always")
+def apply_damage(t, dmg, w):
+    """Deal ``dmg`` to ``t``; returns the damage that took effect.
+
+    Above 0 Resolve: Resolve falls, overflow is ignored (L1420); reaching 0
+    drops her (revive roll if allowed) or kills a monster. At 0 Resolve: the
+    damage is wound damage; ``death_wounds`` of it kills (L1422, A16a).
+    The draft's Link (DRAFT L165-169, ``damage: 1``) on ``t``: her standing
+    secondary takes the same ``dmg`` too (:func:`link_damage`).
+    """
+    comb, rules, dyn, streams, bf = unpack(w)
+    if dyn[t, D_LINK_DMG] != 0:
+        call(rules[PR_LINK_DAMAGE], t, 0, dmg, w)
+    return _damage(t, dmg, w)
+
+
+@kernel
+def take_wound(t, dmg, rules, dyn):
+    """A hit of ``dmg`` wound damage on ``t`` at 0 Resolve (L1422; A16, rule
+    ``wound_model``), already counted in ``D_WOUNDS`` (damage) and ``D_WOUND_HITS``
+    (hits). Returns whether the wound kills her.
+
+    * ``track`` (A16a): one track of all her wound damage; ``death_wounds`` of
+      it kills.
+    * ``per_hit`` (A16b): each hit a separate wound of the level its own damage
+      gives (kept in ``D_WOUND_TOP``, the worst, and ``D_WOUND_LEVELS``, their
+      sum); a single hit of ``death_wounds`` kills.
+    * ``boxes`` (A16c): each hit fills a box, levels 1, 2, 3; the fourth kills.
+    """
+    model = rules[R_WOUND_MODEL]
+    if model == 0:
+        return dyn[t, D_WOUNDS] >= rules[R_DEATH_WOUNDS]
+    if model == 1:
+        lv = wound_level(dmg)
+        if lv > dyn[t, D_WOUND_TOP]:
+            dyn[t, D_WOUND_TOP] = lv
+        dyn[t, D_WOUND_LEVELS] += lv
+        return dmg >= rules[R_DEATH_WOUNDS]
+    return dyn[t, D_WOUND_HITS] > 3
+
+
+@kernel
+def wound_levels(t, worst, rules, dyn):
+    """Her wound level by the wound model (:func:`take_wound`): ``track`` the
+    level of her total wound damage (:func:`wound_level`), ``boxes`` the boxes
+    filled (at most 3), ``per_hit`` her worst wound (``worst``, for the roll
+    penalty) or the sum of her wounds' levels (for the maximum-Resolve penalty
+    between scenes, A18i a)."""
+    model = rules[R_WOUND_MODEL]
+    if model == 0:
+        return wound_level(dyn[t, D_WOUNDS])
+    if model == 1:
+        if worst:
+            return dyn[t, D_WOUND_TOP]
+        return dyn[t, D_WOUND_LEVELS]
+    h = dyn[t, D_WOUND_HITS]
+    return h if h < 3 else 3
+
+
+@kernel(inline="always")
+def human_penalty(t, rules, dyn):
+    """The penalty her wounds give the rolls of ``t`` at 0 Resolve, a non-magical
+    human (L1422: -2 / -3 / -4 by wound level, rule ``wound_roll_penalty``; a
+    transformed girl ignores them, L1443)."""
+    lv = wound_levels(t, True, rules, dyn)
+    if lv <= 0:
+        return 0
+    return rules[R_WOUND_ROLL_PENALTY + lv - 1]
+
+
+@kernel
+def _damage(t, dmg, w):
+    """:func:`apply_damage` without the Link's copy."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if dmg <= 0:
+        return 0
+    if dyn[t, D_DEAD] != 0:
+        return 0
+    if dyn[t, D_RES] > 0:
+        take = dmg if dmg < dyn[t, D_RES] else dyn[t, D_RES]
+        dyn[t, D_RES] -= take
+        if comb[t, C_TMASK] != 0:
+            if dyn[t, D_RES] * 2 <= comb[t, C_RES]:
+                dyn[t, D_STICKY] = 1  # Memory Blaze: reached half of its Base Resolve
+        if dyn[t, D_RES] == 0:
+            dropped(t, w)
+        return take
+    dyn[t, D_WOUNDS] += dmg
+    dyn[t, D_WOUND_HITS] += 1
+    dyn[t, K_WOUND_DMG] += dmg
+    if take_wound(t, dmg, rules, dyn):
+        dyn[t, D_DEAD] = 1
+        dyn[t, D_PENDING] = -1
+        dyn[t, K_DEATHS] += 1
+    return dmg
+
+
+@kernel
+def intercept(i, t, dmg, w):
+    """Intercept (L1469, A26a), called by :func:`attack` after a hit
+    on ``t`` for ``dmg`` when ``D_GUARD`` names an ally (the grid turn, :func:`.battle_grid.guard_for`; Cover on positions, :func:`.positions.ready`): if her policy is
+    willing she rolls 2d6! + Defence; returns the damage left for ``t``."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    j = dyn[t, D_GUARD]
+    dyn[t, D_GUARD] = -1
+    if dmg <= 0:
+        return dmg
+    if not is_standing(dyn, j):
+        return dmg
+    if dyn[t, D_RES] > 0:  # a downed target always needs it
+        left = dyn[t, D_RES] - dmg
+        if left * 100 >= comb[j, P_INTERCEPT] * comb[t, C_RES]:
+            return dmg
+    total, sixes = exploding_d6(streams[S_CHECK], 2)
+    total += comb[j, C_DEF] - roll_penalty(j, rules, dyn)
+    gain_overcharge(j, comb[j, C_RD], sixes, comb, rules, dyn)
+    if total <= rules[R_INTERCEPT_BANDS]:
+        check_bursts(j, comb, rules, dyn)
+        return dmg
+    take = dmg
+    if total > rules[R_INTERCEPT_BANDS + 1]:
+        take = dmg // 2
+        if rules[R_INTERCEPT_HALF] == 1:
+            take = (dmg + 1) // 2
+    d = apply_damage(j, take, w)
+    dyn[j, K_TAKEN] += d
+    dyn[i, K_DEALT] += d
+    dyn[j, K_INTERCEPTS] += 1
+    dyn[j, K_INTERCEPT_DMG] += d
+    check_bursts(j, comb, rules, dyn)
+    return 0
+
+
+@kernel
+def _heal(i, j, amount, comb, dyn):
+    if amount > 0:
+        amount += dyn[j, D_AMP_HEAL]  # Amplify Magic: +P1 from every healing effect (L1797)
+    room = comb[j, C_RES] - dyn[j, D_RES]
+    if amount > room:
+        amount = room
+    if amount < 0:
+        amount = 0
+    if dyn[j, D_FRENZY] != 0:
+        amount = 0  # a frenzied girl has "no other ways of recovering resolve" (L750)
+    dyn[j, D_RES] += amount
+    dyn[i, K_HEALED] += amount
+    return amount
+
+
+@kernel
+def restore(i, j, amount, comb, dyn):
+    """``i`` restores up to ``amount`` Resolve to ``j`` (never above her maximum);
+    returns what ``j`` got. A Link on ``j`` gives her secondary, if standing,
+    the same amount (A47b), capped by her own maximum; not on an enemy
+    link of the draft's Link (``D_LINK_DMG``: the linker gives no copy of
+    her enemies' healing)."""
+    got = _heal(i, j, amount, comb, dyn)
+    k = dyn[j, D_LINK_TO]
+    if k >= 0 and dyn[j, D_LINK_DMG] == 0:  # an enemy link (the draft's): she gives no copy of their healing
+        if is_standing(dyn, k):
+            _heal(i, k, amount, comb, dyn)
+    return got
+
+
+@kernel
+def may_guard(j, t, best, comb, dyn):
+    """``j`` may intercept (Cover) an attack on ``t`` and is a better guard than ``best`` (-1
+    none): a standing ally of ``t`` other than ``t`` whose intercept policy is willing, who
+    rolls Defence (not a minion with passive defence), with a higher Defence than ``best``
+    (the first listed on ties). Where she must stand is the caller's (grid, positions)."""
+    if j == t:
+        return False
+    if comb[j, C_SIDE] != comb[t, C_SIDE]:
+        return False
+    if comb[j, P_INTERCEPT] < 0:
+        return False
+    if comb[j, C_PDEF] >= 0:
+        return False
+    if not is_standing(dyn, j):
+        return False
+    if best >= 0:
+        if comb[j, C_DEF] <= comb[best, C_DEF]:
+            return False
+    return True
+
+
+@kernel
+def h_intercept(i, t, dmg, w):
+    """INTERCEPT: an ally named in ``D_GUARD`` may take the hit (:func:`intercept`); the damage
+    left for ``t`` (grid and positions only: nothing sets ``D_GUARD`` gridless)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return intercept(i, t, dmg, w)

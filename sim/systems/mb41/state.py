@@ -1,0 +1,362 @@
+"""The trial's state of the 4.1 / draft engine and the plain facts about it.
+
+The start of a fight, an episode and a scene (:func:`reset`, :func:`reset_row`,
+:func:`scene_state`: the ``reset`` of every ``STATE`` field in :mod:`.layout`),
+reserve rows that appear mid-fight (:func:`appear`: minions, Heart creatures,
+Marionette's copy), who stands (:func:`is_standing`, L1420), the penalties on a
+roll (:func:`roll_penalty`: Bound L1463, Fear Auras L2031), the contest rule
+(:func:`beats`, L1453, A20-A21) and the outcome of a fight (:func:`outcome_now`).
+"""
+from __future__ import annotations
+
+from sim._jit import kernel
+
+from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
+from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
+from .world import call, unpack
+from .talents.auras import end_fear_aura
+
+
+@kernel(inline="always")
+def reset(comb, rules, dyn):
+    """Start-of-fight state: full Resolve, starting overcharge, Boost uses."""
+    n = comb.shape[0]
+    for i in range(n):
+        reset_row(i, comb, dyn)
+
+
+@kernel
+def reset_row(i, comb, dyn):
+    """Start-of-fight (and start-of-episode) state of combatant ``i``."""
+    dyn[i, D_RES] = comb[i, C_RES]
+    dyn[i, D_WOUNDS] = 0
+    dyn[i, D_DEAD] = 0
+    dyn[i, D_PENDING] = -1
+    dyn[i, D_REVIVES] = 0
+    for s in range(3):
+        dyn[i, D_OC + s] = comb[i, C_OC0 + s]
+    dyn[i, D_POOL] = comb[i, C_POOL]
+    dyn[i, D_BOOSTS] = comb[i, C_BOOSTS]
+    dyn[i, D_KO] = 0
+    for s in range(3):
+        dyn[i, D_BURSTED + s] = 0
+        dyn[i, D_BURST_TRIAL + s] = 0
+        dyn[i, D_AIL + s] = 0  # ailments last until removed or the scene ends (A25)
+    for s in range(MAXT):
+        dyn[i, D_TUSES + s] = comb[i, C_TUSES + s]
+    dyn[i, D_WOUND_HITS] = 0
+    dyn[i, D_WOUND_TOP] = 0
+    dyn[i, D_WOUND_LEVELS] = 0
+    dyn[i, D_PEN_DICE] = 0
+    dyn[i, D_PEN_LEVELS] = 0
+    dyn[i, D_RECOVERS] = 0
+    for b in range(MAXB):
+        dyn[i, D_BOND + b] = comb[i, C_BOND + b]
+    dyn[i, D_LOST] = 0
+    scene_state(i, comb, dyn)
+
+
+@kernel
+def scene_state(i, comb, dyn):
+    """The columns every fight and every scene of an episode starts afresh
+    (a part of ``SCENE_COLUMNS``): Fear Aura, the talents' marks, the
+    position, bursts due and the frenzy (:func:`burst_state`), the team
+    talents and fight clocks (:func:`team_state`)."""
+    dyn[i, D_FEAR] = comb[i, C_FEAR0]
+    dyn[i, D_FT_TARGET] = -1
+    dyn[i, D_FT_STACK] = 0
+    dyn[i, D_STICKY] = 0
+    dyn[i, D_DEF_BONUS] = 0
+    dyn[i, D_REFLECT_BY] = -1
+    dyn[i, D_REFLECT_UNTIL] = 0
+    dyn[i, D_TURNS_DONE] = 0
+    dyn[i, D_BOMB] = 0
+    dyn[i, D_IMPLODE_BY] = -1
+    dyn[i, D_IMPLODE_UNTIL] = 0
+    dyn[i, D_POS] = comb[i, C_CELL]
+    dyn[i, D_GUARD] = -1
+    dyn[i, D_DMG_ADJ] = 0
+    dyn[i, D_PAID] = 0
+    dyn[i, D_SPRINT_AT] = -1
+    dyn[i, D_HEXES] = 0
+    dyn[i, D_HEX_ROUND] = -1
+    dyn[i, D_REGEN] = 0
+    dyn[i, D_MOOD] = 0
+    dyn[i, D_MINOR_USED] = 0
+    dyn[i, D_VEIL_UNTIL] = 0
+    dyn[i, D_VEIL_D] = 0
+    dyn[i, D_BLAST] = 0
+    dyn[i, D_AREA_HIT] = 0
+    for k in range(MAXMINES):
+        dyn[i, D_MINE + k] = -1
+    dyn[i, D_MINE_FROM] = 0
+    dyn[i, D_RANGED_HI] = comb[i, C_RANGED_HI]
+    dyn[i, D_BARRIER_RES] = 0
+    dyn[i, D_BARRIER_KIND] = 0
+    dyn[i, D_BARRIER_AT] = -1
+    dyn[i, D_BARRIER_ARG] = 0
+    dyn[i, D_BARRIER_LEN] = 0
+    burst_state(i, dyn)
+    team_state(i, dyn)
+    spawn_state(i, comb, dyn)
+
+
+@kernel
+def spawn_state(i, comb, dyn):
+    """A reserve row (``C_SPAWN_KIND``) starts every fight and every scene
+    absent (``D_ABSENT``, with ``D_DEAD`` set so that nothing targets it, it
+    takes no turn, its side does not count it, it holds no hex and stands in
+    no survival curve) until :func:`appear`."""
+    dyn[i, D_APPEARED] = 0
+    dyn[i, D_COPY] = 0
+    if comb[i, C_SPAWN_KIND] == 0:
+        dyn[i, D_ABSENT] = 0
+        return
+    dyn[i, D_ABSENT] = 1
+    dyn[i, D_DEAD] = 1
+    dyn[i, D_RES] = 0
+    dyn[i, D_PENDING] = -1
+    dyn[i, D_POS] = -1
+
+
+@kernel
+def appear(j, anchor, w):
+    """Reserve row ``j`` enters the fight with its full Resolve (HP) and its
+    starting state (:func:`reset_row` left it untouched while absent); on the
+    grid on the free hex nearest to cell ``anchor`` (fewest hexes, ties to the
+    lowest cell; ``spawn`` rules), and not at all when no hex is free.
+    Returns whether it appeared."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if dyn[j, D_ABSENT] == 0:
+        return False
+    if call(rules[PR_APPEAR_AT], j, anchor, 0, w) == 0:
+        return False  # the grid: no free hex
+    dyn[j, D_ABSENT] = 0
+    dyn[j, D_DEAD] = 0
+    dyn[j, D_RES] = comb[j, C_RES]
+    dyn[j, D_APPEARED] = dyn[0, D_ROUND] + 1
+    dyn[j, K_APPEARED] += 1
+    if (comb[j, C_TMASK] >> E_FEAR_AURA) & 1 != 0:
+        end_fear_aura(j, comb, dyn, 1)  # its aura arrives with it (none at the start: C_FEAR0)
+    return True
+
+
+@kernel(inline="always")
+def waits(i, r, comb, rules, dyn):
+    """A row that appeared in round ``r`` takes its first turn next round
+    (``spawn_acts: next_round``); Marionette's copy never takes a turn."""
+    if comb[i, C_SPAWN_KIND] == 0:
+        return False
+    if comb[i, C_SPAWN_KIND] == SPAWN_COPY:
+        return True
+    if rules[R_SPAWN_ACTS] != 0:
+        return False
+    return dyn[i, D_APPEARED] == r + 1
+
+
+@kernel(inline="always")
+def burst_state(i, dyn):
+    """Per-scene state of the bursts (none due, no frenzy, no retaliation)."""
+    for s in range(3):
+        dyn[i, D_PEND + s] = 0
+    dyn[i, D_FRENZY] = 0
+    dyn[i, D_FURY_PAID] = 0
+    dyn[i, D_RETALIATE] = -1
+    dyn[i, D_DUE] = 0
+
+
+@kernel
+def team_state(i, dyn):
+    """Per-scene state of the team talents, sorcery and the fight clocks
+    (row 0): reset at the start of every fight and scene."""
+    dyn[i, D_CLOCK] = 0
+    dyn[i, D_ROUND] = 0
+    dyn[i, D_HIT_BY] = -1
+    dyn[i, D_HIT_AT] = -1
+    dyn[i, D_OPEN_BY] = -1
+    dyn[i, D_OPEN_UNTIL] = 0
+    dyn[i, D_OPEN_BONUS] = 0
+    dyn[i, D_SEALED_UNTIL] = -1
+    dyn[i, D_AMP_HEAL] = 0
+    dyn[i, D_AMP_AIL] = 0
+    dyn[i, D_AMP_HEX_BY] = 0
+    dyn[i, D_AMP_HEX] = 0
+    dyn[i, D_HEX_EXTRA] = 0
+    dyn[i, D_AMBUSH] = 0
+    dyn[i, D_BELKAN] = 0
+    dyn[i, D_LINK_TO] = -1
+    dyn[i, D_LINKED] = -1
+    dyn[i, D_LINK_DMG] = 0
+    dyn[i, D_ROUGH_PLACES] = 0
+    dyn[i, D_REBIRTHS] = 0
+    dyn[i, D_CASTING] = 0
+
+
+@kernel(inline="always")
+def is_standing(dyn, i):
+    """Standing = Resolve above 0 and not dead."""
+    if dyn[i, D_DEAD] != 0:
+        return False
+    return dyn[i, D_RES] > 0
+
+
+@kernel(inline="always")
+def _candidate(j, side, finish, comb, dyn):
+    if comb[j, C_SIDE] == side:
+        return False
+    if dyn[j, D_DEAD] != 0:
+        return False
+    if dyn[j, D_RES] > 0:
+        return True
+    return finish
+
+
+@kernel(inline="always")
+def beats(a_total, a_sixes, a_stat, d_total, d_sixes, d_stat, attacker_wins_full_tie):
+    """The 4.1 contest (L1453): higher total, then more sixes, then higher stat."""
+    if a_total != d_total:
+        return a_total > d_total
+    if a_sixes != d_sixes:
+        return a_sixes > d_sixes
+    if a_stat != d_stat:
+        return a_stat > d_stat
+    return attacker_wins_full_tie
+
+
+@kernel(inline="always")
+def sealed(i, dyn):
+    """Seal Magic (L2098): ``i`` may use no talent (Boost included) until
+    the end of round ``D_SEALED_UNTIL``; passive talents still work."""
+    return dyn[i, D_SEALED_UNTIL] >= dyn[0, D_ROUND]
+
+
+@kernel(inline="always")
+def _hits(passive, tie_mode, a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie):
+    """Does the attack hit? A rolled defence uses :func:`beats` (L1453); a
+    minion's passive defence (L2170) is hit by a higher total, and an equal
+    total hits per ``minion_tie`` (A35): 0 with a six, 1 never, 2 always."""
+    if passive:
+        if a_total != d_total:
+            return a_total > d_total
+        if tie_mode == 0:
+            return a_six > 0
+        return tie_mode == 2
+    return beats(a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie)
+
+
+@kernel
+def attack_call(i, t, w):
+    """:func:`attack` through its procedure (``PR_ATTACK``, :func:`p_attack`, the one
+    function it is compiled into), for the attack sites outside the turn's own."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return call(rules[PR_ATTACK], i, t, 0, w)
+
+
+@kernel(inline="always")
+def roll_penalty(i, rules, dyn):
+    """Penalty to all of ``i``'s rolls: Bound -2 (L1463), plus the Fear Auras
+    of standing enemies (-2 each, L2031)."""
+    if dyn[i, D_AIL + A_BOUND] != 0:
+        return rules[R_BOUND_PENALTY] + dyn[i, D_FEAR]
+    return dyn[i, D_FEAR]
+
+
+@kernel(inline="always")
+def has_ailment(i, dyn):
+    if dyn[i, D_AIL + A_STUN] != 0:
+        return True
+    if dyn[i, D_AIL + A_BOUND] != 0:
+        return True
+    return dyn[i, D_AIL + A_BLEED] != 0
+
+
+@kernel(inline="always")
+def other_ally(i, j, comb, dyn):
+    """``j`` is a standing member of ``i``'s side other than ``i``."""
+    if j == i:
+        return False
+    if comb[j, C_SIDE] != comb[i, C_SIDE]:
+        return False
+    return is_standing(dyn, j)
+
+
+@kernel
+def has_other_ally(i, comb, dyn):
+    """Some member of ``i``'s side other than ``i`` stands."""
+    for j in range(comb.shape[0]):
+        if other_ally(i, j, comb, dyn):
+            return True
+    return False
+
+
+@kernel(inline="always")
+def keeps_side_in(j, all_dead, comb, dyn):
+    """Row ``j`` keeps her side in the fight: not dead and, unless the defeat rule is
+    ``all_dead``, standing (``all_down``); an illusion (Marionette's copy) keeps no side
+    in it. The one statement of the rule: :func:`side_alive`, :func:`outcome_now`."""
+    if dyn[j, D_DEAD] != 0:
+        return False
+    if comb[j, C_SPAWN_KIND] == SPAWN_COPY:
+        return False
+    if all_dead:
+        return True
+    return dyn[j, D_RES] > 0
+
+
+@kernel(inline="always")
+def side_alive(side, comb, rules, dyn):
+    """Side ``side`` is still in the fight: one of its rows keeps it in (:func:`keeps_side_in`)."""
+    all_dead = rules[R_DEFEAT] == 1
+    for j in range(comb.shape[0]):
+        if comb[j, C_SIDE] == side:
+            if keeps_side_in(j, all_dead, comb, dyn):
+                return True
+    return False
+
+
+@kernel(inline="always")
+def outcome_now(comb, rules, dyn):
+    """-1 while both sides fight on; else F_WIN (side 0 wins), F_LOSS or F_DRAW. A side is
+    still in the fight while one of its rows keeps it in (:func:`keeps_side_in`). One pass
+    over the rows (two calls of :func:`side_alive` would be two)."""
+    n = comb.shape[0]
+    all_dead = rules[R_DEFEAT] == 1
+    a = False
+    b = False
+    for j in range(n):
+        if not keeps_side_in(j, all_dead, comb, dyn):
+            continue
+        if comb[j, C_SIDE] == 0:
+            a = True
+        else:
+            b = True
+        if a:
+            if b:
+                return -1
+    if a:
+        return F_WIN
+    if b:
+        return F_LOSS
+    return F_DRAW
+
+
+@kernel(inline="always")
+def wound_level(w):
+    """Wound level of ``w`` wound damage on the cumulative track (L1422, A16a):
+    1-2 level 1, 3-4 level 2, 5 and more level 3."""
+    if w <= 0:
+        return 0
+    if w <= 2:
+        return 1
+    if w <= 4:
+        return 2
+    return 3
+
+
+@kernel
+def p_missing(a, b, c, w):
+    """A slot this scenario's table was not expected to need: counted (``K_MISSING``,
+    row 0) so that a run with one fails loudly (:func:`.registry.check`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    dyn[0, K_MISSING] += 1
+    return -1
