@@ -237,7 +237,7 @@ _READY: set[str] = set()
 
 
 def install() -> None:
-    """Put :class:`ModuleCacheLocator` first among numba's cache locators."""
+    """Put ``ModuleCacheLocator`` first among numba's cache locators."""
     global _installed
     if _installed:
         return

@@ -1,7 +1,7 @@
 """Per-round curves shared by the fight systems (mb41, mb-draft, d10).
 
 Kernels count, per round, who is standing in two planes (see
-``sim/systems/mb41/kernel.py:fight``): plane 0 for fights still running
+``sim/systems/mb41/fight.py`` ``fight_end``): plane 0 for fights still running
 after round r, plane 1 for the final state of fights that ended in round r.
 These helpers turn those counters into fractions of trials, as tidy frames.
 """

@@ -236,7 +236,7 @@ def exploding_d6(state, n):
     die by die). Injected dice (:func:`sim.rng.scripted_state`) and larger
     pools go die by die, so a script lists the faces in the order the book
     rolls them. Both paths have the exact law of ``Nd6!``
-    (``tests/test_dice.py`` checks the table exhaustively).
+    (``tests/test_dice_kernels.py`` checks the table exhaustively).
     """
     if state[6] == 0:
         if n >= 1:

@@ -6,7 +6,7 @@ xoshiro256** generator whose four state words are seeded through
 splitmix64 from the key, plus a one-word buffer that holds the unused upper
 half of the last 64-bit output (dice only need 32 bits).
 
-Consequences (each has a test in ``tests/test_rng.py``):
+Consequences (tests/test_runner.py, tests/test_trials.py and the scripted tests hold them):
 
 * the same seed gives bit-identical results for any thread count, worker
   count or chunk size, because a trial's dice depend only on its key;

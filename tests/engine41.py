@@ -43,3 +43,8 @@ def names(modules) -> types.SimpleNamespace:
 
 K = names(CORE)
 BG = names(HEX)
+
+
+def standing(dyn, i) -> bool:
+    """``i`` stands (:func:`sim.systems.mb41.state.is_standing`, L1420): not dead, Resolve above 0."""
+    return bool(dyn[i, layout.D_DEAD] == 0 and dyn[i, layout.D_RES] > 0)

@@ -251,7 +251,7 @@ def grid_arena(girls, foes, rules=None, battlefield=None):
     inp = mb41_inputs(data)
     dyn, cc = mb41_state(inp)
     bf = BG.make_bf(inp.battlefield)
-    mb41_call(BG.place_all, dyn=dyn, bf=bf)
+    mb41_call(BG.place_all, comb=inp.comb, rules=inp.rules, dyn=dyn, bf=bf)
     return inp, dyn, cc, bf
 
 
@@ -261,7 +261,7 @@ def grid_put(inp, dyn, bf, i, col, row):
     from engine41 import K
 
     dyn[i, K.D_POS] = inp.battlefield.cell_offset(col, row)
-    mb41_call(BG.place_all, dyn=dyn, bf=bf)
+    mb41_call(BG.place_all, comb=inp.comb, rules=inp.rules, dyn=dyn, bf=bf)
 
 
 def grid_where(inp, dyn, i):
@@ -311,7 +311,7 @@ def draft_arena(side_a, side_b, rules=None, places=None):
     cc = dyn  # one buffer: counters K_* and state D_*
     mb41_call(K.reset, comb=inp.comb, rules=inp.rules, dyn=dyn)
     if (rules or {}).get("positions", 0) > 0:
-        mb41_call(PS.place_all, comb=inp.comb, pol=inp.pol, dyn=dyn)
+        mb41_call(PS.place_all, comb=inp.comb, rules=inp.rules, dyn=dyn)
     if places is not None:
         for i, p in enumerate(places):
             dyn[i, K.D_PLACE] = p
@@ -344,4 +344,4 @@ def grid_place(inp, dyn, bf, cells):
 
     for i, (c, r) in enumerate(cells):
         dyn[i, K.D_POS] = inp.battlefield.cell_offset(c, r)
-    mb41_call(BG.place_all, dyn=dyn, bf=bf)
+    mb41_call(BG.place_all, comb=inp.comb, rules=inp.rules, dyn=dyn, bf=bf)

@@ -254,7 +254,7 @@ def test_rough_going_roughens_the_enemy_and_its_surroundings():
     assert cc[0, K.K_ROUGHENED] == 4 and dyn[0, K.D_OC + FURY] == 1 and cc[0, K.K_TUSE] == 1
     gturn(inp, dyn, cc, bf, 0)   # Shade already on rough ground: not used again
     assert cc[0, K.K_TUSE] == 1
-    mb41_call(BG.place_all, dyn=dyn, bf=bf)
+    mb41_call(BG.place_all, comb=inp.comb, rules=inp.rules, dyn=dyn, bf=bf)
     assert not (bf[BG.BF_TERRAIN] & G.ROUGH).any()
 
 
@@ -289,7 +289,7 @@ def test_lashing_ground_makes_adjacent_hexes_rough(dead):
     place(inp, dyn, bf, [(2, 4), (3, 4), (7, 0)])
     if dead:
         dyn[1, K.D_DEAD] = 1
-        mb41_call(BG.place_all, dyn=dyn, bf=bf)
+        mb41_call(BG.place_all, comb=inp.comb, rules=inp.rules, dyn=dyn, bf=bf)
     args = dict(i=0, goal=int(dyn[2, K.D_POS]), lo=1, hi=1, unlocked=True, deep=1)
     assert grid_run(BG.minor_move, inp, dyn, cc, bf, **args) == dead
     assert (where(inp, dyn, 0) != [2, 4]) == dead
@@ -334,7 +334,7 @@ def test_mines_placed_in_its_hex():
     assert dyn[1, K.D_POOL] == 9 and dyn[1, K.D_MINE] == dyn[1, K.D_POS] and dyn[1, K.D_MINE + 1] == -1
     gturn(inp, dyn, cc, bf, 1)
     assert dyn[1, K.D_POOL] == 9 and cc[1, K.K_TUSE] == 1
-    mb41_call(BG.place_all, dyn=dyn, bf=bf)
+    mb41_call(BG.place_all, comb=inp.comb, rules=inp.rules, dyn=dyn, bf=bf)
     mb41_call(K.reset, comb=inp.comb, rules=inp.rules, dyn=dyn)
     assert (dyn[1, K.D_MINE:K.D_MINE + K.MAXMINES] == -1).all()   # a new fight: no mines
 
@@ -357,7 +357,7 @@ def test_mine_detonates_after_its_owner_died(col):
     place(inp, dyn, bf, [(1, 4), (2, 3), (5, 0), (6, 4)])
     dyn[2, K.D_MINE] = inp.battlefield.cell_offset(col, 4)
     dyn[2, K.D_DEAD] = 1
-    mb41_call(BG.place_all, dyn=dyn, bf=bf)
+    mb41_call(BG.place_all, comb=inp.comb, rules=inp.rules, dyn=dyn, bf=bf)
     gturn(inp, dyn, cc, bf, 0, check=HIT + MISS, damage=faces(3))
     own = col == 2
     assert dyn[0, K.D_RES] == 18 - (3 + 2 + (4 if own else 0)) and dyn[1, K.D_RES] == 18

@@ -372,7 +372,7 @@ def test_intercept_on_the_line_of_a_ranged_attack():
     inp, dyn, cc, bf = _cover(shade_at=(3, 1), kuro_at=(6, 0))
     line = inp.battlefield.line_between(int(dyn[0, K.D_POS]), int(dyn[1, K.D_POS]))
     dyn[2, K.D_POS] = line[1]
-    mb41_call(BG.place_all, dyn=dyn, bf=bf)
+    mb41_call(BG.place_all, comb=inp.comb, rules=inp.rules, dyn=dyn, bf=bf)
     assert apart(inp, dyn, 2, 1) == 2
     strike(inp, dyn, cc, bf, HIT6 + faces(4, 4), faces(4))            # ranged: 4, all to Kuro
     assert dyn[1, K.D_RES] == 18 and dyn[2, K.D_RES] == 14

@@ -13,7 +13,7 @@ from helpers import Script, faces, load_data, mb41_call, mb41_data, mb41_inputs,
 from helpers import mb41_boss as boss, mb41_girl as girl, mb41_run as call, mb41_setup as setup
 
 from sim.scenario.errors import ScenarioError
-from engine41 import K
+from engine41 import K, standing
 
 HEART, FURY, JUDGMENT = 0, 1, 2
 
@@ -60,7 +60,7 @@ def test_a_six_on_defence_to_13_sets_off_a_heart_burst_after_the_attack():
     assert dyn[0, K.D_OC + HEART] == 0 and dyn[0, K.D_PEND + HEART] == 0
     assert bonds(dyn, 0) == [2, 3, 4, 1]   # the first strongest bond
     assert cc[0, K.K_BONDS_LOST] == 1 and cc[0, K.K_BURSTS + HEART] == 1
-    assert K.is_standing(dyn, 0)
+    assert standing(dyn, 0)
 
 
 def test_heart_burst_with_the_last_bond_point_loses_her():
@@ -68,7 +68,7 @@ def test_heart_burst_with_the_last_bond_point_loses_her():
     dyn[0, K.D_OC + HEART] = 14
     call(K.check_bursts, inp, dyn, cc, Script(), i=0)
     call(K.settle, inp, dyn, cc, Script())
-    assert dyn[0, K.D_LOST] == 1 and dyn[0, K.D_DEAD] == 1 and not K.is_standing(dyn, 0)
+    assert dyn[0, K.D_LOST] == 1 and dyn[0, K.D_DEAD] == 1 and not standing(dyn, 0)
     assert cc[0, K.K_LOST] == 1 and cc[0, K.K_DEATHS] == 0
     # she bursts no more
     dyn[0, K.D_OC + JUDGMENT] = 20
@@ -180,7 +180,7 @@ def test_frenzy_miss_spends_one_and_heals_are_refused():
     call(K.frenzy_turn, inp, dyn, cc, Script(check=faces(1, 1, 5, 5), damage=faces(1)), i=0)   # 6 vs 13: miss
     assert dyn[0, K.D_OC + FURY] == 12 and cc[0, K.K_FURY_SPENT] == 1
     dyn[0, K.D_RES] = 5
-    assert mb41_call(K.restore, i=0, j=0, amount=6, comb=inp.comb, dyn=dyn, cc=cc) == 0
+    assert mb41_call(K.restore, i=0, j=0, amount=6, comb=inp.comb, rules=inp.rules, dyn=dyn, cc=cc) == 0
     assert dyn[0, K.D_RES] == 5
 
 
@@ -373,7 +373,7 @@ def test_judgment_radius_on_the_grid():
     inp = mb41_inputs(data)
     dyn, cc = mb41_state(inp)
     bf = BG.make_bf(inp.battlefield)
-    mb41_call(BG.place_all, dyn=dyn, bf=bf)
+    mb41_call(BG.place_all, comb=inp.comb, rules=inp.rules, dyn=dyn, bf=bf)
     dyn[0, K.D_OC + JUDGMENT] = 13
     call(K.check_bursts, inp, dyn, cc, Script(), i=0)
     call(K.settle, inp, dyn, cc, Script(), bf=bf)

@@ -48,24 +48,49 @@ def test_every_action_talent_is_played(action):
     assert orphans == [], f"{action} talents with no hook: register one in hooks.py"
 
 
-@pytest.mark.parametrize("timing", ["MINOR", "MAJOR", "DECLARE"])
+@pytest.mark.parametrize("timing", H.TIMINGS)
 def test_each_gate_opens_for_its_codes_only(timing):
-    lo, hi = H.gates(timing)
-    hooks = H.at(timing)
-    assert len(lo) == len(hooks) > 0
+    """A hook's gate row (hooks.gate_row) holds the bits of its own codes in the masks of
+    the combatant its scope names, and no other bit."""
+    from sim.systems.mb41.layout import STATE
+
     codes = sorted({v for k, v in vars(E).items() if k.startswith("E_") and k != "E_MORE" and isinstance(v, int)})
     assert len(codes) > 60 and max(codes) >= 64
-    for k, h in enumerate(hooks):
+    for h in H.at(timing):
+        row = dict(zip(H.GATE_FIELDS, H.gate_row(h, STATE.constants())))
+        scopes = (h.scope,) if isinstance(h.scope, str) else h.scope
         for code in codes:
-            opens = (lo[k] >> code) & 1 if code < E.E_MORE else (hi[k] >> (code - 64)) & 1
-            assert bool(opens) == (code in h.codes or H.ANY in h.codes), (h.name, code)
+            for scope in ("a", "a_side", "b", "b_side"):
+                lo, hi = row[f"{scope}_lo"], row[f"{scope}_hi"]
+                opens = (lo >> code) & 1 if code < E.E_MORE else (hi >> (code - 64)) & 1
+                assert bool(opens) == (scope in scopes and (code in h.codes or H.ANY in h.codes)), (h.name, scope, code)
 
 
-def test_the_any_gates_hold_every_hook():
-    for m in H.MINOR_GATES:
-        assert H.MINOR_GATE & m == m
-    for m in H.MAJOR_GATES:
-        assert H.MAJOR_GATE & m == m
+def test_a_rows_hook_bits_follow_her_talents_and_her_sides():
+    """gates.hook_bits: a combatant's bits at a timing point are the hooks her talents (as
+    ``a``: her own, her side's, her enemies') or, as ``b``, a target's open; nobody else's."""
+    import numpy as np
+
+    from sim.systems.mb41 import gates
+    from sim.systems.mb41 import layout as L
+
+    comb = np.zeros((3, L.NC), dtype=np.int64)
+    comb[:, L.C_SIDE] = [0, 0, 1]
+    comb[0, L.C_TMASK] = 1 << E.E_SHIELD            # her own Shield
+    comb[1, L.C_TMASK] = 1 << E.E_VEIL              # her ally's Veil
+    comb[:, L.C_SIDEMASK] = [(1 << E.E_SHIELD) | (1 << E.E_VEIL)] * 2 + [0]
+    comb[2, L.C_FOEMASK] = comb[0, L.C_SIDEMASK]
+    gates.hook_bits(comb)
+    t = H.TIMINGS.index("REDUCE")
+    shield = [h.name for h in H.at("REDUCE")].index("shield")
+    assert comb[0, L.C_HOOKS + t] >> shield & 1 and comb[1, L.C_HOOKS + t] >> shield & 1  # a_side
+    assert not comb[2, L.C_HOOKS + t] >> shield & 1
+    d = H.TIMINGS.index("DECLARE")
+    veiled = [h.name for h in H.at("DECLARE")].index("veiled")
+    assert comb[1, L.C_HOOKS_B + d] >> veiled & 1 and not comb[0, L.C_HOOKS_B + d] >> veiled & 1  # b: the target
+    assert not comb[1, L.C_HOOKS + d] >> veiled & 1
+    i = H.TIMINGS.index("INTERCEPT")
+    assert all(comb[:, L.C_HOOKS + i] == 1)  # an 'always' hook: for everyone, its armed state decides
 
 
 def test_heal_and_second_wind_share_the_heal_hook():

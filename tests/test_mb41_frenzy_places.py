@@ -152,7 +152,7 @@ def test_grid_frenzy_never_intercepts_her_own_attack():
 def mb41_call_guard(inp, dyn, bf):
     from helpers import mb41_call
 
-    return mb41_call(BG.guard_for, i=0, a=int(dyn[0, K.D_POS]), t=1, ranged=False, comb=inp.comb, pol=inp.pol, dyn=dyn,
+    return mb41_call(BG.guard_for, i=0, a=int(dyn[0, K.D_POS]), t=1, ranged=False, comb=inp.comb, rules=inp.rules, dyn=dyn,
                      bf=bf)
 
 
@@ -240,7 +240,7 @@ def test_positions_frenzy_target_is_by_position():
     inp, dyn, cc = arena([girl(), girl("Bea", attack=9)], [foe()], [1, 3, 1])
     frenzied(dyn)
     assert call(K.frenzy_target, inp, dyn, cc, Script(), i=0) == 2   # the Shade shares her position
-    assert PS.apart(0, 1, dyn) == 2
+    assert abs(dyn[0, K.D_PLACE] - dyn[1, K.D_PLACE]) == 2
 
 
 # ------------------------------------------------------------------ removal rolls in a frenzy (L1467)

@@ -146,16 +146,16 @@ def test_frenzy_can_pay_reads_role_cost_and_fury_left():
     s_bonus = next(s for s in range(K.MAXT) if inp.comb[0, K.C_TCODE + s] == K.E_BONUS_ACTION)
 
     def gate(s):
-        return mb41_call(K.can_pay, i=0, s=s, comb=inp.comb, pol=inp.pol, dyn=dyn)
+        return mb41_call(K.can_pay, i=0, s=s, comb=inp.comb, rules=inp.rules, dyn=dyn)
 
     dyn[0, K.D_OC + FURY] = 1
     assert not gate(s_bonus)
     dyn[0, K.D_OC + FURY] = 2
     assert gate(s_bonus)
     inp2, dyn2, _ = frenzied([girl(talents=["Heal"])], [boss()])   # Heal: Support = Judgment's
-    assert not mb41_call(K.can_pay, i=0, s=0, comb=inp2.comb, pol=inp2.pol, dyn=dyn2)
+    assert not mb41_call(K.can_pay, i=0, s=0, comb=inp2.comb, rules=inp2.rules, dyn=dyn2)
     dyn2[0, K.D_FRENZY] = 0                                          # out of the frenzy: her cap decides
-    assert mb41_call(K.can_pay, i=0, s=0, comb=inp2.comb, pol=inp2.pol, dyn=dyn2)
+    assert mb41_call(K.can_pay, i=0, s=0, comb=inp2.comb, rules=inp2.rules, dyn=dyn2)
 
 
 def test_a_miss_still_spends_on_the_talent():

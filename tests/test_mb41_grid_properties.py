@@ -199,12 +199,12 @@ def play_by_turns(inp, dyn, cc, streams, bf):
     w = world.pack(comb, rules, dyn, streams, bf, buf)  # the fight's arrays as one world (kept alive here)
     for j in range(n):
         mb41_call(K.check_bursts, i=j, comb=comb, rules=rules, dyn=dyn, cc=cc)
-    mb41_call(BG.place_all, dyn=dyn, bf=bf)
-    BG.refresh_fear(comb, dyn, bf)
+    mb41_call(BG.place_all, comb=comb, rules=rules, dyn=dyn, bf=bf)
+    BG.refresh_fear(w)
     K.settle(w)   # bursts due at the start (bursts: play)
     check_positions(inp, dyn, bf)
     order = np.zeros(n, dtype=np.int64)
-    K.roll_initiative(comb, rules, streams[K.S_SETUP], order, np.zeros(n, dtype=np.int64))
+    K.roll_initiative(order, np.zeros(n, dtype=np.int64), w)
     outcome = -1
     for r in range(1, cap + 1):
         dyn[0, K.D_ROUND] = r
@@ -215,7 +215,7 @@ def play_by_turns(inp, dyn, cc, streams, bf):
                 bled = True
         if bled:
             K.settle(w)
-            outcome = K.outcome_now(comb, rules, dyn)
+            outcome = K.outcome_now(w)
             if outcome >= 0:
                 break
         for k in range(n):
@@ -227,8 +227,8 @@ def play_by_turns(inp, dyn, cc, streams, bf):
                 if dyn[i, K.D_PENDING] == -1:
                     continue
                 if dyn[i, K.D_PENDING] == -2:
-                    K.revive_roll(i, comb, rules, dyn, streams)
-                    K.check_bursts(i, comb, rules, dyn)
+                    K.revive_roll(i, w)
+                    K.check_bursts(i, w)
                     acts = False
                 dyn[i, K.D_RES] = min(dyn[i, K.D_PENDING], comb[i, K.C_RES])
                 dyn[i, K.D_PENDING] = -1
@@ -240,13 +240,13 @@ def play_by_turns(inp, dyn, cc, streams, bf):
                     K.settle(w)
                 BG.after_turn(w)
             check_positions(inp, dyn, bf)
-            outcome = K.outcome_now(comb, rules, dyn)
+            outcome = K.outcome_now(w)
             if outcome >= 0:
                 break
         if outcome < 0 and rules[K.R_BURSTS] != K.BURSTS_COUNT and rules[K.R_FURY_SECOND_TURN] == 0:
             for k in range(n):   # the frenzy's second turn at the end of the round (A9v-a)
                 i = int(order[k])
-                if K.frenzy_again(i, comb, rules, dyn):
+                if K.frenzy_again(i, w):
                     outcome = K.frenzy_turns(i, 1, w)
                     check_positions(inp, dyn, bf)
                     if outcome >= 0:

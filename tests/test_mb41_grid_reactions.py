@@ -338,7 +338,7 @@ def test_a_two_hex_move_sets_off_a_mine_next_to_the_hex_between(mine_on_path):
     far = [c for c in range(inp.battlefield.n) if min(inp.battlefield.distance(c, k) for k in (a, b, m, x, y)) > 2][0]
     dyn[0, K.D_POS], dyn[1, K.D_POS], dyn[2, K.D_POS] = a, y, far
     from helpers import mb41_call
-    mb41_call(BG.place_all, dyn=dyn, bf=bf)
+    mb41_call(BG.place_all, comb=inp.comb, rules=inp.rules, dyn=dyn, bf=bf)
     if mine_on_path:
         dyn[2, K.D_MINE] = m
     slot = 0

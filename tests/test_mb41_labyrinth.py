@@ -28,7 +28,7 @@ def place(inp, dyn, bf, cells):
     """Put every combatant ``i`` on ``cells[i]`` (``[col, row]``) at once."""
     for i, (c, r) in enumerate(cells):
         dyn[i, K.D_POS] = inp.battlefield.cell_offset(c, r)
-    mb41_call(BG.place_all, dyn=dyn, bf=bf)
+    mb41_call(BG.place_all, comb=inp.comb, rules=inp.rules, dyn=dyn, bf=bf)
 
 
 def girl(name, talents=(), **kw):
@@ -169,13 +169,13 @@ def test_fear_aura_only_adjacent():
     follows the monster's moves and ends with it."""
     inp, dyn, cc, bf = arena([girl("Akari"), girl("Beni")], [foe(talents=["Fear Aura"])])
     place(inp, dyn, bf, [(3, 3), (3, 1), (3, 4)])
-    mb41_call(BG.refresh_fear, comb=inp.comb, dyn=dyn, bf=bf)
+    mb41_call(BG.refresh_fear, comb=inp.comb, rules=inp.rules, dyn=dyn, bf=bf)
     assert dyn[0, K.D_FEAR] == 2 and dyn[1, K.D_FEAR] == 0
     place(inp, dyn, bf, [(3, 3), (3, 1), (3, 2)])
-    mb41_call(BG.refresh_fear, comb=inp.comb, dyn=dyn, bf=bf)
+    mb41_call(BG.refresh_fear, comb=inp.comb, rules=inp.rules, dyn=dyn, bf=bf)
     assert dyn[0, K.D_FEAR] == 2 and dyn[1, K.D_FEAR] == 2
     dyn[2, K.D_DEAD] = 1
-    mb41_call(BG.refresh_fear, comb=inp.comb, dyn=dyn, bf=bf)
+    mb41_call(BG.refresh_fear, comb=inp.comb, rules=inp.rules, dyn=dyn, bf=bf)
     assert dyn[0, K.D_FEAR] == 0 and dyn[1, K.D_FEAR] == 0
 
 
@@ -336,7 +336,7 @@ def test_pendulum_miss_and_bounce():
     end_round(inp, dyn, cc, bf, 4)  # back to [3, 3]
     assert bf[BG.BF_LST][BG.LST_PEND] == 2
     end_round(inp, dyn, cc, bf, 5, check=faces(1, 1, 5, 5))  # [2, 3] again: attacks her
-    mb41_call(BG.place_all, dyn=dyn, bf=bf)
+    mb41_call(BG.place_all, comb=inp.comb, rules=inp.rules, dyn=dyn, bf=bf)
     assert bf[BG.BF_LST][BG.LST_PEND] == 0 and not bf[BG.BF_TERRAIN][inp.battlefield.cell_offset(2, 3)] & G.ROUGH
 
 

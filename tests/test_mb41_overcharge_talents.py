@@ -127,7 +127,7 @@ def test_the_medium_does_not_burst_herself_to_dampen():
 
 
 def radiate(inp, dyn, cc, script):
-    call(K.overcharge_radiation, inp, dyn, cc, script)
+    call(K.scene_end, inp, dyn, cc, script)
 
 
 def test_radiation_gives_every_girl_1d6_on_the_role_of_the_monsters_highest_attribute():

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from helpers import mb41_data, mb41_inputs, mb41_member, mb41_state
+from helpers import mb41_call, mb41_data, mb41_inputs, mb41_member, mb41_state
 
 from sim.rng import stream_key
 from sim.scenario import ScenarioError
@@ -69,8 +69,8 @@ def _target(policy, dyn_changes=()):
     dyn[0, K.D_RES] = 10
     for j, col, v in dyn_changes:
         dyn[j, col] = v
-    st = np.zeros(8, dtype=np.uint64)
-    return int(K.choose_target(2, inp.comb, dyn, st))
+    streams = np.zeros((K.NS, 8), dtype=np.uint64)
+    return int(mb41_call(K.target_of, i=2, comb=inp.comb, rules=inp.rules, dyn=dyn, streams=streams))
 
 
 def test_strongest_threat_targets_the_highest_attack():
@@ -86,7 +86,8 @@ def test_strongest_threat_ties_go_to_the_lowest_resolve():
     inp = mb41_inputs(mb41_data(girls, foes))
     dyn, _ = mb41_state(inp)
     dyn[1, K.D_RES] = 7
-    assert int(K.choose_target(2, inp.comb, dyn, np.zeros(8, dtype=np.uint64))) == 1
+    streams = np.zeros((K.NS, 8), dtype=np.uint64)
+    assert int(mb41_call(K.target_of, i=2, comb=inp.comb, rules=inp.rules, dyn=dyn, streams=streams)) == 1
 
 
 # ---------------------------------------------------------------- flair tiers (L153-161)

@@ -583,7 +583,7 @@ def test_wound_model_per_hit():
         assert strike(inp, dyn, cc, AKARI, SHADE, check=faces(5, 5, 1, 1), damage=faces(1)) == 3
     assert dyn[SHADE, K.D_DEAD] == 0 and dyn[SHADE, K.D_WOUNDS] == 6 and dyn[SHADE, K.D_WOUND_HITS] == 2
     assert dyn[SHADE, K.D_WOUND_TOP] == 2 and dyn[SHADE, K.D_WOUND_LEVELS] == 4
-    assert mb41_call(K.human_penalty, t=SHADE, rules=inp.rules, dyn=dyn) == 3
+    assert mb41_call(K.human_penalty, t=SHADE, comb=inp.comb, rules=inp.rules, dyn=dyn) == 3
     assert strike(inp, dyn, cc, AKARI, SHADE, check=faces(5, 5, 1, 1), damage=faces(4)) == 6
     assert dyn[SHADE, K.D_DEAD] == 1 and cc[SHADE, K.K_DEATHS] == 1
     inp, dyn, cc = duel()                              # the track (A16a): 3 + 3 kills
@@ -602,7 +602,7 @@ def test_wound_model_boxes():
         strike(inp, dyn, cc, AKARI, SHADE, check=faces(5, 5, 1, 1), damage=faces(1))
         assert dyn[SHADE, K.D_DEAD] == (k == 4)
         if k < 4:
-            assert mb41_call(K.human_penalty, t=SHADE, rules=inp.rules, dyn=dyn) == k + 1
+            assert mb41_call(K.human_penalty, t=SHADE, comb=inp.comb, rules=inp.rules, dyn=dyn) == k + 1
 
 
 @pytest.mark.parametrize("mode, dealt", [("full", 6), ("weapon", 2)])
@@ -767,7 +767,8 @@ def initiative(inp, setup):
     s = Script(setup=setup)
     order = np.full(inp.n, -1, dtype=np.int64)
     key = np.zeros(inp.n, dtype=np.int64)
-    mb41_call(K.roll_initiative, comb=inp.comb, rules=inp.rules, st=s.streams[K.S_SETUP], order=order, key=key)
+    mb41_call(K.roll_initiative, comb=inp.comb, rules=inp.rules, dyn=np.zeros((inp.n, K.NDYN), dtype=np.int64),
+              streams=s.streams, order=order, key=key)
     s.assert_consumed()
     return list(order)
 
@@ -820,7 +821,7 @@ def squad(policy=None):
 
 def target(inp, dyn, i=0, policy=()):
     s = Script(policy=policy)
-    t = mb41_call(K.choose_target, i=i, comb=inp.comb, pol=inp.pol, dyn=dyn, st_policy=s.streams[K.S_POLICY])
+    t = mb41_call(K.target_of, i=i, comb=inp.comb, rules=inp.rules, dyn=dyn, streams=s.streams)
     s.assert_consumed()
     return int(t)
 
@@ -931,7 +932,7 @@ def test_all_dead_needs_a_kill(finish):
 def test_starting_overcharge_at_threshold_bursts_at_fight_start():
     """L161: a girl who starts a scene with a counter at 13 bursts at once (counted once)."""
     inp, dyn, cc = duel(a={"overcharge": {"heart": 13}}, rules={"round_cap": 1})
-    K.check_bursts(AKARI, inp.comb, inp.rules, dyn)  # what fight() does first
+    mb41_call(K.check_bursts, i=AKARI, comb=inp.comb, rules=inp.rules, dyn=dyn)  # what fight() does first
     assert cc[AKARI, K.K_BURSTS + 0] == 1 and dyn[AKARI, K.D_OC + 0] == 0
 
 

@@ -17,7 +17,8 @@ from helpers import mb41_boss as boss, mb41_girl as girl, mb41_run as call, mb41
 
 from sim.scenario.errors import ScenarioError
 from engine41 import BG
-from engine41 import K
+from engine41 import K, standing
+from sim.systems.mb41.gates import hook_bits
 
 HEART = 0
 MISS = faces(1, 1, 3, 3)   # attacker 2 + stat vs defender 6 + stat: a miss for any stats here
@@ -62,7 +63,7 @@ def test_reserve_rows_are_compiled_named_and_absent_at_the_start():
     assert inp.comb[1, K.C_TP1] == 2 and inp.comb[1, K.C_TCODE] == K.E_MINION_CREATION
     for j in (2, 3, 4):
         assert dyn[j, K.D_ABSENT] == 1 and dyn[j, K.D_DEAD] == 1 and dyn[j, K.D_RES] == 0
-        assert not K.is_standing(dyn, j)
+        assert not standing(dyn, j)
         assert dyn[j, K.D_POS] == -1
     assert dyn[0, K.D_ABSENT] == 0 and dyn[1, K.D_ABSENT] == 0
 
@@ -76,6 +77,8 @@ def test_a_reserve_rows_fear_aura_arrives_and_ends_with_it():
     comb[2, K.C_TCODE + 2] = K.E_FEAR_AURA   # give the reserve imp a Fear Aura of 1 in a free slot
     comb[2, K.C_TP1 + 2] = 1
     comb[2, K.C_TMASK] |= 1 << K.E_FEAR_AURA
+    hook_bits(comb)  # its hooks (APPEAR, DEATH) for the edited row, and a table that holds them
+    inp.__dict__.pop("_live_rules", None)
     assert comb[0, K.C_FEAR0] == 0 and dyn[0, K.D_FEAR] == 0
     assert mb41_call(K.appear, j=2, anchor=-1, comb=comb, rules=inp.rules, dyn=dyn, cc=cc, bf=None)
     assert dyn[0, K.D_FEAR] == 1 and dyn[1, K.D_FEAR] == 0
@@ -118,7 +121,7 @@ def test_nobody_targets_a_reserve_row_and_it_does_not_count_for_victory():
         assert cc[j, K.K_APPEARED] == 0 and cc[j, K.K_TAKEN] == 0 and cc[j, K.K_DEATHS] == 0
         assert cc[j, K.K_STANDING_END] == 0 and comb_curve[j].sum() == 0
     assert cc[1, K.K_CREATED] == 0 and cc[1, K.K_POOL_SPENT] == 0
-    j = mb41_call(K.choose_target, i=0, comb=inp.comb, pol=inp.pol, dyn=dyn, st_policy=Script().streams[K.S_POLICY])
+    j = mb41_call(K.target_of, i=0, comb=inp.comb, rules=inp.rules, dyn=dyn, streams=Script().streams)
     assert j == -1   # the boss is dead, the reserve rows are not there
 
 
@@ -132,7 +135,7 @@ def test_minion_creation_makes_at_most_spread_per_turn_and_pays_one_each():
     assert call(K.minor_talent, inp, dyn, cc, Script(), i=1) == 1
     assert [dyn[j, K.D_ABSENT] for j in (2, 3, 4)] == [0, 0, 1]
     assert dyn[2, K.D_RES] == 4 and dyn[3, K.D_RES] == 4 and dyn[2, K.D_DEAD] == 0
-    assert K.is_standing(dyn, 2) and K.is_standing(dyn, 3) and not K.is_standing(dyn, 4)
+    assert standing(dyn, 2) and standing(dyn, 3) and not standing(dyn, 4)
     assert dyn[1, K.D_POOL] == 8 and cc[1, K.K_POOL_SPENT] == 2
     assert cc[1, K.K_CREATED] == 2 and cc[1, K.K_TUSE] == 1          # one Minor action
     assert cc[2, K.K_APPEARED] == 1 and cc[3, K.K_APPEARED] == 1 and cc[4, K.K_APPEARED] == 0
@@ -193,8 +196,8 @@ def test_a_new_fight_and_a_new_scene_start_with_the_reserve_absent_again():
     assert dyn[2, K.D_ABSENT] == 1 and dyn[2, K.D_DEAD] == 1 and dyn[2, K.D_RES] == 0
     assert dyn[1, K.D_POOL] == 10
     call(K.minor_talent, inp, dyn, cc, Script(), i=1)
-    mb41_call(K.reset_row, i=2, comb=inp.comb, dyn=dyn)
-    assert dyn[2, K.D_ABSENT] == 1 and not K.is_standing(dyn, 2)
+    mb41_call(K.reset_row, i=2, comb=inp.comb, rules=inp.rules, dyn=dyn)
+    assert dyn[2, K.D_ABSENT] == 1 and not standing(dyn, 2)
     assert "D_ABSENT" in K.SCENE_COLUMNS and "D_APPEARED" in K.SCENE_COLUMNS
 
 
@@ -258,7 +261,7 @@ def test_heart_burst_makes_her_creature_appear_on_the_other_side():
     assert dyn[2, K.D_ABSENT] == 1      # not before the burst plays
     call(K.settle, inp, dyn, cc, Script())
     assert list(dyn[0, K.D_BOND:K.D_BOND + 4]) == [2, 3, 4, 1]
-    assert dyn[2, K.D_ABSENT] == 0 and dyn[2, K.D_RES] == 12 and K.is_standing(dyn, 2)
+    assert dyn[2, K.D_ABSENT] == 0 and dyn[2, K.D_RES] == 12 and standing(dyn, 2)
     assert cc[0, K.K_HEART_SPAWNS] == 1 and cc[2, K.K_APPEARED] == 1
     # the party must now beat it too: with the boss down, side 1 still stands
     dyn[1, K.D_RES] = 0
@@ -285,7 +288,7 @@ def test_heart_burst_with_her_last_bond_still_brings_the_creature():
     dyn[0, K.D_OC + HEART] = 13
     call(K.check_bursts, inp, dyn, cc, Script(), i=0)
     call(K.settle, inp, dyn, cc, Script())
-    assert dyn[0, K.D_LOST] == 1 and K.is_standing(dyn, 2)
+    assert dyn[0, K.D_LOST] == 1 and standing(dyn, 2)
     assert mb41_call(K.outcome_now, comb=inp.comb, rules=inp.rules, dyn=dyn) == K.F_LOSS
 
 
@@ -324,7 +327,7 @@ def mario(**fields):
 
 
 def target(inp, dyn, i, script):
-    j = mb41_call(K.choose_target, i=i, comb=inp.comb, pol=inp.pol, dyn=dyn, st_policy=script.streams[K.S_POLICY])
+    j = mb41_call(K.target_of, i=i, comb=inp.comb, rules=inp.rules, dyn=dyn, streams=script.streams)
     script.assert_consumed()
     return int(j)
 
@@ -348,7 +351,7 @@ def test_marionette_makes_one_copy_for_one_attack_overcharge():
     inp, dyn, cc = setup([mario()], [boss()])
     assert call(K.minor_talent, inp, dyn, cc, Script(), i=0) == 1
     assert dyn[0, K.D_OC + FURY] == 1 and cc[0, K.K_OC_GAIN + FURY] == 1 and cc[0, K.K_TUSE] == 1
-    assert dyn[0, K.D_COPY] == 3 and K.is_standing(dyn, 2) and dyn[2, K.D_RES] == 1
+    assert dyn[0, K.D_COPY] == 3 and standing(dyn, 2) and dyn[2, K.D_RES] == 1
     assert cc[2, K.K_APPEARED] == 1
     assert call(K.minor_talent, inp, dyn, cc, Script(), i=0) == 0
     assert dyn[0, K.D_OC + FURY] == 1 and cc[0, K.K_TUSE] == 1
@@ -380,10 +383,10 @@ def test_the_copy_defends_normally_and_any_damage_destroys_it():
     call(K.minor_talent, inp, dyn, cc, Script(), i=0)
     # boss 2 + 3 = 5 vs the copy's 6 + 4 = 10: it defends, and stands
     call(K.attack, inp, dyn, cc, Script(check=MISS), i=1, t=2)
-    assert K.is_standing(dyn, 2) and dyn[0, K.D_COPY] == 3
+    assert standing(dyn, 2) and dyn[0, K.D_COPY] == 3
     # boss 6 + 3 = 9 vs 2 + 4 = 6: a hit, 1 + 2 melee = 3 damage: destroyed; her Resolve untouched
     call(K.attack, inp, dyn, cc, Script(check=HIT, damage=faces(1)), i=1, t=2)
-    assert not K.is_standing(dyn, 2) and dyn[2, K.D_ABSENT] == 1 and dyn[0, K.D_COPY] == 0
+    assert not standing(dyn, 2) and dyn[2, K.D_ABSENT] == 1 and dyn[0, K.D_COPY] == 0
     assert cc[0, K.K_COPY_ABSORBED] == 1 and cc[2, K.K_DEATHS] == 1 and dyn[0, K.D_RES] == 18
     assert target(inp, dyn, 1, Script()) == 0
     assert call(K.minor_talent, inp, dyn, cc, Script(), i=0) == 1          # a new copy, 1 more OC
@@ -412,10 +415,10 @@ def test_the_copy_takes_no_turn_keeps_no_side_in_the_fight_and_fades_at_scene_en
     assert cc[2, K.K_APPEARED] == 1 and cc[2, K.K_ATTACKS] == 0 and cc[0, K.K_ATTACKS] == 1
     dyn[0, K.D_RES] = 0
     dyn[0, K.D_DEAD] = 1
-    assert K.is_standing(dyn, 2)
+    assert standing(dyn, 2)
     assert mb41_call(K.outcome_now, comb=inp.comb, rules=inp.rules, dyn=dyn) == K.F_LOSS
     mb41_call(K.reset, comb=inp.comb, rules=inp.rules, dyn=dyn)
-    assert dyn[2, K.D_ABSENT] == 1 and not K.is_standing(dyn, 2) and dyn[0, K.D_COPY] == 0
+    assert dyn[2, K.D_ABSENT] == 1 and not standing(dyn, 2) and dyn[0, K.D_COPY] == 0
 
 
 def test_on_the_grid_the_copy_stands_within_four_and_her_attacks_start_from_it():
@@ -426,7 +429,7 @@ def test_on_the_grid_the_copy_stands_within_four_and_her_attacks_start_from_it()
     grid_put(inp, dyn, bf, 0, 3, 6)
     grid_put(inp, dyn, bf, 1, 3, 1)
     assert grid_apart(inp, dyn, 0, 1) == 5
-    reach = dict(i=0, t=1, rules=inp.rules, dyn=dyn, bf=bf)
+    reach = dict(i=0, t=1, comb=inp.comb, rules=inp.rules, dyn=dyn, bf=bf)
     assert mb41_call(BG.reach, **reach) == -1
     assert mb41_call(K.minor_talent, i=0, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn,
                      streams=Script().streams, cc=cc, bf=bf) == 1
@@ -435,5 +438,5 @@ def test_on_the_grid_the_copy_stands_within_four_and_her_attacks_start_from_it()
     assert mb41_call(BG.reach, **reach) == 0
     # the copy destroyed: it leaves its hex and her reach is her own again
     call(K.attack, inp, dyn, cc, Script(check=HIT, damage=faces(1)), i=1, t=2)
-    mb41_call(BG.leave_if_dead, j=2, dyn=dyn, bf=bf)
+    mb41_call(BG.leave_if_dead, j=2, comb=inp.comb, rules=inp.rules, dyn=dyn, bf=bf)
     assert dyn[2, K.D_POS] == -1 and mb41_call(BG.reach, **reach) == -1

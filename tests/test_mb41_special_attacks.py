@@ -119,7 +119,7 @@ def test_belkan_system_melee_hits_store_two_spent_on_the_next_attack():
 def test_belkan_system_stores_at_most_three():
     inp, dyn, cc = setup([girl(talents=["Belkan System"])], [mb41_member("Shade", resolve=40)])
     for _ in range(5):
-        mb41_call(K.belkan_hit, i=0, comb=inp.comb, dyn=dyn)
+        mb41_call(K.h_belkan_store, i=0, t=1, dealt=1, comb=inp.comb, rules=inp.rules, dyn=dyn)
     assert dyn[0, K.D_BELKAN] == 3
 
 

@@ -88,7 +88,7 @@ def _play_fight(inputs: Inputs, start: int, count: int, key, nb: int, fast) -> d
     blocks = pick_blocks(FI.simulate_blocks, F.simulate_blocks, F.eligible, inputs, fast, "duel fast path")
     if inputs.battlefield is not None:  # the hex grid (F.eligible refuses it)
         # a plain fight is an episode of one scene with no party carried over: one grid kernel
-        # (:func:`.battle_grid.simulate_episode_blocks_grid`) plays both, compiled once
+        # (:func:`.hex.simulate_episode_blocks_grid`) plays both, compiled once
         _run(inputs, HX.simulate_episode_blocks_grid,
              np.array([0, n], dtype=np.int64), 0,
              np.zeros(0, dtype=np.int64), np.uint64(key), start, count, nb, fights, rounds_hist,
@@ -103,7 +103,7 @@ def _play_fight(inputs: Inputs, start: int, count: int, key, nb: int, fast) -> d
 
 
 def simulate_episode(inputs: Inputs, start: int, count: int, key) -> dict:
-    """Episodes ``start .. start+count-1`` (:func:`.kernel.simulate_episode_blocks`).
+    """Episodes ``start .. start+count-1`` (:func:`.episode.simulate_episode_blocks`).
 
     Returns the counters of :func:`simulate` for the episode as a whole
     (``outcomes``: every scene won / a scene lost / a draw ended it;
@@ -121,7 +121,8 @@ def _run(inputs: Inputs, kernel, *args) -> None:
     """``kernel(inputs.comb, inputs.rules, *args)``. The first time, on a cold numba
     cache, the scenario's procedures and ``kernel`` compile in two processes
     (:func:`.registry.compile_cold`) before ``inputs.rules`` asks for their addresses."""
-    if not kernel.overloads or "_live_rules" not in inputs.__dict__:
+    compiled = hasattr(kernel, "overloads")  # (not under NUMBA_DISABLE_JIT)
+    if compiled and (not kernel.overloads or "_live_rules" not in inputs.__dict__):
         rules_type = np.zeros(1, dtype=np.int64)  # inputs.rules's type, without building it
         argtypes = tuple(numba.typeof(a) for a in (inputs.comb, rules_type) + args)
         registry.compile_cold(inputs.comb, inputs.rule_table, kernel, argtypes)

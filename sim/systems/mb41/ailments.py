@@ -19,19 +19,12 @@ from .state import is_standing, roll_penalty
 
 @kernel
 def removal_roll(i, w):
-    """:func:`removal_body`, called with the world ``w`` (two words of arguments where
-    the arrays take 35)."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    removal_body(i, comb, rules, dyn, streams)
-
-
-@part
-def removal_body(i, comb, rules, dyn, streams):
     """Remove ailments (L1467): 2d6! + Support; 11-13 one of her choice
     (Stun, then Bound, then Bleed), 14+ all (``removal_bands``)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     total, sixes = exploding_d6(streams[S_CHECK], 2)
-    total += comb[i, C_SUP] - roll_penalty(i, rules, dyn) - dyn[i, D_AMP_AIL]
-    gain_overcharge(i, comb[i, C_RS], sixes, comb, rules, dyn)
+    total += comb[i, C_SUP] - roll_penalty(i, w) - dyn[i, D_AMP_AIL]
+    gain_overcharge(i, comb[i, C_RS], sixes, w)
     if total <= rules[R_REMOVAL_BANDS]:
         return
     all_of_them = total > rules[R_REMOVAL_BANDS + 1]
@@ -54,22 +47,24 @@ def bleed(j, w):
     d = apply_damage(j, rules[R_BLEED_DAMAGE], w)
     dyn[j, K_BLEED_DMG] += d
     dyn[j, K_TAKEN] += d
-    check_bursts(j, comb, rules, dyn)
+    check_bursts(j, w)
 
 
 @kernel
-def _ail(t, a, dyn):
+def _ail(t, a, w):
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[t, D_AIL + a] == 0:
         dyn[t, D_AIL + a] = 1
         dyn[t, K_AILED] += 1
 
 
 @kernel
-def give_ailment(t, a, dyn):
+def give_ailment(t, a, w):
     """Put ailment ``a`` on ``t`` (no stacking of the same ailment, A25iii);
     a Link copies it to her secondary if standing (L1746, A47)."""
-    _ail(t, a, dyn)
+    comb, rules, dyn, streams, bf = unpack(w)
+    _ail(t, a, w)
     k = dyn[t, D_LINK_TO]
     if k >= 0:
-        if is_standing(dyn, k):
-            _ail(k, a, dyn)
+        if is_standing(k, w):
+            _ail(k, a, w)

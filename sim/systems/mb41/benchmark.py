@@ -40,7 +40,7 @@ SEED = 20240601
 
 @jit
 def _fights_counting(comb, rules, key, count, field):
-    """Play ``count`` trials on this thread as :func:`.battle_grid.simulate_episode_blocks_grid`
+    """Play ``count`` trials on this thread as :func:`.hex.simulate_episode_blocks_grid`
     does; returns the 64-bit outputs drawn by all streams."""
     n = comb.shape[0]
     bf = field.copy()
@@ -56,8 +56,9 @@ def _fights_counting(comb, rules, key, count, field):
     for t in range(count):
         for p in range(L.NS):
             seed_stream(streams[p], key, t, p)
-        ST.reset(comb, rules, dyn)
-        FI.fight_on(order, ikey, side_curve, comb_curve, pack(comb, rules, dyn, streams, bf, wbuf))
+        w = pack(comb, rules, dyn, streams, bf, wbuf)
+        ST.reset(w)
+        FI.fight_on(order, ikey, side_curve, comb_curve, w)
         for p in range(L.NS):
             draws += np.int64(streams[p, 7])
     return draws

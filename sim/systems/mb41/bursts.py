@@ -11,12 +11,14 @@ from sim.dice import exploding_d6, sum_d6
 
 from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
+from .gates import T_DROP
+from .points import every
 from .world import call, gridless, on_grid, unpack
 from .damage import apply_damage, human_penalty
 from .overcharge import check_bursts, gain_overcharge
 from .slots import side_has_code, spend_fury
 from .state import appear, is_standing, roll_penalty
-from .talents.team import defensive_switch, drop_effects
+from .talents.team import defensive_switch
 
 
 @kernel
@@ -83,7 +85,7 @@ def retaliate(j, a, w):
     comb, rules, dyn, streams, bf = unpack(w)
     if dyn[j, D_FRENZY] == 0:
         return
-    if not is_standing(dyn, j):
+    if not is_standing(j, w):
         return
     if dyn[a, D_DEAD] != 0:
         return
@@ -92,18 +94,19 @@ def retaliate(j, a, w):
     if not gridless(rules):
         if call(rules[PR_REACH], j, a, 0, w) < 0:
             return  # a basic attack: only on an attacker within her reach (grid, positions)
-    spend_fury(j, 2, dyn)
+    spend_fury(j, 2, w)
     dyn[j, K_RETALIATIONS] += 1
-    if side_has_code(a, E_SWITCH, comb):
+    if side_has_code(a, E_SWITCH, w):
         a = defensive_switch(j, a, w)
     call(rules[PR_ATTACK_AT], j, a, 0, w)
 
 
 @kernel
-def lose_bond(j, strongest, comb, dyn):
+def lose_bond(j, strongest, w):
     """A burst burns one point of ``j``'s strongest (or weakest) bond, the
     first listed on ties (L451, L762, L1165); with no bonds left she is lost
     (out of the fight). Returns whether she is lost."""
+    comb, rules, dyn, streams, bf = unpack(w)
     best = -1
     for b in range(MAXB):
         v = dyn[j, D_BOND + b]
@@ -124,9 +127,8 @@ def lose_bond(j, strongest, comb, dyn):
         left += dyn[j, D_BOND + b]
     if left > 0:
         return False
-    if dyn[j, D_RES] > 0:
-        if (comb[j, C_SIDEMASK] | comb[j, C_FOEMASK]) != 0:
-            drop_effects(j, comb, dyn)  # her Courage Aura and Amplify Magic on her end (a burst: not a drop)
+    if dyn[j, D_RES] > 0:  # what ends when she drops ends now (a burst: not a drop)
+        every(T_DROP, j, j, 0, w)
     dyn[j, D_LOST] = 1
     dyn[j, D_DEAD] = 1     # out of the fight: never targeted, never acts, her side no longer counts her
     dyn[j, D_RES] = 0
@@ -148,7 +150,7 @@ def play_burst(j, s, w):
     * Fury (L744-762): she burns a point of a bond (``fury_bond``) and, unless
       lost or at 0 Resolve (then the counter just resets), is frenzied: the
       counter is the Fury she must spend
-      (:func:`frenzy_turn`, :func:`fury_spend`, :func:`retaliate`);
+      (:func:`.turn.frenzy_turn`, :func:`.overcharge.fury_spend`, :func:`retaliate`);
     * Judgment (L1163-1165): the counter is released as damage
       (:func:`judgment_blast`), resets, and she loses a point of her weakest
       bond.
@@ -159,11 +161,11 @@ def play_burst(j, s, w):
     if s == HEART:
         dyn[j, D_OC + HEART] = 0
         anchor = dyn[j, D_POS]
-        lose_bond(j, True, comb, dyn)
+        lose_bond(j, True, w)
         if rules[R_HEART_BURST] == 1:
             heart_creature(j, anchor, w)
     elif s == FURY:
-        if not lose_bond(j, rules[R_FURY_BOND] == 0, comb, dyn):
+        if not lose_bond(j, rules[R_FURY_BOND] == 0, w):
             if dyn[j, D_RES] > 0:
                 dyn[j, D_FRENZY] = 1 + rules[R_FURY_TALENTS]  # which talents she may use (frenzy_can_pay)
             else:  # at 0 Resolve she is a non-magical human (L1420): no frenzy, the counter is spent
@@ -172,7 +174,7 @@ def play_burst(j, s, w):
         released = dyn[j, D_OC + JUDGMENT]
         dyn[j, D_OC + JUDGMENT] = 0
         judgment_blast(j, released, w)
-        lose_bond(j, False, comb, dyn)
+        lose_bond(j, False, w)
 
 
 @kernel
@@ -212,13 +214,13 @@ def judgment_blast(j, released, w):
         if rolls:
             if dyn[k, D_RES] > 0:
                 total, sixes = exploding_d6(chk, 2)
-                total += comb[k, C_SUP] - roll_penalty(k, rules, dyn)
-                gain_overcharge(k, comb[k, C_RS], sixes, comb, rules, dyn)
+                total += comb[k, C_SUP] - roll_penalty(k, w)
+                gain_overcharge(k, comb[k, C_RS], sixes, w)
             else:  # a non-magical human (L1420, L1455), her wounds' penalty too (L1422)
-                total = sum_d6(chk, 2) + comb[k, C_TEN] - roll_penalty(k, rules, dyn) - human_penalty(k, rules, dyn)
+                total = sum_d6(chk, 2) + comb[k, C_TEN] - roll_penalty(k, w) - human_penalty(k, w)
             if total >= diff:
                 dyn[k, K_JUDG_AVOIDED] += 1
-                check_bursts(k, comb, rules, dyn)
+                check_bursts(k, w)
                 continue
         took = apply_damage(k, released, w)
         dyn[k, K_TAKEN] += took
@@ -226,13 +228,14 @@ def judgment_blast(j, released, w):
         dyn[j, K_DEALT] += took  # damage dealt and taken stay two views of the same hits
         if k != j:
             dyn[j, K_JUDG_DEALT] += took
-        check_bursts(k, comb, rules, dyn)
+        check_bursts(k, w)
 
 
 @kernel(inline="always")
-def settle_now(rules):
+def settle_now(w):
     """Bursts play after each action of a turn (bursts play, A7b): gridless and on
-    positions (:func:`settle_in_turn`), on the grid (:func:`.battle_grid.settle_action`)."""
+    positions (:func:`settle_in_turn`), on the grid (:func:`.hex_turn.settle_action`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if rules[R_BURSTS] == BURSTS_COUNT:
         return False
     return rules[R_BURST_TIMING] == 0
@@ -244,7 +247,7 @@ def settle_in_turn(i, actions, w):
     she has left (0 once she is down or lost)."""
     comb, rules, dyn, streams, bf = unpack(w)
     settle(w)
-    if not is_standing(dyn, i):
+    if not is_standing(i, w):
         return 0
     return actions
 

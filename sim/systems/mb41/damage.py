@@ -12,16 +12,18 @@ from sim.dice import exploding_d6, sum_d6
 
 from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
+from .gates import T_BROOD, T_DEATH, T_DROP, T_LINK_DAMAGE
+from .points import every, first
 from .world import call, unpack
 from .overcharge import check_bursts, gain_overcharge
 from .state import is_standing, roll_penalty, wound_level
-from .talents.auras import end_fear_aura
 
 
 @kernel
-def copy_destroyed(t, comb, dyn):
+def copy_destroyed(t, w):
     """Her copy took damage and is destroyed (L1834): its row goes back to
     the reserve, so she may make a new one with another use."""
+    comb, rules, dyn, streams, bf = unpack(w)
     g = comb[t, C_SPAWN_BY]
     dyn[g, D_COPY] = 0
     dyn[g, K_COPY_ABSORBED] += 1
@@ -29,14 +31,15 @@ def copy_destroyed(t, comb, dyn):
 
 
 @kernel
-def revive_roll(t, comb, rules, dyn, streams):
+def revive_roll(t, w):
     """The revive roll (L1445-1451): 2d6! + Support, overcharge and Resolve by band.
 
     The Resolve comes back at the start of her next turn (A19a); it is
     stored in ``D_PENDING``.
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     total, sixes = exploding_d6(streams[S_CHECK], 2)
-    total += comb[t, C_SUP] - roll_penalty(t, rules, dyn)
+    total += comb[t, C_SUP] - roll_penalty(t, w)
     stat = comb[t, C_RS]
     if total <= rules[R_REVIVE_BANDS]:
         band = 0
@@ -44,7 +47,7 @@ def revive_roll(t, comb, rules, dyn, streams):
         band = 1
     else:
         band = 2
-    gain_overcharge(t, stat, sixes + rules[R_REVIVE_OC + band], comb, rules, dyn)
+    gain_overcharge(t, stat, sixes + rules[R_REVIVE_OC + band], w)
     dyn[t, D_PENDING] = sum_d6(streams[S_DAMAGE], 1) + rules[R_REVIVE_BONUS + band]
     dyn[t, D_REVIVES] += 1
     dyn[t, K_REVIVES] += 1
@@ -60,22 +63,19 @@ def dropped(t, w):
     if dyn[t, D_KO] == 0:
         dyn[t, D_KO] = 1
         dyn[t, K_KO_TRIALS] += 1
-    if (comb[t, C_SIDEMASK] | comb[t, C_FOEMASK]) != 0:  # talents of her side or her enemies on her
-        call(rules[PR_DROP_EFFECTS], t, 0, 0, w)
+    every(T_DROP, t, t, 0, w)  # what ends when she drops (Amplify on her, her Courage)
     if comb[t, C_MONSTER] != 0:
-        if (comb[t, C_TMASK] >> E_BROOD) & 1 != 0:
-            if call(rules[PR_BROOD], t, 0, 0, w) != 0:
-                return
+        if first(T_BROOD, t, t, 0, w) != 0:
+            return  # kept in the fight (Undying Brood)
         dyn[t, D_DEAD] = 1
         dyn[t, K_DEATHS] += 1
-        if (comb[t, C_TMASK] >> E_FEAR_AURA) & 1 != 0:
-            end_fear_aura(t, comb, dyn)
+        every(T_DEATH, t, t, 0, w)  # its Fear Aura ends
         if comb[t, C_SPAWN_KIND] == SPAWN_COPY:
-            copy_destroyed(t, comb, dyn)
+            copy_destroyed(t, w)
     elif rules[R_REVIVE] != 0:
         allowed = True
         if dyn[t, D_FRENZY] != 0:
-            allowed = end_frenzy_on_drop(t, rules, dyn)
+            allowed = end_frenzy_on_drop(t, w)
         if rules[R_REVIVE_LIMIT] >= 0:
             if dyn[t, D_REVIVES] >= rules[R_REVIVE_LIMIT]:
                 allowed = False
@@ -83,15 +83,16 @@ def dropped(t, w):
             if rules[R_REVIVE_TIMING] == 1:
                 dyn[t, D_PENDING] = -2  # the draft: she rolls as her next Major action
             else:
-                revive_roll(t, comb, rules, dyn, streams)
+                revive_roll(t, w)
     elif dyn[t, D_FRENZY] != 0:
-        end_frenzy_on_drop(t, rules, dyn)
+        end_frenzy_on_drop(t, w)
 
 
 @kernel
-def end_frenzy_on_drop(t, rules, dyn):
+def end_frenzy_on_drop(t, w):
     """A frenzied girl at 0 Resolve: the frenzy ends (L760) and its Fury
     counter is gone; returns whether she still makes the revive roll (A9iv)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     dyn[t, D_FRENZY] = 0
     dyn[t, D_OC + FURY] = 0
     return rules[R_FURY_DROP] == 0
@@ -105,16 +106,14 @@ def apply_damage(t, dmg, w):
     drops her (revive roll if allowed) or kills a monster. At 0 Resolve: the
     damage is wound damage; ``death_wounds`` of it kills (L1422, A16a).
     The draft's Link (DRAFT L165-169, ``damage: 1``) on ``t``: her standing
-    secondary takes the same ``dmg`` too (:func:`link_damage`).
+    secondary takes the same ``dmg`` too (:func:`.talents.team.link_damage`).
     """
-    comb, rules, dyn, streams, bf = unpack(w)
-    if dyn[t, D_LINK_DMG] != 0:
-        call(rules[PR_LINK_DAMAGE], t, 0, dmg, w)
+    every(T_LINK_DAMAGE, t, t, dmg, w)  # the draft's Link copies it
     return _damage(t, dmg, w)
 
 
 @kernel
-def take_wound(t, dmg, rules, dyn):
+def take_wound(t, dmg, w):
     """A hit of ``dmg`` wound damage on ``t`` at 0 Resolve (L1422; A16, rule
     ``wound_model``), already counted in ``D_WOUNDS`` (damage) and ``D_WOUND_HITS``
     (hits). Returns whether the wound kills her.
@@ -126,6 +125,7 @@ def take_wound(t, dmg, rules, dyn):
       sum); a single hit of ``death_wounds`` kills.
     * ``boxes`` (A16c): each hit fills a box, levels 1, 2, 3; the fourth kills.
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     model = rules[R_WOUND_MODEL]
     if model == 0:
         return dyn[t, D_WOUNDS] >= rules[R_DEATH_WOUNDS]
@@ -139,12 +139,13 @@ def take_wound(t, dmg, rules, dyn):
 
 
 @kernel
-def wound_levels(t, worst, rules, dyn):
+def wound_levels(t, worst, w):
     """Her wound level by the wound model (:func:`take_wound`): ``track`` the
     level of her total wound damage (:func:`wound_level`), ``boxes`` the boxes
     filled (at most 3), ``per_hit`` her worst wound (``worst``, for the roll
     penalty) or the sum of her wounds' levels (for the maximum-Resolve penalty
     between scenes, A18i a)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     model = rules[R_WOUND_MODEL]
     if model == 0:
         return wound_level(dyn[t, D_WOUNDS])
@@ -157,11 +158,12 @@ def wound_levels(t, worst, rules, dyn):
 
 
 @kernel(inline="always")
-def human_penalty(t, rules, dyn):
+def human_penalty(t, w):
     """The penalty her wounds give the rolls of ``t`` at 0 Resolve, a non-magical
     human (L1422: -2 / -3 / -4 by wound level, rule ``wound_roll_penalty``; a
     transformed girl ignores them, L1443)."""
-    lv = wound_levels(t, True, rules, dyn)
+    comb, rules, dyn, streams, bf = unpack(w)
+    lv = wound_levels(t, True, w)
     if lv <= 0:
         return 0
     return rules[R_WOUND_ROLL_PENALTY + lv - 1]
@@ -187,7 +189,7 @@ def _damage(t, dmg, w):
     dyn[t, D_WOUNDS] += dmg
     dyn[t, D_WOUND_HITS] += 1
     dyn[t, K_WOUND_DMG] += dmg
-    if take_wound(t, dmg, rules, dyn):
+    if take_wound(t, dmg, w):
         dyn[t, D_DEAD] = 1
         dyn[t, D_PENDING] = -1
         dyn[t, K_DEATHS] += 1
@@ -196,25 +198,25 @@ def _damage(t, dmg, w):
 
 @kernel
 def intercept(i, t, dmg, w):
-    """Intercept (L1469, A26a), called by :func:`attack` after a hit
-    on ``t`` for ``dmg`` when ``D_GUARD`` names an ally (the grid turn, :func:`.battle_grid.guard_for`; Cover on positions, :func:`.positions.ready`): if her policy is
+    """Intercept (L1469, A26a), called by :func:`.attack.attack` after a hit
+    on ``t`` for ``dmg`` when ``D_GUARD`` names an ally (the grid turn, :func:`.hex.guard_for`; Cover on positions, :func:`.positions.ready`): if her policy is
     willing she rolls 2d6! + Defence; returns the damage left for ``t``."""
     comb, rules, dyn, streams, bf = unpack(w)
     j = dyn[t, D_GUARD]
     dyn[t, D_GUARD] = -1
     if dmg <= 0:
         return dmg
-    if not is_standing(dyn, j):
+    if not is_standing(j, w):
         return dmg
     if dyn[t, D_RES] > 0:  # a downed target always needs it
         left = dyn[t, D_RES] - dmg
         if left * 100 >= comb[j, P_INTERCEPT] * comb[t, C_RES]:
             return dmg
     total, sixes = exploding_d6(streams[S_CHECK], 2)
-    total += comb[j, C_DEF] - roll_penalty(j, rules, dyn)
-    gain_overcharge(j, comb[j, C_RD], sixes, comb, rules, dyn)
+    total += comb[j, C_DEF] - roll_penalty(j, w)
+    gain_overcharge(j, comb[j, C_RD], sixes, w)
     if total <= rules[R_INTERCEPT_BANDS]:
-        check_bursts(j, comb, rules, dyn)
+        check_bursts(j, w)
         return dmg
     take = dmg
     if total > rules[R_INTERCEPT_BANDS + 1]:
@@ -226,12 +228,13 @@ def intercept(i, t, dmg, w):
     dyn[i, K_DEALT] += d
     dyn[j, K_INTERCEPTS] += 1
     dyn[j, K_INTERCEPT_DMG] += d
-    check_bursts(j, comb, rules, dyn)
+    check_bursts(j, w)
     return 0
 
 
 @kernel
-def _heal(i, j, amount, comb, dyn):
+def _heal(i, j, amount, w):
+    comb, rules, dyn, streams, bf = unpack(w)
     if amount > 0:
         amount += dyn[j, D_AMP_HEAL]  # Amplify Magic: +P1 from every healing effect (L1797)
     room = comb[j, C_RES] - dyn[j, D_RES]
@@ -247,26 +250,28 @@ def _heal(i, j, amount, comb, dyn):
 
 
 @kernel
-def restore(i, j, amount, comb, dyn):
+def restore(i, j, amount, w):
     """``i`` restores up to ``amount`` Resolve to ``j`` (never above her maximum);
     returns what ``j`` got. A Link on ``j`` gives her secondary, if standing,
     the same amount (A47b), capped by her own maximum; not on an enemy
     link of the draft's Link (``D_LINK_DMG``: the linker gives no copy of
     her enemies' healing)."""
-    got = _heal(i, j, amount, comb, dyn)
+    comb, rules, dyn, streams, bf = unpack(w)
+    got = _heal(i, j, amount, w)
     k = dyn[j, D_LINK_TO]
     if k >= 0 and dyn[j, D_LINK_DMG] == 0:  # an enemy link (the draft's): she gives no copy of their healing
-        if is_standing(dyn, k):
-            _heal(i, k, amount, comb, dyn)
+        if is_standing(k, w):
+            _heal(i, k, amount, w)
     return got
 
 
 @kernel
-def may_guard(j, t, best, comb, dyn):
+def may_guard(j, t, best, w):
     """``j`` may intercept (Cover) an attack on ``t`` and is a better guard than ``best`` (-1
     none): a standing ally of ``t`` other than ``t`` whose intercept policy is willing, who
     rolls Defence (not a minion with passive defence), with a higher Defence than ``best``
     (the first listed on ties). Where she must stand is the caller's (grid, positions)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if j == t:
         return False
     if comb[j, C_SIDE] != comb[t, C_SIDE]:
@@ -275,7 +280,7 @@ def may_guard(j, t, best, comb, dyn):
         return False
     if comb[j, C_PDEF] >= 0:
         return False
-    if not is_standing(dyn, j):
+    if not is_standing(j, w):
         return False
     if best >= 0:
         if comb[j, C_DEF] <= comb[best, C_DEF]:

@@ -18,17 +18,18 @@ from sim.rng import STATE_WORDS, seed_stream
 
 from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
-from .world import WORLD_WORDS, no_field, pack
+from .world import WORLD_WORDS, no_field, pack, unpack
 from .damage import wound_levels
 from .fight import fight_on
 from .state import is_standing, reset, reset_row, scene_state, side_alive
 
 
 @kernel
-def scene_columns(i, comb, rules, dyn):
+def scene_columns(i, w):
     """Reset girl ``i``'s per-scene columns (``SCENE_COLUMNS``) for a new scene
     whose static row is ``comb[i]``; overcharge and per-episode talent uses by
     rule (``scene_overcharge``, ``episode_uses``)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     dyn[i, D_REVIVES] = 0
     dyn[i, D_BOOSTS] = comb[i, C_BOOSTS]  # Boost: 3/Scene (L1565)
     dyn[i, D_KO] = 0
@@ -44,11 +45,11 @@ def scene_columns(i, comb, rules, dyn):
             dyn[i, D_TUSES + s] = comb[i, C_TUSES + s]
         elif rules[R_EPISODE_USES] == 1:
             dyn[i, D_TUSES + s] = comb[i, C_TUSES + s]
-    scene_state(i, comb, dyn)
+    scene_state(i, w)
 
 
 @kernel
-def next_scene(comb, rules, dyn, prev, a, e, ng, recover, streams, party):
+def next_scene(prev, a, e, ng, recover, party, w):
     """Set up the block ``a .. e-1`` after the scene in the block starting at
     ``prev``: fresh enemies; the party carried over, then the rest.
 
@@ -62,9 +63,10 @@ def next_scene(comb, rules, dyn, prev, a, e, ng, recover, streams, party):
     L1571; at most ``recover_uses`` per episode) while below the maximum.
     Dice from the setup stream.
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     st = streams[S_SETUP]
     for i in range(a + ng, e):
-        reset_row(i, comb, dyn)
+        reset_row(i, w)
     for g in range(ng):
         p = prev + g
         i = a + g
@@ -73,14 +75,14 @@ def next_scene(comb, rules, dyn, prev, a, e, ng, recover, streams, party):
         comb[i, C_RES] = comb[p, C_RES]
         pending = dyn[i, D_PENDING]
         dyn[i, D_PENDING] = -1
-        scene_columns(i, comb, rules, dyn)
+        scene_columns(i, w)
         if dyn[i, D_DEAD] != 0:
             continue
         if comb[i, C_MONSTER] == 0:
             # the wound penalty to her maximum Resolve (A18)
             if rules[R_WOUND_PENALTY] != 2:
                 if rules[R_WOUND_PENALTY] == 0:
-                    levels = wound_levels(i, False, rules, dyn)  # by the wound model (A16)
+                    levels = wound_levels(i, False, w)  # by the wound model (A16)
                 else:
                     levels = dyn[i, D_WOUND_HITS]
                 if levels > dyn[i, D_PEN_LEVELS]:
@@ -128,9 +130,12 @@ def play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams,
     block's): the scenes in turn, each an ordinary fight (:func:`fight_on`, gridless when ``bf``
     is None, else on that battlefield, every scene deployed afresh from its own starting hexes:
     :func:`scene_state` reads the block's ``C_CELL``); between them :func:`next_scene`.
-    ``wbuf``: int64[WORLD_WORDS x scenes], a slot per scene's world."""
+    ``wbuf``: int64[WORLD_WORDS x (scenes + 1)], a slot per scene's world and one for the
+    whole episode's."""
     n_sc = off.shape[0] - 1
-    reset(cb[off[0]:off[1]], rules, dyn[off[0]:off[1]])
+    # the whole stacked episode's world (the last slot of ``wbuf``): the rests between scenes
+    # and the party's end read every block's rows
+    wall = pack(cb, rules, dyn, streams, bf, wbuf[n_sc * WORLD_WORDS:(n_sc + 1) * WORLD_WORDS])
     total = 0
     result = F_WIN
     last = 0
@@ -138,10 +143,12 @@ def play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams,
         a = off[s]
         e = off[s + 1]
         if s > 0:
-            next_scene(cb, rules, dyn, off[s - 1], a, e, ng, recover[s - 1], streams, party)
+            next_scene(off[s - 1], a, e, ng, recover[s - 1], party, wall)
         # the scene's world, in its own slot of ``wbuf``: a world's words never change once
         # written (its loads are invariant, :func:`.world.unpack`)
         w = pack(cb[a:e], rules, dyn[a:e], streams, bf, wbuf[s * WORLD_WORDS:(s + 1) * WORLD_WORDS])
+        if s == 0:
+            reset(w)
         outcome, rounds = fight_on(order[:e - a], ikey[:e - a], side_curve[s], comb_curve[a:e], w)
         scene_fights[s, outcome] += 1
         scene_fights[s, F_ROUNDS] += rounds
@@ -151,7 +158,7 @@ def play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams,
         if outcome == F_DRAW:
             result = F_DRAW
             if rules[R_EPISODE_DRAW] == 1:
-                if side_alive(0, cb[a:e], rules, dyn[a:e]):
+                if side_alive(0, w):
                     continue
             break
         if outcome == F_LOSS:
@@ -164,7 +171,7 @@ def play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams,
     for g in range(ng):
         i = a + g
         party[g, PE_RES_END] += dyn[i, D_RES]
-        if is_standing(dyn, i):
+        if is_standing(i, wall):
             party[g, PE_STANDING_END] += 1
         if dyn[i, D_DEAD] != 0:
             party[g, PE_DEAD] += 1
@@ -189,13 +196,13 @@ def simulate_episode_blocks(comb, rules, off, ng, recover, key, start, count, nb
                             ccount, party):
     """Play episodes ``start .. start+count-1`` in ``nblocks`` blocks (prange), gridless.
 
-    ``comb``/``pol``: the stacked arrays (scene s in rows ``off[s] ..
+    ``comb``: the stacked rows (scene s in rows ``off[s] ..
     off[s+1]-1``, the ``ng`` party rows first); ``recover[s]``: Recover
     uses per girl in the rest after scene s. A trial is one episode: its
     streams are seeded once, and the scenes use them in turn. The episode
     ends after a scene the party does not win (``episode_draw`` lets a
     round-cap draw go on) or after the last scene (:func:`play_episode`;
-    on a battlefield :func:`.battle_grid.simulate_episode_blocks_grid`).
+    on a battlefield :func:`.hex.simulate_episode_blocks_grid`).
 
     Counters (leading block axis): ``fights[nb, NF]`` the episode's outcome
     (win = every scene won) and total rounds, ``rounds_hist[nb, S*cap+1]``
@@ -214,7 +221,7 @@ def simulate_episode_blocks(comb, rules, off, ng, recover, key, start, count, nb
         ikey = np.zeros(width, dtype=np.int64)
         streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
         bf = no_field()
-        wbuf = np.zeros(WORLD_WORDS * (off.shape[0] - 1), dtype=np.int64)  # a world per scene
+        wbuf = np.zeros(WORLD_WORDS * off.shape[0], dtype=np.int64)  # a world per scene, one for the episode
         lo = b * per
         hi = min(count, lo + per)
         for t in range(lo, hi):

@@ -1,7 +1,7 @@
 """The 1v1 duel fast path of the 4.1 kernel: same fight, same dice, fewer branches.
 
 Most balance questions start as duels (attack against defence, one talent
-against none), and the general kernel (:mod:`.kernel`) pays for everything
+against none), and the general kernel (:mod:`.fight`) pays for everything
 a party fight needs: target searches, talents, ailments, boosts, side scans
 after every turn. :func:`duel` plays the fights that need none of that:
 
@@ -15,8 +15,8 @@ after every turn. :func:`duel` plays the fights that need none of that:
 :func:`eligible` decides (it lists what stands in the way); the runner uses
 the fast path when it can. The fast path calls the same dice kernels on the
 same streams in the same order as the general kernel and reuses its rare
-paths (:func:`.kernel.dropped`, :func:`.kernel.check_bursts`,
-:func:`.kernel.roll_initiative`), so the counters are bit-identical to the
+paths (:func:`.damage.dropped`, :func:`.overcharge.check_bursts`,
+:func:`.fight.roll_initiative`), so the counters are bit-identical to the
 general kernel's, for random and for injected dice
 (``tests/test_mb41_fast.py`` compares them on random scenarios). The hit
 test and the damage are computed without branches (a hit's outcome is a coin
@@ -90,7 +90,7 @@ def _strike(chk, dmg_st, scripted, a_stat, d_stat, bonus, full_tie, six_dmg, def
     on the outcome: returns ``(hit, damage, attacker sixes, defender sixes)``,
     ``hit`` 0/1 and ``damage`` 0 on a miss (before Resolve caps it).
 
-    Dice as in :func:`.kernel.attack`: on a random check stream one draw
+    Dice as in :func:`.attack.attack`: on a random check stream one draw
     gives both pools and the first damage die (:func:`sim.dice.opposed_2d6`),
     further damage dice come from the damage stream, hit or miss; injected
     dice go die by die; ``scripted`` (the damage stream is injected): the
@@ -125,7 +125,7 @@ def _strike(chk, dmg_st, scripted, a_stat, d_stat, bonus, full_tie, six_dmg, def
 def _flush(c, gain_a, gain_d, spent, comb, dyn):
     """Put overcharge gained (``gain_a`` on the Attack-role stat, ``gain_d``
     on the Defence-role stat) and pool spent since the last flush into
-    ``dyn`` (state and counters), as :func:`.kernel.gain_overcharge` would have."""
+    ``dyn`` (state and counters), as :func:`.overcharge.gain_overcharge` would have."""
     ra = comb[c, L.C_RA]
     rd = comb[c, L.C_RD]
     dyn[c, L.D_OC + ra] += gain_a
@@ -145,13 +145,14 @@ def _room(c, role_col, comb, rules, dyn):
 
 
 @kernel
-def _bursts(c, comb, rules, dyn):
-    """:func:`.kernel.check_bursts` of ``bursts: count`` as a called function (a
+def _bursts(c, w):
+    """:func:`.overcharge.check_bursts` of ``bursts: count`` as a called function (a
     rare path). With ``bursts: play`` a burst it counts (``D_BURST_TRIAL``)
     marks the trial for a replay on the general kernel (:func:`_replay`): up
     to that burst both kernels played the same fight."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if comb[c, L.C_MONSTER] == 0:
-        OC.count_bursts(c, comb, rules, dyn)
+        OC.count_bursts(c, w)
 
 
 @kernel(inline="always")
@@ -168,18 +169,18 @@ def _burst_seen(dyn):
 @kernel
 def _replay(order, ikey, key, trial, side_curve, comb_curve, w):
     """Trial ``trial`` on the general kernel from its own keyed streams (as
-    :func:`.kernel.simulate_blocks` plays it): a duel in which a burst
+    :func:`.fight.simulate_blocks` plays it): a duel in which a burst
     plays (``bursts: play``). Returns ``(outcome, rounds)``."""
     comb, rules, dyn, streams, bf = unpack(w)
     for p in range(L.NS):
         seed_stream(streams[p], key, trial, p)
-    ST.reset(comb, rules, dyn)
+    ST.reset(w)
     return FI.fight(order, ikey, side_curve, comb_curve, w)
 
 
 @kernel
 def _drop(t, chk, dmg_st, w):
-    """:func:`.kernel.dropped` with the duel's own check and damage streams."""
+    """:func:`.damage.dropped` with the duel's own check and damage streams."""
     comb, rules, dyn, streams, bf = unpack(w)
     for k in range(STATE_WORDS):
         streams[L.S_CHECK, k] = chk[k]
@@ -203,14 +204,15 @@ def _pay_sixes(mon, sixes, pool, spent, gain, six_cost):
 
 
 @kernel
-def _resync(c0, c1, first, ga0, gd0, sp0, ga1, gd1, sp1, comb, rules, dyn):
+def _resync(c0, c1, first, ga0, gd0, sp0, ga1, gd1, sp1, w):
     """A rare path: the locals' overcharge into ``dyn`` (:func:`_flush`), the bursts
     checked (``first`` first), and the room each counter has left: ``(room_a0,
     room_d0, room_a1, room_d1)``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     _flush(c0, ga0, gd0, sp0, comb, dyn)
     _flush(c1, ga1, gd1, sp1, comb, dyn)
-    _bursts(first, comb, rules, dyn)
-    _bursts(c0 + c1 - first, comb, rules, dyn)
+    _bursts(first, w)
+    _bursts(c0 + c1 - first, w)
     return (_room(c0, L.C_RA, comb, rules, dyn), _room(c0, L.C_RD, comb, rules, dyn),
             _room(c1, L.C_RA, comb, rules, dyn), _room(c1, L.C_RD, comb, rules, dyn))
 
@@ -218,20 +220,20 @@ def _resync(c0, c1, first, ga0, gd0, sp0, ga1, gd1, sp1, comb, rules, dyn):
 @kernel
 def _drop_synced(c0, c1, loser, res0, res1, ga0, gd0, sp0, ga1, gd1, sp1, chk, dmg_st, w):
     """The loser's drop on the general kernel's code (a revive roll or a burst may
-    follow): the locals into ``dyn`` first, the bursts after, as :func:`.kernel.attack`."""
+    follow): the locals into ``dyn`` first, the bursts after, as :func:`.attack.attack`."""
     comb, rules, dyn, streams, bf = unpack(w)
     _flush(c0, ga0, gd0, sp0, comb, dyn)
     _flush(c1, ga1, gd1, sp1, comb, dyn)
     dyn[c0, L.D_RES] = res0
     dyn[c1, L.D_RES] = res1
     _drop(loser, chk, dmg_st, w)
-    _bursts(1 - loser, comb, rules, dyn)
-    _bursts(loser, comb, rules, dyn)
+    _bursts(1 - loser, w)
+    _bursts(loser, w)
 
 
 @kernel(forceinline=True)
 def duel(order, ikey, start_bursts, chk, dmg_st, w):
-    """Play one eligible duel from the state :func:`.kernel.reset` left in ``dyn``.
+    """Play one eligible duel from the state :func:`.state.reset` left in ``dyn``.
 
     ``order``/``ikey``: who acts first (filled here for rolled initiative,
     else given); ``start_bursts``: some girl starts at or over ``burst_at``;
@@ -242,7 +244,7 @@ def duel(order, ikey, start_bursts, chk, dmg_st, w):
     make the compiler reload the dice streams, which may alias them. The
     rare paths that read ``dyn`` (a possible burst, a revive roll)
     get the locals first (:func:`_flush`) and call the general kernel's
-    code. Overcharge follows :func:`.kernel.gain_overcharge`: a girl gains a
+    code. Overcharge follows :func:`.overcharge.gain_overcharge`: a girl gains a
     six's point on the stat of the role she rolled (L149), a monster pays
     ``monster_six_cost`` per six from its pool, not below 0 (L1892).
 
@@ -252,7 +254,7 @@ def duel(order, ikey, start_bursts, chk, dmg_st, w):
     damage dealt, and the overcharge gained (Attack role, Defence role) and
     pool spent not yet in ``dyn``; ``ko`` 1 if the loser's drop is still to
     be counted by the caller (a KO, and a death for a monster), 0 if
-    :func:`.kernel.dropped` counted it or nobody dropped; ``synced``: a rare
+    :func:`.damage.dropped` counted it or nobody dropped; ``synced``: a rare
     path changed ``dyn``'s counters (else they are still the starting ones).
     """
     comb, rules, dyn, streams, bf = unpack(w)
@@ -267,9 +269,9 @@ def duel(order, ikey, start_bursts, chk, dmg_st, w):
     synced = start_bursts  # dyn's counters are no longer the starting ones
     if start_bursts:  # a girl may start the scene at or over the threshold
         for j in range(2):
-            _bursts(j, comb, rules, dyn)
+            _bursts(j, w)
     if rules[L.R_INITIATIVE] != 1:
-        FI.roll_initiative(comb, rules, streams[L.S_SETUP], order, ikey)
+        FI.roll_initiative(order, ikey, w)
     c0 = order[0]
     c1 = 1 - c0
     att0 = comb[c0, L.C_ATT]
@@ -310,7 +312,7 @@ def duel(order, ikey, start_bursts, chk, dmg_st, w):
             rounds = r
             break
         if (ga0 + same0 * gd0 >= room_a0) | (gd1 + same1 * ga1 >= room_d1):
-            room_a0, room_d0, room_a1, room_d1 = _resync(c0, c1, c0, ga0, gd0, sp0, ga1, gd1, sp1, comb, rules, dyn)
+            room_a0, room_d0, room_a1, room_d1 = _resync(c0, c1, c0, ga0, gd0, sp0, ga1, gd1, sp1, w)
             ga0 = gd0 = sp0 = ga1 = gd1 = sp1 = 0
             synced = True
         # the second attacks the first
@@ -328,7 +330,7 @@ def duel(order, ikey, start_bursts, chk, dmg_st, w):
             rounds = r
             break
         if (ga1 + same1 * gd1 >= room_a1) | (gd0 + same0 * ga0 >= room_d0):
-            room_a0, room_d0, room_a1, room_d1 = _resync(c0, c1, c1, ga0, gd0, sp0, ga1, gd1, sp1, comb, rules, dyn)
+            room_a0, room_d0, room_a1, room_d1 = _resync(c0, c1, c1, ga0, gd0, sp0, ga1, gd1, sp1, w)
             ga0 = gd0 = sp0 = ga1 = gd1 = sp1 = 0
             synced = True
     ko = 0
@@ -357,7 +359,7 @@ TIER_TABLE = 128
 @kernel
 def tier_table(rules, out):
     """``out[v]``: the tier of a counter ending at ``v`` without a burst
-    (:func:`.kernel.flair_tier`), for ``v < TIER_TABLE``."""
+    (:func:`.overcharge.flair_tier`), for ``v < TIER_TABLE``."""
     for v in range(out.shape[0]):
         out[v] = OC.flair_tier(v, 0, rules)
 
@@ -393,7 +395,7 @@ def _plus_gains(c, o0, o1, o2, ga, gd, comb):
 @kernel
 def _tiers(c, ga, gd, comb, rules, dyn, out, tiers):
     """Count (in ``out``'s ``K_TIER``) the highest overcharge tier per stat of girl ``c``
-    as :func:`.kernel.count_tiers` does, her gains ``ga``/``gd`` on the Attack
+    as :func:`.overcharge.count_tiers` does, her gains ``ga``/``gd`` on the Attack
     and Defence role's stats not being in ``dyn`` yet; ``tiers`` from
     :func:`tier_table`."""
     if comb[c, L.C_MONSTER] != 0:
@@ -506,7 +508,7 @@ def _flush_block(tot, comb, out):
 @pjit
 def simulate_blocks(comb, rules, key, start, count, nblocks,
                     fights, rounds_hist, side_curve, comb_curve, ccount):
-    """:func:`.kernel.simulate_blocks` for eligible duels: same arguments, same counters.
+    """:func:`.fight.simulate_blocks` for eligible duels: same arguments, same counters.
 
     Streams: ``S_CHECK`` and ``S_DAMAGE`` per trial, ``S_SETUP`` only for
     rolled initiative; the general kernel seeds ``S_POLICY`` too but an
@@ -571,7 +573,7 @@ def _trials(comb, rules, key, first, last, start_bursts, fights, rounds_hist, si
     all_general = play & start_bursts  # a burst before the first roll: every trial
     tot = _no_totals()
     # a duel that never left the fast path (not ``synced``) leaves ``dyn``
-    # as :func:`.kernel.reset` made it: only a synced or replayed trial
+    # as :func:`.state.reset` made it: only a synced or replayed trial
     # needs the next trial to reset it
     dirty = True
     for trial in range(first, last):
@@ -582,7 +584,7 @@ def _trials(comb, rules, key, first, last, start_bursts, fights, rounds_hist, si
             if rolled:
                 seed_stream_inline(streams[L.S_SETUP], key, trial, L.S_SETUP)
             if dirty:
-                ST.reset(comb, rules, dyn)
+                ST.reset(w)
             (outcome, rounds, c0, r0, r1, a0, a1, h0, h1, d0, d1,
              ga0, gd0, sp0, ga1, gd1, sp1, ko, synced) = duel(order, ikey, start_bursts, chk, dmg_st, w)
             dirty = synced
@@ -623,10 +625,10 @@ def _trials(comb, rules, key, first, last, start_bursts, fights, rounds_hist, si
 
 @jit
 def fight(order, key, side_curve, comb_curve, w):
-    """The fast path as a drop-in for :func:`.kernel.fight`, for eligible duels.
+    """The fast path as a drop-in for :func:`.fight.fight`, for eligible duels.
 
     ``bursts: play``: a fight in which a burst is counted is played again by
-    :func:`.kernel.fight` from the same state and the same (injected) dice.
+    :func:`.fight.fight` from the same state and the same (injected) dice.
     """
     comb, rules, dyn, streams, bf = unpack(w)
     if rules[L.R_BURSTS] == E.BURSTS_COUNT:
@@ -665,7 +667,7 @@ def _fight(order, key, side_curve, comb_curve, w):
     _flush(c0, ga0, gd0, sp0, comb, dyn)
     _flush(c1, ga1, gd1, sp1, comb, dyn)
     for j in range(2):
-        OC.count_tiers(j, dyn[j, L.D_OC], dyn[j, L.D_OC + 1], dyn[j, L.D_OC + 2], comb, rules, dyn)
+        OC.count_tiers(j, dyn[j, L.D_OC], dyn[j, L.D_OC + 1], dyn[j, L.D_OC + 2], w)
     dyn[c0, L.D_RES] = r0
     dyn[c1, L.D_RES] = r1
     dyn[c0, L.K_ATTACKS] += a0
@@ -679,7 +681,7 @@ def _fight(order, key, side_curve, comb_curve, w):
     if ko != 0:  # a drop with no revive roll to follow
         DM.dropped(c1 if r1 == 0 else c0, w)
     for j in range(2):
-        standing = ST.is_standing(dyn, j)
+        standing = ST.is_standing(j, w)
         dyn[j, L.K_RES_END] += dyn[j, L.D_RES]
         if standing:
             dyn[j, L.K_STANDING_END] += 1

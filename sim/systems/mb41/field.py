@@ -18,7 +18,7 @@ labyrinth's features) becomes ``bf[rows, w]``, laid out by :mod:`.layout`:
 
 The width ``w`` is at least cells + 1 (the line scratch); padding is -1 in
 the neighbour and lookup tables (no cell) and 0 elsewhere. A block of trials
-works on its own copy (:func:`make_bf`); :func:`.battle_grid.place_all`
+works on its own copy (:func:`make_bf`); :func:`.hex.place_all`
 resets the per-trial rows at the start of every fight.
 """
 from __future__ import annotations

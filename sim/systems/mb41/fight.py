@@ -16,28 +16,28 @@ from sim.rng import STATE_WORDS, randbelow, seed_stream
 
 from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
+from .gates import T_BACK, T_EXTRA_TURNS, T_ROUND_EFFECTS, T_ROUND_START, T_SCENE_END
+from .points import every, holds, total
 from .world import WORLD_WORDS, call, gridless, keep, no_field, on_grid, pack, unpack
 from .ailments import bleed
 from .bursts import settle
 from .damage import revive_roll
 from .overcharge import check_bursts, count_tiers
-from .slots import has_code
 from .state import has_ailment, is_standing, outcome_now, reset, waits
-from .talents.afflictions import shrug_off
-from .talents.auras import courage_aura
-from .talents.draft import round_effects
-from .talents.monsters import extra_turns, overcharge_radiation
 from .turn import frenzy_again, frenzy_turn, play_turn
 
 
 @kernel
-def roll_initiative(comb, rules, st, order, key):
+def roll_initiative(order, key, w):
     """Fill ``order`` with combatant indices in acting order.
 
     'roll': 2d6 + Support (no explosion, no overcharge), higher first; ties
     by the higher Support stat, then at random (L1408, A11c).
-    'listed': the order of the scenario file. ``key`` is int64[n] scratch.
+    'listed': the order of the scenario file. ``key`` is int64[n] scratch. Dice from the
+    setup stream.
     """
+    comb, rules, dyn, streams, bf = unpack(w)
+    st = streams[S_SETUP]
     n = comb.shape[0]
     if rules[R_INITIATIVE] == 1:
         for i in range(n):
@@ -77,13 +77,13 @@ def ambush_turns(order, w):
         front += 1
         if outcome >= 0:
             continue
-        if not is_standing(dyn, i):
+        if not is_standing(i, w):
             continue
         dyn[i, D_AMBUSH] = 1
         play_turn(i, w)
         dyn[i, D_AMBUSH] = 0
         settle(w)
-        outcome = outcome_now(comb, rules, dyn)
+        outcome = outcome_now(w)
     return outcome
 
 
@@ -93,14 +93,14 @@ def extra_turns_now(i, w):
     standing; on the battlefield ``bf`` when there is one); returns the
     fight's outcome after them, -1 while it goes on."""
     comb, rules, dyn, streams, bf = unpack(w)
-    k = extra_turns(i, comb)
+    k = total(T_EXTRA_TURNS, i, i, 0, w)
     outcome = -1
     for e in range(k):
-        if not is_standing(dyn, i):
+        if not is_standing(i, w):
             break
         play_turn(i, w)
         settle(w)
-        outcome = outcome_now(comb, rules, dyn)
+        outcome = outcome_now(w)
         if outcome >= 0:
             break
     return outcome
@@ -114,11 +114,11 @@ def frenzy_turns(i, k, w):
     comb, rules, dyn, streams, bf = unpack(w)
     outcome = -1
     for _ in range(k):
-        if not frenzy_again(i, comb, rules, dyn):
+        if not frenzy_again(i, w):
             break
         frenzy_turn(i, w)
         settle(w)
-        outcome = outcome_now(comb, rules, dyn)
+        outcome = outcome_now(w)
         if outcome >= 0:
             break
     return outcome
@@ -133,7 +133,7 @@ def _record_round(r, plane, side_curve, comb_curve, w):
     s0 = 0
     s1 = 0
     for j in range(n):
-        if is_standing(dyn, j):
+        if is_standing(j, w):
             comb_curve[j, plane, r] += 1
             if comb[j, C_SPAWN_KIND] == SPAWN_COPY:
                 continue
@@ -156,15 +156,14 @@ def fight(order, key, side_curve, comb_curve, w):
 def fight_on(order, key, side_curve, comb_curve, w):
     """Play one fight from the current ``dyn``; returns ``(outcome, rounds)``.
 
-    ``bf``: ``None`` (gridless; numba prunes the grid branches) or the
-    battlefield tuple of :func:`.battle_grid.field` (positions in ``D_POS``,
-    turns by :func:`.battle_grid.take_turn_grid`).
+    The world's battlefield ``bf`` has no cells without a grid (:func:`.world.no_field`); on the
+    hex grid positions are in ``D_POS`` and the turn is the geometry's (``PR_TURN``).
 
     Curves: ``side_curve[s, 0, r]`` / ``comb_curve[j, 0, r]`` count fights
     still running after round r in which side s had someone standing /
     combatant j stood; plane 1 counts the final state of fights that ended in
     round r. Standing at the end of round r is plane 0 at r plus plane 1
-    summed over rounds <= r (:func:`standing_curves` does this), which
+    summed over rounds <= r (:func:`sim.curves.standing_curves` does this), which
     avoids a loop over the remaining rounds in every trial.
     """
     comb, rules, dyn, streams, bf = unpack(w)
@@ -194,7 +193,7 @@ def fight_on(order, key, side_curve, comb_curve, w):
             break
         if r < cap:
             _record_round(r, 0, side_curve, comb_curve, w)
-            m = drop_the_dead(order, m, comb, dyn)
+            m = drop_the_dead(order, m, w)
     fight_end(rounds, side_curve, comb_curve, w)
     if outcome < 0:
         outcome = F_DRAW
@@ -202,13 +201,14 @@ def fight_on(order, key, side_curve, comb_curve, w):
 
 
 @kernel(inline="always")
-def drop_the_dead(order, m, comb, dyn):
+def drop_the_dead(order, m, w):
     """Remove the dead from ``order[:m]``, keeping the others' order; the new ``m``.
 
     Only a listed row leaves: a dead one never takes a turn or acts again (nothing
-    clears ``D_DEAD`` in a fight but :func:`appear`, and that only for a reserve
+    clears ``D_DEAD`` in a fight but :func:`.state.appear`, and that only for a reserve
     row, ``C_SPAWN_KIND``, which therefore stays). Every later round would skip the
     dead anyway (:func:`turn_of`, :func:`round_end`); this skips them once."""
+    comb, rules, dyn, streams, bf = unpack(w)
     k = 0
     for q in range(m):
         i = order[q]
@@ -228,11 +228,11 @@ def fight_start(order, key, w):
     comb, rules, dyn, streams, bf = unpack(w)
     n = comb.shape[0]
     for j in range(n):  # a girl may start the scene at or over the threshold
-        check_bursts(j, comb, rules, dyn)
+        check_bursts(j, w)
     if not gridless(rules):  # everyone to her starting place, the auras by place
         call(rules[PR_START], 0, 0, 0, w)
     settle(w)
-    roll_initiative(comb, rules, streams[S_SETUP], order, key)
+    roll_initiative(order, key, w)
     masks = comb[0, C_SIDEMASK] | comb[n - 1, C_SIDEMASK]  # the two sides' masks (reserve rows: any side last)
     if comb[n - 1, C_SPAWN_KIND] != 0:
         for j in range(n):
@@ -242,6 +242,13 @@ def fight_start(order, key, w):
     return -1
 
 
+@kernel(inline="always")
+def round_effects(j, w):
+    """ROUND_EFFECTS of ``j`` at the start of a round, after Bleed (the draft's Regeneration
+    and Hexes); True when one dealt damage."""
+    return total(T_ROUND_EFFECTS, j, j, 0, w) != 0
+
+
 @part
 def round_start(w):
     """The start of a round: Shrug Off, Bleed (L1465), the draft's Hexes and Regeneration;
@@ -249,20 +256,15 @@ def round_start(w):
     comb, rules, dyn, streams, bf = unpack(w)
     bled = False
     for j in range(comb.shape[0]):
-        if (comb[j, C_TMASK] >> E_SHRUG_OFF) & 1 != 0:
-            if dyn[j, D_DEAD] == 0:
-                if has_ailment(j, dyn):  # (nothing to shrug off: no call)
-                    shrug_off(j, w)
+        every(T_ROUND_START, j, j, 0, w)  # Shrug Off
         if dyn[j, D_AIL + A_BLEED] != 0:
             bleed(j, w)
             bled = True
-        if dyn[j, D_HEXES] + dyn[j, D_REGEN] != 0:  # the draft's Hex and Regeneration
-            if dyn[j, D_DEAD] == 0:
-                if round_effects(j, w):
-                    bled = True
+        if round_effects(j, w):  # the draft's Regeneration and Hexes
+            bled = True
     if bled:
         settle(w)
-        return outcome_now(comb, rules, dyn)
+        return outcome_now(w)
     return -1
 
 
@@ -275,23 +277,20 @@ def turn_of(i, r, w):
     comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_DEAD] != 0:
         return -1
-    if waits(i, r, comb, rules, dyn):
+    if waits(i, r, w):
         return -1
     acts = True
     if dyn[i, D_RES] <= 0:
         if dyn[i, D_PENDING] == -1:
             return -1
         if dyn[i, D_PENDING] == -2:
-            revive_roll(i, comb, rules, dyn, streams)
-            check_bursts(i, comb, rules, dyn)
+            revive_roll(i, w)
+            check_bursts(i, w)
             acts = False
         back = dyn[i, D_PENDING]
         dyn[i, D_RES] = back if back < comb[i, C_RES] else comb[i, C_RES]
         dyn[i, D_PENDING] = -1
-        if (comb[i, C_TMASK] >> E_COURAGE) & 1 != 0:
-            courage_aura(i, -1, comb, dyn)  # standing again: her aura is back
-            if on_grid(bf):
-                call(rules[PR_AURAS], i, 0, 0, w)
+        every(T_BACK, i, i, 0, w)  # standing again: her Courage Aura is back
     outcome = -1
     if acts:
         if dyn[i, D_FRENZY] != 0:
@@ -301,11 +300,11 @@ def turn_of(i, r, w):
             settle(w)
         if on_grid(bf):
             call(rules[PR_AFTER_TURN], i, 0, 0, w)  # mines; labyrinth: Pendulum (A44b)
-    outcome = outcome_now(comb, rules, dyn)
+    outcome = outcome_now(w)
     if outcome >= 0:
         return outcome
-    if (comb[i, C_TMASK] >> E_EXTRA_TURN) & 1 != 0:  # Extra Action (extra_turns)
-        if rules[R_EXTRA_TURN_AT] == 0:
+    if rules[R_EXTRA_TURN_AT] == 0:
+        if holds(T_EXTRA_TURNS, i, i, w):  # Extra Action
             return extra_turns_now(i, w)
     return -1
 
@@ -320,7 +319,7 @@ def round_end(r, order, m, w):
     if rules[R_EXTRA_TURN_AT] == 1:
         for k in range(m):
             i = order[k]
-            if (comb[i, C_TMASK] >> E_EXTRA_TURN) & 1 != 0:
+            if holds(T_EXTRA_TURNS, i, i, w):  # Extra Action
                 outcome = extra_turns_now(i, w)
                 if outcome >= 0:
                     return outcome
@@ -328,7 +327,7 @@ def round_end(r, order, m, w):
         if rules[R_FURY_SECOND_TURN] == 0:  # the frenzy's second turn at the end of the round (A9v-a)
             for k in range(m):
                 i = order[k]
-                if frenzy_again(i, comb, rules, dyn):
+                if frenzy_again(i, w):
                     outcome = frenzy_turns(i, 1, w)
                     if outcome >= 0:
                         return outcome
@@ -338,28 +337,35 @@ def round_end(r, order, m, w):
 
 
 @part
+def scene_end(w):
+    """SCENE_END of each combatant in turn (Overcharge Radiation, L2047); True when a hook
+    played (what it made due is settled by the caller)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    played = False
+    for m in range(comb.shape[0]):
+        if holds(T_SCENE_END, m, m, w):
+            every(T_SCENE_END, m, m, 0, w)
+            played = True
+    return played
+
+
+@part
 def fight_end(rounds, side_curve, comb_curve, w):
     """The end of the fight (``rounds`` played): Overcharge Radiation (L2047), the final
     state in the curves (plane 1), Resolve and standing at the end, the highest
     overcharge tiers (L153-161)."""
     comb, rules, dyn, streams, bf = unpack(w)
     n = comb.shape[0]
-    radiating = False
-    for j in range(n):
-        if comb[j, C_TMASK2] != 0:
-            if has_code(j, E_RADIATION, comb):
-                radiating = True
-    if radiating:  # Overcharge Radiation at the end of the scene (L2047)
-        overcharge_radiation(w)
+    if scene_end(w):  # Overcharge Radiation at the end of the scene (L2047)
         if rules[R_BURSTS] != BURSTS_COUNT:
             settle(w)
     _record_round(rounds, 1, side_curve, comb_curve, w)
     for j in range(n):
         dyn[j, K_RES_END] += dyn[j, D_RES]
-        if is_standing(dyn, j):
+        if is_standing(j, w):
             dyn[j, K_STANDING_END] += 1
         if comb[j, C_MONSTER] == 0:
-            count_tiers(j, dyn[j, D_OC], dyn[j, D_OC + 1], dyn[j, D_OC + 2], comb, rules, dyn)
+            count_tiers(j, dyn[j, D_OC], dyn[j, D_OC + 1], dyn[j, D_OC + 2], w)
 
 
 @pjit
@@ -390,7 +396,7 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
             trial = start + t
             for p in range(NS):
                 seed_stream(streams[p], key, trial, p)
-            reset(comb, rules, dyn)
+            reset(w)
             outcome, rounds = fight(order, ikey, side_curve[b], comb_curve[b], w)
             fights[b, outcome] += 1
             fights[b, F_ROUNDS] += rounds

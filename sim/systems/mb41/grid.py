@@ -58,7 +58,7 @@ BARRIER = 4  #: magical barrier (Create Barrier, L1697): blocks movement except 
 PERILOUS = 8  #: labyrinth Perilous Terrain (L2146): leaving takes a Minor action and Reckless Movement
 DOOR = 16  #: labyrinth Escher Doors (L2135): a door hex (its partner in ``cellfx[:, FX_DOOR]``)
 #: a barrier raised during the fight by Create Barrier (L1697), always together with :data:`BARRIER`
-#: (the scenario's static barriers do not have it; :mod:`.battle_grid` ``create_barrier``)
+#: (the scenario's static barriers do not have it; :mod:`.hex` ``create_barrier``)
 RAISED = 32
 
 #: labyrinth feature arrays of a :class:`Battlefield` (seed 000 L2126-2166): ``cellfx[N, NFX]``

@@ -1,8 +1,8 @@
 """The 4.1 hex battlefield (rule ``grid: hex``): occupancy, distances, reach, targets and goals.
 
 The turn of a combatant on the battlefield (seed 000 L1406-1416, L1453,
-L1463, L1469; audit ids in brackets), played by :func:`take_turn_grid` in
-place of the gridless :func:`.kernel.take_turn`:
+L1463, L1469; audit ids in brackets), played by :func:`.hex_turn.take_turn_grid` in
+place of the gridless :func:`.turn.take_turn`:
 
 * a Major and a Minor action; anything a Minor does a Major can do (L1410);
   a basic attack is a Major (A13); moving to an adjacent hex is a Minor
@@ -61,46 +61,42 @@ way round obstacles and people (:func:`.grid.step_toward`).
 
 Talent ranges (catalog ``range_hexes``, ``C_TREACH``; rule ``talent_ranges``):
 heals, Remedy, Curse, Steal Action, Wave of Courage, Screams (a circle, or
-Blood Rain's line: :func:`.kernel.scream_direction`), Reflector's recipient reach only so
-far (:func:`.kernel.within`, :func:`pick_near`); Fear Aura counts only within
+Blood Rain's line: :func:`.talents.afflictions.scream_direction`), Reflector's recipient reach only so
+far (:func:`.slots.within`, :func:`pick_near`); Fear Aura counts only within
 its range (:func:`refresh_fear`).
 
 Labyrinth features (seed 000 L2126-2166; the scenario's
 ``battlefield.labyrinth``, built by :mod:`.deploy` into ``cellfx``, ``lab``,
 ``path`` and the terrain flags ``PERILOUS`` / ``DOOR``): at the end of each
-round :func:`end_of_round` plays Alternating Damage, the Current and the
-Pendulum (or :func:`after_turn` after every turn, ``pendulum_moves: turn``);
-Escher Doors are entered by :func:`minor_move` / :func:`major_move`
-(:func:`use_door`) and :func:`best_step` walks to a door that leads nearer;
+round :func:`.labyrinth.end_of_round` plays Alternating Damage, the Current and the
+Pendulum (or :func:`.labyrinth.after_turn` after every turn, ``pendulum_moves: turn``);
+Escher Doors are entered by :func:`.hex_moves.minor_move` / :func:`.hex_moves.major_move`
+(:func:`.hex_moves.use_door`) and :func:`.hex_moves.best_step` walks to a door that leads nearer;
 Perilous Terrain makes leaving a Reckless Movement. The Pendulum roughens a
 per-block copy of the terrain (``F.row(bf, BF_TERRAIN)``; ``F.row(bf, BF_BASE)`` is the
 field's, restored by :func:`place_all`).
 
-Create Barrier (L1693-1697, :func:`create_barrier`): a Minor action that
+Create Barrier (L1693-1697, :func:`.hex_areas.create_barrier`): a Minor action that
 writes barrier hexes (``BARRIER | RAISED``) into the per-trial terrain copy,
 20 Resolve between them, per owner (``D_BARRIER_*``); ``bf[BF_LST][LST_BARRIERS]``
 counts those standing. While one stands, walking goals use a breadth-first
 field round the barriers (:func:`barrier_field`; the static ``walk`` matrix
 does not know them), Teleport never crosses one, attacks from 2+ hexes whose
 line crosses one are impossible (rule ``barrier_blocks_ranged``), and an enemy
-kept from everyone by it attacks it (:func:`strike_barrier`, rule
+kept from everyone by it attacks it (:func:`.hex_areas.strike_barrier`, rule
 ``barrier_defence``). With no barrier standing every path is the one it was.
 
 The dead leave the battlefield (their hex is freed, ``D_POS`` -1); downed
-girls stay on their hex. Gridless fights never reach this module: numba
-prunes the ``bf is None`` branches of :func:`.kernel.fight_on`.
+girls stay on their hex. Gridless fights never reach this module: the
+geometry's slots hold :mod:`.gridless`'s procedures there (:mod:`.registry`).
 
-``bf``, the battlefield tuple, is ``(q, r, shifts, nbr, terrain, lut, meta,
-walk, occ, dist, queue, line, cellfx, lab, path, base, lst)``: the static arrays of :class:`.grid.Battlefield`
-(``meta = [qmin, rmin, has_walk]``; ``walk[a, b]`` the fewest steps from
-``a`` to ``b`` round obstacles and barriers, people ignored, when the field
-has any, else a 1 x 1 dummy and steps follow the hex distance) and
-per-block scratch (``occ[N]`` combatant per cell or -1, ``dist[N]``,
-``queue[N]``, ``line[N + 1]``), the labyrinth's arrays (``cellfx``, ``lab``,
-``path``: :mod:`.grid` ``FX_*`` / ``L_*``), ``base`` the field's terrain
-(``terrain`` is then a per-block copy) and ``lst`` the labyrinth's per-trial
-state (``LST_*``); :func:`field_arrays` gives the static part, :func:`make_bf`
-the whole tuple.
+``bf``, the battlefield, is one int64 array of the world (:mod:`.field`): the
+per-cell rows (``BF_Q``, ``BF_R``, ``BF_TERRAIN`` the per-trial terrain,
+``BF_BASE`` the field's, ``BF_OCC`` the combatant on each cell or -1, the
+search scratch ``BF_DIST``, ``BF_QUEUE``, ``BF_LINE``, the labyrinth's ``BF_LST``,
+``BF_LAB``, ``BF_PATH``), then the neighbour, lookup, walking and labyrinth
+tables whose first rows ``bf[BF_META, M_*]`` names; :func:`field_arrays` gives
+a field's template, :func:`make_bf` one with fresh scratch.
 """
 from __future__ import annotations
 
@@ -132,9 +128,10 @@ def make_bf(field):
 
 
 @kernel
-def place_all(dyn, bf):
+def place_all(w):
     """Rebuild the occupancy from ``D_POS`` (the start of a fight): the dead hold no hex.
     The terrain and the labyrinth state start afresh (the Pendulum at the start of its trajectory)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     occ = F.row(bf, BF_OCC)
     terrain = F.row(bf, BF_TERRAIN)
     base = F.row(bf, BF_BASE)
@@ -155,10 +152,11 @@ def place_all(dyn, bf):
 
 
 @kernel
-def place_near(j, a, dyn, bf):
-    """Put combatant ``j`` (a reserve row appearing, :func:`.kernel.appear`) on
+def place_near(j, a, w):
+    """Put combatant ``j`` (a reserve row appearing, :func:`.state.appear`) on
     the free hex nearest to cell ``a`` (fewest hexes; ties to the lowest cell;
     ``a`` -1: the first free hex); False when no hex is free."""
+    comb, rules, dyn, streams, bf = unpack(w)
     occ = F.row(bf, BF_OCC)
     terrain = F.row(bf, BF_TERRAIN)
     best = -1
@@ -170,7 +168,7 @@ def place_near(j, a, dyn, bf):
             continue
         d = 0
         if a >= 0:
-            d = hexes(a, c, bf)
+            d = hexes(a, c, w)
         if d < best_d:
             best_d = d
             best = c
@@ -183,11 +181,12 @@ def place_near(j, a, dyn, bf):
 
 
 @kernel
-def copy_cell(i, s, comb, rules, dyn, bf):
+def copy_cell(i, s, w):
     """Marionette's copy (L1833: within 1-4 hexes, the slot's ``C_TREACH``; -1
     the whole field): the free hex in that band nearest to the nearest
     standing enemy (``marionette_place: enemy``) or to her (``self``); ties
     to the lowest cell; -1 if none."""
+    comb, rules, dyn, streams, bf = unpack(w)
     occ = F.row(bf, BF_OCC)
     terrain = F.row(bf, BF_TERRAIN)
     me = dyn[i, D_POS]
@@ -196,9 +195,9 @@ def copy_cell(i, s, comb, rules, dyn, bf):
         gd = 1 << 30
         for e in range(comb.shape[0]):
             if comb[e, C_SIDE] != comb[i, C_SIDE]:
-                if is_standing(dyn, e):
+                if is_standing(e, w):
                     if dyn[e, D_POS] >= 0:
-                        d = hexes(me, dyn[e, D_POS], bf)
+                        d = hexes(me, dyn[e, D_POS], w)
                         if d < gd:
                             gd = d
                             goal = dyn[e, D_POS]
@@ -210,13 +209,13 @@ def copy_cell(i, s, comb, rules, dyn, bf):
             continue
         if terrain[c] & G.BLOCK_MOVE != 0:
             continue
-        dm = hexes(me, c, bf)
+        dm = hexes(me, c, w)
         if dm < 1:
             continue
         if hi >= 0:
             if dm > hi:
                 continue
-        d = hexes(goal, c, bf)
+        d = hexes(goal, c, w)
         if d < best_d:
             best_d = d
             best = c
@@ -224,8 +223,9 @@ def copy_cell(i, s, comb, rules, dyn, bf):
 
 
 @kernel(inline="always")
-def sweep(dyn, bf):
+def sweep(w):
     """The dead leave the battlefield: free their hexes."""
+    comb, rules, dyn, streams, bf = unpack(w)
     occ = F.row(bf, BF_OCC)
     for i in range(dyn.shape[0]):
         if dyn[i, D_DEAD] != 0:
@@ -237,7 +237,8 @@ def sweep(dyn, bf):
 
 
 @kernel(inline="always")
-def leave_if_dead(j, dyn, bf):
+def leave_if_dead(j, w):
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[j, D_DEAD] != 0:
         c = dyn[j, D_POS]
         if c >= 0:
@@ -248,8 +249,9 @@ def leave_if_dead(j, dyn, bf):
 
 
 @kernel(inline="always")
-def move_to(i, c, dyn, bf):
-    moved_from(i, dyn, bf)
+def move_to(i, c, w):
+    comb, rules, dyn, streams, bf = unpack(w)
+    moved_from(i, w)
     occ = F.row(bf, BF_OCC)
     occ[dyn[i, D_POS]] = -1
     occ[c] = i
@@ -259,10 +261,11 @@ def move_to(i, c, dyn, bf):
 
 
 @kernel(inline="always")
-def hexes(a, b, bf):
+def hexes(a, b, w):
     """Hexes between cells ``a`` and ``b`` (:func:`.grid.distance`, wraparound included): one
     load from the field's table (:func:`.field.hexd_of`, indexed directly: no slice bounds to
     compute). A negative cell counts from the end, as an index into a per-cell row does."""
+    comb, rules, dyn, streams, bf = unpack(w)
     n = bf[BF_META, M_NCELL]
     if a < 0:
         a += n
@@ -272,11 +275,12 @@ def hexes(a, b, bf):
 
 
 @kernel(inline="always")
-def away(i, goal, lo, hi, dyn, bf):
+def away(i, goal, lo, hi, w):
     """She has a goal and is not in its range yet (a move is worth looking for)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if goal < 0:
         return False
-    return band_gap(hexes(dyn[i, D_POS], goal, bf), lo, hi) > 0
+    return band_gap(hexes(dyn[i, D_POS], goal, w), lo, hi) > 0
 
 
 @kernel(inline="always")
@@ -290,29 +294,31 @@ def band_gap(d, lo, hi):
 
 
 @kernel(inline="always")
-def reach(i, t, rules, dyn, bf):
+def reach(i, t, w):
     """The form ``i`` can attack ``t`` with from where they stand: 0 melee, 1 ranged, -1 none.
     Marionette: her attacks may originate from her copy's hex (L1833) when hers reaches nothing."""
+    comb, rules, dyn, streams, bf = unpack(w)
     hi = dyn[i, D_RANGED_HI]
-    f = reach_from(dyn[i, D_POS], t, hi, rules, dyn, bf)
+    f = reach_from(dyn[i, D_POS], t, hi, w)
     if f < 0:
         if dyn[i, D_COPY] != 0:
-            return reach_from(dyn[dyn[i, D_COPY] - 1, D_POS], t, hi, rules, dyn, bf)
+            return reach_from(dyn[dyn[i, D_COPY] - 1, D_POS], t, hi, w)
     return f
 
 
 @part
-def reach_from(a, t, hi, rules, dyn, bf):
+def reach_from(a, t, hi, w):
     """The form an attack from cell ``a`` reaches ``t`` with: 0 melee, 1 ranged, -1 none;
     ``hi`` is the attacker's farthest ranged hex (``D_RANGED_HI``: 3, Mid-Childan System 4,
     Belkan System 0 = none, L1669-1678).
     A raised barrier (Create Barrier, L1697) on the hex line of an attack from 2+ hexes blocks it
     (rule ``barrier_blocks_ranged``, A52)."""
-    d = hexes(a, dyn[t, D_POS], bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    d = hexes(a, dyn[t, D_POS], w)
     if d >= 2:
         if bf[BF_LST][LST_BARRIERS] != 0:
             if rules[R_BARRIER_BLOCKS_RANGED] == 1:
-                if raised_between(a, dyn[t, D_POS], bf):
+                if raised_between(a, dyn[t, D_POS], w):
                     return -1
     if d >= rules[R_MELEE_RANGE]:
         if d <= rules[R_MELEE_RANGE + 1]:
@@ -324,17 +330,19 @@ def reach_from(a, t, hi, rules, dyn, bf):
 
 
 @kernel(inline="always")
-def engaged(i, comb, dyn, bf):
+def engaged(i, w):
     """A standing enemy stands next to ``i``: leaving her hex needs Disengage (L1412)."""
-    return foe_next_to(dyn[i, D_POS], i, comb, dyn, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    return foe_next_to(dyn[i, D_POS], i, w)
 
 
 @part
-def potential(m, goal, lo, hi, bf):
+def potential(m, goal, lo, hi, w):
     """How far cell ``m`` is from being ``lo..hi`` hexes from ``goal``: 0 in
     range; too close, the hexes to back off; too far, the steps round
     obstacles (``walk``) beyond ``hi``."""
-    d = hexes(m, goal, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    d = hexes(m, goal, w)
     if d < lo:
         return lo - d
     if d <= hi:
@@ -345,20 +353,22 @@ def potential(m, goal, lo, hi, bf):
 
 
 @kernel(inline="always")
-def potential_at(m, goal, lo, hi, rt, bf):
+def potential_at(m, goal, lo, hi, rt, w):
     """:func:`potential`, or with ``rt`` (a barrier raised during the fight stands, so the
     static ``walk`` is stale) :func:`field_potential`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if rt:
-        return field_potential(m, goal, lo, hi, bf)
-    return potential(m, goal, lo, hi, bf)
+        return field_potential(m, goal, lo, hi, w)
+    return potential(m, goal, lo, hi, w)
 
 
 @kernel
-def field_potential(m, goal, lo, hi, bf):
+def field_potential(m, goal, lo, hi, w):
     """:func:`potential` from the steps of :func:`barrier_field` (already filled for this goal)
     instead of ``walk``: too close, the hexes to back off; too far, the steps to the range;
     F.UNREACHABLE when no walk gets there."""
-    d = hexes(m, goal, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    d = hexes(m, goal, w)
     if d < lo:
         return np.int64(lo - d)
     if d <= hi:
@@ -370,16 +380,18 @@ def field_potential(m, goal, lo, hi, bf):
 
 
 @kernel
-def raised_between(a, b, bf):
+def raised_between(a, b, w):
     """A raised barrier hex (Create Barrier) lies strictly between cells ``a`` and ``b`` on the hex line."""
-    return not in_sight(a, b, G.RAISED, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    return not in_sight(a, b, G.RAISED, w)
 
 
 @kernel
-def barrier_field(goal, lo, hi, bf):
+def barrier_field(goal, lo, hi, w):
     """``F.row(bf, BF_DIST)[c]``: the fewest steps from ``c`` to a hex ``lo..hi`` from ``goal``
     round obstacles and barriers (raised ones included), people ignored; -1 if none.
     Used instead of the static ``walk`` while a Create Barrier barrier stands."""
+    comb, rules, dyn, streams, bf = unpack(w)
     terrain = F.row(bf, BF_TERRAIN)
     nbr = F.nbr_of(bf)
     dist = F.row(bf, BF_DIST)
@@ -388,7 +400,7 @@ def barrier_field(goal, lo, hi, bf):
     for c in range(dist.shape[0]):
         dist[c] = -1
         if terrain[c] & G.BLOCK_MOVE == 0:
-            if band_gap(hexes(c, goal, bf), lo, hi) == 0:
+            if band_gap(hexes(c, goal, w), lo, hi) == 0:
                 dist[c] = 0
                 queue[tail] = c
                 tail += 1
@@ -408,18 +420,19 @@ def barrier_field(goal, lo, hi, bf):
 
 
 @part
-def _prefer(i, j, best, best_res, best_att, best_d, mode, comb, dyn, bf):
+def _prefer(i, j, best, best_res, best_att, best_d, mode, w):
     """Is candidate ``j`` better than ``best`` for targeting ``mode``? (see :func:`pick`)"""
+    comb, rules, dyn, streams, bf = unpack(w)
     if best < 0:
         return True
     if mode == TARGET_NEAREST:
-        d = hexes(dyn[i, D_POS], dyn[j, D_POS], bf)
+        d = hexes(dyn[i, D_POS], dyn[j, D_POS], w)
         if d != best_d:
             return d < best_d
     elif mode == TARGET_STRONGEST:
         if comb[j, C_ATT] != best_att:
             return comb[j, C_ATT] > best_att
-    return target_res(i, j, comb, dyn) < best_res
+    return target_res(i, j, w) < best_res
 
 
 @kernel
@@ -427,41 +440,46 @@ def pick_w(i, in_reach, w):
     """:func:`pick` of the world ``w`` (the policy stream ``S_POLICY``): the turn's call passes
     one word and keeps no array descriptor alive across it."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return _pick_in(i, in_reach, -1, comb, rules, dyn, streams[S_POLICY], bf)
+    return _pick_in(i, in_reach, -1, w)
 
 
 @kernel(inline="always")
-def pick(i, in_reach, comb, rules, dyn, st_policy, bf):
+def pick(i, in_reach, w):
     """The policy's target for ``i`` among the enemies it may attack (as
-    :func:`.kernel.choose_target`), only those in range when ``in_reach``;
+    :func:`.targets.target_of`), only those in range when ``in_reach``;
     -1 if none. nearest: fewest hexes, then the lowest Resolve, then the first
     listed."""
-    return _pick(i, in_reach, -1, comb, rules, dyn, st_policy, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    return _pick(i, in_reach, -1, w)
 
 
 @kernel
-def pick_near(i, hi, comb, rules, dyn, st_policy, bf):
+def pick_near(i, hi, w):
     """:func:`pick` among the enemies at most ``hi`` hexes away (-1: all), for a
     talent with a range (Curse, Steal Action, Implode); -1 if none."""
-    return _pick(i, False, hi, comb, rules, dyn, st_policy, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    return _pick(i, False, hi, w)
 
 
 @kernel(inline="always")
-def _near(i, j, hi, dyn, bf):
+def _near(i, j, hi, w):
+    comb, rules, dyn, streams, bf = unpack(w)
     if hi < 0:
         return True
-    return hexes(dyn[i, D_POS], dyn[j, D_POS], bf) <= hi
+    return hexes(dyn[i, D_POS], dyn[j, D_POS], w) <= hi
 
 
 @kernel
-def _pick(i, in_reach, hi, comb, rules, dyn, st_policy, bf):
+def _pick(i, in_reach, hi, w):
     """:func:`pick` / :func:`pick_near` (compiled once, called)."""
-    return _pick_in(i, in_reach, hi, comb, rules, dyn, st_policy, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    return _pick_in(i, in_reach, hi, w)
 
 
 @part
-def _pick_in(i, in_reach, hi, comb, rules, dyn, st_policy, bf):
+def _pick_in(i, in_reach, hi, w):
     """The body of :func:`_pick` and :func:`pick_w`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     n = comb.shape[0]
     side = comb[i, C_SIDE]
     finish = comb[i, P_FINISH] != 0
@@ -472,32 +490,32 @@ def _pick_in(i, in_reach, hi, comb, rules, dyn, st_policy, bf):
     best_d = 0
     count = 0
     for j in range(n):
-        if not _candidate(j, side, finish, comb, dyn):
+        if not _candidate(j, side, finish, w):
             continue
         if in_reach:
-            if reach(i, j, rules, dyn, bf) < 0:
+            if reach(i, j, w) < 0:
                 continue
-        if not _near(i, j, hi, dyn, bf):
+        if not _near(i, j, hi, w):
             continue
         count += 1
-        if _prefer(i, j, best, best_res, best_att, best_d, mode, comb, dyn, bf):
+        if _prefer(i, j, best, best_res, best_att, best_d, mode, w):
             best = j
-            best_res = target_res(i, j, comb, dyn)
+            best_res = target_res(i, j, w)
             best_att = comb[j, C_ATT]
             if mode == TARGET_NEAREST:
-                best_d = hexes(dyn[i, D_POS], dyn[j, D_POS], bf)
+                best_d = hexes(dyn[i, D_POS], dyn[j, D_POS], w)
     if count == 0:
         return -1
     if mode != TARGET_RANDOM:
         return best
-    k = randbelow(st_policy, count)
+    k = randbelow(streams[S_POLICY], count)
     for j in range(n):
-        if not _candidate(j, side, finish, comb, dyn):
+        if not _candidate(j, side, finish, w):
             continue
         if in_reach:
-            if reach(i, j, rules, dyn, bf) < 0:
+            if reach(i, j, w) < 0:
                 continue
-        if not _near(i, j, hi, dyn, bf):
+        if not _near(i, j, hi, w):
             continue
         if k == 0:
             return j
@@ -512,15 +530,16 @@ def any_in_reach(i, w):
     side = comb[i, C_SIDE]
     finish = comb[i, P_FINISH] != 0
     for j in range(comb.shape[0]):
-        if _candidate(j, side, finish, comb, dyn):
-            if reach(i, j, rules, dyn, bf) >= 0:
+        if _candidate(j, side, finish, w):
+            if reach(i, j, w) >= 0:
                 return True
     return False
 
 
 @kernel
-def protectee(i, comb, dyn):
+def protectee(i, w):
     """The standing ally (not herself) lowest in Resolve share, -1 if none."""
+    comb, rules, dyn, streams, bf = unpack(w)
     best = -1
     best_share = 1 << 40
     for j in range(comb.shape[0]):
@@ -528,7 +547,7 @@ def protectee(i, comb, dyn):
             continue
         if comb[j, C_SIDE] != comb[i, C_SIDE]:
             continue
-        if not is_standing(dyn, j):
+        if not is_standing(j, w):
             continue
         share = dyn[j, D_RES] * 100 // comb[j, C_RES]
         if share < best_share:
@@ -545,7 +564,7 @@ def goal_of(i, t, w):
     if mode == MOVE_HOLD:
         return -1, 0, 0
     if mode == MOVE_PROTECT:
-        a = protectee(i, comb, dyn)
+        a = protectee(i, w)
         if a >= 0:
             return dyn[a, D_POS], 1, 1
         mode = MOVE_CLOSE if comb[i, C_FORM] == 0 else MOVE_KEEP
@@ -558,10 +577,11 @@ def goal_of(i, t, w):
 
 
 @kernel
-def guard_for(i, a, t, ranged, comb, dyn, bf):
+def guard_for(i, a, t, ranged, w):
     """Who may intercept ``i``'s attack on ``t`` from cell ``a`` (L1469): a standing
     ally of ``t`` with a willing policy, adjacent to ``t`` or (ranged) on the line
     between ``a`` and ``t``; the highest Defence, then the first listed. -1 if none."""
+    comb, rules, dyn, streams, bf = unpack(w)
     n = comb.shape[0]
     pt = dyn[t, D_POS]
     best = -1
@@ -570,10 +590,10 @@ def guard_for(i, a, t, ranged, comb, dyn, bf):
     for j in range(n):
         if j == i:
             continue  # a frenzied girl attacking an ally does not intercept her own attack
-        if not may_guard(j, t, best, comb, dyn):
+        if not may_guard(j, t, best, w):
             continue
         pj = dyn[j, D_POS]
-        ok = hexes(pj, pt, bf) == 1
+        ok = hexes(pj, pt, w) == 1
         if not ok:
             if ranged:
                 if nline < 0:
@@ -588,9 +608,10 @@ def guard_for(i, a, t, ranged, comb, dyn, bf):
 
 
 @kernel
-def on_line(a, d, length, c, bf):
+def on_line(a, d, length, c, w):
     """Cell ``c`` lies on the straight line of ``length`` hexes (-1: to the edge) from ``a``
     (excluded) in direction ``d``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if d < 0:
         return False
     nbr = F.nbr_of(bf)
@@ -610,23 +631,23 @@ def on_line(a, d, length, c, bf):
 
 
 @kernel(inline="always")
-def refresh_fear(comb, dyn, bf):
+def refresh_fear(w):
     """Fear Aura on the grid (L2031): ``D_FEAR`` of each combatant is the sum
     of the penalties of the enemy monsters with Fear Aura still alive within
     the row's range (melee range: adjacent) of her, less the Courage Auras of
     her standing allies within theirs (adjacent); recomputed after moves,
-    attacks and deaths (gridless: every enemy, :func:`.kernel.end_fear_aura`,
-    every ally, :func:`.kernel.courage_aura`).
+    attacks and deaths (gridless: every enemy, :func:`.talents.auras.fear_aura`,
+    every ally, :func:`.talents.auras.courage_aura`).
 
     Inlined at its call sites: the check whether any aura is on the field
-    costs a few loads, while a call passing the battlefield tuple costs
-    hundreds of stack words (most fights have no aura); :func:`fear_update`
+    costs a few loads, where a call costs a call (most fights have no aura); :func:`fear_update`
     does the work. The check reads ``C_ALLMASK`` (the OR of every row's talent mask, reserve
     rows included: an aura that may appear counts), one load instead of a loop over the rows."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if (comb[0, C_ALLMASK] >> E_FEAR_AURA) & 1 != 0:
-        fear_update(comb, dyn, bf)
+        fear_update(w)
     elif (comb[0, C_ALLMASK] >> E_COURAGE) & 1 != 0:
-        fear_update(comb, dyn, bf)
+        fear_update(w)
 
 
 @kernel(inline="always")
@@ -644,12 +665,13 @@ def refresh_fear_w(w):
 def fear_w(w):
     """:func:`fear_update` of the world ``w``."""
     comb, rules, dyn, streams, bf = unpack(w)
-    fear_update(comb, dyn, bf)
+    fear_update(w)
 
 
 @kernel
-def fear_update(comb, dyn, bf):
+def fear_update(w):
     """The work of :func:`refresh_fear` (some aura is on the field)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     n = comb.shape[0]
     for j in range(n):
         dyn[j, D_FEAR] = 0
@@ -663,7 +685,7 @@ def fear_update(comb, dyn, bf):
                     continue
                 sign = 1    # a penalty to the enemies within range
             elif code == E_COURAGE:
-                if not is_standing(dyn, k):
+                if not is_standing(k, w):
                     continue
                 sign = -1   # Courage Aura (L1739): a bonus to her allies within range
             else:
@@ -677,15 +699,16 @@ def fear_update(comb, dyn, bf):
                 if dyn[j, D_POS] < 0:
                     continue
                 if hi >= 0:
-                    if hexes(dyn[k, D_POS], dyn[j, D_POS], bf) > hi:
+                    if hexes(dyn[k, D_POS], dyn[j, D_POS], w) > hi:
                         continue
                 dyn[j, D_FEAR] += sign * comb[k, C_TP1 + s]
 
 
 @kernel
-def lashed(i, c, comb, dyn, bf):
+def lashed(i, c, w):
     """Lashing Ground (L2043): cell ``c`` is adjacent to a living combatant other than ``i``
     with Lashing Ground, so it is rough terrain for ``i`` (the monster ignores its own)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     for k in range(comb.shape[0]):
         if k == i:
             continue
@@ -696,25 +719,27 @@ def lashed(i, c, comb, dyn, bf):
         pk = dyn[k, D_POS]
         if pk < 0:
             continue
-        if hexes(pk, c, bf) == 1:
+        if hexes(pk, c, w) == 1:
             return True
     return False
 
 
 @kernel(inline="always")
-def moved_from(i, dyn, bf):
+def moved_from(i, w):
     """``i`` leaves her cell: remember the first cell she left since the mines
     last looked at her (``D_MINE_FROM``, cell + 1); the mines have not seen it yet
-    (``LST_SEEN`` 0: :func:`mines_pending` looks)."""
+    (``LST_SEEN`` 0: :func:`.hex_moves.mines_pending` looks)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_MINE_FROM] == 0:
         dyn[i, D_MINE_FROM] = dyn[i, D_POS] + 1
     bf[BF_LST][LST_SEEN] = 0
 
 
 @kernel(inline="always")
-def relocate(i, c, dyn, bf):
+def relocate(i, c, w):
     """Put ``i`` on free cell ``c`` (forced movement, a door's exit): no movement paid."""
-    moved_from(i, dyn, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    moved_from(i, w)
     occ = F.row(bf, BF_OCC)
     occ[dyn[i, D_POS]] = -1
     occ[c] = i
@@ -723,34 +748,37 @@ def relocate(i, c, dyn, bf):
 
 
 @kernel
-def door_value(c, goal, lo, hi, bf):
+def door_value(c, goal, lo, hi, w):
     """What going through the door on cell ``c`` is worth: the partner door's
     :func:`potential` + 1 (the Minor it takes); a large number if ``c`` is no door."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if F.row(bf, BF_TERRAIN)[c] & G.DOOR == 0:
         return F.UNREACHABLE
     p = F.cellfx_of(bf)[c, G.FX_DOOR]
     if p < 0:
         return F.UNREACHABLE
-    return potential(p, goal, lo, hi, bf) + 1
+    return potential(p, goal, lo, hi, w) + 1
 
 
 @part
-def door_worth(i, goal, lo, hi, dyn, bf):
+def door_worth(i, goal, lo, hi, w):
     """She stands on a door whose partner brings her closer to her goal than she is."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if bf[BF_LAB][G.L_DOORS] == 0:
         return False
     if goal < 0:
         return False
     c = dyn[i, D_POS]
-    if band_gap(hexes(c, goal, bf), lo, hi) == 0:
+    if band_gap(hexes(c, goal, w), lo, hi) == 0:
         return False
-    return door_value(c, goal, lo, hi, bf) < potential(c, goal, lo, hi, bf)
+    return door_value(c, goal, lo, hi, w) < potential(c, goal, lo, hi, w)
 
 
 @kernel
-def exit_cell(d, bf):
+def exit_cell(d, w):
     """Where someone coming out of door ``d`` stands: the door hex if free, else
     its first free neighbour (lowest direction); -1 if all are taken."""
+    comb, rules, dyn, streams, bf = unpack(w)
     occ = F.row(bf, BF_OCC)
     terrain = F.row(bf, BF_TERRAIN)
     if not G.blocked(terrain, occ, G.BLOCK_MOVE, d):
@@ -768,12 +796,12 @@ def exit_cell(d, bf):
 def simulate_episode_blocks_grid(comb, rules, off, ng, recover, key, start, count, nblocks,
                                  fights, rounds_hist, scene_fights, scene_hist, side_curve, comb_curve, ccount,
                                  party, field):
-    """:func:`.kernel.simulate_episode_blocks` on a battlefield: every scene of the episode is
+    """:func:`.episode.simulate_episode_blocks` on a battlefield: every scene of the episode is
     fought on the same field, each deployed afresh from that scene's starting hexes (the
     party's too), the terrain restored (:func:`place_all`); same streams and counters.
 
     A plain grid fight is played here too, as an episode of one scene with no party rows
-    (``off = [0, n]``, ``ng = 0``): the same trial as :func:`.kernel.simulate_blocks` on the
+    (``off = [0, n]``, ``ng = 0``): the same trial as :func:`.fight.simulate_blocks` on the
     battlefield, and one grid kernel to compile. ``field``: the battlefield array
     (:func:`.field.template`); each block works on its own copy (occupancy, scratch,
     terrain)."""
@@ -787,7 +815,7 @@ def simulate_episode_blocks_grid(comb, rules, off, ng, recover, key, start, coun
         ikey = np.zeros(width, dtype=np.int64)
         streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
         bf = field.copy()
-        wbuf = np.zeros(WORLD_WORDS * (off.shape[0] - 1), dtype=np.int64)  # a world per scene
+        wbuf = np.zeros(WORLD_WORDS * off.shape[0], dtype=np.int64)  # a world per scene, one for the episode
         lo = b * per
         hi = min(count, lo + per)
         for t in range(lo, hi):
@@ -799,11 +827,12 @@ def simulate_episode_blocks_grid(comb, rules, off, ng, recover, key, start, coun
 
 
 @kernel
-def swap_places(j, t, dyn, bf):
+def swap_places(j, t, w):
     """Defensive Switch (L1701): ``j`` and ``t`` swap hexes (not movement; each
     still enters a hex, for the mines)."""
-    moved_from(j, dyn, bf)
-    moved_from(t, dyn, bf)
+    comb, rules, dyn, streams, bf = unpack(w)
+    moved_from(j, w)
+    moved_from(t, w)
     occ = F.row(bf, BF_OCC)
     a = dyn[j, D_POS]
     b = dyn[t, D_POS]
@@ -816,9 +845,10 @@ def swap_places(j, t, dyn, bf):
 
 
 @kernel(inline="always")
-def form_at(d, hi, rules):
+def form_at(d, hi, w):
     """The attack form that reaches ``d`` hexes: 0 melee, 1 ranged (up to ``hi``,
     the attacker's ``D_RANGED_HI``), -1 none."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if d >= rules[R_MELEE_RANGE]:
         if d <= rules[R_MELEE_RANGE + 1]:
             return 0
@@ -829,8 +859,9 @@ def form_at(d, hi, rules):
 
 
 @kernel
-def in_sight(a, b, mask, bf):
+def in_sight(a, b, mask, w):
     """No cell strictly between ``a`` and ``b`` on the hex line has terrain in ``mask``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     line = F.line_row(bf)
     n = G.line_between(F.row(bf, BF_Q), F.row(bf, BF_R), F.shifts_of(bf), F.lut_of(bf), bf[BF_META, M_QMIN], bf[BF_META, M_RMIN], a, b, line)
     terrain = F.row(bf, BF_TERRAIN)
@@ -844,25 +875,27 @@ def in_sight(a, b, mask, bf):
 
 
 @kernel(inline="always")
-def sight_mask(rules):
+def sight_mask(w):
+    comb, rules, dyn, streams, bf = unpack(w)
     if rules[R_TELEPORT_SIGHT] == 1:
         return G.BARRIER
     return G.OBSTACLE | G.BARRIER
 
 
 @part
-def foe_next_to(m, i, comb, dyn, bf):
+def foe_next_to(m, i, w):
     """A standing enemy of ``i`` stands next to cell ``m``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     nbr = F.nbr_of(bf)
     occ = F.row(bf, BF_OCC)
     side = comb[i, C_SIDE]
     for d in range(6):
         x = nbr[m, d]
         if x >= 0:
-            w = occ[x]
-            if w >= 0:
-                if comb[w, C_SIDE] != side:
-                    if is_standing(dyn, w):
+            j = occ[x]
+            if j >= 0:
+                if comb[j, C_SIDE] != side:
+                    if is_standing(j, w):
                         return True
     return False
 
@@ -871,8 +904,8 @@ def foe_next_to(m, i, comb, dyn, bf):
 def p_start(a, b, c, w):
     """PR_START: everyone to her starting hex (:func:`place_all`), the Fear Auras."""
     comb, rules, dyn, streams, bf = unpack(w)
-    place_all(dyn, bf)
-    refresh_fear(comb, dyn, bf)
+    place_all(w)
+    refresh_fear(w)
     return 0
 
 
@@ -880,7 +913,7 @@ def p_start(a, b, c, w):
 def p_auras(a, b, c, w):
     """PR_AURAS: :func:`refresh_fear`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    refresh_fear(comb, dyn, bf)
+    refresh_fear(w)
     return 0
 
 
@@ -888,35 +921,35 @@ def p_auras(a, b, c, w):
 def p_reach(i, t, c, w):
     """PR_REACH: :func:`reach`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return reach(i, t, rules, dyn, bf)
+    return reach(i, t, w)
 
 
 @kernel
 def p_distance(i, j, c, w):
     """PR_DISTANCE: hexes between the cells of ``i`` and ``j`` (:func:`hexes`)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return hexes(dyn[i, D_POS], dyn[j, D_POS], bf)
+    return hexes(dyn[i, D_POS], dyn[j, D_POS], w)
 
 
 @kernel
 def p_appear_at(j, a, c, w):
     """PR_APPEAR_AT: :func:`place_near`; 0 when no hex is free."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return 1 if place_near(j, a, dyn, bf) else 0
+    return 1 if place_near(j, a, w) else 0
 
 
 @kernel
 def p_copy_place(i, s, c, w):
     """PR_COPY_PLACE: :func:`copy_cell`; -1 when no hex in range is free."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return copy_cell(i, s, comb, rules, dyn, bf)
+    return copy_cell(i, s, w)
 
 
 @kernel
 def p_pick_within(i, hi, c, w):
     """PR_PICK_WITHIN: :func:`pick_near`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return pick_near(i, hi, comb, rules, dyn, streams[S_POLICY], bf)
+    return pick_near(i, hi, w)
 
 
 @kernel
@@ -924,12 +957,12 @@ def p_on_line(i, j, ds, w):
     """PR_ON_LINE: ``j`` on the line in direction ``ds // 8`` of ``i``'s Scream in slot ``ds % 8``."""
     comb, rules, dyn, streams, bf = unpack(w)
     s = ds % 8
-    return 1 if on_line(dyn[i, D_POS], ds // 8, comb[i, C_TREACH + s], dyn[j, D_POS], bf) else 0
+    return 1 if on_line(dyn[i, D_POS], ds // 8, comb[i, C_TREACH + s], dyn[j, D_POS], w) else 0
 
 
 @kernel
 def p_switch_to(j, t, c, w):
     """PR_SWITCH_TO: :func:`swap_places`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    swap_places(j, t, dyn, bf)
+    swap_places(j, t, w)
     return 1

@@ -17,23 +17,24 @@ from .hex import (band_gap, barrier_field, form_at, guard_for, hexes, leave_if_d
                   refresh_fear, relocate)
 from .hex_movement import guard_sprint
 from .overcharge import check_bursts
-from .slots import pay_talent, side_has_code
+from .slots import pay_slot, side_has_code
 from .state import _candidate, attack_call, is_standing
 from .talents.areas import area_done, area_next
 from .talents.team import area_switch
 
 
 @kernel
-def area_has(c, d, width, length, p, bf):
+def area_has(c, d, width, length, p, w):
     """Cell ``p`` lies in an area attack's area from cell ``c``: ``d`` 0-5 the straight line
     of ``length`` hexes in that direction (``width`` 2: and the parallel line starting at the
     neighbour in direction ``d + 1``, ``length - 1`` hexes more, so it stays within range);
     ``d`` 6 every adjacent hex."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if p < 0:
         return False
     if d == 6:
-        return hexes(c, p, bf) == 1
-    if on_line(c, d, length, p, bf):
+        return hexes(c, p, w) == 1
+    if on_line(c, d, length, p, w):
         return True
     if width > 1:
         m = F.nbr_of(bf)[c, (d + 1) % 6]
@@ -41,55 +42,56 @@ def area_has(c, d, width, length, p, bf):
             if p == m:
                 return True
             if length > 1:
-                return on_line(m, d, length - 1, p, bf)
+                return on_line(m, d, length - 1, p, w)
     return False
 
 
 @kernel
-def area_count(i, d, width, length, comb, dyn, bf):
-    """Enemies ``i`` may attack (:func:`.kernel._candidate`) in the area ``d``."""
+def area_count(i, d, width, length, w):
+    """Enemies ``i`` may attack (:func:`.state._candidate`) in the area ``d``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     c = dyn[i, D_POS]
     side = comb[i, C_SIDE]
     finish = comb[i, P_FINISH] != 0
     k = 0
     for j in range(comb.shape[0]):
-        if _candidate(j, side, finish, comb, dyn):
-            if area_has(c, d, width, length, dyn[j, D_POS], bf):
+        if _candidate(j, side, finish, w):
+            if area_has(c, d, width, length, dyn[j, D_POS], w):
                 k += 1
     return k
 
 
 @kernel
 def area_strike(i, t, w):
-    """One target of an area attack: :func:`grid_attack` through the called attack (the
+    """One target of an area attack: :func:`.hex_turn.grid_attack` through the called attack (the
     turn's inlined one stays the only copy); melee damage at the melee range, else ranged.
     Defensive Switch (L1699-1703) before the roll: an ally outside the area may take her
-    place (:func:`.kernel.area_switch`); then, nobody able to intercept, an ally may Sprint
+    place (:func:`.talents.team.area_switch`); then, nobody able to intercept, an ally may Sprint
     off her turn to stand next to her (:func:`guard_sprint`; the area's targets were
     marked when the attack was made, so stepping into it does not make her one)."""
     comb, rules, dyn, streams, bf = unpack(w)
     t = area_switch(i, t, w)
-    if side_has_code(t, E_SPRINT, comb):
+    if side_has_code(t, E_SPRINT, w):
         guard_sprint(i, t, w)
-    refresh_fear(comb, dyn, bf)
-    d = hexes(dyn[i, D_POS], dyn[t, D_POS], bf)
+    refresh_fear(w)
+    d = hexes(dyn[i, D_POS], dyn[t, D_POS], w)
     if d <= rules[R_MELEE_RANGE + 1]:
         dyn[i, D_DMG_ADJ] = comb[i, C_MELEE_DMG] - comb[i, C_DMG]
     else:
         dyn[i, D_DMG_ADJ] = comb[i, C_RANGED_DMG] - comb[i, C_DMG]
     g = -1
     if comb[t, C_COVER] > 0:
-        g = guard_for(i, dyn[i, D_POS], t, d > rules[R_MELEE_RANGE + 1], comb, dyn, bf)
+        g = guard_for(i, dyn[i, D_POS], t, d > rules[R_MELEE_RANGE + 1], w)
     dyn[t, D_GUARD] = g
     dyn[i, D_VEIL_D] = d
     dealt = attack_call(i, t, w)
     dyn[t, D_GUARD] = -1
     dyn[i, D_DMG_ADJ] = 0
     dyn[i, K_AREA_TARGETS] += 1
-    leave_if_dead(t, dyn, bf)
+    leave_if_dead(t, w)
     if g >= 0:
-        leave_if_dead(g, dyn, bf)
-    refresh_fear(comb, dyn, bf)
+        leave_if_dead(g, w)
+    refresh_fear(w)
     return dealt
 
 
@@ -110,30 +112,30 @@ def area_targets_in(i, d, width, length, w):
         if comb[j, C_SIDE] == side:
             if rules[R_AREA_ALLIES] == 0:
                 continue
-            if not is_standing(dyn, j):
+            if not is_standing(j, w):
                 continue
-        elif not _candidate(j, side, finish, comb, dyn):
+        elif not _candidate(j, side, finish, w):
             continue
-        if area_has(c, d, width, length, dyn[j, D_POS], bf):
+        if area_has(c, d, width, length, dyn[j, D_POS], w):
             dyn[j, D_AREA_HIT] = 1
     for j in range(n):
-        if not area_next(j, dyn):
+        if not area_next(j, w):
             continue
-        if not is_standing(dyn, i):
+        if not is_standing(i, w):
             break  # she fell: the rest are spared
         if comb[j, C_SIDE] == side:
-            if not is_standing(dyn, j):
+            if not is_standing(j, w):
                 continue
-        elif not _candidate(j, side, finish, comb, dyn):
+        elif not _candidate(j, side, finish, w):
             continue
-        if area_has(c, d, width, length, dyn[j, D_POS], bf):
+        if area_has(c, d, width, length, dyn[j, D_POS], w):
             area_strike(i, j, w)
-    area_done(dyn)
+    area_done(w)
 
 
 @kernel
 def area_attack(i, s, w):
-    """Blast Strike / Burst Attack on the grid (:func:`.kernel.try_area_attack`): the line
+    """Blast Strike / Burst Attack on the grid (:func:`.talents.areas.try_area_attack`): the line
     (``ranged_range``'s far end long, P2 ``width``) in the direction reaching the most enemies
     (ties: the lowest direction), or for P1 ``shape`` blast every adjacent hex when that reaches
     more; used when it reaches at least ``area_min`` enemies."""
@@ -145,12 +147,12 @@ def area_attack(i, s, w):
     best_d = -1
     best_n = 0
     for d in range(6):
-        k = area_count(i, d, width, length, comb, dyn, bf)
+        k = area_count(i, d, width, length, w)
         if k > best_n:
             best_n = k
             best_d = d
     if comb[i, C_TP1 + s] == 1:
-        k = area_count(i, 6, width, length, comb, dyn, bf)
+        k = area_count(i, 6, width, length, w)
         if k > best_n:
             best_n = k
             best_d = 6
@@ -158,23 +160,24 @@ def area_attack(i, s, w):
         return False
     if best_n < comb[i, P_AREA_MIN]:
         return False
-    pay_talent(i, s, comb, rules, dyn)
+    pay_slot(i, s, w)
     area_targets_in(i, best_d, width, length, w)
-    check_bursts(i, comb, rules, dyn)
+    check_bursts(i, w)
     return True
 
 
 @kernel
-def pull_step(j, c, comb, dyn, bf):
+def pull_step(j, c, w):
     """The free neighbour of ``j``'s hex one hex nearer to cell ``c`` (the lowest direction), -1 if none."""
+    comb, rules, dyn, streams, bf = unpack(w)
     p = dyn[j, D_POS]
-    d0 = hexes(p, c, bf)
+    d0 = hexes(p, c, w)
     nbr = F.nbr_of(bf)
     for d in range(6):
         m = nbr[p, d]
         if m >= 0:
             if not G.blocked(F.row(bf, BF_TERRAIN), F.row(bf, BF_OCC), G.BLOCK_MOVE, m):
-                if hexes(m, c, bf) < d0:
+                if hexes(m, c, w) < d0:
                     return m
     return -1
 
@@ -197,8 +200,8 @@ def gravity_wave(i, s, w):
     k = 0
     far = 0
     for j in range(n):
-        if _candidate(j, side, finish, comb, dyn):
-            d = hexes(c, dyn[j, D_POS], bf)
+        if _candidate(j, side, finish, w):
+            d = hexes(c, dyn[j, D_POS], w)
             if d >= 1:
                 if d <= hi:
                     k += 1
@@ -208,7 +211,7 @@ def gravity_wave(i, s, w):
         return False
     if k < comb[i, P_AREA_MIN]:
         return False
-    pay_talent(i, s, comb, rules, dyn)
+    pay_slot(i, s, w)
     for step in range(comb[i, C_TP1 + s]):
         for dist in range(2, far + 1):
             for j in range(n):
@@ -216,60 +219,62 @@ def gravity_wave(i, s, w):
                     continue
                 if dyn[j, D_POS] < 0:
                     continue
-                if hexes(c, dyn[j, D_POS], bf) != dist:
+                if hexes(c, dyn[j, D_POS], w) != dist:
                     continue
-                m = pull_step(j, c, comb, dyn, bf)
+                m = pull_step(j, c, w)
                 if m >= 0:
-                    relocate(j, m, dyn, bf)
+                    relocate(j, m, w)
                     dyn[i, K_FORCED] += 1
         far -= 1
-    refresh_fear(comb, dyn, bf)
+    refresh_fear(w)
     top = hi
     if rules[R_GRAVITY_TARGETS] == 1:
         top = 1
     for j in range(n):
-        if _candidate(j, side, finish, comb, dyn):
-            d = hexes(c, dyn[j, D_POS], bf)
+        if _candidate(j, side, finish, w):
+            d = hexes(c, dyn[j, D_POS], w)
             if d >= 1:
                 if d <= top:
                     dyn[j, D_AREA_HIT] = 1  # the targets when the wave strikes (Defensive Switch)
     for j in range(n):
-        if not area_next(j, dyn):
+        if not area_next(j, w):
             continue
-        if not is_standing(dyn, i):
+        if not is_standing(i, w):
             break
-        if _candidate(j, side, finish, comb, dyn):
-            d = hexes(c, dyn[j, D_POS], bf)
+        if _candidate(j, side, finish, w):
+            d = hexes(c, dyn[j, D_POS], w)
             if d >= 1:
                 if d <= top:
                     area_strike(i, j, w)
-    area_done(dyn)
-    check_bursts(i, comb, rules, dyn)
+    area_done(w)
+    check_bursts(i, w)
     return True
 
 
 @kernel
-def veil_worth(i, s, comb, dyn, bf):
+def veil_worth(i, s, w):
     """Veil is worth raising: a standing enemy is not within 1 to the row's far end (2) of ``i``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     hi = comb[i, C_TREACH + s]
     if hi < 0:
         return False
     for j in range(comb.shape[0]):
         if comb[j, C_SIDE] != comb[i, C_SIDE]:
-            if is_standing(dyn, j):
+            if is_standing(j, w):
                 if dyn[j, D_POS] >= 0:
-                    if hexes(dyn[i, D_POS], dyn[j, D_POS], bf) > hi:
+                    if hexes(dyn[i, D_POS], dyn[j, D_POS], w) > hi:
                         return True
     return False
 
 
 @kernel
-def rough_going(i, s, comb, rules, dyn, bf):
+def rough_going(i, s, w):
     """Rough Going (L1836) on the grid: up to P1 (9) hexes at most the row's far end (4) from
-    her become rough terrain (the per-trial copy ``F.row(bf, BF_TERRAIN)``, reset by :func:`place_all`):
+    her become rough terrain (the per-trial copy ``F.row(bf, BF_TERRAIN)``, reset by :func:`.hex.place_all`):
     first the hexes of the standing enemies within reach (listed order), then the free hexes
     next to them within reach (directions in order). Used when a standing enemy within reach
     stands on a hex that is not rough."""
+    comb, rules, dyn, streams, bf = unpack(w)
     terrain = F.row(bf, BF_TERRAIN)
     nbr = F.nbr_of(bf)
     occ = F.row(bf, BF_OCC)
@@ -283,60 +288,61 @@ def rough_going(i, s, comb, rules, dyn, bf):
     worth = False
     for j in range(n):
         if comb[j, C_SIDE] != side:
-            if is_standing(dyn, j):
+            if is_standing(j, w):
                 p = dyn[j, D_POS]
                 if p >= 0:
-                    if hexes(c, p, bf) <= hi:
+                    if hexes(c, p, w) <= hi:
                         if terrain[p] & G.ROUGH == 0:
                             worth = True
     if not worth:
         return False
-    pay_talent(i, s, comb, rules, dyn)
+    pay_slot(i, s, w)
     k = 0
     for j in range(n):
         if comb[j, C_SIDE] != side:
-            if is_standing(dyn, j):
+            if is_standing(j, w):
                 p = dyn[j, D_POS]
                 if p >= 0:
                     if k < most:
-                        if hexes(c, p, bf) <= hi:
+                        if hexes(c, p, w) <= hi:
                             if terrain[p] & G.ROUGH == 0:
                                 terrain[p] |= G.ROUGH
                                 k += 1
     for j in range(n):
         if comb[j, C_SIDE] != side:
-            if is_standing(dyn, j):
+            if is_standing(j, w):
                 p = dyn[j, D_POS]
                 if p >= 0:
-                    if hexes(c, p, bf) <= hi:
+                    if hexes(c, p, w) <= hi:
                         for d in range(6):
                             m = nbr[p, d]
                             if m >= 0:
                                 if k < most:
                                     if occ[m] < 0:
                                         if terrain[m] & (G.ROUGH | G.BLOCK_MOVE) == 0:
-                                            if hexes(c, m, bf) <= hi:
+                                            if hexes(c, m, w) <= hi:
                                                 terrain[m] |= G.ROUGH
                                                 k += 1
     dyn[i, K_ROUGHENED] += k
-    check_bursts(i, comb, rules, dyn)
+    check_bursts(i, w)
     return True
 
 
 @kernel
-def push_out(j, centre, edge, shooter, comb, dyn, bf):
+def push_out(j, centre, edge, shooter, w):
     """Push ``j`` hex by hex away from cell ``centre`` until ``edge`` hexes from it or the first
     hex that blocks (an obstacle, a barrier, someone, the field's edge): the first step to the
     free neighbour one hex farther from the centre (straight on when she stands on a line from
     it, from the centre itself the neighbour farthest from cell ``shooter``, else the lowest
     direction), then straight on in that direction."""
+    comb, rules, dyn, streams, bf = unpack(w)
     nbr = F.nbr_of(bf)
     terrain = F.row(bf, BF_TERRAIN)
     occ = F.row(bf, BF_OCC)
     last = -1
     for _ in range(edge + 1):
         p = dyn[j, D_POS]
-        d = hexes(p, centre, bf)
+        d = hexes(p, centre, w)
         if d >= edge:
             return
         best = -1
@@ -347,22 +353,22 @@ def push_out(j, centre, edge, shooter, comb, dyn, bf):
                 continue
             if G.blocked(terrain, occ, G.BLOCK_MOVE, m):
                 continue
-            if hexes(m, centre, bf) != d + 1:
+            if hexes(m, centre, w) != d + 1:
                 continue
             if last >= 0:
                 if dd != last:
                     continue  # straight on: a blocked hex stops her
             key = dd
             if d == 0:
-                key = 6 * (F.UNREACHABLE - hexes(m, shooter, bf)) + dd
-            elif on_line(centre, dd, d, p, bf):
+                key = 6 * (F.UNREACHABLE - hexes(m, shooter, w)) + dd
+            elif on_line(centre, dd, d, p, w):
                 key = -1  # on a straight line from the centre: straight on outward
             if key < best_key:
                 best_key = key
                 best = dd
         if best < 0:
             return
-        relocate(j, nbr[p, best], dyn, bf)
+        relocate(j, nbr[p, best], w)
         last = best
     return
 
@@ -376,7 +382,7 @@ def scattering_shot(i, s, w):
     edge; the shooter too under ``scatter_self``) out to the edge or the first hex that blocks,
     the farthest first (:func:`push_out`)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    t = pick(i, True, comb, rules, dyn, streams[S_POLICY], bf)
+    t = pick(i, True, w)
     if t < 0:
         return False
     centre = dyn[t, D_POS]
@@ -386,12 +392,12 @@ def scattering_shot(i, s, w):
     n = comb.shape[0]
     k = 0
     for j in range(n):
-        if _candidate(j, side, finish, comb, dyn):
-            if hexes(centre, dyn[j, D_POS], bf) <= edge:
+        if _candidate(j, side, finish, w):
+            if hexes(centre, dyn[j, D_POS], w) <= edge:
                 k += 1
     if k < comb[i, P_AREA_MIN]:
         return False
-    pay_talent(i, s, comb, rules, dyn)
+    pay_slot(i, s, w)
     shooter = dyn[i, D_POS]
     dealt = area_strike(i, t, w)
     dyn[i, K_AREA_TARGETS] -= 1  # one attack on one target: not an area attack's target
@@ -404,43 +410,45 @@ def scattering_shot(i, s, w):
                 p = dyn[j, D_POS]
                 if p < 0:
                     continue
-                if hexes(centre, p, bf) != dist:
+                if hexes(centre, p, w) != dist:
                     continue
                 p0 = p
-                push_out(j, centre, edge, shooter, comb, dyn, bf)
-                dyn[i, K_FORCED] += hexes(p0, dyn[j, D_POS], bf)
-        refresh_fear(comb, dyn, bf)
-    check_bursts(i, comb, rules, dyn)
+                push_out(j, centre, edge, shooter, w)
+                dyn[i, K_FORCED] += hexes(p0, dyn[j, D_POS], w)
+        refresh_fear(w)
+    check_bursts(i, w)
     return True
 
 
 @kernel
-def barrier_cell_of(k, c, dyn, bf):
+def barrier_cell_of(k, c, w):
     """Cell ``c`` lies on the shape of ``k``'s barrier (``D_BARRIER_*``): the ring ``D_BARRIER_ARG``
     hexes from its centre, or the straight wall of ``D_BARRIER_LEN`` hexes through ``D_BARRIER_AT``
     in direction ``D_BARRIER_ARG`` and its opposite ((len - 1) // 2 hexes that way, the rest the
     other way)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     kind = dyn[k, D_BARRIER_KIND]
     at = dyn[k, D_BARRIER_AT]
     if kind == 1:
-        return hexes(at, c, bf) == dyn[k, D_BARRIER_ARG]
+        return hexes(at, c, w) == dyn[k, D_BARRIER_ARG]
     if kind == 2:
         if c == at:
             return True
         n = dyn[k, D_BARRIER_LEN]
         la = (n - 1) // 2
         e = dyn[k, D_BARRIER_ARG]
-        if on_line(at, e, la, c, bf):
+        if on_line(at, e, la, c, w):
             return True
-        return on_line(at, (e + 3) % 6, n - 1 - la, c, bf)
+        return on_line(at, (e + 3) % 6, n - 1 - la, c, w)
     return False
 
 
 @kernel
-def raise_cells(k, commit, dyn, bf):
+def raise_cells(k, commit, w):
     """The hexes of ``k``'s barrier shape that can hold barrier (no obstacle, barrier or person
     there: those are skipped); with ``commit`` they become barrier (``BARRIER | RAISED``).
     Returns their count."""
+    comb, rules, dyn, streams, bf = unpack(w)
     terrain = F.row(bf, BF_TERRAIN)
     occ = F.row(bf, BF_OCC)
     n = 0
@@ -449,7 +457,7 @@ def raise_cells(k, commit, dyn, bf):
             continue
         if occ[c] >= 0:
             continue
-        if barrier_cell_of(k, c, dyn, bf):
+        if barrier_cell_of(k, c, w):
             n += 1
             if commit:
                 terrain[c] |= G.BARRIER | G.RAISED
@@ -457,22 +465,23 @@ def raise_cells(k, commit, dyn, bf):
 
 
 @kernel
-def barrier_owner(c, dyn, bf):
+def barrier_owner(c, w):
     """Whose standing barrier raised hex ``c`` belongs to (the first listed whose shape holds it), -1 none."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if F.row(bf, BF_TERRAIN)[c] & G.RAISED == 0:
         return -1
     for k in range(dyn.shape[0]):
         if dyn[k, D_BARRIER_RES] > 0:
-            if barrier_cell_of(k, c, dyn, bf):
+            if barrier_cell_of(k, c, w):
                 return k
     return -1
 
 
 @kernel
-def create_barrier(i, s, comb, rules, dyn, bf):
+def create_barrier(i, s, w):
     """Create Barrier (L1693-1697; Minor, 1 Defence overcharge, 1/Episode): barrier hexes with
     P1 (20) points of Resolve between them, in the per-trial terrain copy (``BARRIER | RAISED``,
-    gone at the next fight: :func:`place_all`).
+    gone at the next fight: :func:`.hex.place_all`).
 
     Raised (a policy-free default) when a standing enemy is on the field and none stands next to
     a standing member of her side. Shape (rule ``barrier_shape``): ``circle``, the largest radius
@@ -487,32 +496,34 @@ def create_barrier(i, s, comb, rules, dyn, bf):
     degree direction) and the rest the other. Hexes of the shape holding an obstacle, a barrier
     or a person are left open. Returns True if raised (never with no hex to raise).
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     c = dyn[i, D_POS]
     if c < 0:
         return False
-    near, near_d = barrier_foe(i, c, comb, dyn, bf)
+    near, near_d = barrier_foe(i, c, w)
     if near < 0:
         return False
     placed = 0
     if rules[R_BARRIER_SHAPE] == 0:
-        placed = barrier_circle(i, c, near_d, rules, dyn, bf)
+        placed = barrier_circle(i, c, near_d, w)
     if placed == 0:
-        if barrier_wall(i, c, dyn[near, D_POS], rules, dyn, bf) == 0:
+        if barrier_wall(i, c, dyn[near, D_POS], w) == 0:
             dyn[i, D_BARRIER_KIND] = 0
             return False
-    pay_talent(i, s, comb, rules, dyn)
-    raise_cells(i, True, dyn, bf)
+    pay_slot(i, s, w)
+    raise_cells(i, True, w)
     dyn[i, D_BARRIER_RES] = comb[i, C_TP1 + s]
     bf[BF_LST][LST_BARRIERS] += 1
     dyn[i, K_BARRIERS] += 1
-    check_bursts(i, comb, rules, dyn)
+    check_bursts(i, w)
     return True
 
 
 @kernel
-def barrier_foe(i, c, comb, dyn, bf):
+def barrier_foe(i, c, w):
     """The standing enemy nearest to her cell ``c`` and its hexes, or ``(-1, 0)`` when
     none is on the field or one already stands next to a standing member of her side."""
+    comb, rules, dyn, streams, bf = unpack(w)
     side = comb[i, C_SIDE]
     n = comb.shape[0]
     near = -1
@@ -520,18 +531,18 @@ def barrier_foe(i, c, comb, dyn, bf):
     for j in range(n):
         if comb[j, C_SIDE] == side:
             continue
-        if not is_standing(dyn, j):
+        if not is_standing(j, w):
             continue
         pj = dyn[j, D_POS]
         if pj < 0:
             continue
         for a in range(n):
             if comb[a, C_SIDE] == side:
-                if is_standing(dyn, a):
+                if is_standing(a, w):
                     if dyn[a, D_POS] >= 0:
-                        if hexes(dyn[a, D_POS], pj, bf) <= 1:
+                        if hexes(dyn[a, D_POS], pj, w) <= 1:
                             return -1, 0  # already engaged: nothing left to keep out
-        d = hexes(c, pj, bf)
+        d = hexes(c, pj, w)
         if d < near_d:
             near_d = d
             near = j
@@ -539,17 +550,18 @@ def barrier_foe(i, c, comb, dyn, bf):
 
 
 @kernel
-def barrier_circle(i, c, near_d, rules, dyn, bf):
+def barrier_circle(i, c, near_d, w):
     """The largest circle round ``c`` whose ring lies wholly on the field with no enemy
     within it (``near_d``: the nearest enemy's hexes), laid out in her ``D_BARRIER_*``;
     the hexes it would raise (0: none fits)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     nbr = F.nbr_of(bf)
     for r in range(rules[R_BARRIER_RADIUS], 0, -1):
         if near_d <= r + 1:
             continue
         k = 0
         for m in range(nbr.shape[0]):
-            if hexes(c, m, bf) == r + 1:
+            if hexes(c, m, w) == r + 1:
                 k += 1
         if k != 6 * (r + 1):
             continue  # the ring leaves the field: not enough space for this circle
@@ -557,25 +569,26 @@ def barrier_circle(i, c, near_d, rules, dyn, bf):
         dyn[i, D_BARRIER_AT] = c
         dyn[i, D_BARRIER_ARG] = r + 1
         dyn[i, D_BARRIER_LEN] = 0
-        placed = raise_cells(i, False, dyn, bf)
+        placed = raise_cells(i, False, w)
         if placed > 0:
             return placed
     return 0
 
 
 @kernel
-def barrier_wall(i, c, pn, rules, dyn, bf):
+def barrier_wall(i, c, pn, w):
     """The straight wall through her neighbour nearest to the enemy at cell ``pn``, across
     her line to it (the axis whose ends are nearer equally far from the enemy; ties: more
     hexes on the field, then 60 degrees), laid out in her ``D_BARRIER_*``; the hexes it
     would raise (0: none)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     nbr = F.nbr_of(bf)
     dn = -1
     best = F.UNREACHABLE
     for d in range(6):
         m = nbr[c, d]
         if m >= 0:
-            x = hexes(m, pn, bf)
+            x = hexes(m, pn, w)
             if x < best:
                 best = x
                 dn = d
@@ -598,7 +611,7 @@ def barrier_wall(i, c, pn, rules, dyn, bf):
         dyn[i, D_BARRIER_AT] = at
         dyn[i, D_BARRIER_ARG] = e
         dyn[i, D_BARRIER_LEN] = wl
-        k = raise_cells(i, False, dyn, bf)
+        k = raise_cells(i, False, w)
         # how far from square across her line to the enemy: the gap between its two ends'
         # distances to the enemy (axial, as if the field went on)
         da = G.axial_distance(qa + la * G._DQ[e], ra + la * G._DR[e], qn, rn)
@@ -620,13 +633,14 @@ def barrier_wall(i, c, pn, rules, dyn, bf):
 
 
 @kernel
-def collapse_barrier(k, dyn, bf):
+def collapse_barrier(k, w):
     """``k``'s barrier is down (its Resolve spent): every hex of it is open again."""
+    comb, rules, dyn, streams, bf = unpack(w)
     terrain = F.row(bf, BF_TERRAIN)
     keep = np.uint8(255 - G.BARRIER - G.RAISED)
     for c in range(terrain.shape[0]):
         if terrain[c] & G.RAISED != 0:
-            if barrier_cell_of(k, c, dyn, bf):
+            if barrier_cell_of(k, c, w):
                 terrain[c] = terrain[c] & keep
     dyn[k, D_BARRIER_RES] = 0
     dyn[k, D_BARRIER_KIND] = 0
@@ -663,8 +677,8 @@ def strike_barrier(i, goal, lo, hi, w):
     c = dyn[i, D_POS]
     if c < 0:
         return False
-    if band_gap(hexes(c, goal, bf), lo, hi) != 0:
-        barrier_field(goal, lo, hi, bf)
+    if band_gap(hexes(c, goal, w), lo, hi) != 0:
+        barrier_field(goal, lo, hi, w)
         if F.row(bf, BF_DIST)[c] >= 0:
             return False  # she can walk there, round the barrier
     terrain = F.row(bf, BF_TERRAIN)
@@ -674,20 +688,20 @@ def strike_barrier(i, goal, lo, hi, w):
     for m in range(terrain.shape[0]):
         if terrain[m] & G.RAISED == 0:
             continue
-        dm = hexes(c, m, bf)
-        f = form_at(dm, dyn[i, D_RANGED_HI], rules)
+        dm = hexes(c, m, w)
+        f = form_at(dm, dyn[i, D_RANGED_HI], w)
         if f < 0:
             continue
-        k = barrier_owner(m, dyn, bf)
+        k = barrier_owner(m, w)
         if k < 0:
             continue
         if comb[k, C_SIDE] == side:
             continue
         if dm >= 2:
             if rules[R_BARRIER_BLOCKS_RANGED] == 1:
-                if raised_between(c, m, bf):
+                if raised_between(c, m, w):
                     continue
-        key = 2 * hexes(m, goal, bf)
+        key = 2 * hexes(m, goal, w)
         if f != comb[i, C_FORM]:
             key += 1
         if best < 0:
@@ -698,7 +712,7 @@ def strike_barrier(i, goal, lo, hi, w):
             best_k = key
     if best < 0:
         return False
-    f = form_at(hexes(c, best, bf), dyn[i, D_RANGED_HI], rules)
+    f = form_at(hexes(c, best, w), dyn[i, D_RANGED_HI], w)
     dmg = sum_d6(streams[S_DAMAGE], rules[R_DAMAGE_DICE])
     if f == 0:
         dmg += comb[i, C_MELEE_DMG]
@@ -706,7 +720,7 @@ def strike_barrier(i, goal, lo, hi, w):
         dmg += comb[i, C_RANGED_DMG]
     if dmg < rules[R_MIN_DAMAGE]:
         dmg = rules[R_MIN_DAMAGE]
-    k = barrier_owner(best, dyn, bf)
+    k = barrier_owner(best, w)
     take = dmg
     if take > dyn[k, D_BARRIER_RES]:
         take = dyn[k, D_BARRIER_RES]
@@ -714,7 +728,7 @@ def strike_barrier(i, goal, lo, hi, w):
     dyn[k, K_BARRIER_DMG] += take
     dyn[i, K_BARRIER_ATTACKS] += 1
     if dyn[k, D_BARRIER_RES] == 0:
-        collapse_barrier(k, dyn, bf)
+        collapse_barrier(k, w)
     return True
 
 
@@ -736,14 +750,14 @@ def p_gravity(i, s, c, w):
 def p_veil_worth(i, s, c, w):
     """PR_VEIL_WORTH: :func:`veil_worth`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return 1 if veil_worth(i, s, comb, dyn, bf) else 0
+    return 1 if veil_worth(i, s, w) else 0
 
 
 @kernel
 def p_rough_going(i, s, c, w):
     """PR_ROUGH_GOING: :func:`rough_going`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return 1 if rough_going(i, s, comb, rules, dyn, bf) else 0
+    return 1 if rough_going(i, s, w) else 0
 
 
 @kernel
@@ -757,4 +771,4 @@ def p_scatter(i, s, c, w):
 def p_barrier(i, s, c, w):
     """PR_BARRIER: :func:`create_barrier`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return 1 if create_barrier(i, s, comb, rules, dyn, bf) else 0
+    return 1 if create_barrier(i, s, w) else 0

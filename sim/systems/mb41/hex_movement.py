@@ -15,7 +15,7 @@ from .hex import (away, band_gap, barrier_field, engaged, foe_next_to, form_at, 
                   lashed, move_to, potential, potential_at, raised_between, refresh_fear, relocate, sight_mask)
 from .hex_moves import best_step, held, mines_check, walk_to
 from .overcharge import check_bursts
-from .slots import find_usable, has_code, pay_talent
+from .slots import find_usable, has_code, pay_slot
 from .state import _candidate, is_standing
 from .talents.movement import off_turn_sprint, pay_sprint
 
@@ -33,9 +33,9 @@ def move_attack(i, t, w):
     comb, rules, dyn, streams, bf = unpack(w)
     if t < 0:
         return -1
-    if not _candidate(t, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
+    if not _candidate(t, comb[i, C_SIDE], comb[i, P_FINISH] != 0, w):
         return -1
-    s = find_usable(i, E_MOVE_ATTACK, comb, dyn)
+    s = find_usable(i, E_MOVE_ATTACK, w)
     if s < 0:
         return -1
     c = dyn[i, D_POS]
@@ -46,7 +46,7 @@ def move_attack(i, t, w):
     if not free:
         if terrain[c] & G.ROUGH:
             return -1
-        if engaged(i, comb, dyn, bf):
+        if engaged(i, w):
             return -1
     nbr = F.nbr_of(bf)
     occ = F.row(bf, BF_OCC)
@@ -59,7 +59,7 @@ def move_attack(i, t, w):
             continue
         if G.blocked(terrain, occ, G.BLOCK_MOVE, m):
             continue
-        f = form_at(hexes(m, pt, bf), dyn[i, D_RANGED_HI], rules)
+        f = form_at(hexes(m, pt, w), dyn[i, D_RANGED_HI], w)
         if f < 0:
             continue
         k = 0 if f == comb[i, C_FORM] else 1
@@ -68,41 +68,42 @@ def move_attack(i, t, w):
             best = m
     if best < 0:
         return -1
-    pay_talent(i, s, comb, rules, dyn)
-    check_bursts(i, comb, rules, dyn)
+    pay_slot(i, s, w)
+    check_bursts(i, w)
     if not free:
         if not walk_to(i, best, w):
             return -2
     else:
-        move_to(i, best, dyn, bf)
+        move_to(i, best, w)
     dyn[i, K_TALENT_MOVES] += 1
-    refresh_fear(comb, dyn, bf)
+    refresh_fear(w)
     return t
 
 
 @kernel
-def teleport_cell(i, goal, lo, hi, sight, rules, dyn, bf):
+def teleport_cell(i, goal, lo, hi, sight, w):
     """The free hex ``lo..hi`` hexes from ``goal`` nearest to ``i`` (in sight of her
     when ``sight``; ties: the lowest cell), -1 if none."""
+    comb, rules, dyn, streams, bf = unpack(w)
     c = dyn[i, D_POS]
     terrain = F.row(bf, BF_TERRAIN)
     occ = F.row(bf, BF_OCC)
-    mask = sight_mask(rules)
+    mask = sight_mask(w)
     best = -1
     best_d = F.UNREACHABLE
     for m in range(occ.shape[0]):
         if G.blocked(terrain, occ, G.BLOCK_MOVE, m):
             continue
-        if band_gap(hexes(m, goal, bf), lo, hi) != 0:
+        if band_gap(hexes(m, goal, w), lo, hi) != 0:
             continue
-        d = hexes(c, m, bf)
+        d = hexes(c, m, w)
         if d >= best_d:
             continue
         if sight != 0:
-            if not in_sight(c, m, mask, bf):
+            if not in_sight(c, m, mask, w):
                 continue
         elif bf[BF_LST][LST_BARRIERS] != 0:
-            if raised_between(c, m, bf):
+            if raised_between(c, m, w):
                 continue  # no teleport across a raised barrier, sight or not (Create Barrier, L1697)
         best_d = d
         best = m
@@ -110,13 +111,14 @@ def teleport_cell(i, goal, lo, hi, sight, rules, dyn, bf):
 
 
 @kernel
-def extra_cell(i, goal, lo, hi, n, through, comb, dyn, bf):
+def extra_cell(i, goal, lo, hi, n, through, w):
     """Bypass (``through``: ignores barriers, rough terrain and Disengage and
     passes obstacles and people, ending on a free hex) / Swift (up to 2
     hexes, 1 out of or through rough terrain; engaged, the Minor is a
     Disengage: 1 hex): the end hex of up to ``n`` hexes with the lowest
     :func:`potential` (ties: not rough, the fewest hexes, the lowest
     direction); returns ``(cell, hexes)``, cell -1 when none gets nearer."""
+    comb, rules, dyn, streams, bf = unpack(w)
     nbr = F.nbr_of(bf)
     terrain = F.row(bf, BF_TERRAIN)
     occ = F.row(bf, BF_OCC)
@@ -125,8 +127,8 @@ def extra_cell(i, goal, lo, hi, n, through, comb, dyn, bf):
     if through == 0:
         if bf[BF_LST][LST_BARRIERS] != 0:
             rt = True
-            barrier_field(goal, lo, hi, bf)
-    now = potential_at(c, goal, lo, hi, rt, bf)
+            barrier_field(goal, lo, hi, w)
+    now = potential_at(c, goal, lo, hi, rt, w)
     best = -1
     best_n = 0
     best_key = 4 * now
@@ -134,7 +136,7 @@ def extra_cell(i, goal, lo, hi, n, through, comb, dyn, bf):
     if through == 0:
         if terrain[c] & G.ROUGH:
             two = False
-        if engaged(i, comb, dyn, bf):
+        if engaged(i, w):
             two = False
     for d1 in range(6):
         m1 = nbr[c, d1]
@@ -142,7 +144,7 @@ def extra_cell(i, goal, lo, hi, n, through, comb, dyn, bf):
             continue
         open1 = not G.blocked(terrain, occ, G.BLOCK_MOVE, m1)
         if open1:
-            k = 4 * potential_at(m1, goal, lo, hi, rt, bf)
+            k = 4 * potential_at(m1, goal, lo, hi, rt, w)
             if terrain[m1] & (G.ROUGH | G.PERILOUS):
                 k += 2
             if k < best_key:
@@ -164,7 +166,7 @@ def extra_cell(i, goal, lo, hi, n, through, comb, dyn, bf):
                 continue
             if G.blocked(terrain, occ, G.BLOCK_MOVE, m2):
                 continue
-            k = 4 * potential_at(m2, goal, lo, hi, rt, bf) + 1
+            k = 4 * potential_at(m2, goal, lo, hi, rt, w) + 1
             if terrain[m2] & (G.ROUGH | G.PERILOUS):
                 k += 2
             if k < best_key:
@@ -205,38 +207,38 @@ def talent_move_try(i, goal, lo, hi, w):
     if goal < 0:
         return False
     c = dyn[i, D_POS]
-    gap = band_gap(hexes(c, goal, bf), lo, hi)
+    gap = band_gap(hexes(c, goal, w), lo, hi)
     if gap == 0:
         return False
     terrain = F.row(bf, BF_TERRAIN)
     bound = dyn[i, D_AIL + A_BOUND] != 0
     need = gap >= 2 or bound or terrain[c] & (G.ROUGH | G.PERILOUS) != 0
     if not need:
-        need = engaged(i, comb, dyn, bf)
+        need = engaged(i, w)
     if not need:
         return False
     es = -1
     em = -1
     en = 0
-    if has_code(i, E_EXTRA_MOVE, comb):
+    if has_code(i, E_EXTRA_MOVE, w):
         if not bound:
             if terrain[c] & G.PERILOUS == 0:
-                es = find_usable(i, E_EXTRA_MOVE, comb, dyn)
+                es = find_usable(i, E_EXTRA_MOVE, w)
                 if es >= 0:
-                    em, en = extra_cell(i, goal, lo, hi, comb[i, C_TP1 + es], comb[i, C_TP2 + es], comb, dyn, bf)
+                    em, en = extra_cell(i, goal, lo, hi, comb[i, C_TP1 + es], comb[i, C_TP2 + es], w)
                     if em >= 0:
-                        if comb[i, C_TCOST + es] == 0 or potential(em, goal, lo, hi, bf) == 0:
+                        if comb[i, C_TCOST + es] == 0 or potential(em, goal, lo, hi, w) == 0:
                             return extra_move(i, es, em, en, w)
-    if has_code(i, E_TELEPORT, comb):
-        s = find_usable(i, E_TELEPORT, comb, dyn)
+    if has_code(i, E_TELEPORT, w):
+        s = find_usable(i, E_TELEPORT, w)
         if s >= 0:
-            m = teleport_cell(i, goal, lo, hi, comb[i, C_TP1 + s], rules, dyn, bf)
+            m = teleport_cell(i, goal, lo, hi, comb[i, C_TP1 + s], w)
             if m >= 0:
-                pay_talent(i, s, comb, rules, dyn)
-                dyn[i, K_TALENT_MOVES] += hexes(c, m, bf)
-                relocate(i, m, dyn, bf)
-                check_bursts(i, comb, rules, dyn)
-                refresh_fear(comb, dyn, bf)
+                pay_slot(i, s, w)
+                dyn[i, K_TALENT_MOVES] += hexes(c, m, w)
+                relocate(i, m, w)
+                check_bursts(i, w)
+                refresh_fear(w)
                 return True
     if em >= 0:
         return extra_move(i, es, em, en, w)
@@ -254,18 +256,18 @@ def extra_move(i, s, m, n, w):
     hex between, e.g. Bypass through someone, the mines see only where she
     starts and ends.)"""
     comb, rules, dyn, streams, bf = unpack(w)
-    pay_talent(i, s, comb, rules, dyn)
-    check_bursts(i, comb, rules, dyn)
+    pay_slot(i, s, w)
+    check_bursts(i, w)
     if (comb[i, C_FOEMASK] >> E_CLOSER) & 1 != 0:
         if held(i, m, w):
             return True
     if n == 2:
         if (comb[0, C_ALLMASK] >> E_MINES) & 1 != 0:
-            via = pass_cell(dyn[i, D_POS], m, bf)
+            via = pass_cell(dyn[i, D_POS], m, w)
             if via >= 0:
-                relocate(i, via, dyn, bf)
+                relocate(i, via, w)
                 mines_check(w)
-                stop = not is_standing(dyn, i)
+                stop = not is_standing(i, w)
                 if dyn[i, D_POS] != via:
                     stop = True  # a Defensive Switch took her place (and moved her)
                 elif F.row(bf, BF_OCC)[m] >= 0:
@@ -273,27 +275,28 @@ def extra_move(i, s, m, n, w):
                 if stop:
                     dyn[i, K_MOVES] += 1
                     dyn[i, K_TALENT_MOVES] += 1
-                    refresh_fear(comb, dyn, bf)
+                    refresh_fear(w)
                     return True
-    relocate(i, m, dyn, bf)
+    relocate(i, m, w)
     dyn[i, K_MOVES] += n
     dyn[i, K_TALENT_MOVES] += n
-    refresh_fear(comb, dyn, bf)
+    refresh_fear(w)
     return True
 
 
 @kernel
-def pass_cell(c, m, bf):
+def pass_cell(c, m, w):
     """The hex a 2-hex move from cell ``c`` to cell ``m`` passes through: the first
     neighbour of ``c`` (lowest direction) next to ``m`` that is free and ordinary
     (not rough, Perilous or a door); -1 if none."""
+    comb, rules, dyn, streams, bf = unpack(w)
     nbr = F.nbr_of(bf)
     terrain = F.row(bf, BF_TERRAIN)
     occ = F.row(bf, BF_OCC)
     for d in range(6):
         x = nbr[c, d]
         if x >= 0:
-            if hexes(x, m, bf) == 1:
+            if hexes(x, m, w) == 1:
                 if not G.blocked(terrain, occ, G.BLOCK_MOVE, x):
                     if terrain[x] & (G.ROUGH | G.PERILOUS | G.DOOR) == 0:
                         return x
@@ -309,7 +312,7 @@ def sprint(i, goal, lo, hi, w):
     comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_SPRINT_AT] == dyn[0, D_ROUND]:
         return False
-    if not away(i, goal, lo, hi, dyn, bf):
+    if not away(i, goal, lo, hi, w):
         return False
     if dyn[i, D_AIL + A_BOUND] != 0:
         return False
@@ -317,21 +320,21 @@ def sprint(i, goal, lo, hi, w):
     if F.row(bf, BF_TERRAIN)[c] & (G.ROUGH | G.PERILOUS):
         return False
     if (comb[i, C_ALLMASK] >> E_LASHING) & 1 != 0:
-        if lashed(i, c, comb, dyn, bf):
+        if lashed(i, c, w):
             return False  # Lashing Ground: her hex is rough terrain for her (L2045)
-    if engaged(i, comb, dyn, bf):
+    if engaged(i, w):
         return False
-    s = find_usable(i, E_SPRINT, comb, dyn)
+    s = find_usable(i, E_SPRINT, w)
     if s < 0:
         return False
     step = best_step(i, goal, lo, hi, 2, w)
     if step < 0:
         return False
-    pay_talent(i, s, comb, rules, dyn)
+    pay_slot(i, s, w)
     dyn[i, D_SPRINT_AT] = dyn[0, D_ROUND]
     if walk_to(i, step, w):
         dyn[i, K_TALENT_MOVES] += 1
-    refresh_fear(comb, dyn, bf)
+    refresh_fear(w)
     return True
 
 
@@ -340,16 +343,16 @@ def guard_sprint(i, t, w):
     """Sprint off her turn (L1726-1729, free, 2/Scene, once per round: "in
     response to an enemy making an attack on your ally"; A12ii): before ``i``'s
     attack roll on ``t`` (a basic attack of the turn, a frenzy's attack or
-    retaliation, :func:`grid_attack_call`, or one target of an area attack,
-    :func:`area_strike`; not a mine's, which nobody intercepts), when nobody could
+    retaliation, :func:`.hex_turn.grid_attack_call`, or one target of an area attack,
+    :func:`.hex_areas.area_strike`; not a mine's, which nobody intercepts), when nobody could
     intercept it (:func:`guard_for`, L1469), the first listed ally of ``t`` with
-    Sprint usable who may intercept (:func:`.kernel.may_guard`) and whose
+    Sprint usable who may intercept (:func:`.damage.may_guard`) and whose
     policy would (``t`` below her ``intercept`` share of Resolve, as for
     Defensive Switch) steps one ordinary hex to stand next to ``t``, so she can
     intercept the hit. As on her turn: not while Bound, engaged, on rough or
     Perilous terrain or her Lashing Ground; the step is a free ordinary hex
     (not rough, Perilous or a door), the lowest direction first. Only a row
-    usable off her turn (:func:`.kernel.off_turn_sprint`)."""
+    usable off her turn (:func:`.talents.movement.off_turn_sprint`)."""
     comb, rules, dyn, streams, bf = unpack(w)
     pt = dyn[t, D_POS]
     if pt < 0:
@@ -359,8 +362,8 @@ def guard_sprint(i, t, w):
     a = dyn[i, D_POS]
     if dyn[i, D_BLAST] != 0:
         a = dyn[dyn[i, D_BLAST] - 1, D_POS]
-    ranged = hexes(a, pt, bf) > rules[R_MELEE_RANGE + 1]
-    if guard_for(i, a, t, ranged, comb, dyn, bf) >= 0:
+    ranged = hexes(a, pt, w) > rules[R_MELEE_RANGE + 1]
+    if guard_for(i, a, t, ranged, w) >= 0:
         return  # someone can intercept already
     nbr = F.nbr_of(bf)
     terrain = F.row(bf, BF_TERRAIN)
@@ -368,7 +371,7 @@ def guard_sprint(i, t, w):
     for j in range(comb.shape[0]):
         if j == i:
             continue
-        if not may_guard(j, t, -1, comb, dyn):
+        if not may_guard(j, t, -1, w):
             continue
         if dyn[t, D_RES] * 100 >= comb[j, P_INTERCEPT] * comb[t, C_RES]:
             continue
@@ -380,11 +383,11 @@ def guard_sprint(i, t, w):
         if terrain[c] & (G.ROUGH | G.PERILOUS):
             continue
         if (comb[j, C_ALLMASK] >> E_LASHING) & 1 != 0:
-            if lashed(j, c, comb, dyn, bf):
+            if lashed(j, c, w):
                 continue
-        if engaged(j, comb, dyn, bf):
+        if engaged(j, w):
             continue
-        s = off_turn_sprint(j, comb, dyn)
+        s = off_turn_sprint(j, w)
         if s < 0:
             continue
         step = -1
@@ -393,16 +396,16 @@ def guard_sprint(i, t, w):
             if m >= 0:
                 if not G.blocked(terrain, occ, G.BLOCK_MOVE, m):
                     if terrain[m] & (G.ROUGH | G.PERILOUS | G.DOOR) == 0:
-                        if hexes(m, pt, bf) == 1:
+                        if hexes(m, pt, w) == 1:
                             step = m
                             break
         if step < 0:
             continue
-        pay_sprint(j, s, comb, rules, dyn)
+        pay_sprint(j, s, w)
         if walk_to(j, step, w):
             dyn[j, K_TALENT_MOVES] += 1
             dyn[j, K_GUARD_SPRINTS] += 1
-        refresh_fear(comb, dyn, bf)
+        refresh_fear(w)
         return
 
 
@@ -415,13 +418,13 @@ def slither(t, a, w):
     Not while Bound (a move needs a Major action, L1463). An adjacent girl's
     And Your Enemies Closer may hold it (:func:`held`; the overcharge is spent)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    if not is_standing(dyn, t):
+    if not is_standing(t, w):
         return
     if dyn[t, D_POS] < 0:
         return
     if dyn[t, D_AIL + A_BOUND] != 0:
         return
-    s = find_usable(t, E_SLITHER, comb, dyn)
+    s = find_usable(t, E_SLITHER, w)
     if s < 0:
         return
     goal, lo, hi = goal_of(t, a, w)
@@ -432,22 +435,23 @@ def slither(t, a, w):
     step = best_step(t, goal, lo, hi, 0, w)
     if step < 0:
         return
-    pay_talent(t, s, comb, rules, dyn)
+    pay_slot(t, s, w)
     if held(t, step, w):
-        check_bursts(t, comb, rules, dyn)
+        check_bursts(t, w)
         return  # And Your Enemies Closer: the move attempted is used up (L1526)
-    move_to(t, step, dyn, bf)
+    move_to(t, step, w)
     dyn[t, K_TALENT_MOVES] += 1
-    check_bursts(t, comb, rules, dyn)
+    check_bursts(t, w)
 
 
 @kernel
-def shove(i, t, sign, comb, dyn, bf):
+def shove(i, t, sign, w):
     """Get Over Here (``sign`` -1, L1708-1712) / Repel (+1, L2087-2090): after
     a hit, ``t`` is forced 1 hex closer to / away from ``i``: the free
     neighbour of its hex nearest to (farthest from) her (ties: the lowest
     direction); forced, so rough terrain and enemies do not hold it;
     obstacles, barriers and people do (it stays)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     pt = dyn[t, D_POS]
     if pt < 0:
         return
@@ -457,7 +461,7 @@ def shove(i, t, sign, comb, dyn, bf):
     nbr = F.nbr_of(bf)
     terrain = F.row(bf, BF_TERRAIN)
     occ = F.row(bf, BF_OCC)
-    now = hexes(pt, pi, bf)
+    now = hexes(pt, pi, w)
     best = -1
     best_key = 0
     for d in range(6):
@@ -466,26 +470,27 @@ def shove(i, t, sign, comb, dyn, bf):
             continue
         if G.blocked(terrain, occ, G.BLOCK_MOVE, m):
             continue
-        k = sign * (hexes(m, pi, bf) - now)
+        k = sign * (hexes(m, pi, w) - now)
         if k > best_key:
             best_key = k
             best = m
     if best < 0:
         return
-    relocate(t, best, dyn, bf)
+    relocate(t, best, w)
     dyn[i, K_SHOVED] += 1
-    refresh_fear(comb, dyn, bf)
+    refresh_fear(w)
 
 
 @kernel
-def safe_place(i, comb, rules, dyn, bf):
+def safe_place(i, w):
     """Safe Place (L1782-1785, Major, 1 Support overcharge): a willing ally in
     her line of sight (rule ``teleport_sight``) moves to a free hex adjacent
     to her. Used on the ally (not herself; standing, or down and alive)
     lowest in Resolve share below ``heal_below`` who stands next to a
     standing enemy, to a hex next to her with no standing enemy adjacent
     (the lowest direction); True if used."""
-    s = find_usable(i, E_SAFE_PLACE, comb, dyn)
+    comb, rules, dyn, streams, bf = unpack(w)
+    s = find_usable(i, E_SAFE_PLACE, w)
     if s < 0:
         return False
     c = dyn[i, D_POS]
@@ -499,13 +504,13 @@ def safe_place(i, comb, rules, dyn, bf):
             continue
         if G.blocked(terrain, occ, G.BLOCK_MOVE, m):
             continue
-        if foe_next_to(m, i, comb, dyn, bf):
+        if foe_next_to(m, i, w):
             continue
         dest = m
         break
     if dest < 0:
         return False
-    mask = sight_mask(rules)
+    mask = sight_mask(w)
     best = -1
     best_share = comb[i, P_HEAL_BELOW]
     for j in range(comb.shape[0]):
@@ -521,18 +526,18 @@ def safe_place(i, comb, rules, dyn, bf):
         share = dyn[j, D_RES] * 100 // comb[j, C_RES]
         if share >= best_share:
             continue
-        if not foe_next_to(pj, i, comb, dyn, bf):
+        if not foe_next_to(pj, i, w):
             continue
         if comb[i, C_TP1 + s] != 0:
-            if not in_sight(c, pj, mask, bf):
+            if not in_sight(c, pj, mask, w):
                 continue
         best = j
         best_share = share
     if best < 0:
         return False
-    pay_talent(i, s, comb, rules, dyn)
-    dyn[i, K_SHOVED] += hexes(dyn[best, D_POS], dest, bf)
-    relocate(best, dest, dyn, bf)
-    check_bursts(i, comb, rules, dyn)
-    refresh_fear(comb, dyn, bf)
+    pay_slot(i, s, w)
+    dyn[i, K_SHOVED] += hexes(dyn[best, D_POS], dest, w)
+    relocate(best, dest, w)
+    check_bursts(i, w)
+    refresh_fear(w)
     return True

@@ -15,8 +15,8 @@ from .world import unpack
 from .damage import apply_damage
 from .hex import (any_in_reach, band_gap, barrier_field, door_value, door_worth, engaged, exit_cell, hexes, lashed,
                   leave_if_dead, move_to, potential, potential_at, refresh_fear, relocate)
-from .overcharge import check_bursts, gain_overcharge, support_body
-from .slots import find_usable, pay_talent
+from .overcharge import check_bursts, gain_overcharge, support_roll
+from .slots import find_usable, pay_slot
 from .state import attack_call, beats, is_standing, roll_penalty
 from .talents.areas import area_done, area_next
 from .talents.team import area_switch
@@ -37,21 +37,21 @@ def best_step(i, goal, lo, hi, deep, w):
     terrain = F.row(bf, BF_TERRAIN)
     occ = F.row(bf, BF_OCC)
     c = dyn[i, D_POS]
-    if band_gap(hexes(c, goal, bf), lo, hi) == 0:
+    if band_gap(hexes(c, goal, w), lo, hi) == 0:
         return -1
     rt = bf[BF_LST][LST_BARRIERS] != 0  # a raised barrier stands: walk round it (barrier_field)
     if rt:
-        barrier_field(goal, lo, hi, bf)
-    now = potential_at(c, goal, lo, hi, rt, bf)
+        barrier_field(goal, lo, hi, w)
+    now = potential_at(c, goal, lo, hi, rt, w)
     best = -1
     best_key = 2 * now
     for d in range(6):
         m = nbr[c, d]
         if m >= 0:
             if not G.blocked(terrain, occ, G.BLOCK_MOVE, m):
-                pm = potential_at(m, goal, lo, hi, rt, bf)
+                pm = potential_at(m, goal, lo, hi, rt, w)
                 if terrain[m] & G.DOOR:
-                    dv = door_value(m, goal, lo, hi, bf)
+                    dv = door_value(m, goal, lo, hi, w)
                     if dv < pm:
                         pm = dv  # an Escher Door that leads nearer (L2135)
                 k = 2 * pm
@@ -89,8 +89,8 @@ def reckless(i, step, w):
             return False
     moved = reckless_roll(i, w)
     if moved:
-        move_to(i, step, dyn, bf)
-    leave_if_dead(i, dyn, bf)  # a monster at 0 Resolve is dead (L1892)
+        move_to(i, step, w)
+    leave_if_dead(i, w)  # a monster at 0 Resolve is dead (L1892)
     return moved
 
 
@@ -104,8 +104,8 @@ def reckless_roll(i, w):
     comb, rules, dyn, streams, bf = unpack(w)
     dyn[i, K_RECKLESS] += 1
     total, sixes = exploding_d6(streams[S_CHECK], 2)
-    total += comb[i, C_SUP] - roll_penalty(i, rules, dyn)
-    gain_overcharge(i, comb[i, C_RS], sixes, comb, rules, dyn)
+    total += comb[i, C_SUP] - roll_penalty(i, w)
+    gain_overcharge(i, comb[i, C_RS], sixes, w)
     moved = True
     dmg = 0
     if total <= rules[R_RECKLESS_BANDS]:
@@ -117,7 +117,7 @@ def reckless_roll(i, w):
         d = apply_damage(i, dmg, w)
         dyn[i, K_RECKLESS_DMG] += d
         dyn[i, K_TAKEN] += d
-    check_bursts(i, comb, rules, dyn)
+    check_bursts(i, w)
     return moved
 
 
@@ -132,11 +132,11 @@ def minor_move(i, goal, lo, hi, unlocked, deep, w):
     comb, rules, dyn, streams, bf = unpack(w)
     bound = dyn[i, D_AIL + A_BOUND] != 0
     if not bound:
-        if door_worth(i, goal, lo, hi, dyn, bf):
+        if door_worth(i, goal, lo, hi, w):
             if unlocked:
                 use_door(i, goal, lo, hi, w)
                 return True
-            if not engaged(i, comb, dyn, bf):
+            if not engaged(i, w):
                 use_door(i, goal, lo, hi, w)
                 return True
     step = best_step(i, goal, lo, hi, deep, w)
@@ -147,11 +147,11 @@ def minor_move(i, goal, lo, hi, unlocked, deep, w):
     rough = here & G.ROUGH != 0
     if not rough:
         if (comb[i, C_ALLMASK] >> E_LASHING) & 1 != 0:
-            rough = lashed(i, dyn[i, D_POS], comb, dyn, bf)
+            rough = lashed(i, dyn[i, D_POS], w)
     peril = here & G.PERILOUS != 0
     eng = False
     if not unlocked:
-        eng = engaged(i, comb, dyn, bf)
+        eng = engaged(i, w)
     rash = comb[i, P_RECKLESS] != 0
     if peril:
         rash = True  # Perilous Terrain: leaving takes a Minor action and Reckless Movement (L2146)
@@ -162,7 +162,7 @@ def minor_move(i, goal, lo, hi, unlocked, deep, w):
                 if rough:
                     reckless(i, step, w)
                     return True
-                if engaged(i, comb, dyn, bf):
+                if engaged(i, w):
                     reckless(i, step, w)
                     return True
         return False
@@ -201,10 +201,10 @@ def major_move(i, goal, lo, hi, minor, w):
     """
     comb, rules, dyn, streams, bf = unpack(w)
     bound = dyn[i, D_AIL + A_BOUND] != 0
-    eng = engaged(i, comb, dyn, bf)
+    eng = engaged(i, w)
     if not bound:
         if not eng:
-            if door_worth(i, goal, lo, hi, dyn, bf):
+            if door_worth(i, goal, lo, hi, w):
                 use_door(i, goal, lo, hi, w)  # the Major does what a Minor does
                 return False, False
     step = best_step(i, goal, lo, hi, 1, w)
@@ -215,7 +215,7 @@ def major_move(i, goal, lo, hi, minor, w):
     rough = here & G.ROUGH != 0
     if not rough:
         if (comb[i, C_ALLMASK] >> E_LASHING) & 1 != 0:
-            rough = lashed(i, dyn[i, D_POS], comb, dyn, bf)
+            rough = lashed(i, dyn[i, D_POS], w)
     peril = here & G.PERILOUS != 0
     if bound:
         stuck = rough
@@ -234,7 +234,7 @@ def major_move(i, goal, lo, hi, minor, w):
         # Perilous Terrain (L2146): the Major acts as the Minor action, with Reckless Movement
         reckless(i, step, w)
         return False, False
-        move_to(i, step, dyn, bf)
+        move_to(i, step, w)
         return False, False
     pts = 1
     if eng:
@@ -254,9 +254,10 @@ def major_move(i, goal, lo, hi, minor, w):
 
 
 @kernel
-def place_mine(i, s, comb, rules, dyn, bf):
+def place_mine(i, s, w):
     """Mines (L2059-2066) on the grid: a mine in her hex, when she has a free mine (at most
     ``MAXMINES`` live) and none of hers lies within 1 hex of it."""
+    comb, rules, dyn, streams, bf = unpack(w)
     c = dyn[i, D_POS]
     free = -1
     for k in range(MAXMINES):
@@ -264,11 +265,11 @@ def place_mine(i, s, comb, rules, dyn, bf):
         if m < 0:
             if free < 0:
                 free = k
-        elif hexes(m, c, bf) <= 1:
+        elif hexes(m, c, w) <= 1:
             return False
     if free < 0:
         return False
-    pay_talent(i, s, comb, rules, dyn)
+    pay_slot(i, s, w)
     dyn[i, D_MINE + free] = c
     return True
 
@@ -286,7 +287,7 @@ def stepped(i, w):
 def mines_pending(w):
     """:func:`mines_check` when some combatant has Mines (``C_ALLMASK``) and someone
     may have changed hexes since the last look (``LST_SEEN`` 0: cleared with every
-    ``D_MINE_FROM`` :func:`moved_from` sets and when a fight is placed; set by the look, which
+    ``D_MINE_FROM`` :func:`.hex.moved_from` sets and when a fight is placed; set by the look, which
     clears every ``D_MINE_FROM``; a look with nothing to see changes nothing); inlined at its
     call sites so a check with nothing to do pays a few loads, not a call."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -350,12 +351,12 @@ def mine_sweep(i, p0, w):
             here = dyn[i, D_POS]
             if here < 0:
                 return  # a mine's attack killed her: she left the field
-            d = hexes(m, here, bf)
+            d = hexes(m, here, w)
             if p0 < 0:
                 if d <= 1:
                     detonate(o, k, i, w)
             elif d > 1:
-                if hexes(m, p0, bf) <= 1:
+                if hexes(m, p0, w) <= 1:
                     detonate(o, k, i, w)
 
 
@@ -375,17 +376,17 @@ def detonate(o, k, i, w):
         if j != o:
             if dyn[j, D_DEAD] == 0:
                 if dyn[j, D_POS] >= 0:
-                    if hexes(m, dyn[j, D_POS], bf) <= 1:
+                    if hexes(m, dyn[j, D_POS], w) <= 1:
                         dyn[j, D_AREA_HIT] = 1
     for j in range(n):
-        if not area_next(j, dyn):
+        if not area_next(j, w):
             continue
         if dyn[j, D_DEAD] != 0:
             continue
         p = dyn[j, D_POS]
         if p < 0:
             continue
-        d = hexes(m, p, bf)
+        d = hexes(m, p, w)
         if d > 1:
             continue
         t = area_switch(o, j, w)  # a switcher takes this attack, no other of it
@@ -399,9 +400,9 @@ def detonate(o, k, i, w):
         attack_call(o, t, w)
         dyn[o, D_DMG_ADJ] = 0
         dyn[o, K_MINE_ATTACKS] += 1
-        leave_if_dead(t, dyn, bf)
-    area_done(dyn)
-    refresh_fear(comb, dyn, bf)
+        leave_if_dead(t, w)
+    area_done(w)
+    refresh_fear(w)
 
 
 @kernel
@@ -425,16 +426,16 @@ def use_door(i, goal, lo, hi, w):
             if m == c:
                 continue
             if terrain[m] & G.DOOR != 0:
-                v = potential(m, goal, lo, hi, bf)
+                v = potential(m, goal, lo, hi, w)
                 if v < best:
                     best = v
                     dest = m
-    e = exit_cell(dest, bf)
+    e = exit_cell(dest, w)
     if e >= 0:
         if held(i, e, w):
             return
-        relocate(i, e, dyn, bf)
-        refresh_fear(comb, dyn, bf)
+        relocate(i, e, w)
+        refresh_fear(w)
 
 
 @kernel
@@ -462,31 +463,32 @@ def held(i, step, w):
             continue
         if comb[k, C_SIDE] == side:
             continue
-        if not is_standing(dyn, k):
+        if not is_standing(k, w):
             continue
-        if hexes(step, m, bf) <= 1:
+        if hexes(step, m, w) <= 1:
             continue
-        s = find_usable(k, E_CLOSER, comb, dyn)
+        s = find_usable(k, E_CLOSER, w)
         if s < 0:
             continue
-        if hold_challenge(k, s, i, comb, rules, dyn, streams):
+        if hold_challenge(k, s, i, w):
             return True
     return False
 
 
 @kernel
-def hold_challenge(k, s, i, comb, rules, dyn, streams):
+def hold_challenge(k, s, i, w):
     """``k`` pays its And Your Enemies Closer / Guardian in slot ``s`` and makes the
     Support vs Support challenge against the mover ``i`` (``k`` rolls first; L1453 tie
     rules, the full tie to the mover unless ``full_tie: attacker``). True if ``k`` won
     (the move is stopped, ``K_HELD``)."""
-    pay_talent(k, s, comb, rules, dyn)
+    comb, rules, dyn, streams, bf = unpack(w)
+    pay_slot(k, s, w)
     chk = streams[S_CHECK]
-    k_total, k_six = support_body(k, comb, rules, dyn, chk)
-    i_total, i_six = support_body(i, comb, rules, dyn, chk)
+    k_total, k_six = support_roll(k, w)
+    i_total, i_six = support_roll(i, w)
     won = beats(k_total, k_six, comb[k, C_SUP], i_total, i_six, comb[i, C_SUP], rules[R_FULL_TIE] == 1)
-    check_bursts(k, comb, rules, dyn)
-    check_bursts(i, comb, rules, dyn)
+    check_bursts(k, w)
+    check_bursts(i, w)
     if won:
         dyn[k, K_HELD] += 1
     return won
@@ -500,7 +502,7 @@ def walk_to(i, step, w):
     if (comb[i, C_FOEMASK] >> E_CLOSER) & 1 != 0:
         if held(i, step, w):
             return False
-    move_to(i, step, dyn, bf)
+    move_to(i, step, w)
     return True
 
 
@@ -508,4 +510,4 @@ def walk_to(i, step, w):
 def p_mine(i, s, c, w):
     """PR_MINE: :func:`place_mine`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return 1 if place_mine(i, s, comb, rules, dyn, bf) else 0
+    return 1 if place_mine(i, s, w) else 0

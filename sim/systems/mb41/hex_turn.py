@@ -9,6 +9,8 @@ from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
 from . import field as F
 from . import grid as G
+from .gates import T_AILMENTS
+from .points import first
 from .world import unpack
 from .ailments import removal_roll
 from .bursts import settle, settle_now
@@ -18,17 +20,17 @@ from .hex_areas import barrier_turn
 from .hex_movement import guard_sprint, move_attack, safe_place, shove, slither, sprint, talent_move
 from .hex_moves import best_step, major_move, mines_pending, minor_move, stepped
 from .overcharge import check_bursts
-from .slots import find_usable, has_code, pay_talent, side_has_code, spend_fury
+from .slots import find_usable, has_code, pay_slot, side_has_code, spend_fury
 from .state import _candidate, attack_call, has_ailment, is_standing, other_ally
 from .talents.defence import give_reflector
-from .talents.heal import try_remedy
+
 from .talents.movement import pay_shove
 from .talents.team import bonus_action, defensive_switch, guided_choice
 from .turn import frenzy_removal, major_talent, minor_talent
 
 
 @part
-def attack_setup(i, t, comb, rules, dyn, bf):
+def attack_setup(i, t, w):
     """Before ``i``'s basic attack on ``t`` on the grid: the Fear Auras, the
     damage of the form the distance allows (her ``attack_kind`` when both
     do, ``D_DMG_ADJ``), an interceptor standing by (L1453, L1469;
@@ -36,15 +38,16 @@ def attack_setup(i, t, comb, rules, dyn, bf):
     Minion Explosion (``D_BLAST``, L1987): the attack originates from the
     chosen minion's hex: form, line of interception and Veil's distance from there.
     The caller refreshes the Fear Auras just before (:func:`refresh_fear_w`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     a = dyn[i, D_POS]
     if dyn[i, D_BLAST] != 0:
         a = dyn[dyn[i, D_BLAST] - 1, D_POS]
-        form = reach_from(a, t, dyn[i, D_RANGED_HI], rules, dyn, bf)
+        form = reach_from(a, t, dyn[i, D_RANGED_HI], w)
     else:
-        form = reach(i, t, rules, dyn, bf)
+        form = reach(i, t, w)
     if form == 0:
         if comb[i, C_FORM] == 1:
-            d = hexes(a, dyn[t, D_POS], bf)
+            d = hexes(a, dyn[t, D_POS], w)
             if d >= rules[R_RANGED_RANGE]:
                 if d <= dyn[i, D_RANGED_HI]:
                     form = 1
@@ -54,10 +57,10 @@ def attack_setup(i, t, comb, rules, dyn, bf):
         dyn[i, D_DMG_ADJ] = comb[i, C_RANGED_DMG] - comb[i, C_DMG]
     g = -1
     if comb[t, C_COVER] > 0:
-        g = guard_for(i, a, t, form == 1, comb, dyn, bf)
+        g = guard_for(i, a, t, form == 1, w)
     dyn[t, D_GUARD] = g
     if (comb[t, C_TMASK] >> E_VEIL) & 1 != 0:
-        dyn[i, D_VEIL_D] = hexes(a, dyn[t, D_POS], bf)  # Veil: within 1-2 or not
+        dyn[i, D_VEIL_D] = hexes(a, dyn[t, D_POS], w)  # Veil: within 1-2 or not
     return g
 
 
@@ -69,11 +72,11 @@ def attack_cleanup(i, t, g, w):
     comb, rules, dyn, streams, bf = unpack(w)
     dyn[t, D_GUARD] = -1
     dyn[i, D_DMG_ADJ] = 0
-    leave_if_dead(t, dyn, bf)  # the dead leave the battlefield
+    leave_if_dead(t, w)  # the dead leave the battlefield
     if g >= 0:
-        leave_if_dead(g, dyn, bf)
-    if side_has_code(t, E_SLITHER, comb):
-        if has_code(t, E_SLITHER, comb):
+        leave_if_dead(g, w)
+    if side_has_code(t, E_SLITHER, w):
+        if has_code(t, E_SLITHER, w):
             slither(t, i, w)
     refresh_fear_w(w)
 
@@ -82,12 +85,12 @@ def attack_cleanup(i, t, g, w):
 def grid_attack(i, t, w):
     """``i``'s basic attack on ``t`` with the form the distance allows (her
     ``attack_kind`` when both do), an interceptor standing by (L1453, L1469).
-    The attack is the called :func:`.kernel.attack_call`, not inlined into the
+    The attack is the called :func:`.state.attack_call`, not inlined into the
     grid turn: inlined, the turn's cold compile outgrew the machine's 24 GB."""
     comb, rules, dyn, streams, bf = unpack(w)
     refresh_fear_w(w)
     comb, rules, dyn, streams, bf = unpack(w)
-    g = attack_setup(i, t, comb, rules, dyn, bf)
+    g = attack_setup(i, t, w)
     dealt = attack_call(i, t, w)
     attack_cleanup(i, t, g, w)
     return dealt
@@ -95,16 +98,16 @@ def grid_attack(i, t, w):
 
 @kernel
 def grid_attack_call(i, t, w):
-    """:func:`grid_attack` through :func:`.kernel.attack_call`, for the rare
+    """:func:`grid_attack` through :func:`.state.attack_call`, for the rare
     attack sites (a frenzy's attacks and retaliations) so the turn's inlined
     attack stays the only copy. Like the turn's attack, an ally of ``t`` may
     Sprint off her turn to intercept it first (:func:`guard_sprint`)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    if side_has_code(t, E_SPRINT, comb):
+    if side_has_code(t, E_SPRINT, w):
         guard_sprint(i, t, w)
     refresh_fear_w(w)
     comb, rules, dyn, streams, bf = unpack(w)
-    g = attack_setup(i, t, comb, rules, dyn, bf)
+    g = attack_setup(i, t, w)
     dealt = attack_call(i, t, w)
     attack_cleanup(i, t, g, w)
     return dealt
@@ -123,17 +126,17 @@ def frenzy_step(i, t, goal, lo, hi, w):
         return False
     if dyn[i, D_AIL + A_BOUND] != 0:
         return False
-    if engaged(i, comb, dyn, bf):
+    if engaged(i, w):
         return False
     if F.row(bf, BF_TERRAIN)[dyn[i, D_POS]] & (G.ROUGH | G.PERILOUS) != 0:
         return False
     step = best_step(i, goal, lo, hi, 0, w)
     if step < 0:
         return False
-    if reach_from(step, t, dyn[i, D_RANGED_HI], rules, dyn, bf) < 0:
+    if reach_from(step, t, dyn[i, D_RANGED_HI], w) < 0:
         return False
-    move_to(i, step, dyn, bf)
-    spend_fury(i, 1, dyn)
+    move_to(i, step, w)
+    spend_fury(i, 1, w)
     dyn[i, D_FURY_PAID] = 1
     stepped(i, w)
     return True
@@ -142,23 +145,23 @@ def frenzy_step(i, t, goal, lo, hi, w):
 @kernel
 def frenzy_turn(i, t, w):
     """A Fury frenzy's turn on the grid (L746: "must attack a living target or
-    move towards one"); ``t`` is :func:`.kernel.frenzy_target` (the closest
+    move towards one"); ``t`` is :func:`.targets.frenzy_target` (the closest
     standing combatant, allies included; -1 nobody). Out of her reach: a Minor
     step toward her attack's range of it (melee 1, ranged 2-3 by her
     ``attack_kind``); then the Major attacks it if it is in reach (Defensive
-    Switch, Intercept, the Fury spent per attack, :func:`.kernel.fury_spend`),
+    Switch, Intercept, the Fury spent per attack, :func:`.overcharge.fury_spend`),
     else moves her toward it (Disengage when engaged). Stunned: the Major only
     (L1461). Still out of reach after the Minor: the frenzy's extra point of
     movement (:func:`frenzy_step`). A Minor that took no step goes to a
-    removal roll when she has an ailment (:func:`.kernel.frenzy_removal`,
+    removal roll when she has an ailment (:func:`.turn.frenzy_removal`,
     L1467; e.g. Bound, she cannot step with a Minor). No Major or Minor
     talents of her own; the attack's riders as rule ``fury_talents`` allows
-    (:func:`.kernel.frenzy_can_pay`, A9ii). Mines go off on her steps as
+    (:func:`.slots.frenzy_can_pay`, A9ii). Mines go off on her steps as
     on any move."""
     comb, rules, dyn, streams, bf = unpack(w)
     dyn[i, D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
-    sweep(dyn, bf)
-    refresh_fear(comb, dyn, bf)
+    sweep(w)
+    refresh_fear(w)
     if rules[R_ROUGH_COST] == 0:
         dyn[i, D_PAID] = 0
     if t >= 0:
@@ -170,29 +173,29 @@ def frenzy_turn(i, t, w):
             hi = dyn[i, D_RANGED_HI]
         minor = dyn[i, D_AIL + A_STUN] == 0
         if minor:
-            if reach(i, t, rules, dyn, bf) < 0:
-                if away(i, goal, lo, hi, dyn, bf):
+            if reach(i, t, w) < 0:
+                if away(i, goal, lo, hi, w):
                     if minor_move(i, goal, lo, hi, False, 2, w):
                         minor = False
                         stepped(i, w)
         if minor:
-            if is_standing(dyn, i):
-                if frenzy_removal(i, comb, rules, dyn, streams):
+            if is_standing(i, w):
+                if frenzy_removal(i, w):
                     minor = False
-        if is_standing(dyn, i) and is_standing(dyn, t):
-            if reach(i, t, rules, dyn, bf) < 0:
+        if is_standing(i, w) and is_standing(t, w):
+            if reach(i, t, w) < 0:
                 frenzy_step(i, t, goal, lo, hi, w)
-        if is_standing(dyn, i) and is_standing(dyn, t):
-            if reach(i, t, rules, dyn, bf) >= 0:
-                if side_has_code(t, E_SWITCH, comb):
+        if is_standing(i, w) and is_standing(t, w):
+            if reach(i, t, w) >= 0:
+                if side_has_code(t, E_SWITCH, w):
                     t = defensive_switch(i, t, w)
                 grid_attack_call(i, t, w)
-            elif away(i, goal, lo, hi, dyn, bf):
+            elif away(i, goal, lo, hi, w):
                 major_move(i, goal, lo, hi, minor, w)
                 stepped(i, w)
     dyn[i, D_FURY_PAID] = 0
     mines_pending(w)
-    refresh_fear(comb, dyn, bf)
+    refresh_fear(w)
     if comb[i, C_TMASK] != 0:
         dyn[i, D_TURNS_DONE] += 1
 
@@ -201,9 +204,9 @@ def frenzy_turn(i, t, w):
 def take_turn_grid(i, w):
     """One turn of ``i`` on the battlefield (see the module doc for the order).
 
-    Talents play as in the gridless turn (:func:`.kernel.take_turn`): Remedy
-    instead of the removal roll, a Minor talent (:func:`.kernel.minor_talent`),
-    a Major talent instead of the attack (:func:`.kernel.major_talent`),
+    Talents play as in the gridless turn (:func:`.turn.take_turn`): Remedy
+    instead of the removal roll, a Minor talent (:func:`.turn.minor_talent`),
+    a Major talent instead of the attack (:func:`.turn.major_talent`),
     Guided Strike when the ally has someone in reach, Reflector after a hit,
     Bonus Action. Talents reach their catalog range (``C_TREACH``, rule
     ``talent_ranges``): heals, Remedy, Curse, Steal Action, Wave of Courage,
@@ -221,13 +224,13 @@ def take_turn_grid(i, w):
 def settle_action(i, w):
     """After an action of ``i``'s grid turn (``bursts: play`` with ``burst_timing:
     after_action``, A7b: "after the current action resolves"): what the action left due
-    plays now (:func:`.kernel.settle`: a frenzied girl's retaliation, L758, then the due
+    plays now (:func:`.bursts.settle`: a frenzied girl's retaliation, L758, then the due
     bursts), as between the actions of a gridless turn. Under ``after_turn`` the fight
     loop settles once the turn is over. Returns whether ``i`` still stands."""
     comb, rules, dyn, streams, bf = unpack(w)
-    if settle_now(rules):
+    if settle_now(w):
         settle(w)
-    return is_standing(dyn, i)
+    return is_standing(i, w)
 
 
 @kernel
@@ -304,30 +307,30 @@ def tmask_w(i, w):
 
 @kernel(inline="always")
 def has_code_w(i, code, w):
-    """:func:`.kernel.has_code` of the world ``w``."""
+    """:func:`.slots.has_code` of the world ``w``."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return has_code(i, code, comb)
+    return has_code(i, code, w)
 
 
 @kernel(inline="always")
 def standing_w(i, w):
-    """:func:`.kernel.is_standing` of the world ``w``."""
+    """:func:`.state.is_standing` of the world ``w``."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return is_standing(dyn, i)
+    return is_standing(i, w)
 
 
 @kernel(inline="always")
 def away_w(i, goal, lo, hi, w):
     """:func:`away` of the world ``w``."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return away(i, goal, lo, hi, dyn, bf)
+    return away(i, goal, lo, hi, w)
 
 
 @kernel(inline="always")
 def still_target(i, t, w):
-    """``t`` is still a target ``i`` may attack (:func:`.kernel._candidate`)."""
+    """``t`` is still a target ``i`` may attack (:func:`.state._candidate`)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return _candidate(t, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn)
+    return _candidate(t, comb[i, C_SIDE], comb[i, P_FINISH] != 0, w)
 
 
 @part
@@ -339,7 +342,7 @@ def grid_turn_start(i, w):
     L1725). Returns ``(Major free, Minor free, still standing)``."""
     comb, rules, dyn, streams, bf = unpack(w)
     dyn[i, D_DEF_BONUS] = 0
-    sweep(dyn, bf)
+    sweep(w)
     refresh_fear_w(w)
     comb, rules, dyn, streams, bf = unpack(w)
     if rules[R_ROUGH_COST] == 0:
@@ -348,7 +351,7 @@ def grid_turn_start(i, w):
     minor = True
     if dyn[i, D_AIL + A_STUN] != 0:
         minor = False  # "can take only one action per turn" (L1461)
-    if has_ailment(i, dyn):
+    if has_ailment(i, w):
         major, minor, ok = grid_ailments(i, major, minor, w)
         if not ok:
             return major, minor, False
@@ -369,10 +372,7 @@ def grid_ailments(i, major, minor, w):
     free, Minor free, still standing)``. Called, not inlined: most turns have no ailment."""
     comb, rules, dyn, streams, bf = unpack(w)
     stunned = dyn[i, D_AIL + A_STUN] != 0
-    remedied = False
-    if comb[i, C_TMASK] != 0:
-        remedied = try_remedy(i, i, comb, rules, dyn)
-    if not remedied:
+    if first(T_AILMENTS, i, i, 0, w) == 0:  # Remedy, else the removal roll
         removal_roll(i, w)
     if minor:
         minor = False
@@ -381,7 +381,7 @@ def grid_ailments(i, major, minor, w):
     if stunned:
         if dyn[i, D_AIL + A_STUN] == 0:
             major = True  # "she regains the second action"
-    check_bursts(i, comb, rules, dyn)
+    check_bursts(i, w)
     if not settle_action(i, w):
         return major, minor, False
     return major, minor, True
@@ -427,20 +427,20 @@ def grid_major_talents(i, m, w):
     refresh_fear_w(w)
     if has_code_w(i, E_SAFE_PLACE, w):
         comb, rules, dyn, streams, bf = unpack(w)
-        if safe_place(i, comb, rules, dyn, bf):
+        if safe_place(i, w):
             return 1, i, -1, False
     if major_talent(i, w):  # inlined: its gate is tested here, the hooks called if open
         return major_done(i, m, w)
     if not has_code_w(i, E_GUIDED_STRIKE, w):  # guided_choice's own first test (find_usable)
         return 0, i, -1, False
     comb, rules, dyn, streams, bf = unpack(w)
-    s, g = guided_choice(i, comb, dyn)
+    s, g = guided_choice(i, w)
     if g >= 0:
         tg = pick_w(g, True, w)
         if tg >= 0:
             comb, rules, dyn, streams, bf = unpack(w)
-            pay_talent(i, s, comb, rules, dyn)
-            check_bursts(i, comb, rules, dyn)
+            pay_slot(i, s, w)
+            check_bursts(i, w)
             return 0, g, tg, False
     return 0, i, -1, False
 
@@ -457,7 +457,7 @@ def major_done(i, m, w):
         if has_code_w(i, E_BONUS_ACTION, w):  # bonus_action's own gate, before the scan
             if any_in_reach(i, w):
                 comb, rules, dyn, streams, bf = unpack(w)
-                if bonus_action(i, comb, rules, dyn):
+                if bonus_action(i, w):
                     again = True
     return 1, i, -1, again
 
@@ -472,18 +472,18 @@ def grid_target(i, t0, goal, lo, hi, w):
     mask = comb[i, C_TMASK]
     t = -1
     if comb[i, P_MOVE] == MOVE_PROTECT:
-        if away(i, goal, lo, hi, dyn, bf):  # a bodyguard gets next to her ally first
+        if away(i, goal, lo, hi, w):  # a bodyguard gets next to her ally first
             if best_step(i, goal, lo, hi, 1, w) >= 0:
                 return t
     comb, rules, dyn, streams, bf = unpack(w)
-    if _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
-        if reach(i, t0, rules, dyn, bf) >= 0:
+    if _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, w):
+        if reach(i, t0, w) >= 0:
             t = t0
     if t < 0:
         t = pick_w(i, True, w)
     if (mask >> E_MINION_EXPLOSION) & 1 != 0:
         comb, rules, dyn, streams, bf = unpack(w)
-        t = blast_choice(i, t, t0, comb, rules, dyn, bf)
+        t = blast_choice(i, t, t0, w)
     if t < 0:
         if mask != 0:
             if has_code_w(i, E_MOVE_ATTACK, w):
@@ -503,21 +503,21 @@ def grid_strike(i, m, who, t, w):
         if mask != 0:
             if has_code_w(i, E_SHOVE, w):
                 comb, rules, dyn, streams, bf = unpack(w)
-                sh = pay_shove(i, comb, rules, dyn)
+                sh = pay_shove(i, w)
     comb, rules, dyn, streams, bf = unpack(w)
-    if side_has_code(t, E_SWITCH, comb):
+    if side_has_code(t, E_SWITCH, w):
         t = defensive_switch(who, t, w)
     comb, rules, dyn, streams, bf = unpack(w)
-    if side_has_code(t, E_SPRINT, comb):
+    if side_has_code(t, E_SPRINT, w):
         guard_sprint(who, t, w)
     dealt = grid_attack(who, t, w)
     comb, rules, dyn, streams, bf = unpack(w)
     if dyn[who, D_BLAST] != 0:  # Minion Explosion: the destroyed minion leaves its hex
-        leave_if_dead(dyn[who, D_BLAST] - 1, dyn, bf)
+        leave_if_dead(dyn[who, D_BLAST] - 1, w)
         dyn[who, D_BLAST] = 0
     if sh >= 0:
         if dealt >= 0:
-            shove(i, t, comb[i, C_TP1 + sh], comb, dyn, bf)
+            shove(i, t, comb[i, C_TP1 + sh], w)
     if not standing_w(i, w):
         return False, False
     again = False
@@ -529,7 +529,7 @@ def grid_strike(i, m, who, t, w):
         if (mask >> E_BONUS_ACTION) & 1 != 0:  # bonus_action's own gate, before the scan
             if any_in_reach(i, w):
                 comb, rules, dyn, streams, bf = unpack(w)
-                if bonus_action(i, comb, rules, dyn):
+                if bonus_action(i, w):
                     again = True
     return True, again
 
@@ -561,10 +561,10 @@ def grid_turn_end(i, minor, t0, disengaged, w):
 
 
 @kernel
-def blast_choice(i, t, t0, comb, rules, dyn, bf):
+def blast_choice(i, t, t0, w):
     """Minion Explosion on the grid (L1987-1989, boss ability, Major, its cost):
     "an attack originating from one of its minions' hexes"; that minion is
-    destroyed (:func:`.kernel.minion_explosion`). With the ability usable (uses,
+    destroyed (:func:`.talents.riders.minion_explosion`). With the ability usable (uses,
     pool) the monster explodes a minion whenever a standing minion's hex reaches
     a target with its attack (melee next to it, ranged 2 to ``D_RANGED_HI``: the
     audit leaves the form open, so the distance decides as for any attack):
@@ -574,26 +574,27 @@ def blast_choice(i, t, t0, comb, rules, dyn, bf):
     chosen (``D_BLAST`` = row + 1). Returns the target (``t`` when nothing changes).
     Not in an Ambush Tactics turn: the ambush's bonuses take the attack's special slot
     (as gridless, where the ambush comes before Minion Explosion)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_AMBUSH] != 0:
         return t
-    if find_usable(i, E_MINION_EXPLOSION, comb, dyn) < 0:
+    if find_usable(i, E_MINION_EXPLOSION, w) < 0:
         return t
     if t >= 0:
-        m = blast_minion(i, t, comb, rules, dyn, bf)
+        m = blast_minion(i, t, w)
         if m >= 0:
             dyn[i, D_BLAST] = m + 1
         return t
     side = comb[i, C_SIDE]
     finish = comb[i, P_FINISH] != 0
     if t0 >= 0:
-        if _candidate(t0, side, finish, comb, dyn):
-            m = blast_minion(i, t0, comb, rules, dyn, bf)
+        if _candidate(t0, side, finish, w):
+            m = blast_minion(i, t0, w)
             if m >= 0:
                 dyn[i, D_BLAST] = m + 1
                 return t0
     for j in range(comb.shape[0]):
-        if _candidate(j, side, finish, comb, dyn):
-            m = blast_minion(i, j, comb, rules, dyn, bf)
+        if _candidate(j, side, finish, w):
+            m = blast_minion(i, j, w)
             if m >= 0:
                 dyn[i, D_BLAST] = m + 1
                 return j
@@ -601,14 +602,15 @@ def blast_choice(i, t, t0, comb, rules, dyn, bf):
 
 
 @kernel
-def blast_minion(i, t, comb, rules, dyn, bf):
+def blast_minion(i, t, w):
     """The first listed standing minion of ``i``'s side on the battlefield from
     whose hex ``i``'s attack reaches ``t`` (:func:`reach_from`), or -1."""
+    comb, rules, dyn, streams, bf = unpack(w)
     for m in range(comb.shape[0]):
         if comb[m, C_PDEF] >= 0:
-            if other_ally(i, m, comb, dyn):
+            if other_ally(i, m, w):
                 if dyn[m, D_POS] >= 0:
-                    if reach_from(dyn[m, D_POS], t, dyn[i, D_RANGED_HI], rules, dyn, bf) >= 0:
+                    if reach_from(dyn[m, D_POS], t, dyn[i, D_RANGED_HI], w) >= 0:
                         return m
     return -1
 

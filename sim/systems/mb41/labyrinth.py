@@ -22,9 +22,10 @@ from .talents.team import defensive_switch
 
 
 @kernel(inline="always")
-def exempt(j, mode, comb, bf):
+def exempt(j, mode, w):
     """``j`` is exempt from a labyrinth feature: ``mode`` EXEMPT_OWNER (the
     labyrinth's owner) or EXEMPT_SIDE (the owner's whole side)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if mode == G.EXEMPT_NONE:
         return False
     o = bf[BF_LAB][G.L_OWNER]
@@ -42,8 +43,8 @@ def lab_damage(j, dmg, w):
     d = apply_damage(j, dmg, w)
     dyn[j, K_LAB_DMG] += d
     dyn[j, K_TAKEN] += d
-    check_bursts(j, comb, rules, dyn)
-    leave_if_dead(j, dyn, bf)
+    check_bursts(j, w)
+    leave_if_dead(j, w)
 
 
 @kernel
@@ -66,14 +67,15 @@ def alternating_damage(r, w):
             continue
         if fx[c, G.FX_ALT] != cur:
             continue
-        if exempt(j, lab[G.L_ALT_EXEMPT], comb, bf):
+        if exempt(j, lab[G.L_ALT_EXEMPT], w):
             continue
         lab_damage(j, lab[G.L_ALT_DMG], w)
 
 
 @kernel
-def current_step(j, comb, dyn, bf):
+def current_step(j, w):
     """The hex the Current pushes ``j`` to, -1 if none (blocked, off the field, already there)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     lab = bf[BF_LAB]
     mode = lab[G.L_CUR_MODE]
     nbr = F.nbr_of(bf)
@@ -95,13 +97,13 @@ def current_step(j, comb, dyn, bf):
         goal = dyn[o, D_POS]
         if goal < 0:
             return -1
-    now = hexes(c, goal, bf)
+    now = hexes(c, goal, w)
     best = -1
     for d in range(6):
         m = nbr[c, d]
         if m >= 0:
             if not G.blocked(F.row(bf, BF_TERRAIN), F.row(bf, BF_OCC), G.BLOCK_MOVE, m):
-                dm = hexes(m, goal, bf)
+                dm = hexes(m, goal, w)
                 if dm < now:
                     now = dm
                     best = m
@@ -109,12 +111,13 @@ def current_step(j, comb, dyn, bf):
 
 
 @kernel
-def current(comb, dyn, bf):
+def current(w):
     """Current (L2132-2133): at the end of each round everyone (not dead, not
     exempt) is moved 1 hex in the set direction or toward the set hex (or
     the owner); forced, so rough terrain, Perilous Terrain and enemies do not
     hold her, but obstacles, barriers and people do (one per hex: she stays).
     Those blocked by someone who then moves go in a later pass."""
+    comb, rules, dyn, streams, bf = unpack(w)
     lab = bf[BF_LAB]
     if lab[G.L_CUR_MODE] == G.CUR_OFF:
         return
@@ -126,7 +129,7 @@ def current(comb, dyn, bf):
             done[j] = 1
         elif dyn[j, D_POS] < 0:
             done[j] = 1
-        elif exempt(j, lab[G.L_CUR_EXEMPT], comb, bf):
+        elif exempt(j, lab[G.L_CUR_EXEMPT], w):
             done[j] = 1
     moved = True
     while moved:
@@ -134,9 +137,9 @@ def current(comb, dyn, bf):
         for j in range(n):
             if done[j] != 0:
                 continue
-            m = current_step(j, comb, dyn, bf)
+            m = current_step(j, w)
             if m >= 0:
-                relocate(j, m, dyn, bf)
+                relocate(j, m, w)
                 dyn[j, K_LAB_MOVES] += 1
                 done[j] = 1
                 moved = True
@@ -184,7 +187,7 @@ def pendulum(w):
         who = occ[c]
         if who >= 0:
             if dyn[who, D_DEAD] == 0:
-                if not exempt(who, lab[G.L_PEND_EXEMPT], comb, bf):
+                if not exempt(who, lab[G.L_PEND_EXEMPT], w):
                     count += 1
     if count == 0:
         return
@@ -197,13 +200,13 @@ def pendulum(w):
         who = occ[path[k]]
         if who >= 0:
             if dyn[who, D_DEAD] == 0:
-                if not exempt(who, lab[G.L_PEND_EXEMPT], comb, bf):
+                if not exempt(who, lab[G.L_PEND_EXEMPT], w):
                     if pickk == 0:
                         t = who
                         break
                     pickk -= 1
     o = lab[G.L_OWNER]
-    if side_has_code(t, E_SWITCH, comb):
+    if side_has_code(t, E_SWITCH, w):
         t = defensive_switch(o, t, w)
     att = 0
     if o >= 0:
@@ -220,11 +223,11 @@ def pendulum(w):
     elif dyn[t, D_RES] > 0:
         d_stat = comb[t, C_DEF]
         d_total, d_six = exploding_d6(chk, 2)
-        d_total += d_stat - roll_penalty(t, rules, dyn) + dyn[t, D_DEF_BONUS]
-        gain_overcharge(t, comb[t, C_RD], d_six, comb, rules, dyn)
+        d_total += d_stat - roll_penalty(t, w) + dyn[t, D_DEF_BONUS]
+        gain_overcharge(t, comb[t, C_RD], d_six, w)
     elif rules[R_DOWNED_DEFENCE] == 0:
         d_stat = comb[t, C_TEN]
-        d_total = sum_d6(chk, 2) + d_stat - roll_penalty(t, rules, dyn)
+        d_total = sum_d6(chk, 2) + d_stat - roll_penalty(t, w)
     else:
         d_total = -(1 << 40)
     hit = _hits(passive, rules[R_MINION_TIE], a_total, a_six, att, d_total, d_six, d_stat,
@@ -232,7 +235,7 @@ def pendulum(w):
     if hit:
         lab_damage(t, sum_d6(streams[S_DAMAGE], lab[G.L_PEND_DICE]), w)
     else:
-        check_bursts(t, comb, rules, dyn)
+        check_bursts(t, w)
 
 
 @kernel(inline="always")
@@ -253,12 +256,12 @@ def labyrinth_round(r, w):
     Returns the fight's outcome after it, -1 while it goes on."""
     comb, rules, dyn, streams, bf = unpack(w)
     alternating_damage(r, w)
-    current(comb, dyn, bf)
+    current(w)
     if rules[R_PENDULUM_MOVES] == 0:
         pendulum(w)
     mines_pending(w)  # the Current's moves
-    refresh_fear(comb, dyn, bf)
-    return outcome_now(comb, rules, dyn)
+    refresh_fear(w)
+    return outcome_now(w)
 
 
 @part

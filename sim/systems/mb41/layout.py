@@ -1,6 +1,6 @@
 """The 4.1 / draft engine's declared layout: every column of every kernel array.
 
-This module is the only place a column is declared (``tests/test_mb41_layout.py``
+This module is the only place a column is declared (``tests/test_structure.py``
 checks that no other module assigns a ``C_``, ``P_``, ``D_``, ``K_`` or ``R_``
 constant). The kernels read these constants (``from .layout import *``);
 ``docs/engine.md`` shows the tables.
@@ -13,7 +13,7 @@ Arrays (all int64 unless said; ``n`` combatants, reserve rows included):
   copy rewrites ``C_RES`` (the wound-penalised maximum).
 * ``rules[NR]``: the rule table (``R_*``, one entry per rule option of
   :data:`.rules.RULES`, in its order), then the procedure table (``R_PROC``
-  + a :mod:`.procs` slot: the addresses of the separately compiled
+  + a :mod:`sim.procs` slot: the addresses of the separately compiled
   procedures this scenario uses, filled per process).
 * ``dyn[n, NDYN]``: one row per combatant: her counters first (:data:`COUNTERS`,
   ``K_*``, summed over every trial of a run), then her per-trial state
@@ -83,6 +83,10 @@ STATIC = Section("C", "combatant: stats, talent slots, masks (static)", [
     F("SPAWN_KIND", 1, "0 present from the start; else a reserve row: SPAWN_MINION, SPAWN_HEART, SPAWN_COPY"),
     F("SPAWN_BY", 1, "a reserve row: the combatant whose ability or burst makes it appear"),
     F("FOE_COPIES", 1, "some enemy has Marionette: 1 + rule marionette_decoy (0 none; set by the compiler)"),
+    F("HOOKS", len(hooks.TIMINGS), "per timing point t (column C_HOOKS + t, the order of hooks.TIMINGS): bit k "
+      "set when the k-th hook of t may open for her as its 'a' (her talents, her side's, her enemies'; "
+      "an 'always' hook for everyone), derived from the masks by gates.hook_bits"),
+    F("HOOKS_B", len(hooks.TIMINGS), "... as its 'b' (the other combatant of the point: an attack's target)"),
 ])
 
 POLICY = Section("P", "combatant: policy parameters (static)", [
@@ -240,13 +244,13 @@ STATE = Section("D", "combatant: per-trial state", [
     F("VEIL_UNTIL", 1, "Veil: attacks on her take the penalty while her D_TURNS_DONE is below this", "scene"),
     F("VEIL_D", 1, "grid: hexes between the attacker (this row) and her Veiled target, set by the grid attack", "scene"),
     F("MINE", MAXMINES, "cells of her live mines (-1 none); they outlive her", "scene"),
-    F("MINE_FROM", 1, "grid: her cell + 1 before moves not yet checked against mines (0 none; :func:`.battle_grid.mines_pending`)", "scene"),
+    F("MINE_FROM", 1, "grid: her cell + 1 before moves not yet checked against mines (0 none; :func:`.hex_moves.mines_pending`)", "scene"),
     F("RANGED_HI", 1, "grid: C_RANGED_HI, for :func:`.battle_grid.reach` (which reads no comb); set by scene_state", "scene"),
     F("FURY_PAID", 1, "1: a frenzied girl paid her next attack's Fury with the frenzy's extra point of movement (L758)", "scene"),
     F("ABSENT", 1, "a reserve row (C_SPAWN_KIND) not (yet) in the fight: D_DEAD is set too while absent", "scene"),
     F("APPEARED", 1, "the round (D_ROUND) + 1 in which it appeared (0 not yet)", "scene"),
     F("COPY", 1, "Marionette: her copy's row + 1 while it stands in the fight (0 none)", "scene"),
-    F("PLACE", 1, "her position on the line, 0-based (set by :func:`.positions.place_all`, :func:`appear`)", "episode"),
+    F("PLACE", 1, "her position on the line, 0-based (set by :func:`.positions.place_all`, :func:`.state.appear`)", "episode"),
     F("AMP_HEX_BY", 1, "the draft's Amplify Magic on an enemy: the witch's row + 1 whose Hexes on her it multiplies (0 none)", "scene"),
     F("AMP_HEX", 1, "... and the factor her Hexes' damage is multiplied by (the row's ``hex``: 2, DRAFT L267)", "scene"),
     F("HEX_EXTRA", 1, "the part of D_HEXES that Amplify Magic adds (taken off again when she drops, L269)", "scene"),
@@ -257,10 +261,18 @@ STATE = Section("D", "combatant: per-trial state", [
     F("MOOD", 1, "the draft's Excited (1) or Calm (2) status (Empower, Rouse; 0 none)", "scene"),
     F("MINOR_USED", 1, "1 once her Minor action of this turn is taken (the draft's Second Chance Attack)", "scene"),
     F("AREA_HIT", 1, "grid and positions, during an area attack: 1 a target not yet attacked by it, 2 attacked by it (else 0)", "scene"),
-    F("WOUND_TOP", 1, "wound_model per_hit: the level of her worst wound (0-3; :func:`take_wound`)", "episode"),
-    F("WOUND_LEVELS", 1, "wound_model per_hit: the levels of her wounds added up (A18i a; :func:`take_wound`)", "episode"),
-    F("DUE", 1, "row 0: 1 once a burst or a retaliation is due and not yet settled (:func:`settle`)", "scene"),
-    F("DECLARE", 5, "scratch of the attack she is making: what her talents add before the roll (attack bonus, damage bonus, the slot of Killing Blow or a like special attack, of an ailment attack, of Make an Opening; -1 none), :func:`.kernel.declare_riders`", "turn"),
+    F("WOUND_TOP", 1, "wound_model per_hit: the level of her worst wound (0-3; :func:`.damage.take_wound`)", "episode"),
+    F("WOUND_LEVELS", 1, "wound_model per_hit: the levels of her wounds added up (A18i a; :func:`.damage.take_wound`)", "episode"),
+    F("DUE", 1, "row 0: 1 once a burst or a retaliation is due and not yet settled (:func:`.bursts.settle`)", "scene"),
+    # the attack she is making (set at its DECLARE point, :func:`.attack.attack_bonus`, read by its later points)
+    F("ATK_BONUS", 1, "what her talents add to the attack she is making (DECLARE hooks)", "turn"),
+    F("DMG_BONUS", 1, "what her talents add to its damage on a hit (DECLARE hooks)", "turn"),
+    F("RIDER", 1, "the talent slot whose Major action this attack is (Killing Blow, Ambush Tactics, Minion "
+      "Explosion, Magic Detonation, an ailment attack, Follow Up, Make an Opening; the first that applies, "
+      "L1821), -1 none", "turn"),
+    F("HIT_DICE", 1, "d6 that rider adds to the damage of a hit (Killing Blow: P1)", "turn"),
+    F("HIT_PLUS", 1, "flat damage it adds on a hit (Killing Blow: P2)", "turn"),
+    F("DRAIN", 1, "the Drain Life slot that halved her hit being dealt (it heals her for what it dealt), -1 none", "scene"),
 ])
 
 PARTY = Section("PE", "per girl of an episode's party: counters at the end of the episode", [
@@ -428,12 +440,24 @@ PROCS = Section("PR", "procedure slots (``rules[PR_*]``: addresses, :mod:`.regis
     F("MISSING", 1, "a procedure this scenario was not expected to need (counts K_MISSING)"),
 ] + [
     # the talents' hooks, per timing point, in the order they are tried (:mod:`.hooks`)
-    F(_t, len(hooks.at(_t)), "hooks at " + _t + ": " + ", ".join(_h.name for _h in hooks.at(_t)))
+    F(_t, hooks.ROOM, f"hooks at {_t} ({hooks.BY_NAME[_t].combine}; {hooks.BY_NAME[_t].args}): "
+      + hooks.BY_NAME[_t].doc)
     for _t in hooks.TIMINGS
 ])
 NPR = stack(PROCS)
 for _f, _c in zip(PROCS.fields, PROCS.offsets().values()):
     globals()[f"PR_{_f.name}"] = R_SIZE + _c  # the slots follow the rule options in ``rules``
-NR = R_SIZE + NPR
-SECTIONS = SECTIONS + (PROCS,)
+#: the armed state of each hook slot (after the procedure table in ``rules``; :func:`.gates.armed_table`)
+ARMED = Section("ARM", "per hook slot: its armed state (``rules[ARM_<TIMING> + k]``, :func:`.gates.armed_code`)", [
+    F(_t, hooks.ROOM, "armed states of the hooks at " + _t) for _t in hooks.TIMINGS
+])
+NARM = stack(ARMED)
+for _f, _c in zip(ARMED.fields, ARMED.offsets().values()):
+    globals()[f"ARM_{_f.name}"] = R_SIZE + NPR + _c
+#: the first hook slot and armed entry of timing point 0; timing point t's are ``ROOM * t`` further
+PR_HOOKS = globals()[f"PR_{hooks.TIMINGS[0]}"]
+ARM_HOOKS = globals()[f"ARM_{hooks.TIMINGS[0]}"]
+HOOK_ROOM = hooks.ROOM
+NR = R_SIZE + NPR + NARM
+SECTIONS = SECTIONS + (PROCS, ARMED)
 __all__ = sorted(k for k, v in list(globals().items()) if k.isupper() and isinstance(v, (int, tuple)))

@@ -13,17 +13,20 @@ from sim.dice import exploding_d6
 
 from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
+from .gates import T_GAIN
+from .points import chain_own
 from .world import unpack
-from .slots import dampen_overcharge, spend_fury
+from .slots import spend_fury
 from .state import roll_penalty
 
 
 @kernel(inline="always")
-def gain_overcharge(i, stat, amount, comb, rules, dyn):
+def gain_overcharge(i, stat, amount, w):
     """Sixes on a magical check: +1 per six for a girl (L149); a monster loses
     ``monster_six_cost`` per six from its pool, not below 0 (L1892); a witch's
     pool gains them up to her cap (L2216; counted in ``K_OC_GAIN``). Marionette's copy
     defends 'as usual' (L1834): its sixes are the girl's overcharge (and her burst check)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if amount <= 0:
         return
     copy = comb[i, C_SPAWN_KIND] == SPAWN_COPY
@@ -44,22 +47,22 @@ def gain_overcharge(i, stat, amount, comb, rules, dyn):
         dyn[i, D_POOL] -= spend
         dyn[i, K_POOL_SPENT] += spend
     elif dyn[i, D_FRENZY] == 0:  # a frenzied girl gains no overcharge (L752)
-        if comb[i, C_SIDEMASK2] != 0:
-            amount = dampen_overcharge(i, stat, amount, comb, rules, dyn)
+        amount = chain_own(T_GAIN, i, stat, amount, w)  # Dampen Overcharge on her side
         dyn[i, D_OC + stat] += amount
         dyn[i, K_OC_GAIN + stat] += amount
         if copy:
-            check_bursts(i, comb, rules, dyn)
+            check_bursts(i, w)
 
 
 @kernel(inline="always")
-def check_bursts(i, comb, rules, dyn):
+def check_bursts(i, w):
     """Count a burst for every stat of girl ``i`` at or above ``burst_at`` (L161).
 
     A burst "happens as soon as the counter hits 13": once per crossing. With
     ``burst_resets`` the counter returns to 0 (L151); without it the counter
     stays and ``D_BURSTED`` keeps the same crossing from counting again.
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     if comb[i, C_MONSTER] != 0:
         return
     at = rules[R_BURST_AT]
@@ -68,16 +71,17 @@ def check_bursts(i, comb, rules, dyn):
             if dyn[i, D_OC + 2] < at:
                 return
     if rules[R_BURSTS] != BURSTS_COUNT:
-        mark_bursts(i, rules, dyn)
+        mark_bursts(i, w)
         return
-    count_bursts(i, comb, rules, dyn)
+    count_bursts(i, w)
 
 
 @kernel
-def count_bursts(i, comb, rules, dyn):
+def count_bursts(i, w):
     """``bursts: count``: count a burst per stat at or above ``burst_at`` and
     reset the counter (``burst_resets``); the duel fast path uses this in
     either mode and replays the trials where it counted one (:mod:`.fast`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     for s in range(3):
         if dyn[i, D_OC + s] >= rules[R_BURST_AT]:
             if rules[R_BURST_RESETS] != 0:
@@ -91,11 +95,12 @@ def count_bursts(i, comb, rules, dyn):
 
 
 @kernel
-def mark_bursts(i, rules, dyn):
+def mark_bursts(i, w):
     """``bursts: play``: a counter at or above ``burst_at`` makes a burst due
-    (counted now, played by :func:`settle` after the action, A7b). A frenzied
+    (counted now, played by :func:`.bursts.settle` after the action, A7b). A frenzied
     girl's Fury counter is her frenzy's pool, not a new burst; a lost girl
     bursts no more."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_LOST] != 0:
         return
     for s in range(3):
@@ -111,13 +116,14 @@ def mark_bursts(i, rules, dyn):
 
 
 @kernel
-def fury_spend(i, hit, rules, dyn):
+def fury_spend(i, hit, w):
     """What a frenzied girl must spend on each attack (L754-758, A9iii):
     ``fury_spend`` damage: 2 for +1d6 on a hit when she has 2, else 1 for a
     hex of movement; movement: 1. Nothing when she already paid for this
     attack with the frenzy's extra point of movement toward her target
-    (``D_FURY_PAID``, :func:`.battle_grid.frenzy_step`). Returns the extra
+    (``D_FURY_PAID``, :func:`.hex_turn.frenzy_step`). Returns the extra
     damage dice."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_FURY_PAID] != 0:
         dyn[i, D_FURY_PAID] = 0
         return 0
@@ -127,28 +133,21 @@ def fury_spend(i, hit, rules, dyn):
     if rules[R_FURY_SPEND] == 0:
         if hit:
             if oc >= 2:
-                spend_fury(i, 2, dyn)
+                spend_fury(i, 2, w)
                 return 1
-    spend_fury(i, 1, dyn)
+    spend_fury(i, 1, w)
     return 0
 
 
 @kernel
 def support_roll(i, w):
-    """:func:`support_body` on the check stream, called with the world ``w`` (two words
-    of arguments where the arrays take 33)."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    return support_body(i, comb, rules, dyn, streams[S_CHECK])
-
-
-@part
-def support_body(i, comb, rules, dyn, chk):
     """2d6! + Support for a Support vs Support challenge (L1453 tie rules
     apply); its sixes give Support overcharge (a monster pays them).
     Returns ``(total, sixes)``."""
-    total, sixes = exploding_d6(chk, 2)
-    total += comb[i, C_SUP] - roll_penalty(i, rules, dyn)
-    gain_overcharge(i, comb[i, C_RS], sixes, comb, rules, dyn)
+    comb, rules, dyn, streams, bf = unpack(w)
+    total, sixes = exploding_d6(streams[S_CHECK], 2)
+    total += comb[i, C_SUP] - roll_penalty(i, w)
+    gain_overcharge(i, comb[i, C_RS], sixes, w)
     return total, sixes
 
 
@@ -167,8 +166,9 @@ def flair_tier(oc, burst, rules):
 
 
 @kernel
-def count_tiers(j, oc0, oc1, oc2, comb, rules, dyn):
+def count_tiers(j, oc0, oc1, oc2, w):
     """Count girl ``j``'s highest tier per stat, her counters being ``oc0..oc2``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if comb[j, C_MONSTER] != 0:
         return
     dyn[j, K_TIER + flair_tier(oc0, dyn[j, D_BURST_TRIAL], rules)] += 1

@@ -1,7 +1,6 @@
 """Magical Burst 4.1 AI policies: a name plus parameters, compiled to numbers.
 
-A policy is a row of the kernel's ``pol`` array (columns ``P_*`` in
-:mod:`.kernel`): targeting rule, boost mode, boost margin, overcharge cap and
+A policy is the ``P_*`` columns of a combatant's row of ``comb`` (:mod:`.layout`): targeting rule, boost mode, boost margin, overcharge cap and
 whether downed girls are finished off. Presets are starting points; every
 parameter can be overridden per combatant in YAML.
 
@@ -42,7 +41,7 @@ Life Bomb is placed below ``heal_below``; Implode targets an enemy with a
 higher Attack than hers.
 Killing Blow and Binding/Debilitating Attack are used whenever they apply;
 Want it Hard, Want it Now re-rolls the first miss it can pay for.
-On the hex grid (``grid: hex``, see :mod:`.battle_grid`):
+On the hex grid (``grid: hex``, see :mod:`.hex`):
 ``movement``: ``auto`` (the default: ``close-in`` for a melee ``attack_kind``,
 ``keep-range`` for a ranged one), ``close-in`` (move next to the target),
 ``keep-range`` (move to 2-3 hexes of it), ``hold`` (never move),

@@ -1,6 +1,6 @@
 """The draft's Battlefield map of positions (seed 001, DRAFT L474-510), played
-by the gridless turn (:func:`.kernel.take_turn`) when the rule ``positions``
-is above 0 (``mb-draft`` scenarios; the hex grid is 4.1's, :mod:`.battle_grid`).
+by the gridless turn (:func:`.turn.take_turn`) when the rule ``positions``
+is above 0 (``mb-draft`` scenarios; the hex grid is 4.1's, :mod:`.hex`).
 
 What the draft states:
 
@@ -19,9 +19,9 @@ What the draft states:
   without Disengage: 2d6! + Support, 17+ she moves, 14-16 she moves and
   takes 2 damage, 13 or less she stays (L508-510; the draft's defaults of
   ``reckless_bands`` [13, 16] and ``reckless_damage`` [0, 2]; the dice are
-  :func:`.battle_grid.reckless_roll`, shared with the hex grid);
+  :func:`.hex_moves.reckless_roll`, shared with the hex grid);
 * Cover (free, DRAFT L490-492): someone in the same position as the target
-  may take the hit for her (the engine's Intercept, :func:`.battle_grid.intercept`:
+  may take the hit for her (the engine's Intercept, :func:`.damage.intercept`:
   after the hit, A26a, with the draft's ``intercept_bands`` [13, 16]; the
   draft has the coverer step in before the defence roll).
 
@@ -64,50 +64,50 @@ the last position).
 Talents on positions (each a scripted test in
 ``tests/test_mbdraft_position_talents.py``):
 
-* Sprint (:func:`sprint`): a free position at the start of her turn, once
+* Sprint (:func:`.positions_turn.sprint`): a free position at the start of her turn, once
   per round, when a plain Movement would do; Speed Burst the same, for 2
   Support overcharge, with no limit a round; off her turn Speed Burst
-  (:func:`cover_sprint`) steps into an attacked ally's position to Cover her;
-* Bypass / Swift and Teleport (:func:`talent_move`): her Minor when a plain
+  (:func:`.positions_turn.cover_sprint`) steps into an attacked ally's position to Cover her;
+* Bypass / Swift and Teleport (:func:`.positions_turn.talent_move`): her Minor when a plain
   Movement would not (2+ positions out of her band, engaged, short of
   leaving a rough position); Bypass ignores enemies and rough terrain,
   Teleport goes to the nearest position in her band and is not movement;
-* Dash Strike / Pounce (:func:`dash`): one position into reach, then the
+* Dash Strike / Pounce (:func:`.positions_turn.dash`): one position into reach, then the
   attack, as her Major;
-* Get Over Here / Repel (:func:`shove`): a hit moves the target 1 position;
+* Get Over Here / Repel (:func:`.positions_turn.shove`): a hit moves the target 1 position;
 * Guardian (:func:`held`, the 4.1 And Your Enemies Closer mechanic): every
   move out of the Guardian's position but Teleport and forced moves;
-* Defensive Switch (:func:`.kernel.defensive_switch`): an ally up to
+* Defensive Switch (:func:`.talents.team.defensive_switch`): an ally up to
   ``range_positions`` (3) away swaps positions with the target;
-* Blast Strike / Burst Attack / Gravity Wave (:func:`area_position`): every
+* Blast Strike / Burst Attack / Gravity Wave (:func:`.positions_turn.area_position`): every
   target in one position in reach;
-* Safe Place (:func:`safe_place`): an engaged, hurt ally to her position;
-* Get Back (:func:`get_back`): an engaged, hurt ally within 0-2 positions
+* Safe Place (:func:`.positions_turn.safe_place`): an engaged, hurt ally to her position;
+* Get Back (:func:`.positions_turn.get_back`): an engaged, hurt ally within 0-2 positions
   to Position 1 (rule ``get_back_to``), her Minor;
-* Let's Move (:func:`lets_move`): her Movement and a step for an ally who
+* Let's Move (:func:`.positions_turn.lets_move`): her Movement and a step for an ally who
   wants one;
 * Aura of Strength hits every standing enemy in her position;
 * Marionette (:func:`copy_place`): her copy appears within 0-3 positions
   (rule ``marionette_place``) and her attacks may start from it
   (:func:`reach`; she does not move while it reaches her target);
 * the draft's Link: both linked enemies within 0-2 positions of her;
-* Rough Going (:func:`rough_going`): the position of the nearest enemy
+* Rough Going (:func:`.positions_turn.rough_going`): the position of the nearest enemy
   within 0-2 turns rough for the scene (:func:`is_rough`);
 * Courage Aura helps only the allies in her position, a monster's Fear
   Aura hurts only the enemies in its position (:func:`refresh_auras`);
 * Heal, Healing Magic, Remedy, Reflector, Rouse reach 0-2 positions,
-  Healing Wave 0-1 (:func:`.kernel.within`, the row's ``range_positions``).
+  Healing Wave 0-1 (:func:`.slots.within`, the row's ``range_positions``).
 
 Curse, Hex and the other talents on the policy's target pick it among the
 enemies within their ``range_positions`` (:func:`pick_within`).
 
 A Fury frenzy (4.1 L746-758) moves toward and attacks the closest standing
-combatant by position, allies included (:func:`frenzy_turn`); her
+combatant by position, allies included (:func:`.positions_turn.frenzy_turn`); her
 retaliation needs the attacker within reach.
 
 The 4.1 monsters' screams (Deafening Scream, Blood Rain) reach by position:
 a circle within the row's range, a line of positions from hers on one side
-(:func:`.kernel.scream_direction`, :func:`on_side`). Not on positions yet (these still act as gridless):
+(:func:`.talents.afflictions.scream_direction`, :func:`on_side`). Not on positions yet (these still act as gridless):
 Speed Burst for a movement talent, and Create Barrier (listed as not simulated in
 ``sim catalog mb-draft``).
 """
@@ -123,7 +123,7 @@ from .damage import may_guard
 from .hex import band_gap, protectee
 from .hex_moves import hold_challenge, reckless_roll
 from .overcharge import check_bursts
-from .slots import can_pay, find_usable, has_code, pay_talent, side_has_code, spend_fury
+from .slots import can_pay, find_usable, has_code, pay_slot, side_has_code, spend_fury
 from .state import _candidate, is_standing
 from .talents.areas import area_done, area_next
 from .talents.movement import off_turn_sprint, pay_sprint
@@ -134,8 +134,9 @@ from . import state as ST
 
 
 @kernel(inline="always")
-def apart(a, b, dyn):
+def apart(a, b, w):
     """Positions between combatants ``a`` and ``b``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     d = dyn[a, D_PLACE] - dyn[b, D_PLACE]
     if d < 0:
         return -d
@@ -143,9 +144,10 @@ def apart(a, b, dyn):
 
 
 @kernel
-def place_all(comb, dyn):
+def place_all(w):
     """Start of a fight: everyone present to her starting position
     (``P_PLACE``); rows absent at the start get theirs when they appear."""
+    comb, rules, dyn, streams, bf = unpack(w)
     for i in range(comb.shape[0]):
         if dyn[i, D_ABSENT] != 0:
             dyn[i, D_PLACE] = -1
@@ -155,9 +157,10 @@ def place_all(comb, dyn):
 
 
 @kernel
-def form_at(i, d, comb, rules):
+def form_at(i, d, w):
     """The basic attack ``i`` makes at ``d`` positions: 0 melee, 1 ranged, -1 none
     (her attack_kind when both reach; ``position_forms: kind``: only it)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     melee = d >= rules[R_MELEE_POSITIONS] and d <= rules[R_MELEE_POSITIONS + 1]
     ranged = d >= rules[R_RANGED_POSITIONS] and d <= rules[R_RANGED_POSITIONS + 1]
     pref = comb[i, C_FORM]
@@ -175,23 +178,25 @@ def form_at(i, d, comb, rules):
 
 
 @kernel
-def reach(i, t, comb, rules, dyn):
+def reach(i, t, w):
     """The form ``i`` attacks ``t`` with from where they stand (-1: out of reach).
     Marionette (DRAFT L317): her attacks may originate from her copy's
     position when hers reaches nothing."""
-    f = form_at(i, apart(i, t, dyn), comb, rules)
+    comb, rules, dyn, streams, bf = unpack(w)
+    f = form_at(i, apart(i, t, w), w)
     if f < 0:
         if dyn[i, D_COPY] != 0:
-            return form_at(i, apart(dyn[i, D_COPY] - 1, t, dyn), comb, rules)
+            return form_at(i, apart(dyn[i, D_COPY] - 1, t, w), w)
     return f
 
 
 @kernel
-def copy_place(i, s, comb, rules, dyn):
+def copy_place(i, s, w):
     """Where Marionette's copy appears (DRAFT L313-317: within 0-3 positions,
     the slot's ``range_positions``): under ``marionette_place: enemy`` the
     position in that band nearest to the nearest standing enemy (ties to the
     one nearest her), under ``self`` her own position."""
+    comb, rules, dyn, streams, bf = unpack(w)
     me = dyn[i, D_PLACE]
     if rules[R_MARIONETTE_PLACE] != 0:
         return me
@@ -199,9 +204,9 @@ def copy_place(i, s, comb, rules, dyn):
     gd = 1 << 30
     for e in range(comb.shape[0]):
         if comb[e, C_SIDE] != comb[i, C_SIDE]:
-            if is_standing(dyn, e):
+            if is_standing(e, w):
                 if dyn[e, D_PLACE] >= 0:
-                    d = apart(i, e, dyn)
+                    d = apart(i, e, w)
                     if d < gd:
                         gd = d
                         goal = dyn[e, D_PLACE]
@@ -225,10 +230,11 @@ def copy_place(i, s, comb, rules, dyn):
 
 
 @kernel(inline="always")
-def is_rough(p, rules, dyn):
+def is_rough(p, w):
     """Position ``p`` (0-based) has Rough Terrain: rule ``rough_positions``
     (1-based), or Rough Going made it rough this scene (bit ``p`` of
     ``dyn[0, D_ROUGH_PLACES]``)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if (dyn[0, D_ROUGH_PLACES] >> p) & 1 != 0:
         return True
     for k in range(4):
@@ -238,9 +244,10 @@ def is_rough(p, rules, dyn):
 
 
 @kernel
-def engaged(i, comb, rules, dyn):
+def engaged(i, w):
     """An enemy in her position keeps her from leaving with Movement (DRAFT L498):
     standing enemies, and downed ones too under ``engage_downed``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     p = dyn[i, D_PLACE]
     side = comb[i, C_SIDE]
     downed = rules[R_ENGAGE_DOWNED] != 0
@@ -259,20 +266,22 @@ def engaged(i, comb, rules, dyn):
 
 
 @kernel
-def pick(i, in_reach, comb, rules, dyn, st_policy):
+def pick(i, in_reach, w):
     """The enemy ``i``'s targeting policy picks (``in_reach``: only among
     those a basic attack reaches now), -1 if none. Candidates as gridless
-    (:func:`.kernel._candidate`); focus-weakest: lowest Resolve;
+    (:func:`.state._candidate`); focus-weakest: lowest Resolve;
     strongest-threat: highest Attack, then lowest Resolve; nearest: fewest
     positions, then lowest Resolve; ties to the first listed; random-target:
     uniform (policy stream)."""
-    return pick_within(i, in_reach, -1, comb, rules, dyn, st_policy)
+    comb, rules, dyn, streams, bf = unpack(w)
+    return pick_within(i, in_reach, -1, w)
 
 
 @kernel
-def pick_within(i, in_reach, hi, comb, rules, dyn, st_policy):
+def pick_within(i, in_reach, hi, w):
     """:func:`pick` among the enemies at most ``hi`` positions from ``i``
     (-1: all), for a talent with a range (the draft's Curse, Hex: 0-2)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     n = comb.shape[0]
     side = comb[i, C_SIDE]
     finish = comb[i, P_FINISH] != 0
@@ -283,40 +292,40 @@ def pick_within(i, in_reach, hi, comb, rules, dyn, st_policy):
     best_d = 1 << 60
     count = 0
     for j in range(n):
-        if not _candidate(j, side, finish, comb, dyn):
+        if not _candidate(j, side, finish, w):
             continue
         if in_reach:
-            if reach(i, j, comb, rules, dyn) < 0:
+            if reach(i, j, w) < 0:
                 continue
-        if hi >= 0 and apart(i, j, dyn) > hi:
+        if hi >= 0 and apart(i, j, w) > hi:
             continue
         count += 1
-        res = target_res(i, j, comb, dyn)  # Marionette's copy passes for her
+        res = target_res(i, j, w)  # Marionette's copy passes for her
         better = res < best_res
         if mode == TARGET_STRONGEST:
             if comb[j, C_ATT] != best_att:
                 better = comb[j, C_ATT] > best_att
         elif mode == TARGET_NEAREST:
-            d = apart(i, j, dyn)
+            d = apart(i, j, w)
             if d != best_d:
                 better = d < best_d
         if better:
             best_res = res
             best_att = comb[j, C_ATT]
-            best_d = apart(i, j, dyn)
+            best_d = apart(i, j, w)
             best = j
     if count == 0:
         return best
     if mode != TARGET_RANDOM:
         return best
-    k = randbelow(st_policy, count)
+    k = randbelow(streams[S_POLICY], count)
     for j in range(n):
-        if not _candidate(j, side, finish, comb, dyn):
+        if not _candidate(j, side, finish, w):
             continue
         if in_reach:
-            if reach(i, j, comb, rules, dyn) < 0:
+            if reach(i, j, w) < 0:
                 continue
-        if hi >= 0 and apart(i, j, dyn) > hi:
+        if hi >= 0 and apart(i, j, w) > hi:
             continue
         if k == 0:
             return j
@@ -325,14 +334,15 @@ def pick_within(i, in_reach, hi, comb, rules, dyn, st_policy):
 
 
 @kernel
-def goal_of(i, t, comb, rules, dyn):
+def goal_of(i, t, w):
     """Whom ``i`` moves relative to and the band of distances she wants:
     ``(who, lo, hi)``; who -1 = she stays."""
+    comb, rules, dyn, streams, bf = unpack(w)
     mode = comb[i, P_MOVE]
     if mode == MOVE_HOLD:
         return -1, 0, 0
     if mode == MOVE_PROTECT:
-        a = protectee(i, comb, dyn)
+        a = protectee(i, w)
         if a >= 0:
             return a, 0, 0
         mode = MOVE_CLOSE if comb[i, C_FORM] == 0 else MOVE_KEEP
@@ -344,10 +354,11 @@ def goal_of(i, t, comb, rules, dyn):
 
 
 @kernel
-def step_to(i, who, lo, hi, comb, rules, dyn):
+def step_to(i, who, lo, hi, w):
     """The neighbouring position that brings ``i`` nearer to being ``lo..hi``
     positions from ``who`` (ties toward her side's end), -1 when none does
     or she is already in that band."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if who < 0:
         return -1
     p = dyn[i, D_PLACE]
@@ -374,15 +385,17 @@ def step_to(i, who, lo, hi, comb, rules, dyn):
 
 
 @kernel(inline="always")
-def away(i, who, lo, hi, dyn):
+def away(i, who, lo, hi, w):
     """She has someone to move relative to and is outside her band of distances."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if who < 0:
         return False
-    return band_gap(apart(i, who, dyn), lo, hi) > 0
+    return band_gap(apart(i, who, w), lo, hi) > 0
 
 
 @kernel(inline="always")
-def move_to(i, p, dyn):
+def move_to(i, p, w):
+    comb, rules, dyn, streams, bf = unpack(w)
     dyn[i, D_PLACE] = p
     dyn[i, D_PAID] = 0
     dyn[i, K_PLACES] += 1
@@ -393,7 +406,7 @@ def reckless(i, p, w):
     """Reckless Movement (DRAFT L510) to position ``p``; returns whether she moved."""
     comb, rules, dyn, streams, bf = unpack(w)
     if reckless_roll(i, w):
-        move_to(i, p, dyn)
+        move_to(i, p, w)
         return True
     return False
 
@@ -404,19 +417,19 @@ def minor_move(i, who, lo, hi, w):
     True if the Minor was spent (a move, a Reckless Movement, or a payment
     toward leaving rough terrain under ``rough_cost: split``)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    p = step_to(i, who, lo, hi, comb, rules, dyn)
+    p = step_to(i, who, lo, hi, w)
     if p < 0:
         return False
     if dyn[i, D_AIL + A_BOUND] != 0:
         return False  # Bound: movement requires a Major action (4.1 L1463)
     rash = comb[i, P_RECKLESS] != 0
-    eng = engaged(i, comb, rules, dyn)
+    eng = engaged(i, w)
     short = False
-    if is_rough(dyn[i, D_PLACE], rules, dyn):
+    if is_rough(dyn[i, D_PLACE], w):
         short = dyn[i, D_PAID] + 1 < 2
     if eng or short:
         if rash:
-            if not held(i, comb, rules, dyn, streams):
+            if not held(i, w):
                 reckless(i, p, w)
             return True
         if not eng:
@@ -424,8 +437,8 @@ def minor_move(i, who, lo, hi, w):
                 dyn[i, D_PAID] += 1
                 return True
         return False
-    if not held(i, comb, rules, dyn, streams):
-        move_to(i, p, dyn)
+    if not held(i, w):
+        move_to(i, p, w)
     return True
 
 
@@ -438,19 +451,19 @@ def major_move(i, who, lo, hi, minor, w):
     Reckless Movement (policy ``reckless``) out of rough terrain or an
     enemy's position. Returns whether the Minor was spent too."""
     comb, rules, dyn, streams, bf = unpack(w)
-    p = step_to(i, who, lo, hi, comb, rules, dyn)
+    p = step_to(i, who, lo, hi, w)
     if p < 0:
         return False
-    eng = engaged(i, comb, rules, dyn)
-    rough = is_rough(dyn[i, D_PLACE], rules, dyn)
+    eng = engaged(i, w)
+    rough = is_rough(dyn[i, D_PLACE], w)
     if dyn[i, D_AIL + A_BOUND] != 0:
         if eng or rough:
             if comb[i, P_RECKLESS] != 0:
-                if not held(i, comb, rules, dyn, streams):
+                if not held(i, w):
                     reckless(i, p, w)
             return False
-        if not held(i, comb, rules, dyn, streams):
-            move_to(i, p, dyn)
+        if not held(i, w):
+            move_to(i, p, w)
         return False
     pts = 1
     if eng:
@@ -460,26 +473,27 @@ def major_move(i, who, lo, hi, minor, w):
     need = 2 if rough else 1
     paid = dyn[i, D_PAID] + pts
     if paid >= need:
-        if not held(i, comb, rules, dyn, streams):
-            move_to(i, p, dyn)
+        if not held(i, w):
+            move_to(i, p, w)
         return False
     if minor:
         if paid + 1 >= need:
-            if not held(i, comb, rules, dyn, streams):
-                move_to(i, p, dyn)
+            if not held(i, w):
+                move_to(i, p, w)
             return True
     dyn[i, D_PAID] = paid
     return False
 
 
 @kernel
-def ready(i, t, comb, rules, dyn):
+def ready(i, t, w):
     """Before ``i``'s basic attack on ``t``: the damage of the form the
     distance allows (``D_DMG_ADJ``, as on the hex grid) and who may Cover
     ``t`` (``D_GUARD``: a standing ally of ``t`` in her position whose
     intercept policy is willing, the highest Defence, then the first listed;
     not minions, who never roll Defence)."""
-    form = reach(i, t, comb, rules, dyn)
+    comb, rules, dyn, streams, bf = unpack(w)
+    form = reach(i, t, w)
     if form == 0:
         dyn[i, D_DMG_ADJ] = comb[i, C_MELEE_DMG] - comb[i, C_DMG]
     else:
@@ -489,7 +503,7 @@ def ready(i, t, comb, rules, dyn):
         for j in range(comb.shape[0]):
             if j == i:
                 continue  # a frenzied girl attacking an ally does not Cover against herself
-            if not may_guard(j, t, g, comb, dyn):
+            if not may_guard(j, t, g, w):
                 continue
             if dyn[j, D_PLACE] != dyn[t, D_PLACE]:
                 continue
@@ -498,26 +512,28 @@ def ready(i, t, comb, rules, dyn):
 
 
 @kernel(inline="always")
-def done(i, t, dyn):
+def done(i, t, w):
     """After the attack: back to the gridless state."""
+    comb, rules, dyn, streams, bf = unpack(w)
     dyn[i, D_DMG_ADJ] = 0
     dyn[t, D_GUARD] = -1
 
 
 @kernel
-def any_in_reach(i, comb, rules, dyn):
+def any_in_reach(i, w):
     """Some enemy ``i`` may target is within reach of a basic attack (Bonus Action)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     side = comb[i, C_SIDE]
     finish = comb[i, P_FINISH] != 0
     for j in range(comb.shape[0]):
-        if _candidate(j, side, finish, comb, dyn):
-            if reach(i, j, comb, rules, dyn) >= 0:
+        if _candidate(j, side, finish, w):
+            if reach(i, j, w) >= 0:
                 return True
     return False
 
 
 @kernel
-def held(i, comb, rules, dyn, streams):
+def held(i, w):
     """Guardian (DRAFT L79-83, free, 1 Defense overcharge; the 4.1 And Your
     Enemies Closer mechanic ``enemies_closer``): ``i`` attempts to move out of
     her position; each standing enemy in that position holding the talent
@@ -526,6 +542,7 @@ def held(i, comb, rules, dyn, streams):
     ``full_tie: attacker``); a win keeps her there, and the action used for
     the attempt is spent (as 4.1 L1524). Teleport is not movement (DRAFT L73)
     and forced moves are not hers: neither calls this. Returns True if held."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if (comb[i, C_FOEMASK] >> E_CLOSER) & 1 == 0:
         return False
     p = dyn[i, D_PLACE]
@@ -535,29 +552,31 @@ def held(i, comb, rules, dyn, streams):
             continue
         if dyn[k, D_PLACE] != p:
             continue
-        if not is_standing(dyn, k):
+        if not is_standing(k, w):
             continue
-        s = find_usable(k, E_CLOSER, comb, dyn)
+        s = find_usable(k, E_CLOSER, w)
         if s < 0:
             continue
-        if hold_challenge(k, s, i, comb, rules, dyn, streams):
+        if hold_challenge(k, s, i, w):
             return True
     return False
 
 
 @kernel(inline="always")
-def rough_short(i, rules, dyn):
+def rough_short(i, w):
     """She stands on a rough position and one more position's worth of movement
     would not pay its two (DRAFT L510, ``D_PAID``)."""
-    if not is_rough(dyn[i, D_PLACE], rules, dyn):
+    comb, rules, dyn, streams, bf = unpack(w)
+    if not is_rough(dyn[i, D_PLACE], w):
         return False
     return dyn[i, D_PAID] + 1 < 2
 
 
 @kernel(inline="always")
-def on_side(i, j, d, hi, dyn):
+def on_side(i, j, d, hi, w):
     """``j`` stands in ``i``'s position or up to ``hi`` positions (-1: any) from it on side
     ``d`` (0 toward higher positions, 1 toward lower): a 4.1 line area read on positions."""
+    comb, rules, dyn, streams, bf = unpack(w)
     k = dyn[j, D_PLACE] - dyn[i, D_PLACE]
     if d == 1:
         k = -k
@@ -569,8 +588,9 @@ def on_side(i, j, d, hi, dyn):
 
 
 @kernel(inline="always")
-def apart_to(i, m, dyn):
+def apart_to(i, m, w):
     """Positions between ``i`` and position ``m``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     d = dyn[i, D_PLACE] - m
     if d < 0:
         return -d
@@ -578,25 +598,27 @@ def apart_to(i, m, dyn):
 
 
 @kernel(inline="always")
-def foe_at(p, side, comb, dyn):
+def foe_at(p, side, w):
     """A standing combatant not of ``side`` is at position ``p``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     for k in range(comb.shape[0]):
         if comb[k, C_SIDE] != side:
             if dyn[k, D_PLACE] == p:
-                if is_standing(dyn, k):
+                if is_standing(k, w):
                     return True
     return False
 
 
 @kernel
-def refresh_auras(comb, rules, dyn):
+def refresh_auras(w):
     """Fear Aura (L2031) and Courage Aura (DRAFT L183-185: "allies in your
     position") on positions: ``D_FEAR`` of each present combatant is the sum
     of the penalties (P1) of the enemies with Fear Aura still alive, less the
     bonuses (P1) of her standing allies with Courage Aura, that stand within
     the melee band's far end of her (``melee_positions``: the same position).
     Recomputed at the start of every turn and before every attack on
-    positions (:func:`.kernel.take_turn`); as :func:`.battle_grid.refresh_fear`."""
+    positions (:func:`.turn.take_turn`); as :func:`.hex.refresh_fear`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     n = comb.shape[0]
     any_ = False
     for k in range(n):
@@ -619,7 +641,7 @@ def refresh_auras(comb, rules, dyn):
                     continue
                 sign = 1
             elif code == E_COURAGE:
-                if not is_standing(dyn, k):
+                if not is_standing(k, w):
                     continue
                 sign = -1
             else:
@@ -631,7 +653,7 @@ def refresh_auras(comb, rules, dyn):
                     continue
                 if dyn[j, D_PLACE] < 0 or dyn[j, D_ABSENT] != 0:
                     continue
-                if apart(j, k, dyn) <= reach:
+                if apart(j, k, w) <= reach:
                     dyn[j, D_FEAR] += sign * comb[k, C_TP1 + s]
 
 
@@ -639,8 +661,8 @@ def refresh_auras(comb, rules, dyn):
 def p_start(a, b, c, w):
     """PR_START: everyone to her starting position, then the auras by position."""
     comb, rules, dyn, streams, bf = unpack(w)
-    place_all(comb, dyn)
-    refresh_auras(comb, rules, dyn)
+    place_all(w)
+    refresh_auras(w)
     return 0
 
 
@@ -648,7 +670,7 @@ def p_start(a, b, c, w):
 def p_auras(a, b, c, w):
     """PR_AURAS: :func:`refresh_auras`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    refresh_auras(comb, rules, dyn)
+    refresh_auras(w)
     return 0
 
 
@@ -656,21 +678,21 @@ def p_auras(a, b, c, w):
 def p_reach(i, t, c, w):
     """PR_REACH: :func:`reach`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return reach(i, t, comb, rules, dyn)
+    return reach(i, t, w)
 
 
 @kernel
 def p_distance(i, j, c, w):
     """PR_DISTANCE: positions between ``i`` and ``j`` (:func:`apart`)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return apart(i, j, dyn)
+    return apart(i, j, w)
 
 
 @kernel
 def p_pick_within(i, hi, c, w):
     """PR_PICK_WITHIN: :func:`pick_within` (not only those in reach)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return pick_within(i, False, hi, comb, rules, dyn, streams[S_POLICY])
+    return pick_within(i, False, hi, w)
 
 
 @kernel
@@ -678,28 +700,28 @@ def p_on_line(i, j, ds, w):
     """PR_ON_LINE: ``j`` on the side ``ds // 8`` of ``i``'s Scream in slot ``ds % 8`` (:func:`on_side`)."""
     comb, rules, dyn, streams, bf = unpack(w)
     s = ds % 8
-    return 1 if on_side(i, j, ds // 8, comb[i, C_TREACH + s], dyn) else 0
+    return 1 if on_side(i, j, ds // 8, comb[i, C_TREACH + s], w) else 0
 
 
 @kernel
 def p_copy_place(i, s, c, w):
     """PR_COPY_PLACE: :func:`copy_place`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return copy_place(i, s, comb, rules, dyn)
+    return copy_place(i, s, w)
 
 
 @kernel
 def p_pick(i, in_reach, c, w):
     """PR_POS_PICK: :func:`pick`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return pick(i, in_reach != 0, comb, rules, dyn, streams[S_POLICY])
+    return pick(i, in_reach != 0, w)
 
 
 @kernel
 def p_ready(i, t, c, w):
     """PR_POS_READY: :func:`ready`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    ready(i, t, comb, rules, dyn)
+    ready(i, t, w)
     return 0
 
 
@@ -707,7 +729,7 @@ def p_ready(i, t, c, w):
 def p_done(i, t, c, w):
     """PR_POS_DONE: :func:`done`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    done(i, t, dyn)
+    done(i, t, w)
     return 0
 
 
@@ -715,4 +737,4 @@ def p_done(i, t, c, w):
 def p_any_in_reach(i, b, c, w):
     """PR_POS_ANY_IN_REACH: :func:`any_in_reach`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return 1 if any_in_reach(i, comb, rules, dyn) else 0
+    return 1 if any_in_reach(i, w) else 0

@@ -16,7 +16,7 @@ from .damage import may_guard
 from .hex import band_gap, protectee
 from .hex_moves import hold_challenge, reckless_roll
 from .overcharge import check_bursts
-from .slots import can_pay, find_usable, has_code, pay_talent, side_has_code, spend_fury
+from .slots import can_pay, find_usable, has_code, pay_slot, side_has_code, spend_fury
 from .state import _candidate, is_standing
 from .talents.areas import area_done, area_next
 from .talents.movement import off_turn_sprint, pay_sprint
@@ -33,17 +33,17 @@ def minor_toward(i, t, w):
     """Step 2 / 4 of the turn: Movement toward her band around target ``t``
     (or the ally she protects); returns whether the Minor was spent."""
     comb, rules, dyn, streams, bf = unpack(w)
-    who, lo, hi = goal_of(i, t, comb, rules, dyn)
-    if not away(i, who, lo, hi, dyn):
+    who, lo, hi = goal_of(i, t, w)
+    if not away(i, who, lo, hi, w):
         return False
     if who == t and dyn[i, D_COPY] != 0:
-        if reach(i, t, comb, rules, dyn) >= 0:
+        if reach(i, t, w) >= 0:
             return False  # her Marionette copy reaches the target: she stays
     if comb[i, C_TMASK] != 0:
-        if talent_move(i, who, lo, hi, comb, rules, dyn, streams):
+        if talent_move(i, who, lo, hi, w):
             return True
-        if has_code(i, E_LETS_MOVE, comb):
-            if lets_move(i, who, lo, hi, comb, rules, dyn, streams):
+        if has_code(i, E_LETS_MOVE, w):
+            if lets_move(i, who, lo, hi, w):
                 return True
     return minor_move(i, who, lo, hi, w)
 
@@ -53,8 +53,8 @@ def major_toward(i, t, minor, w):
     """Step 3 with nobody in reach: the Major moves her toward her band
     (Disengage when engaged); returns whether the Minor was spent too."""
     comb, rules, dyn, streams, bf = unpack(w)
-    who, lo, hi = goal_of(i, t, comb, rules, dyn)
-    if not away(i, who, lo, hi, dyn):
+    who, lo, hi = goal_of(i, t, w)
+    if not away(i, who, lo, hi, w):
         return False
     return major_move(i, who, lo, hi, minor, w)
 
@@ -63,43 +63,44 @@ def major_toward(i, t, minor, w):
 def attack_call(i, t, w):
     """A basic attack of ``i`` on ``t`` on positions outside the turn's own
     attack site (a frenzy's attacks and retaliations): the auras by position,
-    :func:`ready`, :func:`.kernel.attack_call`, :func:`done`; first, as for
+    :func:`ready`, :func:`.state.attack_call`, :func:`done`; first, as for
     the turn's attack, an ally may Speed Burst into ``t``'s position to Cover
     her (:func:`cover_sprint`). Returns what the attack returns."""
     comb, rules, dyn, streams, bf = unpack(w)
-    if side_has_code(t, E_SPRINT, comb):
-        cover_sprint(i, t, comb, rules, dyn)
-    refresh_auras(comb, rules, dyn)
-    ready(i, t, comb, rules, dyn)
+    if side_has_code(t, E_SPRINT, w):
+        cover_sprint(i, t, w)
+    refresh_auras(w)
+    ready(i, t, w)
     dealt = ST.attack_call(i, t, w)
-    done(i, t, dyn)
+    done(i, t, w)
     return dealt
 
 
 @kernel
-def frenzy_step(i, t, lo, hi, comb, rules, dyn):
+def frenzy_step(i, t, lo, hi, w):
     """The frenzy's extra point of movement (4.1 L758) on positions: when one
     plain position toward ``t`` (not engaged, not Bound, not out of a rough
     position) brings it within her reach, she spends 1 Fury on it, which pays
     for the attack that follows (``D_FURY_PAID``). Returns whether she moved."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_OC + FURY] < 1:
         return False
     if dyn[i, D_AIL + A_BOUND] != 0:
         return False
-    if engaged(i, comb, rules, dyn):
+    if engaged(i, w):
         return False
-    if is_rough(dyn[i, D_PLACE], rules, dyn):
+    if is_rough(dyn[i, D_PLACE], w):
         return False
-    p = step_to(i, t, lo, hi, comb, rules, dyn)
+    p = step_to(i, t, lo, hi, w)
     if p < 0:
         return False
     d = p - dyn[t, D_PLACE]
     if d < 0:
         d = -d
-    if form_at(i, d, comb, rules) < 0:
+    if form_at(i, d, w) < 0:
         return False
-    move_to(i, p, dyn)
-    spend_fury(i, 1, dyn)
+    move_to(i, p, w)
+    spend_fury(i, 1, w)
     dyn[i, D_FURY_PAID] = 1
     return True
 
@@ -108,19 +109,19 @@ def frenzy_step(i, t, lo, hi, comb, rules, dyn):
 def frenzy_turn(i, t, w):
     """A Fury frenzy's turn on positions (4.1 L746 on the draft's map: the
     draft defines no bursts, the engine plays 4.1's): ``t`` is
-    :func:`.kernel.frenzy_target` (the closest standing combatant, allies
+    :func:`.targets.frenzy_target` (the closest standing combatant, allies
     included; -1 nobody). Out of her reach: Movement toward her attack's band
     of it (melee 0, ranged 1-2 by her ``attack_kind``); then the Major attacks
     it if in reach (Defensive Switch, Cover), else moves her toward it
     (Disengage when engaged). Stunned: the Major only. Still out of reach
     after the Minor: the frenzy's extra point of movement (:func:`frenzy_step`).
     A Minor that took no step goes to a removal roll when she has an ailment
-    (:func:`.kernel.frenzy_removal`). No Major or Minor talents of her own; the
-    attack's riders as rule ``fury_talents`` allows (:func:`.kernel.frenzy_can_pay`)."""
+    (:func:`.turn.frenzy_removal`). No Major or Minor talents of her own; the
+    attack's riders as rule ``fury_talents`` allows (:func:`.slots.frenzy_can_pay`)."""
     comb, rules, dyn, streams, bf = unpack(w)
     if t < 0:
         return
-    refresh_auras(comb, rules, dyn)
+    refresh_auras(w)
     lo = rules[R_MELEE_POSITIONS]
     hi = rules[R_MELEE_POSITIONS + 1]
     if comb[i, C_FORM] == 1:
@@ -128,34 +129,35 @@ def frenzy_turn(i, t, w):
         hi = rules[R_RANGED_POSITIONS + 1]
     minor = dyn[i, D_AIL + A_STUN] == 0
     if minor:
-        if reach(i, t, comb, rules, dyn) < 0:
-            if away(i, t, lo, hi, dyn):
+        if reach(i, t, w) < 0:
+            if away(i, t, lo, hi, w):
                 if minor_move(i, t, lo, hi, w):
                     minor = False
-    if not is_standing(dyn, i):
+    if not is_standing(i, w):
         return
     if minor:
-        if frenzy_removal(i, comb, rules, dyn, streams):
+        if frenzy_removal(i, w):
             minor = False
-    if reach(i, t, comb, rules, dyn) < 0:
-        frenzy_step(i, t, lo, hi, comb, rules, dyn)
-    if reach(i, t, comb, rules, dyn) >= 0:
-        if side_has_code(t, E_SWITCH, comb):
+    if reach(i, t, w) < 0:
+        frenzy_step(i, t, lo, hi, w)
+    if reach(i, t, w) >= 0:
+        if side_has_code(t, E_SWITCH, w):
             t = defensive_switch(i, t, w)
         attack_call(i, t, w)
-    elif away(i, t, lo, hi, dyn):
+    elif away(i, t, lo, hi, w):
         major_move(i, t, lo, hi, minor, w)
     dyn[i, D_FURY_PAID] = 0
-    refresh_auras(comb, rules, dyn)
+    refresh_auras(w)
 
 
 @kernel
-def shove(i, t, sign, comb, rules, dyn):
+def shove(i, t, sign, w):
     """Get Over Here (``sign`` -1, DRAFT L125-129) / Repel (+1): after a hit,
     ``t`` moves 1 position closer to / farther from ``i`` (forced: rough
     terrain, enemies and Guardian do not hold it; the map's end does). Pulled
     from her own position: it stays; pushed out of her position: toward its
     own side's end."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[t, D_DEAD] != 0:
         return
     pt = dyn[t, D_PLACE]
@@ -181,7 +183,7 @@ def shove(i, t, sign, comb, rules, dyn):
 
 
 @kernel
-def sprint(i, t, comb, rules, dyn, streams):
+def sprint(i, t, w):
     """Sprint (DRAFT L149-153, free, 2/Scene, once per round, on her turn):
     one position toward her band around target ``t`` as a free action, when
     she is out of it and a plain Movement would do (not while Bound, engaged
@@ -190,16 +192,17 @@ def sprint(i, t, comb, rules, dyn, streams):
     mechanic's ``any_round``) is the same step with no limit a round; a
     girl with both takes the first listed she can use; one step a turn.
     Returns True if she sprinted."""
-    who, lo, hi = goal_of(i, t, comb, rules, dyn)
-    if not away(i, who, lo, hi, dyn):
+    comb, rules, dyn, streams, bf = unpack(w)
+    who, lo, hi = goal_of(i, t, w)
+    if not away(i, who, lo, hi, w):
         return False
     if dyn[i, D_AIL + A_BOUND] != 0:
         return False
-    if rough_short(i, rules, dyn):
+    if rough_short(i, w):
         return False
-    if engaged(i, comb, rules, dyn):
+    if engaged(i, w):
         return False
-    p = step_to(i, who, lo, hi, comb, rules, dyn)
+    p = step_to(i, who, lo, hi, w)
     if p < 0:
         return False
     s = -1
@@ -208,31 +211,32 @@ def sprint(i, t, comb, rules, dyn, streams):
         if comb[i, C_TCODE + k] == E_SPRINT:
             if dyn[i, D_TUSES + k] != 0:
                 if comb[i, C_TP2 + k] != 0 or not again:
-                    if can_pay(i, k, comb, dyn):
+                    if can_pay(i, k, w):
                         s = k
                         break
     if s < 0:
         return False
-    pay_talent(i, s, comb, rules, dyn)
-    check_bursts(i, comb, rules, dyn)
+    pay_slot(i, s, w)
+    check_bursts(i, w)
     if comb[i, C_TP2 + s] == 0:
         dyn[i, D_SPRINT_AT] = dyn[0, D_ROUND]
-    move_to(i, p, dyn)
+    move_to(i, p, w)
     dyn[i, K_TALENT_MOVES] += 1
     return True
 
 
 @kernel
-def cover_sprint(i, t, comb, rules, dyn):
+def cover_sprint(i, t, w):
     """Sprint off her turn on positions (the draft's Speed Burst, DRAFT L63-67:
     "You may use this power outside your normal turn"; a 4.1 Sprint row,
     L1726-1729): before ``i``'s attack roll on ``t``, when nobody in ``t``'s
     position could Cover her (L490-492), the first listed ally of ``t`` one
-    position away who may Cover (:func:`.kernel.may_guard`) and whose policy
+    position away who may Cover (:func:`.damage.may_guard`) and whose policy
     would (``t`` below her ``intercept`` share of Resolve, as for Defensive
     Switch) moves into ``t``'s position (not while Bound, engaged or short of
     leaving a rough position; not into a rough position), so she can Cover
-    the hit. Only rows usable off her turn (:func:`.kernel.off_turn_sprint`)."""
+    the hit. Only rows usable off her turn (:func:`.talents.movement.off_turn_sprint`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     pt = dyn[t, D_PLACE]
     if pt < 0:
         return
@@ -242,14 +246,14 @@ def cover_sprint(i, t, comb, rules, dyn):
     for j in range(n):
         if j != i:
             if dyn[j, D_PLACE] == pt:
-                if may_guard(j, t, -1, comb, dyn):
+                if may_guard(j, t, -1, w):
                     return  # someone can Cover her already
-    if is_rough(pt, rules, dyn):
+    if is_rough(pt, w):
         return
     for j in range(n):
         if j == i:
             continue
-        if not may_guard(j, t, -1, comb, dyn):
+        if not may_guard(j, t, -1, w):
             continue
         if dyn[t, D_RES] * 100 >= comb[j, P_INTERCEPT] * comb[t, C_RES]:
             continue
@@ -257,22 +261,22 @@ def cover_sprint(i, t, comb, rules, dyn):
             continue
         if dyn[j, D_AIL + A_BOUND] != 0:
             continue
-        if rough_short(j, rules, dyn):
+        if rough_short(j, w):
             continue
-        if engaged(j, comb, rules, dyn):
+        if engaged(j, w):
             continue
-        s = off_turn_sprint(j, comb, dyn)
+        s = off_turn_sprint(j, w)
         if s < 0:
             continue
-        pay_sprint(j, s, comb, rules, dyn)
-        move_to(j, pt, dyn)
+        pay_sprint(j, s, w)
+        move_to(j, pt, w)
         dyn[j, K_TALENT_MOVES] += 1
         dyn[j, K_GUARD_SPRINTS] += 1
         return
 
 
 @kernel
-def dash(i, t, comb, rules, dyn, streams):
+def dash(i, t, w):
     """Dash Strike (DRAFT L277-281, Major, 2/Scene) / Pounce: move 1 position
     and make a basic attack. Used when nobody is in reach and one position
     brings the policy's target ``t`` into reach (her attack_kind's form
@@ -280,17 +284,18 @@ def dash(i, t, comb, rules, dyn, streams):
     movement (not out of an enemy's position, so never out of a Guardian's,
     nor short of leaving a rough one, not while Bound). Returns the target to
     attack, -1 if not used."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if t < 0:
         return -1
-    if not _candidate(t, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
+    if not _candidate(t, comb[i, C_SIDE], comb[i, P_FINISH] != 0, w):
         return -1
     if dyn[i, D_AIL + A_BOUND] != 0:
         return -1
-    if rough_short(i, rules, dyn):
+    if rough_short(i, w):
         return -1
-    if engaged(i, comb, rules, dyn):
+    if engaged(i, w):
         return -1
-    s = find_usable(i, E_MOVE_ATTACK, comb, dyn)
+    s = find_usable(i, E_MOVE_ATTACK, w)
     if s < 0:
         return -1
     p = dyn[i, D_PLACE]
@@ -303,7 +308,7 @@ def dash(i, t, comb, rules, dyn, streams):
         m = p + (home if k == 0 else -home)
         if m < 0 or m > last:
             continue
-        f = form_at(i, m - q if m >= q else q - m, comb, rules)
+        f = form_at(i, m - q if m >= q else q - m, w)
         if f < 0:
             continue
         key = 0 if f == comb[i, C_FORM] else 1
@@ -312,35 +317,36 @@ def dash(i, t, comb, rules, dyn, streams):
             best = m
     if best < 0:
         return -1
-    pay_talent(i, s, comb, rules, dyn)
-    check_bursts(i, comb, rules, dyn)
-    move_to(i, best, dyn)
+    pay_slot(i, s, w)
+    check_bursts(i, w)
+    move_to(i, best, w)
     dyn[i, K_TALENT_MOVES] += 1
     return t
 
 
 @kernel
-def extra_place(i, who, lo, hi, n, through, comb, rules, dyn):
+def extra_place(i, who, lo, hi, n, through, w):
     """Where Bypass / Swift (``extra_move``: ``n`` positions, ``through`` =
     ignoring rough terrain and enemies) takes ``i``: up to ``n`` steps toward
     her band (:func:`step_to`), stopping in it; without ``through`` she cannot
     leave an enemy's position or a rough one (Swift then is a plain move).
     Returns ``(position, steps)``, (-1, 0) if it gets her nowhere."""
+    comb, rules, dyn, streams, bf = unpack(w)
     p0 = dyn[i, D_PLACE]
     if through == 0:
-        if engaged(i, comb, rules, dyn):
+        if engaged(i, w):
             return -1, 0
-        if is_rough(p0, rules, dyn):
+        if is_rough(p0, w):
             return -1, 0
     k = 0
     for _ in range(n):
-        p = step_to(i, who, lo, hi, comb, rules, dyn)
+        p = step_to(i, who, lo, hi, w)
         if p < 0:
             break
         dyn[i, D_PLACE] = p
         k += 1
         if through == 0:
-            if is_rough(p, rules, dyn):
+            if is_rough(p, w):
                 break
     m = dyn[i, D_PLACE]
     dyn[i, D_PLACE] = p0
@@ -350,9 +356,10 @@ def extra_place(i, who, lo, hi, n, through, comb, rules, dyn):
 
 
 @kernel
-def teleport_place(i, who, lo, hi, rules, dyn):
+def teleport_place(i, who, lo, hi, w):
     """Teleport's destination (DRAFT L69-73): the position in her band around
     ``who`` nearest to hers (ties toward position 1), -1 if none differs."""
+    comb, rules, dyn, streams, bf = unpack(w)
     p = dyn[i, D_PLACE]
     q = dyn[who, D_PLACE]
     best = -1
@@ -371,7 +378,7 @@ def teleport_place(i, who, lo, hi, rules, dyn):
 
 
 @kernel
-def talent_move(i, who, lo, hi, comb, rules, dyn, streams):
+def talent_move(i, who, lo, hi, w):
     """A movement talent as her Minor toward her band (the draft's Bypass,
     DRAFT L11-15, and Teleport, L69-73; a monster's Swift / Monster Teleport
     alike); True if the Minor was spent. Used only when a plain Movement
@@ -385,52 +392,54 @@ def talent_move(i, who, lo, hi, comb, rules, dyn, streams):
        enemies, rough terrain, Bound and Guardian do not stop it);
     3. Bypass when it gets her nearer at all.
     """
-    gap = band_gap(apart(i, who, dyn), lo, hi)
+    comb, rules, dyn, streams, bf = unpack(w)
+    gap = band_gap(apart(i, who, w), lo, hi)
     if gap == 0:
         return False
     bound = dyn[i, D_AIL + A_BOUND] != 0
-    need = gap >= 2 or bound or rough_short(i, rules, dyn)
+    need = gap >= 2 or bound or rough_short(i, w)
     if not need:
-        need = engaged(i, comb, rules, dyn)
+        need = engaged(i, w)
     if not need:
         return False
     es = -1
     em = -1
     en = 0
-    if has_code(i, E_EXTRA_MOVE, comb):
+    if has_code(i, E_EXTRA_MOVE, w):
         if not bound:
-            es = find_usable(i, E_EXTRA_MOVE, comb, dyn)
+            es = find_usable(i, E_EXTRA_MOVE, w)
             if es >= 0:
-                em, en = extra_place(i, who, lo, hi, comb[i, C_TP1 + es], comb[i, C_TP2 + es], comb, rules, dyn)
+                em, en = extra_place(i, who, lo, hi, comb[i, C_TP1 + es], comb[i, C_TP2 + es], w)
                 if em >= 0:
                     e = em - dyn[who, D_PLACE]
                     if e < 0:
                         e = -e
                     if comb[i, C_TCOST + es] == 0 or band_gap(e, lo, hi) == 0:
-                        return extra_move(i, es, em, en, comb, rules, dyn, streams)
-    if has_code(i, E_TELEPORT, comb):
-        s = find_usable(i, E_TELEPORT, comb, dyn)
+                        return extra_move(i, es, em, en, w)
+    if has_code(i, E_TELEPORT, w):
+        s = find_usable(i, E_TELEPORT, w)
         if s >= 0:
-            m = teleport_place(i, who, lo, hi, rules, dyn)
+            m = teleport_place(i, who, lo, hi, w)
             if m >= 0:
-                pay_talent(i, s, comb, rules, dyn)
-                check_bursts(i, comb, rules, dyn)
-                dyn[i, K_TALENT_MOVES] += apart_to(i, m, dyn)
+                pay_slot(i, s, w)
+                check_bursts(i, w)
+                dyn[i, K_TALENT_MOVES] += apart_to(i, m, w)
                 dyn[i, D_PLACE] = m
                 dyn[i, D_PAID] = 0
                 return True
     if em >= 0:
-        return extra_move(i, es, em, en, comb, rules, dyn, streams)
+        return extra_move(i, es, em, en, w)
     return False
 
 
 @kernel
-def extra_move(i, s, m, n, comb, rules, dyn, streams):
+def extra_move(i, s, m, n, w):
     """Pay for Bypass / Swift in slot ``s`` and move ``n`` positions to ``m``
     (Guardian may hold her: the Minor is spent)."""
-    pay_talent(i, s, comb, rules, dyn)
-    check_bursts(i, comb, rules, dyn)
-    if held(i, comb, rules, dyn, streams):
+    comb, rules, dyn, streams, bf = unpack(w)
+    pay_slot(i, s, w)
+    check_bursts(i, w)
+    if held(i, w):
         return True
     dyn[i, D_PLACE] = m
     dyn[i, D_PAID] = 0
@@ -464,19 +473,19 @@ def area_position(i, s, w):
     best_d = 0
     for p in range(rules[R_POSITIONS]):
         d = p - here if p >= here else here - p
-        if form_at(i, d, comb, rules) < 0:
+        if form_at(i, d, w) < 0:
             continue
         n = 0
         a = 0
         for j in range(comb.shape[0]):
             if dyn[j, D_PLACE] != p:
                 continue
-            if _candidate(j, side, finish, comb, dyn):
+            if _candidate(j, side, finish, w):
                 n += 1
             elif allies:
                 if j != i:
                     if comb[j, C_SIDE] == side:
-                        if is_standing(dyn, j):
+                        if is_standing(j, w):
                             a += 1
         if n == 0:
             continue
@@ -497,60 +506,61 @@ def area_position(i, s, w):
         need = 1
     if best < 0 or best_n < need:
         return False
-    pay_talent(i, s, comb, rules, dyn)
+    pay_slot(i, s, w)
     n = comb.shape[0]
     for j in range(n):  # the targets: those in the position when the attack is made
         if j != i:
             if dyn[j, D_PLACE] == best:
                 dyn[j, D_AREA_HIT] = 1
     for j in range(n):
-        if not area_next(j, dyn):
+        if not area_next(j, w):
             continue
-        if not is_standing(dyn, i):
+        if not is_standing(i, w):
             break
         if dyn[j, D_PLACE] != best:
             continue
-        hit = _candidate(j, side, finish, comb, dyn)
+        hit = _candidate(j, side, finish, w)
         if not hit:
             if allies:
                 if comb[j, C_SIDE] == side:
-                    hit = is_standing(dyn, j)
+                    hit = is_standing(j, w)
         if not hit:
             continue
         # Defensive Switch (DRAFT L103-107): an ally outside the position may take her place
         t = area_switch(i, j, w)
-        ready(i, t, comb, rules, dyn)
+        ready(i, t, w)
         ST.attack_call(i, t, w)
-        done(i, t, dyn)
+        done(i, t, w)
         dyn[i, K_AREA_TARGETS] += 1
-    area_done(dyn)
-    check_bursts(i, comb, rules, dyn)
+    area_done(w)
+    check_bursts(i, w)
     return True
 
 
 @kernel
-def safe_place(i, comb, rules, dyn):
+def safe_place(i, w):
     """Safe Place (DRAFT L241-243, Major): one willing ally moves to her
     position. Used, as on the hex grid, on the ally (not herself; standing,
     or down and alive) lowest in Resolve share below ``heal_below`` who shares
     a position with a standing enemy, when no standing enemy is in hers; the
     move is the talent's (no Disengage, rough terrain or Guardian, as the
     grid's). True if used."""
-    s = find_usable(i, E_SAFE_PLACE, comb, dyn)
+    comb, rules, dyn, streams, bf = unpack(w)
+    s = find_usable(i, E_SAFE_PLACE, w)
     if s < 0:
         return False
     here = dyn[i, D_PLACE]
-    if foe_at(here, comb[i, C_SIDE], comb, dyn):
+    if foe_at(here, comb[i, C_SIDE], w):
         return False
-    best = rescue_ally(i, here, -1, comb, dyn)
+    best = rescue_ally(i, here, -1, w)
     if best < 0:
         return False
-    send(i, s, best, here, comb, rules, dyn)
+    send(i, s, best, here, w)
     return True
 
 
 @kernel
-def get_back(i, comb, rules, dyn):
+def get_back(i, w):
     """Get Back (DRAFT L119-123, Minor): send one willing ally within
     ``range_positions`` (0-2, ``C_TREACH``) to Position 1 (rule
     ``get_back_to``: ``own_end`` = her side's end of the map, Position 1 for
@@ -560,40 +570,43 @@ def get_back(i, comb, rules, dyn):
     with a standing enemy, when no standing enemy is at Position 1; the move
     is the talent's (no Disengage, rough terrain or Guardian, like Safe
     Place). True if used."""
-    s = find_usable(i, E_GET_BACK, comb, dyn)
+    comb, rules, dyn, streams, bf = unpack(w)
+    s = find_usable(i, E_GET_BACK, w)
     if s < 0:
         return False
     side = comb[i, C_SIDE]
     dest = 0
     if rules[R_GET_BACK_TO] == 0 and side != 0:
         dest = rules[R_POSITIONS] - 1
-    if foe_at(dest, side, comb, dyn):
+    if foe_at(dest, side, w):
         return False
-    best = rescue_ally(i, dest, comb[i, C_TREACH + s], comb, dyn)
+    best = rescue_ally(i, dest, comb[i, C_TREACH + s], w)
     if best < 0:
         return False
-    send(i, s, best, dest, comb, rules, dyn)
+    send(i, s, best, dest, w)
     return True
 
 
 @kernel
-def send(i, s, j, dest, comb, rules, dyn):
+def send(i, s, j, dest, w):
     """Pay ``i``'s talent in slot ``s`` and put ally ``j`` at position ``dest``
     (the talent's move, counted in her K_SHOVED)."""
-    pay_talent(i, s, comb, rules, dyn)
-    dyn[i, K_SHOVED] += apart_to(j, dest, dyn)
+    comb, rules, dyn, streams, bf = unpack(w)
+    pay_slot(i, s, w)
+    dyn[i, K_SHOVED] += apart_to(j, dest, w)
     dyn[j, D_PLACE] = dest
     dyn[j, D_PAID] = 0
-    check_bursts(i, comb, rules, dyn)
+    check_bursts(i, w)
 
 
 @kernel
-def rescue_ally(i, dest, hi, comb, dyn):
+def rescue_ally(i, dest, hi, w):
     """Safe Place's and Get Back's ally: of ``i``'s allies (not herself;
     standing, or down and alive) not at position ``dest`` and at most ``hi``
     positions from her (-1: any), the one lowest in Resolve share below her
     ``heal_below`` who shares a position with a standing enemy (ties to the
     first listed); -1 if none."""
+    comb, rules, dyn, streams, bf = unpack(w)
     side = comb[i, C_SIDE]
     best = -1
     best_share = comb[i, P_HEAL_BELOW]
@@ -607,12 +620,12 @@ def rescue_ally(i, dest, hi, comb, dyn):
         pj = dyn[j, D_PLACE]
         if pj < 0 or pj == dest:
             continue
-        if hi >= 0 and apart(i, j, dyn) > hi:
+        if hi >= 0 and apart(i, j, w) > hi:
             continue
         share = dyn[j, D_RES] * 100 // comb[j, C_RES]
         if share >= best_share:
             continue
-        if not foe_at(pj, side, comb, dyn):
+        if not foe_at(pj, side, w):
             continue
         best = j
         best_share = share
@@ -620,7 +633,7 @@ def rescue_ally(i, dest, hi, comb, dyn):
 
 
 @kernel
-def lets_move(i, who, lo, hi, comb, rules, dyn, streams):
+def lets_move(i, who, lo, hi, w):
     """Let's Move (DRAFT L47-51, Minor, 1 Support overcharge): she moves one
     position and one willing ally immediately moves 1 position. Used in
     place of her plain Movement toward her band (not while Bound, engaged or
@@ -629,12 +642,13 @@ def lets_move(i, who, lo, hi, comb, rules, dyn, streams):
     policy's target (:func:`pick`, :func:`goal_of`) and could make that
     step by plain Movement. Both moves are Movement (a Guardian may hold
     either). True if used."""
-    p = step_to(i, who, lo, hi, comb, rules, dyn)
+    comb, rules, dyn, streams, bf = unpack(w)
+    p = step_to(i, who, lo, hi, w)
     if p < 0:
         return False
-    if not free_to_step(i, comb, rules, dyn):
+    if not free_to_step(i, w):
         return False
-    s = find_usable(i, E_LETS_MOVE, comb, dyn)
+    s = find_usable(i, E_LETS_MOVE, w)
     if s < 0:
         return False
     side = comb[i, C_SIDE]
@@ -643,52 +657,54 @@ def lets_move(i, who, lo, hi, comb, rules, dyn, streams):
     for j in range(comb.shape[0]):
         if j == i or comb[j, C_SIDE] != side:
             continue
-        if not is_standing(dyn, j):
+        if not is_standing(j, w):
             continue
         if dyn[j, D_PLACE] < 0:
             continue
-        if not free_to_step(j, comb, rules, dyn):
+        if not free_to_step(j, w):
             continue
-        tj = pick(j, False, comb, rules, dyn, streams[S_POLICY])
-        wj, lj, hj = goal_of(j, tj, comb, rules, dyn)
-        if not away(j, wj, lj, hj, dyn):
+        tj = pick(j, False, w)
+        wj, lj, hj = goal_of(j, tj, w)
+        if not away(j, wj, lj, hj, w):
             continue
-        q = step_to(j, wj, lj, hj, comb, rules, dyn)
+        q = step_to(j, wj, lj, hj, w)
         if q >= 0:
             mate = j
             mp = q
             break
     if mate < 0:
         return False
-    pay_talent(i, s, comb, rules, dyn)
-    if not held(i, comb, rules, dyn, streams):
-        move_to(i, p, dyn)
-    if not held(mate, comb, rules, dyn, streams):
-        move_to(mate, mp, dyn)
+    pay_slot(i, s, w)
+    if not held(i, w):
+        move_to(i, p, w)
+    if not held(mate, w):
+        move_to(mate, mp, w)
         dyn[i, K_TALENT_MOVES] += 1
-    check_bursts(i, comb, rules, dyn)
+    check_bursts(i, w)
     return True
 
 
 @kernel(inline="always")
-def free_to_step(i, comb, rules, dyn):
+def free_to_step(i, w):
     """A plain Movement could move ``i`` now: not Bound, not engaged, not short
     of leaving a rough position."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_AIL + A_BOUND] != 0:
         return False
-    if rough_short(i, rules, dyn):
+    if rough_short(i, w):
         return False
-    return not engaged(i, comb, rules, dyn)
+    return not engaged(i, w)
 
 
 @kernel
-def rough_going(i, s, comb, rules, dyn):
+def rough_going(i, s, w):
     """The draft's Rough Going (DRAFT L319-323, Minor, 1 Attack overcharge): a
     position within 0-2 of her (the slot's ``range_positions``) takes on Rough
     Terrain for the rest of the scene (:func:`is_rough`). She picks the
     position of the standing enemy nearest her (ties to the first listed) that
     is not rough yet and holds no standing ally of hers (herself included);
     not used when there is none. Counted in ``K_ROUGHENED`` (positions)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     side = comb[i, C_SIDE]
     hi = comb[i, C_TREACH + s]
     if hi < 0:
@@ -698,23 +714,23 @@ def rough_going(i, s, comb, rules, dyn):
     for j in range(comb.shape[0]):
         if comb[j, C_SIDE] == side:
             continue
-        if not is_standing(dyn, j):
+        if not is_standing(j, w):
             continue
         p = dyn[j, D_PLACE]
         if p < 0:
             continue
-        d = apart(i, j, dyn)
+        d = apart(i, j, w)
         if d > hi or d >= best_d:
             continue
-        if is_rough(p, rules, dyn):
+        if is_rough(p, w):
             continue
-        if foe_at(p, 1 - side, comb, dyn):
+        if foe_at(p, 1 - side, w):
             continue  # an ally of hers stands there
         best = p
         best_d = d
     if best < 0:
         return False
-    pay_talent(i, s, comb, rules, dyn)
+    pay_slot(i, s, w)
     dyn[0, D_ROUGH_PLACES] |= 1 << best
     dyn[i, K_ROUGHENED] += 1
     return True
@@ -747,14 +763,14 @@ def p_area(i, s, c, w):
 def p_rough_going(i, s, c, w):
     """PR_ROUGH_GOING: :func:`rough_going`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return 1 if rough_going(i, s, comb, rules, dyn) else 0
+    return 1 if rough_going(i, s, w) else 0
 
 
 @kernel
 def p_sprint(i, t, c, w):
     """PR_POS_SPRINT: :func:`sprint`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    sprint(i, t, comb, rules, dyn, streams)
+    sprint(i, t, w)
     return 0
 
 
@@ -762,7 +778,7 @@ def p_sprint(i, t, c, w):
 def p_get_back(i, b, c, w):
     """PR_POS_GET_BACK: :func:`get_back`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return 1 if get_back(i, comb, rules, dyn) else 0
+    return 1 if get_back(i, w) else 0
 
 
 @kernel
@@ -783,21 +799,21 @@ def p_major_toward(i, t, minor, w):
 def p_safe_place(i, b, c, w):
     """PR_POS_SAFE_PLACE: :func:`safe_place`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return 1 if safe_place(i, comb, rules, dyn) else 0
+    return 1 if safe_place(i, w) else 0
 
 
 @kernel
 def p_dash(i, t, c, w):
     """PR_POS_DASH: :func:`dash`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return dash(i, t, comb, rules, dyn, streams)
+    return dash(i, t, w)
 
 
 @kernel
 def p_cover_sprint(i, t, c, w):
     """PR_POS_COVER_SPRINT: :func:`cover_sprint`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    cover_sprint(i, t, comb, rules, dyn)
+    cover_sprint(i, t, w)
     return 0
 
 
@@ -805,5 +821,5 @@ def p_cover_sprint(i, t, c, w):
 def p_shove(i, t, sign, w):
     """PR_POS_SHOVE: :func:`shove`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    shove(i, t, sign, comb, rules, dyn)
+    shove(i, t, sign, w)
     return 0

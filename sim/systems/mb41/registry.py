@@ -12,6 +12,9 @@ This is the one module that imports every geometry: the core never does.
 """
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 import numpy as np
 
 from sim import compile_helper, procs
@@ -20,7 +23,8 @@ from . import attack, bursts, damage, hex, hex_areas, hex_moves, hex_turn, hooks
 from . import gridless as GL
 from . import positions as PS
 from . import positions_turn as PT
-from .talents import afflictions, areas, defence, draft, heal, monsters, riders, sorcery, team
+from . import talents
+from .gates import armed_table
 from .codes import (E_AREA_ATTACK, E_BARRIER, E_GRAVITY, E_MARIONETTE, E_MINES, E_ROUGH_GOING, E_SCATTER,
                     E_SCREAM, E_SWITCH, E_VEIL)
 from .layout import (C_SPAWN_KIND, C_TCODE, K_MISSING, MAXT, NPR, PR_AFTER_TURN, PR_APPEAR_AT, PR_AREA, PR_ATTACK,
@@ -89,17 +93,20 @@ def geometry(rule_table: np.ndarray) -> str:
     return "none"
 
 
-#: where the hooks' functions live (``h_<name>``)
-HOOK_MODULES = (afflictions, areas, defence, draft, heal, monsters, riders, sorcery, team, damage)
+#: where the hooks' functions live (``h_<name>``): every module of :mod:`.talents`, and the damage
+#: module for Intercept (a rule of the geometries with places)
+HOOK_MODULES = tuple(importlib.import_module(f"{talents.__name__}.{m.name}")
+                     for m in pkgutil.iter_modules(talents.__path__)) + (damage,)
+HOOK_MODULES_DOC = "sim/systems/mb41/talents/ (or damage.py)"
 
 
 def hook_function(h: hooks.Hook):
-    """The function that plays hook ``h`` (``h_<name>`` in :data:`HOOK_MODULES`)."""
-    for mod in HOOK_MODULES:
-        fn = getattr(mod, "h_" + h.name, None)
-        if fn is not None:
-            return fn
-    raise LookupError(f"hook {h.timing}/{h.name}: no function h_{h.name}")
+    """The function that plays hook ``h`` (``h_<name>`` in one of :data:`HOOK_MODULES`)."""
+    found = [fn for fn in (getattr(mod, "h_" + h.name, None) for mod in HOOK_MODULES) if fn is not None]
+    if len(found) != 1:
+        where = "no module" if not found else f"{len(found)} modules"
+        raise LookupError(f"hook {h.timing}/{h.name}: h_{h.name} is defined in {where} of {HOOK_MODULES_DOC}")
+    return found[0]
 
 
 def hook_slots() -> dict[int, hooks.Hook]:
@@ -187,8 +194,9 @@ def table(comb: np.ndarray, rule_table: np.ndarray) -> np.ndarray:
 
 
 def live_rules(comb: np.ndarray, rule_table: np.ndarray) -> np.ndarray:
-    """``rules`` for the kernels: the rule options, then the procedure table."""
-    return np.concatenate([np.asarray(rule_table, dtype=np.int64), table(comb, rule_table)])
+    """``rules`` for the kernels: the rule options, the procedure table, the hook slots' armed
+    states (:func:`.gates.armed_table`)."""
+    return np.concatenate([np.asarray(rule_table, dtype=np.int64), table(comb, rule_table), armed_table()])
 
 
 def check(counters: np.ndarray) -> None:

@@ -13,21 +13,24 @@ from sim._jit import kernel
 
 from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
+from .gates import T_APPEAR
+from .points import every
 from .world import call, unpack
-from .talents.auras import end_fear_aura
 
 
 @kernel(inline="always")
-def reset(comb, rules, dyn):
+def reset(w):
     """Start-of-fight state: full Resolve, starting overcharge, Boost uses."""
+    comb, rules, dyn, streams, bf = unpack(w)
     n = comb.shape[0]
     for i in range(n):
-        reset_row(i, comb, dyn)
+        reset_row(i, w)
 
 
 @kernel
-def reset_row(i, comb, dyn):
+def reset_row(i, w):
     """Start-of-fight (and start-of-episode) state of combatant ``i``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     dyn[i, D_RES] = comb[i, C_RES]
     dyn[i, D_WOUNDS] = 0
     dyn[i, D_DEAD] = 0
@@ -53,15 +56,16 @@ def reset_row(i, comb, dyn):
     for b in range(MAXB):
         dyn[i, D_BOND + b] = comb[i, C_BOND + b]
     dyn[i, D_LOST] = 0
-    scene_state(i, comb, dyn)
+    scene_state(i, w)
 
 
 @kernel
-def scene_state(i, comb, dyn):
+def scene_state(i, w):
     """The columns every fight and every scene of an episode starts afresh
     (a part of ``SCENE_COLUMNS``): Fear Aura, the talents' marks, the
     position, bursts due and the frenzy (:func:`burst_state`), the team
     talents and fight clocks (:func:`team_state`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     dyn[i, D_FEAR] = comb[i, C_FEAR0]
     dyn[i, D_FT_TARGET] = -1
     dyn[i, D_FT_STACK] = 0
@@ -96,17 +100,20 @@ def scene_state(i, comb, dyn):
     dyn[i, D_BARRIER_AT] = -1
     dyn[i, D_BARRIER_ARG] = 0
     dyn[i, D_BARRIER_LEN] = 0
-    burst_state(i, dyn)
-    team_state(i, dyn)
-    spawn_state(i, comb, dyn)
+    dyn[i, D_RIDER] = -1
+    dyn[i, D_DRAIN] = -1
+    burst_state(i, w)
+    team_state(i, w)
+    spawn_state(i, w)
 
 
 @kernel
-def spawn_state(i, comb, dyn):
+def spawn_state(i, w):
     """A reserve row (``C_SPAWN_KIND``) starts every fight and every scene
     absent (``D_ABSENT``, with ``D_DEAD`` set so that nothing targets it, it
     takes no turn, its side does not count it, it holds no hex and stands in
     no survival curve) until :func:`appear`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     dyn[i, D_APPEARED] = 0
     dyn[i, D_COPY] = 0
     if comb[i, C_SPAWN_KIND] == 0:
@@ -136,15 +143,15 @@ def appear(j, anchor, w):
     dyn[j, D_RES] = comb[j, C_RES]
     dyn[j, D_APPEARED] = dyn[0, D_ROUND] + 1
     dyn[j, K_APPEARED] += 1
-    if (comb[j, C_TMASK] >> E_FEAR_AURA) & 1 != 0:
-        end_fear_aura(j, comb, dyn, 1)  # its aura arrives with it (none at the start: C_FEAR0)
+    every(T_APPEAR, j, j, 0, w)  # its Fear Aura arrives with it
     return True
 
 
 @kernel(inline="always")
-def waits(i, r, comb, rules, dyn):
+def waits(i, r, w):
     """A row that appeared in round ``r`` takes its first turn next round
     (``spawn_acts: next_round``); Marionette's copy never takes a turn."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if comb[i, C_SPAWN_KIND] == 0:
         return False
     if comb[i, C_SPAWN_KIND] == SPAWN_COPY:
@@ -155,8 +162,9 @@ def waits(i, r, comb, rules, dyn):
 
 
 @kernel(inline="always")
-def burst_state(i, dyn):
+def burst_state(i, w):
     """Per-scene state of the bursts (none due, no frenzy, no retaliation)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     for s in range(3):
         dyn[i, D_PEND + s] = 0
     dyn[i, D_FRENZY] = 0
@@ -166,9 +174,10 @@ def burst_state(i, dyn):
 
 
 @kernel
-def team_state(i, dyn):
+def team_state(i, w):
     """Per-scene state of the team talents, sorcery and the fight clocks
     (row 0): reset at the start of every fight and scene."""
+    comb, rules, dyn, streams, bf = unpack(w)
     dyn[i, D_CLOCK] = 0
     dyn[i, D_ROUND] = 0
     dyn[i, D_HIT_BY] = -1
@@ -193,15 +202,17 @@ def team_state(i, dyn):
 
 
 @kernel(inline="always")
-def is_standing(dyn, i):
+def is_standing(i, w):
     """Standing = Resolve above 0 and not dead."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_DEAD] != 0:
         return False
     return dyn[i, D_RES] > 0
 
 
 @kernel(inline="always")
-def _candidate(j, side, finish, comb, dyn):
+def _candidate(j, side, finish, w):
+    comb, rules, dyn, streams, bf = unpack(w)
     if comb[j, C_SIDE] == side:
         return False
     if dyn[j, D_DEAD] != 0:
@@ -224,9 +235,10 @@ def beats(a_total, a_sixes, a_stat, d_total, d_sixes, d_stat, attacker_wins_full
 
 
 @kernel(inline="always")
-def sealed(i, dyn):
+def sealed(i, w):
     """Seal Magic (L2098): ``i`` may use no talent (Boost included) until
     the end of round ``D_SEALED_UNTIL``; passive talents still work."""
+    comb, rules, dyn, streams, bf = unpack(w)
     return dyn[i, D_SEALED_UNTIL] >= dyn[0, D_ROUND]
 
 
@@ -246,23 +258,25 @@ def _hits(passive, tie_mode, a_total, a_six, a_stat, d_total, d_six, d_stat, ful
 
 @kernel
 def attack_call(i, t, w):
-    """:func:`attack` through its procedure (``PR_ATTACK``, :func:`p_attack`, the one
+    """:func:`.attack.attack` through its procedure (``PR_ATTACK``, :func:`.attack.p_attack`, the one
     function it is compiled into), for the attack sites outside the turn's own."""
     comb, rules, dyn, streams, bf = unpack(w)
     return call(rules[PR_ATTACK], i, t, 0, w)
 
 
 @kernel(inline="always")
-def roll_penalty(i, rules, dyn):
+def roll_penalty(i, w):
     """Penalty to all of ``i``'s rolls: Bound -2 (L1463), plus the Fear Auras
     of standing enemies (-2 each, L2031)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_AIL + A_BOUND] != 0:
         return rules[R_BOUND_PENALTY] + dyn[i, D_FEAR]
     return dyn[i, D_FEAR]
 
 
 @kernel(inline="always")
-def has_ailment(i, dyn):
+def has_ailment(i, w):
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_AIL + A_STUN] != 0:
         return True
     if dyn[i, D_AIL + A_BOUND] != 0:
@@ -271,29 +285,32 @@ def has_ailment(i, dyn):
 
 
 @kernel(inline="always")
-def other_ally(i, j, comb, dyn):
+def other_ally(i, j, w):
     """``j`` is a standing member of ``i``'s side other than ``i``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if j == i:
         return False
     if comb[j, C_SIDE] != comb[i, C_SIDE]:
         return False
-    return is_standing(dyn, j)
+    return is_standing(j, w)
 
 
 @kernel
-def has_other_ally(i, comb, dyn):
+def has_other_ally(i, w):
     """Some member of ``i``'s side other than ``i`` stands."""
+    comb, rules, dyn, streams, bf = unpack(w)
     for j in range(comb.shape[0]):
-        if other_ally(i, j, comb, dyn):
+        if other_ally(i, j, w):
             return True
     return False
 
 
 @kernel(inline="always")
-def keeps_side_in(j, all_dead, comb, dyn):
+def keeps_side_in(j, all_dead, w):
     """Row ``j`` keeps her side in the fight: not dead and, unless the defeat rule is
     ``all_dead``, standing (``all_down``); an illusion (Marionette's copy) keeps no side
     in it. The one statement of the rule: :func:`side_alive`, :func:`outcome_now`."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[j, D_DEAD] != 0:
         return False
     if comb[j, C_SPAWN_KIND] == SPAWN_COPY:
@@ -304,27 +321,29 @@ def keeps_side_in(j, all_dead, comb, dyn):
 
 
 @kernel(inline="always")
-def side_alive(side, comb, rules, dyn):
+def side_alive(side, w):
     """Side ``side`` is still in the fight: one of its rows keeps it in (:func:`keeps_side_in`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     all_dead = rules[R_DEFEAT] == 1
     for j in range(comb.shape[0]):
         if comb[j, C_SIDE] == side:
-            if keeps_side_in(j, all_dead, comb, dyn):
+            if keeps_side_in(j, all_dead, w):
                 return True
     return False
 
 
 @kernel(inline="always")
-def outcome_now(comb, rules, dyn):
+def outcome_now(w):
     """-1 while both sides fight on; else F_WIN (side 0 wins), F_LOSS or F_DRAW. A side is
     still in the fight while one of its rows keeps it in (:func:`keeps_side_in`). One pass
     over the rows (two calls of :func:`side_alive` would be two)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     n = comb.shape[0]
     all_dead = rules[R_DEFEAT] == 1
     a = False
     b = False
     for j in range(n):
-        if not keeps_side_in(j, all_dead, comb, dyn):
+        if not keeps_side_in(j, all_dead, w):
             continue
         if comb[j, C_SIDE] == 0:
             a = True
@@ -341,14 +360,14 @@ def outcome_now(comb, rules, dyn):
 
 
 @kernel(inline="always")
-def wound_level(w):
-    """Wound level of ``w`` wound damage on the cumulative track (L1422, A16a):
+def wound_level(dmg):
+    """Wound level of ``dmg`` wound damage on the cumulative track (L1422, A16a):
     1-2 level 1, 3-4 level 2, 5 and more level 3."""
-    if w <= 0:
+    if dmg <= 0:
         return 0
-    if w <= 2:
+    if dmg <= 2:
         return 1
-    if w <= 4:
+    if dmg <= 4:
         return 2
     return 3
 

@@ -165,7 +165,7 @@ def flair_tiers(counters: dict, inputs, variant: str) -> pd.DataFrame:
 
 
 class _SceneView:
-    """One scene's :class:`Inputs` with labels that name the scene (``"Aoi s2"``)."""
+    """One scene's :class:`.compile.Inputs` with labels that name the scene (``"Aoi s2"``)."""
 
     def __init__(self, inp, k: int):
         self.names = [f"{nm} s{k + 1}" for nm in inp.names]

@@ -1,6 +1,6 @@
 """Whom a combatant attacks: the policy's target, a talent's target, a frenzy's.
 
-:func:`pick_target`: living enemies, downed ones when the policy finishes them,
+:func:`target_of`: living enemies, downed ones when the policy finishes them,
 by the policy (weakest, strongest threat, random; Marionette's copy as a decoy,
 A53); :func:`talent_on_target` within a talent's range; :func:`frenzy_target`:
 the closest standing combatant, allies included (L746, A9).
@@ -18,22 +18,7 @@ from .state import _candidate, is_standing
 
 
 @kernel
-def choose_target(i, comb, dyn, st_policy):
-    """:func:`pick_target` for a caller that holds the arrays (:func:`target_of` for one
-    that holds the world)."""
-    return pick_target(i, comb, dyn, st_policy)
-
-
-@kernel
 def target_of(i, w):
-    """:func:`pick_target` with the policy stream, called with the world ``w``: two
-    words of arguments where the arrays take 26 (the turn asks it every Major)."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    return pick_target(i, comb, dyn, streams[S_POLICY])
-
-
-@part
-def pick_target(i, comb, dyn, st_policy):
     """Target of combatant ``i``'s attack, or -1 if nobody can be attacked.
 
     Candidates: living enemies that are standing, and downed enemies (0
@@ -42,6 +27,7 @@ def pick_target(i, comb, dyn, st_policy):
     strongest-threat: highest Attack stat, ties to the lowest Resolve, then
     the first listed; random-target: uniform over candidates.
     """
+    comb, rules, dyn, streams, bf = unpack(w)
     n = comb.shape[0]
     side = comb[i, C_SIDE]
     finish = comb[i, P_FINISH] != 0
@@ -51,10 +37,10 @@ def pick_target(i, comb, dyn, st_policy):
     best_att = -1
     count = 0
     for j in range(n):
-        if not _candidate(j, side, finish, comb, dyn):
+        if not _candidate(j, side, finish, w):
             continue
         count += 1
-        res = target_res(i, j, comb, dyn)
+        res = target_res(i, j, w)
         better = res < best_res
         if strongest:
             if comb[j, C_ATT] != best_att:
@@ -67,11 +53,11 @@ def pick_target(i, comb, dyn, st_policy):
         return best
     if comb[i, P_TARGET] != TARGET_RANDOM:
         if comb[i, C_FOE_COPIES] != 0:
-            return decoy(i, best, comb, dyn, st_policy)
+            return decoy(i, best, w)
         return best
-    k = randbelow(st_policy, count)
+    k = randbelow(streams[S_POLICY], count)
     for j in range(n):
-        if not _candidate(j, side, finish, comb, dyn):
+        if not _candidate(j, side, finish, w):
             continue
         if k == 0:
             return j
@@ -80,9 +66,10 @@ def pick_target(i, comb, dyn, st_policy):
 
 
 @kernel(inline="always")
-def target_res(i, j, comb, dyn):
+def target_res(i, j, w):
     """The Resolve ``i``'s targeting policy sees on ``j``: Marionette's copy
     passes for her (A53: her Resolve)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if comb[i, C_FOE_COPIES] != 0:
         if comb[j, C_SPAWN_KIND] == SPAWN_COPY:
             return dyn[comb[j, C_SPAWN_BY], D_RES]
@@ -90,10 +77,11 @@ def target_res(i, j, comb, dyn):
 
 
 @kernel
-def decoy(i, best, comb, dyn, st_policy):
+def decoy(i, best, w):
     """Gridless, the policy picked ``best``; if her Marionette copy stands,
     the enemy cannot tell them apart (A53, ``marionette_decoy``): a coin flip
     (policy stream), always the copy, or always her."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if best < 0:
         return best
     c = dyn[best, D_COPY] - 1
@@ -103,7 +91,7 @@ def decoy(i, best, comb, dyn, st_policy):
     if mode == 1:
         return c
     if mode == 0:
-        if randbelow(st_policy, 2) == 1:
+        if randbelow(streams[S_POLICY], 2) == 1:
             return c
     return best
 
@@ -113,10 +101,10 @@ def talent_on_target(i, code, w):
     """``(slot, target)`` for a talent used on the policy's target: the first
     usable slot of ``code`` (:func:`find_usable`) and a standing target, or
     ``(-1, -1)``. The target is chosen only when a slot is usable; on the grid
-    among the enemies within the talent's range (:func:`.battle_grid.pick_near`),
+    among the enemies within the talent's range (:func:`.hex.pick_near`),
     on the draft's positions within its ``range_positions`` (:func:`range_target`)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    s = find_usable(i, code, comb, dyn)
+    s = find_usable(i, code, w)
     if s < 0:
         return -1, -1
     if on_grid(bf):
@@ -125,7 +113,7 @@ def talent_on_target(i, code, w):
         t = range_target(i, s, w)
     if t < 0:
         return -1, -1
-    if not is_standing(dyn, t):
+    if not is_standing(t, w):
         return -1, -1
     return s, t
 
@@ -133,7 +121,7 @@ def talent_on_target(i, code, w):
 @kernel
 def range_target(i, s, w):
     """Gridless, the policy's target for ``i``'s talent in slot ``s``
-    (:func:`choose_target`); on the draft's positions, when the slot has a
+    (:func:`target_of`); on the draft's positions, when the slot has a
     reach (``C_TREACH``, the row's ``range_positions``), the policy's pick
     among the enemies within it (:func:`.positions.pick_within`); -1 if none."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -156,13 +144,14 @@ def frenzy_gap(i, j, w):
 
 
 @kernel(inline="always")
-def _frenzy_candidate(i, j, dyn):
+def _frenzy_candidate(i, j, w):
     """A standing combatant other than frenzied ``i`` and her own Marionette copy."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if j == i:
         return False
     if j == dyn[i, D_COPY] - 1:
         return False
-    return is_standing(dyn, j)
+    return is_standing(j, w)
 
 
 @kernel
@@ -184,7 +173,7 @@ def frenzy_target(i, w):
     best_d = 0
     count = 0
     for j in range(n):
-        if not _frenzy_candidate(i, j, dyn):
+        if not _frenzy_candidate(i, j, w):
             continue
         d = frenzy_gap(i, j, w)
         if best < 0 or d < best_d:
@@ -207,7 +196,7 @@ def frenzy_target(i, w):
         return -1
     k = randbelow(streams[S_POLICY], count)
     for j in range(n):
-        if not _frenzy_candidate(i, j, dyn):
+        if not _frenzy_candidate(i, j, w):
             continue
         if frenzy_gap(i, j, w) != best_d:
             continue

@@ -10,16 +10,15 @@ from sim.dice import sum_d6
 
 from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
-from .hooks import MAJOR_GATE, MAJOR_GATE2, MAJOR_GATES, MAJOR_GATES2, MINOR_GATE, MINOR_GATE2, MINOR_GATES, MINOR_GATES2, N_MAJOR, N_MINOR
+from .gates import T_AILMENTS, T_MAJOR, T_MINOR, T_TURN_START
+from .points import every, first, holds
 from .world import call, on_grid, on_positions, unpack
-from .ailments import removal_body, removal_roll
+from .ailments import removal_roll
 from .bursts import settle_in_turn, settle_now
 from .overcharge import check_bursts
 from .slots import has_code, pay_slot, side_has_code
 from .state import _candidate, has_ailment, is_standing
 from .talents.defence import give_reflector
-from .talents.draft import try_mood, try_regeneration
-from .talents.heal import try_remedy
 from .talents.movement import pay_shove
 from .talents.riders import follow_up_target
 from .talents.team import bonus_action, defensive_switch, guided_choice, guided_strike
@@ -33,9 +32,9 @@ def frenzy_turn(i, w):
     combatant, allies included), her Minor a removal roll when she has an
     ailment and it takes no step (:func:`frenzy_removal`); her attack's riders
     (Killing Blow, Drain Life, ...) only as rule ``fury_talents`` allows
-    (:func:`frenzy_can_pay`, L752, A9ii). Gridless the
-    attack is her one action; on the hex grid (:func:`.battle_grid.frenzy_turn`)
-    and on the draft's positions (:func:`.positions.frenzy_turn`) she moves
+    (:func:`.slots.frenzy_can_pay`, L752, A9ii). Gridless the
+    attack is her one action; on the hex grid (:func:`.hex_turn.frenzy_turn`)
+    and on the draft's positions (:func:`.positions_turn.frenzy_turn`) she moves
     toward it when it is out of reach (a Minor step, then the Major), and
     attacks it when in reach. ``fury_target: enemies`` on the grid: her usual
     grid turn (her policy's target among enemies, with her talents)."""
@@ -57,12 +56,12 @@ def frenzy_turn(i, w):
                  w)
         return
     if not on_positions(rules):
-        frenzy_removal(i, comb, rules, dyn, streams)  # gridless her Minor never moves her
+        frenzy_removal(i, w)  # gridless her Minor never moves her
     t = frenzy_target(i, w)
     if on_positions(rules):
         call(rules[PR_FRENZY_MOVE], i, t, 0, w)
     elif t >= 0:
-        if side_has_code(t, E_SWITCH, comb):
+        if side_has_code(t, E_SWITCH, w):
             t = defensive_switch(i, t, w)
         call(rules[PR_ATTACK], i, t, 0, w)
     if comb[i, C_TMASK] != 0:
@@ -70,38 +69,37 @@ def frenzy_turn(i, w):
 
 
 @kernel
-def frenzy_removal(i, comb, rules, dyn, streams):
+def frenzy_removal(i, w):
     """A frenzied girl's Minor action when it does not step toward her target
     (L746: her turns "must attack a living target or move towards one", which the
     Major does): with an ailment she tries to remove it (L1467: 2d6! + Support,
     :func:`removal_roll`; Remedy instead when rule ``fury_talents`` lets her use
-    it, :func:`try_remedy`). Stunned she has one action (L1461), the attack: no
+    it, :func:`.talents.heal.try_remedy`). Stunned she has one action (L1461), the attack: no
     removal. Returns whether the Minor was used."""
-    if not has_ailment(i, dyn):
+    comb, rules, dyn, streams, bf = unpack(w)
+    if not has_ailment(i, w):
         return False
     if dyn[i, D_AIL + A_STUN] != 0:
         return False
-    remedied = False
-    if (comb[i, C_TMASK] >> E_REMEDY) & 1 != 0:
-        remedied = try_remedy(i, i, comb, rules, dyn)
-    if not remedied:
-        removal_body(i, comb, rules, dyn, streams)
+    if first(T_AILMENTS, i, i, 0, w) == 0:  # Remedy, else the removal roll
+        removal_roll(i, w)
     return True
 
 
 @kernel(inline="always")
-def frenzy_again(i, comb, rules, dyn):
+def frenzy_again(i, w):
     """``i`` is frenzied and standing: she has the frenzy's second turn due."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_FRENZY] == 0:
         return False
-    return is_standing(dyn, i)
+    return is_standing(i, w)
 
 
 @part
 def take_turn(i, w):
     """One turn of ``i`` (L1410): a Major and a Minor action, free actions.
 
-    1. Ailments: with Remedy she removes them for sure (:func:`try_remedy`),
+    1. Ailments: with Remedy she removes them for sure (:func:`.talents.heal.try_remedy`),
        else a removal roll (2d6! + Support); either takes the Minor action,
        or her only action if Stunned; removing Stun gives the second action
        back (L1461, L1467, A25: Minor).
@@ -109,7 +107,7 @@ def take_turn(i, w):
        Curse, Steal Action; a successful Steal Action gives another Minor).
     3. Major: a Scream-like ability or Wave of Courage if enough would be
        affected (:func:`major_talent`); else a basic attack on the policy's
-       target (A13) with its talent riders (:func:`declare_riders`), made by
+       target (A13) with its talent riders (DECLARE, :func:`.attack.attack_bonus`), made by
        an ally instead if she spends Guided Strike on her; with Follow Up
        usable she attacks the enemy an ally hit just before her turn.
     4. Free: Reflector after a successful attack; Bonus Action / Action
@@ -150,11 +148,11 @@ def take_turn(i, w):
                 if call(rules[PR_POS_MAJOR_TOWARD], i, t0, 1 if minor else 0, w) != 0:
                     minor = False
                     dyn[i, D_MINOR_USED] = 1
-                if not is_standing(dyn, i):
+                if not is_standing(i, w):
                     break
             else:
                 major_strike(i, m, who, t, w)
-        if settle_now(rules):
+        if settle_now(w):
             if settle_in_turn(i, 1, w) == 0:
                 break
         if m == 0:
@@ -163,7 +161,7 @@ def take_turn(i, w):
                 if pos:
                     bonus = call(rules[PR_POS_ANY_IN_REACH], i, 0, 0, w) != 0
                 if bonus:
-                    if bonus_action(i, comb, rules, dyn):
+                    if bonus_action(i, w):
                         majors = 2
     if pos:  # a Minor still unused: one more position toward her range
         if minor:
@@ -178,44 +176,36 @@ def turn_start(i, w):
     on positions the rough-terrain payment of ``rough_cost: same_turn`` (A15a) and
     the auras by position; the draft's free Empower and Regeneration."""
     comb, rules, dyn, streams, bf = unpack(w)
-    mask = comb[i, C_TMASK]
     dyn[i, D_DEF_BONUS] = 0
     dyn[i, D_MINOR_USED] = 0
     if on_positions(rules):
         if rules[R_ROUGH_COST] == 0:
             dyn[i, D_PAID] = 0
         call(rules[PR_AURAS], i, 0, 0, w)
-    if (mask >> E_MORE) & 1 != 0:
-        if has_code(i, E_MOOD, comb):
-            try_mood(i, True, w)
-        if has_code(i, E_REGEN, comb):
-            try_regeneration(i, comb, rules, dyn)
+    every(T_TURN_START, i, i, 0, w)  # the draft's Empower, Regeneration
 
 
 @part
 def turn_ailments(i, w):
     """Her actions this turn (2; 1 Stunned, L1461) after her ailments: with Remedy she
-    removes them for sure (:func:`try_remedy`), else a removal roll (2d6! + Support,
+    removes them for sure (:func:`.talents.heal.try_remedy`), else a removal roll (2d6! + Support,
     L1467); either takes her Minor, or her only action if Stunned, and removing Stun
     gives the second action back (A25); what it set off is settled."""
     comb, rules, dyn, streams, bf = unpack(w)
     actions = 2
     if dyn[i, D_AIL + A_STUN] != 0:
         actions = 1  # "can take only one action per turn" (L1461)
-    if has_ailment(i, dyn):
+    if has_ailment(i, w):
         stunned = dyn[i, D_AIL + A_STUN] != 0
-        remedied = False
-        if (comb[i, C_TMASK] >> E_REMEDY) & 1 != 0:
-            remedied = try_remedy(i, i, comb, rules, dyn)
-        if not remedied:
+        if first(T_AILMENTS, i, i, 0, w) == 0:  # Remedy, else the removal roll
             removal_roll(i, w)
         actions -= 1
         dyn[i, D_MINOR_USED] = 1
         if stunned:
             if dyn[i, D_AIL + A_STUN] == 0:
                 actions += 1  # "she regains the second action"
-        check_bursts(i, comb, rules, dyn)
-        if settle_now(rules):
+        check_bursts(i, w)
+        if settle_now(w):
             actions = settle_in_turn(i, actions, w)
     return actions
 
@@ -234,7 +224,7 @@ def turn_minor(i, actions, w):
                 dyn[i, D_MINOR_USED] = 1
             while r == 2:
                 r = minor_talent(i, w)
-            if settle_now(rules):
+            if settle_now(w):
                 actions = settle_in_turn(i, actions, w)
     return actions
 
@@ -250,11 +240,11 @@ def positions_before(i, actions, minor, w):
     if actions >= 1:
         t0 = call(rules[PR_POS_PICK], i, 0, 0, w)
         if mask != 0:
-            if has_code(i, E_SPRINT, comb):
+            if has_code(i, E_SPRINT, w):
                 call(rules[PR_POS_SPRINT], i, t0, 0, w)  # no damage: she still stands
         if minor:
             if mask != 0:
-                if has_code(i, E_GET_BACK, comb):  # Get Back: an engaged, hurt ally to Position 1
+                if has_code(i, E_GET_BACK, w):  # Get Back: an engaged, hurt ally to Position 1
                     if call(rules[PR_POS_GET_BACK], i, 0, 0, w) != 0:
                         minor = False
                         actions -= 1
@@ -264,9 +254,9 @@ def positions_before(i, actions, minor, w):
                 minor = False
                 actions -= 1
                 dyn[i, D_MINOR_USED] = 1
-                if not is_standing(dyn, i):
+                if not is_standing(i, w):
                     actions = 0
-                if settle_now(rules):
+                if settle_now(w):
                     actions = settle_in_turn(i, actions, w)
     return actions, minor, t0
 
@@ -286,29 +276,29 @@ def major_choice(i, m, t0, w):
     t = -1
     if mask != 0:
         if pos:
-            if has_code(i, E_SAFE_PLACE, comb):  # Safe Place: an engaged ally to her position
+            if has_code(i, E_SAFE_PLACE, w):  # Safe Place: an engaged ally to her position
                 acted = call(rules[PR_POS_SAFE_PLACE], i, 0, 0, w) != 0
         if not acted:
             acted = major_talent(i, w)
         if not acted:
             if pos:  # Guided Strike only when the ally has someone in reach
-                gs, g = guided_choice(i, comb, dyn)
+                gs, g = guided_choice(i, w)
                 if g >= 0:
                     tg = call(rules[PR_POS_PICK], g, 1, 0, w)
                     if tg >= 0:
                         pay_slot(i, gs, w)
-                        check_bursts(i, comb, rules, dyn)
+                        check_bursts(i, w)
                         who = g
                         t = tg
-            elif has_code(i, E_GUIDED_STRIKE, comb):
-                g = guided_strike(i, comb, rules, dyn)
+            elif has_code(i, E_GUIDED_STRIKE, w):
+                g = guided_strike(i, w)
                 if g >= 0:
                     who = g
     if acted:
         return acted, who, t, t0
     if who == i:
         if (mask >> E_FOLLOW_UP) & 1 != 0:
-            t = follow_up_target(i, comb, dyn)
+            t = follow_up_target(i, w)
             if pos:
                 if t >= 0:
                     if call(rules[PR_REACH], i, t, 0, w) < 0:
@@ -318,10 +308,10 @@ def major_choice(i, m, t0, w):
             if who == i:
                 if m > 0:  # after a Bonus Action: her target may be down
                     if t0 >= 0:
-                        if not _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
+                        if not _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, w):
                             t0 = call(rules[PR_POS_PICK], i, 0, 0, w)
                 if t0 >= 0:
-                    if _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
+                    if _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, w):
                         if call(rules[PR_REACH], i, t0, 0, w) >= 0:
                             t = t0
             if t < 0:
@@ -329,7 +319,7 @@ def major_choice(i, m, t0, w):
             if t < 0:
                 if who == i:
                     if mask != 0:
-                        if has_code(i, E_MOVE_ATTACK, comb):  # Dash Strike: a step, then the attack
+                        if has_code(i, E_MOVE_ATTACK, w):  # Dash Strike: a step, then the attack
                             t = call(rules[PR_POS_DASH], i, t0, 0, w)
         else:
             t = target_of(who, w)
@@ -344,15 +334,15 @@ def major_strike(i, m, who, t, w):
     Reflector after her own first Major's hit."""
     comb, rules, dyn, streams, bf = unpack(w)
     pos = on_positions(rules)
-    if side_has_code(t, E_SWITCH, comb):
+    if side_has_code(t, E_SWITCH, w):
         t = defensive_switch(who, t, w)
     if pos:
-        if side_has_code(t, E_SPRINT, comb):
+        if side_has_code(t, E_SPRINT, w):
             call(rules[PR_POS_COVER_SPRINT], who, t, 0, w)  # Speed Burst off her turn
     sh = -1
     if who == i:
-        if has_code(i, E_SHOVE, comb):
-            sh = pay_shove(i, comb, rules, dyn)  # gridless: a basic attack, paid (no hex to move)
+        if has_code(i, E_SHOVE, w):
+            sh = pay_shove(i, w)  # gridless: a basic attack, paid (no hex to move)
     if pos:
         call(rules[PR_AURAS], i, 0, 0, w)  # after her moves and a Defensive Switch
         call(rules[PR_POS_READY], who, t, 0, w)
@@ -375,9 +365,9 @@ def positions_after(i, t0, w):
     her range (the target picked again when it is down)."""
     comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_MINOR_USED] == 0:
-        if is_standing(dyn, i):
+        if is_standing(i, w):
             if t0 >= 0:
-                if not _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, comb, dyn):
+                if not _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, w):
                     t0 = call(rules[PR_POS_PICK], i, 0, 0, w)
             call(rules[PR_POS_MINOR_TOWARD], i, t0, 0, w)
 
@@ -392,23 +382,15 @@ def minor_talent(i, w):
     Minor action; each within its range where there is one. Returns 0 (none), 1 (used)
     or 2 (a successful Steal Action: another Minor)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    if (comb[i, C_TMASK] & MINOR_GATE) | (comb[i, C_TMASK2] & MINOR_GATE2) == 0:
+    if not holds(T_MINOR, i, i, w):
         return 0  # no Minor hook: not even a call (this part is inlined where it is asked)
     return minor_hooks(i, w)
 
 
 @kernel
 def minor_hooks(i, w):
-    """The work of :func:`minor_talent`: her Minor hooks in order until one acts."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    m1 = comb[i, C_TMASK]
-    m2 = comb[i, C_TMASK2]
-    for k in range(N_MINOR):
-        if (m1 & MINOR_GATES[k]) | (m2 & MINOR_GATES2[k]) != 0:
-            r = call(rules[PR_MINOR + k], i, 0, 0, w)
-            if r != 0:
-                return r
-    return 0
+    """The work of :func:`minor_talent`: her MINOR hooks in order until one acts."""
+    return first(T_MINOR, i, i, 0, w)
 
 
 @part
@@ -416,31 +398,24 @@ def major_talent(i, w):
     """A Major action from her talents instead of an attack: the Major hooks
     (:data:`.hooks.HOOKS`, timing ``MAJOR``) whose gate her talents open, in their
     order, until one acts: sorcery (the whole turn's cast, or as a Major action), Wave
-    of Courage (:func:`try_group_heal`), a Scream (:func:`try_scream`), Gravity Wave,
-    Blast Strike / Burst Attack, Scattering shot, Life Bomb (:func:`try_life_bomb`),
-    Curse Shift (:func:`try_curse_shift`), Implode (:func:`try_implode`)."""
+    of Courage (:func:`.talents.heal.try_group_heal`), a Scream (:func:`.talents.afflictions.try_scream`), Gravity Wave,
+    Blast Strike / Burst Attack, Scattering shot, Life Bomb (:func:`.talents.heal.try_life_bomb`),
+    Curse Shift (:func:`.talents.afflictions.try_curse_shift`), Implode (:func:`.talents.afflictions.try_implode`)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    if (comb[i, C_TMASK] & MAJOR_GATE) | (comb[i, C_TMASK2] & MAJOR_GATE2) == 0:
+    if not holds(T_MAJOR, i, i, w):
         return False  # no Major hook: not even a call
     return major_hooks(i, w)
 
 
 @kernel
 def major_hooks(i, w):
-    """The work of :func:`major_talent`: her Major hooks in order until one acts."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    m1 = comb[i, C_TMASK]
-    m2 = comb[i, C_TMASK2]
-    for k in range(N_MAJOR):
-        if (m1 & MAJOR_GATES[k]) | (m2 & MAJOR_GATES2[k]) != 0:
-            if call(rules[PR_MAJOR + k], i, 0, 0, w) != 0:
-                return True
-    return False
+    """The work of :func:`major_talent`: her MAJOR hooks in order until one acts."""
+    return first(T_MAJOR, i, i, 0, w) != 0
 
 
 @kernel(inline="always")
 def play_turn(i, w):
-    """One turn of ``i``: gridless (``bf`` None) or on the battlefield.
+    """One turn of ``i``, the geometry's (``PR_TURN``).
     Every turn advances the fight's turn clock (``D_CLOCK``, row 0)."""
     comb, rules, dyn, streams, bf = unpack(w)
     dyn[0, D_CLOCK] += 1

@@ -40,7 +40,7 @@ WORLD_TYPES = types.Tuple((_A2, types.Array(types.int64, 1, "C"), _A2, types.Arr
 # runs, and never change while ``w`` is in use: :func:`_load` marks their loads invariant,
 # so LLVM may keep or move them freely. Re-packing other arrays into a buffer in use would
 # break that: every world gets a buffer (or a slot of one) of its own (an episode a slot
-# per scene, :func:`.kernel.play_episode`).
+# per scene, :func:`.episode.play_episode`).
 
 #: the column count of comb and dyn (``None``: rules is 1-D, a stream row is longer when
 #: it carries injected dice, the battlefield's width depends on the field). :func:`_load`

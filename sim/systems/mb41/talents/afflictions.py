@@ -11,43 +11,44 @@ from ..codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from ..layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
 from ..world import call, on_grid, on_positions, unpack
 from ..ailments import give_ailment
+from ..damage import apply_damage
 from ..overcharge import check_bursts, gain_overcharge, support_roll
-from ..slots import can_pay, find_talent, find_usable, pay_slot, pay_talent, within
+from ..slots import can_pay, find_talent, find_usable, pay_slot, within
 from ..state import _hits, beats, has_ailment, is_standing, roll_penalty
 from ..targets import talent_on_target
 
 
 @part
-def try_inflict(i, t, comb, rules, dyn):
+def try_inflict(i, t, w):
     """Inflict (free, after a successful basic attack, L1607): put an ailment
     the target does not have yet on her, trying the policy's first choice
     first (Stun -> Bound -> Bleed order from there)."""
-    s = find_talent(i, E_INFLICT, comb, dyn)
+    comb, rules, dyn, streams, bf = unpack(w)
+    s = find_talent(i, E_INFLICT, w)
     if s < 0:
         return
-    if not is_standing(dyn, t):
+    if not is_standing(t, w):
         return
-    if not can_pay(i, s, comb, dyn):
+    if not can_pay(i, s, w):
         return
     for k in range(3):
         a = (comb[i, P_INFLICT] + k) % 3
         if dyn[t, D_AIL + a] == 0:
-            pay_talent(i, s, comb, rules, dyn)
-            give_ailment(t, a, dyn)
+            pay_slot(i, s, w)
+            give_ailment(t, a, w)
             return
 
 
 @kernel
-def disruptive(i, t, comb, rules, dyn, streams):
+def disruptive(i, t, w):
     """Disruptive Strikes (L2028): every attack of ``i`` on a girl, hit or
     miss, gives her 1 overcharge on a random stat: 1d6, 1-2 Heart, 3-4 Fury,
     5-6 Judgment."""
-    if (comb[i, C_TMASK] >> E_DISRUPTIVE) & 1 == 0:
-        return
+    comb, rules, dyn, streams, bf = unpack(w)
     for s in range(MAXT):
         if comb[i, C_TCODE + s] == E_DISRUPTIVE:
             d = sum_d6(streams[S_DAMAGE], 1)
-            gain_overcharge(t, (d - 1) // 2, 1, comb, rules, dyn)
+            gain_overcharge(t, (d - 1) // 2, 1, w)
             dyn[i, K_TUSE + s] += 1
 
 
@@ -66,8 +67,8 @@ def try_curse(i, w):
         if (comb[i, C_TP1 + s] >> a) & 1 != 0:
             if dyn[t, D_AIL + a] == 0:
                 pay_slot(i, s, w)
-                give_ailment(t, a, dyn)
-                check_bursts(i, comb, rules, dyn)
+                give_ailment(t, a, w)
+                check_bursts(i, w)
                 return True
     return False
 
@@ -85,7 +86,7 @@ def try_scream(i, w):
     the defender (A21). Used when at least ``scream_min`` enemies in the area
     (or all that are left in it) lack the ailment."""
     comb, rules, dyn, streams, bf = unpack(w)
-    s = find_usable(i, E_SCREAM, comb, dyn)
+    s = find_usable(i, E_SCREAM, w)
     if s < 0:
         return False
     a = comb[i, C_TP1 + s]
@@ -105,7 +106,7 @@ def try_scream(i, w):
         if comb[j, C_SIDE] != side:
             if not in_area(i, j, s, d, w):
                 continue
-            if is_standing(dyn, j):
+            if is_standing(j, w):
                 left += 1
                 if dyn[j, D_AIL + a] == 0:
                     open_ += 1
@@ -119,16 +120,16 @@ def try_scream(i, w):
     for j in range(n):
         if comb[j, C_SIDE] == side:
             continue
-        if not is_standing(dyn, j):
+        if not is_standing(j, w):
             continue
         if not in_area(i, j, s, d, w):
             continue
         d_total, d_six = support_roll(j, w)
         d_total -= dyn[j, D_AMP_AIL]  # Amplify Magic: -P2 to resist ailments (L1797)
         if beats(u_total, u_six, comb[i, C_SUP], d_total, d_six, comb[j, C_SUP], False):
-            give_ailment(j, a, dyn)
-        check_bursts(j, comb, rules, dyn)
-    check_bursts(i, comb, rules, dyn)
+            give_ailment(j, a, w)
+        check_bursts(j, w)
+    check_bursts(i, w)
     return True
 
 
@@ -145,7 +146,7 @@ def scream_direction(i, s, a, nd, w):
         k = 0
         for j in range(comb.shape[0]):
             if comb[j, C_SIDE] != side:
-                if is_standing(dyn, j):
+                if is_standing(j, w):
                     if dyn[j, D_AIL + a] == 0:
                         if in_area(i, j, s, d, w):
                             k += 1
@@ -159,8 +160,8 @@ def scream_direction(i, s, a, nd, w):
 def in_area(i, j, s, d, w):
     """``j`` stands in the area of ``i``'s Scream in slot ``s`` (line direction ``d``); gridless always.
     On positions (``d`` >= 0): ``d`` 2 a circle (:func:`within`), 0 / 1 the line of
-    positions upward / downward from hers (:func:`.positions.on_side`); on the grid a
-    circle (:func:`within`) or the line (:func:`.battle_grid.on_line`)."""
+    positions upward / downward from hers (:func:`..positions.on_side`); on the grid a
+    circle (:func:`within`) or the line (:func:`..hex.on_line`)."""
     comb, rules, dyn, streams, bf = unpack(w)
     if on_grid(bf):
         if comb[i, C_TP2 + s] == 1:
@@ -205,8 +206,8 @@ def try_steal(i, w):
     pay_slot(i, s, w)
     chk = streams[S_CHECK]
     a_total, a_six = exploding_d6(chk, 2)
-    a_total += comb[i, C_ATT] - roll_penalty(i, rules, dyn)
-    gain_overcharge(i, comb[i, C_RA], a_six, comb, rules, dyn)
+    a_total += comb[i, C_ATT] - roll_penalty(i, w)
+    gain_overcharge(i, comb[i, C_RA], a_six, w)
     passive = comb[t, C_PDEF] >= 0
     if passive:
         d_total = comb[t, C_PDEF]
@@ -215,14 +216,14 @@ def try_steal(i, w):
     else:
         d_total, d_six = exploding_d6(chk, 2)
         d_stat = comb[t, C_DEF]
-        d_total += d_stat - roll_penalty(t, rules, dyn) + dyn[t, D_DEF_BONUS]
-        gain_overcharge(t, comb[t, C_RD], d_six, comb, rules, dyn)
+        d_total += d_stat - roll_penalty(t, w) + dyn[t, D_DEF_BONUS]
+        gain_overcharge(t, comb[t, C_RD], d_six, w)
     won = _hits(passive, rules[R_MINION_TIE], a_total, a_six, comb[i, C_ATT], d_total, d_six, d_stat,
                 rules[R_FULL_TIE] == 1)
-    check_bursts(i, comb, rules, dyn)
-    check_bursts(t, comb, rules, dyn)
+    check_bursts(i, w)
+    check_bursts(t, w)
     if won:
-        give_ailment(t, A_STUN, dyn)
+        give_ailment(t, A_STUN, w)
         return 2
     return 1
 
@@ -249,18 +250,19 @@ def try_implode(i, w):
     if beats(u_total, u_six, comb[i, C_SUP], d_total, d_six, comb[t, C_SUP], False):
         dyn[t, D_IMPLODE_BY] = i
         dyn[t, D_IMPLODE_UNTIL] = dyn[i, D_TURNS_DONE] + 2
-    check_bursts(i, comb, rules, dyn)
-    check_bursts(t, comb, rules, dyn)
+    check_bursts(i, w)
+    check_bursts(t, w)
     return True
 
 
 @kernel
-def seal_magic(i, t, comb, rules, dyn):
+def seal_magic(i, t, w):
     """Seal Magic (L2098, free, after a successful attack): pay; ``t`` uses
     no talent until the end of the next round. Used on a standing target
     with talents, or with Boost uses and a policy that boosts, not sealed
     already."""
-    if not is_standing(dyn, t):
+    comb, rules, dyn, streams, bf = unpack(w)
+    if not is_standing(t, w):
         return
     if comb[t, C_TMASK] == 0:
         if dyn[t, D_BOOSTS] <= 0:
@@ -269,10 +271,10 @@ def seal_magic(i, t, comb, rules, dyn):
             return
     if dyn[t, D_SEALED_UNTIL] > dyn[0, D_ROUND]:
         return
-    s = find_usable(i, E_SEAL_MAGIC, comb, dyn)
+    s = find_usable(i, E_SEAL_MAGIC, w)
     if s < 0:
         return
-    pay_talent(i, s, comb, rules, dyn)
+    pay_slot(i, s, w)
     dyn[t, D_SEALED_UNTIL] = dyn[0, D_ROUND] + 1
 
 
@@ -283,7 +285,7 @@ def try_curse_shift(i, w):
     the target lacks, while its pool pays. Used when it bears an ailment
     the target lacks."""
     comb, rules, dyn, streams, bf = unpack(w)
-    if not has_ailment(i, dyn):
+    if not has_ailment(i, w):
         return False
     s, t = talent_on_target(i, E_CURSE_SHIFT, w)
     if s < 0:
@@ -293,11 +295,11 @@ def try_curse_shift(i, w):
         if dyn[i, D_AIL + a] != 0:
             if dyn[t, D_AIL + a] == 0:
                 if moved > 0:
-                    if not can_pay(i, s, comb, dyn):
+                    if not can_pay(i, s, w):
                         break
                 pay_slot(i, s, w)
                 dyn[i, D_AIL + a] = 0
-                give_ailment(t, a, dyn)
+                give_ailment(t, a, w)
                 moved += 1
     return moved > 0
 
@@ -339,23 +341,50 @@ def h_implode(i, b, c, w):
 
 @kernel
 def h_inflict(i, t, c, w):
-    """INFLICT: Inflict after a hit (:func:`try_inflict`)."""
+    """HIT: Inflict after a hit (:func:`try_inflict`)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    try_inflict(i, t, comb, rules, dyn)
+    try_inflict(i, t, w)
     return 0
 
 
 @kernel
 def h_seal_magic(i, t, c, w):
-    """SEAL: Seal Magic after a hit (:func:`seal_magic`)."""
+    """HIT: Seal Magic after a hit (:func:`seal_magic`)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    seal_magic(i, t, comb, rules, dyn)
+    seal_magic(i, t, w)
     return 0
 
 
 @kernel
-def h_disruptive(i, t, c, w):
-    """DISRUPTIVE: Disruptive Strikes on a girl (:func:`disruptive`)."""
+def h_disruptive(i, t, hit, w):
+    """AFTER_ATTACK: Disruptive Strikes on a girl (:func:`disruptive`)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    disruptive(i, t, comb, rules, dyn, streams)
+    if comb[t, C_MONSTER] == 0:
+        disruptive(i, t, w)
+    return 0
+
+
+@kernel
+def h_shrug_off(j, b, c, w):
+    """ROUND_START: Shrug Off (:func:`shrug_off`) on a living combatant with an ailment."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if dyn[j, D_DEAD] == 0:
+        if has_ailment(j, w):  # (nothing to shrug off: no call)
+            shrug_off(j, w)
+    return 0
+
+
+@kernel
+def h_implode_back(i, t, dealt, w):
+    """HIT, Implode (L1763): the attacker ``i`` is imploded (``D_IMPLODE_BY``): it takes half
+    the damage it dealt (round up) itself, until the end of the imploder's next turn."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    g = dyn[i, D_IMPLODE_BY]
+    if dyn[g, D_TURNS_DONE] >= dyn[i, D_IMPLODE_UNTIL]:
+        dyn[i, D_IMPLODE_BY] = -1
+    elif dealt > 0:
+        took = apply_damage(i, (dealt + 1) // 2, w)
+        dyn[i, K_TAKEN] += took
+        dyn[i, K_SELF_DMG] += took
+        dyn[g, K_DEALT] += took
     return 0

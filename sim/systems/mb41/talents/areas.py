@@ -16,9 +16,10 @@ from ..targets import target_of
 
 
 @kernel(inline="always")
-def area_next(j, dyn):
+def area_next(j, w):
     """An area attack's pass over its marked targets (``D_AREA_HIT``): True (and marked 2,
     attacked) when ``j`` is a target not yet attacked by it."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[j, D_AREA_HIT] != 1:
         return False
     dyn[j, D_AREA_HIT] = 2
@@ -26,8 +27,9 @@ def area_next(j, dyn):
 
 
 @kernel(inline="always")
-def area_done(dyn):
+def area_done(w):
     """The area attack is over: no marks (``D_AREA_HIT``) left."""
+    comb, rules, dyn, streams, bf = unpack(w)
     for j in range(dyn.shape[0]):
         dyn[j, D_AREA_HIT] = 0
 
@@ -82,16 +84,17 @@ def h_scatter(i, b, c, w):
 
 
 @kernel
-def area_gridless(i, comb, rules, dyn, streams):
+def area_gridless(i, w):
     """An area attack without a grid (Blast Strike, Burst Attack, Gravity Wave): it reaches
     ``area_targets`` enemies: the policy's target, then the next ones listed. Used when
     that is at least the policy's ``area_min`` (and 1). Returns the attacks planned (0 = not used;
     the caller pays and this attacks)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     side = comb[i, C_SIDE]
     finish = comb[i, P_FINISH] != 0
     k = 0
     for j in range(comb.shape[0]):
-        if _candidate(j, side, finish, comb, dyn):
+        if _candidate(j, side, finish, w):
             k += 1
     if k > rules[R_AREA_TARGETS]:
         k = rules[R_AREA_TARGETS]
@@ -119,9 +122,9 @@ def area_attacks(i, k, w):
             break
         if j == t:
             continue
-        if not is_standing(dyn, i):
+        if not is_standing(i, w):
             break
-        if _candidate(j, side, finish, comb, dyn):
+        if _candidate(j, side, finish, w):
             attack_call(i, j, w)
             dyn[i, K_AREA_TARGETS] += 1
             left -= 1
@@ -133,12 +136,12 @@ def area_gridless_use(i, s, w):
     enough enemies (:func:`area_gridless`), pay and make its attacks (:func:`area_attacks`).
     Returns whether it was used."""
     comb, rules, dyn, streams, bf = unpack(w)
-    k = area_gridless(i, comb, rules, dyn, streams)
+    k = area_gridless(i, w)
     if k == 0:
         return False
     pay_slot(i, s, w)
     area_attacks(i, k, w)
-    check_bursts(i, comb, rules, dyn)
+    check_bursts(i, w)
     return True
 
 
@@ -149,10 +152,10 @@ def try_area_attack(i, w):
     own attack: the attacker rolls per target). Grid: a straight line as long as her attack
     range (``ranged_range``'s far end) in the direction that reaches the most enemies (P2
     ``width`` 2: and the parallel line beside it); P1 ``shape`` blast: or every adjacent hex,
-    whichever reaches more (:func:`.battle_grid.area_attack`). Gridless: ``area_targets``
+    whichever reaches more (:func:`..hex_areas.area_attack`). Gridless: ``area_targets``
     enemies. Used when it reaches at least the policy's ``area_min`` enemies."""
     comb, rules, dyn, streams, bf = unpack(w)
-    s = find_usable(i, E_AREA_ATTACK, comb, dyn)
+    s = find_usable(i, E_AREA_ATTACK, w)
     if s < 0:
         return False
     if gridless(rules):
@@ -165,10 +168,10 @@ def try_area_attack(i, w):
 def try_gravity(i, w):
     """Gravity Wave (L2037), ``gravity_wave``: a Major action when at least ``area_min``
     enemies stand within its range (1-3): pull each P1 hex(es) closer, then one basic
-    attack against the targets (rule ``gravity_targets``, A43) (:func:`.battle_grid.gravity_wave`).
+    attack against the targets (rule ``gravity_targets``, A43) (:func:`..hex_areas.gravity_wave`).
     Gridless: no pull; it attacks ``area_targets`` enemies."""
     comb, rules, dyn, streams, bf = unpack(w)
-    s = find_usable(i, E_GRAVITY, comb, dyn)
+    s = find_usable(i, E_GRAVITY, w)
     if s < 0:
         return False
     if gridless(rules):
@@ -186,7 +189,7 @@ def try_veil(i, w):
     comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_VEIL_UNTIL] > dyn[i, D_TURNS_DONE]:
         return False
-    s = find_usable(i, E_VEIL, comb, dyn)
+    s = find_usable(i, E_VEIL, w)
     if s < 0:
         return False
     if on_grid(bf):
@@ -200,10 +203,11 @@ def try_veil(i, w):
 
 
 @kernel
-def veil_penalty(i, t, comb, rules, dyn):
+def veil_penalty(i, t, w):
     """Veil on ``t`` (L2121): the penalty to ``i``'s attack on her while it holds and ``i``
     is not within 1-2 hexes (grid: ``D_VEIL_D`` set by the grid attack; gridless: every
     attacker unless ``veil_gridless`` is none)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[t, D_VEIL_UNTIL] <= dyn[t, D_TURNS_DONE]:
         return 0
     for s in range(MAXT):
@@ -225,12 +229,12 @@ def veil_penalty(i, t, comb, rules, dyn):
 @kernel
 def try_rough_going(i, w):
     """Rough Going (L1836), ``rough_going``: a Minor action on the grid (gridless it is never
-    used and costs nothing): :func:`.battle_grid.rough_going`; on the draft's positions
-    (DRAFT L319-323) :func:`.positions.rough_going`."""
+    used and costs nothing): :func:`..hex_areas.rough_going`; on the draft's positions
+    (DRAFT L319-323) :func:`..positions_turn.rough_going`."""
     comb, rules, dyn, streams, bf = unpack(w)
     if gridless(rules):
         return False
-    s = find_usable(i, E_ROUGH_GOING, comb, dyn)
+    s = find_usable(i, E_ROUGH_GOING, w)
     if s < 0:
         return False
     return call(rules[PR_ROUGH_GOING], i, s, 0, w) != 0
@@ -239,11 +243,11 @@ def try_rough_going(i, w):
 @kernel
 def try_scatter(i, w):
     """Scattering shot (L2092-2096), ``scattering_shot``: a Major action on the grid
-    (:func:`.battle_grid.scattering_shot`); gridless never used (the push does nothing there)."""
+    (:func:`..hex_areas.scattering_shot`); gridless never used (the push does nothing there)."""
     comb, rules, dyn, streams, bf = unpack(w)
     if not on_grid(bf):
         return False
-    s = find_usable(i, E_SCATTER, comb, dyn)
+    s = find_usable(i, E_SCATTER, w)
     if s < 0:
         return False
     return call(rules[PR_SCATTER], i, s, 0, w) != 0
@@ -252,11 +256,11 @@ def try_scatter(i, w):
 @kernel
 def try_mines(i, w):
     """Mines (L2059-2066), ``mines``: a Minor action on the grid (gridless never used, no
-    cost): a mine in her hex (:func:`.battle_grid.place_mine`)."""
+    cost): a mine in her hex (:func:`..hex_moves.place_mine`)."""
     comb, rules, dyn, streams, bf = unpack(w)
     if not on_grid(bf):
         return False
-    s = find_usable(i, E_MINES, comb, dyn)
+    s = find_usable(i, E_MINES, w)
     if s < 0:
         return False
     return call(rules[PR_MINE], i, s, 0, w) != 0
@@ -265,14 +269,22 @@ def try_mines(i, w):
 @kernel
 def try_barrier(i, w):
     """Create Barrier (L1693-1697), ``create_barrier``: a Minor action on the grid
-    (:func:`.battle_grid.create_barrier`); gridless it is never used and costs nothing
+    (:func:`..hex_areas.create_barrier`); gridless it is never used and costs nothing
     (with no hexes there is nothing for a barrier to block)."""
     comb, rules, dyn, streams, bf = unpack(w)
     if not on_grid(bf):
         return False
     if dyn[i, D_BARRIER_RES] > 0:
         return False
-    s = find_usable(i, E_BARRIER, comb, dyn)
+    s = find_usable(i, E_BARRIER, w)
     if s < 0:
         return False
     return call(rules[PR_BARRIER], i, s, 0, w) != 0
+
+
+@kernel
+def h_veiled(i, t, c, w):
+    """DECLARE, Veil on the target (L2121): its penalty to ``i``'s attack (:func:`veil_penalty`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    dyn[i, D_ATK_BONUS] -= veil_penalty(i, t, w)
+    return 0

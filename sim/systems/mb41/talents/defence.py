@@ -1,9 +1,9 @@
 """Defensive talents: Thick Hide, Shield, Bulwark, Reflector, Evasion, Ranged/Melee
-Defence, Aura of Strength, Power Dampening, Backlash.
+Defence, Aura of Strength, Backlash.
 """
 from __future__ import annotations
 
-from sim._jit import kernel, part
+from sim._jit import kernel
 from sim.dice import sum_d6
 
 from ..codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
@@ -11,65 +11,31 @@ from ..layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_
 from ..world import unpack
 from ..damage import apply_damage
 from ..overcharge import check_bursts
-from ..slots import find_talent, find_usable, frenzy_can_pay, pay_talent, spend_fury, within
+from ..slots import find_talent, find_usable, frenzy_can_pay, pay_slot, spend_fury, within
 from ..state import is_standing, other_ally, sealed
 
 
 @kernel
-def power_dampening(i, comb, dyn):
-    """Power Dampening (seed 000 L1554-1558; free, 2/Scene): a die of her
-    magical action showed 1, so she removes 1 overcharge from herself or an
-    ally: the fullest counter of a living girl of her side (her own on a
-    tie, then the listed order). P1 = 0 (the draft, DRAFT L175): an ally only."""
-    s = find_talent(i, E_POWER_DAMPENING, comb, dyn)
+def h_evasion(i, t, gap, w):
+    """EVASION, the draft's Evasion (DRAFT L113-117; free, 1/Scene): 'just been hit ...
+    before damage is rolled', + P1 to her defence result; the attacker misses if that
+    exceeds his result (strictly; ``gap`` = attack total - defence total), and boosts no
+    further. She uses it only when it turns the hit into a miss: then 1."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    s = find_usable(t, E_EVASION, w)
     if s < 0:
-        return
-    best = -1
-    best_stat = 0
-    best_oc = 0
-    for k in range(comb.shape[0] + 1):
-        j = i if k == 0 else k - 1
-        if k > 0 and j == i:
-            continue
-        if j == i and comb[i, C_TP1 + s] == 0:  # the draft: 'from an ally' only (DRAFT L175)
-            continue
-        if comb[j, C_SIDE] != comb[i, C_SIDE] or comb[j, C_MONSTER] != 0:
-            continue
-        if dyn[j, D_DEAD] != 0:
-            continue
-        for st in range(3):
-            if dyn[j, D_OC + st] > best_oc:
-                best_oc = dyn[j, D_OC + st]
-                best = j
-                best_stat = st
-    if best < 0:
-        return
-    if dyn[i, D_TUSES + s] > 0:
-        dyn[i, D_TUSES + s] -= 1
-    dyn[i, K_TUSE + s] += 1
-    dyn[best, D_OC + best_stat] -= 1
-    dyn[best, K_DAMPENED] += 1
+        return 0
+    if comb[t, C_TP1 + s] <= gap:
+        return 0
+    pay_slot(t, s, w)
+    return 1
 
 
 @kernel
-def evasion(t, a_total, d_total, comb, rules, dyn):
-    """The draft's Evasion (DRAFT L113-117; free, 1/Scene): 'just been hit
-    ... before damage is rolled', + P1 to her defence result; the attacker
-    misses if that exceeds his result (strictly), and boosts no further. She
-    uses it only when it turns the hit into a miss. Returns True if it did."""
-    s = find_usable(t, E_EVASION, comb, dyn)
-    if s < 0:
-        return False
-    if d_total + comb[t, C_TP1 + s] <= a_total:
-        return False
-    pay_talent(t, s, comb, rules, dyn)
-    return True
-
-
-@kernel
-def defence_dice(i, t, comb, dyn):
-    """Ranged/Melee Defence (L2084): P2 extra exploding dice when ``t``
+def h_defence_dice(i, t, c, w):
+    """DEFENCE_DICE, Ranged/Melee Defence (L2084): P2 extra exploding dice when ``t``
     defends against an attack of form P1 (0 melee, 1 ranged)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     extra = 0
     for s in range(MAXT):
         if comb[t, C_TCODE + s] == E_DEFENCE_DIE:
@@ -79,42 +45,42 @@ def defence_dice(i, t, comb, dyn):
     return extra
 
 
-@part
-def reduce_damage(t, dmg, comb, rules, dyn):
-    """Reductions of the damage of a hit on ``t`` (A22 order: after bonuses).
+@kernel
+def h_armour(t, i, dmg, w):
+    """REDUCE, Thick Hide (L1997), ``armour``: -P1 on a hit on ``t``, not below P2 (a hit
+    already at or below P2 is unchanged; A22 order: after the bonuses)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    for s in range(MAXT):
+        if comb[t, C_TCODE + s] == E_ARMOUR:
+            floor = comb[t, C_TP2 + s]
+            if dmg > floor:
+                new = dmg - comb[t, C_TP1 + s]
+                if new < floor:
+                    new = floor
+                dyn[t, K_PREVENTED] += dmg - new
+                dyn[t, K_TUSE + s] += 1
+                dmg = new
+    return dmg
 
-    * Thick Hide (L1997), ``armour``: -P1, not below P2 (a hit already at or
-      below P2 is unchanged);
-    * Shield (L1613; any standing member of ``t``'s side, herself included,
-      P2 = 0) and Bulwark (L2014; only ``t`` itself, P2 = 1): -P1 per point,
-      each point costing the row's overcharge; spent when the hit deals at
-      least the shielder's ``shield_above``, as many points as cover the
-      damage, within the uses (points per scene) and her cap or pool.
-    """
-    if (comb[t, C_TMASK] >> E_ARMOUR) & 1 != 0:
-        for s in range(MAXT):
-            if comb[t, C_TCODE + s] == E_ARMOUR:
-                floor = comb[t, C_TP2 + s]
-                if dmg > floor:
-                    new = dmg - comb[t, C_TP1 + s]
-                    if new < floor:
-                        new = floor
-                    dyn[t, K_PREVENTED] += dmg - new
-                    dyn[t, K_TUSE + s] += 1
-                    dmg = new
+
+@kernel
+def h_shield(t, i, dmg, w):
+    """REDUCE, Shield (L1613; any standing member of ``t``'s side, herself included, P2 = 0)
+    and Bulwark (L2014; only ``t`` itself, P2 = 1): -P1 per point, each point costing the
+    row's overcharge; spent when the hit deals at least the shielder's ``shield_above``, as
+    many points as cover the damage, within the uses (points per scene) and her cap or pool."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dmg <= 0:
         return dmg
-    if (comb[t, C_SIDEMASK] >> E_SHIELD) & 1 == 0:
-        return dmg  # nobody on her side holds a Shield or Bulwark
     side = comb[t, C_SIDE]
     for j in range(comb.shape[0]):
         if comb[j, C_SIDE] != side:
             continue
         if (comb[j, C_TMASK] >> E_SHIELD) & 1 == 0:
             continue
-        if not is_standing(dyn, j):
+        if not is_standing(j, w):
             continue
-        if sealed(j, dyn):
+        if sealed(j, w):
             continue
         if dmg < comb[j, P_SHIELD_ABOVE]:
             continue
@@ -136,7 +102,7 @@ def reduce_damage(t, dmg, comb, rules, dyn):
             cost = comb[j, C_TCOST + s]
             frenzied = dyn[j, D_FRENZY] != 0
             if frenzied:
-                if not frenzy_can_pay(j, s, comb, dyn):
+                if not frenzy_can_pay(j, s, w):
                     continue  # only a Fury-linked Shield in a frenzy, paid with her Fury (L752, A9ii)
             if cost > 0:
                 if comb[j, C_MONSTER] != 0:
@@ -156,11 +122,11 @@ def reduce_damage(t, dmg, comb, rules, dyn):
                 dyn[j, D_POOL] -= points * cost
                 dyn[j, K_POOL_SPENT] += points * cost
             elif frenzied:
-                spend_fury(j, points * cost, dyn)
+                spend_fury(j, points * cost, w)
             else:
                 dyn[j, D_OC + comb[j, C_TROLE + s]] += points * cost
                 dyn[j, K_OC_GAIN + comb[j, C_TROLE + s]] += points * cost
-                check_bursts(j, comb, rules, dyn)
+                check_bursts(j, w)
             cut = points * per
             if cut > dmg:
                 cut = dmg
@@ -172,16 +138,16 @@ def reduce_damage(t, dmg, comb, rules, dyn):
 
 
 @kernel
-def backlash(i, t, hit, w):
-    """Backlash (L1956): a magical girl ``i`` attacking ``t`` takes P1 d6
-    damage, on every attack (A30a) or on hits only (``backlash_on``); it is
-    not an attack (no reductions)."""
+def h_backlash(i, t, hit, w):
+    """AFTER_ATTACK, Backlash (L1956): a magical girl ``i`` attacking ``t`` takes P1 d6
+    damage, on every attack (A30a) or on hits only (``backlash_on``); it is not an attack
+    (no reductions)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    if (comb[t, C_TMASK] >> E_BACKLASH) & 1 == 0:
-        return
-    if not hit:
+    if comb[i, C_MONSTER] != 0:
+        return 0
+    if hit == 0:
         if rules[R_BACKLASH_ON] != 0:
-            return
+            return 0
     for s in range(MAXT):
         if comb[t, C_TCODE + s] == E_BACKLASH:
             d = sum_d6(streams[S_DAMAGE], comb[t, C_TP1 + s])
@@ -189,6 +155,7 @@ def backlash(i, t, hit, w):
             took = apply_damage(i, d, w)
             dyn[i, K_TAKEN] += took
             dyn[i, K_SELF_DMG] += took
+    return 0
 
 
 @kernel
@@ -204,14 +171,14 @@ def give_reflector(i, w):
             s = k
     if s < 0:
         return
-    if sealed(i, dyn):
+    if sealed(i, w):
         return
     best = i
     best_share = 1 << 40
     if comb[i, C_TP2 + s] != 0:  # the draft: 'on yourself or an ally' (DRAFT L89)
         best_share = dyn[i, D_RES] * 100 // comb[i, C_RES]
     for j in range(comb.shape[0]):
-        if not other_ally(i, j, comb, dyn):
+        if not other_ally(i, j, w):
             continue
         if not within(i, j, s, w):
             continue
@@ -225,9 +192,9 @@ def give_reflector(i, w):
 
 
 @kernel
-def reflect(i, t, dmg, w):
-    """A hit by ``i`` on a Reflector bearer ``t``: she ignores up to P1 of the
-    damage and the attacker takes those points (not an attack); returns the
+def h_reflect(t, i, dmg, w):
+    """REDUCE, Reflector (L1528): a hit by ``i`` on a Reflector bearer ``t``: she ignores up
+    to P1 of the damage and the attacker takes those points (not an attack); returns the
     damage left. An expired Reflector is removed."""
     comb, rules, dyn, streams, bf = unpack(w)
     g = dyn[t, D_REFLECT_BY]
@@ -252,7 +219,7 @@ def reflect(i, t, dmg, w):
 
 
 @kernel
-def aura_of_strength(t, i, w):
+def h_aura_of_strength(i, t, c, w):
     """Aura of Strength (L1689): ``t`` succeeded on a defence roll against
     ``i``; enemies adjacent to her take P1 damage each (not an attack, no
     reductions). Adjacent = the attacker when its attack is melee
@@ -275,9 +242,9 @@ def aura_of_strength(t, i, w):
                     dyn[t, K_DEALT] += took
                     dyn[j, K_TAKEN] += took
                     dyn[j, K_SELF_DMG] += took
-        return
+        return 0
     if comb[i, C_FORM] != 0:
-        return
+        return 0
     for s in range(MAXT):
         if comb[t, C_TCODE + s] == E_AURA_STRENGTH:
             dyn[t, K_TUSE + s] += 1
@@ -285,48 +252,4 @@ def aura_of_strength(t, i, w):
             dyn[t, K_DEALT] += took
             dyn[i, K_TAKEN] += took
             dyn[i, K_SELF_DMG] += took
-
-
-@kernel
-def h_evasion(t, a_total, d_total, w):
-    """EVASION: the draft's Evasion (:func:`evasion`); 1 when it turned the hit into a miss."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    return 1 if evasion(t, a_total, d_total, comb, rules, dyn) else 0
-
-
-@kernel
-def h_power_dampening(i, b, c, w):
-    """DAMPEN_ROLL: Power Dampening after a rolled 1 (:func:`power_dampening`)."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    power_dampening(i, comb, dyn)
-    return 0
-
-
-@kernel
-def h_aura_of_strength(t, i, c, w):
-    """MISS: Aura of Strength of the defender ``t`` who made ``i`` miss (:func:`aura_of_strength`)."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    aura_of_strength(t, i, w)
-    return 0
-
-
-@kernel
-def h_reduce_damage(t, b, dmg, w):
-    """REDUCE: Thick Hide, Shield, Bulwark on a hit of ``dmg`` on ``t`` (:func:`reduce_damage`)."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    return reduce_damage(t, dmg, comb, rules, dyn)
-
-
-@kernel
-def h_reflect(i, t, dmg, w):
-    """REFLECT: Reflector on ``t`` (:func:`reflect`); the damage left for her."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    return reflect(i, t, dmg, w)
-
-
-@kernel
-def h_backlash(i, t, hit, w):
-    """BACKLASH: Backlash on a girl attacking ``t`` (:func:`backlash`)."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    backlash(i, t, hit != 0, w)
     return 0

@@ -8,7 +8,7 @@ from ..codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from ..layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
 from ..world import unpack
 from ..damage import _heal, apply_damage
-from ..slots import can_pay, find_usable, pay_slot, pay_talent, within
+from ..slots import can_pay, find_usable, pay_slot, within
 from ..state import other_ally
 from ..talents.team import try_amplify
 from ..targets import range_target
@@ -20,7 +20,7 @@ def try_hex(i, w):
     policy's target (on positions within 0-2, :func:`range_target`), which takes P1 damage at the start of every round until
     the end of the scene (not an attack; Hexes stack); one Hex a round."""
     comb, rules, dyn, streams, bf = unpack(w)
-    s = find_usable(i, E_HEX, comb, dyn)
+    s = find_usable(i, E_HEX, w)
     if s < 0:
         return False
     if dyn[i, D_HEX_ROUND] == dyn[0, D_ROUND]:
@@ -39,8 +39,9 @@ def try_hex(i, w):
 
 
 @kernel
-def mood_for(j, rules, comb):
+def mood_for(j, w):
     """The status (1 Excited, 2 Calm) Empower or Rouse gives ``j`` (``mood_status``)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     m = rules[R_MOOD_STATUS]
     if m == 0:
         return 1
@@ -62,7 +63,7 @@ def try_mood(i, to_self, w):
             continue
         if (comb[i, C_TP1 + s] != 0) != to_self:
             continue
-        if dyn[i, D_TUSES + s] == 0 or not can_pay(i, s, comb, dyn):
+        if dyn[i, D_TUSES + s] == 0 or not can_pay(i, s, w):
             continue
         j = -1
         if to_self:
@@ -70,7 +71,7 @@ def try_mood(i, to_self, w):
                 j = i
         else:
             for k in range(comb.shape[0]):
-                if other_ally(i, k, comb, dyn):
+                if other_ally(i, k, w):
                     if dyn[k, D_MOOD] == 0:
                         if within(i, k, s, w):  # positions: 0-2 (range_positions)
                             j = k
@@ -78,39 +79,62 @@ def try_mood(i, to_self, w):
         if j < 0:
             continue
         pay_slot(i, s, w)
-        dyn[j, D_MOOD] = mood_for(j, rules, comb)
+        dyn[j, D_MOOD] = mood_for(j, w)
         return True
     return False
 
 
 @kernel
-def try_regeneration(i, comb, rules, dyn):
+def try_regeneration(i, w):
     """The draft's Regeneration (DRAFT L137-141; free, 1/Episode): once she has
     lost Resolve, she turns it on: P1 Resolve at the start of every round for
-    the rest of the scene, never above her Base Resolve (:func:`round_effects`)."""
+    the rest of the scene, never above her Base Resolve (:func:`..fight.round_effects`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_REGEN] != 0 or dyn[i, D_RES] >= comb[i, C_RES]:
         return
-    s = find_usable(i, E_REGEN, comb, dyn)
+    s = find_usable(i, E_REGEN, w)
     if s < 0:
         return
-    pay_talent(i, s, comb, rules, dyn)
+    pay_slot(i, s, w)
     dyn[i, D_REGEN] = comb[i, C_TP1 + s]
 
 
 @kernel
-def round_effects(j, w):
-    """Start of a round for ``j``: Regeneration's Resolve (standing only: at 0
-    she is a non-magical human), then her Hexes' damage (DRAFT L255: not an
-    attack; it may drop her, or wound her at 0). Returns True if damage was dealt."""
+def h_regenerate(j, b, c, w):
+    """ROUND_EFFECTS: Regeneration's Resolve at the start of a round (standing only: at 0 she
+    is a non-magical human)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    if dyn[j, D_REGEN] != 0:
+    if dyn[j, D_DEAD] == 0:
         if dyn[j, D_RES] > 0:
-            _heal(j, j, dyn[j, D_REGEN], comb, dyn)
-    if dyn[j, D_HEXES] != 0:
-        took = apply_damage(j, dyn[j, D_HEXES], w)
-        dyn[j, K_HEX_DMG] += took
-        return True
-    return False
+            _heal(j, j, dyn[j, D_REGEN], w)
+    return 0
+
+
+@kernel
+def h_hexes(j, b, c, w):
+    """ROUND_EFFECTS: her Hexes' damage at the start of a round (DRAFT L255: not an attack; it
+    may drop her, or wound her at 0); 1 (damage was dealt)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if dyn[j, D_DEAD] != 0:
+        return 0
+    took = apply_damage(j, dyn[j, D_HEXES], w)
+    dyn[j, K_HEX_DMG] += took
+    return 1
+
+
+@kernel
+def h_empower(i, b, c, w):
+    """TURN_START: the draft's Empower on herself (:func:`try_mood`)."""
+    try_mood(i, True, w)
+    return 0
+
+
+@kernel
+def h_regeneration(i, b, c, w):
+    """TURN_START: the draft's Regeneration turned on once she has lost Resolve
+    (:func:`try_regeneration`)."""
+    try_regeneration(i, w)
+    return 0
 
 
 @kernel
@@ -118,7 +142,7 @@ def h_hex(i, b, c, w):
     """The draft's Hex (:func:`try_hex`), its Amplify Magic first (:func:`try_amplify`)."""
     comb, rules, dyn, streams, bf = unpack(w)
     if (comb[i, C_TMASK] >> E_AMPLIFY) & 1 != 0:
-        if try_amplify(i, comb, rules, dyn, streams):
+        if try_amplify(i, w):
             return 1
     return 1 if try_hex(i, w) else 0
 

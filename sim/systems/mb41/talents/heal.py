@@ -11,7 +11,7 @@ from ..layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_
 from ..world import unpack
 from ..damage import apply_damage, restore
 from ..overcharge import check_bursts
-from ..slots import can_pay, find_usable, pay_slot, pay_talent, within
+from ..slots import can_pay, find_usable, pay_slot, within
 from ..state import has_ailment, is_standing, other_ally
 from ..talents.bonds import hate_the_world
 
@@ -40,7 +40,7 @@ def heal_target(i, s, w):
                 continue
             if comb[j, C_PDEF] >= 0:
                 continue
-        if not is_standing(dyn, j):
+        if not is_standing(j, w):
             continue
         if not within(i, j, s, w):
             continue
@@ -74,31 +74,63 @@ def try_heal(i, w):
                 continue
         if dyn[i, D_TUSES + s] == 0:
             continue
-        if not can_pay(i, s, comb, dyn):
+        if not can_pay(i, s, w):
             continue
         best = heal_target(i, s, w)
         if best < 0:
             continue
         pay_slot(i, s, w)
         amount = sum_d6(streams[S_DAMAGE], comb[i, C_TP1 + s]) + comb[i, C_TP2 + s]
-        restore(i, best, amount, comb, dyn)
+        restore(i, best, amount, w)
         if code == E_SECOND_WIND:
             dyn[i, D_DEF_BONUS] = comb[i, C_TP3 + s]
-        check_bursts(i, comb, rules, dyn)
+        check_bursts(i, w)
         return True
     return False
 
 
 @kernel
-def find_drain(i, comb, dyn):
-    """Drain Life (L1815) is used on a hit while her Resolve share is below
-    the policy's ``heal_below`` percent."""
-    s = find_usable(i, E_DRAIN, comb, dyn)
+def h_drain(i, t, dmg, w):
+    """LAND, Drain Life (L1815): on a hit while her Resolve share is below the policy's
+    ``heal_below`` percent, she pays a use and the hit's damage is divided by P1 (halved,
+    round down, A46); she heals what it dealt (:func:`h_drain_heal`, ``D_DRAIN``)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    dyn[i, D_DRAIN] = -1
+    s = find_usable(i, E_DRAIN, w)
     if s < 0:
-        return -1
+        return dmg
     if dyn[i, D_RES] * 100 >= comb[i, P_HEAL_BELOW] * comb[i, C_RES]:
-        return -1
-    return s
+        return dmg
+    pay_slot(i, s, w)
+    dyn[i, D_DRAIN] = s
+    return dmg // comb[i, C_TP1 + s]
+
+
+@kernel
+def h_drain_heal(i, t, dealt, w):
+    """HIT, Drain Life (L1815): she heals what her drained hit dealt."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    restore(i, i, dealt, w)
+    return 0
+
+
+@kernel
+def h_life_bomb_off(i, t, dealt, w):
+    """HIT, Life Bomb (L1712): the bomb on ``t`` goes off; she heals half the attack's damage
+    (round down, A46) if still standing (at 0 she has no magic, L1420)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    dyn[t, D_BOMB] = 0
+    if is_standing(t, w):
+        restore(t, t, dealt // 2, w)
+    return 0
+
+
+@kernel
+def h_remedy_self(i, b, c, w):
+    """AILMENTS, Remedy (L1617) on herself at the start of her turn: her ailments removed for
+    sure (:func:`try_remedy`); 1 when it did."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if try_remedy(i, i, w) else 0
 
 
 @kernel
@@ -109,7 +141,7 @@ def ailing_ally(i, s, w):
     best = -1
     most = 0
     for j in range(comb.shape[0]):
-        if not other_ally(i, j, comb, dyn):
+        if not other_ally(i, j, w):
             continue
         if not within(i, j, s, w):
             continue
@@ -121,19 +153,20 @@ def ailing_ally(i, s, w):
 
 
 @kernel
-def try_remedy(i, j, comb, rules, dyn):
+def try_remedy(i, j, w):
     """Remedy (L1617): a Minor action removing one ailment of ``j`` (herself or
     an ally; Stun, then Bound, then Bleed); each further one costs P1
     Support overcharge, taken while within her cap."""
-    s = find_usable(i, E_REMEDY, comb, dyn)
+    comb, rules, dyn, streams, bf = unpack(w)
+    s = find_usable(i, E_REMEDY, w)
     if s < 0:
         return False
-    if not has_ailment(j, dyn):
+    if not has_ailment(j, w):
         return False
     if j != i:
         if comb[i, C_TP2 + s] != 0:  # the draft's Purge: 'from yourself' (DRAFT L61)
             return False
-    pay_talent(i, s, comb, rules, dyn)
+    pay_slot(i, s, w)
     removed = 0
     extra = comb[i, C_TP1 + s]
     stat = comb[i, C_RS]
@@ -152,7 +185,7 @@ def try_remedy(i, j, comb, rules, dyn):
         dyn[j, D_AIL + a] = 0
         dyn[j, K_AIL_REMOVED] += 1
         removed += 1
-    check_bursts(i, comb, rules, dyn)
+    check_bursts(i, w)
     return True
 
 
@@ -163,7 +196,7 @@ def try_group_heal(i, w):
     each (A45b) or one roll for all (rule ``group_heal_roll: once``, A45a). Used
     when at least P3 of them (or all, if fewer) are below ``heal_below``."""
     comb, rules, dyn, streams, bf = unpack(w)
-    s = find_usable(i, E_GROUP_HEAL, comb, dyn)
+    s = find_usable(i, E_GROUP_HEAL, w)
     if s < 0:
         return False
     low = 0
@@ -172,7 +205,7 @@ def try_group_heal(i, w):
     for j in range(n):
         if comb[j, C_SIDE] != comb[i, C_SIDE]:
             continue
-        if not is_standing(dyn, j):
+        if not is_standing(j, w):
             continue
         if not within(i, j, s, w):
             continue
@@ -192,55 +225,31 @@ def try_group_heal(i, w):
     for j in range(n):
         if comb[j, C_SIDE] != comb[i, C_SIDE]:
             continue
-        if not is_standing(dyn, j):
+        if not is_standing(j, w):
             continue
         if not within(i, j, s, w):
             continue
         if not once:
             amount = sum_d6(streams[S_DAMAGE], comb[i, C_TP1 + s]) + comb[i, C_TP2 + s]
-        restore(i, j, amount, comb, dyn)
-    check_bursts(i, comb, rules, dyn)
+        restore(i, j, amount, w)
+    check_bursts(i, w)
     return True
 
 
 @kernel
-def after_hit(i, t, dealt, w):
-    """What a hit on ``t`` (dealing ``dealt``) sets off on her side's talents:
-
-    * Life Bomb (L1712): her bomb goes off; she heals half the attack's
-      damage (round down, A46) if still standing (at 0 she has no magic, L1420);
-    * Implode (L1763): if the attacker ``i`` is imploded, it takes half the
-      damage it dealt (round up) itself.
-    """
-    comb, rules, dyn, streams, bf = unpack(w)
-    if dyn[t, D_BOMB] != 0:
-        dyn[t, D_BOMB] = 0
-        if is_standing(dyn, t):
-            restore(t, t, dealt // 2, comb, dyn)
-    g = dyn[i, D_IMPLODE_BY]
-    if g >= 0:
-        if dyn[g, D_TURNS_DONE] >= dyn[i, D_IMPLODE_UNTIL]:
-            dyn[i, D_IMPLODE_BY] = -1
-        elif dealt > 0:
-            took = apply_damage(i, (dealt + 1) // 2, w)
-            dyn[i, K_TAKEN] += took
-            dyn[i, K_SELF_DMG] += took
-            dyn[g, K_DEALT] += took
-
-
-@kernel
-def try_life_bomb(i, comb, rules, dyn):
+def try_life_bomb(i, w):
     """Life Bomb (L1712): a Major action placing a bomb that heals her half
     the damage of the next hit on her; placed when she has none and is
     below ``heal_below``."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_BOMB] != 0:
         return False
     if dyn[i, D_RES] * 100 >= comb[i, P_HEAL_BELOW] * comb[i, C_RES]:
         return False
-    s = find_usable(i, E_LIFE_BOMB, comb, dyn)
+    s = find_usable(i, E_LIFE_BOMB, w)
     if s < 0:
         return False
-    pay_talent(i, s, comb, rules, dyn)
+    pay_slot(i, s, w)
     dyn[i, D_BOMB] = 1
     return True
 
@@ -257,9 +266,9 @@ def h_hate_heal(i, b, c, w):
     """Hate the World (L1597) below her ``heal_below`` share: a bond point for P2 d6 + P3 Resolve."""
     comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_RES] * 100 < comb[i, P_HEAL_BELOW] * comb[i, C_RES]:
-        h = hate_the_world(i, comb, rules, dyn)
+        h = hate_the_world(i, w)
         if h >= 0:
-            restore(i, i, sum_d6(streams[S_DAMAGE], comb[i, C_TP2 + h]) + comb[i, C_TP3 + h], comb, dyn)
+            restore(i, i, sum_d6(streams[S_DAMAGE], comb[i, C_TP2 + h]) + comb[i, C_TP3 + h], w)
             return 1
     return 0
 
@@ -268,11 +277,11 @@ def h_hate_heal(i, b, c, w):
 def h_remedy(i, b, c, w):
     """Remedy on an ailing ally in range (:func:`ailing_ally`, :func:`try_remedy`)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    s = find_usable(i, E_REMEDY, comb, dyn)
+    s = find_usable(i, E_REMEDY, w)
     if s >= 0:
         j = ailing_ally(i, s, w)
         if j >= 0:
-            if try_remedy(i, j, comb, rules, dyn):
+            if try_remedy(i, j, w):
                 return 1
     return 0
 
@@ -288,12 +297,4 @@ def h_group_heal(i, b, c, w):
 def h_life_bomb(i, b, c, w):
     """Life Bomb (:func:`try_life_bomb`)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return 1 if try_life_bomb(i, comb, rules, dyn) else 0
-
-
-@kernel
-def h_after_hit(i, t, dealt, w):
-    """AFTER_HIT: Life Bomb and Implode after a hit (:func:`after_hit`)."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    after_hit(i, t, dealt, w)
-    return 0
+    return 1 if try_life_bomb(i, w) else 0

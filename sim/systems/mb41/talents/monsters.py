@@ -10,7 +10,7 @@ from ..codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from ..layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
 from ..world import call, on_grid, on_positions, unpack
 from ..overcharge import check_bursts, gain_overcharge
-from ..slots import can_pay, find_talent, find_usable, has_code, pay_slot, pay_talent
+from ..slots import can_pay, find_talent, find_usable, has_code, pay_slot
 from ..state import appear, other_ally
 
 
@@ -22,7 +22,7 @@ def create_minions(i, w):
     ``creates``: the stat block and the most that can exist); the minions
     appear on the free hexes nearest to it (grid). Returns whether it did."""
     comb, rules, dyn, streams, bf = unpack(w)
-    s = find_usable(i, E_MINION_CREATION, comb, dyn)
+    s = find_usable(i, E_MINION_CREATION, w)
     if s < 0:
         return False
     made = 0
@@ -36,7 +36,7 @@ def create_minions(i, w):
             continue
         if dyn[j, D_ABSENT] == 0:
             continue
-        if not can_pay(i, s, comb, dyn):
+        if not can_pay(i, s, w):
             break
         if not appear(j, dyn[i, D_POS], w):
             break
@@ -58,16 +58,16 @@ def make_copy(i, w):
     """Marionette (L1831-1834, Minor, 1 OC Attack): while she has no copy
     standing, her reserve row (the copy: her attack, defence and support, 1
     Resolve so that any damage destroys it, no turns, no pool) appears;
-    gridless it is a decoy (:func:`choose_target`), on the grid also a second
-    origin of her attacks (:func:`.battle_grid.reach`), placed within the
-    slot's range (1-4) by ``marionette_place`` (:func:`.battle_grid.copy_cell`);
+    gridless it is a decoy (:func:`..targets.target_of`), on the grid also a second
+    origin of her attacks (:func:`..hex.reach`), placed within the
+    slot's range (1-4) by ``marionette_place`` (:func:`..hex.copy_cell`);
     on the draft's positions the same within 0-3 positions
-    (:func:`.positions.copy_place`, :func:`.positions.reach`).
-    It fades at the end of the scene (:func:`spawn_state`)."""
+    (:func:`..positions.copy_place`, :func:`..positions.reach`).
+    It fades at the end of the scene (:func:`..state.spawn_state`)."""
     comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_COPY] != 0:
         return False
-    s = find_usable(i, E_MARIONETTE, comb, dyn)
+    s = find_usable(i, E_MARIONETTE, w)
     if s < 0:
         return False
     for j in range(comb.shape[0]):
@@ -89,47 +89,44 @@ def make_copy(i, w):
 
 
 @kernel
-def overcharge_radiation(w):
-    """Overcharge Radiation (seed 000 L2047-2049): at the end of a scene every
-    magical girl near a monster with it (``radiation_range``; gridless: all)
-    takes 1d6 overcharge, per such monster, on the stat ``radiation_stat``
-    names (A34). A dead girl takes none. Bursts it causes are checked (and,
-    with ``bursts: play``, played by the caller's :func:`settle`)."""
+def h_radiation(m, b, c, w):
+    """SCENE_END, Overcharge Radiation (seed 000 L2047-2049): at the end of a scene every
+    magical girl near the monster ``m`` (``radiation_range``; gridless: all) takes 1d6
+    overcharge on the stat ``radiation_stat`` names (A34); a girl near several such monsters
+    takes it from each. A dead girl takes none. Bursts it causes are checked (and, with
+    ``bursts: play``, played by the caller's :func:`..bursts.settle`)."""
     comb, rules, dyn, streams, bf = unpack(w)
     n = comb.shape[0]
-    for m in range(n):
-        if not has_code(m, E_RADIATION, comb):
+    role = C_RA
+    if comb[m, C_DEF] > comb[m, C_ATT]:
+        role = C_RD
+    if comb[m, C_SUP] > comb[m, C_ATT] and comb[m, C_SUP] > comb[m, C_DEF]:
+        role = C_RS
+    for j in range(n):
+        if comb[j, C_MONSTER] != 0 or dyn[j, D_DEAD] != 0:
             continue
-        role = C_RA
-        if comb[m, C_DEF] > comb[m, C_ATT]:
-            role = C_RD
-        if comb[m, C_SUP] > comb[m, C_ATT] and comb[m, C_SUP] > comb[m, C_DEF]:
-            role = C_RS
-        for j in range(n):
-            if comb[j, C_MONSTER] != 0 or dyn[j, D_DEAD] != 0:
-                continue
-            if rules[R_RADIATION_RANGE] >= 0 and on_grid(bf):
-                if dyn[j, D_POS] >= 0 and dyn[m, D_POS] >= 0:
-                    if call(rules[PR_DISTANCE], j, m, 0, w) > rules[R_RADIATION_RANGE]:
-                        continue
-            stat = comb[j, role]
-            if rules[R_RADIATION_STAT] == 1:
-                stat = 0
-                for st in range(1, 3):
-                    if dyn[j, D_OC + st] > dyn[j, D_OC + stat]:
-                        stat = st
-            amount = sum_d6(streams[S_CHECK], 1)
-            before = dyn[j, D_OC + stat]
-            gain_overcharge(j, stat, amount, comb, rules, dyn)
-            dyn[j, K_RADIATION] += dyn[j, D_OC + stat] - before
-            check_bursts(j, comb, rules, dyn)
+        if rules[R_RADIATION_RANGE] >= 0 and on_grid(bf):
+            if dyn[j, D_POS] >= 0 and dyn[m, D_POS] >= 0:
+                if call(rules[PR_DISTANCE], j, m, 0, w) > rules[R_RADIATION_RANGE]:
+                    continue
+        stat = comb[j, role]
+        if rules[R_RADIATION_STAT] == 1:
+            stat = 0
+            for st in range(1, 3):
+                if dyn[j, D_OC + st] > dyn[j, D_OC + stat]:
+                    stat = st
+        amount = sum_d6(streams[S_CHECK], 1)
+        before = dyn[j, D_OC + stat]
+        gain_overcharge(j, stat, amount, w)
+        dyn[j, K_RADIATION] += dyn[j, D_OC + stat] - before
+        check_bursts(j, w)
+    return 0
 
 
 @kernel
-def extra_turns(i, comb):
-    """Extra Action (L1979): P1 extra turns per round per row."""
-    if (comb[i, C_TMASK] >> E_EXTRA_TURN) & 1 == 0:
-        return 0
+def h_extra_action(i, b, c, w):
+    """EXTRA_TURNS, Extra Action (L1979): P1 extra turns per round per row."""
+    comb, rules, dyn, streams, bf = unpack(w)
     k = 0
     for s in range(MAXT):
         if comb[i, C_TCODE + s] == E_EXTRA_TURN:
@@ -138,7 +135,7 @@ def extra_turns(i, comb):
 
 
 @kernel
-def undying_brood(t, comb, rules, dyn):
+def undying_brood(t, w):
     """Undying Brood (L1999, free, its cost): the monster ``t`` has just
     dropped; if a minion of its side stands and the pool pays, that minion
     becomes the monster: the minion is gone (dead) and ``t`` stands again
@@ -146,7 +143,8 @@ def undying_brood(t, comb, rules, dyn):
     halved for every earlier rebirth (at least 1), its pool carried over and
     ailments cleared (a new body). Returns True when it was reborn. On a grid
     it stays on its own hex."""
-    s = find_talent(t, E_BROOD, comb, dyn)
+    comb, rules, dyn, streams, bf = unpack(w)
+    s = find_talent(t, E_BROOD, w)
     if s < 0:
         return False
     cost = comb[t, C_TCOST + s]
@@ -155,9 +153,9 @@ def undying_brood(t, comb, rules, dyn):
     for m in range(comb.shape[0]):
         if comb[m, C_PDEF] < 0:
             continue
-        if not other_ally(t, m, comb, dyn):
+        if not other_ally(t, m, w):
             continue
-        pay_talent(t, s, comb, rules, dyn)
+        pay_slot(t, s, w)
         dyn[m, D_RES] = 0
         dyn[m, D_DEAD] = 1
         dyn[m, K_DEATHS] += 1
@@ -191,4 +189,4 @@ def h_marionette(i, b, c, w):
 def h_undying_brood(t, b, c, w):
     """BROOD: Undying Brood (:func:`undying_brood`); 1 when the monster is reborn."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return 1 if undying_brood(t, comb, rules, dyn) else 0
+    return 1 if undying_brood(t, w) else 0

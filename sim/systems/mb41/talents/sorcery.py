@@ -11,16 +11,17 @@ from ..world import unpack
 from ..ailments import give_ailment
 from ..overcharge import check_bursts, gain_overcharge
 from ..state import is_standing, roll_penalty
-from ..targets import choose_target
+from ..targets import target_of
 
 
 @kernel
-def sorcery_target(i, comb, dyn, streams):
+def sorcery_target(i, w):
     """The policy's target when it lacks an ailment sorcery could give, else -1."""
-    t = choose_target(i, comb, dyn, streams[S_POLICY])
+    comb, rules, dyn, streams, bf = unpack(w)
+    t = target_of(i, w)
     if t < 0:
         return -1
-    if not is_standing(dyn, t):
+    if not is_standing(t, w):
         return -1
     if dyn[t, D_AIL] + dyn[t, D_AIL + 1] + dyn[t, D_AIL + 2] >= 3:
         return -1
@@ -28,7 +29,7 @@ def sorcery_target(i, comb, dyn, streams):
 
 
 @kernel
-def cast_sorcery(i, mode, comb, rules, dyn, streams):
+def cast_sorcery(i, mode, w):
     """Sorcery in battle (L1169-1223, L1471), read as an ailment on the
     policy's target (A27iv: "floorboards sprout and entangle an enemy").
 
@@ -41,7 +42,8 @@ def cast_sorcery(i, mode, comb, rules, dyn, streams):
     overcharge) and a benefit (a second ailment). The target does not resist
     (A27iii: the 4.1 text gives no roll). Returns True if she cast.
     """
-    t = sorcery_target(i, comb, dyn, streams)
+    comb, rules, dyn, streams, bf = unpack(w)
+    t = sorcery_target(i, w)
     if t < 0:
         return False
     fury = comb[i, C_ATT]
@@ -50,7 +52,7 @@ def cast_sorcery(i, mode, comb, rules, dyn, streams):
     elif comb[i, C_RS] == 1:
         fury = comb[i, C_SUP]
     total, sixes = exploding_d6(streams[S_CHECK], 2)
-    total += fury - roll_penalty(i, rules, dyn) - rules[R_SORCERY_PENALTY + mode]
+    total += fury - roll_penalty(i, w) - rules[R_SORCERY_PENALTY + mode]
     for s in range(MAXT):
         if comb[i, C_TCODE + s] == E_BATTLE_SORCERY:
             total += comb[i, C_TP1 + s]
@@ -69,7 +71,7 @@ def cast_sorcery(i, mode, comb, rules, dyn, streams):
     dyn[i, K_SPELLS] += 1
     if not ok:
         extra = 0
-    gain_overcharge(i, 1, sixes + extra, comb, rules, dyn)
+    gain_overcharge(i, 1, sixes + extra, w)
     if ok:
         dyn[i, K_SPELLS_OK] += 1
         n = 1
@@ -79,9 +81,9 @@ def cast_sorcery(i, mode, comb, rules, dyn, streams):
             a = (comb[i, P_INFLICT] + k) % 3
             if n > 0:
                 if dyn[t, D_AIL + a] == 0:
-                    give_ailment(t, a, dyn)
+                    give_ailment(t, a, w)
                     n -= 1
-    check_bursts(i, comb, rules, dyn)
+    check_bursts(i, w)
     return True
 
 
@@ -91,7 +93,7 @@ def h_sorcery_turn(i, b, c, w):
     the Major casts (:func:`h_sorcery_major`)."""
     comb, rules, dyn, streams, bf = unpack(w)
     if comb[i, P_SORCERY] == SORCERY_TURN:
-        if sorcery_target(i, comb, dyn, streams) >= 0:
+        if sorcery_target(i, w) >= 0:
             dyn[i, D_CASTING] = 1
             return 1
     return 0
@@ -102,7 +104,7 @@ def h_sorcery_minor(i, b, c, w):
     """Sorcery as a Minor action (policy ``sorcery: minor``, :func:`cast_sorcery`)."""
     comb, rules, dyn, streams, bf = unpack(w)
     if comb[i, P_SORCERY] == SORCERY_MINOR:
-        if cast_sorcery(i, 0, comb, rules, dyn, streams):
+        if cast_sorcery(i, 0, w):
             return 1
     return 0
 
@@ -114,9 +116,9 @@ def h_sorcery_major(i, b, c, w):
     comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_CASTING] != 0:
         dyn[i, D_CASTING] = 0
-        cast_sorcery(i, 2, comb, rules, dyn, streams)
+        cast_sorcery(i, 2, w)
         return 1
     if comb[i, P_SORCERY] >= SORCERY_MAJOR:
-        if cast_sorcery(i, 1, comb, rules, dyn, streams):
+        if cast_sorcery(i, 1, w):
             return 1
     return 0

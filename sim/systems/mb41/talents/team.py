@@ -10,10 +10,9 @@ from ..layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_
 from ..world import call, on_grid, on_positions, unpack
 from ..damage import _damage
 from ..overcharge import check_bursts
-from ..slots import can_pay, find_talent, find_usable, has_code, pay_slot, pay_talent, side_has_code, within
+from ..slots import can_pay, find_talent, find_usable, has_code, pay_slot, side_has_code, within
 from ..state import _candidate, is_standing, other_ally
-from ..talents.auras import courage_aura
-from ..targets import choose_target, target_of
+from ..targets import target_of
 
 
 @kernel
@@ -30,7 +29,7 @@ def link_damage(t, dmg, w):
     k = dyn[t, D_LINK_TO]
     if k < 0:
         return 0
-    if not is_standing(dyn, k):
+    if not is_standing(k, w):
         return 0
     took = _damage(k, dmg, w)
     dyn[k, K_TAKEN] += took
@@ -38,29 +37,31 @@ def link_damage(t, dmg, w):
 
 
 @kernel
-def guided_strike(i, comb, rules, dyn):
+def guided_strike(i, w):
     """Guided Strike (L1736): a Major action letting an ally act; she spends it
     on the standing, un-Stunned ally with the highest Attack when that is
     higher than her own (the ally then makes the basic attack). Returns the
     ally, or -1 (she attacks herself)."""
-    s, best = guided_choice(i, comb, dyn)
+    comb, rules, dyn, streams, bf = unpack(w)
+    s, best = guided_choice(i, w)
     if best >= 0:
-        pay_talent(i, s, comb, rules, dyn)
-        check_bursts(i, comb, rules, dyn)
+        pay_slot(i, s, w)
+        check_bursts(i, w)
     return best
 
 
 @kernel
-def guided_choice(i, comb, dyn):
+def guided_choice(i, w):
     """Guided Strike's slot and ally (see :func:`guided_strike`), nothing paid;
     ``(-1, -1)`` when she would not use it."""
-    s = find_usable(i, E_GUIDED_STRIKE, comb, dyn)
+    comb, rules, dyn, streams, bf = unpack(w)
+    s = find_usable(i, E_GUIDED_STRIKE, w)
     if s < 0:
         return -1, -1
     best = -1
     best_att = comb[i, C_ATT]
     for j in range(comb.shape[0]):
-        if not other_ally(i, j, comb, dyn):
+        if not other_ally(i, j, w):
             continue
         if dyn[j, D_AIL + A_STUN] != 0:
             continue
@@ -71,10 +72,10 @@ def guided_choice(i, comb, dyn):
 
 
 @kernel
-def drop_effects(t, comb, dyn):
-    """Effects that end when ``t`` drops to 0 Resolve: Amplify Magic on her
-    (L1797; the draft's L269: her amplified Hexes go back to their normal
-    damage), her Courage Aura."""
+def h_amplify_ends(t, b, c, w):
+    """DROP: Amplify Magic on ``t`` ends when she drops (L1797; the draft's L269: her amplified
+    Hexes go back to their normal damage)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     dyn[t, D_AMP_HEAL] = 0
     dyn[t, D_AMP_AIL] = 0
     if dyn[t, D_AMP_HEX_BY] != 0:
@@ -82,12 +83,11 @@ def drop_effects(t, comb, dyn):
         dyn[t, D_HEX_EXTRA] = 0
         dyn[t, D_AMP_HEX_BY] = 0
         dyn[t, D_AMP_HEX] = 0
-    if (comb[t, C_TMASK] >> E_COURAGE) & 1 != 0:
-        courage_aura(t, 1, comb, dyn)
+    return 0
 
 
 @kernel
-def try_amplify(i, comb, rules, dyn, streams):
+def try_amplify(i, w):
     """Amplify Magic (L1795, Minor, until the scene ends or the target drops):
     on the standing ally (herself included) lowest in Resolve share below
     ``heal_below`` when her side heals, +P1 to every healing she receives;
@@ -97,8 +97,9 @@ def try_amplify(i, comb, rules, dyn, streams):
     and, in its place, the Hex half: when she has Hex, on the policy's
     target while it bears no Hex yet (so every Hex she places on it later
     counts), her Hexes on it deal ``hex`` times their damage
-    (:func:`try_hex`). Not on someone already amplified."""
-    s = find_usable(i, E_AMPLIFY, comb, dyn)
+    (:func:`..talents.draft.try_hex`). Not on someone already amplified."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    s = find_usable(i, E_AMPLIFY, w)
     if s < 0:
         return False
     side_mask = comb[i, C_SIDEMASK]
@@ -109,7 +110,7 @@ def try_amplify(i, comb, rules, dyn, streams):
         for j in range(comb.shape[0]):
             if comb[j, C_SIDE] != comb[i, C_SIDE]:
                 continue
-            if not is_standing(dyn, j):
+            if not is_standing(j, w):
                 continue
             if dyn[j, D_AMP_HEAL] != 0:
                 continue
@@ -119,17 +120,17 @@ def try_amplify(i, comb, rules, dyn, streams):
                     best_share = share
                     best = j
         if best >= 0:
-            pay_talent(i, s, comb, rules, dyn)
+            pay_slot(i, s, w)
             dyn[best, D_AMP_HEAL] = comb[i, C_TP1 + s]
             return True
     if comb[i, C_TP3 + s] > 1:
-        if has_code(i, E_HEX, comb):
-            t = choose_target(i, comb, dyn, streams[S_POLICY])
+        if has_code(i, E_HEX, w):
+            t = target_of(i, w)
             if t >= 0:
-                if is_standing(dyn, t):
+                if is_standing(t, w):
                     if dyn[t, D_AMP_HEX_BY] == 0:
                         if dyn[t, D_HEXES] == 0:
-                            pay_talent(i, s, comb, rules, dyn)
+                            pay_slot(i, s, w)
                             dyn[t, D_AMP_HEX_BY] = i + 1
                             dyn[t, D_AMP_HEX] = comb[i, C_TP3 + s]
                             return True
@@ -137,11 +138,11 @@ def try_amplify(i, comb, rules, dyn, streams):
         return False
     ailing = (1 << E_INFLICT) | (1 << E_CURSE) | (1 << E_SCREAM) | (1 << E_ATTACK_AILMENT) | (1 << E_STEAL_ACTION)
     if (side_mask & ailing) != 0:
-        t = choose_target(i, comb, dyn, streams[S_POLICY])
+        t = target_of(i, w)
         if t >= 0:
-            if is_standing(dyn, t):
+            if is_standing(t, w):
                 if dyn[t, D_AMP_AIL] == 0:
-                    pay_talent(i, s, comb, rules, dyn)
+                    pay_slot(i, s, w)
                     dyn[t, D_AMP_AIL] = comb[i, C_TP2 + s]
                     return True
     return False
@@ -160,7 +161,7 @@ def _lowest_two(i, s, w):
     for j in range(comb.shape[0]):
         if comb[j, C_SIDE] != comb[i, C_SIDE]:
             continue
-        if not is_standing(dyn, j):
+        if not is_standing(j, w):
             continue
         if not within(i, j, s, w):
             continue
@@ -181,9 +182,9 @@ def try_link(i, w):
     """Link (L1743, Minor, one link at a time, to the end of the scene):
     when her side heals, link the two allies (herself included) lowest in
     Resolve share, the lowest as primary: healing on the primary is copied to
-    the secondary (A47b, :func:`restore`); else, when her side gives
+    the secondary (A47b, :func:`..damage.restore`); else, when her side gives
     ailments, the policy's target as primary and another standing enemy as
-    secondary: ailments on the primary are copied (:func:`give_ailment`).
+    secondary: ailments on the primary are copied (:func:`..ailments.give_ailment`).
     She makes a new link when she has none or one of the linked dropped.
 
     The draft's Link (DRAFT L165-169, ``damage: 1``, range 0-2 positions)
@@ -200,10 +201,10 @@ def try_link(i, w):
     if p >= 0:
         k = dyn[p, D_LINK_TO]
         if k >= 0:
-            if is_standing(dyn, p):
-                if is_standing(dyn, k):
+            if is_standing(p, w):
+                if is_standing(k, w):
                     return False
-    s = find_usable(i, E_LINK, comb, dyn)
+    s = find_usable(i, E_LINK, w)
     if s < 0:
         return False
     side_mask = comb[i, C_SIDEMASK]
@@ -222,7 +223,7 @@ def try_link(i, w):
     elif (side_mask & ailing) != 0:
         a = target_of(i, w)
         if a >= 0:
-            if not is_standing(dyn, a):
+            if not is_standing(a, w):
                 a = -1
             elif not within(i, a, s, w):
                 a = -1
@@ -230,7 +231,7 @@ def try_link(i, w):
             for j in range(comb.shape[0]):
                 if j != a:
                     if comb[j, C_SIDE] == comb[a, C_SIDE]:
-                        if is_standing(dyn, j):
+                        if is_standing(j, w):
                             if within(i, j, s, w):
                                 b = j
                                 break
@@ -258,7 +259,7 @@ def _enemy_pair(i, s, w):
         return -1, -1
     if comb[a, C_SPAWN_KIND] == SPAWN_COPY:
         a = comb[a, C_SPAWN_BY]  # the decoy: she links the girl it copies
-    if not is_standing(dyn, a):
+    if not is_standing(a, w):
         return -1, -1
     if not within(i, a, s, w):
         return -1, -1
@@ -271,7 +272,7 @@ def _enemy_pair(i, s, w):
             continue
         if comb[j, C_SPAWN_KIND] == SPAWN_COPY:
             continue
-        if not is_standing(dyn, j):
+        if not is_standing(j, w):
             continue
         if not within(i, j, s, w):
             continue
@@ -307,7 +308,7 @@ def defensive_switch(i, t, w):
             continue
         if comb[j, P_INTERCEPT] < 0:
             continue
-        if not is_standing(dyn, j):
+        if not is_standing(j, w):
             continue
         if dyn[t, D_RES] * 100 >= comb[j, P_INTERCEPT] * comb[t, C_RES]:
             continue
@@ -315,7 +316,7 @@ def defensive_switch(i, t, w):
             continue
         if dyn[j, D_AREA_HIT] != 0:
             continue  # a target of the same area attack herself (or its switcher already)
-        s = find_usable(j, E_SWITCH, comb, dyn)
+        s = find_usable(j, E_SWITCH, w)
         if s < 0:
             continue
         if on_grid(bf):
@@ -334,7 +335,7 @@ def defensive_switch(i, t, w):
             dyn[t, D_PLACE] = pj
         pay_slot(j, s, w)
         dyn[j, K_SWITCHES] += 1
-        check_bursts(j, comb, rules, dyn)
+        check_bursts(j, w)
         return j
     return t
 
@@ -346,7 +347,7 @@ def area_switch(i, t, w):
     targets): the switcher counts as attacked by it (``D_AREA_HIT`` 2: no second switch or
     attack) when ``t`` is marked. Returns who is attacked."""
     comb, rules, dyn, streams, bf = unpack(w)
-    if not side_has_code(t, E_SWITCH, comb):
+    if not side_has_code(t, E_SWITCH, w):
         return t
     j = defensive_switch(i, t, w)
     if j != t:
@@ -359,7 +360,7 @@ def area_switch(i, t, w):
 def h_amplify(i, b, c, w):
     """Amplify Magic (:func:`try_amplify`)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return 1 if try_amplify(i, comb, rules, dyn, streams) else 0
+    return 1 if try_amplify(i, w) else 0
 
 
 @kernel
@@ -370,29 +371,31 @@ def h_link(i, b, c, w):
 
 
 @kernel(inline="always")
-def bonus_action(i, comb, rules, dyn):
+def bonus_action(i, w):
     """Bonus Action (free, L1579): pay for one more Major action if she can
     (:func:`bonus_action_try`, called only when she has the talent)."""
+    comb, rules, dyn, streams, bf = unpack(w)
     if (comb[i, C_TMASK] >> E_BONUS_ACTION) & 1 == 0:
         return False
-    return bonus_action_try(i, comb, rules, dyn)
+    return bonus_action_try(i, w)
 
 
 @part
-def bonus_action_try(i, comb, rules, dyn):
+def bonus_action_try(i, w):
     """The work of :func:`bonus_action`."""
-    s = find_talent(i, E_BONUS_ACTION, comb, dyn)
+    comb, rules, dyn, streams, bf = unpack(w)
+    s = find_talent(i, E_BONUS_ACTION, w)
     if s < 0:
         return False
     if dyn[i, D_RES] <= 0:
         return False
-    if not can_pay(i, s, comb, dyn):
+    if not can_pay(i, s, w):
         return False
     side = comb[i, C_SIDE]
     finish = comb[i, P_FINISH] != 0
     for j in range(comb.shape[0]):
-        if _candidate(j, side, finish, comb, dyn):
-            pay_talent(i, s, comb, rules, dyn)
+        if _candidate(j, side, finish, w):
+            pay_slot(i, s, w)
             return True
     return False  # nobody left to attack: keep the use
 
@@ -402,11 +405,3 @@ def h_link_damage(t, b, dmg, w):
     """LINK_DAMAGE: the draft's Link copies ``dmg`` to the secondary (:func:`link_damage`)."""
     comb, rules, dyn, streams, bf = unpack(w)
     return link_damage(t, dmg, w)
-
-
-@kernel
-def h_drop_effects(t, b, c, w):
-    """DROP_EFFECTS: what ends when ``t`` drops (:func:`drop_effects`)."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    drop_effects(t, comb, dyn)
-    return 0

@@ -1,0 +1,74 @@
+#!/usr/bin/env python
+"""Grep-level counts of the 4.1 engine's shape (issue 34): direct talent checks in its rule
+modules, its turn procedures, its frenzy turns.
+
+A *direct talent check* is a test of one effect code written in a rule module instead of a
+hook point (:mod:`sim.systems.mb41.points`): ``has_code(`` / ``side_has_code(``, a mask bit
+``>> E_X) & 1``, ``find_usable(`` / ``find_talent(``, a slot scan ``C_TCODE + s] == E_X``.
+The *rule modules* are every module of ``sim/systems/mb41`` but the talents' own
+(``talents/``, and the geometries' talent modules ``hex_movement.py``, ``hex_areas.py``,
+``positions_turn.py``) and ``slots.py``, which defines those tests. Comment lines and
+``def`` lines are not counted.
+
+    .venv/bin/python tools/engine_counts.py          # the counts, per module
+    .venv/bin/python tools/engine_counts.py --json   # the same as JSON
+
+``tests/test_structure.py`` holds the counts to their bounds. A development tool; nothing in
+``sim`` imports it.
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1] / "sim" / "systems" / "mb41"
+#: modules whose checks are their own talents' (or the tests themselves)
+TALENT_MODULES = {"hex_movement.py", "hex_areas.py", "positions_turn.py", "slots.py"}
+PATTERNS = {
+    "has_code": re.compile(r"\b(side_)?has_code(_w)?\("),
+    "mask_bit": re.compile(r">>\s*(K\.)?E_[A-Z0-9_]+\)\s*&\s*1|\(1 << E_[A-Z0-9_]+\)"),
+    "find": re.compile(r"\bfind_(usable|talent)\("),
+    "slot_scan": re.compile(r"C_TCODE \+ \w+\] [!=]= E_"),
+}
+
+
+def rule_modules() -> list[Path]:
+    return sorted(p for p in ROOT.glob("*.py") if p.name not in TALENT_MODULES)
+
+
+def checks() -> dict[str, int]:
+    """``{module: direct talent checks}`` over the rule modules (only those with some)."""
+    out = {}
+    for p in rule_modules():
+        lines = [ln for ln in p.read_text().splitlines() if not ln.strip().startswith(("#", "def "))]
+        n = sum(1 for ln in lines for pat in PATTERNS.values() if pat.search(ln))
+        if n:
+            out[p.name] = n
+    return out
+
+
+def defs(pattern: str) -> list[str]:
+    """``module.function`` of every function of the engine whose name matches ``pattern``."""
+    rx = re.compile(rf"^def ({pattern})\(", re.M)
+    paths = sorted(ROOT.glob("*.py")) + sorted((ROOT / "talents").glob("*.py"))
+    return [f"{p.stem}.{m}" for p in paths for m in rx.findall(p.read_text())]
+
+
+def counts() -> dict:
+    c = checks()
+    return {"direct_talent_checks": sum(c.values()), "per_module": c,
+            "take_turn": defs(r"take_turn\w*"), "frenzy_turns": defs(r"frenzy_turn")}
+
+
+if __name__ == "__main__":
+    out = counts()
+    if "--json" in sys.argv:
+        print(json.dumps(out, indent=1))
+    else:
+        print(f"direct talent checks in the rule modules: {out['direct_talent_checks']}")
+        for k, v in sorted(out["per_module"].items(), key=lambda kv: -kv[1]):
+            print(f"  {k:22s} {v}")
+        print(f"turn procedures: {', '.join(out['take_turn'])}")
+        print(f"frenzy turns of their own: {', '.join(out['frenzy_turns'])}")
