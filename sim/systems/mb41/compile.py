@@ -7,12 +7,8 @@ import numpy as np
 
 from . import codes as E
 from . import layout as L
-<<<<<<< HEAD
 from . import catalog, policies, talent_edits, talents
-=======
-from . import catalog, policies, talents
 from .gates import hook_bits
->>>>>>> f6cae13 (Every timing point is a loop over its hooks (hooks.py: 28 timing points, each a Timing row; one Hook row per mechanic, with its codes, whose masks open it and an armed state). Each row's hook bits are computed when the scenario compiles (gates.hook_bits: C_HOOKS, C_HOOKS_B) and the loops of points.py visit only the set bits, so a combatant without such a talent pays two loads and a new hook at a timing point recompiles no kernel. declare_riders, slot_riders, reduce_damage, after_hit, drop_effects become one hook per mechanic in talents/; the attack, damage, overcharge, round and turn call DECLARE, DEFENCE_DICE, REROLL, EVASION, DAMPEN_ROLL, MISS, ALL_IN, DAMAGE, INTERCEPT, REDUCE, LAND, HIT, AFTER_ATTACK, LINK_DAMAGE, DROP, BROOD, DEATH, APPEAR, BACK, GAIN, TURN_START, AILMENTS, MINOR, MAJOR, EXTRA_TURNS, ROUND_START, ROUND_EFFECTS, SCENE_END. Every rule function takes who, on whom, then the world (pay_talent/pay_body, support_body, removal_body, choose_target/pick_target merged into one each). Direct talent checks in the rule modules: 198 -> 54 (tools/engine_counts.py). Every counter of every 4.1 and draft scenario and of 84 coverage variants the same. Tests: every registered hook is called (tests/data/mb41-hooks), a second hook at every point fires beside the first, a new mechanic by docs/engine.md section 6 fires in a compiled fight; docstrings and docs resolve every name they give)
 from .rules import ASSUMPTIONS, RULES, monster_resolve
 from .schema import MAX_BONDS, STATS, Scenario
 
