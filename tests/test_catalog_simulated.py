@@ -57,7 +57,7 @@ def test_the_uses_and_cost_shown_are_the_compiled_slot(system):
     """For every simulated talent, the compiler's slot (``fill_slots``) holds the uses and the
     overcharge cost the catalog says it plays."""
     from sim.systems.mb41 import catalog as catalog41
-    from sim.systems.mb41 import kernel as K
+    from engine41 import K
     from sim.systems.mb41.simulated import simulated_as
     from sim.systems.mb41.talent_edits import PASSIVE
     from sim.systems.mb41.talents import LABYRINTH_MECHANICS, fill_slots

@@ -22,7 +22,7 @@ import pytest
 from helpers import Script, faces, mb41_data, mb41_inputs, mb41_state
 from helpers import mb41_boss as boss, mb41_girl as girl, mb41_run as call, mb41_setup as setup
 
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 MISS = faces(1, 1, 3, 3)     # a girl 2 + 4 = 6 vs 6 + 3 = 9
 M_MISS = faces(1, 1, 3, 3)   # the boss 2 + 3 = 5 vs 6 + 4 = 10

@@ -19,7 +19,7 @@ from helpers import duel_data
 from sim.scenario import ScenarioError, load_scenario_text
 from sim.systems.mb41 import catalog
 from sim.systems.mb41 import compile as compile41
-from sim.systems.mb41 import kernel as K
+from engine41 import K
 
 ROOT = Path(__file__).resolve().parents[1]
 
