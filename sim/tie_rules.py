@@ -13,21 +13,21 @@ from __future__ import annotations
 TIE_RULES: dict[str, list[tuple[str, str]]] = {
     "mb41": [
         ("focus-weakest", "the enemy with the lowest current Resolve (downed enemies first when the policy "
-                          "finishes the downed); ties: the first listed (kernel.pick_target)"),
+                          "finishes the downed); ties: the first listed (targets.target_of)"),
         ("strongest-threat", "the enemy with the highest Attack; ties: the lowest current Resolve, then the "
-                             "first listed (kernel.pick_target)"),
+                             "first listed (targets.target_of)"),
         ("nearest", "the enemy fewest hexes away; ties: the lowest current Resolve, then the first listed; "
-                    "gridless it is focus-weakest (battle_grid.pick)"),
-        ("random-target", "a uniformly random candidate from the policy stream: no ties (kernel.pick_target)"),
+                    "gridless it is focus-weakest (hex.pick)"),
+        ("random-target", "a uniformly random candidate from the policy stream: no ties (targets.target_of)"),
         ("heal (heal_below)", "the standing ally (or herself) lowest in Resolve share (whole percent, rounded "
-                              "down) below heal_below; ties: the first listed (kernel.heal_target)"),
+                              "down) below heal_below; ties: the first listed (talents.heal.heal_target)"),
     ],
     "d10": [
-        ("weakest", "the enemy with the fewest wounds left; ties: the first listed (kernel.choose_target_inline)"),
+        ("weakest", "the enemy with the fewest wounds left; ties: the first listed (d10 defence.choose_target_inline)"),
         ("strongest", "the enemy with the largest attack pool; ties: the first listed "
-                      "(kernel.choose_target_inline)"),
-        ("listed", "the first listed enemy that can be attacked (kernel.choose_target_inline)"),
-        ("random", "a uniformly random enemy from the policy stream: no ties (kernel.choose_target_inline)"),
+                      "(d10 defence.choose_target_inline)"),
+        ("listed", "the first listed enemy that can be attacked (d10 defence.choose_target_inline)"),
+        ("random", "a uniformly random enemy from the policy stream: no ties (d10 defence.choose_target_inline)"),
         ("targets > 1", "further targets of a multi-target attack in listed order"),
     ],
     "cards": [

@@ -46,8 +46,8 @@ def _notes(row) -> str:
 
 def _once_a_round(row) -> bool:
     """The kernel plays it at most once a round: Reflector (after her first Major of the turn,
-    :func:`.kernel.give_reflector`), Sprint without ``any_round`` (:func:`.battle_grid.sprint`),
-    the draft's Hex (:func:`.kernel.try_hex`)."""
+    :func:`.talents.defence.give_reflector`), Sprint without ``any_round`` (:func:`.hex_movement.sprint`),
+    the draft's Hex (:func:`.talents.draft.try_hex`)."""
     m = row.mechanic or {}
     return m.get("code") in ("reflector", "hex") or (m.get("code") == "sprint" and not m.get("any_round"))
 
