@@ -70,6 +70,8 @@ def duels(draw):
         "revive_timing": draw(st.sampled_from(["immediate", "next_turn"])),
         "monster_six_cost": draw(st.integers(0, 2)),
     }
+    # the fast path's defeat rules: all_down, or all_out when no girl revives (the same fight)
+    rules["defeat"] = "all_out" if not rules["revive"] and draw(st.booleans()) else "all_down"
     return mb41_data([draw(fighters("A"))], [draw(fighters("B"))], rules=rules)
 
 
@@ -164,6 +166,7 @@ def test_a_hit_by_hand_on_the_fast_path():
     (dict(b={"kind": "minion", "attack": 2, "name": "M"}), "no passive defence (minions)"),
     (dict(a={"policy": {"boost": "when-losing"}}), "no Boost"),
     (dict(rules={"defeat": "all_dead"}), "defeat all_down"),
+    (dict(rules={"defeat": "all_out", "revive": True}), "defeat all_down"),
 ])
 def test_eligibility_names_what_stands_in_the_way(change, reason):
     a, b = mb41_member("A"), mb41_member("B")

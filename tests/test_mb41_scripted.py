@@ -484,13 +484,15 @@ def test_revive_resolve_returns_at_her_next_turn(rf, die, back):
 
 
 def test_pending_revive_does_not_keep_a_side_in_the_fight():
-    """RULINGS (end of a fight, ``all_down``): a side with nobody standing at the end
-    of a turn is defeated, even if its last girl has a revive pending."""
-    inp, dyn, cc = duel(b={"resolve": 6}, rules={"revive": True})
-    s = Script(check=faces(5, 5, 1, 1, 3, 4), damage=faces(4, 4))
+    """RULINGS (end of a fight, ``defeat: all_down``): a side with nobody standing at the
+    end of a turn is defeated; its last girl makes no revive roll (it could not take
+    effect: issue 35, defect 1), so no dice, no overcharge, no revive counted."""
+    inp, dyn, cc = duel(b={"resolve": 6}, rules={"revive": True, "defeat": "all_down"})
+    s = Script(check=faces(5, 5, 1, 1), damage=faces(4))
     assert mb41_fight(inp, dyn, s.streams, cc) == (K.F_WIN, 1)
     s.assert_consumed()
-    assert dyn[SHADE, K.D_PENDING] == 4
+    assert dyn[SHADE, K.D_PENDING] == -1 and cc[SHADE, K.K_REVIVES] == 0
+    assert oc(dyn, SHADE) == [0, 0, 0]
 
 
 def test_pending_revive_under_all_dead():

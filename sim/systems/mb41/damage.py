@@ -16,7 +16,7 @@ from .gates import T_BROOD, T_DEATH, T_DROP, T_LINK_DAMAGE
 from .points import every, first
 from .world import call, unpack
 from .overcharge import check_bursts, gain_overcharge
-from .state import is_standing, roll_penalty, wound_level
+from .state import is_standing, roll_penalty, side_alive, wound_level
 
 
 @kernel
@@ -57,7 +57,10 @@ def revive_roll(t, w):
 def dropped(t, w):
     """``t`` has just dropped to 0 Resolve (L1420): a KO; a monster is dead
     (L1892); a girl makes her revive roll if the rules allow one (L1445,
-    A19a), or rolls it as her next Major action in the draft."""
+    A19a), or rolls it as her next Major action in the draft. Under ``defeat:
+    all_down`` a girl whose drop leaves no one of her side standing makes no
+    roll: the fight ends at the end of this turn, before the Resolve could come
+    back (:func:`revive_can_act`)."""
     comb, rules, dyn, streams, bf = unpack(w)
     dyn[t, K_KOS] += 1
     if dyn[t, D_KO] == 0:
@@ -79,13 +82,25 @@ def dropped(t, w):
         if rules[R_REVIVE_LIMIT] >= 0:
             if dyn[t, D_REVIVES] >= rules[R_REVIVE_LIMIT]:
                 allowed = False
-        if allowed:
+        if allowed and revive_can_act(t, w):
             if rules[R_REVIVE_TIMING] == 1:
                 dyn[t, D_PENDING] = -2  # the draft: she rolls as her next Major action
             else:
                 revive_roll(t, w)
     elif dyn[t, D_FRENZY] != 0:
         end_frenzy_on_drop(t, w)
+
+
+@kernel(inline="always")
+def revive_can_act(t, w):
+    """A revive of ``t`` can take effect (L1445: the Resolve comes "at the beginning of her
+    next turn"): always under ``defeat: all_dead`` (she keeps her side in) and ``all_out``
+    (her pending revive keeps it in); under ``all_down`` only while another of her side
+    stands, else her side is out at the end of this turn."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if rules[R_DEFEAT] != 0:
+        return True
+    return side_alive(comb[t, C_SIDE], w)
 
 
 @kernel

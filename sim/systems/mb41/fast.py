@@ -7,10 +7,11 @@ after every turn. :func:`duel` plays the fights that need none of that:
 
 * two combatants, one per side, no talent slots, no passive defence
   (minion or draft), no Boost that could happen (policy ``never``, no uses,
-  or a monster), defeat ``all_down`` (the first drop ends the fight);
+  or a monster), defeat ``all_down`` (the first drop ends the fight), or
+  ``all_out`` when no girl may revive (the same fight);
 * any initiative, round cap, damage rule, six damage, minimum damage,
-  overcharge, burst and revive rule (the revive roll of the girl who drops
-  is rolled and counted; in a duel it cannot change the outcome).
+  overcharge, burst and revive rule (under ``all_down`` the girl who drops
+  makes no revive roll: it could not take effect, :func:`.damage.revive_can_act`).
 
 :func:`eligible` decides (it lists what stands in the way); the runner uses
 the fast path when it can. The fast path calls the same dice kernels on the
@@ -52,8 +53,10 @@ def eligible(inputs) -> list[str]:
     """Why ``inputs`` cannot take the duel fast path; empty if it can."""
     comb, pol, rules = inputs.comb, inputs.pol, inputs.rule_table
     why = duel_shape(comb[:, L.C_SIDE])
-    if int(rules[L.R_DEFEAT]) != 0:
-        why.append("defeat all_down")
+    defeat = int(rules[L.R_DEFEAT])
+    girl_revives = int(rules[L.R_REVIVE]) != 0 and bool(np.any(comb[:, L.C_MONSTER] == 0))
+    if defeat == 1 or (defeat == 2 and girl_revives):
+        why.append("defeat all_down")  # or all_out when no girl may revive: the same fight
     if int(rules[L.R_GRID]) != 0:
         why.append("no grid (grid none)")
     if int(rules[L.R_POSITIONS]) != 0:

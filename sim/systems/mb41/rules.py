@@ -19,9 +19,12 @@ RULES = Ruleset(
                    "'listed' = sides act in the order listed, members in order", kind="choice",
                    choices=("roll", "listed")),
         RuleOption("round_cap", 30, "a fight still running after this many rounds is a draw (RULINGS)", lo=1, hi=500),
-        RuleOption("defeat", "all_down", "a side is defeated when none of its members is standing (all_down) "
-                   "or when all are dead (all_dead), checked at the end of every turn (RULINGS)",
-                   kind="choice", choices=("all_down", "all_dead")),
+        RuleOption("defeat", "all_out", "a side is defeated, checked at the end of every turn (RULINGS), when "
+                   "none of its members is standing or rising ('all_out': a girl at 0 Resolve whose revive roll "
+                   "(L1445-1451) is pending keeps her side in the fight until her next turn, when she rises), "
+                   "when none is standing ('all_down': the last girl's revive is then never rolled, it could "
+                   "not take effect) or when all are dead ('all_dead')",
+                   kind="choice", choices=("all_down", "all_dead", "all_out")),
         # --- attacks (L1453)
         RuleOption("full_tie", "defender", "equal totals, sixes and stats: who wins (A21)", kind="choice",
                    choices=("defender", "attacker")),

@@ -306,28 +306,32 @@ def has_other_ally(i, w):
 
 
 @kernel(inline="always")
-def keeps_side_in(j, all_dead, w):
-    """Row ``j`` keeps her side in the fight: not dead and, unless the defeat rule is
-    ``all_dead``, standing (``all_down``); an illusion (Marionette's copy) keeps no side
-    in it. The one statement of the rule: :func:`side_alive`, :func:`outcome_now`."""
+def keeps_side_in(j, defeat, w):
+    """Row ``j`` keeps her side in the fight under the rule ``defeat`` (``R_DEFEAT``): not
+    dead and standing (0 ``all_down``); not dead (1 ``all_dead``); not dead and standing
+    or rising, her revive's Resolve pending for her next turn (2 ``all_out``, L1445-1451);
+    an illusion (Marionette's copy) keeps no side in it. The one statement of the rule:
+    :func:`side_alive`, :func:`outcome_now`."""
     comb, rules, dyn, streams, bf = unpack(w)
     if dyn[j, D_DEAD] != 0:
         return False
     if comb[j, C_SPAWN_KIND] == SPAWN_COPY:
         return False
-    if all_dead:
+    if defeat == 1:
         return True
-    return dyn[j, D_RES] > 0
+    if dyn[j, D_RES] > 0:
+        return True
+    return defeat == 2 and dyn[j, D_PENDING] != -1
 
 
 @kernel(inline="always")
 def side_alive(side, w):
     """Side ``side`` is still in the fight: one of its rows keeps it in (:func:`keeps_side_in`)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    all_dead = rules[R_DEFEAT] == 1
+    defeat = rules[R_DEFEAT]
     for j in range(comb.shape[0]):
         if comb[j, C_SIDE] == side:
-            if keeps_side_in(j, all_dead, w):
+            if keeps_side_in(j, defeat, w):
                 return True
     return False
 
@@ -339,11 +343,11 @@ def outcome_now(w):
     over the rows (two calls of :func:`side_alive` would be two)."""
     comb, rules, dyn, streams, bf = unpack(w)
     n = comb.shape[0]
-    all_dead = rules[R_DEFEAT] == 1
+    defeat = rules[R_DEFEAT]
     a = False
     b = False
     for j in range(n):
-        if not keeps_side_in(j, all_dead, w):
+        if not keeps_side_in(j, defeat, w):
             continue
         if comb[j, C_SIDE] == 0:
             a = True
