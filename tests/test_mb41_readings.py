@@ -78,3 +78,54 @@ def test_all_out_the_drafts_revive_as_her_next_major_action():
     assert mb41_fight(inp, dyn, s.streams, cc) == (K.F_DRAW, 1)
     s.assert_consumed()
     assert dyn[SHADE, K.D_RES] == 2 and cc[SHADE, K.K_ATTACKS] == 0
+
+
+# ------------------------------------------------ defect 2 and intercept_reductions (L1469, L1997)
+
+HIT = faces(5, 5, 1, 1)    # Akari 10 + 4 = 14 vs 2 + 3 = 5: a hit, no six
+COVER = faces(4, 4)        # intercept 8 + 3 = 11: 11-13, the interceptor takes the whole hit (L1469)
+
+
+def cover_arena(target_talents=(), brute_talents=("Thick Hide",), rules=None):
+    """On the hex grid: Akari [3, 4] next to Shade [3, 3]; the Brute, next to Shade,
+    intercepts always. Everyone holds her ground; Bulwark spent on any hit (shield_above 1)."""
+    from helpers import grid_arena, grid_place, hold_foe, hold_girl
+
+    pol = {"shield_above": 1}
+    inp, dyn, cc, bf = grid_arena([hold_girl()], [hold_foe("Shade", talents=target_talents, policy=pol),
+                                                  hold_foe("Brute", talents=brute_talents,
+                                                           policy={"intercept": "always", **pol})], rules)
+    grid_place(inp, dyn, bf, [(3, 4), (3, 3), (4, 3)])
+    from helpers import grid_apart
+
+    assert grid_apart(inp, dyn, 0, 1) == 1 and grid_apart(inp, dyn, 1, 2) == 1
+    return inp, dyn, cc, bf
+
+
+def test_thick_hide_on_an_intercepting_monster():
+    """L1997 'each time the monster takes damage from an attack': the Brute intercepts Akari's
+    melee hit on Shade (1d6 + 2 = 6) and its Thick Hide takes 2 off: it loses 4, Shade nothing."""
+    from helpers import grid_turn
+
+    inp, dyn, cc, bf = cover_arena()
+    grid_turn(inp, dyn, cc, bf, 0, check=HIT + COVER, damage=faces(4))
+    assert dyn[2, K.D_RES] == 18 - 4 and dyn[1, K.D_RES] == 18
+    assert cc[2, K.K_INTERCEPTS] == 1 and cc[2, K.K_PREVENTED] == 2 and cc[2, K.K_TUSE] == 1
+
+
+@pytest.mark.parametrize("mode, brute_takes, shade_pool, brute_pool", [
+    ("target", 4, 5, 5),        # the Brute's Thick Hide only: 6 - 2
+    ("interceptor", 0, 5, 4),   # Thick Hide 6 -> 4, then its Bulwark: 1 point, -5
+    ("both", 0, 3, 5),          # Shade's Bulwark on the whole hit: 2 points cover 6; the Brute's share 0
+])
+def test_intercept_reductions(mode, brute_takes, shade_pool, brute_pool):
+    """``intercept_reductions`` (L1469 silent; Bulwark L2014, Thick Hide L1997): which
+    reductions act on the interceptor's share of Akari's 6-damage hit on Shade (both have
+    Bulwark, pool 5; the Brute also Thick Hide). Shade takes nothing in every reading."""
+    from helpers import grid_turn
+
+    inp, dyn, cc, bf = cover_arena(target_talents=["Bulwark"], brute_talents=["Thick Hide", "Bulwark"],
+                                   rules={"intercept_reductions": mode})
+    grid_turn(inp, dyn, cc, bf, 0, check=HIT + COVER, damage=faces(4))
+    assert dyn[2, K.D_RES] == 18 - brute_takes and dyn[1, K.D_RES] == 18
+    assert dyn[1, K.D_POOL] == shade_pool and dyn[2, K.D_POOL] == brute_pool

@@ -12,8 +12,8 @@ from sim.dice import exploding_d6, sum_d6
 
 from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
-from .gates import T_BROOD, T_DEATH, T_DROP, T_LINK_DAMAGE
-from .points import every, first
+from .gates import T_BROOD, T_DEATH, T_DROP, T_INTERCEPTED, T_LINK_DAMAGE, T_REDUCE
+from .points import chain, every, first
 from .world import call, unpack
 from .overcharge import check_bursts, gain_overcharge
 from .state import is_standing, roll_penalty, side_alive, wound_level
@@ -215,7 +215,9 @@ def _damage(t, dmg, w):
 def intercept(i, t, dmg, w):
     """Intercept (L1469, A26a), called by :func:`.attack.attack` after a hit
     on ``t`` for ``dmg`` when ``D_GUARD`` names an ally (the grid turn, :func:`.hex.guard_for`; Cover on positions, :func:`.positions.ready`): if her policy is
-    willing she rolls 2d6! + Defence; returns the damage left for ``t``."""
+    willing she rolls 2d6! + Defence; returns the damage left for ``t``. Her share is
+    reduced by rule ``intercept_reductions``: her Thick Hide only (INTERCEPTED, L1997),
+    or the reductions of a hit on her (REDUCE), after the target's on the whole hit (both)."""
     comb, rules, dyn, streams, bf = unpack(w)
     j = dyn[t, D_GUARD]
     dyn[t, D_GUARD] = -1
@@ -233,11 +235,18 @@ def intercept(i, t, dmg, w):
     if total <= rules[R_INTERCEPT_BANDS]:
         check_bursts(j, w)
         return dmg
+    mode = rules[R_INTERCEPT_REDUCTIONS]
+    if mode == 2:  # both: the target's reductions on the whole hit first
+        dmg = chain(T_REDUCE, t, i, dmg, w)
     take = dmg
     if total > rules[R_INTERCEPT_BANDS + 1]:
         take = dmg // 2
         if rules[R_INTERCEPT_HALF] == 1:
             take = (dmg + 1) // 2
+    if mode == 0:
+        take = chain(T_INTERCEPTED, j, i, take, w)  # her Thick Hide (L1997)
+    else:
+        take = chain(T_REDUCE, j, i, take, w)  # a hit on her
     d = apply_damage(j, take, w)
     dyn[j, K_TAKEN] += d
     dyn[i, K_DEALT] += d

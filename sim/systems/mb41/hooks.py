@@ -106,6 +106,8 @@ TIMING_POINTS: tuple[Timing, ...] = (
     Timing("ALL_IN", "sum", "a: the attacker", "damage added to her hit after the roll"),
     Timing("DAMAGE", "chain", "a: the attacker, b: the target, c: the damage", "the hit's damage before the minimum"),
     Timing("INTERCEPT", "chain", "a: the attacker, b: the target, c: the damage", "an ally may take the hit (L1469)"),
+    Timing("INTERCEPTED", "chain", "a: the interceptor, b: the attacker, c: her share", "the share of a hit an "
+           "interceptor takes (L1469), under intercept_reductions: target (else she goes through REDUCE)"),
     Timing("REDUCE", "chain", "a: the target, b: the attacker, c: the damage", "the hit's reductions on the target"),
     Timing("LAND", "chain", "a: the attacker, b: the target, c: the damage", "the hit is about to be dealt"),
     Timing("HIT", "all", "a: the attacker, b: the target, c: the damage dealt", "the hit was dealt"),
@@ -186,6 +188,7 @@ HOOKS: tuple[Hook, ...] = (
     Hook("ALL_IN", "all_in_after", (E.E_ALL_OR_NOTHING,)),
     Hook("DAMAGE", "detonation_damage", (E.E_DETONATION,)),
     Hook("INTERCEPT", "intercept", (), armed=("D_GUARD", "b", -1), always=True),
+    Hook("INTERCEPTED", "armour", (E.E_ARMOUR,)),  # 'each time the monster takes damage from an attack' (L1997)
     Hook("REDUCE", "armour", (E.E_ARMOUR,)),
     Hook("REDUCE", "shield", (E.E_SHIELD,), "a_side"),
     Hook("REDUCE", "reflect", (E.E_REFLECTOR,), "a_side", armed=("D_REFLECT_BY", "a", -1)),

@@ -119,6 +119,14 @@ RULES = Ruleset(
         RuleOption("intercept_bands", [10, 13], "Intercept 2d6!+Defence: <=first fails, up to second she takes the "
                    "full damage, above half of it and the target none (L1469, A26a: after the hit)",
                    kind="intlist", length=2, lo=0, hi=100),
+        RuleOption("intercept_reductions", "target", "what reduces an interceptor's share of a hit (L1469 is "
+                   "silent): 'target' = the reductions of a hit (Shield L1613 'a target of an attack', Bulwark, "
+                   "Reflector L1528 'attacks the bearer') act on the target's share only, what the interception "
+                   "leaves her; the interceptor's share only by her Thick Hide (L1997: 'each time the monster "
+                   "takes damage from an attack'); 'interceptor' = her share is reduced as a hit on her (her "
+                   "Thick Hide and Bulwark, her side's Shield, a Reflector she bears); 'both' = the target's "
+                   "reductions act on the whole hit first, then the interceptor's on her share of what is left",
+                   kind="choice", choices=("target", "interceptor", "both")),
         RuleOption("intercept_half", "down", "rounding of the interceptor's half damage (A26iii)", kind="choice",
                    choices=("down", "up")),
         # --- talent ranges and labyrinth features on the grid (L2126-2166; audit 1.15 item 67)
