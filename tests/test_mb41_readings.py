@@ -129,3 +129,101 @@ def test_intercept_reductions(mode, brute_takes, shade_pool, brute_pool):
     grid_turn(inp, dyn, cc, bf, 0, check=HIT + COVER, damage=faces(4))
     assert dyn[2, K.D_RES] == 18 - brute_takes and dyn[1, K.D_RES] == 18
     assert dyn[1, K.D_POOL] == shade_pool and dyn[2, K.D_POOL] == brute_pool
+
+
+# ------------------------------------------------------------ judgment_downed (L1163)
+
+
+@pytest.mark.parametrize("mode", ["hit", "spared"])
+def test_judgment_downed(mode):
+    """Akari's Judgment Burst releases 13 (L1163); Bea lies at 0 Resolve. 'hit': she is in
+    'everyone in the vicinity', rolls 2d6 + Tenacity (1 + 1 + 2 < 26) and takes 13 wound
+    damage: dead (6 wounds, L1422). 'spared': no roll, no damage. The boss (1 + 1 + 3) takes 13."""
+    from helpers import mb41_boss, mb41_girl, mb41_run, mb41_setup
+
+    inp, dyn, cc = mb41_setup([mb41_girl(), mb41_girl("Bea", tenacity=2)], [mb41_boss()],
+                              rules={"judgment_downed": mode})
+    dyn[1, K.D_RES] = 0
+    dyn[0, K.D_OC + 2] = 13
+    mb41_run(K.check_bursts, inp, dyn, cc, Script(), i=0)
+    bea = faces(1, 1) if mode == "hit" else []
+    mb41_run(K.settle, inp, dyn, cc, Script(check=bea + faces(1, 1)))
+    assert dyn[2, K.D_RES] == 40 - 13
+    assert dyn[1, K.D_DEAD] == int(mode == "hit") and cc[1, K.K_JUDG_TAKEN] == (13 if mode == "hit" else 0)
+
+
+# ------------------------------------------------------------ burst_while_down (L161, L1420)
+
+HEARTY = {"attack": None, "defence": None, "support": None, "heart": 4, "fury": 3, "judgment": 3,
+          "roles": {"attack": "fury", "defence": "judgment", "support": "heart"}, "overcharge": {"heart": 11}}
+
+
+@pytest.mark.parametrize("mode", ["play", "hold"])
+def test_burst_while_down(mode):
+    """Shade (Support role = Heart, at 11) drops; her revive roll (1 + 1 + 4 = 6: 2 Support
+    overcharge, 1d6 = 3 Resolve) takes Heart to 13. 'play': the burst is due at once, at 0
+    Resolve (L161). 'hold': nothing until her next turn (L1420), when she rises with 3 and it
+    bursts (her strongest bond -1, L451) before she acts."""
+    inp, dyn, cc = duel(b=HEARTY, rules={"bursts": "play", "burst_while_down": mode})
+    s = Script(check=faces(5, 5, 1, 1, 1, 1), damage=faces(4, 3))
+    mb41_call(K.attack, i=AKARI, t=SHADE, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn,
+              streams=s.streams, cc=cc)
+    s.assert_consumed()
+    assert dyn[SHADE, K.D_RES] == 0 and dyn[SHADE, K.D_OC] == 13
+    assert dyn[SHADE, K.D_PEND] == int(mode == "play") and cc[SHADE, K.K_BURSTS] == int(mode == "play")
+    if mode == "hold":
+        s = Script(check=faces(1, 1, 5, 5))  # she rises, bursts, then attacks Akari: a miss
+        mb41_call(K.turn_of, i=SHADE, r=1, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn,
+                  streams=s.streams, cc=cc)
+        s.assert_consumed()
+        assert dyn[SHADE, K.D_RES] == 3 and dyn[SHADE, K.D_OC] == 0 and cc[SHADE, K.K_BURSTS] == 1
+        assert cc[SHADE, K.K_BONDS_LOST] == 1 and cc[SHADE, K.K_ATTACKS] == 1
+
+
+# ------------------------------------------------------------ aura_of_strength (L1691)
+
+
+@pytest.mark.parametrize("mode, hurt", [("adjacent", [2, 2, 0]), ("attacker", [2, 0, 0])])
+def test_aura_of_strength_gridless(mode, hurt):
+    """Akari (Aura of Strength) beats Shade's melee attack (5 vs 10): 'adjacent' hurts every
+    melee enemy (gridless, those next to her: Shade and the Brute), not the Archer; 'attacker'
+    only Shade. Not an attack: no rolls."""
+    inp = mb41_inputs(mb41_data([mb41_member("Akari", attack=4, defence=4, talents=["Aura of Strength"])],
+                                [mb41_member("Shade"), mb41_member("Brute"),
+                                 mb41_member("Archer", attack_kind="ranged")], {"aura_of_strength": mode}))
+    dyn, cc = mb41_state(inp)
+    s = Script(check=faces(1, 1, 3, 3))
+    assert mb41_call(K.attack, i=1, t=0, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn,
+                     streams=s.streams, cc=cc) == -1
+    s.assert_consumed()
+    assert [18 - int(dyn[j, K.D_RES]) for j in (1, 2, 3)] == hurt and cc[0, K.K_DEALT] == sum(hurt)
+
+
+@pytest.mark.parametrize("mode, hurt", [("adjacent", [2, 2, 0]), ("attacker", [2, 0, 0])])
+def test_aura_of_strength_on_the_grid(mode, hurt):
+    """On the grid 'adjacent' is within 1 hex: Shade attacks from [3, 3], the Brute stands
+    at [2, 4] (next to her, ranged or not), the Archer 2 hexes away."""
+    from helpers import grid_apart, grid_arena, grid_place, grid_run, hold_foe, hold_girl
+
+    inp, dyn, cc, bf = grid_arena([hold_girl(talents=["Aura of Strength"])],
+                                  [hold_foe("Shade"), hold_foe("Brute", attack_kind="ranged"),
+                                   hold_foe("Archer", attack_kind="ranged")], {"aura_of_strength": mode})
+    grid_place(inp, dyn, bf, [(3, 4), (3, 3), (2, 4), (3, 2)])
+    assert [grid_apart(inp, dyn, 0, j) for j in (1, 2, 3)] == [1, 1, 2]
+    assert grid_run(K.attack, inp, dyn, cc, bf, Script(check=faces(1, 1, 3, 3)), i=1, t=0) == -1
+    assert [18 - int(dyn[j, K.D_RES]) for j in (1, 2, 3)] == hurt
+
+
+# ------------------------------------------------------------ settings with no effect
+
+
+def test_gridless_intercept_is_noted_not_silently_ignored():
+    """L1469: Intercept needs a place (adjacent, on the line); gridless it cannot act, and the
+    run says so for the policy and for intercept_reductions; on the grid it says nothing."""
+    side_a = [mb41_member("Akari"), mb41_member("Beni", policy={"boost": "never", "intercept": "always"})]
+    notes = mb41_inputs(mb41_data(side_a, [mb41_member("Shade")], {"intercept_reductions": "both"})).notes
+    assert any("intercept policy of Beni has no effect" in n for n in notes)
+    assert any("intercept_reductions: both has no effect" in n for n in notes)
+    data = mb41_data(side_a, [mb41_member("Shade")], {"grid": "hex"})
+    data["battlefield"] = {"width": 8, "height": 8}
+    assert not any("intercept" in n for n in mb41_inputs(data).notes)

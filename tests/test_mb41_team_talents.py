@@ -130,9 +130,11 @@ def test_courage_aura_comes_back_when_she_revives_in_a_fight():
 
 def test_aura_of_strength_hurts_a_melee_attacker_she_defends_against():
     """Aura of Strength (L1689-1691): a successful defence roll deals 2 damage
-    to adjacent enemies (gridless: a melee attacker), not an attack."""
+    to adjacent enemies, not an attack; ``aura_of_strength: attacker``: a melee attacker
+    (every adjacent enemy: tests/test_mb41_readings.py)."""
     inp, dyn, cc = setup([girl("Akari", talents=["Aura of Strength"])],
-                         [mb41_member("Shade"), mb41_member("Archer", attack_kind="ranged")])
+                         [mb41_member("Shade"), mb41_member("Archer", attack_kind="ranged")],
+                         rules={"aura_of_strength": "attacker"})
     assert call(K.attack, inp, dyn, cc, Script(check=faces(1, 1, 3, 3)), i=1, t=0) == -1   # 5 vs 10
     assert dyn[1, K.D_RES] == 16
     assert cc[1, K.K_SELF_DMG] == 2 and cc[0, K.K_DEALT] == 2

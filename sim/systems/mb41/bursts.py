@@ -182,7 +182,7 @@ def judgment_blast(j, released, w):
     """A Judgment Burst (L1163): ``released`` damage to everyone in the
     vicinity (gridless: the whole battlefield; on the grid within
     ``judgment_radius`` hexes, -1 = all, A10i), herself only with
-    ``judgment_self`` (A10ii). Each bystander may avoid it entirely with a
+    ``judgment_self`` (A10ii), girls at 0 Resolve unless ``judgment_downed: spared``. Each bystander may avoid it entirely with a
     Support check reaching ``judgment_difficulty`` x released (L1163, A10iii:
     ``judgment_avoid``): 2d6! + Support (sixes give overcharge as usual), a
     girl at 0 Resolve 2d6 + Tenacity. Not an attack: no defence, no
@@ -200,6 +200,9 @@ def judgment_blast(j, released, w):
         if k == j:
             if rules[R_JUDGMENT_SELF] == 0:
                 continue
+        if dyn[k, D_RES] <= 0:
+            if rules[R_JUDGMENT_DOWNED] == 1:
+                continue  # judgment_downed: spared, the fallen are not in it
         if on_grid(bf):
             if k != j:
                 if rules[R_JUDGMENT_RADIUS] >= 0:

@@ -163,6 +163,7 @@ def _compile_fight(scenario: Scenario) -> Inputs:
             comb[:, L.C_TREACH:L.C_TREACH + L.MAXT] = -1
     elif scenario.battlefield is not None:
         notes.append("the battlefield is not used: rules grid is none (theatre of the mind)")
+    notes += _no_effect_notes(members, resolved)
     for name in sorted(uses_monster_defaults):
         opt = RULES.option(name)
         notes.append(f"assumption: {name} = {resolved[name]} ({opt.note})")
@@ -172,6 +173,23 @@ def _compile_fight(scenario: Scenario) -> Inputs:
         kinds=[m.kind for _, m in members], side_names=[sd.name for sd in scenario.sides],
         resolved_rules=resolved, notes=notes, talents=slot_names, battlefield=battlefield,
     )
+
+
+def _no_effect_notes(members, resolved: dict) -> list[str]:
+    """Settings that cannot act under the rules in force, said rather than silently ignored
+    (issue 35): Intercept (L1469) needs a place to stand, 'adjacent to the intended target
+    or on the line of ranged attack': the hex grid or the draft's positions (its Cover)."""
+    if resolved["grid"] != "none" or resolved.get("positions", 0) > 0:
+        return []
+    who = sorted({m.name for _, m in members if m.policy.intercept != "never"})
+    out = []
+    if who:
+        out.append(f"intercept policy of {', '.join(who)} has no effect: gridless nobody stands adjacent to the "
+                   f"target or on the line of the attack (L1469); use grid: hex (or the draft's positions)")
+    if resolved.get("intercept_reductions", "target") != "target":
+        out.append(f"rule intercept_reductions: {resolved['intercept_reductions']} has no effect: gridless "
+                   f"nobody intercepts (L1469)")
+    return out
 
 
 def _member_row(row: np.ndarray, i: int, s: int, m, resolved: dict, notes: list, defaults: set) -> None:

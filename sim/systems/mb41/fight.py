@@ -291,6 +291,9 @@ def turn_of(i, r, w):
         dyn[i, D_RES] = back if back < comb[i, C_RES] else comb[i, C_RES]
         dyn[i, D_PENDING] = -1
         every(T_BACK, i, i, 0, w)  # standing again: her Courage Aura is back
+        if rules[R_BURST_WHILE_DOWN] == 1:  # a burst held while she was down (L1420) happens now
+            check_bursts(i, w)
+            settle(w)
     outcome = -1
     if acts:
         if dyn[i, D_FRENZY] != 0:

@@ -188,7 +188,7 @@ HOOKS: tuple[Hook, ...] = (
     Hook("ALL_IN", "all_in_after", (E.E_ALL_OR_NOTHING,)),
     Hook("DAMAGE", "detonation_damage", (E.E_DETONATION,)),
     Hook("INTERCEPT", "intercept", (), armed=("D_GUARD", "b", -1), always=True),
-    Hook("INTERCEPTED", "armour", (E.E_ARMOUR,)),  # 'each time the monster takes damage from an attack' (L1997)
+    Hook("INTERCEPTED", "armour_share", (E.E_ARMOUR,)),  # 'each time the monster takes damage from an attack' (L1997)
     Hook("REDUCE", "armour", (E.E_ARMOUR,)),
     Hook("REDUCE", "shield", (E.E_SHIELD,), "a_side"),
     Hook("REDUCE", "reflect", (E.E_REFLECTOR,), "a_side", armed=("D_REFLECT_BY", "a", -1)),

@@ -61,10 +61,15 @@ def check_bursts(i, w):
     A burst "happens as soon as the counter hits 13": once per crossing. With
     ``burst_resets`` the counter returns to 0 (L151); without it the counter
     stays and ``D_BURSTED`` keeps the same crossing from counting again.
+    ``burst_while_down: hold``: nothing while she is at 0 Resolve (L1420); the
+    counter bursts when she stands again (:func:`.fight.turn_of`).
     """
     comb, rules, dyn, streams, bf = unpack(w)
     if comb[i, C_MONSTER] != 0:
         return
+    if dyn[i, D_RES] <= 0:
+        if rules[R_BURST_WHILE_DOWN] == 1:
+            return
     at = rules[R_BURST_AT]
     if dyn[i, D_OC] < at:  # no counter there: nothing to count (no call)
         if dyn[i, D_OC + 1] < at:

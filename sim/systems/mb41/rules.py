@@ -93,6 +93,12 @@ RULES = Ruleset(
         # --- talent and ability readings (audit section 2)
         RuleOption("killing_blow_below", 4, "Killing Blow only on a target whose Resolve is below 1/this of its Base "
                    "Resolve (the 4.1 fraction is lost, A37; RULINGS: the draft's 1/4)", lo=1, hi=20),
+        RuleOption("aura_of_strength", "adjacent", "Aura of Strength (L1691: 'inflicts 2 damage to all enemies "
+                   "in the hexes adjacent to yours' on her successful defence): 'adjacent' = every enemy (not "
+                   "dead) within 1 hex on the grid; gridless every enemy whose basic attack is melee (gridless, "
+                   "the melee fighters are the ones next to her); 'attacker' = only the attacker, when its attack "
+                   "is melee (the reading before issue 35). The draft's positions: every enemy in her position "
+                   "(DRAFT L95) either way", kind="choice", choices=("adjacent", "attacker")),
         RuleOption("backlash_on", "every_attack", "Backlash (boss): the attacking girl takes 1d6 on every attack, hit "
                    "or miss ('always', A30a), or on hits only (A30b)", kind="choice", choices=("every_attack", "hits")),
         RuleOption("extra_turn_at", "end_of_round", "Extra Action (boss): its extra turns come at the end of each round "
@@ -223,6 +229,15 @@ RULES = Ruleset(
         RuleOption("judgment_avoid", "everyone", "A10iii: who may roll to avoid a Judgment Burst: 'everyone' "
                    "(2d6!+Support; a girl at 0 Resolve 2d6+Tenacity), 'girls' (monsters and minions take it), "
                    "'nobody'", kind="choice", choices=("everyone", "girls", "nobody")),
+        RuleOption("judgment_downed", "hit", "a Judgment Burst's 'everyone in the vicinity' (L1163) and a girl "
+                   "at 0 Resolve (not dead): 'hit' = she is in it (the literal text; she avoids it only with "
+                   "2d6 + Tenacity against twice the overcharge, and her wounds may kill her); 'spared' = the "
+                   "blast passes over the fallen (no roll, no damage)", kind="choice", choices=("hit", "spared")),
+        RuleOption("burst_while_down", "play", "a counter reaching burst_at while she is at 0 Resolve (her "
+                   "revive roll's overcharge, L1445): 'play' = it bursts at once ('as soon as the overcharge "
+                   "counter hits 13', L161); 'hold' = it waits until she stands again (at 0 Resolve she 'has no "
+                   "access to her magic', L1420), then bursts at the start of that turn (a scene's start too)",
+                   kind="choice", choices=("play", "hold")),
         RuleOption("judgment_difficulty", 2, "A10: the avoid roll must reach this times the overcharge released "
                    "(L1163: twice)", lo=0, hi=10),
         # --- overcharge talents (Power Dampening L1554, Dampen Overcharge L1748, Overcharge Radiation L2047)

@@ -8,7 +8,7 @@ from sim.dice import sum_d6
 
 from ..codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from ..layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
-from ..world import unpack
+from ..world import call, on_grid, unpack
 from ..damage import apply_damage
 from ..overcharge import check_bursts
 from ..slots import find_talent, find_usable, frenzy_can_pay, pay_slot, spend_fury, within
@@ -61,6 +61,13 @@ def h_armour(t, i, dmg, w):
                 dyn[t, K_TUSE + s] += 1
                 dmg = new
     return dmg
+
+
+@kernel
+def h_armour_share(t, i, dmg, w):
+    """INTERCEPTED, Thick Hide (L1997, 'each time the monster takes damage from an attack') on
+    the share of a hit that ``t`` takes as its interceptor (L1469): as :func:`h_armour`."""
+    return h_armour(t, i, dmg, w)
 
 
 @kernel
@@ -222,8 +229,9 @@ def h_reflect(t, i, dmg, w):
 def h_aura_of_strength(i, t, c, w):
     """Aura of Strength (L1689): ``t`` succeeded on a defence roll against
     ``i``; enemies adjacent to her take P1 damage each (not an attack, no
-    reductions). Adjacent = the attacker when its attack is melee
-    (``C_FORM``); see the STATUS file for the grid. On the draft's positions
+    reductions). Adjacent (rule ``aura_of_strength``): every enemy within 1 hex, gridless
+    every melee enemy (:func:`aura_reaches`), or only the attacker when its attack is melee
+    (``C_FORM``, 'attacker'). On the draft's positions
     (DRAFT L95, 'all enemies in the same position as you'): every enemy of
     ``t`` in her position, standing or downed, the attacker or not."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -243,13 +251,43 @@ def h_aura_of_strength(i, t, c, w):
                     dyn[j, K_TAKEN] += took
                     dyn[j, K_SELF_DMG] += took
         return 0
+    if rules[R_AURA_OF_STRENGTH] == 0:
+        for s in range(MAXT):
+            if comb[t, C_TCODE + s] == E_AURA_STRENGTH:
+                dyn[t, K_TUSE + s] += 1
+                for j in range(comb.shape[0]):
+                    if aura_reaches(t, j, w):
+                        aura_hurts(t, j, comb[t, C_TP1 + s], w)
+        return 0
     if comb[i, C_FORM] != 0:
         return 0
     for s in range(MAXT):
         if comb[t, C_TCODE + s] == E_AURA_STRENGTH:
             dyn[t, K_TUSE + s] += 1
-            took = apply_damage(i, comb[t, C_TP1 + s], w)
-            dyn[t, K_DEALT] += took
-            dyn[i, K_TAKEN] += took
-            dyn[i, K_SELF_DMG] += took
+            aura_hurts(t, i, comb[t, C_TP1 + s], w)
     return 0
+
+
+@kernel(inline="always")
+def aura_reaches(t, j, w):
+    """``aura_of_strength: adjacent`` (L1691, 'all enemies in the hexes adjacent to yours'):
+    ``j`` is an enemy of ``t``, not dead, within 1 hex on the grid; gridless, one whose basic
+    attack is melee."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if comb[j, C_SIDE] == comb[t, C_SIDE]:
+        return False
+    if dyn[j, D_DEAD] != 0:  # absent reserve rows too
+        return False
+    if on_grid(bf):
+        return call(rules[PR_DISTANCE], t, j, 0, w) == 1
+    return comb[j, C_FORM] == 0
+
+
+@kernel
+def aura_hurts(t, j, dmg, w):
+    """Aura of Strength's ``dmg`` on ``j`` (not an attack: no defence, no reductions)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    took = apply_damage(j, dmg, w)
+    dyn[t, K_DEALT] += took
+    dyn[j, K_TAKEN] += took
+    dyn[j, K_SELF_DMG] += took
