@@ -1,20 +1,15 @@
 """Two kernel behaviours the audit of issue 36 found, written as the rule they should
-follow, with scripted dice, for the helper who owns the 4.1 kernels (their modules
-are not edited on this branch). Each is a strict xfail: it fails today for the reason
-given, and once the kernel follows the rule it passes, which fails the suite until its
-mark is removed.
+follow, with scripted dice; fixed in issue 35's pass (they were strict xfails before).
 
-* ``scream_min`` cannot keep a monster attacking: :func:`kernel.try_scream` screams
-  whenever every enemy left in its area lacks the ailment, whatever ``scream_min``
-  (``if open_ < scream_min: if open_ < left: return False``). In the audit's duo
-  encounters Blood Rain costs its monster 19-23 points and Deafening Scream 12-16
-  (4,000 trials a cell), and ``scream_min`` 2 and 20 give bit-identical fights.
+* ``scream_min`` keeps a monster attacking: :func:`.talents.afflictions.try_scream`
+  screamed whenever every enemy left in its area lacked the ailment, whatever
+  ``scream_min``; in the audit's duo encounters Blood Rain cost its monster 19-23 points
+  and Deafening Scream 12-16 (4,000 trials a cell). Now fewer than ``scream_min`` open
+  targets never scream (default 3).
 * A ``low_resolve`` talent given a cost or a use limit in a ``talents:`` block (the
-  issue's "+1 attack and +1 damage below half Resolve, 2 overcharge, once a scene")
-  is played for free and without limit: :func:`kernel.slot_riders` adds its bonus
-  whenever the condition holds and only counts the use (``K_TUSE``); it never looks
-  at ``D_TUSES`` or ``can_pay`` nor calls ``pay_body``. The notes say so today
-  (``tests/test_talent_data.py``).
+  issue's "+1 attack and +1 damage below half Resolve, 2 overcharge, once a scene") is
+  paid and limited (:func:`.talents.riders.h_low_resolve`); the catalog's rows (no cost,
+  no limit) play as before.
 """
 from __future__ import annotations
 
@@ -28,8 +23,6 @@ MISS = faces(1, 1, 3, 3)     # a girl 2 + 4 = 6 vs 6 + 3 = 9
 M_MISS = faces(1, 1, 3, 3)   # the boss 2 + 3 = 5 vs 6 + 4 = 10
 
 
-@pytest.mark.xfail(strict=True, reason="kernel.try_scream ignores scream_min when all enemies left lack the "
-                   "ailment (it screams, drawing six dice where the attack draws four)")
 def test_scream_min_above_the_targets_keeps_the_monster_attacking():
     inp, dyn, cc = setup([boss(talents=["Deafening Scream"], policy={"scream_min": 3})],
                          [girl("Akari"), girl("Beni")])
@@ -37,8 +30,6 @@ def test_scream_min_above_the_targets_keeps_the_monster_attacking():
     assert cc[0, K.K_ATTACKS] == 1 and dyn[0, K.D_POOL] == 10
 
 
-@pytest.mark.xfail(strict=True, reason="kernel.slot_riders plays low_resolve without paying its cost or "
-                   "counting its uses down")
 def test_a_paid_once_a_scene_low_resolve_rider_is_paid_then_spent():
     d = mb41_data([girl("Akari", talents=["Glass Heart"])], [boss("Shade")])
     d["talents"] = {"Glass Heart": {"mechanic": "low_resolve", "attack": 1, "damage": 1, "cost": 2,

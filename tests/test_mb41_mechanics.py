@@ -294,7 +294,8 @@ def test_curse_is_a_minor_action_without_a_roll():
 
 def test_scream_support_contest_against_every_enemy():
     """Deafening Scream (L1972): Major, 1 from the pool: Support vs Support against all; losers Stunned."""
-    inp, dyn, cc = setup([boss(talents=["Deafening Scream"])], [girl("Akari"), girl("Beni"), girl("Chie")])
+    inp, dyn, cc = setup([boss(talents=["Deafening Scream"], policy={"boost": "never", "scream_min": 2})],
+                         [girl("Akari"), girl("Beni"), girl("Chie")])
     dyn[3, K.D_RES] = 0   # a downed girl is not a target
     # boss 4 + 4 + 3 = 11; Akari 5 + 5 + 3 = 13 resists; Beni 3 + 3 + 3 = 9 is Stunned
     call(K.take_turn, inp, dyn, cc, Script(check=faces(4, 4, 5, 5, 3, 3)), i=0)
@@ -306,7 +307,8 @@ def test_scream_support_contest_against_every_enemy():
 
 
 def test_blood_rain_gives_bleeding():
-    inp, dyn, cc = setup([boss(talents=["Blood Rain"])], [girl("Akari"), girl("Beni")])
+    inp, dyn, cc = setup([boss(talents=["Blood Rain"], policy={"boost": "never", "scream_min": 2})],
+                         [girl("Akari"), girl("Beni")])
     call(K.take_turn, inp, dyn, cc, Script(check=faces(4, 4, 1, 1, 1, 1)), i=0)
     assert dyn[1, K.D_AIL + K.A_BLEED] == 1 and dyn[2, K.D_AIL + K.A_BLEED] == 1
 

@@ -73,15 +73,18 @@ def test_a_new_talent_starts_from_like_and_its_cost_is_paid():
 
 
 def test_passive_mechanics_note_what_the_kernel_does_not_play():
+    tough = {"mechanic": "armour", "reduction": 1, "minimum": 1, "cost": 2, "uses_per_scene": 1}
+    inp = compile41(load(scenario({"Tough Skin": tough}, akari=("Tough Skin",))).base)
+    assert any("Tough Skin: cost, uses_per_scene not played" in n for n in inp.notes)
     inp = compile41(load(scenario({"Glass Heart": {**GLASS, "cost": 2, "uses_per_scene": 1}})).base)
-    assert any("Glass Heart: cost, uses_per_scene not played" in n for n in inp.notes)
+    assert not any("not played" in n for n in inp.notes)  # low_resolve pays and counts (issue 35)
 
 
 def test_the_issues_example_is_never_played_for_free_without_a_word(tmp_path, capsys):
     """Issue 36's own example, "+1 attack and +1 damage below half Resolve, 2 overcharge, once a
-    scene", is the low_resolve mechanic, which the kernel plays whenever its condition holds:
-    ``sim validate`` says the cost and the use limit are not played, and the audit classes it
-    with the free talents it plays like and warns on its first screen."""
+    scene", is the low_resolve mechanic, which the kernel plays paid and limited (issue 35;
+    tests/test_kernel_handoffs.py): ``sim validate`` has nothing to warn about, and the audit
+    classes it by its cost and uses."""
     from sim import api
     from sim.cli import main
 
@@ -91,14 +94,14 @@ def test_the_issues_example_is_never_played_for_free_without_a_word(tmp_path, ca
     f.write_text(yaml.safe_dump(scenario(example)))
     assert main(["validate", str(f)]) == 0
     out = capsys.readouterr().out
-    assert "note: talent Glass Heart: cost, uses_per_scene not played: mechanic low_resolve" in out
+    assert "not played" not in out
     mine = tmp_path / "talents.yaml"
     mine.write_text(yaml.safe_dump({"talents": example}))
     res = api.audit("mb41", talents=mine, only=["Glass Heart"], trials=60, write=False,
                     encounters=[ROOT / "scenarios" / "audit" / "mb41" / "duo-vs-brute.yaml"])
     row = res.sections[0].tables["audit"].set_index("name").loc["Glass Heart"]
-    assert row["cost_class"] == "no cost, no limit" and row["entry"] == "invented"
-    assert any("Glass Heart: cost, uses_per_scene not played" in w for w in res.sections[0].warnings)
+    assert row["cost_class"] == "2 attack, 1/scene" and row["entry"] == "invented"
+    assert not any("Glass Heart: cost, uses_per_scene not played" in w for w in res.sections[0].warnings)
 
 
 def test_the_draft_edits_its_own_catalog():

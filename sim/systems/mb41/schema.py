@@ -60,7 +60,7 @@ class Policy(StrictModel):
     heal_below: int = Field(50, ge=0, le=100)
     inflict: Literal["stun", "bound", "bleed"] = "stun"
     shield_above: int = Field(5, ge=0, le=1000)
-    scream_min: int = Field(2, ge=1, le=20)
+    scream_min: int = Field(3, ge=1, le=20)
     area_min: int = Field(2, ge=1, le=20)
     all_or_nothing: int = Field(6, ge=0, le=12)
     movement: str = "auto"

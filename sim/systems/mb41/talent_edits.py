@@ -74,7 +74,7 @@ DEFAULT_BOUNDS = (0, 20)
 #: mechanics the kernel applies whenever their condition holds: no cost is paid and no use
 #: is counted down (their catalog rows are passive and cost nothing), so ``cost`` and
 #: ``uses_*`` do not change play (found by reading the kernel's hooks; noted when given)
-PASSIVE = frozenset({"follow_target", "battle_sorcery", "aura_of_strength", "low_resolve", "courage_aura",
+PASSIVE = frozenset({"follow_target", "battle_sorcery", "aura_of_strength", "courage_aura",
                      "backlash", "extra_turn", "shrug_off", "armour", "ambush", "disruptive", "fear_aura",
                      "lashing_ground", "radiation", "defence_die", "mid_childan", "belkan", "reflector"})
 #: parameters the compiler sets, whatever the row says (``compile._finish_rows``)

@@ -83,8 +83,9 @@ def try_scream(i, w):
     the row's range in positions, line = her position and those up to the
     range on the side that catches the most: :func:`scream_direction`); those
     who lose get ailment P1. One roll for the user, one per target; ties to
-    the defender (A21). Used when at least ``scream_min`` enemies in the area
-    (or all that are left in it) lack the ailment."""
+    the defender (A21). Used when at least ``scream_min`` enemies in the area lack the
+    ailment (no exception for the last ones left: issue 36's audit found the monster
+    screaming at one or two girls instead of attacking, at a cost of 12-30 points)."""
     comb, rules, dyn, streams, bf = unpack(w)
     s = find_usable(i, E_SCREAM, w)
     if s < 0:
@@ -110,11 +111,8 @@ def try_scream(i, w):
                 left += 1
                 if dyn[j, D_AIL + a] == 0:
                     open_ += 1
-    if open_ == 0:
-        return False
     if open_ < comb[i, P_SCREAM_MIN]:
-        if open_ < left:
-            return False
+        return False  # scream_min >= 1: none open is never enough
     pay_slot(i, s, w)
     u_total, u_six = support_roll(i, w)
     for j in range(n):

@@ -79,7 +79,9 @@ def h_all_in_before(i, t, c, w):
 def h_low_resolve(i, t, c, w):
     """Desperation (L1707) / Memory Blaze (L2056), ``low_resolve``: +P1 to the attack and +P2
     damage while her Resolve is at most half her Base Resolve; with P3 = 1 (Memory Blaze)
-    for the rest of the scene once reached."""
+    for the rest of the scene once reached. The catalog's rows cost nothing and have no
+    limit; one a ``talents:`` block gives a cost or uses is used whenever it applies and
+    she can pay (:func:`.slots.can_pay`), a use spent and the cost paid each time."""
     comb, rules, dyn, streams, bf = unpack(w)
     for s in range(MAXT):
         if comb[i, C_TCODE + s] == E_LOW_RESOLVE:
@@ -89,9 +91,16 @@ def h_low_resolve(i, t, c, w):
                     dyn[i, D_STICKY] = 1
                 low = dyn[i, D_STICKY] != 0
             if low:
+                if comb[i, C_TCOST + s] > 0 or comb[i, C_TUSES + s] >= 0:  # paid or limited (an edit)
+                    if dyn[i, D_TUSES + s] == 0:
+                        continue
+                    if not can_pay(i, s, w):
+                        continue
+                    pay_slot(i, s, w)
+                else:
+                    dyn[i, K_TUSE + s] += 1
                 dyn[i, D_ATK_BONUS] += comb[i, C_TP1 + s]
                 dyn[i, D_DMG_BONUS] += comb[i, C_TP2 + s]
-                dyn[i, K_TUSE + s] += 1
     return 0
 
 
