@@ -57,6 +57,10 @@ def test_audit_table_parses():
     assert len(rows) >= 100
 
 
+#: rows the audit calls narrative that have fight numbers and are simulated since (issue 35)
+FIGHT_NUMBERS_SINCE = {"Possession"}  # L2073-2076: -3 attributes and damage, +1d6 taken, the host
+
+
 def test_every_audit_row_is_in_the_catalog():
     by_row = {r.audit_row: r for r in catalog.rows()}
     missing, wrong = [], []
@@ -74,7 +78,7 @@ def test_every_audit_row_is_in_the_catalog():
             wrong.append(f"{a['number']} {a['name']}: group {row.group!r} vs audit {a['group']!r}")
         if row.starting != a["starting"]:
             wrong.append(f"{a['number']} {a['name']}: starting {row.starting} vs audit")
-        if row.matters_in_fight != a["sim"].startswith("yes"):
+        if row.matters_in_fight != a["sim"].startswith("yes") and row.name not in FIGHT_NUMBERS_SINCE:
             wrong.append(f"{a['number']} {a['name']}: matters_in_fight {row.matters_in_fight} vs {a['sim']!r}")
     assert not missing, f"audit rows missing from the catalog: {missing}"
     assert not wrong, "\n".join(wrong)
@@ -122,7 +126,7 @@ SIMULATED = ["Boost", "And Your Enemies Closer", "Reflector", "Follow Target", "
              "Burst Attack", "Deafening Scream", "Extra Action", "Minion Creation", "Minion Explosion",
              "Shrug Off", "Thick Hide", "Undying Brood", "Ambush Tactics", "Binding Attack", "Bulwark",
              "Curse Shift", "Debilitating Attack", "Disruptive Strikes", "Fear Aura", "Gravity Wave",
-             "Lashing Ground", "Overcharge Radiation", "Memory Blaze", "Mines", "Monster Boost", "Pounce",
+             "Lashing Ground", "Overcharge Radiation", "Memory Blaze", "Mines", "Monster Boost", "Possession", "Pounce",
              "Ranged/Melee Defence", "Repel", "Scattering shot", "Seal Magic", "Slither Away", "Swift",
              "Monster Teleport", "Veil", "A Little Longer", "Hello There", "Alternating Damage", "Current",
              "Escher Doors", "Pendulum", "Perilous Terrain", "Wraparound"]

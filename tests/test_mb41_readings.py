@@ -227,3 +227,28 @@ def test_gridless_intercept_is_noted_not_silently_ignored():
     data = mb41_data(side_a, [mb41_member("Shade")], {"grid": "hex"})
     data["battlefield"] = {"width": 8, "height": 8}
     assert not any("intercept" in n for n in mb41_inputs(data).notes)
+
+
+# ------------------------------------------------------------ Possession (L2073-2076)
+
+
+def test_possession_weakens_the_monster_and_its_host_takes_the_damage():
+    """A possessing monster: attack, defence, support and damage -3 (L2074); Akari's melee hit
+    (1d6 + 2 = 6) deals +1d6 (= 3) more (L2075); its host takes those 9 too and dies at
+    death_wounds 6 (L1422, L2076), counted once; the monster fights on."""
+    from helpers import mb41_boss
+
+    poss = mb41_boss("Shade", attack=6, defence=6, support=6, damage_bonus=3, talents=["Possession"])
+    inp = mb41_inputs(mb41_data([mb41_member("Akari", attack=4, defence=4)], [poss]))
+    assert [int(inp.comb[1, c]) for c in (K.C_ATT, K.C_DEF, K.C_SUP)] == [3, 3, 3]
+    assert int(inp.comb[1, K.C_DMG]) == 2 + 3 - 3
+    dyn, cc = mb41_state(inp)
+    s = Script(check=faces(5, 5, 1, 1), damage=faces(4, 3))   # 10 + 4 vs 2 + 3: a hit
+    assert mb41_call(K.attack, i=AKARI, t=1, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn,
+                     streams=s.streams, cc=cc) == 9
+    s.assert_consumed()
+    assert dyn[1, K.D_RES] == 40 - 9 and cc[1, K.K_HOST_DMG] == 9 and cc[1, K.K_HOST_DEATHS] == 1
+    s = Script(check=faces(5, 5, 1, 1), damage=faces(1, 1))
+    mb41_call(K.attack, i=AKARI, t=1, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn,
+              streams=s.streams, cc=cc)
+    assert cc[1, K.K_HOST_DMG] == 9 + 4 and cc[1, K.K_HOST_DEATHS] == 1 and dyn[1, K.D_RES] == 40 - 13

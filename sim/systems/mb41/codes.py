@@ -93,6 +93,7 @@ E_BARRIER = 73         # Create Barrier (C_TMASK2; grid only: battle_grid.create
 E_POWER_DAMPENING = 64  # Power Dampening (a 1 on her magical action: -1 overcharge on her or an ally)
 E_DAMPEN_OC = 65        # Dampen Overcharge (an ally's overcharge from one action is halved)
 E_RADIATION = 66        # Overcharge Radiation (1d6 overcharge on every girl at the end of the scene)
+E_POSSESSION = 67       # Possession (-P1 to attributes and damage, +P2 d6 on every attack it suffers, its host)
 E_MINION_CREATION = 80  # Minion Creation (P1 = the monster's spread: minions per turn, set by the compiler)
 E_MARIONETTE = 81       # Marionette
 # the draft's own talents (seed 001; sim.systems.mbdraft.catalog)

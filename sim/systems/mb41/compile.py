@@ -311,6 +311,10 @@ def _finish_rows(comb: np.ndarray, members: list, spawns: dict, resolved: dict) 
         for k in range(L.MAXT):
             if comb[i, L.C_TCODE + k] == E.E_MINION_CREATION:
                 comb[i, L.C_TP1 + k] = m.spread if m.spread is not None else 1
+            if comb[i, L.C_TCODE + k] == E.E_POSSESSION:  # 'all of its attributes and the damage it inflicts
+                pen = comb[i, L.C_TP1 + k]               # are reduced by 3' (L2074)
+                for c in (L.C_ATT, L.C_DEF, L.C_SUP, L.C_DMG, L.C_MELEE_DMG, L.C_RANGED_DMG):
+                    comb[i, c] -= pen
     derive(comb)
     _brood_minions(comb)
     for i in range(n):  # allies who may intercept for her (minions never do; nor rows absent at the start)

@@ -187,6 +187,7 @@ HOOKS: tuple[Hook, ...] = (
     Hook("MISS", "aura_of_strength", (E.E_AURA_STRENGTH,), "b"),
     Hook("ALL_IN", "all_in_after", (E.E_ALL_OR_NOTHING,)),
     Hook("DAMAGE", "detonation_damage", (E.E_DETONATION,)),
+    Hook("DAMAGE", "possessed", (E.E_POSSESSION,), "b"),
     Hook("INTERCEPT", "intercept", (), armed=("D_GUARD", "b", -1), always=True),
     Hook("INTERCEPTED", "armour_share", (E.E_ARMOUR,)),  # 'each time the monster takes damage from an attack' (L1997)
     Hook("REDUCE", "armour", (E.E_ARMOUR,)),
@@ -207,6 +208,7 @@ HOOKS: tuple[Hook, ...] = (
     Hook("AFTER_ATTACK", "disruptive", (E.E_DISRUPTIVE,)),
     # damage taken, dropping, appearing
     Hook("LINK_DAMAGE", "link_damage", (E.E_LINK,), "a_foes", armed=("D_LINK_DMG", "a", 0)),
+    Hook("LINK_DAMAGE", "possession_host", (E.E_POSSESSION,)),
     Hook("DROP", "amplify_ends", (E.E_AMPLIFY,), ("a_side", "a_foes")),
     Hook("DROP", "courage_ends", (E.E_COURAGE,)),
     Hook("BROOD", "undying_brood", (E.E_BROOD,)),

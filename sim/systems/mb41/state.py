@@ -56,6 +56,7 @@ def reset_row(i, w):
     for b in range(MAXB):
         dyn[i, D_BOND + b] = comb[i, C_BOND + b]
     dyn[i, D_LOST] = 0
+    dyn[i, D_HOST] = 0
     scene_state(i, w)
 
 

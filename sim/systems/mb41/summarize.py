@@ -96,6 +96,10 @@ def combatants(counters: dict, inputs, variant: str) -> pd.DataFrame:
         row["sorcery_cast"] = k[L.K_SPELLS] / n_trials        # battle sorcery (policy sorcery)
         row["sorcery_succeeded"] = k[L.K_SPELLS_OK] / n_trials
         row["defensive_switches"] = k[L.K_SWITCHES] / n_trials  # Defensive Switch (grid and gridless)
+        codes = inputs.comb[j, L.C_TCODE:L.C_TCODE + L.MAXT] if hasattr(inputs, "comb") else ()
+        if E.E_POSSESSION in codes:  # Possession (L2073-2076): its human host
+            row["host_damage"] = k[L.K_HOST_DMG] / n_trials
+            row["host_deaths"] = k[L.K_HOST_DEATHS] / n_trials
         if (getattr(inputs, "resolved_rules", None) or {}).get("positions", 0) > 0:  # the draft's positions
             row["positions_moved"] = k[L.K_PLACES] / n_trials  # Movement, Disengage, Reckless Movement
             row["disengages"] = k[L.K_DISENGAGES] / n_trials

@@ -108,6 +108,12 @@ amplify            healing, ailment, hex        Minor: an ally below ``heal_belo
                                                 ends or it drops [try_amplify, try_hex]
 aura_of_strength   damage                       her successful defence roll: the (melee) attacker
                                                 takes damage, not an attack [aura_of_strength]
+possession         penalty, dice                a monster in a human host (L2073-2076): - penalty to
+                                                its attack, defence, support and damage (the
+                                                compiler), + dice d6 on every attack it suffers
+                                                (DAMAGE); the host takes the damage it takes
+                                                (``K_HOST_DMG``; dead at ``death_wounds``)
+                                                [possessed, possession_host]
 courage_aura       bonus                        + bonus to her allies' rolls while she stands
                                                 [courage_aura]
 ambush             dice, bonus, attack          a turn before round 1 (then first in round 1); its
@@ -333,6 +339,7 @@ MECHANICS = {
     "seal_magic": (E.E_SEAL_MAGIC, ()),
     "amplify": (E.E_AMPLIFY, ("healing", "ailment", "hex")),
     "aura_of_strength": (E.E_AURA_STRENGTH, ("damage",)),
+    "possession": (E.E_POSSESSION, ("penalty", "dice")),
     "courage_aura": (E.E_COURAGE, ("bonus",)),
     "ambush": (E.E_AMBUSH, ("dice", "bonus", "attack")),
     "curse_shift": (E.E_CURSE_SHIFT, ()),

@@ -190,3 +190,36 @@ def h_undying_brood(t, b, c, w):
     """BROOD: Undying Brood (:func:`undying_brood`); 1 when the monster is reborn."""
     comb, rules, dyn, streams, bf = unpack(w)
     return 1 if undying_brood(t, w) else 0
+
+
+@kernel
+def h_possessed(i, t, dmg, w):
+    """DAMAGE, Possession (L2075): 'it takes an extra 1d6 damage from any attack it suffers':
+    + P2 d6 on ``i``'s hit on the possessing ``t`` (before its reductions)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    for s in range(MAXT):
+        if comb[t, C_TCODE + s] == E_POSSESSION:
+            dmg += sum_d6(streams[S_DAMAGE], comb[t, C_TP2 + s])
+            dyn[t, K_TUSE + s] += 1
+    return dmg
+
+
+@kernel
+def h_possession_host(t, b, dmg, w):
+    """LINK_DAMAGE, Possession (L2075-2076): 'the victim will also take any magical damage the
+    monster takes ... and the person may die': the host, a human (L1422), takes ``dmg`` too
+    (``D_HOST``, ``K_HOST_DMG``); it dies once its damage reaches ``death_wounds`` (counted
+    once, ``K_HOST_DEATHS``). The host is not a combatant: the monster fights on."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if dyn[t, D_RES] <= 0:
+        return 0
+    took = dmg if dmg < dyn[t, D_RES] else dyn[t, D_RES]  # what the monster takes (L1420: no overflow)
+    if took <= 0:
+        return 0
+    before = dyn[t, D_HOST]
+    dyn[t, D_HOST] = before + took
+    dyn[t, K_HOST_DMG] += took
+    if before < rules[R_DEATH_WOUNDS]:
+        if before + took >= rules[R_DEATH_WOUNDS]:
+            dyn[t, K_HOST_DEATHS] += 1
+    return 0
