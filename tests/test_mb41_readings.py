@@ -252,3 +252,14 @@ def test_possession_weakens_the_monster_and_its_host_takes_the_damage():
     mb41_call(K.attack, i=AKARI, t=1, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn,
               streams=s.streams, cc=cc)
     assert cc[1, K.K_HOST_DMG] == 9 + 4 and cc[1, K.K_HOST_DEATHS] == 1 and dyn[1, K.D_RES] == 40 - 13
+
+
+def test_endless_revives_are_named():
+    """``all_out`` + no revive limit + enemies that never attack the downed: the girls cannot
+    lose (each drop is followed by a revive); the run says so, and not once a limit is set."""
+    notes = mb41_inputs(mb41_data([mb41_member("Akari")], [mb41_member("Shade", kind="monster")],
+                                  {"revive": True, "revive_limit": -1})).notes
+    assert any("cannot lose" in n for n in notes)
+    notes = mb41_inputs(mb41_data([mb41_member("Akari")], [mb41_member("Shade", kind="monster")],
+                                  {"revive": True, "revive_limit": 1})).notes
+    assert not any("cannot lose" in n for n in notes)

@@ -163,7 +163,7 @@ def _compile_fight(scenario: Scenario) -> Inputs:
             comb[:, L.C_TREACH:L.C_TREACH + L.MAXT] = -1
     elif scenario.battlefield is not None:
         notes.append("the battlefield is not used: rules grid is none (theatre of the mind)")
-    notes += _no_effect_notes(members, resolved)
+    notes += _no_effect_notes(members, resolved) + _endless_revive_note(members, resolved)
     for name in sorted(uses_monster_defaults):
         opt = RULES.option(name)
         notes.append(f"assumption: {name} = {resolved[name]} ({opt.note})")
@@ -189,6 +189,23 @@ def _no_effect_notes(members, resolved: dict) -> list[str]:
     if resolved.get("intercept_reductions", "target") != "target":
         out.append(f"rule intercept_reductions: {resolved['intercept_reductions']} has no effect: gridless "
                    f"nobody intercepts (L1469)")
+    return out
+
+
+def _endless_revive_note(members, resolved: dict) -> list[str]:
+    """``defeat: all_out`` keeps a side with a revive pending in the fight (L1445-1451); with no
+    revive limit and enemies that never attack the downed (``finish_downed``), such a side
+    loses only to damage taken while down: the run says so (a reading's context)."""
+    if resolved["defeat"] != "all_out" or not resolved["revive"] or resolved["revive_limit"] >= 0:
+        return []
+    out = []
+    for s in sorted({s for s, m in members if m.kind == "girl"}):
+        foes = [m for t, m in members if t != s]
+        if foes and not any(m.policy.finish_downed for m in foes):
+            out.append(f"defeat all_out with revive_limit -1 (no limit): side {s + 1}'s girls rise again after "
+                       f"every drop and no enemy attacks a downed girl (finish_downed), so that side cannot lose "
+                       f"but to damage taken while down (Bleed, a Judgment Burst); else it draws at the round "
+                       f"cap; set revive_limit (A19iii) or an enemy policy that finishes")
     return out
 
 
