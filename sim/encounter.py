@@ -23,7 +23,7 @@ The mapping (4.1 stat -> d10 ability), in short:
 * ``deadly: true`` (the monster finishes the downed) plays 4.1 and the draft
   with ``defeat: all_dead`` and ``finish_downed: true`` (wounds at 0 Resolve
   kill, L1420-1443) and d10 in Guns and Grim mode (a full pool kills, seed
-  002 L57-69); ``deadly: false`` the default readings (4.1 ``all_down``, d10
+  002 L57-69); ``deadly: false`` the default readings (4.1 ``all_out``, d10
   Cake and Ice Cream).
 
 A minion (``kind: minion``) keeps its HP as its Resolve (HP 4 -> Vitality 1),
