@@ -167,6 +167,7 @@ def test_a_hit_by_hand_on_the_fast_path():
     (dict(a={"policy": {"boost": "when-losing"}}), "no Boost"),
     (dict(rules={"defeat": "all_dead"}), "defeat all_down"),
     (dict(rules={"defeat": "all_out", "revive": True}), "defeat all_down"),
+    (dict(rules={"burst_while_down": "hold"}), "burst_while_down play"),
 ])
 def test_eligibility_names_what_stands_in_the_way(change, reason):
     a, b = mb41_member("A"), mb41_member("B")

@@ -8,7 +8,7 @@ after every turn. :func:`duel` plays the fights that need none of that:
 * two combatants, one per side, no talent slots, no passive defence
   (minion or draft), no Boost that could happen (policy ``never``, no uses,
   or a monster), defeat ``all_down`` (the first drop ends the fight), or
-  ``all_out`` when no girl may revive (the same fight);
+  ``all_out`` when no girl may revive (the same fight); ``burst_while_down: play``;
 * any initiative, round cap, damage rule, six damage, minimum damage,
   overcharge, burst and revive rule (under ``all_down`` the girl who drops
   makes no revive roll: it could not take effect, :func:`.damage.revive_can_act`).
@@ -57,6 +57,8 @@ def eligible(inputs) -> list[str]:
     girl_revives = int(rules[L.R_REVIVE]) != 0 and bool(np.any(comb[:, L.C_MONSTER] == 0))
     if defeat == 1 or (defeat == 2 and girl_revives):
         why.append("defeat all_down")  # or all_out when no girl may revive: the same fight
+    if int(rules[L.R_BURST_WHILE_DOWN]) != 0:
+        why.append("burst_while_down play")  # its count at the drop (_bursts) does not hold a burst
     if int(rules[L.R_GRID]) != 0:
         why.append("no grid (grid none)")
     if int(rules[L.R_POSITIONS]) != 0:
