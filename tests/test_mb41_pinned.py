@@ -7,7 +7,10 @@ survival curves, each combatant's counters by name, an episode's per-scene and
 party counters): its mean per trial over trials ``0 .. 10^6-1`` (fewer where
 the time did not allow) and its per-trial variance, from the spread of 200
 batch means (many batches: heavy-tailed counters, like a frenzy's Resolve,
-need them for an honest spread).
+need them for an honest spread). The scenarios whose results issue 35's rule fixes moved
+(``meta["repinned"]``: the default ``defeat: all_out``, no revive roll that cannot take
+effect, Aura of Strength on every adjacent enemy, ``scream_min`` 3 honoured, Thick Hide on an
+interceptor's share) were pinned again on its branch, at 250,000 trials a variant.
 
 Here each variant plays :data:`TRIALS` other trials (from ``10^6`` on, so the
 comparison is fair whether or not the engine draws its dice as it did). The
