@@ -81,7 +81,7 @@ def h_low_resolve(i, t, c, w):
     damage while her Resolve is at most half her Base Resolve; with P3 = 1 (Memory Blaze)
     for the rest of the scene once reached. The catalog's rows cost nothing and have no
     limit; one a ``talents:`` block gives a cost or uses is used whenever it applies and
-    she can pay (:func:`.slots.can_pay`), a use spent and the cost paid each time."""
+    she can pay (:func:`..slots.can_pay`), a use spent and the cost paid each time."""
     comb, rules, dyn, streams, bf = unpack(w)
     for s in range(MAXT):
         if comb[i, C_TCODE + s] == E_LOW_RESOLVE:
