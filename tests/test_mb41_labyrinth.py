@@ -37,8 +37,9 @@ def girl(name, talents=(), **kw):
     return mb41_member(name, attack=4, defence=4, support=3, talents=["Boost", *talents], policy=pol, **kw)
 
 
-def foe(name="Shade", talents=(), **kw):
-    return mb41_member(name, kind="monster", resolve=18, talents=list(talents), policy=dict(HOLD), **kw)
+def foe(name="Shade", talents=(), policy=None, **kw):
+    return mb41_member(name, kind="monster", resolve=18, talents=list(talents), policy={**HOLD, **(policy or {})},
+                       **kw)
 
 
 # ------------------------------------------------------------------ talent ranges on the grid
@@ -137,8 +138,10 @@ def test_wave_of_courage_only_within_three():
 
 def test_deafening_scream_radius_three():
     """Deafening Scream (L1972, radius 3 round itself): only the girl within 3 rolls
-    (5+5+3 against her 1+1+3: Stunned); the girl at 4 hexes is untouched."""
-    inp, dyn, cc, bf = arena([girl("Akari"), girl("Beni")], [foe(talents=["Deafening Scream"])])
+    (5+5+3 against her 1+1+3: Stunned); the girl at 4 hexes is untouched (scream_min 1:
+    one girl in its area is enough)."""
+    inp, dyn, cc, bf = arena([girl("Akari"), girl("Beni")], [foe(talents=["Deafening Scream"],
+                                                                   policy={"scream_min": 1})])
     place(inp, dyn, bf, [(3, 1), (3, 0), (3, 4)])
     assert apart(inp, dyn, 2, 0) == 3 and apart(inp, dyn, 2, 1) == 4
     turn(inp, dyn, cc, bf, 2, check=faces(5, 5, 1, 1))
@@ -155,8 +158,9 @@ def test_deafening_scream_nobody_in_radius_attacks_instead():
 
 def test_blood_rain_is_a_line():
     """Blood Rain (L1962, a straight line within its attack range, 3 hexes): the line east
-    catches the two girls in a row; the girl off the line does not roll."""
-    inp, dyn, cc, bf = arena([girl("Akari"), girl("Beni"), girl("Cho")], [foe(talents=["Blood Rain"])])
+    catches the two girls in a row; the girl off the line does not roll (scream_min 2)."""
+    inp, dyn, cc, bf = arena([girl("Akari"), girl("Beni"), girl("Cho")], [foe(talents=["Blood Rain"],
+                                                                              policy={"scream_min": 2})])
     place(inp, dyn, bf, [(4, 4), (6, 4), (3, 2), (3, 4)])
     assert apart(inp, dyn, 3, 2) == 2
     turn(inp, dyn, cc, bf, 3, check=faces(5, 5, 1, 1, 1, 1))
