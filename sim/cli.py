@@ -7,6 +7,7 @@ without writing anything. Set ``SIM_DEBUG=1`` to see tracebacks.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import sys
@@ -141,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=_seed, help="seed of this one game (default: the file's)")
     pl.add_argument("--variant", help="which variant (default: the first)")
     pl.add_argument("--log", action="store_true", help="print the turn-by-turn log (the default)")
+    pl.add_argument("--trial", type=int, default=0, metavar="N",
+                    help="which trial of `sim run --seed S` to play (default 0; mb41 and mb-draft)")
+    pl.add_argument("--json", action="store_true", help="one JSON event a line (mb41 and mb-draft; docs/cli.md)")
 
     w = sub.add_parser("warmup", help="compile a rule system's kernels ahead of the first run (all by default)")
     w.add_argument("systems", nargs="*", metavar="SYSTEM", help="mb41, mb-draft, d10, cards (default: all)")
@@ -418,6 +422,15 @@ def cmd_play(a) -> int:
     if name not in variants:
         raise CliError(f"no variant '{name}'.{suggest(name, list(variants))}")
     seed = loaded.base.seed if a.seed is None else a.seed
+    if a.trial < 0:
+        raise CliError(f"--trial must be 0 or more, got {a.trial}")
+    if "trial" in inspect.signature(loaded.module.play).parameters:
+        index = [n for n, _ in loaded.variants].index(name)
+        print(loaded.module.play(variants[name], seed, trial=a.trial, as_json=a.json, index=index))
+        return 0
+    if a.trial or a.json:
+        raise CliError(f"sim play --trial and --json are for mb41 and mb-draft; {loaded.system} plays trial 0 "
+                       "as text")
     print(loaded.module.play(variants[name], seed))
     return 0
 

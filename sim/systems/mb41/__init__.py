@@ -73,11 +73,13 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
     }
 
 
-def _play_fight(inputs: Inputs, start: int, count: int, key, nb: int, fast) -> dict:
+def _play_fight(inputs: Inputs, start: int, count: int, key, nb: int, fast, run=None) -> dict:
     """The block kernel's raw per-block arrays for ``count`` trials in ``nb``
     blocks (``fights[nb, NF]``, ``rounds_hist``, ``side_curve``,
     ``comb_curve``, ``cc[nb, n, NDYN]``); one trial per block when ``nb ==
-    count`` (:func:`trials`)."""
+    count`` (:func:`trials`). ``run(kernel, *args)``: plays the kernel instead of
+    :func:`_run` (``sim play``'s Python replay, :mod:`.play`)."""
+    run = run or (lambda kernel, *args: _run(inputs, kernel, *args))
     n = inputs.n
     cap = inputs.round_cap
     fights = np.zeros((nb, L.NF), dtype=np.int64)
@@ -89,14 +91,14 @@ def _play_fight(inputs: Inputs, start: int, count: int, key, nb: int, fast) -> d
     if inputs.battlefield is not None:  # the hex grid (F.eligible refuses it)
         # a plain fight is an episode of one scene with no party carried over: one grid kernel
         # (:func:`.hex.simulate_episode_blocks_grid`) plays both, compiled once
-        _run(inputs, HX.simulate_episode_blocks_grid,
-             np.array([0, n], dtype=np.int64), 0,
-             np.zeros(0, dtype=np.int64), np.uint64(key), start, count, nb, fights, rounds_hist,
-             np.zeros((nb, 1, L.NF), dtype=np.int64), np.zeros((nb, 1, cap + 1), dtype=np.int64),
-             side_curve.reshape(nb, 1, 2, 2, cap + 1), comb_curve, cc, np.zeros((nb, 0, L.NPE), dtype=np.int64),
-             HX.field_arrays(inputs.battlefield))
+        run(HX.simulate_episode_blocks_grid,
+            np.array([0, n], dtype=np.int64), 0,
+            np.zeros(0, dtype=np.int64), np.uint64(key), start, count, nb, fights, rounds_hist,
+            np.zeros((nb, 1, L.NF), dtype=np.int64), np.zeros((nb, 1, cap + 1), dtype=np.int64),
+            side_curve.reshape(nb, 1, 2, 2, cap + 1), comb_curve, cc, np.zeros((nb, 0, L.NPE), dtype=np.int64),
+            HX.field_arrays(inputs.battlefield))
     else:
-        _run(inputs, blocks, np.uint64(key), start, count, nb, fights, rounds_hist, side_curve, comb_curve, cc)
+        run(blocks, np.uint64(key), start, count, nb, fights, rounds_hist, side_curve, comb_curve, cc)
     registry.check(cc.sum(axis=0))
     return {"fights": fights, "rounds_hist": rounds_hist, "side_curve": side_curve,
             "comb_curve": comb_curve, "cc": cc}
@@ -129,8 +131,9 @@ def _run(inputs: Inputs, kernel, *args) -> None:
     kernel(inputs.comb, inputs.rules, *args)
 
 
-def _play_episode(inputs: Inputs, start: int, count: int, key, nb: int) -> dict:
+def _play_episode(inputs: Inputs, start: int, count: int, key, nb: int, run=None) -> dict:
     """The episode block kernel's raw per-block arrays (see :func:`_play_fight`)."""
+    run = run or (lambda kernel, *args: _run(inputs, kernel, *args))
     ep = inputs.episode
     n = inputs.n
     cap = inputs.round_cap
@@ -144,13 +147,13 @@ def _play_episode(inputs: Inputs, start: int, count: int, key, nb: int) -> dict:
     cc = np.zeros((nb, n, L.NDYN), dtype=np.int64)  # each block's dyn: counters K_* first
     party = np.zeros((nb, ep.party, L.NPE), dtype=np.int64)
     if inputs.battlefield is not None:  # every scene on the same hex grid
-        _run(inputs, HX.simulate_episode_blocks_grid, ep.offsets, ep.party, ep.recover,
-             np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights,
-             scene_hist, side_curve, comb_curve, cc, party, HX.field_arrays(inputs.battlefield))
+        run(HX.simulate_episode_blocks_grid, ep.offsets, ep.party, ep.recover,
+            np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights,
+            scene_hist, side_curve, comb_curve, cc, party, HX.field_arrays(inputs.battlefield))
     else:
-        _run(inputs, EP.simulate_episode_blocks, ep.offsets, ep.party, ep.recover,
-             np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights, scene_hist,
-             side_curve, comb_curve, cc, party)
+        run(EP.simulate_episode_blocks, ep.offsets, ep.party, ep.recover,
+            np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights, scene_hist,
+            side_curve, comb_curve, cc, party)
     registry.check(cc.sum(axis=0))
     return {"fights": fights, "rounds_hist": rounds_hist, "scene_fights": scene_fights,
             "scene_hist": scene_hist, "side_curve": side_curve, "comb_curve": comb_curve,
@@ -245,6 +248,15 @@ def summarize(counters: dict, inputs: Inputs, variant: str) -> dict:
             "flair_tiers": flair_tiers(counters, inputs, variant),
         },
     }
+
+
+def play(scenario_model, seed, trial: int = 0, as_json: bool = False, index: int = 0) -> str:
+    """``sim play``: the log of trial ``trial`` of ``sim run --seed seed`` of this variant
+    (``index``: its place in the file, for a ``crn: false`` file's stream key), played by the
+    engine's own functions in Python (:mod:`.play`); ``as_json``: one JSON event a line."""
+    from .play import play_log
+
+    return play_log(scenario_model, seed, trial, as_json, index)
 
 
 def catalog_rows() -> list[dict]:
