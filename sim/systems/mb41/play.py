@@ -69,6 +69,7 @@ class Trial(Observers):
         self._dmg_faces: list = []
         self._combined = None
         self.logged_pos: dict = {}
+        self.placed = False  # the draft's positions are set by fight_start
         self._base = None
         self.E = Engine(self._wrap)
         for name in ("randbelow", "randbelow_inline"):  # each die drawn (sim.rng stays compiled)
@@ -135,7 +136,9 @@ class Trial(Observers):
         comb, rules, dyn, streams, bf, off = self.rows(w)
         out = {"resolve": int(dyn[j, L.D_RES]), "overcharge": [int(dyn[j, L.D_OC + s]) for s in range(3)],
                "dead": bool(dyn[j, L.D_DEAD])}
-        if int(dyn[j, L.D_POS]) >= 0 or int(rules[L.R_POSITIONS]) > 0:
+        if int(rules[L.R_POSITIONS]) > 0:
+            out["pos"] = int(dyn[j, L.D_PLACE])
+        elif int(dyn[j, L.D_POS]) >= 0:
             out["pos"] = int(dyn[j, L.D_POS])
         return out
 
@@ -148,7 +151,7 @@ class Trial(Observers):
         ail = [n for a, n in AILMENTS.items() if dyn[j, L.D_AIL + a] != 0]
         if ail:
             parts.append(", ".join(ail))
-        if "pos" in s and s["pos"] >= 0:
+        if "pos" in s and s["pos"] >= 0 and (self.placed or int(rules[L.R_POSITIONS]) == 0):
             parts.append(f"at {self.where(s['pos'])}")
         if s["dead"]:
             parts.append("out of the fight")
@@ -172,7 +175,7 @@ class Trial(Observers):
             return "nowhere"
         if bfield is not None and p < bfield.n:
             return f"hex {int(p)} ({int(bfield.q[p])},{int(bfield.r[p])})"
-        return f"position {int(p)}"
+        return f"position {int(p) + 1}"
 
     # ------------------------------------------------------------ dice text
     @staticmethod

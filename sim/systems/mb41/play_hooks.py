@@ -162,7 +162,15 @@ class Observers:
         return self.section("round_end", "End of the round:", fn, r, order, m, w)
 
     def _h_fight_start(self, fn, order, key, w):
-        return self.section("fight_start", "Before round 1:", fn, order, key, w)
+        comb, rules, dyn, streams, bf, off = self.rows(w)
+        self.placed = False
+        r = self.section("fight_start", "Before round 1:", fn, order, key, w)
+        self.placed = True
+        if int(rules[L.R_POSITIONS]) > 0:
+            where = [f"{self.name(j, w)} {self.where(int(dyn[j, L.D_PLACE]))}" for j in range(comb.shape[0])
+                     if dyn[j, L.D_DEAD] == 0]
+            self.emit("positions", 1, "Positions: " + ", ".join(where), places=where)
+        return r
 
     def moves(self, before, w):
         """Position changes since ``before`` (hex cells, the draft's positions)."""
