@@ -179,7 +179,7 @@ class Observers:
             p0, p1 = b.get("pos"), self.state_of(j, w).get("pos")
             if p0 != p1 and p1 is not None and p1 >= 0 and self.logged_pos.get((id(dyn), j)) != p1:
                 self.emit("move", 2, f"{self.name(j, w)} is now at {self.where(p1)}", who=self.name(j, w),
-                          frm=p0, to=p1)
+                          **{"from": p0, "to": p1})
             self.logged_pos[(id(dyn), j)] = p1
 
     def _h_move_to(self, fn, i, c, w):
@@ -190,7 +190,7 @@ class Observers:
         if p1 != p0:
             self.logged_pos[(id(dyn), int(i))] = p1
             self.emit("move", 2, f"{self.name(i, w)} moves {self.where(p0)} -> {self.where(p1)}",
-                      who=self.name(i, w), frm=p0, to=p1)
+                      who=self.name(i, w), **{"from": p0, "to": p1})
         return r
 
     # ------------------------------------------------------------ the attack
