@@ -414,6 +414,31 @@ class Observers:
                   who=self.name(j, w), stat=STATS[int(s)])
         return fn(j, s, w)
 
+    def _h_fury_spend(self, fn, i, hit, w):
+        comb, rules, dyn, streams, bf, off = self.rows(w)
+        fury = int(dyn[i, L.D_OC + 1])
+        dice = fn(i, hit, w)
+        spent = fury - int(dyn[i, L.D_OC + 1])
+        if spent:
+            what = f"+{int(dice)}d6 damage" if dice else "her frenzy's due"
+            self.emit("fury", 3, f"{self.name(i, w)} spends {spent} Fury ({what}): {fury} -> {fury - spent}",
+                      who=self.name(i, w), spent=spent, dice=int(dice))
+        return dice
+
+    def _h_judgment_blast(self, fn, j, released, w):
+        comb, rules, dyn, streams, bf, off = self.rows(w)
+        if released <= 0:
+            return fn(j, released, w)
+        avoided = [int(dyn[k, L.K_JUDG_AVOIDED]) for k in range(comb.shape[0])]
+        diff = int(rules[L.R_JUDGMENT_DIFFICULTY] * released)
+        self.emit("judgment", 3, f"{self.name(j, w)}'s Judgment releases {int(released)} damage on everyone in "
+                  f"reach (a Support check of {diff} avoids it)", who=self.name(j, w), released=int(released))
+        r = fn(j, released, w)
+        who = [self.name(k, w) for k in range(comb.shape[0]) if int(dyn[k, L.K_JUDG_AVOIDED]) > avoided[k]]
+        if who:
+            self.emit("avoided", 3, "avoided by " + ", ".join(who), who=who)
+        return r
+
     # ------------------------------------------------------------ talents (every hook)
     def hook(self, name, fn, args):
         """A talent hook ``h_<name>(a, b, c, w)``: logged when it acts (returns nonzero, or a
