@@ -6,9 +6,11 @@ wrappers that draw nothing. Here every array the block kernel fills for that
 trial (outcome and rounds, the rounds histogram, the standing curves, every
 counter and the final state of every combatant; an episode's scene outcomes and
 party counters) must equal what the compiled kernel gives for the same trial and
-key, as ``sim run`` plays it (duel fast path included), for a gridless fight, the
-draft's positions, the hex grid, an episode and a gridless draft fight; and the
-log's closing summary must be the one the compiled arrays print.
+key (the general kernel, ``fast=False``), and the outcome, rounds, curves and every
+counter must equal what ``sim run`` plays (the duel fast path where eligible: it keeps
+the counters, not the final state), for a gridless fight, the draft's positions, the
+hex grid, an episode, a gridless draft fight and a duel; and the log's closing summary
+must be the one the compiled arrays print.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ import pytest
 
 import sim.systems.mb41 as M
 from sim import api
+from sim.systems.mb41 import layout as L
 from sim.systems.mb41.play import Trial, play_events, summary_events, variant_key
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,13 +34,13 @@ SEED = 3
 #: (scenario, trials): gridless 4.1, the draft's positions, the hex grid, an episode, a draft fight
 CASES = [("scenarios/mb41/party-vs-boss.yaml", (0, 7)), ("scenarios/mb-draft/positions-draft.yaml", (0, 4)),
          ("scenarios/mb41/party-vs-boss-hex.yaml", (1,)), ("scenarios/mb41/episode-three-scenes.yaml", (2,)),
-         ("scenarios/mb-draft/affinities-draft.yaml", (0, 3))]
+         ("scenarios/mb-draft/affinities-draft.yaml", (0, 3)), ("scenarios/duel-basic.yaml", (0,))]
 
 
-def _compiled(inputs, key, trial):
-    """The compiled block kernel's arrays for one trial (as ``sim run`` plays it)."""
+def _compiled(inputs, key, trial, fast=False):
+    """The compiled block kernel's arrays for one trial (``fast=None``: as ``sim run`` plays it)."""
     if inputs.episode is None:
-        return M._play_fight(inputs, trial, 1, key, 1, None)
+        return M._play_fight(inputs, trial, 1, key, 1, fast)
     return M._play_episode(inputs, trial, 1, key, 1)
 
 
@@ -54,6 +57,12 @@ def test_log_is_the_compiled_trial(path, trials):
         for k in want:
             diff = np.argwhere(np.asarray(t.raw[k]) != np.asarray(want[k]))
             assert diff.size == 0, f"{path} trial {trial}: {k} differs at {diff[:5].tolist()}"
+        run = _compiled(inputs, key, trial, None)  # as sim run plays it
+        for k in run:
+            a, b = np.asarray(t.raw[k]), np.asarray(run[k])
+            if k == "cc":
+                a, b = a[..., :L.NK], b[..., :L.NK]  # the counters (the fast path keeps no final state)
+            assert np.array_equal(a, b), f"{path} trial {trial}: {k} differs from sim run's"
         kinds = [e["event"] for e in t.events]
         assert kinds.count("fight") >= 1 and "initiative" in kinds and "attack" in kinds
         summary = [e for e in t.events if e["event"] in ("outcome", "summary")]
@@ -68,12 +77,13 @@ def test_the_replay_goes_through_python_hooks():
     events, t = play_events(loaded.variants[0][1], SEED, 0)
     talents = {e["hook"] for e in events if e["event"] == "talent"}
     assert talents, "no talent hook observed"
-    from sim.systems.mb41 import layout as L
 
     attacks = sum(1 for e in events if e["event"] == "attack")
     assert attacks == int(t.raw["cc"][0][:, L.K_ATTACKS].sum())
     hits = sum(1 for e in events if e["event"] == "hit")
     assert hits == int(t.raw["cc"][0][:, L.K_HITS].sum())
+    # a draw in an observer would change the trial: the arrays would differ from the compiled ones
+    assert np.array_equal(t.raw["cc"], _compiled(t.inp, t.key, 0)["cc"])
 
 
 def test_hex_log_moves():
