@@ -88,6 +88,8 @@ class Observers:
         comb, rules, dyn, streams, bf, off = self.rows(w)
         self.fight_no += 1
         self.round = 0
+        if self.inp.episode is not None:  # the scene's own side names
+            self.side_names = self.inp.episode.scenes[self.fight_no - 1].side_names
         self.emit("fight", 0, f"=== Fight {self.fight_no}" + (f" (scene {self.fight_no}: "
                   f"{self.scene_names[self.fight_no - 1]})" if self.scene_names else "") + " ===",
                   fight=self.fight_no)
