@@ -1,6 +1,6 @@
 """``sim play`` for mb41 and mb-draft: the log is the compiled kernel's trial.
 
-The log (:mod:`sim.systems.mb41.play`) plays trial N by the engine's own
+The log (:mod:`sim.systems.mb41.fight_log`) plays trial N by the engine's own
 functions run as plain Python (:mod:`sim.systems.mb41.replay`), observed by
 wrappers that draw nothing. Here every array the block kernel fills for that
 trial (outcome and rounds, the rounds histogram, the standing curves, every
@@ -26,15 +26,16 @@ import pytest
 import sim.systems.mb41 as M
 from sim import api
 from sim.systems.mb41 import layout as L
-from sim.systems.mb41.play import Trial, play_events, summary_events, variant_key
+from sim.systems.mb41.fight_log import Trial, play_events, summary_events, variant_key
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 3
 
-#: (scenario, trials): gridless 4.1, the draft's positions, the hex grid, an episode, a draft fight
-CASES = [("scenarios/mb41/party-vs-boss.yaml", (0, 7)), ("scenarios/mb-draft/positions-draft.yaml", (0, 4)),
-         ("scenarios/mb41/party-vs-boss-hex.yaml", (1,)), ("scenarios/mb41/episode-three-scenes.yaml", (2,)),
-         ("scenarios/mb-draft/affinities-draft.yaml", (0, 3)), ("scenarios/duel-basic.yaml", (0,))]
+#: (scenario, variant index, trials): gridless 4.1, the draft's positions, the hex grid, an episode,
+#: a draft fight with the draft's own talents (Hex, Magic Detonation, Second Chance Attack), a duel
+CASES = [("scenarios/mb41/party-vs-boss.yaml", 0, (0, 7)), ("scenarios/mb-draft/positions-draft.yaml", 0, (0, 4)),
+         ("scenarios/mb41/party-vs-boss-hex.yaml", 0, (1,)), ("scenarios/mb41/episode-three-scenes.yaml", 0, (2,)),
+         ("scenarios/mb-draft/affinities-draft.yaml", 3, (0, 3)), ("scenarios/duel-basic.yaml", 0, (0,))]
 
 
 def _compiled(inputs, key, trial, fast=False):
@@ -44,12 +45,12 @@ def _compiled(inputs, key, trial, fast=False):
     return M._play_episode(inputs, trial, 1, key, 1)
 
 
-@pytest.mark.parametrize("path,trials", CASES, ids=[Path(p).stem for p, _ in CASES])
-def test_log_is_the_compiled_trial(path, trials):
+@pytest.mark.parametrize("path,index,trials", CASES, ids=[Path(p).stem for p, _, _ in CASES])
+def test_log_is_the_compiled_trial(path, index, trials):
     loaded = api.load(str(ROOT / path))
-    name, model = loaded.variants[0]
+    name, model = loaded.variants[index]
     inputs = loaded.module.compile(model)
-    key = variant_key(model, SEED, 0)
+    key = variant_key(model, SEED, index)
     for trial in trials:
         t = Trial(inputs, key, trial).run()
         want = _compiled(inputs, key, trial)
@@ -67,6 +68,10 @@ def test_log_is_the_compiled_trial(path, trials):
         assert kinds.count("fight") >= 1 and "initiative" in kinds and "attack" in kinds
         summary = [e for e in t.events if e["event"] in ("outcome", "summary")]
         assert summary == summary_events(inputs, want)
+        # the system's own entry point (sim play): compiled as that system (the draft's catalog and defaults)
+        logged = [json.loads(line) for line in
+                  loaded.module.play(model, SEED, trial, as_json=True, index=index).splitlines()]
+        assert [e for e in logged if e["event"] in ("outcome", "summary")] == summary
 
 
 def test_the_replay_goes_through_python_hooks():

@@ -78,7 +78,7 @@ def _play_fight(inputs: Inputs, start: int, count: int, key, nb: int, fast, run=
     blocks (``fights[nb, NF]``, ``rounds_hist``, ``side_curve``,
     ``comb_curve``, ``cc[nb, n, NDYN]``); one trial per block when ``nb ==
     count`` (:func:`trials`). ``run(kernel, *args)``: plays the kernel instead of
-    :func:`_run` (``sim play``'s Python replay, :mod:`.play`)."""
+    :func:`_run` (``sim play``'s Python replay, :mod:`.fight_log`)."""
     run = run or (lambda kernel, *args: _run(inputs, kernel, *args))
     n = inputs.n
     cap = inputs.round_cap
@@ -253,8 +253,8 @@ def summarize(counters: dict, inputs: Inputs, variant: str) -> dict:
 def play(scenario_model, seed, trial: int = 0, as_json: bool = False, index: int = 0) -> str:
     """``sim play``: the log of trial ``trial`` of ``sim run --seed seed`` of this variant
     (``index``: its place in the file, for a ``crn: false`` file's stream key), played by the
-    engine's own functions in Python (:mod:`.play`); ``as_json``: one JSON event a line."""
-    from .play import play_log
+    engine's own functions in Python (:mod:`.fight_log`); ``as_json``: one JSON event a line."""
+    from .fight_log import play_log
 
     return play_log(scenario_model, seed, trial, as_json, index)
 

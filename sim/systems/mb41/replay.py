@@ -1,4 +1,4 @@
-"""The 4.1 engine as plain Python, for ``sim play``'s log (:mod:`.play`).
+"""The 4.1 engine as plain Python, for ``sim play``'s log (:mod:`.fight_log`).
 
 Every function of the engine's modules (each numba dispatcher's ``py_func``, and
 the plain functions beside them) is copied with its globals set to a private copy
@@ -40,8 +40,8 @@ from . import registry
 from .gates import armed_table
 
 #: modules never copied: the package's own plumbing (no kernel of the fight)
-SKIP = {"sim.systems.mb41.__init__", "sim.systems.mb41.replay", "sim.systems.mb41.play",
-        "sim.systems.mb41.play_hooks", "sim.systems.mb41.registry", "sim.systems.mb41.compile",
+SKIP = {"sim.systems.mb41.__init__", "sim.systems.mb41.replay", "sim.systems.mb41.fight_log",
+        "sim.systems.mb41.fight_log_hooks", "sim.systems.mb41.registry", "sim.systems.mb41.compile",
         "sim.systems.mb41.schema", "sim.systems.mb41.summarize", "sim.systems.mb41.charts",
         "sim.systems.mb41.benchmark", "sim.systems.mb41.exact_duel", "sim.systems.mb41.policies",
         "sim.systems.mb41.rules", "sim.systems.mb41.talent_edits", "sim.systems.mb41.deploy"}

@@ -49,7 +49,7 @@ from pydantic import Field, field_validator, model_validator
 from sim.ruleset import Ruleset
 from sim.systems.mbdraft import catalog as draft_catalog
 from sim.systems.mb41 import compile as _compile41  # the function (it shadows its module)
-from sim.systems.mb41 import play, report_charts, report_page, simulate, summarize, trials, warmup  # noqa: F401 - plug-in entry points
+from sim.systems.mb41 import report_charts, report_page, simulate, summarize, trials, warmup  # noqa: F401 - plug-in entry points
 from sim.systems.mb41.rules import RULES as RULES_41
 from sim.systems.mb41.schema import Scenario as Scenario41
 
@@ -164,6 +164,14 @@ def compile(scenario: Scenario):  # noqa: A001 - the plug-in entry point's name
     table has the same layout."""
     with draft_catalog.active():
         return _compile41(scenario)
+
+
+def play(scenario_model, seed, trial: int = 0, as_json: bool = False, index: int = 0) -> str:
+    """``sim play``: the 4.1 engine's log (:mod:`sim.systems.mb41.fight_log`) of the scenario
+    compiled as the draft (its catalog: the draft's talents and numbers)."""
+    from sim.systems.mb41.fight_log import play_log
+
+    return play_log(scenario_model, seed, trial, as_json, index, compile=compile)
 
 
 def catalog_rows() -> list[dict]:

@@ -5,7 +5,7 @@ runner keys the variant's, :func:`sim.runner._make_variants`), played by the
 engine's own functions run as plain Python (:class:`.replay.Engine`: every
 kernel's ``py_func`` re-bound into private copies of the engine's modules, the
 hook and geometry procedures called through the same table). The log observes
-that code through thin wrappers (:mod:`.play_hooks`) that return what the
+that code through thin wrappers (:mod:`.fight_log_hooks`) that return what the
 wrapped function returns and draw nothing, so the trial is the one the compiled
 kernel plays: ``tests/test_mb41_play.py`` checks every array the block kernel
 fills (outcome, rounds, curves, every counter of every combatant) against the
@@ -28,11 +28,11 @@ from sim import rng
 from . import layout as L
 from . import hooks as H
 from .compile import compile as compile_scenario
-from .play_hooks import AILMENTS, DICE, STATS, Observers, dice_text
+from .fight_log_hooks import AILMENTS, DICE, STATS, Observers, dice_text
 from .replay import Engine
 
 #: engine functions observed by name (``Observers._h_<name>``); every talent hook ``h_*`` and
-#: every dice function of :data:`.play_hooks.DICE` too
+#: every dice function of :data:`.fight_log_hooks.DICE` too
 WRAPPED = ("fight_on", "roll_initiative", "next_scene", "turn_of", "move_to", "attack", "roll_attack",
            "roll_defence", "damage_dice", "_spend_boost", "contest", "hit_damage", "intercept", "_damage",
            "dropped", "revive_roll", "_heal", "give_ailment", "gain_overcharge", "play_burst", "removal_roll", "bleed",
@@ -244,9 +244,10 @@ def variant_key(scenario, seed, index: int = 0) -> np.uint64:
     return rng.stream_key(seed, 0 if crn else index + 1)
 
 
-def play_events(scenario, seed, trial: int = 0, index: int = 0) -> tuple[list[dict], Trial]:
-    """The events of trial ``trial`` of ``sim run --seed seed`` of this variant (its ``index``)."""
-    inputs = compile_scenario(scenario)
+def play_events(scenario, seed, trial: int = 0, index: int = 0, compile=None) -> tuple[list[dict], Trial]:
+    """The events of trial ``trial`` of ``sim run --seed seed`` of this variant (its ``index``);
+    ``compile``: the rule system's (the draft's for mb-draft; default 4.1's)."""
+    inputs = (compile or compile_scenario)(scenario)
     t = Trial(inputs, variant_key(scenario, seed, index), trial).run()
     r = inputs.resolved_rules
     geo = "hex grid" if inputs.battlefield is not None else (
@@ -259,9 +260,9 @@ def play_events(scenario, seed, trial: int = 0, index: int = 0) -> tuple[list[di
     return [head] + [e for e in t.events if not e.get("drop")], t
 
 
-def play_log(scenario, seed, trial: int = 0, as_json: bool = False, index: int = 0) -> str:
-    """``sim play``'s text (or JSON lines) for trial ``trial`` with ``seed``."""
-    events, _ = play_events(scenario, seed, trial, index)
+def play_log(scenario, seed, trial: int = 0, as_json: bool = False, index: int = 0, compile=None) -> str:
+    """``sim play``'s text (or JSON lines) for trial ``trial`` with ``seed`` (:func:`play_events`)."""
+    events, _ = play_events(scenario, seed, trial, index, compile)
     if as_json:
         return "\n".join(json.dumps(e, sort_keys=False) for e in events)
     lines = []

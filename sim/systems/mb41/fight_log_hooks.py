@@ -1,4 +1,4 @@
-"""The observers of :mod:`.play`: one ``_h_<name>(fn, *args)`` per wrapped engine
+"""The observers of :mod:`.fight_log`: one ``_h_<name>(fn, *args)`` per wrapped engine
 function (:class:`.replay.Engine`). Each calls ``fn`` with its arguments unchanged,
 returns its result, and only reads state to write events (no draws, no writes).
 
