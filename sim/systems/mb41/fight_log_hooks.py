@@ -8,6 +8,8 @@ of the stacked rows), so names are the scenario's.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from sim.dice import POOL_DIGITS, POOL_TABLE, OPPOSED_DRAW
 
 from . import layout as L
@@ -442,15 +444,26 @@ class Observers:
         return r
 
     # ------------------------------------------------------------ talents (every hook)
+    def label(self, j, field, w) -> str:
+        """A state field's name for a reader: ``tuses_k`` is the uses left of her k-th talent."""
+        if field.startswith("tuses_"):
+            k, slot = int(j) + self.rows(w)[5], int(field[6:])
+            tal = self.inp.talents[k] if k < len(self.inp.talents) else []
+            return f"{tal[slot] if slot < len(tal) and tal[slot] else 'talent ' + str(slot)} uses left"
+        return LABELS.get(field, field.replace("_", " "))
+
     def hook(self, name, fn, args):
-        """A talent hook ``h_<name>(a, b, c, w)``: logged when it acts (returns nonzero, or a
-        chain's amount changes), at the place it was called (what it sets off follows)."""
+        """A talent hook ``h_<name>(a, b, c, w)``: logged when it acts (a chain's amount changes,
+        it returns nonzero, or it changes someone's state: the fields it changed are named), at
+        the place it was called (what it sets off follows)."""
         a, b, c, w = args
         comb, rules, dyn, streams, bf, off = self.rows(w)
         ev = self.emit("talent", 3, "", hook=name[2:], who=self.name(a, w))
+        before = dyn.copy()
         r = fn(*args)
         combine = self.combine.get(name, "all")
-        acted = (int(r) != int(c)) if combine == "chain" else (int(r) != 0)
+        changed = state_changes(before, dyn)
+        acted = (int(r) != int(c)) if combine == "chain" else (int(r) != 0 or bool(changed))
         if not acted:
             ev["drop"] = True
             return r
@@ -458,6 +471,30 @@ class Observers:
         if int(b) != int(a) and 0 <= int(b) < comb.shape[0]:
             who += f" (on {self.name(b, w)})"
         detail = f": {int(c)} -> {int(r)}" if combine == "chain" else ""
+        if combine != "chain" and changed:
+            detail = ": " + "; ".join(f"{self.name(j, w)} {self.label(j, what, w)} {x} -> {y}"
+                                      for j, what, x, y in changed[:4]) + ("; ..." if len(changed) > 4 else "")
         ev["text"] = f"[{name[2:].replace('_', ' ')}] {who}{detail}"
-        ev.update(other=self.name(b, w) if 0 <= int(b) < comb.shape[0] else int(b), c=int(c), result=int(r))
+        ev.update(other=self.name(b, w) if 0 <= int(b) < comb.shape[0] else int(b), c=int(c), result=int(r),
+                  changed=[[self.name(j, w), what, x, y] for j, what, x, y in changed])
         return r
+
+
+#: the name of each state column of ``dyn`` (``D_*`` in lower case; a wide field's k-th column ``name_k``)
+STATE_NAMES = {L.STATE.constants()["D_" + f.name] + k: f.name.lower() + (f"_{k}" if f.width > 1 else "")
+               for f in L.STATE.fields for k in range(f.width)}
+#: readable names of state fields (:meth:`Observers.label`)
+LABELS = {"res": "Resolve", "ail_0": "Stun", "ail_1": "Bound", "ail_2": "Bleed", "oc_0": "Heart overcharge",
+          "oc_1": "Fury overcharge", "oc_2": "Judgment overcharge", "pool": "overcharge pool"}
+#: bookkeeping columns a hook may touch that say nothing to a reader
+QUIET = {"clock", "turns_done"}
+
+
+def state_changes(before, dyn) -> list:
+    """``[(row, field, old, new)]``: the state columns (``D_*``) that differ."""
+    out = []
+    for j, col in np.argwhere(before != dyn):
+        j, col = int(j), int(col)
+        if col >= L.NK and STATE_NAMES.get(col) not in QUIET:
+            out.append((j, STATE_NAMES.get(col, str(col)), int(before[j, col]), int(dyn[j, col])))
+    return out
