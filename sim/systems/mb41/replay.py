@@ -27,18 +27,20 @@ arrays the compiled kernel gives for that trial (``tests/test_mb41_play.py``).
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import types
 
 import numpy as np
 
 import sim.dice
-import sim.systems.mb41 as _pkg
 
 from . import layout as L
 from . import registry
 from .gates import armed_table
 
+#: the engine's package (its modules are this file's siblings)
+PACKAGE = __package__
 #: modules never copied: the package's own plumbing (no kernel of the fight)
 SKIP = {"sim.systems.mb41.__init__", "sim.systems.mb41.replay", "sim.systems.mb41.fight_log",
         "sim.systems.mb41.fight_log_hooks", "sim.systems.mb41.registry", "sim.systems.mb41.compile",
@@ -51,8 +53,8 @@ def engine_modules() -> list[types.ModuleType]:
     """The modules whose functions the replay copies: every module of the 4.1 engine
     (``sim/systems/mb41/*.py`` and ``talents/*.py`` that define kernels) and :mod:`sim.dice`."""
     out = [sim.dice]
-    for info in pkgutil.walk_packages(_pkg.__path__, _pkg.__name__ + "."):
-        if info.name in SKIP or info.name.startswith(_pkg.__name__ + ".catalog"):
+    for info in pkgutil.walk_packages([os.path.dirname(__file__)], PACKAGE + "."):
+        if info.name in SKIP or info.name.startswith(PACKAGE + ".catalog"):
             continue
         mod = importlib.import_module(info.name)
         if any(hasattr(v, "py_func") and getattr(v.py_func, "__module__", None) == mod.__name__
@@ -110,7 +112,7 @@ class Engine:
     # ------------------------------------------------------------ access
     def fn(self, module: str, name: str):
         """The copy of ``sim.systems.mb41.<module>.<name>``."""
-        return self.ns[f"{_pkg.__name__}.{module}"][name]
+        return self.ns[f"{PACKAGE}.{module}"][name]
 
     def rules(self, comb: np.ndarray, rule_table: np.ndarray) -> np.ndarray:
         """``rules`` as :func:`.registry.live_rules` builds them, the procedure table holding
