@@ -20,7 +20,6 @@ indented by ``depth``.
 from __future__ import annotations
 
 import json
-import sys
 
 import numpy as np
 
@@ -103,7 +102,7 @@ class Trial(Observers):
     # ------------------------------------------------------------ running
     def run(self) -> "Trial":
         """Play the trial (the general kernel: a duel's fast path gives the same counters)."""
-        M = sys.modules[__package__]  # the plug-in (its block runners), imported before this module
+        import sim.systems.mb41 as M  # the plug-in (its block runners)
 
         inp = self.inp
         rules = self.E.rules(inp.comb, inp.rule_table)
