@@ -61,7 +61,7 @@ def faces_of(name: str, args, draws) -> list:
 
 
 class Observers:
-    """Mixed into :class:`.play.Trial` (which provides ``emit``, ``name``, ``rows``,
+    """Mixed into :class:`.fight_log.Trial` (which provides ``emit``, ``name``, ``rows``,
     ``E`` and the bookkeeping fields)."""
 
     # ------------------------------------------------------------ dice
