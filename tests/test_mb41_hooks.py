@@ -211,18 +211,22 @@ def h_probe_reduce(t, i, dmg, w):
 RECIPE_FIGHT = textwrap.dedent('''
     import json, sys
     from sim import rng
-    from sim.scenario import load_data
+    import yaml
+    from sim.scenario import load_scenario_text
     from sim.systems.mb41.layout import K_PREVENTED, K_TUSE
     data = {"name": "probe", "system": "mb41", "seed": 5, "trials": 200, "rules": {"revive": False},
             "sides": [{"name": "girls", "members": [{"name": "Pia", "attack": 4, "defence": 4, "support": 3,
                                                       "talents": ["Boost", "Probe Talent"]}]},
                       {"name": "foes", "members": [{"name": "Brute", "kind": "monster", "attack": 6,
                                                      "defence": 4, "support": 3, "resolve": 30}]}]}
-    loaded = load_data(data)
+    loaded = load_scenario_text(yaml.safe_dump(data, sort_keys=False), "<probe>")
     inp = loaded.module.compile(loaded.base)
     out = loaded.module.simulate(inp, 0, 200, rng.stream_key(5, 0), fast=False)
     c = out["combatants"]
-    print(json.dumps({"uses": int(c[0, K_TUSE + 1]), "prevented": int(c[0, K_PREVENTED])}))
+    from sim.systems.mb41.codes import E_PROBE
+    from sim.systems.mb41.layout import C_TCODE, MAXT
+    slot = list(inp.comb[0, C_TCODE:C_TCODE + MAXT]).index(E_PROBE)  # Boost has no talent slot
+    print(json.dumps({"uses": int(c[0, K_TUSE + slot]), "prevented": int(c[0, K_PREVENTED])}))
 ''')
 
 

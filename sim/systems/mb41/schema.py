@@ -567,7 +567,7 @@ class Scenario(ScenarioHeader):
     @model_validator(mode="wrap")
     @classmethod
     def _talent_block(cls, data: Any, handler):
-        """Validate the ``talents:`` block first: its catalog (over :meth:`base_catalog`) is the one
+        """Validate the ``talents:`` block first: its catalog (over ``base_catalog``) is the one
         the members' talents are read from."""
         block = data.get("talents") if isinstance(data, dict) else None
         cat = cls.CATALOG if block is None else talent_edits.build(cls.base_catalog(), block)

@@ -117,7 +117,7 @@ class ScenarioCatalog:
         return base + [n for n, r in self.rows.items() if n not in base and r.simulated]
 
     def describe(self) -> list[str]:
-        """One note per edited or invented talent (what changed), then :attr:`notes`."""
+        """One note per edited or invented talent (what changed), then ``notes``."""
         out = []
         for name, ch in self.changes.items():
             if self.status[name] == "invented":
