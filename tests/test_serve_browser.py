@@ -187,6 +187,29 @@ def test_10_every_system_runs(server, browser, rel, trials, first_variant):
         t.close()
 
 
+def test_a_run_that_ends_before_its_answer_still_shows_its_table(server, browser):
+    """A short run can end, and its result and job-end events reach the page, before the answer
+    to its POST /api/run (a loaded CI machine showed "running…" for ever): the page keeps a
+    tab's early events and replays them once it knows the job. The answer is held back 3 s here."""
+    t = Tab(browser, server.url, file="d10/duel.yaml")
+
+    def late(route):
+        answer = route.fetch()
+        time.sleep(3)  # the 300-trial run ends and its events arrive meanwhile
+        route.fulfill(response=answer)
+
+    try:
+        t.page.wait_for_selector("#problems[data-ok='1']")
+        t.page.route("**/api/run", late)
+        t.run(trials=300, wait=None)
+        t.wait("#results table.results", 60_000)
+        assert _rows(t.page)[0][6] == "300"
+        t.wait_saved()
+        assert t.page.inner_text("#progtext").startswith("300 / 300")
+    finally:
+        t.close()
+
+
 def test_10_study_runs(server, browser):
     t = Tab(browser, server.url, file="studies/compare-inflict.yaml")
     try:

@@ -25,6 +25,7 @@ const S = {
   compareJob: null,
   shown: null, // the view in the results pane
   diskPrompt: null,
+  early: [], // events of my jobs that came before /api/run's answer (see onEvent)
 };
 
 const editor = createEditor($("#editor"), { onChange: changed, onRun: runNow });
@@ -212,6 +213,10 @@ async function runNow(confirmed = false) {
     renderMessage($("#results"), r.job.state === "queued" ? "waiting for the simulation process…" : "running…");
     showTab("results");
     updateButtons();
+    // A short run can end before this answer arrives: its events came first and were kept.
+    const early = S.early.filter((ev) => eventJob(ev) === r.job.id);
+    S.early = [];
+    for (const ev of early) onEvent(ev);
   } catch (e) {
     renderMessage($("#results"), e.message, "error");
     showTab("results");
@@ -303,8 +308,23 @@ function renderQueue(jobs) {
   updateButtons();
 }
 
+/** The id of the job an event is about (``job`` is the id, or the whole job on "job-end"). */
+function eventJob(ev) {
+  return ev.job && typeof ev.job === "object" ? ev.job.id : ev.job;
+}
+
+// Events of this tab's jobs that arrive before /api/run has answered with the job's id (a run
+// of a second can end first): kept, then replayed by runNow.
+const EARLY_KINDS = new Set(["progress", "confirm", "result", "saved", "error", "cancelled", "job-end"]);
+
 function onEvent(ev) {
   const mine = ev.owner === client;
+  const myJob = mine || (ev.type === "job-end" && ev.job.owner === client);
+  if (myJob && EARLY_KINDS.has(ev.type) && eventJob(ev) && (!S.job || eventJob(ev) !== S.job.id)
+      && eventJob(ev) !== S.compareJob) {
+    S.early.push(ev);
+    if (S.early.length > 200) S.early.shift();
+  }
   switch (ev.type) {
     case "queue": renderQueue(ev.jobs); break;
     case "progress":
