@@ -213,10 +213,7 @@ async function runNow(confirmed = false) {
     renderMessage($("#results"), r.job.state === "queued" ? "waiting for the simulation process…" : "running…");
     showTab("results");
     updateButtons();
-    // A short run can end before this answer arrives: its events came first and were kept.
-    const early = S.early.filter((ev) => eventJob(ev) === r.job.id);
-    S.early = [];
-    for (const ev of early) onEvent(ev);
+    replayEarly(r.job.id); // a short run can end before this answer arrives
   } catch (e) {
     renderMessage($("#results"), e.message, "error");
     showTab("results");
@@ -316,6 +313,14 @@ function eventJob(ev) {
 // Events of this tab's jobs that arrive before /api/run has answered with the job's id (a run
 // of a second can end first): kept, then replayed by runNow.
 const EARLY_KINDS = new Set(["progress", "confirm", "result", "saved", "error", "cancelled", "job-end"]);
+
+/** Handle the kept early events of job ``id`` (see onEvent), now that the page knows it. */
+function replayEarly(id) {
+  if (!id) return;
+  const early = S.early.filter((ev) => eventJob(ev) === id);
+  S.early = S.early.filter((ev) => eventJob(ev) !== id);
+  for (const ev of early) onEvent(ev);
+}
 
 function onEvent(ev) {
   const mine = ev.owner === client;
@@ -450,6 +455,7 @@ async function compareTicked() {
     const data = await post("/api/compare", { items, client });
     S.compareJob = data.job || null;
     renderCompare($("#compare"), data);
+    replayEarly(S.compareJob); // the pairing can end before this answer too
   } catch (e) {
     renderMessage($("#compare"), e.message, "error");
   }
