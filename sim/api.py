@@ -196,6 +196,54 @@ def dice(expr: str, **kwargs) -> dict:
     return dice_summary(expr, **kwargs)
 
 
+class PlayError(ValueError):
+    """A ``sim play`` request that cannot be played (one sentence: no log for the system, an
+    unknown variant with its close names, a bad trial number)."""
+
+
+def play(loaded, *, variant: str | None = None, seed: int | None = None, trial: int = 0,
+         as_json: bool = False) -> str:
+    """The log of one seeded fight or game of a loaded scenario (``sim play``; the workbench's
+    Fight tab): trial ``trial`` of ``sim run --seed seed`` of ``variant`` (default the first),
+    played by the engine's own functions. ``as_json``: one JSON event a line (mb41 and mb-draft;
+    the schema is in docs/cli.md). Raises :class:`PlayError`."""
+    import inspect
+
+    from sim.scenario.suggest import suggest
+
+    if not hasattr(loaded.module, "play"):
+        raise PlayError(f"system {loaded.system} has no game log yet ('sim play' is for systems that provide one)")
+    variants = dict(loaded.variants)
+    name = variant or loaded.variants[0][0]
+    if name not in variants:
+        raise PlayError(f"no variant '{name}'.{suggest(name, list(variants))}")
+    seed = loaded.base.seed if seed is None else seed
+    if trial < 0:
+        raise PlayError(f"--trial must be 0 or more, got {trial}")
+    if "trial" in inspect.signature(loaded.module.play).parameters:
+        index = [n for n, _ in loaded.variants].index(name)
+        return loaded.module.play(variants[name], seed, trial=trial, as_json=as_json, index=index)
+    if trial or as_json:
+        raise PlayError(f"sim play --trial and --json are for mb41 and mb-draft; {loaded.system} plays trial 0 "
+                        "as text")
+    return loaded.module.play(variants[name], seed)
+
+
+def play_events(loaded, *, variant: str | None = None, seed: int | None = None, trial: int = 0) -> list[dict]:
+    """:func:`play` as a list of events, each at least ``{"event", "depth", "text"}``: the
+    JSON events of mb41 and mb-draft (docs/cli.md), or for a system whose log is text (d10,
+    cards: trial 0 only) one ``{"event": "line"}`` a line, its depth from its indent."""
+    import inspect
+    import json
+
+    structured = hasattr(loaded.module, "play") and "trial" in inspect.signature(loaded.module.play).parameters
+    out = play(loaded, variant=variant, seed=seed, trial=trial, as_json=structured)
+    if structured:
+        return [json.loads(line) for line in out.splitlines() if line.strip()]
+    return [{"event": "line", "depth": (len(line) - len(line.lstrip(" "))) // 2, "text": line.strip()}
+            for line in out.splitlines()]
+
+
 def rules(system: str) -> list[dict]:
     """The rule options of a system: name, default, allowed values, note."""
     from sim.systems import get_system

@@ -7,7 +7,6 @@ without writing anything. Set ``SIM_DEBUG=1`` to see tracebacks.
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import os
 import sys
@@ -412,26 +411,11 @@ def _simulated_line(system: str, sim: dict) -> str:
 
 def cmd_play(a) -> int:
     from sim import api
-    from sim.scenario.suggest import suggest
 
-    loaded = api.load(a.file)
-    if not hasattr(loaded.module, "play"):
-        raise CliError(f"system {loaded.system} has no game log yet ('sim play' is for systems that provide one)")
-    variants = dict(loaded.variants)
-    name = a.variant or loaded.variants[0][0]
-    if name not in variants:
-        raise CliError(f"no variant '{name}'.{suggest(name, list(variants))}")
-    seed = loaded.base.seed if a.seed is None else a.seed
-    if a.trial < 0:
-        raise CliError(f"--trial must be 0 or more, got {a.trial}")
-    if "trial" in inspect.signature(loaded.module.play).parameters:
-        index = [n for n, _ in loaded.variants].index(name)
-        print(loaded.module.play(variants[name], seed, trial=a.trial, as_json=a.json, index=index))
-        return 0
-    if a.trial or a.json:
-        raise CliError(f"sim play --trial and --json are for mb41 and mb-draft; {loaded.system} plays trial 0 "
-                       "as text")
-    print(loaded.module.play(variants[name], seed))
+    try:
+        print(api.play(api.load(a.file), variant=a.variant, seed=a.seed, trial=a.trial, as_json=a.json))
+    except api.PlayError as e:
+        raise CliError(str(e)) from None
     return 0
 
 

@@ -7,7 +7,7 @@ import yaml
 from sim.scenario import load_scenario_text
 from sim.systems.cards import compile as cards_compile
 from sim.systems.cards import engine as E
-from sim.systems.cards.play import Game
+from sim.systems.cards.game_log import Game
 
 # a 10-card test deck (rules deck_size: 10) from the invented pool
 DECK = {

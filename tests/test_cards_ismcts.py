@@ -15,7 +15,7 @@ from sim.stats import wilson
 from sim.systems import cards as C
 from sim.systems.cards import engine as E
 from sim.systems.cards.ismcts import determinize_public
-from sim.systems.cards.play import Game, play_log
+from sim.systems.cards.game_log import Game, play_log
 
 from cards_helpers import conserved
 

@@ -10,7 +10,7 @@ import yaml
 
 from sim.scenario import load_scenario_text
 from sim.systems.cards import engine as E
-from sim.systems.cards.play import play_log
+from sim.systems.cards.game_log import play_log
 
 HEADER = re.compile(r"^=== Turn (\d+): (\w+) ===$")
 BOARD = re.compile(r"^  (\w+): gems \S+, hand (\d+), deck (\d+), Dreamscape (\d+)$")
@@ -65,7 +65,7 @@ def test_turn_header_is_before_the_draw(decks, seed):
 
 
 def test_undo_after_takes_back_the_turn_start_moves():
-    from sim.systems.cards.play import _undo_after
+    from sim.systems.cards.game_log import _undo_after
 
     names = [["Kenta", "Ruby"], ["Rin", "Beam"]]
     rows = np.array([[E.EV_DRAW, 1, 1, 0], [E.EV_L53, 1, 0, 1], [E.EV_FETCH, 0, 0, 1],

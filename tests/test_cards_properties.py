@@ -12,7 +12,7 @@ from sim import rng
 from sim.scenario import load_scenario_text
 from sim.systems import cards as C
 from sim.systems.cards import engine as E
-from sim.systems.cards.play import Game, play_log
+from sim.systems.cards.game_log import Game, play_log
 
 from cards_helpers import conserved
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from sim.systems.cards import engine as E
-from sim.systems.cards.play import Game
+from sim.systems.cards.game_log import Game
 from sim.systems.cards.rules import AUDIT, RULES
 
 from cards_helpers import DECK, conserved, inputs, loc, midgame
@@ -363,7 +363,7 @@ def test_power_damage_when_its_caster_is_defeated_in_the_response_window(fizzles
 
 
 def test_power_fizzles_is_logged_as_the_power():
-    from sim.systems.cards.play import _Fmt
+    from sim.systems.cards.game_log import _Fmt
 
     inp = inputs(deck_b=DECK_AMBUSH, rules={"power_fizzles": True})
     G = midgame(inp, active=[(RIN, RUBY), (KENTA, RUBY)], squads=[[RIN], []], hands=[[BEAM], [AMBUSH]],

@@ -4,7 +4,7 @@ is what the kernel does.
 - every timing point's dispatcher (``<timing>_hooks`` in powers.py) calls exactly
   its registered hooks, in the table's order, and no hook is left unregistered;
 - every registered hook acts in a fight (the kernel's own functions replayed in
-  Python, :func:`sim.systems.d10.play.python_kernel`): its mechanic is in the
+  Python, :func:`sim.systems.d10.game_log.python_kernel`): its mechanic is in the
   acting combatant's slots when it is called;
 - slots: sorted by code, the mask has a bit per slot, a copy keeps her perks and
   not her powers (D23 reading).
@@ -20,7 +20,7 @@ from sim import rng
 from sim.systems.d10 import codes, hooks
 from sim.systems.d10 import kernel as K
 from sim.systems.d10.compile import slots_of
-from sim.systems.d10.play import python_kernel
+from sim.systems.d10.game_log import python_kernel
 from sim.systems.d10.testing import inputs, member, scenario
 
 POWERS = Path(__file__).resolve().parents[1] / "sim" / "systems" / "d10" / "powers.py"

@@ -1,6 +1,6 @@
 """``sim play`` for d10: the log replays trial 0 of ``sim run`` exactly.
 
-The replay (:mod:`sim.systems.d10.play`) runs the kernel's functions as
+The replay (:mod:`sim.systems.d10.game_log`) runs the kernel's functions as
 plain Python with the streams seeded as the compiled ``simulate_blocks``
 seeds them; here its outcome, rounds, fights and every per-combatant counter
 (wounds at the end, mana and fortune spent, hits, thresholds, KOs, ...) must
@@ -21,7 +21,7 @@ import pytest
 from sim import api, rng
 from sim.systems import d10
 from sim.systems.d10 import testing as T
-from sim.systems.d10.play import Trial, final_lines, play_log
+from sim.systems.d10.game_log import Trial, final_lines, play_log
 
 ROOT = Path(__file__).resolve().parents[1]
 

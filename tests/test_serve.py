@@ -420,3 +420,37 @@ def test_check_a_whole_file_study_without_a_text_loader(monkeypatch):
     assert check_text(text, "studies/l.yaml")["ok"]
     info = check_text(text.replace("kind: lethality", "kind: lethality\n  sistems: [mb41]"), "studies/l.yaml")
     assert not info["ok"] and info["message"].startswith("studies/l.yaml, line ") and "/tmp" not in info["message"]
+
+
+# ---------------------------------------------------------------- one fight (the Fight tab)
+
+
+def test_play_gives_sim_plays_events_for_the_editors_text():
+    """The Fight tab's answer is ``sim play FILE --variant V --trial N --seed S --json``, event for
+    event (4.1 gridless and the draft on positions); d10's text log comes a line an event; a study,
+    a bad variant, a trial past 0 for d10 and a broken text are one sentence each."""
+    from sim import api
+    from sim.serve.play import play_text
+
+    for rel, variant, trial in (("quickstart.yaml", "never boost", 3),
+                                ("mb-draft/positions-draft.yaml", None, 1)):
+        text = (ROOT / "scenarios" / rel).read_text()
+        got = play_text(text, rel, variant, trial, 11)
+        assert got["ok"] and got["trial"] == trial and got["seed"] == 11 and not got["cut"], got.get("message")
+        cli = api.play(api.load(ROOT / "scenarios" / rel), variant=variant, seed=11, trial=trial, as_json=True)
+        assert got["events"] == [json.loads(line) for line in cli.splitlines()]
+        assert got["events"][-1]["event"] == "summary" and any(e["event"] == "outcome" for e in got["events"])
+    d10 = play_text((ROOT / "scenarios/d10/duel.yaml").read_text(), "d10/duel.yaml", None, 0, None)
+    assert d10["ok"] and d10["system"] == "d10" and all(e["event"] == "line" for e in d10["events"])
+    cli = api.play(api.load(ROOT / "scenarios/d10/duel.yaml")).splitlines()
+    assert [("  " * e["depth"], e["text"]) for e in d10["events"]] == \
+        [(" " * (len(x) - len(x.lstrip(" "))), x.strip()) for x in cli]  # indents of whole pairs of spaces
+    again = play_text((ROOT / "scenarios/d10/duel.yaml").read_text(), "d10/duel.yaml", None, 0, None)
+    assert again["events"] == d10["events"]  # a second play in the process (d10's play.py once shadowed play())
+    for text, variant, trial, words in [
+        (QUICKSTART, "nevr boost", 0, "no variant 'nevr boost'. Did you mean 'never boost'?"),
+        ((ROOT / "scenarios/d10/duel.yaml").read_text(), None, 2, "--trial and --json are for mb41 and mb-draft"),
+        ((ROOT / "scenarios/studies/compare-inflict.yaml").read_text(), None, 0, "open one of its scenarios"),
+        (QUICKSTART.replace("system: mb41", "system: mb4"), None, 0, "unknown system 'mb4'")]:
+        got = play_text(text, "x.yaml", variant, trial, None)
+        assert not got["ok"] and words in got["message"], got

@@ -556,6 +556,33 @@ def test_knobs_write_a_variant_then_save(tab, server):
         (server.root / "quickstart.yaml").write_text(original)
 
 
+def test_fight_tab_plays_the_same_fight_as_sim_play(tab, server):
+    """The Fight tab: one seeded fight of the editor's text, the same events as ``sim play FILE
+    --variant V --trial N --seed S --json``; Next trial plays the next one; without the details
+    the dice lines hide and the hits, KOs and outcome stay."""
+    from sim import api
+
+    p = tab.page
+    p.wait_for_selector("#problems[data-ok='1']")
+    p.click("#righttabs button[data-tab='fight']")
+    p.wait_for_selector("#fight-play")
+    p.select_option("#fight-variant", "never boost")
+    p.fill("#fight-trial", "2")
+    p.fill("#seed", "7")
+    p.click("#fight-play")
+    tab.wait("#fight-log .ev-outcome")
+    want = api.play(api.load(server.root / "quickstart.yaml"), variant="never boost", seed=7, trial=2, as_json=True)
+    texts = p.eval_on_selector_all("#fight-log .ev", "es => es.map(e => e.textContent)")
+    assert texts == [json.loads(line)["text"] for line in want.splitlines()]
+    assert "--variant 'never boost' --trial 2 --seed 7" in p.inner_text("#fight-head")
+    p.click("#fight-next")
+    p.wait_for_function("() => (document.querySelector('#fight-head') || {}).innerText?.startsWith('Trial 3 ')")
+    assert p.input_value("#fight-trial") == "3"
+    p.uncheck("#fight-details")
+    assert not p.is_visible("#fight-log .ev-attack_roll >> nth=0")
+    assert p.is_visible("#fight-log .ev-outcome") and p.is_visible("#fight-log .ev-round >> nth=0")
+
+
 # ---------------------------------------------------------------- speed (warm cache)
 
 

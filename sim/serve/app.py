@@ -5,7 +5,7 @@ and style), ``/runs/<scenario>/<run id>/<file>`` (a kept run's report and
 files). The JSON API under ``/api/`` (docs/serve.md lists it): files (list,
 read, save), ``check`` (the loader's verdict on the editor's text), ``run``,
 ``warm``, jobs (stop, answer), runs (list, view, label, delete, text),
-``compare``, ``knobs`` and ``events`` (the server-sent events stream).
+``compare``, ``knobs``, ``play`` (one seeded fight, event by event) and ``events`` (the server-sent events stream).
 
 Every answer passes :class:`sim.serve.safety.Guard` (Host and Origin checks,
 Content-Security-Policy). Errors are one sentence (``{"error": ...}``).
@@ -24,7 +24,7 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import checks, compare, knobs
+from . import checks, compare, knobs, play
 from .files import FileError, Files, Watcher, sha
 from .hub import Hub, dumps
 from .jobs import STOP_GRACE_S, Jobs
@@ -372,6 +372,21 @@ async def knobs_variant(request: Request, st: State):
     return _json({"text": text, "name": name, "check": info})
 
 
+# ---------------------------------------------------------------- one fight
+
+
+@_guarded
+async def play_fight(request: Request, st: State):
+    """One seeded fight of the editor's text, event by event (:mod:`sim.serve.play`)."""
+    body = await _body(request)
+    trial = _int_or_none(body.get("trial"), "trial", 0, 10**9) or 0
+    seed = _int_or_none(body.get("seed"), "seed", 0, 2**63 - 1)
+    variant = body.get("variant") or None
+    out = await run_in_threadpool(play.play_text, str(body["text"]), _label(body),
+                                  None if variant is None else str(variant)[:200], trial, seed)
+    return _json(out) if out["ok"] else _error(out["message"])
+
+
 # ---------------------------------------------------------------- events
 
 
@@ -404,6 +419,7 @@ def routes() -> list:
         Route("/api/compare", compare_runs, methods=["POST"]),
         Route("/api/knobs", knobs_read, methods=["POST"]),
         Route("/api/knobs/variant", knobs_variant, methods=["POST"]),
+        Route("/api/play", play_fight, methods=["POST"]),
         Route("/api/events", events),
     ]
 

@@ -7,6 +7,7 @@ import { renderRun, renderStudy, renderMessage } from "./results.js";
 import { renderHistory } from "./history.js";
 import { renderCompare, renderPaired } from "./compare.js";
 import { renderKnobs } from "./knobs.js";
+import { renderFight, renderFightBar } from "./fight.js";
 
 const CHECK_DELAY_MS = 200;
 const client = (crypto.randomUUID && crypto.randomUUID()) || String(Math.random()).slice(2);
@@ -25,6 +26,7 @@ const S = {
   compareJob: null,
   shown: null, // the view in the results pane
   diskPrompt: null,
+  fight: { variant: null, trial: 0 }, // the Fight tab's choice
   early: [], // events of my jobs that came before /api/run's answer (see onEvent)
 };
 
@@ -185,6 +187,7 @@ async function checkNow(warm) {
   box.dataset.ok = c.ok ? "1" : "0";
   updateButtons();
   if (!$("#knobs").hidden && S.knobsText !== text) loadKnobs(); // the form follows the text, keeps its edits
+  if (!$("#fight").hidden) fightBar(); // the variants follow the text
 }
 
 // ---------------------------------------------------------------- runs
@@ -490,6 +493,35 @@ async function addVariant(changes, name) {
 function showTab(name) {
   for (const b of document.querySelectorAll("#righttabs button[data-tab]")) b.classList.toggle("on", b.dataset.tab === name);
   for (const p of document.querySelectorAll("#right .pane")) p.hidden = p.id !== name;
+  if (name === "fight") fightBar();
+}
+
+// ---------------------------------------------------------------- one fight
+
+/** The Fight tab's bar for the text as last checked (a study or a broken text: why not). */
+function fightBar() {
+  const c = S.check;
+  if (!c || !c.ok || c.kind !== "scenario") {
+    clear($("#fightbar"));
+    renderMessage($("#fightout"), c && c.ok ? "A study plays many arms: open one of its scenarios to watch a fight."
+      : "Fix the scenario's problems to watch one of its fights.", "muted");
+    return;
+  }
+  renderFightBar($("#fightbar"), c.variants, S.fight, playFight);
+  if (!$("#fightout #fight-log")) {
+    renderMessage($("#fightout"), "Play one seeded fight, turn by turn: every roll, hit, reduction, burst and KO.", "muted");
+  }
+}
+
+async function playFight({ variant, trial }) {
+  S.fight = { variant, trial };
+  renderMessage($("#fightout"), "playing…");
+  try {
+    const data = await post("/api/play", { text: editor.getText(), path: S.path, variant, trial, seed: $("#seed").value });
+    renderFight($("#fightout"), data, S.path);
+  } catch (e) {
+    renderMessage($("#fightout"), e.message, "error");
+  }
 }
 
 function showLeft(name) {

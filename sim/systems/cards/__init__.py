@@ -133,7 +133,7 @@ def catalog_rows() -> list[dict]:
 
 
 def play(scenario_model, seed) -> str:
-    from .play import play_log
+    from .game_log import play_log
 
     return play_log(scenario_model, seed)
 

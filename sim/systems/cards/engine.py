@@ -5,12 +5,12 @@ The contract follows OpenSpiel: :func:`.turn.advance` runs the automatic steps
 must decide; :func:`.turn.legal` lists the legal actions of the player to move
 (``g[G_TOMOVE]``) in phase ``g[G_PHASE]``; :func:`.turn.apply` plays one of
 them and advances again; the game is over when ``g[G_PHASE] == PH_OVER``
-(``g[G_WINNER]`` 0/1, or 2 for a draw). :meth:`.play.Game.legal_mask` turns the
+(``g[G_WINNER]`` 0/1, or 2 for a draw). :meth:`.game_log.Game.legal_mask` turns the
 list into a PettingZoo-style mask over all ``NACT`` action codes.
 
 The engine lives in modules by phase; this module gathers their names, so
 ``engine.apply`` or ``engine.G_PHASE`` keep one address (the plug-in,
-:mod:`.play`, :mod:`.ismcts` and the tests use it):
+:mod:`.game_log`, :mod:`.ismcts` and the tests use it):
 
 * :mod:`.layout` the declared fields of every array (the state ``g``: globals
   ``G_*``, a block per player ``P_*`` with four fighter slots ``SL_*``; the card

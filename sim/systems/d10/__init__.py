@@ -136,8 +136,8 @@ def bench(quick: bool = False) -> dict:
 
 
 def play(scenario_model, seed) -> str:
-    """``sim play``: a readable log of trial 0 of ``sim run`` with ``seed`` (:mod:`.play`)."""
-    from .play import play_log
+    """``sim play``: a readable log of trial 0 of ``sim run`` with ``seed`` (:mod:`.game_log`)."""
+    from .game_log import play_log
 
     return play_log(scenario_model, seed)
 

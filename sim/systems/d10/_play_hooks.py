@@ -1,4 +1,4 @@
-"""The observers of :mod:`.play`: one ``_h_<name>(fn, *args)`` per wrapped kernel
+"""The observers of :mod:`.game_log`: one ``_h_<name>(fn, *args)`` per wrapped kernel
 function. Each calls ``fn`` with its arguments unchanged, returns its result,
 and only reads state to write log lines (no draws, no writes)."""
 from __future__ import annotations
@@ -26,7 +26,7 @@ def faces_of(draws) -> list[int]:
 
 
 class Hooks:
-    """Mixed into :class:`.play.Trial` (which provides ``K``, ``inp``, ``dyn``,
+    """Mixed into :class:`.game_log.Trial` (which provides ``K``, ``inp``, ``dyn``,
     ``say``, ``name``, ``status``, ``roster`` and the bookkeeping fields)."""
 
     # ------------------------------------------------------------ dice

@@ -3,7 +3,7 @@
 The rules live in modules by phase of the fight (seed 003 line numbers, audit
 ids D.. in each module's docstring); this module only gathers their names, so
 ``kernel.attack``, ``kernel.D_HELD`` or ``kernel.take_turn`` keep one address
-(the plug-in, :mod:`.fast`, :mod:`.play` and the tests use it):
+(the plug-in, :mod:`.fast`, :mod:`.game_log` and the tests use it):
 
 * :mod:`.layout` the declared columns of every array, :mod:`.codes` the named
   values (abilities, tests, kinds, policy choices, rule values, the power
@@ -35,7 +35,7 @@ from . import wounds as _wounds
 from .codes import *  # noqa: F401,F403
 from .layout import *  # noqa: F401,F403
 
-#: the phase modules, lowest first (:func:`.play.python_kernel` copies their functions)
+#: the phase modules, lowest first (:func:`.game_log.python_kernel` copies their functions)
 MODULES = (_pools, _wounds, _defence, _powers, _attack, _turn, _fight)
 
 for _m in MODULES:
