@@ -17,7 +17,6 @@ unexpected one also prints its traceback to the server's log.
 from __future__ import annotations
 
 import json
-import tempfile
 import time
 from pathlib import Path
 
@@ -139,38 +138,23 @@ def _plain(o):
     return str(o)
 
 
-def _study_source(job: dict, doc):
-    """What ``api.study`` is given: the loaded study, or for a whole-file kind a path holding
-    the text (the file itself when the text is what it holds, else a private copy)."""
-    from sim.study.load import file_kind, load_study_document
-
-    if file_kind(doc) is None:
-        return load_study_document(doc), None
-    src = job.get("path")
-    if src and Path(src).is_file() and Path(src).read_text(encoding="utf-8") == job["text"]:
-        return src, None
-    tmp = tempfile.TemporaryDirectory(prefix="sim-serve-")
-    path = Path(tmp.name) / Path(job["label"]).name
-    path.write_text(job["text"], encoding="utf-8")
-    return str(path), tmp
-
-
 def study(job: dict, ctx) -> None:
     """A study, as ``sim study`` runs it; its reading, tables and charts to the page."""
     from sim import api
     from sim.scenario import load_yaml_text
+    from sim.study.load import file_holding, file_kind, load_study_document
 
     from .runs import META, RunStore, write_json_atomic
 
-    source, tmp = _study_source(job, load_yaml_text(job["text"], job["label"]))
+    doc = load_yaml_text(job["text"], job["label"])
     kwargs = dict(trials=job.get("trials"), seed=job.get("seed"), results_root=job["results"], write=True,
                   progress=Tracker(ctx, job.get("confirm_over")), cancel=ctx.cancel)  # as a run's
     t0 = time.perf_counter()
-    try:
-        res = api.study(source, **kwargs)
-    finally:
-        if tmp is not None:
-            tmp.cleanup()
+    if file_kind(doc) is None:
+        res = api.study(load_study_document(doc), **kwargs)
+    else:  # a whole-file kind reads its file: the file itself when the text is what it holds
+        with file_holding(job["text"], job.get("path"), job["label"]) as path:
+            res = api.study(str(path), **kwargs)
     elapsed = time.perf_counter() - t0
     out = Path(res.out_dir)
     write_json_atomic(out / META, {"label": job.get("run_label") or "", "text": job["text"],

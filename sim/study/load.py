@@ -9,9 +9,12 @@ paragraph naming the file, line, field and what was expected.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 from pydantic import create_model
 
@@ -62,29 +65,37 @@ def file_kind(doc: Document) -> str | None:
     return kind if isinstance(kind, str) and kind in registry.FILE_KINDS else None
 
 
+@contextlib.contextmanager
+def file_holding(text: str, path, name: str):
+    """A path whose file holds ``text``: ``path`` itself when that file holds exactly it, else a
+    private copy named ``name``'s last part, removed on leaving (a whole-file study kind reads
+    files only; the workbench's edited text is not the file on disk)."""
+    here = Path(path) if path else None
+    if here is not None and here.is_file() and here.read_text(encoding="utf-8") == text:
+        yield here
+        return
+    with tempfile.TemporaryDirectory(prefix="sim-text-") as tmp:
+        copy = Path(tmp) / Path(name).name
+        copy.write_text(text, encoding="utf-8")
+        yield copy
+
+
 def load_whole_file(kind: str, doc: Document):
     """The model of a whole-file study kind (``registry.FILE_KINDS``: the lethality study) for
-    ``doc``: its module's ``load_study_text`` when it has one, its ``load_study`` of the file
-    when ``doc`` is the file as it stands, else of a private copy of the text whose path
-    messages name as ``doc.path`` (the workbench's edited text). Raises ``ScenarioError``."""
-    from pathlib import Path
-
+    ``doc``: its module's ``load_study_text`` when it has one, else its ``load_study`` of the
+    file (:func:`file_holding`: a private copy when ``doc`` is not the file as it stands, whose
+    path messages name as ``doc.path``, the workbench's edited text). Raises ``ScenarioError``."""
     from sim.scenario import ScenarioError
 
     mod = registry.get_kind(kind)
     if hasattr(mod, "load_study_text"):
         return mod.load_study_text(doc.text, doc.path)
-    here = Path(doc.path)
-    if here.is_file() and here.read_text(encoding="utf-8") == doc.text:
-        return mod.load_study(here)
-    import tempfile
-
-    with tempfile.TemporaryDirectory(prefix="sim-check-") as tmp:
-        path = Path(tmp) / here.name
-        path.write_text(doc.text, encoding="utf-8")
+    with file_holding(doc.text, doc.path, doc.path) as path:
         try:
             return mod.load_study(path)
         except ScenarioError as e:
+            if path == Path(doc.path):
+                raise
             raise ScenarioError(str(e).replace(str(path), doc.path), file=doc.path, line=e.line, field=e.field,
                                 detail=e.detail, problems=e.problems) from None
 

@@ -502,11 +502,17 @@ function showTab(name) {
 function fightBar() {
   const c = S.check;
   if (!c || !c.ok || c.kind !== "scenario") {
+    S.fightKey = null;
     clear($("#fightbar"));
     renderMessage($("#fightout"), c && c.ok ? "A study plays many arms: open one of its scenarios to watch a fight."
       : "Fix the scenario's problems to watch one of its fights.", "muted");
     return;
   }
+  const key = JSON.stringify(c.variants);
+  if ($("#fight-play") && S.fightKey === key) return; // the same variants: keep what is typed in the bar
+  S.fightKey = key;
+  const typed = $("#fight-trial");
+  if (typed) S.fight = { variant: $("#fight-variant").value, trial: Number.parseInt(typed.value || "0", 10) || 0 };
   renderFightBar($("#fightbar"), c.variants, S.fight, playFight);
   if (!$("#fightout #fight-log")) {
     renderMessage($("#fightout"), "Play one seeded fight, turn by turn: every roll, hit, reduction, burst and KO.", "muted");
