@@ -11,6 +11,7 @@ Hammerspace, L175 Tentacles.
   before, a lower result replaced the target number), replace, forbid;
   the policy recast_held: false keeps a spell off a target already held;
 - hold_ends: escape (literal) or holder_out;
+- hammerspace_stored: out (a side whose every member left is stored has lost) or in;
 - the Tentacles policy grapple: reasoned, by the exact chance table;
 - a policy setting that could not act is refused at load.
 """
@@ -193,6 +194,30 @@ def test_holder_out_ends_a_grapple_when_the_holder_flees():
     dyn[A, K.D_RETREAT] = 2
     play(inp, dyn, cc, K.take_turn, (), i=A)
     assert dyn[A, K.D_OUT] == K.OUT_FLED and dyn[B, K.D_HELD] == 0 and dyn[B, K.D_HELD_KIND] == K.HELD_NONE
+
+
+# ---------------------------------------------------------------- hammerspace_stored
+
+
+@pytest.mark.parametrize("rule, outcome", [(None, 0), ("out", 0), ("in", -1)])
+def test_the_last_enemy_stored_in_hammerspace(rule, outcome):
+    """Ami traps Bea, the last of her side (L153): 3 Magic dice 10,10,1 = 4 successes against
+    Bea's Dodge 3 + 2 dice 1,1,1,1,1 = 0; stored with escape TN ceil(6 / 2) = 3. Under
+    hammerspace_stored out (the default) Bea no longer keeps her side in: Ami's side wins
+    (F_WIN = 0); under in the fight goes on (-1)."""
+    rules = {} if rule is None else {"hammerspace_stored": rule}
+    inp, dyn, cc = setup(a={"powers": ["Hammerspace"]}, rules=rules)
+    play(inp, dyn, cc, K.hammerspace, (10, 10, 1, 1, 1, 1, 1, 1), i=A, t=B, bonus=0)
+    assert dyn[B, K.D_STORED] == 3 and cc[A, K.K_TRAPS] == 1
+    assert K.outcome_now(inp.comb, inp.rules, dyn) == outcome
+    dyn[B, K.D_STORED] = 0  # she escapes: her side is in again under either reading
+    assert K.outcome_now(inp.comb, inp.rules, dyn) == -1
+
+
+def test_a_stored_enemy_with_others_standing_leaves_the_fight_on():
+    inp, dyn, cc = setup(a={"powers": ["Hammerspace"]}, more_b=[member("Cia")])
+    dyn[B, K.D_STORED] = 3
+    assert K.outcome_now(inp.comb, inp.rules, dyn) == -1
 
 
 # ---------------------------------------------------------------- grapple: reasoned (the Gorgon)

@@ -42,6 +42,7 @@ SKIP_NONE, SKIP_AS_STRONG, SKIP_HELD = range(3)
 BLOCK_MANA_ANY, BLOCK_MANA_ATTACKS = range(2)        # block_mana_on
 HOLD_ENDS_ESCAPE, HOLD_ENDS_HOLDER_OUT = range(2)    # hold_ends
 RECAST_KEEP_HIGHER, RECAST_REPLACE, RECAST_FORBID = range(3)  # recast
+STORED_OUT, STORED_IN = range(2)                     # hammerspace_stored
 
 
 # ---------------------------------------------------------------- power mechanics (slots, :mod:`.hooks`)

@@ -25,20 +25,25 @@ from .turn import take_turn, take_turn_plain
 
 
 @kernel(inline="always")
-def side_in(comb, dyn, side):
+def side_in(comb, rules, dyn, side):
+    """``side`` still fights: one of its members is in the fight, and under rule
+    ``hammerspace_stored: out`` not stored in Hammerspace (L153)."""
     n = comb.shape[0]
     for j in range(n):
         if comb[j, C_SIDE] == side:
             if in_fight(dyn, j):
+                if dyn[j, D_STORED] > 0:
+                    if rules[R_HAMMERSPACE_STORED] == STORED_OUT:
+                        continue
                 return True
     return False
 
 
 @kernel(inline="always")
-def outcome_now(comb, dyn):
+def outcome_now(comb, rules, dyn):
     """-1 while both sides fight on; else F_WIN (side 0 wins), F_LOSS or F_DRAW."""
-    a = side_in(comb, dyn, 0)
-    b = side_in(comb, dyn, 1)
+    a = side_in(comb, rules, dyn, 0)
+    b = side_in(comb, rules, dyn, 1)
     if a:
         if b:
             return -1
@@ -209,7 +214,7 @@ def fight(comb, pol, rules, tab, dyn, order, key, streams, cc, side_curve, comb_
     n = comb.shape[0]
     cap = rules[R_ROUND_CAP]
     roll_initiative(comb, rules, tab, dyn, streams[S_SETUP], order, key)
-    outcome = outcome_now(comb, dyn)
+    outcome = outcome_now(comb, rules, dyn)
     rounds = 0
     if outcome < 0:
         rounds = cap
@@ -226,7 +231,7 @@ def fight(comb, pol, rules, tab, dyn, order, key, streams, cc, side_curve, comb_
                     take_turn_plain(comb, pol, rules, tab, dyn, streams, cc, i)
                 else:
                     take_turn(comb, pol, rules, tab, dyn, streams, cc, i)
-                outcome = outcome_now(comb, dyn)
+                outcome = outcome_now(comb, rules, dyn)
                 if outcome >= 0:
                     break
             for k in range(n):
