@@ -560,6 +560,19 @@ def main(argv=None) -> int:
     except KeyboardInterrupt as e:
         print(_interrupted(e), file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `sim play ... | head`: the reader has gone; say nothing more
+        _quiet_stdout()
+        return 141
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's last flush of a closed pipe raises
+    nothing (the Python docs' recipe for SIGPIPE, signal module)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def _main(argv) -> int:
@@ -585,6 +598,8 @@ def _main(argv) -> int:
     except KeyboardInterrupt as e:
         print(_interrupted(e), file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        raise  # main's: the reader of a pipe has gone, not an internal error
     except Exception as e:  # an unexpected failure: short message unless debugging
         if os.environ.get("SIM_DEBUG"):
             raise

@@ -185,3 +185,15 @@ def test_every_bundled_scenario_validates(capsys):
     for p in sorted((ROOT / "scenarios").rglob("*.yaml")):
         rc = cli.main(["validate", str(p)])
         assert rc == 0, (p, capsys.readouterr().err)
+
+
+def test_a_reader_that_stops_early_gets_no_internal_error():
+    """``sim catalog mb41 | head -c 10``: the pipe closes under the command; it ends quietly
+    with 141 (128 + SIGPIPE), not "internal error BrokenPipeError"."""
+
+    p = subprocess.Popen([sys.executable, "-m", "sim", "catalog", "mb41"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    p.stdout.read(10)
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=60) == 141 and "error" not in err, err
