@@ -161,10 +161,13 @@ def report(checkpoint, *, out: str | os.PathLike | None = None,
     from sim.report import write_run
     from sim.report.atomic import preflight
     from sim.runner import result_from_checkpoint
-    from sim.study.checkpoint import is_study_checkpoint
+    from sim.study.checkpoint import is_audit_checkpoint, is_study_checkpoint
 
     if is_study_checkpoint(checkpoint):  # a study's rows: its kind writes the report
         from sim.study.run import report_from_checkpoint
+
+        if is_audit_checkpoint(checkpoint):  # sim audit's: several encounters' rows
+            from sim.audit import report_from_checkpoint
 
         res = report_from_checkpoint(checkpoint, out=out, results_root=results_root)
         return res, res.out_dir

@@ -22,18 +22,21 @@ so a resumed audit gives the tables of an uninterrupted one. A checkpoint of
 another audit (system, ``--trials``, ``--seed``, ``--only``, ``--talents``,
 ``--encounters`` or their text, mgsim version) is refused in one sentence
 (:func:`refusal`). The report is written from the finished rows; when that fails
-the checkpoint (complete) stays for ``sim report`` (:func:`report_from_checkpoint`).
+the checkpoint (complete) stays for ``sim report`` (:func:`sim.audit.report_from_checkpoint`).
 
 Checkpoint: ``results/audit-<system>/.audit-checkpoint.npz`` (two audits at once
 take ``-2``, ``-3``...), or beside ``--out`` as ``.<out>.audit-checkpoint.npz``.
 """
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import shlex
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
+
+import yaml
 
 import sim
 
@@ -224,7 +227,6 @@ def play(job: AuditJob, plans, *, backend=None, progress=None, cancel=None, writ
     """Play ``job`` (``plans``: :func:`preflight`'s) and return its
     :class:`~sim.study.StudyResult`. ``write_to``: the output directory chosen beforehand
     (None: nothing written, no checkpoint: a stop keeps nothing)."""
-    from sim.audit import build_result, report_files
     from sim.study.group import ContextGroup
 
     group = ContextGroup(cancel=cancel)
@@ -260,23 +262,37 @@ def play(job: AuditJob, plans, *, backend=None, progress=None, cancel=None, writ
         lock.release()
 
 
-def report_from_checkpoint(path, *, out=None, results_root="results"):
-    """The report of a finished audit from its checkpoint (``sim report``): every encounter
-    rebuilt from the text the checkpoint carries, its rows restored (nothing is played but the
-    count of uses, :func:`sim.study.audit._usage`), the report written to ``out`` (default
-    ``results/audit-<system>/study-<run id>``)."""
-    from sim.audit import build_result, job_from_identity, report_files
-    from sim.study.checkpoint import read
-    from sim.study.group import ContextGroup
-    from sim.study.run import _target, write_result
+def _block_notes(studies) -> list[str]:
+    """What the kernel does not play of the scenarios' data blocks (a cost or uses given to a
+    passive mechanic...), once each: first-screen warnings, never silently dropped."""
+    return list(dict.fromkeys(n for ls in studies for n in getattr(ls.loaded.data_catalog(), "notes", None) or []))
 
-    meta, streams = read(path)
-    job = job_from_identity(json.loads(meta["study_text"]), meta.get("encounter_paths"))
-    target = _target(f"audit-{job.system}", meta["seed"], meta["sha256"], out, results_root)
-    group = ContextGroup()
-    group.restored, group.frozen = streams, True
-    cells, entries, contexts = _measure(job, preflight(job), None, None, group)
-    res = build_result(job, cells, entries, contexts)
-    header, files = report_files(job, res, len(entries))
-    res.out_dir = write_result(res, target, None, header=header, files=files)
-    return res
+
+def build_result(job, cells, entries, contexts):
+    """The :class:`sim.study.StudyResult` of an audit's cells (nothing written)."""
+    from sim.runner import git_commit
+    from sim.study.audit_read import sections
+    from sim.study.caveats import assumptions
+    from sim.study.run import StudyResult
+
+    studies, n = job.studies, job.n
+    alpha = studies[0].spec.alpha
+    secs = sections(job.system, entries, cells, alpha, seed=contexts[0].seed)
+    secs[0].assumptions = list(dict.fromkeys(a for ctx in contexts for a in assumptions(ctx.arms)))
+    secs[0].warnings = list(secs[0].warnings) + _block_notes(studies)
+    prov = {"audit": job.system, "encounters": [str(ls.loaded.path) for ls in studies],
+            "encounter_sha256": {ls.loaded.name: ls.loaded.sha256 for ls in studies},
+            "designer_file": str(job.talents) if job.talents is not None else None, "seed": contexts[0].seed,
+            "trials_per_arm": n, "arms": sum(len(c.arms) for c in contexts), "assumptions": secs[0].assumptions,
+            "version": sim.__version__, "git_commit": git_commit(),
+            "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
+    return StudyResult(name=f"audit-{job.system}", system=job.system, seed=int(contexts[0].seed), trials=n,
+                       sections=secs, provenance=prov)
+
+
+def report_files(job, res, entries: int) -> tuple[str, dict]:
+    """The report's header line and extra files (each encounter as played) of an audit."""
+    header = (f"system <b>{job.system}</b> · {len(job.studies)} reference encounters · {entries} entries · "
+              f"{res.provenance['arms']:,} arms × {job.n:,} trials · seed {res.seed}")
+    return header, {"encounters/" + Path(ls.loaded.path).name: yaml.safe_dump(ls.doc.data, sort_keys=False)
+                    for ls in job.studies}

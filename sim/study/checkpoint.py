@@ -194,6 +194,12 @@ def _streams(path, arrays: dict, meta: dict) -> dict:
     return out
 
 
+def is_audit_checkpoint(path) -> bool:
+    """Whether ``path`` says it is ``sim audit``'s study checkpoint (its ``meta`` alone is read)."""
+    meta = cf.peek_meta(path)
+    return isinstance(meta, dict) and meta.get("kind") == "study" and "audit" in meta
+
+
 def is_study_checkpoint(path) -> bool:
     """Whether ``path`` says it is a study checkpoint (its ``meta`` alone is read:
     :func:`sim.checkfile.peek_meta`); anything else is for the run reader to judge."""

@@ -261,10 +261,9 @@ def report_from_checkpoint(path, *, out=None, results_root="results") -> StudyRe
                else f"`sim study {meta['study_path']} --resume`")
         raise RunError(f"checkpoint {path} is of a study that has not finished; continue it with {how} and "
                        "the same options")
-    if "audit" in meta:  # sim audit's (sim.audit_run): several encounters' rows
-        from sim.audit_run import report_from_checkpoint as audit_report
-
-        return audit_report(path, out=out, results_root=results_root)
+    if "audit" in meta:  # several encounters' rows: sim.audit.report_from_checkpoint reads them
+        raise RunError(f"checkpoint {path} is of `sim audit {meta['audit']}`: write its report with "
+                       f"`sim report {path}` (sim.api.report)")
     if "file_kind" in meta:  # a whole-file kind's (the lethality study): its fights' rows
         return _file_kind_report(meta, streams, out, results_root)
     ls = load_study_text(meta["study_text"], meta["study_path"])
