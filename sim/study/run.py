@@ -172,7 +172,7 @@ def _result(ctx, ls, section) -> StudyResult:
 
 def _play_and_write(ctx, ls, plan, progress, target, trials, out, results_root, resume) -> StudyResult:
     """The kind played with a locked checkpoint of its rows, then the report (module doc)."""
-    from sim.runner import RunCancelled, claim_checkpoint
+    from sim.runner import claim_checkpoint
 
     from .checkpoint import StudyCheckpoint, checkpoint_path
 
@@ -280,9 +280,10 @@ def report_from_checkpoint(path, *, out=None, results_root="results") -> StudyRe
 def _file_kind_report(meta: dict, streams: dict, out, results_root) -> StudyResult:
     """:func:`report_from_checkpoint` of a whole-file kind: the kind run again on the kept rows
     (its counters, never kept, are played again), the report written."""
-    import tempfile
+    from sim.scenario import load_yaml_text
 
     from .file_streams import FileStreams
+    from .load import load_whole_file
 
     kind = meta["file_kind"]
     if kind not in registry.FILE_KINDS:
@@ -290,10 +291,7 @@ def _file_kind_report(meta: dict, streams: dict, out, results_root) -> StudyResu
 
         raise RunError(f"the checkpoint names a study kind {kind!r} that this mgsim does not have")
     mod = registry.get_kind(kind)
-    with tempfile.TemporaryDirectory(prefix="sim-report-") as tmp:  # the kind reads a file
-        copy = Path(tmp) / Path(meta["study_path"]).name
-        copy.write_text(meta["study_text"], encoding="utf-8")
-        study = mod.load_study(copy)
+    study = load_whole_file(kind, load_yaml_text(meta["study_text"], meta["study_path"]))
     seed, trials = meta["seed"], meta["trials"]
     fs = FileStreams(seed)
     fs.group.restored, fs.group.frozen = streams, True
