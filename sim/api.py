@@ -161,10 +161,13 @@ def report(checkpoint, *, out: str | os.PathLike | None = None,
     from sim.report import write_run
     from sim.report.atomic import preflight
     from sim.runner import result_from_checkpoint
-    from sim.study.checkpoint import is_study_checkpoint
+    from sim.study.checkpoint import is_audit_checkpoint, is_study_checkpoint
 
     if is_study_checkpoint(checkpoint):  # a study's rows: its kind writes the report
         from sim.study.run import report_from_checkpoint
+
+        if is_audit_checkpoint(checkpoint):  # sim audit's: several encounters' rows
+            from sim.audit import report_from_checkpoint
 
         res = report_from_checkpoint(checkpoint, out=out, results_root=results_root)
         return res, res.out_dir
@@ -274,15 +277,23 @@ def study(path, *, trials: int | None = None, seed: int | None = None, out=None,
 
 def audit(system: str, *, encounters=None, talents=None, only=None, trials: int | None = None,
           seed: int | None = None, out=None, write: bool = True, results_root: str | os.PathLike = "results",
-          scheduler: str | None = None, progress=None):
+          scheduler: str | None = None, progress=None, resume: bool = False, cancel=None):
     """Value every entry of ``system``'s catalog in its reference encounters (``sim audit``,
     docs/audit.md); returns a :class:`sim.study.StudyResult` (``sections[0]``: the overview
     and the whole table, then one section per category). ``talents``: a file with your own
-    ``talents:`` (``powers:``, ``cards:``) block; ``encounters``: other reference encounters."""
+    ``talents:`` (``powers:``, ``cards:``) block; ``encounters``: other reference encounters.
+
+    The guarantees of :func:`study`: every arm built and checked before anything plays; the
+    rows checkpointed as arms finish (``resume=True`` continues to the same tables; a
+    checkpoint of other options is refused); ``cancel`` (an Event or a function) raises
+    :class:`sim.runner.RunCancelled` with the rows kept and the command that continues;
+    ``progress``: a mode or ``f(done, total, estimate)`` (a function of one argument gets
+    one line per encounter, as before)."""
     from sim.audit import run_audit
 
     return run_audit(system, encounters=encounters, talents=talents, only=only, trials=trials, seed=seed,
-                     out=out, write=write, results_root=results_root, scheduler=scheduler, progress=progress)
+                     out=out, write=write, results_root=results_root, scheduler=scheduler, progress=progress,
+                     resume=resume, cancel=cancel)
 
 
 def plan(p1: float, p2: float | None = None, **kwargs) -> dict:

@@ -19,12 +19,10 @@ cluster (:mod:`sim.distributed`): the same rows, the same tables.
 from __future__ import annotations
 
 import copy
-import datetime as _dt
+import json
 import os
 from dataclasses import replace
 from pathlib import Path
-
-import yaml
 
 from sim.scenario import load_yaml
 from sim.scenario.errors import ScenarioError, doc_error, validation_error
@@ -142,9 +140,18 @@ def load_encounters(system: str, files: list[Path], block: dict | None):
 
 def run_audit(system: str, *, encounters=None, talents=None, trials: int | None = None, seed: int | None = None,
               only: list[str] | None = None, out=None, write: bool = True, results_root="results",
-              scheduler: str | None = None, progress=None):
+              scheduler: str | None = None, progress=None, resume: bool = False, cancel=None):
     """Audit ``system``'s catalog (see the module docstring); returns a
-    :class:`sim.study.StudyResult` whose sections are the overview and one per category."""
+    :class:`sim.study.StudyResult` whose sections are the overview and one per category.
+
+    Played with the guarantees of ``sim study`` (:mod:`sim.audit_run`): every arm of every
+    encounter built and checked and the output directory chosen before anything plays; the
+    rows checkpointed as arms finish; ``resume``: continue from the checkpoint of the same
+    options (another's is refused); ``cancel`` (an Event or a function) or Ctrl-C: a
+    :class:`sim.runner.RunCancelled` naming the checkpoint and the command that continues.
+    ``progress``: a mode (``auto``, ``bar``, ``plain``, ``none``) or ``f(done, total,
+    estimate)`` as ``api.study``'s; a function of one argument gets the encounters' news lines."""
+    from sim.audit_run import AuditJob, play, preflight
     from sim.systems import names as system_names
 
     if system not in BLOCKS or system not in system_names():
@@ -153,7 +160,10 @@ def run_audit(system: str, *, encounters=None, talents=None, trials: int | None 
         raise AuditError(f"--trials must be a whole number from 10 to 10^8, got {trials}")
     block = designer_block(system, talents)[0] if talents is not None else None
     studies = load_encounters(system, reference_files(system, encounters), block)
-    n = trials or min(ls.loaded.base.trials for ls in studies)
+    job = AuditJob(system, studies, [ls.spec.model_copy(update={"entries": only}) if only else ls.spec
+                                     for ls in studies], trials or min(ls.loaded.base.trials for ls in studies),
+                   seed, trials, list(only) if only else None, block, encounters, talents)
+    plans = preflight(job)
     from sim.study.run import _connect, _target
 
     target = None
@@ -161,73 +171,57 @@ def run_audit(system: str, *, encounters=None, talents=None, trials: int | None 
         import hashlib
 
         sha = hashlib.sha256("".join(sorted(ls.loaded.sha256 for ls in studies)).encode()).hexdigest()
-        target = _target(f"audit-{system}", studies[0].loaded.base.seed if seed is None else seed, sha, out,
-                         results_root)
+        target = _target(f"audit-{system}", job.seed_of(studies[0]), sha, out, results_root)
 
     backend = _connect(scheduler)
     try:
-        cells, entries, contexts = _measure_all(system, studies, n, seed, only, block, backend, progress)
+        return play(job, plans, backend=backend, progress=progress, cancel=cancel, write_to=target, out=out,
+                    results_root=results_root, resume=resume)
     finally:
         if backend is not None:
             backend.close()
-    return _result(system, studies, cells, entries, contexts, n, target, talents)
 
 
-def _measure_all(system, studies, n, seed, only, block, backend, progress):
-    from sim.study.arms import StudyContext
-    from sim.study.audit import check_holders, measure, selected
+def job_from_identity(ident: dict, paths=None):
+    """The :class:`sim.audit_run.AuditJob` of a checkpoint's identity (``sim report``): each
+    encounter loaded from the text it carries (named by its path when ``paths`` gives it)."""
+    from sim.audit_run import AuditJob
+    from sim.study.load import load_study_text
 
-    cells, entries, contexts = [], {}, []
-    for ls in studies:
-        spec = ls.spec.model_copy(update={"entries": only}) if only else ls.spec
-        ctx = StudyContext(ls.loaded, ls.doc, seed=ls.loaded.base.seed if seed is None else seed,
-                           trials=n, max_trials=n)
-        ctx.backend = backend
-        check_holders(ctx, spec)
-        chosen = selected(ctx, spec)
-        for e in chosen:
-            entries.setdefault(e.name, e)
-        if progress:
-            progress(f"{ls.loaded.name}: {len(chosen)} entries x {len(spec.policies)} policies x {n:,} trials")
-        cells += measure(ctx, spec, chosen, ls.loaded.name, n)
-        contexts.append(ctx)
-    return cells, list(entries.values()), contexts
+    system, block, only = ident["audit"], ident.get("designer_block"), ident.get("only")
+    paths = list(paths or [])
+    studies = []
+    for i, e in enumerate(ident["encounters"]):
+        ls = load_study_text(e["text"], paths[i] if i < len(paths) else e["name"])
+        studies.append(_with_block(ls, BLOCKS[system], block) if block else ls)
+    specs = [ls.spec.model_copy(update={"entries": only}) if only else ls.spec for ls in studies]
+    return AuditJob(system, studies, specs, int(ident["trials"]), ident.get("seed"), None, only, block)
 
 
-def _block_notes(studies) -> list[str]:
-    """What the kernel does not play of the scenarios' data blocks (a cost or uses given to a
-    passive mechanic...), once each: first-screen warnings, never silently dropped."""
-    return list(dict.fromkeys(n for ls in studies for n in getattr(ls.loaded.data_catalog(), "notes", None) or []))
+def report_from_checkpoint(path, *, out=None, results_root="results"):
+    """The report of a finished audit from its checkpoint (``sim report``): every encounter
+    rebuilt from the text the checkpoint carries, its rows restored (nothing is played but the
+    count of uses, :func:`sim.study.audit._usage`), the report written to ``out`` (default
+    ``results/audit-<system>/study-<run id>``)."""
+    from sim.audit_run import _measure, build_result, preflight, report_files
+    from sim.study.checkpoint import read
+    from sim.study.group import ContextGroup
+    from sim.runner import RunError
+    from sim.study.run import _target, write_result
 
-
-def _result(system, studies, cells, entries, contexts, n, target, talents):
-    import sim
-    from sim.runner import git_commit
-    from sim.study.audit_read import sections
-    from sim.study.caveats import assumptions
-    from sim.study.report import write_study
-    from sim.study.run import StudyResult
-
-    alpha = studies[0].spec.alpha
-    secs = sections(system, entries, cells, alpha, seed=contexts[0].seed)
-    secs[0].assumptions = list(dict.fromkeys(a for ctx in contexts for a in assumptions(ctx.arms)))
-    secs[0].warnings = list(secs[0].warnings) + _block_notes(studies)
-    name = f"audit-{system}"
-    prov = {"audit": system, "encounters": [str(ls.loaded.path) for ls in studies],
-            "encounter_sha256": {ls.loaded.name: ls.loaded.sha256 for ls in studies},
-            "designer_file": str(talents) if talents is not None else None, "seed": contexts[0].seed,
-            "trials_per_arm": n, "arms": sum(len(c.arms) for c in contexts), "assumptions": secs[0].assumptions,
-            "version": sim.__version__, "git_commit": git_commit(),
-            "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
-    res = StudyResult(name=name, system=system, seed=int(contexts[0].seed), trials=n, sections=secs,
-                      provenance=prov)
-    if target is not None:
-        header = (f"system <b>{system}</b> · {len(studies)} reference encounters · {len(entries)} entries · "
-                  f"{prov['arms']:,} arms × {n:,} trials · seed {res.seed}")
-        res.out_dir = write_study(target, name, header, secs, prov, files={
-            "encounters/" + Path(ls.loaded.path).name: yaml.safe_dump(ls.doc.data, sort_keys=False)
-            for ls in studies})
+    meta, streams = read(path)
+    if not meta["complete"]:
+        raise RunError(f"checkpoint {path} is of an audit that has not finished; continue it with the command "
+                       f"it printed when stopped (`sim audit {meta['audit']} ... --resume`, the same options)")
+    job = job_from_identity(json.loads(meta["study_text"]), meta.get("encounter_paths"))
+    target = _target(f"audit-{job.system}", meta["seed"], meta["sha256"], out, results_root)
+    group = ContextGroup()
+    group.restored, group.frozen = streams, True
+    cells, entries, contexts = _measure(job, preflight(job), None, None, group)
+    res = build_result(job, cells, entries, contexts)
+    header, files = report_files(job, res, len(entries))
+    res.out_dir = write_result(res, target, None, header=header, files=files)
     return res
 
 
-__all__ = ["AuditError", "ScenarioError", "reference_files", "run_audit"]
+__all__ = ["AuditError", "ScenarioError", "reference_files", "report_from_checkpoint", "run_audit"]

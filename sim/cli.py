@@ -221,6 +221,12 @@ def _study_parsers(sub) -> None:
     au.add_argument("--json", action="store_true", help="print the tables as one JSON object")
     au.add_argument("--scheduler", metavar="ADDRESS",
                     help="play the trials on a dask cluster: tcp://host:8786 or local:N")
+    au.add_argument("--resume", action="store_true",
+                    help="continue an interrupted audit of the same system and options from its checkpoint "
+                         "(Ctrl-C prints the exact command)")
+    au.add_argument("--progress", choices=("auto", "bar", "plain", "none"),
+                    help="progress with an ETA on stderr (as sim study; default auto, none with --quiet or --json)")
+    au.add_argument("--quiet", action="store_true", help="no progress, no reading printed")
 
     pn = sub.add_parser("plan", help="how many trials a comparison of two win rates needs")
     pn.add_argument("--p1", type=_rate, required=True, help="win rate of arm A (or the one rate)")
@@ -467,15 +473,23 @@ def cmd_audit(a) -> int:
     from sim.audit import AuditError
     from sim.study.run import StudyError
 
+    progress = a.progress or ("none" if a.quiet or a.json else "auto")
+    if a.resume and a.no_write:
+        print("warning: --resume is ignored with --no-write: an audit that writes nothing keeps no checkpoint",
+              file=sys.stderr)
     try:
         res = api.audit(a.system, encounters=a.encounters, talents=a.talents, only=a.only, trials=a.trials,
                         seed=a.seed, out=a.out, write=not a.no_write, scheduler=a.scheduler,
-                        progress=None if a.json else (lambda m: print(m, file=sys.stderr, flush=True)))
+                        progress=progress, resume=a.resume and not a.no_write)
     except (AuditError, StudyError) as e:
         raise CliError(f"sim audit: {e}") from None
     if a.json:
         print(json.dumps({"audit": res.system, "trials": res.trials, "studies": [s.record() for s in res.sections],
                           "out_dir": str(res.out_dir) if res.out_dir else None}, default=float))
+        return 0
+    if a.quiet:
+        if res.out_dir is not None:
+            print(f"report: {res.out_dir / 'report.html'}")
         return 0
     head = res.sections[0]
     for w in head.warnings:

@@ -160,30 +160,39 @@ def _compile(system: str, data: dict, label: str):
     return loaded.module.compile(loaded.variants[0][1])
 
 
-def _win_rate(system: str, data: dict, trials: int, key) -> tuple[float, float, float]:
+def _fights(system: str, data: dict, trials: int, key, streams=None, label: str = "generated"):
+    """``(inputs, per-trial frame)`` of trials ``0..trials-1`` of ``data``: played by ``streams``
+    (:class:`sim.study.file_streams.FileStreams`: kept, checkpointed, stoppable) or at once."""
     from sim.trials import per_trial
 
-    df = per_trial(system, _compile(system, data, f"calibration ({system})"), 0, trials, key)
+    inputs = _compile(system, data, f"{data.get('name', 'lethality')} ({label})")
+    if streams is None:
+        return inputs, per_trial(system, inputs, 0, trials, key)
+    return inputs, streams.rows(system, data, inputs, trials)
+
+
+def _win_rate(system: str, data: dict, trials: int, key, streams=None) -> tuple[float, float, float]:
+    df = _fights(system, data, trials, key, streams, f"calibration ({system})")[1]
     k = int((df["outcome"] == 0).sum())
     lo, hi = wilson(k, trials)
     return k / trials, float(lo), float(hi)
 
 
 def calibrate(system: str, data: dict, cal: Calibrate, key, parameter: str | None = None,
-              copies: int = 1) -> tuple[dict, list[dict]]:
+              copies: int = 1, streams=None) -> tuple[dict, list[dict]]:
     """Bisection on the system's enemy parameter for the win rate closest to
     ``cal.win_rate`` (the girls' win rate falls as the enemy's Resolve or
     Vitality rises). Every step plays the same ``cal.trials`` keyed fights.
     ``parameter``: the default field (:func:`default_parameter`); ``copies``: the
-    first enemy's members (all are set). Returns the calibrated scenario and one
-    row per evaluation."""
+    first enemy's members (all are set); ``streams``: who plays the fights
+    (:func:`_fights`). Returns the calibrated scenario and one row per evaluation."""
     path = cal.parameter.get(system, parameter or DEFAULT_PARAMETER[system])
     lo, hi = cal.range.get(system, DEFAULT_RANGE[system])
     rows, cache = [], {}
 
     def rate(v: int) -> float:
         if v not in cache:
-            w, wl, wh = _win_rate(system, _set_path(data, path, v, copies), cal.trials, key)
+            w, wl, wh = _win_rate(system, _set_path(data, path, v, copies), cal.trials, key, streams)
             cache[v] = w
             rows.append({"system": system, "parameter": path, "value": v, "win_rate": w,
                          "win_lo": wl, "win_hi": wh, "trials": cal.trials})
@@ -219,14 +228,13 @@ def _mean_row(system: str, metric: str, x: np.ndarray) -> dict:
     return {"system": system, "metric": metric, "value": m, "lo": m - 1.96 * se, "hi": m + 1.96 * se}
 
 
-def measure(system: str, data: dict, trials: int, key) -> dict:
+def measure(system: str, data: dict, trials: int, key, streams=None) -> dict:
     """The shared metrics of one system's scenario: ``metrics`` rows,
-    ``deaths`` (distribution of girls dead per fight) and ``survival`` rows."""
+    ``deaths`` (distribution of girls dead per fight) and ``survival`` rows;
+    ``streams``: who plays the fights (:func:`_fights`)."""
     from sim.systems import get_system
-    from sim.trials import per_trial
 
-    inputs = _compile(system, data, f"{data['name']} (generated)")
-    df = per_trial(system, inputs, 0, trials, key)
+    inputs, df = _fights(system, data, trials, key, streams)
     n = len(df)
     metrics = [
         _rate_row(system, "win_rate", int((df["outcome"] == 0).sum()), n),
@@ -239,7 +247,8 @@ def measure(system: str, data: dict, trials: int, key) -> dict:
     n_girls = len(data["sides"][0]["members"])
     counts = np.bincount(df["girls_dead"].to_numpy(), minlength=n_girls + 1)
     deaths = [{"system": system, "girls_dead": d, "share": c / n} for d, c in enumerate(counts)]
-    counters = get_system(system).simulate(inputs, 0, trials, key)
+    counters = (get_system(system).simulate(inputs, 0, trials, key) if streams is None
+                else streams.counters(system, inputs, trials))
     curve = counters["side_curve"][0] / n  # fights in which a girl stands at the end of round r
     survival = [{"system": system, "round": r, "girls_standing": float(curve[r])} for r in range(1, len(curve))]
     table = get_system(system).summarize(counters, inputs, system)["tables"]["combatants"]
@@ -284,11 +293,14 @@ def load_study_text(text: str, path_label: str = "<string>") -> LethalityFile:
 
 
 def run(study: LethalityFile, trials: int | None = None, seed: int | None = None,
-        progress=None) -> dict:
+        progress=None, streams=None) -> dict:
     """Play the study: returns tidy frames ``metrics``, ``deaths``, ``survival``,
     ``conditional``, ``differences``, ``girls``, ``sensitivity``, ``calibration``,
     ``check``, ``mapping``, the generated ``scenarios`` (plain data), the arms'
-    ``assumptions``, the ``warnings`` and the ``reading``."""
+    ``assumptions``, the ``warnings`` and the ``reading``. ``progress(text)``: told what
+    is playing; ``streams``: who plays the fights (``sim study`` gives a
+    :class:`sim.study.file_streams.FileStreams`: kept, checkpointed, stopped within seconds;
+    None: played at once). The numbers are the same either way."""
     trials = study.trials if trials is None else trials
     seed = study.seed if seed is None else seed
     key = rng.stream_key(seed, 0)
@@ -299,7 +311,7 @@ def run(study: LethalityFile, trials: int | None = None, seed: int | None = None
             progress(f"{system}: calibrating" if study.study.calibrate else f"{system}: playing")
         if study.study.calibrate is not None:
             data, rows = calibrate(system, data, study.study.calibrate, key, default_parameter(study, system),
-                                   _copies(study, system))
+                                   _copies(study, system), streams)
             cal_rows += rows
         final[system] = data
     parts = {"metrics": [], "deaths": [], "survival": [], "check": [], "conditional": [], "girls": []}
@@ -307,7 +319,7 @@ def run(study: LethalityFile, trials: int | None = None, seed: int | None = None
     for system, data in final.items():
         if progress:
             progress(f"{system}: {trials} fights")
-        got = measure(system, data, trials, key)
+        got = measure(system, data, trials, key, streams)
         per[system] = got["per_trial"]
         notes += [f"{SYSTEM_TITLES[system]}: {x}" for x in got["notes"]]
         for k in parts:
@@ -316,7 +328,7 @@ def run(study: LethalityFile, trials: int | None = None, seed: int | None = None
     frames["check"] = frames["check"][["system", "combatant", "side", *CHECK_COLUMNS]]
     frames["differences"] = pd.DataFrame(LR.differences(per))
     frames["calibration"] = pd.DataFrame(cal_rows)
-    frames["sensitivity"] = pd.DataFrame(sensitivity(study, frames["metrics"], trials, seed, key, progress))
+    frames["sensitivity"] = pd.DataFrame(sensitivity(study, frames["metrics"], trials, seed, key, progress, streams))
     frames["mapping"] = pd.DataFrame(mapping_rows(final))
     frames["scenarios"] = final
     frames["assumptions"] = list(dict.fromkeys(notes))
@@ -327,7 +339,8 @@ def run(study: LethalityFile, trials: int | None = None, seed: int | None = None
     return frames
 
 
-def sensitivity(study: LethalityFile, metrics: pd.DataFrame, trials: int, seed: int, key, progress=None) -> list:
+def sensitivity(study: LethalityFile, metrics: pd.DataFrame, trials: int, seed: int, key, progress=None,
+                streams=None) -> list:
     """The mapping-sensitivity rows: d10 under each reasonable mapping (each offset of
     ``study.sensitivity`` added to each of its fields, one at a time), recalibrated when the
     study calibrates, on ``sensitivity.trials`` fights; the mapping as written first."""
@@ -350,12 +363,34 @@ def sensitivity(study: LethalityFile, metrics: pd.DataFrame, trials: int, seed: 
             data = scenarios(alt, n, seed)["d10"]
             if study.study.calibrate is not None:
                 data, _ = calibrate("d10", data, study.study.calibrate, key, default_parameter(study, "d10"),
-                                    _copies(study, "d10"))
-            got = measure("d10", data, n, key)
+                                    _copies(study, "d10"), streams)
+            got = measure("d10", data, n, key, streams)
             vals = {r["metric"]: r["value"] for r in got["metrics"]}
             rows += [{"mapping": label, "system": "d10", "metric": m, "value": float(vals[m])}
                      for m in ("deaths_per_fight", "p_girl_dead", "win_rate")]
     return rows
+
+
+def expected_trials(study: LethalityFile, trials: int | None = None) -> int:
+    """About how many trials :func:`run` plays (the total of its progress, an estimate): per
+    system, a bisection of ``2 + log2(range)`` calibration steps of ``calibrate.trials`` fights,
+    then the fights twice (per-trial rows, then the counters); the same for every mapping of the
+    sensitivity band (d10)."""
+    n = study.trials if trials is None else trials
+    cal = study.study.calibrate
+
+    def one(system: str, m: int) -> int:
+        steps = 0
+        if cal is not None:
+            lo, hi = cal.range.get(system, DEFAULT_RANGE[system])
+            steps = (2 + math.ceil(math.log2(max(2, hi - lo)))) * cal.trials
+        return steps + 2 * m
+
+    total = sum(one(s, n) for s in study.study.systems)
+    sens = study.study.sensitivity
+    if sens is not None and "d10" in study.study.systems:
+        total += len(sens.fields) * len(sens.offsets) * one("d10", sens.trials or max(1000, n // 4))
+    return int(total)
 
 
 def _value(metrics: pd.DataFrame, system: str, metric: str) -> pd.Series:

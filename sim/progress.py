@@ -61,6 +61,7 @@ class Progress:
         self.n = 0
         self.total = 0
         self.estimate = False
+        self.basis = "the precision"
         self._last = None
         self._first = None  # (time, trials) at the first finished chunk: the rate excludes compiling
         self._bar = None
@@ -69,10 +70,12 @@ class Progress:
 
             self._bar = tqdm(total=None, unit="trial", unit_scale=True, file=self.stream, leave=False)
 
-    def set_total(self, total: int, estimate: bool = False) -> None:
-        """Total trials of this run (done here plus still to do); ``estimate``: a guess."""
+    def set_total(self, total: int, estimate: bool = False, basis: str = "the precision") -> None:
+        """Total trials of this run (done here plus still to do); ``estimate``: a guess
+        (``basis``: what it is estimated from, said in the plain line)."""
         self.total = max(int(total), self.n)
         self.estimate = estimate
+        self.basis = basis
         if self._bar is not None:
             self._bar.total = self.total
             self._bar.set_description("~estimate" if estimate else None, refresh=False)
@@ -109,6 +112,13 @@ class Progress:
             self._last = now
             print(self.line() + f"; trials in progress for {_hms(seconds)}", file=self.stream, flush=True)
 
+    def note(self, text: str) -> None:
+        """A line of news (``sim audit``'s encounter started) above the bar, or among the lines."""
+        if self._bar is not None:
+            self._bar.write(text, file=self.stream)
+        else:
+            print(text, file=self.stream, flush=True)
+
     def line(self, final: bool = False) -> str:
         """The plain progress line (``final``: the closing line)."""
         now = self.clock()
@@ -122,7 +132,7 @@ class Progress:
         total = max(self.total, self.n)
         pct = 100.0 * self.n / total if total else 0.0
         eta = (total - self.n) / rate if rate > 0 else math.inf
-        note = ", total estimated from the precision" if self.estimate else ""
+        note = f", total estimated from {self.basis}" if self.estimate else ""
         return (f"progress: {self.n:,}/{tilde}{total:,} trials ({tilde}{pct:.1f}%{note}), "
                 f"{_si(rate)} trials/s, elapsed {_hms(elapsed)}, ETA {tilde}{_hms(eta)}")
 
@@ -153,7 +163,7 @@ class CallbackProgress:
         self.total = 0
         self.estimate = False
 
-    def set_total(self, total: int, estimate: bool = False) -> None:
+    def set_total(self, total: int, estimate: bool = False, basis: str = "the precision") -> None:
         self.total = max(int(total), self.n)
         self.estimate = bool(estimate)
         self.fn(self.n, self.total, self.estimate)
@@ -165,6 +175,9 @@ class CallbackProgress:
     def working(self, seconds: float) -> None:
         """A long chunk is still running: ``f`` is called again with the same counts."""
         self.fn(self.n, max(self.total, self.n), self.estimate)
+
+    def note(self, text: str) -> None:
+        """News lines are not counts: the function is not called."""
 
     def close(self, final: bool = True) -> None:
         pass

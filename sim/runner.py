@@ -659,7 +659,7 @@ _ADVICE = ("It cannot be used: remove it (or restore a good copy) and run the sc
 MAX_CHECKPOINT_SLOTS = 64
 
 
-def claim_checkpoint(path, *, resume: bool = False, shared: bool = True, what: str = "run"):
+def claim_checkpoint(path, *, resume: bool = False, shared: bool = True, what: str = "run", accept=None):
     """Pick and lock the checkpoint this run owns: ``(path, lock, notices)``.
 
     Each checkpoint ``X.npz`` is locked (``filelock``, ``X.npz.lock``) while its
@@ -671,7 +671,9 @@ def claim_checkpoint(path, *, resume: bool = False, shared: bool = True, what: s
     checkpoint; when there is none, a notice and a fresh start. Not ``shared``
     (``--out``): one checkpoint beside the directory; a lock held by another
     run is a :class:`RunError`. The caller releases ``lock``. ``what``: what the
-    messages call the work (``"run"``, ``"study"``).
+    messages call the work (``"run"``, ``"study"``). ``accept(p)``: with ``resume``, why the
+    checkpoint ``p`` is not this work's (a sentence) or None; the first it accepts is resumed,
+    and when it accepts none of the existing ones the first one's reason is a :class:`RunError`.
     """
     from filelock import FileLock, Timeout
 
@@ -688,13 +690,20 @@ def claim_checkpoint(path, *, resume: bool = False, shared: bool = True, what: s
             return None
         return lock
 
-    notices, busy, stale = [], [], []
+    notices, busy, stale, refused = [], [], [], []
     if resume:
         for p in (p for p in slots if p.is_file()):
             lock = lock_of(p)
-            if lock is not None:
+            why = None if lock is None or accept is None else accept(p)
+            if lock is not None and why is None:
                 return p, lock, notices
-            busy.append(p)
+            if lock is None:
+                busy.append(p)
+            else:
+                refused.append(why)
+                lock.release()
+        if refused and not busy:
+            raise RunError(refused[0])
         if busy:
             raise RunError(f"--resume: checkpoint {busy[0]} belongs to a {what} that is still going "
                            "(it is locked); wait for it to finish, or run without --resume")

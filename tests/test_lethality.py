@@ -65,7 +65,7 @@ def test_bad_study_files_get_clear_errors(tmp_path):
 def test_calibration_bisects_to_the_closest_value(monkeypatch):
     """On a known decreasing win-rate curve the search returns the value closest to the target."""
     curve = lambda v: 1.0 / (1.0 + np.exp((v - 37.3) / 6.0))  # noqa: E731 - 50% at 37.3
-    monkeypatch.setattr(L, "_win_rate", lambda system, data, trials, key:
+    monkeypatch.setattr(L, "_win_rate", lambda system, data, trials, key, streams=None:
                         (curve(L._get_path(data, "resolve")), 0.0, 1.0))
     data = {"sides": [{"members": []}, {"members": [{"name": "K", "resolve": 10}]}]}
     for target in (0.5, 0.8, 0.2):
@@ -103,7 +103,7 @@ def test_study_runs_calibrates_and_writes(tmp_path):
 
 def test_a_target_out_of_range_is_said(monkeypatch):
     """A system whose parameter range cannot reach the target is flagged, and the reading says so."""
-    monkeypatch.setattr(L, "_win_rate", lambda system, data, trials, key: (0.4, 0.38, 0.42))
+    monkeypatch.setattr(L, "_win_rate", lambda system, data, trials, key, streams=None: (0.4, 0.38, 0.42))
     data = {"sides": [{"members": []}, {"members": [{"name": "K", "resolve": 10}]}]}
     _, rows = L.calibrate("mb41", data, L.Calibrate(win_rate=0.75), key=0)
     assert [r["target_reached"] for r in rows] == [False]
@@ -162,3 +162,80 @@ def test_lethality_reports_the_difference_deaths_per_won_fight_and_a_sensitivity
     assert text.startswith("Girls' win rate, calibrated to 60%")
     assert "per won fight" in text and "girls dead a fight [" in text and "Over reasonable mappings" in text
     assert fr["assumptions"]
+
+
+# ---------------------------------------------------------------- the study guarantees (issues 36, 39)
+
+#: SMALL with a sensitivity band of one mapping (quick)
+LEAN = SMALL.replace("calibrate: {win_rate: 0.6, trials: 300}}", "calibrate: {win_rate: 0.6, trials: 300},\n"
+                     "        sensitivity: {offsets: [2], fields: [attack_offset], trials: 300}}")
+
+
+def _tables(frames_or_section) -> dict:
+    if isinstance(frames_or_section, dict):
+        return {stem: frames_or_section[key] for stem, key in L.TABLES.items() if key in frames_or_section}
+    return dict(frames_or_section.tables)
+
+
+def test_a_stopped_lethality_study_keeps_its_fights_and_resumes_to_the_same_tables(tmp_path, monkeypatch):
+    """The workbench's Stop (``cancel``) and Ctrl-C stop a lethality study within a chunk, keep the
+    fights played in a study checkpoint and name the exact command; ``--resume`` gives the tables
+    of an uninterrupted study (and of :func:`sim.lethality.run` playing at once)."""
+    import threading
+
+    import pandas as pd
+
+    from sim import api, runner
+    from sim.study import checkpoint
+
+    monkeypatch.setattr(checkpoint, "SAVE_EVERY_S", 0.0)
+    f = tmp_path / "small.yaml"
+    f.write_text(LEAN)
+    ref = _tables(L.run(L.load_study(f), trials=1000))
+    stop, seen = threading.Event(), []
+
+    def progress(done, total, estimate):
+        seen.append((done, total, estimate))
+        if done >= total // 2:
+            stop.set()
+
+    out = tmp_path / "out"
+    with pytest.raises(runner.RunCancelled) as info:
+        api.study(f, trials=1000, out=out, progress=progress, cancel=stop)
+    e = info.value
+    assert e.resume == f"sim study {f} --out {out} --trials 1000 --resume" and e.checkpoint.is_file()
+    assert seen[0][0] == 0 and seen[0][2] is True and not out.exists()  # the total is an estimate
+    meta, streams = checkpoint.read(e.checkpoint)
+    assert meta["file_kind"] == "lethality" and 0 < sum(d for _k, _c, d in streams.values()) < seen[0][1]
+    res = api.study(f, trials=1000, out=out, resume=True)
+    got = _tables(res.sections[0])
+    assert got.keys() == ref.keys()
+    for stem in ref:
+        pd.testing.assert_frame_equal(ref[stem], got[stem], obj=stem)
+    assert (out / "lethality.csv").is_file() and not e.checkpoint.exists()
+
+
+def test_a_failed_lethality_report_keeps_the_checkpoint_for_sim_report(tmp_path, monkeypatch, capsys):
+    import pandas as pd
+
+    from sim import api, cli
+    from sim.report.atomic import ReportWriteError
+    from sim.study import checkpoint
+    from sim.study import run as study_run
+
+    f = tmp_path / "small.yaml"
+    f.write_text(LEAN)
+
+    def broken(*a, **k):
+        raise OSError(28, "No space left on device")
+
+    real = study_run.write_study
+    monkeypatch.setattr(study_run, "write_study", broken)
+    with pytest.raises(ReportWriteError) as info:
+        api.study(f, trials=400, out=tmp_path / "out")
+    ckpt = checkpoint.checkpoint_path("small", "", 3, out=tmp_path / "out")
+    assert str(ckpt) in str(info.value) and "sim report" in str(info.value) and ckpt.is_file()
+    monkeypatch.setattr(study_run, "write_study", real)
+    assert cli.main(["report", str(ckpt), "--out", str(tmp_path / "rep")]) == 0, capsys.readouterr().err
+    want = L.run(L.load_study(f), trials=400)["metrics"]
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "rep" / "lethality.csv"), want, check_dtype=False)

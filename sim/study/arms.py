@@ -242,7 +242,7 @@ class StudyContext:
     def _chunk(self, arm: Arm, n: int) -> None:
         """One chunk of ``arm``'s trials toward ``n`` (see the module doc)."""
         from sim import cancel as stop
-        from sim.runner import RunCancelled, chunker
+        from sim.runner import chunker
 
         if self._chunker is None:
             self._chunker = chunker(CHUNK, 1 if self.backend is not None else None)
@@ -255,13 +255,30 @@ class StudyContext:
         except stop.Stopped as e:
             if e.has_result:
                 self._took(arm, count, e.result)
-            if self.saver is not None:
-                self.saver(self, force=True)
-            raise RunCancelled({a.name: a.done for a in self.streams()}) from None
+            self._stopped()
         self._chunker.record(count, time.monotonic() - t0)
         self._took(arm, count, rows)
         if self.saver is not None:
             self.saver(self)
+
+    def _stopped(self):
+        """Save the rows kept (the saver, forced) and raise :class:`sim.runner.RunCancelled`."""
+        from sim.runner import RunCancelled
+
+        if self.saver is not None:
+            self.saver(self, force=True)
+        raise RunCancelled({a.name: a.done for a in self.streams()}) from None
+
+    def guarded(self, fn, *args):
+        """``fn(*args)`` (work besides the rows, such as the audit's count of uses), stopped
+        like a chunk (:func:`sim.cancel.call`): Ctrl-C or :attr:`cancel` saves the rows and
+        raises :class:`sim.runner.RunCancelled`; nothing of ``fn`` is kept."""
+        from sim import cancel as stop
+
+        try:
+            return stop.call(fn, *args, cancel=self.cancel, heartbeat=getattr(self.progress, "working", None))
+        except stop.Stopped:
+            self._stopped()
 
     def _took(self, arm: Arm, count: int, rows: dict) -> None:
         arm.append(rows)

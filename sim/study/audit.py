@@ -183,11 +183,13 @@ def _needs(ctx, who: str, entry: Entry) -> list:
 
 def _usage(ctx, arm, who: str, entry: Entry, m: int, key) -> float | None:
     """Uses per fight (a card: games it was played in) of ``entry`` by ``who`` over ``m``
-    trials of ``arm``; None where the system does not count uses (d10)."""
-    if m <= 0 or ctx.system == "d10":
+    trials of ``arm``; None where the system does not count uses (d10) and in a dry
+    context (a preflight plays nothing). Counted afresh on a resume (not checkpointed:
+    a few percent of the audit's time), stopped like a chunk (:meth:`StudyContext.guarded`)."""
+    if m <= 0 or ctx.system == "d10" or ctx.dry:
         return None
     module = ctx.loaded.module
-    counters = module.simulate(arm.inputs, 0, m, key)
+    counters = ctx.guarded(module.simulate, arm.inputs, 0, m, key)
     n = max(int(counters["outcomes"].sum()), 1)
     if ctx.system == "cards":
         names = arm.inputs.card_names[0 if who == arm.inputs.side_names[0] else 1]

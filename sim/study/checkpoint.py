@@ -8,7 +8,10 @@ beside its output (:func:`checkpoint_path`), locked while the study runs:
   the seed, the ``--trials`` asked, the mgsim version, ``complete`` (the
   study finished; only its report is left to write), and per stream its
   ``purpose`` and ``name`` (:data:`sim.study.arms.PURPOSES`), its key and the
-  trials ``done``;
+  trials ``done``. ``sim audit`` writes the same file (:mod:`sim.audit_run`):
+  its "study text" is the audit's identity (system, options, every encounter's
+  text), ``audit`` names the system, and its streams are those of several
+  contexts, tagged by encounter (:mod:`sim.study.group`);
 * ``done``: int64, trials per stream; ``s<i>:<column>``: stream ``i``'s rows,
   one array per column of :func:`sim.trials.columns_of`, ``done`` long.
 
@@ -58,10 +61,12 @@ def identity(text: str, seed: int, trials: int | None) -> dict:
 class StudyCheckpoint:
     """The checkpoint file of one study run (see the module doc)."""
 
-    def __init__(self, path, text: str, study_path, seed: int, trials: int | None):
+    def __init__(self, path, text: str, study_path, seed: int, trials: int | None, extra: dict | None = None,
+                 resume: str = "`sim study FILE --resume` (same file, seed and --trials)"):
         self.path = Path(path)
         self.meta = {**identity(text, seed, trials), "study_text": text, "study_path": str(study_path),
-                     "complete": False}
+                     "complete": False, **(extra or {})}
+        self.resume = resume
         self.kept: int | None = None
         self._last = time.monotonic()
         self._cost = 0.0
@@ -87,7 +92,7 @@ class StudyCheckpoint:
             for k, v in a.rows(a.done).items():
                 arrays[f"s{i}:{k}"] = v
         write_npz(self.path, arrays, self, sum(a.done for a in streams), quiet,
-                  resume="`sim study FILE --resume` (same file, seed and --trials)")
+                  resume=self.resume)
         self._last = time.monotonic()
         self._cost = self._last - t0
 
@@ -187,6 +192,12 @@ def _streams(path, arrays: dict, meta: dict) -> dict:
             raise cf.damaged(path, f"{where}: an outcome code is {int(c['outcome'].max())} (codes are 0-2)")
         out[(s["purpose"], s["name"])] = (np.uint64(int(s["key"])), c, s["done"])
     return out
+
+
+def is_audit_checkpoint(path) -> bool:
+    """Whether ``path`` says it is ``sim audit``'s study checkpoint (its ``meta`` alone is read)."""
+    meta = cf.peek_meta(path)
+    return isinstance(meta, dict) and meta.get("kind") == "study" and "audit" in meta
 
 
 def is_study_checkpoint(path) -> bool:

@@ -110,7 +110,7 @@ def run_study(study, *, trials: int | None = None, seed: int | None = None,
             if scheduler is not None:
                 raise StudyError(f"--scheduler: the {kind} study plays its systems in this process; "
                                  "run it without --scheduler")
-            return _run_file_kind(kind, study, trials, seed, out, write, results_root)
+            return _run_file_kind(kind, study, trials, seed, out, write, results_root, progress, cancel, resume)
     ls: LoadedStudy = load_study(study) if isinstance(study, (str, os.PathLike)) else study
     from .preflight import check_memory, dry_run
 
@@ -172,7 +172,7 @@ def _result(ctx, ls, section) -> StudyResult:
 
 def _play_and_write(ctx, ls, plan, progress, target, trials, out, results_root, resume) -> StudyResult:
     """The kind played with a locked checkpoint of its rows, then the report (module doc)."""
-    from sim.runner import RunCancelled, claim_checkpoint
+    from sim.runner import claim_checkpoint
 
     from .checkpoint import StudyCheckpoint, checkpoint_path
 
@@ -186,20 +186,9 @@ def _play_and_write(ctx, ls, plan, progress, target, trials, out, results_root, 
         if resume and path.is_file():
             ckpt.restore(ctx)
         ctx.saver = ckpt
-        try:
-            res = _play(ctx, ls, plan, progress)
-        except RunCancelled as e:
-            e.checkpoint, e.done = ckpt.path, {a.name: a.done for a in ctx.streams()}
-            e.resume = f"sim study {ls.doc.path} --resume" + (f" --out {out}" if out is not None else "") + \
-                (f" --trials {trials}" if trials is not None else "") + " (and the same --seed)"
-            raise
-        except KeyboardInterrupt:
-            ckpt.save(ctx, quiet=True)
-            raise RunCancelled({a.name: a.done for a in ctx.streams()}, ckpt.path,
-                               f"sim study {ls.doc.path} --resume") from None
-        except BaseException:
-            ckpt.save(ctx, quiet=True)
-            raise
+        seed = None if ctx.seed == ls.loaded.base.seed else ctx.seed
+        res = kept_on_stop(ckpt, ctx, resume_command(ls.doc.path, out, trials, seed),
+                           lambda: _play(ctx, ls, plan, progress))
         ckpt.save(ctx, complete=True)
         from sim.report.write import DrawProgress
 
@@ -211,16 +200,37 @@ def _play_and_write(ctx, ls, plan, progress, target, trials, out, results_root, 
         lock.release()
 
 
-def write_result(res: StudyResult, target: Path, ckpt: Path | None = None, say=None) -> Path:
-    """Write ``res``'s report into ``target`` (``say``: told which chart is drawing); a
-    failure is a :class:`~sim.report.atomic.ReportWriteError` naming the kept checkpoint."""
+def kept_on_stop(ckpt, ctx, resume: str, play):
+    """``play()``, ``ctx``'s rows (a context or a :class:`~sim.study.group.ContextGroup`) kept in
+    ``ckpt`` if it stops or fails: a stop (Ctrl-C, cancel) is a :class:`sim.runner.RunCancelled`
+    naming the checkpoint and ``resume``, the command that continues it."""
+    from sim.runner import RunCancelled
+
+    try:
+        return play()
+    except RunCancelled as e:  # the context saved its rows (forced) before raising
+        e.checkpoint, e.done, e.resume = ckpt.path, {a.name: a.done for a in ctx.streams()}, resume
+        raise
+    except KeyboardInterrupt:
+        ckpt.save(ctx, quiet=True)
+        raise RunCancelled({a.name: a.done for a in ctx.streams()}, ckpt.path, resume) from None
+    except BaseException:
+        ckpt.save(ctx, quiet=True)
+        raise
+
+
+def write_result(res: StudyResult, target: Path, ckpt: Path | None = None, say=None, header: str | None = None,
+                 files: dict | None = None, redo: str = "rerun with --resume and the same options") -> Path:
+    """Write ``res``'s report into ``target`` (``say``: told which chart is drawing; ``header``
+    and ``files`` as :func:`~sim.study.report.write_study`'s); a failure is a
+    :class:`~sim.report.atomic.ReportWriteError` naming the kept checkpoint and ``redo``."""
     from sim.report.atomic import ReportWriteError
 
     s = res.sections[0]
-    header = (f"system <b>{res.system}</b> · seed {res.seed} · {len(res.provenance.get('arms', []))} arms × "
-              f"{res.trials:,} trials · study kind <b>{s.kind}</b>")
+    header = header or (f"system <b>{res.system}</b> · seed {res.seed} · {len(res.provenance.get('arms', []))} "
+                        f"arms × {res.trials:,} trials · study kind <b>{s.kind}</b>")
     try:
-        return write_study(target, res.name, header, res.sections, res.provenance, say=say)
+        return write_study(target, res.name, header, res.sections, res.provenance, say=say, files=files)
     except KeyboardInterrupt:
         from sim.runner import RunCancelled
 
@@ -233,7 +243,7 @@ def write_result(res: StudyResult, target: Path, ckpt: Path | None = None, say=N
         raise ReportWriteError(
             f"the study finished, but its report could not be written to {target} ({reason}). Nothing is "
             f"lost: its rows are kept in {ckpt}. Write the report from them with `sim report {ckpt} --out DIR` "
-            "(or fix the problem and rerun with --resume and the same options).") from e
+            f"(or fix the problem and {redo}).") from e
 
 
 def report_from_checkpoint(path, *, out=None, results_root="results") -> StudyResult:
@@ -247,8 +257,15 @@ def report_from_checkpoint(path, *, out=None, results_root="results") -> StudyRe
 
     meta, streams = read(path)
     if not meta["complete"]:
-        raise RunError(f"checkpoint {path} is of a study that has not finished; continue it with "
-                       f"`sim study {meta['study_path']} --resume` and the same options")
+        how = (f"the command it names when stopped (`sim audit {meta['audit']} ... --resume`)" if "audit" in meta
+               else f"`sim study {meta['study_path']} --resume`")
+        raise RunError(f"checkpoint {path} is of a study that has not finished; continue it with {how} and "
+                       "the same options")
+    if "audit" in meta:  # several encounters' rows: sim.audit.report_from_checkpoint reads them
+        raise RunError(f"checkpoint {path} is of `sim audit {meta['audit']}`: write its report with "
+                       f"`sim report {path}` (sim.api.report)")
+    if "file_kind" in meta:  # a whole-file kind's (the lethality study): its fights' rows
+        return _file_kind_report(meta, streams, out, results_root)
     ls = load_study_text(meta["study_text"], meta["study_path"])
     base, spec = ls.loaded.base, ls.spec
     target = _target(ls.loaded.name, meta["seed"], meta["sha256"], out, results_root)
@@ -258,6 +275,35 @@ def report_from_checkpoint(path, *, out=None, results_root="results") -> StudyRe
     res = _result(ctx, ls, registry.get_kind(spec.kind).run(ctx, spec))
     res.out_dir = write_result(res, target, None)
     return res
+
+
+def _file_kind_report(meta: dict, streams: dict, out, results_root) -> StudyResult:
+    """:func:`report_from_checkpoint` of a whole-file kind: the kind run again on the kept rows
+    (its counters, never kept, are played again), the report written."""
+    from sim.scenario import load_yaml_text
+
+    from .file_streams import FileStreams
+    from .load import load_whole_file
+
+    kind = meta["file_kind"]
+    if kind not in registry.FILE_KINDS:
+        from sim.runner import RunError
+
+        raise RunError(f"the checkpoint names a study kind {kind!r} that this mgsim does not have")
+    mod = registry.get_kind(kind)
+    study = load_whole_file(kind, load_yaml_text(meta["study_text"], meta["study_path"]))
+    seed, trials = meta["seed"], meta["trials"]
+    fs = FileStreams(seed)
+    fs.group.restored, fs.group.frozen = streams, True
+    frames = mod.run(study, trials=trials, seed=seed, streams=fs)
+    res = _file_kind_result(kind, mod, study, meta["study_path"], frames, trials, seed)
+    target = _target(study.name, seed, meta["sha256"], out, results_root)
+    res.out_dir = write_result(res, target, None, header=_file_kind_header(kind, res), files=mod.files(frames))
+    return res
+
+
+def _file_kind_header(kind: str, res: StudyResult) -> str:
+    return f"study kind <b>{kind}</b> · seed {res.seed} · {res.trials:,} trials per system"
 
 
 def _connect(scheduler):
@@ -273,10 +319,14 @@ def _connect(scheduler):
         raise StudyError(str(e)) from None
 
 
-def _run_file_kind(kind, path, trials, seed, out, write, results_root) -> StudyResult:
+def _run_file_kind(kind, path, trials, seed, out, write, results_root, progress=None, cancel=None,
+                   resume=False) -> StudyResult:
     """A whole-file kind (``registry.FILE_KINDS``): its module loads and runs the file
     and makes its report section; the report is written like any study's. Its
-    output directory is chosen and checked before it plays, and locked."""
+    output directory is chosen and checked before it plays, and locked. Its fights are
+    played by a :class:`~sim.study.file_streams.FileStreams` (progress, a stop within
+    seconds) whose rows, when it writes, go into a study checkpoint (``--resume``) as
+    any study's."""
     import hashlib
 
     from filelock import FileLock, Timeout
@@ -285,8 +335,9 @@ def _run_file_kind(kind, path, trials, seed, out, write, results_root) -> StudyR
 
     mod = registry.get_kind(kind)
     study = mod.load_study(path)
-    seed = study.seed if seed is None else seed
-    sha = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    asked_seed, seed = seed, study.seed if seed is None else seed
+    text = Path(path).read_text(encoding="utf-8")
+    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
     target = _target(study.name, seed, sha, out, results_root) if write else None
     lock = None
     if target is not None:
@@ -297,17 +348,88 @@ def _run_file_kind(kind, path, trials, seed, out, write, results_root) -> StudyR
             raise RunError(f"another study is writing {target} right now; wait for it, or choose "
                            "another --out") from None
     try:
-        frames = mod.run(study, trials=trials, seed=seed)
-        trials = study.trials if trials is None else trials
-        section = mod.section(study, frames)
-        prov = {**mod.provenance(study, frames, trials, seed), "study_file": str(path), "kind": kind}
-        res = StudyResult(name=study.name, system=kind, seed=int(seed), trials=int(trials), sections=[section],
-                          provenance=prov)
-        if target is not None:
-            header = f"study kind <b>{kind}</b> · seed {res.seed} · {res.trials:,} trials per system"
-            res.out_dir = write_study(target, study.name, header, [section], prov, files=mod.files(frames))
-        return res
+        from .file_streams import FileStreams
+
+        streams = FileStreams(seed, cancel=cancel)
+        play = _file_kind_player(mod, study, trials, seed, progress, streams)
+        if target is None:
+            return _file_kind_result(kind, mod, study, path, play(), trials, seed)
+        return _file_kind_kept(kind, mod, study, path, text, sha, play, streams, trials, seed, asked_seed, out,
+                               results_root, resume, target)
     finally:
         if lock is not None:
             lock.release()
             Path(lock.lock_file).unlink(missing_ok=True)
+
+
+def _file_kind_player(mod, study, trials, seed, progress, streams):
+    """A function that runs the kind with a progress bar (its total: the kind's
+    ``expected_trials``, an estimate, less what a checkpoint restored)."""
+    from sim.progress import make_progress
+
+    def play():
+        bar = make_progress(progress)
+        streams.group.progress = bar
+        if bar is not None and hasattr(mod, "expected_trials"):
+            kept = sum(streams.group.restored_trials().values())
+            bar.set_total(max(0, mod.expected_trials(study, trials) - kept), estimate=True,
+                          basis="the calibration's steps")
+        finished = False
+        try:
+            frames = mod.run(study, trials=trials, seed=seed, streams=streams, progress=getattr(bar, "note", None))
+            finished = True
+        finally:
+            if bar is not None:
+                bar.close(final=finished)
+        return frames
+
+    return play
+
+
+def _file_kind_kept(kind, mod, study, path, text, sha, play, streams, trials, seed, asked_seed, out,
+                    results_root, resume, target) -> StudyResult:
+    """:func:`_run_file_kind` with a locked checkpoint of the fights' rows (as a study's)."""
+    from sim.runner import claim_checkpoint
+
+    from .checkpoint import StudyCheckpoint, checkpoint_path
+
+    path_c, lock, notices = claim_checkpoint(checkpoint_path(study.name, sha, seed, results_root, out),
+                                             resume=resume, shared=out is None, what="study")
+    try:
+        for line in notices:
+            print(line, file=sys.stderr)
+        command = resume_command(path, out, trials, asked_seed)
+        ckpt = StudyCheckpoint(path_c, text, path, seed, trials, extra={"file_kind": kind},
+                               resume=f"`{command}`")
+        if resume and path_c.is_file():
+            ckpt.restore(streams.group)
+        streams.group.saver = ckpt
+        frames = kept_on_stop(ckpt, streams.group, command, play)
+        ckpt.save(streams.group, complete=True)
+        res = _file_kind_result(kind, mod, study, path, frames, trials, seed)
+        res.out_dir = write_result(res, target, ckpt.path, header=_file_kind_header(kind, res), files=mod.files(frames),
+                                   redo=f"rerun `{command}`")
+        ckpt.remove()
+        return res
+    finally:
+        lock.release()
+
+
+def _file_kind_result(kind, mod, study, path, frames, trials, seed) -> StudyResult:
+    """The result of a whole-file kind's ``frames`` (nothing written)."""
+    trials = study.trials if trials is None else trials
+    section = mod.section(study, frames)
+    prov = {**mod.provenance(study, frames, trials, seed), "study_file": str(path), "kind": kind}
+    return StudyResult(name=study.name, system=kind, seed=int(seed), trials=int(trials), sections=[section],
+                       provenance=prov)
+
+
+def resume_command(path, out, trials, seed) -> str:
+    """The exact ``sim study FILE ... --resume`` that continues a study (shell-quoted)."""
+    import shlex
+
+    argv = ["sim", "study", str(path)]
+    for flag, value in (("--out", out), ("--trials", trials), ("--seed", seed)):
+        if value is not None:
+            argv += [flag, str(value)]
+    return shlex.join(argv + ["--resume"])
