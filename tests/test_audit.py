@@ -119,6 +119,23 @@ def test_one_encounter_audits_as_a_study(tmp_path):
     assert {"audit_free_or_passive", "audit_monster"} <= set(res.sections[0].tables)
 
 
+def test_an_entry_that_makes_draws_is_named_with_its_draw_change(tmp_path):
+    """Under d10's old reading ``hammerspace_stored: in`` a minion trapped for ever keeps the fight
+    going to the round cap: the audit names the draws Hammerspace makes (its value counts a draw
+    as no win), and the cells table carries each cell's draw_change."""
+    from sim import api
+
+    text = (ROOT / "scenarios" / "audit" / "d10" / "trio-vs-gorgon.yaml").read_text()
+    (tmp_path / "trio.yaml").write_text(text.replace("rules: {mode: grim}",
+                                                     "rules: {mode: grim, hammerspace_stored: in}"))
+    res = api.audit("d10", encounters=[tmp_path], only=["Hammerspace", "Awareness"], trials=300, write=False)
+    moved = [w for w in res.sections[0].warnings if "moves the draw rate" in w]
+    assert len(moved) == 1 and moved[0].startswith("Hammerspace moves the draw rate: +"), moved
+    cells = res.sections[0].tables["cells"].set_index("name")
+    assert (cells.loc["Hammerspace", "draw_change"] > 0.3).all()
+    assert (cells.loc["Awareness", "draw_change"].abs() < 0.05).all()
+
+
 def test_the_audit_on_a_cluster_gives_the_same_table():
     """``--scheduler``: the arms' trials played by dask workers are the same rows."""
     from sim import api

@@ -305,6 +305,13 @@ class StudyContext:
         arm = self.arms[arm] if isinstance(arm, str) else arm
         return metric_columns(self._play(arm, self.trials if n is None else n))
 
+    def draws(self, arm: Arm | str, n: int | None = None) -> np.ndarray:
+        """1.0 where trial ``t`` of ``arm`` (``0..n-1``) was a draw (outcome 2: the round or turn
+        cap, or both sides out at once), else 0.0; the rows :meth:`metrics` reads (no new play)."""
+        arm = self.arms[arm] if isinstance(arm, str) else arm
+        rows = self._play(arm, self.trials if n is None else n)
+        return (np.asarray(rows["outcome"]) == 2).astype(np.float64)
+
     def replay(self, arm: Arm | str, purpose: str, variant_key: int, n: int | None = None) -> dict:
         """The rows of ``arm`` replayed on the streams ``stream_key(seed, variant_key)``
         (``purpose``: :data:`PURPOSES`, names the replay in the checkpoint)."""

@@ -105,11 +105,21 @@ class Cell:
     skipped: dict = field(default_factory=dict)
     bases: dict = field(default_factory=dict)      # entry -> its own base's wins (a policy context)
     context: dict = field(default_factory=dict)    # entry -> the policy context it is played in (text)
+    draws: dict = field(default_factory=dict)      # entry -> its arm's draws (0/1 a trial); BASE, (BASE, entry) -> its bases'
     where: str = "none"                            # the map: none, hex, positions
 
     def base_of(self, name: str) -> np.ndarray:
         """The wins ``name``'s arm is paired with: its own base (:data:`POLICY_CONTEXT`) or the cell's."""
         return self.bases.get(name, self.base)
+
+    def draw_change(self, name: str) -> float | None:
+        """How much ``name`` moves the draw rate (a fraction, its arm minus the base it is paired
+        with), or None when the draws were not kept (a cell built elsewhere)."""
+        mine = self.draws.get(name)
+        base = self.draws.get((BASE, name), self.draws.get(BASE))
+        if mine is None or base is None:
+            return None
+        return float(mine.mean() - base.mean())
 
 
 def _holder(spec: AuditSpec, entry: Entry) -> str | None:
@@ -268,14 +278,17 @@ def _entry(ctx, spec, e: Entry, pol, i: int, changes0: list, n: int, cell: Cell,
             label = f"{who}.policy.{POLICY_CONTEXT[e.mechanic][0]}: {POLICY_CONTEXT[e.mechanic][2]}"
             own = ctx.arm(pol.name + SEP + f"{BASE} ({label})", changes0 + context, loc, set_key=False)
             cell.bases[e.name] = ctx.metrics(own, n)["win"]
+            cell.draws[(BASE, e.name)] = ctx.draws(own, n)
             cell.context[e.name] = label
         arm = ctx.arm(pol.name + SEP + e.name, changes0 + context + ch, loc, set_key=False)
     except ScenarioError as err:
         cell.skipped[e.name] = err.detail.split(". ")[0]
         cell.bases.pop(e.name, None)
+        cell.draws.pop((BASE, e.name), None)
         cell.context.pop(e.name, None)
         return
     cell.wins[e.name] = ctx.metrics(arm, n)["win"]
+    cell.draws[e.name] = ctx.draws(arm, n)
     cell.sign[e.name] = sign * (1 if side_of(ctx, who) == 0 else -1)
     cell.usage[e.name] = _usage(ctx, arm, who, e, min(spec.usage_trials, n), _usage_key(ctx))
 
@@ -295,6 +308,7 @@ def measure(ctx, spec: AuditSpec, entries: list[Entry], encounter: str, n: int) 
         changes0 = list(pol.changes.items())
         base_arm = ctx.arm(pol.name + SEP + BASE, changes0, ("study", "policies", i))
         cell = Cell(encounter, pol.name, n, ctx.metrics(base_arm, n)["win"], where=map_kind(base_arm.model))
+        cell.draws[BASE] = ctx.draws(base_arm, n)
         for e in entries:
             _entry(ctx, spec, e, pol, i, changes0, n, cell, base_arm.model)
         _yardsticks(ctx, spec, pol.name, changes0, n, cell)

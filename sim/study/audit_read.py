@@ -188,14 +188,35 @@ def cell_tables(cells: list, alpha: float) -> tuple[pd.DataFrame, pd.DataFrame]:
             d = rate_difference(a, z, alpha)
             rows.append({"encounter": c.encounter, "policy": c.policy, "name": name, "rate": float(w.mean()),
                          "value": d["diff"], "lo": d["lo"], "hi": d["hi"], "discordant": d["discordant"],
-                         "uses_per_fight": c.usage.get(name), "context": c.context.get(name, "")})
+                         "uses_per_fight": c.usage.get(name), "context": c.context.get(name, ""),
+                         "draw_change": c.draw_change(name) if hasattr(c, "draw_change") else None})
         for name, why in c.skipped.items():
             rows.append({"encounter": c.encounter, "policy": c.policy, "name": name, "skipped": why})
     return pd.DataFrame(enc), pd.DataFrame(rows)
 
 
+#: an entry that moves a cell's draw rate by this much (a fraction) is named with it
+DRAW_SHIFT = 0.05
+
+
+def draw_warnings(cells: list) -> list[str]:
+    """A sentence per entry that moves the draw rate of a cell by :data:`DRAW_SHIFT` or more: its
+    value counts a draw as no win for the holder, so part of it is fights that no longer end at
+    the round cap, or now do (a Hammerspace trap that held the last enemy for ever read once as
+    'weak, -15 points' while it turned 85% of its fights into draws)."""
+    moved: dict = {}
+    for c in cells:
+        for name in c.wins:
+            d = c.draw_change(name) if hasattr(c, "draw_change") else None
+            if d is not None and abs(d) >= DRAW_SHIFT:
+                moved.setdefault(name, []).append(f"{100 * d:+.1f} points in {c.encounter} ({c.policy})")
+    return [f"{name} moves the draw rate: {'; '.join(where)}. Its value counts a draw as no win for the "
+            "holder's side, so part of it is fights that end, or no longer end, at the round cap (the cells "
+            "table has each cell's draw_change)." for name, where in moved.items()]
+
+
 def _warnings(enc: pd.DataFrame, cells: list) -> list[str]:
-    out = []
+    out = draw_warnings(cells)
     first = {}
     for r, c in zip(enc.to_dict("records"), cells):
         b = base_rate(c.base, f"{r['encounter']}, {r['policy']}")
