@@ -3,12 +3,15 @@
 modules, its turn procedures, its frenzy turns.
 
 A *direct talent check* is a test of one effect code written in a rule module instead of a
-hook point (:mod:`sim.systems.mb41.points`): ``has_code(`` / ``side_has_code(``, a mask bit
-``>> E_X) & 1``, ``find_usable(`` / ``find_talent(``, a slot scan ``C_TCODE + s] == E_X``.
-The *rule modules* are every module of ``sim/systems/mb41`` but the talents' own
-(``talents/``, and the geometries' talent modules ``hex_movement.py``, ``hex_areas.py``,
-``positions_turn.py``) and ``slots.py``, which defines those tests. Comment lines and
-``def`` lines are not counted.
+hook point (:mod:`sim.systems.mb41.points`) or a talent's own module: ``has_code(`` /
+``side_has_code(`` (and their ``_w`` forms), a mask bit ``>> E_X) & 1`` or ``(1 << E_X)``,
+``find_usable(`` / ``find_talent(``, a comparison with an effect code ``== E_X`` / ``!= E_X``
+(a slot scan ``C_TCODE + s] == E_X``, or a slot's code read into a variable first).
+Each match counts (two checks on a line are two). The *rule modules* are every module of ``sim/systems/mb41`` but the
+talents' own: ``talents/``, the geometries' talent modules (``hex_movement.py``,
+``hex_areas.py``, ``positions_talents.py``: nothing but talents' rules), and ``slots.py``,
+which defines those tests. The turns (``turn.py``, ``hex_turn.py``, ``positions_turn.py``)
+are rule modules. Comment lines and ``def`` lines are not counted.
 
     .venv/bin/python tools/engine_counts.py          # the counts, per module
     .venv/bin/python tools/engine_counts.py --json   # the same as JSON
@@ -25,12 +28,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1] / "sim" / "systems" / "mb41"
 #: modules whose checks are their own talents' (or the tests themselves)
-TALENT_MODULES = {"hex_movement.py", "hex_areas.py", "positions_turn.py", "slots.py"}
+TALENT_MODULES = {"hex_movement.py", "hex_areas.py", "positions_talents.py", "slots.py"}
 PATTERNS = {
     "has_code": re.compile(r"\b(side_)?has_code(_w)?\("),
     "mask_bit": re.compile(r">>\s*(K\.)?E_[A-Z0-9_]+\)\s*&\s*1|\(1 << E_[A-Z0-9_]+\)"),
     "find": re.compile(r"\bfind_(usable|talent)\("),
-    "slot_scan": re.compile(r"C_TCODE \+ \w+\] [!=]= E_"),
+    "code_compare": re.compile(r"[!=]=\s*(K\.)?E_[A-Z0-9_]+\b"),
 }
 
 
@@ -43,7 +46,7 @@ def checks() -> dict[str, int]:
     out = {}
     for p in rule_modules():
         lines = [ln for ln in p.read_text().splitlines() if not ln.strip().startswith(("#", "def "))]
-        n = sum(1 for ln in lines for pat in PATTERNS.values() if pat.search(ln))
+        n = sum(len(pat.findall(ln)) for ln in lines for pat in PATTERNS.values())
         if n:
             out[p.name] = n
     return out

@@ -22,6 +22,7 @@ from sim import compile_helper, procs
 from . import attack, bursts, damage, hex, hex_areas, hex_moves, hex_turn, hooks, labyrinth, layout, state, turn
 from . import gridless as GL
 from . import positions as PS
+from . import positions_talents as PTL
 from . import positions_turn as PT
 from . import talents
 from .gates import armed_table
@@ -56,12 +57,12 @@ GEOMETRIES = {
         PR_AFTER_TURN: GL.p_nothing, PR_END_OF_ROUND: GL.p_no_outcome,
         PR_FRENZY_MOVE: PT.p_frenzy_move, PR_ATTACK_AT: PT.p_attack_at, PR_REACH: PS.p_reach,
         PR_DISTANCE: PS.p_distance, PR_APPEAR_AT: GL.p_appear_at, PR_COPY_PLACE: PS.p_copy_place,
-        PR_PICK_WITHIN: PS.p_pick_within, PR_ON_LINE: PS.p_on_line, PR_AREA: PT.p_area,
-        PR_GRAVITY: PT.p_area, PR_VEIL_WORTH: GL.p_yes, PR_ROUGH_GOING: PT.p_rough_going,
-        PR_POS_PICK: PS.p_pick, PR_POS_SPRINT: PT.p_sprint, PR_POS_GET_BACK: PT.p_get_back,
+        PR_PICK_WITHIN: PS.p_pick_within, PR_ON_LINE: PS.p_on_line, PR_AREA: PTL.p_area,
+        PR_GRAVITY: PTL.p_area, PR_VEIL_WORTH: GL.p_yes, PR_ROUGH_GOING: PTL.p_rough_going,
+        PR_POS_PICK: PS.p_pick, PR_POS_SPRINT: PTL.p_sprint, PR_POS_GET_BACK: PTL.p_get_back,
         PR_POS_MINOR_TOWARD: PT.p_minor_toward, PR_POS_MAJOR_TOWARD: PT.p_major_toward,
-        PR_POS_SAFE_PLACE: PT.p_safe_place, PR_POS_DASH: PT.p_dash, PR_POS_COVER_SPRINT: PT.p_cover_sprint,
-        PR_POS_READY: PS.p_ready, PR_POS_DONE: PS.p_done, PR_POS_SHOVE: PT.p_shove,
+        PR_POS_SAFE_PLACE: PTL.p_safe_place, PR_POS_DASH: PTL.p_dash, PR_POS_COVER_SPRINT: PTL.p_cover_sprint,
+        PR_POS_READY: PS.p_ready, PR_POS_DONE: PS.p_done, PR_POS_SHOVE: PTL.p_shove,
         PR_POS_ANY_IN_REACH: PS.p_any_in_reach,
     },
     "hex": {
