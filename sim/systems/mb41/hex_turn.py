@@ -14,18 +14,18 @@ from .points import first
 from .world import unpack
 from .ailments import removal_roll
 from .bursts import settle, settle_now
-from .hex import (any_in_reach, away, engaged, goal_of, guard_for, hexes, leave_if_dead, move_to, pick_w, reach,
-                  reach_from, refresh_fear, refresh_fear_w, sweep)
-from .hex_areas import barrier_turn
-from .hex_movement import guard_sprint, move_attack, safe_place, shove, slither, sprint, talent_move
+from .hex import (away, engaged, goal_of, guard_for, hexes, leave_if_dead, move_to, pick_w, reach, reach_from,
+                  refresh_fear, refresh_fear_w, sweep)
+from .hex_areas import barrier_turn, blast_target
+from .hex_movement import (guard_sprint_for, move_attack_turn, safe_place_turn, shove, slither_after, sprint_on_turn,
+                           sprint_turn_end, talent_move)
 from .hex_moves import best_step, major_move, mines_pending, minor_move, stepped
 from .overcharge import check_bursts
-from .slots import find_usable, has_code, pay_slot, side_has_code, spend_fury
-from .state import _candidate, attack_call, has_ailment, is_standing, other_ally
-from .talents.defence import give_reflector
-
-from .talents.movement import pay_shove
-from .talents.team import bonus_action, defensive_switch, guided_choice
+from .slots import spend_fury
+from .state import _candidate, attack_call, has_ailment, is_standing
+from .talents.defence import reflector_after
+from .talents.movement import shove_paid
+from .talents.team import bonus_major, guided_strike, switched
 from .turn import frenzy_removal, major_talent, minor_talent
 
 
@@ -75,9 +75,7 @@ def attack_cleanup(i, t, g, w):
     leave_if_dead(t, w)  # the dead leave the battlefield
     if g >= 0:
         leave_if_dead(g, w)
-    if side_has_code(t, E_SLITHER, w):
-        if has_code(t, E_SLITHER, w):
-            slither(t, i, w)
+    slither_after(t, i, w)
     refresh_fear_w(w)
 
 
@@ -103,8 +101,7 @@ def grid_attack_call(i, t, w):
     attack stays the only copy. Like the turn's attack, an ally of ``t`` may
     Sprint off her turn to intercept it first (:func:`guard_sprint`)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    if side_has_code(t, E_SPRINT, w):
-        guard_sprint(i, t, w)
+    guard_sprint_for(i, t, w)
     refresh_fear_w(w)
     comb, rules, dyn, streams, bf = unpack(w)
     g = attack_setup(i, t, w)
@@ -187,8 +184,7 @@ def frenzy_turn(i, t, w):
                 frenzy_step(i, t, goal, lo, hi, w)
         if is_standing(i, w) and is_standing(t, w):
             if reach(i, t, w) >= 0:
-                if side_has_code(t, E_SWITCH, w):
-                    t = defensive_switch(i, t, w)
+                t = switched(i, t, w)
                 grid_attack_call(i, t, w)
             elif away(i, goal, lo, hi, w):
                 major_move(i, goal, lo, hi, minor, w)
@@ -306,13 +302,6 @@ def tmask_w(i, w):
 
 
 @kernel(inline="always")
-def has_code_w(i, code, w):
-    """:func:`.slots.has_code` of the world ``w``."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    return has_code(i, code, w)
-
-
-@kernel(inline="always")
 def standing_w(i, w):
     """:func:`.state.is_standing` of the world ``w``."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -408,9 +397,7 @@ def grid_step_before(i, minor, goal, lo, hi, w):
                     if not settle_action(i, w):
                         return minor, False
     if mask != 0:
-        if has_code_w(i, E_SPRINT, w):
-            sprint(i, goal, lo, hi, w)
-            stepped(i, w)
+        if sprint_on_turn(i, goal, lo, hi, w):
             if not settle_action(i, w):
                 return minor, False
     return minor, True
@@ -425,23 +412,13 @@ def grid_major_talents(i, m, w):
     if tmask_w(i, w) == 0:
         return 0, i, -1, False
     refresh_fear_w(w)
-    if has_code_w(i, E_SAFE_PLACE, w):
-        comb, rules, dyn, streams, bf = unpack(w)
-        if safe_place(i, w):
-            return 1, i, -1, False
+    if safe_place_turn(i, w):
+        return 1, i, -1, False
     if major_talent(i, w):  # inlined: its gate is tested here, the hooks called if open
         return major_done(i, m, w)
-    if not has_code_w(i, E_GUIDED_STRIKE, w):  # guided_choice's own first test (find_usable)
-        return 0, i, -1, False
-    comb, rules, dyn, streams, bf = unpack(w)
-    s, g = guided_choice(i, w)
+    g, tg = guided_strike(i, w)
     if g >= 0:
-        tg = pick_w(g, True, w)
-        if tg >= 0:
-            comb, rules, dyn, streams, bf = unpack(w)
-            pay_slot(i, s, w)
-            check_bursts(i, w)
-            return 0, g, tg, False
+        return 0, g, tg, False
     return 0, i, -1, False
 
 
@@ -454,11 +431,7 @@ def major_done(i, m, w):
         return 2, i, -1, False
     again = False
     if m == 0:
-        if has_code_w(i, E_BONUS_ACTION, w):  # bonus_action's own gate, before the scan
-            if any_in_reach(i, w):
-                comb, rules, dyn, streams, bf = unpack(w)
-                if bonus_action(i, w):
-                    again = True
+        again = bonus_major(i, w)
     return 1, i, -1, again
 
 
@@ -481,13 +454,10 @@ def grid_target(i, t0, goal, lo, hi, w):
             t = t0
     if t < 0:
         t = pick_w(i, True, w)
-    if (mask >> E_MINION_EXPLOSION) & 1 != 0:
-        comb, rules, dyn, streams, bf = unpack(w)
-        t = blast_choice(i, t, t0, w)
+    t = blast_target(i, t, t0, w)
     if t < 0:
         if mask != 0:
-            if has_code_w(i, E_MOVE_ATTACK, w):
-                t = move_attack(i, t0, w)
+            t = move_attack_turn(i, t0, w)
     return t
 
 
@@ -501,15 +471,9 @@ def grid_strike(i, m, who, t, w):
     sh = -1
     if who == i:
         if mask != 0:
-            if has_code_w(i, E_SHOVE, w):
-                comb, rules, dyn, streams, bf = unpack(w)
-                sh = pay_shove(i, w)
-    comb, rules, dyn, streams, bf = unpack(w)
-    if side_has_code(t, E_SWITCH, w):
-        t = defensive_switch(who, t, w)
-    comb, rules, dyn, streams, bf = unpack(w)
-    if side_has_code(t, E_SPRINT, w):
-        guard_sprint(who, t, w)
+            sh = shove_paid(i, w)
+    t = switched(who, t, w)
+    guard_sprint_for(who, t, w)
     dealt = grid_attack(who, t, w)
     comb, rules, dyn, streams, bf = unpack(w)
     if dyn[who, D_BLAST] != 0:  # Minion Explosion: the destroyed minion leaves its hex
@@ -523,14 +487,8 @@ def grid_strike(i, m, who, t, w):
     again = False
     if m == 0:
         if who == i:
-            if dealt >= 0:
-                if (mask >> E_REFLECTOR) & 1 != 0:
-                    give_reflector(i, w)
-        if (mask >> E_BONUS_ACTION) & 1 != 0:  # bonus_action's own gate, before the scan
-            if any_in_reach(i, w):
-                comb, rules, dyn, streams, bf = unpack(w)
-                if bonus_action(i, w):
-                    again = True
+            reflector_after(i, dealt, w)
+        again = bonus_major(i, w)
     return True, again
 
 
@@ -552,67 +510,7 @@ def grid_turn_end(i, minor, t0, disengaged, w):
                 minor_move(i, goal, lo, hi, disengaged, 2, w)
             stepped(i, w)
     if mask != 0:
-        if has_code_w(i, E_SPRINT, w):
-            if standing_w(i, w):
-                if t0 >= 0:
-                    goal, lo, hi = goal_of(i, t0, w)
-                    sprint(i, goal, lo, hi, w)
-                    stepped(i, w)
-
-
-@kernel
-def blast_choice(i, t, t0, w):
-    """Minion Explosion on the grid (L1987-1989, boss ability, Major, its cost):
-    "an attack originating from one of its minions' hexes"; that minion is
-    destroyed (:func:`.talents.riders.minion_explosion`). With the ability usable (uses,
-    pool) the monster explodes a minion whenever a standing minion's hex reaches
-    a target with its attack (melee next to it, ranged 2 to ``D_RANGED_HI``: the
-    audit leaves the form open, so the distance decides as for any attack):
-    its target ``t`` when it has one in reach from its own hex (else no
-    explosion), otherwise the policy's target ``t0``, otherwise the first listed
-    enemy some minion reaches. The first listed minion whose hex reaches is
-    chosen (``D_BLAST`` = row + 1). Returns the target (``t`` when nothing changes).
-    Not in an Ambush Tactics turn: the ambush's bonuses take the attack's special slot
-    (as gridless, where the ambush comes before Minion Explosion)."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    if dyn[i, D_AMBUSH] != 0:
-        return t
-    if find_usable(i, E_MINION_EXPLOSION, w) < 0:
-        return t
-    if t >= 0:
-        m = blast_minion(i, t, w)
-        if m >= 0:
-            dyn[i, D_BLAST] = m + 1
-        return t
-    side = comb[i, C_SIDE]
-    finish = comb[i, P_FINISH] != 0
-    if t0 >= 0:
-        if _candidate(t0, side, finish, w):
-            m = blast_minion(i, t0, w)
-            if m >= 0:
-                dyn[i, D_BLAST] = m + 1
-                return t0
-    for j in range(comb.shape[0]):
-        if _candidate(j, side, finish, w):
-            m = blast_minion(i, j, w)
-            if m >= 0:
-                dyn[i, D_BLAST] = m + 1
-                return j
-    return -1
-
-
-@kernel
-def blast_minion(i, t, w):
-    """The first listed standing minion of ``i``'s side on the battlefield from
-    whose hex ``i``'s attack reaches ``t`` (:func:`reach_from`), or -1."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    for m in range(comb.shape[0]):
-        if comb[m, C_PDEF] >= 0:
-            if other_ally(i, m, w):
-                if dyn[m, D_POS] >= 0:
-                    if reach_from(dyn[m, D_POS], t, dyn[i, D_RANGED_HI], w) >= 0:
-                        return m
-    return -1
+        sprint_turn_end(i, t0, w)
 
 
 @kernel

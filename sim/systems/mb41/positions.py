@@ -712,7 +712,7 @@ def p_copy_place(i, s, c, w):
 
 @kernel
 def p_pick(i, in_reach, c, w):
-    """PR_POS_PICK: :func:`pick`."""
+    """PR_PICK: :func:`pick`."""
     comb, rules, dyn, streams, bf = unpack(w)
     return pick(i, in_reach != 0, w)
 
@@ -735,6 +735,6 @@ def p_done(i, t, c, w):
 
 @kernel
 def p_any_in_reach(i, b, c, w):
-    """PR_POS_ANY_IN_REACH: :func:`any_in_reach`."""
+    """PR_ANY_IN_REACH: :func:`any_in_reach`."""
     comb, rules, dyn, streams, bf = unpack(w)
     return 1 if any_in_reach(i, w) else 0

@@ -14,7 +14,7 @@ from .world import unpack
 from .damage import may_guard
 from .hex import band_gap
 from .overcharge import check_bursts
-from .slots import can_pay, find_usable, has_code, pay_slot
+from .slots import can_pay, find_usable, has_code, pay_slot, side_has_code
 from .state import _candidate, is_standing
 from .talents.areas import area_done, area_next
 from .talents.movement import off_turn_sprint, pay_sprint
@@ -67,6 +67,8 @@ def sprint(i, t, w):
     girl with both takes the first listed she can use; one step a turn.
     Returns True if she sprinted."""
     comb, rules, dyn, streams, bf = unpack(w)
+    if not has_code(i, E_SPRINT, w):
+        return False
     who, lo, hi = goal_of(i, t, w)
     if not away(i, who, lo, hi, w):
         return False
@@ -655,9 +657,9 @@ def p_dash(i, t, c, w):
 
 @kernel
 def p_cover_sprint(i, t, c, w):
-    """PR_POS_COVER_SPRINT: :func:`cover_sprint`."""
+    """PR_POS_COVER_SPRINT: :func:`cover_sprint_for`."""
     comb, rules, dyn, streams, bf = unpack(w)
-    cover_sprint(i, t, w)
+    cover_sprint_for(i, t, w)
     return 0
 
 
@@ -667,3 +669,21 @@ def p_shove(i, t, sign, w):
     comb, rules, dyn, streams, bf = unpack(w)
     shove(i, t, sign, w)
     return 0
+
+
+@kernel(inline="always")
+def cover_sprint_for(i, t, w):
+    """Before ``i``'s attack on ``t``: when ``t``'s side holds Sprint, an ally may Speed Burst
+    into ``t``'s position to Cover her (:func:`cover_sprint`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if side_has_code(t, E_SPRINT, w):
+        cover_sprint(i, t, w)
+
+
+@kernel(inline="always")
+def lets_move_for(i, who, lo, hi, w):
+    """Let's Move as her Minor step when she holds it (:func:`lets_move`); True if used."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if not has_code(i, E_LETS_MOVE, w):
+        return False
+    return lets_move(i, who, lo, hi, w)

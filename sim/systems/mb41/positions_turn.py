@@ -10,14 +10,14 @@ from sim._jit import kernel
 from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
 from .world import unpack
-from .slots import has_code, side_has_code, spend_fury
+from .slots import spend_fury
 from .state import is_standing
-from .talents.team import defensive_switch
+from .talents.team import switched
 from .turn import frenzy_removal
 from . import state as ST
 from .positions import (away, done, engaged, form_at, goal_of, is_rough, major_move, minor_move, move_to, reach, ready,
                         refresh_auras, step_to)
-from .positions_talents import cover_sprint, lets_move, talent_move
+from .positions_talents import cover_sprint_for, lets_move_for, talent_move
 
 
 @kernel
@@ -34,9 +34,8 @@ def minor_toward(i, t, w):
     if comb[i, C_TMASK] != 0:
         if talent_move(i, who, lo, hi, w):
             return True
-        if has_code(i, E_LETS_MOVE, w):
-            if lets_move(i, who, lo, hi, w):
-                return True
+        if lets_move_for(i, who, lo, hi, w):
+            return True
     return minor_move(i, who, lo, hi, w)
 
 
@@ -59,8 +58,7 @@ def attack_call(i, t, w):
     the turn's attack, an ally may Speed Burst into ``t``'s position to Cover
     her (:func:`cover_sprint`). Returns what the attack returns."""
     comb, rules, dyn, streams, bf = unpack(w)
-    if side_has_code(t, E_SPRINT, w):
-        cover_sprint(i, t, w)
+    cover_sprint_for(i, t, w)
     refresh_auras(w)
     ready(i, t, w)
     dealt = ST.attack_call(i, t, w)
@@ -133,8 +131,7 @@ def frenzy_turn(i, t, w):
     if reach(i, t, w) < 0:
         frenzy_step(i, t, lo, hi, w)
     if reach(i, t, w) >= 0:
-        if side_has_code(t, E_SWITCH, w):
-            t = defensive_switch(i, t, w)
+        t = switched(i, t, w)
         attack_call(i, t, w)
     elif away(i, t, lo, hi, w):
         major_move(i, t, lo, hi, minor, w)

@@ -16,12 +16,11 @@ from .world import call, on_grid, on_positions, unpack
 from .ailments import removal_roll
 from .bursts import settle_in_turn, settle_now
 from .overcharge import check_bursts
-from .slots import has_code, pay_slot, side_has_code
 from .state import _candidate, has_ailment, is_standing
-from .talents.defence import give_reflector
-from .talents.movement import pay_shove
-from .talents.riders import follow_up_target
-from .talents.team import bonus_action, defensive_switch, guided_choice, guided_strike
+from .talents.defence import reflector_after
+from .talents.movement import shove_paid
+from .talents.riders import follow_up_for
+from .talents.team import bonus_major, guided_strike, switched
 from .targets import frenzy_target, target_of
 
 
@@ -61,8 +60,7 @@ def frenzy_turn(i, w):
     if on_positions(rules):
         call(rules[PR_FRENZY_MOVE], i, t, 0, w)
     elif t >= 0:
-        if side_has_code(t, E_SWITCH, w):
-            t = defensive_switch(i, t, w)
+        t = switched(i, t, w)
         call(rules[PR_ATTACK], i, t, 0, w)
     if comb[i, C_TMASK] != 0:
         dyn[i, D_TURNS_DONE] += 1
@@ -157,12 +155,8 @@ def take_turn(i, w):
                 break
         if m == 0:
             if mask != 0:
-                bonus = True
-                if pos:
-                    bonus = call(rules[PR_POS_ANY_IN_REACH], i, 0, 0, w) != 0
-                if bonus:
-                    if bonus_action(i, w):
-                        majors = 2
+                if bonus_major(i, w):
+                    majors = 2
     if pos:  # a Minor still unused: one more position toward her range
         if minor:
             positions_after(i, t0, w)
@@ -238,17 +232,15 @@ def positions_before(i, actions, minor, w):
     mask = comb[i, C_TMASK]
     t0 = -1
     if actions >= 1:
-        t0 = call(rules[PR_POS_PICK], i, 0, 0, w)
+        t0 = call(rules[PR_PICK], i, 0, 0, w)
         if mask != 0:
-            if has_code(i, E_SPRINT, w):
-                call(rules[PR_POS_SPRINT], i, t0, 0, w)  # no damage: she still stands
+            call(rules[PR_POS_SPRINT], i, t0, 0, w)  # when she holds it; no damage: she still stands
         if minor:
             if mask != 0:
-                if has_code(i, E_GET_BACK, w):  # Get Back: an engaged, hurt ally to Position 1
-                    if call(rules[PR_POS_GET_BACK], i, 0, 0, w) != 0:
-                        minor = False
-                        actions -= 1
-                        dyn[i, D_MINOR_USED] = 1
+                if call(rules[PR_POS_GET_BACK], i, 0, 0, w) != 0:  # an engaged, hurt ally to Position 1
+                    minor = False
+                    actions -= 1
+                    dyn[i, D_MINOR_USED] = 1
         if minor:
             if call(rules[PR_POS_MINOR_TOWARD], i, t0, 0, w) != 0:
                 minor = False
@@ -275,52 +267,40 @@ def major_choice(i, m, t0, w):
     who = i
     t = -1
     if mask != 0:
-        if pos:
-            if has_code(i, E_SAFE_PLACE, w):  # Safe Place: an engaged ally to her position
-                acted = call(rules[PR_POS_SAFE_PLACE], i, 0, 0, w) != 0
+        if pos:  # Safe Place (when she holds it): an engaged ally to her position
+            acted = call(rules[PR_POS_SAFE_PLACE], i, 0, 0, w) != 0
         if not acted:
             acted = major_talent(i, w)
         if not acted:
-            if pos:  # Guided Strike only when the ally has someone in reach
-                gs, g = guided_choice(i, w)
-                if g >= 0:
-                    tg = call(rules[PR_POS_PICK], g, 1, 0, w)
-                    if tg >= 0:
-                        pay_slot(i, gs, w)
-                        check_bursts(i, w)
-                        who = g
-                        t = tg
-            elif has_code(i, E_GUIDED_STRIKE, w):
-                g = guided_strike(i, w)
-                if g >= 0:
-                    who = g
+            g, tg = guided_strike(i, w)
+            if g >= 0:
+                who = g
+                t = tg
     if acted:
         return acted, who, t, t0
     if who == i:
-        if (mask >> E_FOLLOW_UP) & 1 != 0:
-            t = follow_up_target(i, w)
+        t = follow_up_for(i, w)
+        if t >= 0:
             if pos:
-                if t >= 0:
-                    if call(rules[PR_REACH], i, t, 0, w) < 0:
-                        t = -1
+                if call(rules[PR_REACH], i, t, 0, w) < 0:
+                    t = -1
     if t < 0:
         if pos:
             if who == i:
                 if m > 0:  # after a Bonus Action: her target may be down
                     if t0 >= 0:
                         if not _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, w):
-                            t0 = call(rules[PR_POS_PICK], i, 0, 0, w)
+                            t0 = call(rules[PR_PICK], i, 0, 0, w)
                 if t0 >= 0:
                     if _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, w):
                         if call(rules[PR_REACH], i, t0, 0, w) >= 0:
                             t = t0
             if t < 0:
-                t = call(rules[PR_POS_PICK], who, 1, 0, w)
+                t = call(rules[PR_PICK], who, 1, 0, w)
             if t < 0:
                 if who == i:
-                    if mask != 0:
-                        if has_code(i, E_MOVE_ATTACK, w):  # Dash Strike: a step, then the attack
-                            t = call(rules[PR_POS_DASH], i, t0, 0, w)
+                    if mask != 0:  # Dash Strike (when she holds it): a step, then the attack
+                        t = call(rules[PR_POS_DASH], i, t0, 0, w)
         else:
             t = target_of(who, w)
     return acted, who, t, t0
@@ -334,15 +314,12 @@ def major_strike(i, m, who, t, w):
     Reflector after her own first Major's hit."""
     comb, rules, dyn, streams, bf = unpack(w)
     pos = on_positions(rules)
-    if side_has_code(t, E_SWITCH, w):
-        t = defensive_switch(who, t, w)
+    t = switched(who, t, w)
     if pos:
-        if side_has_code(t, E_SPRINT, w):
-            call(rules[PR_POS_COVER_SPRINT], who, t, 0, w)  # Speed Burst off her turn
+        call(rules[PR_POS_COVER_SPRINT], who, t, 0, w)  # Speed Burst off her turn (when t's side holds it)
     sh = -1
     if who == i:
-        if has_code(i, E_SHOVE, w):
-            sh = pay_shove(i, w)  # gridless: a basic attack, paid (no hex to move)
+        sh = shove_paid(i, w)  # gridless: a basic attack, paid (no hex to move)
     if pos:
         call(rules[PR_AURAS], i, 0, 0, w)  # after her moves and a Defensive Switch
         call(rules[PR_POS_READY], who, t, 0, w)
@@ -354,9 +331,7 @@ def major_strike(i, m, who, t, w):
                 call(rules[PR_POS_SHOVE], i, t, comb[i, C_TP1 + sh], w)
     if m == 0:
         if who == i:
-            if dealt >= 0:
-                if (comb[i, C_TMASK] >> E_REFLECTOR) & 1 != 0:
-                    give_reflector(i, w)
+            reflector_after(i, dealt, w)
 
 
 @part
@@ -368,7 +343,7 @@ def positions_after(i, t0, w):
         if is_standing(i, w):
             if t0 >= 0:
                 if not _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, w):
-                    t0 = call(rules[PR_POS_PICK], i, 0, 0, w)
+                    t0 = call(rules[PR_PICK], i, 0, 0, w)
             call(rules[PR_POS_MINOR_TOWARD], i, t0, 0, w)
 
 
