@@ -16,11 +16,16 @@ are rule modules. Comment lines and ``def`` lines are not counted.
     .venv/bin/python tools/engine_counts.py          # the counts, per module
     .venv/bin/python tools/engine_counts.py --json   # the same as JSON
 
+*Turn procedures*: the functions named ``take_turn*`` and the distinct procedures the
+geometries put in the turn's slot ``PR_TURN``. *Frenzy turns of their own*: see
+:func:`frenzy_turns` (a function named for the frenzy that plays a Major).
+
 ``tests/test_structure.py`` holds the counts to their bounds. A development tool; nothing in
 ``sim`` imports it.
 """
 from __future__ import annotations
 
+import ast
 import json
 import re
 import sys
@@ -55,14 +60,52 @@ def checks() -> dict[str, int]:
 def defs(pattern: str) -> list[str]:
     """``module.function`` of every function of the engine whose name matches ``pattern``."""
     rx = re.compile(rf"^def ({pattern})\(", re.M)
-    paths = sorted(ROOT.glob("*.py")) + sorted((ROOT / "talents").glob("*.py"))
-    return [f"{p.stem}.{m}" for p in paths for m in rx.findall(p.read_text())]
+    return [f"{p.stem}.{m}" for p in engine_files() for m in rx.findall(p.read_text())]
+
+
+def engine_files() -> list[Path]:
+    return sorted(ROOT.glob("*.py")) + sorted((ROOT / "talents").glob("*.py"))
+
+
+#: a call that plays a turn's Major: an attack, or a Major's move
+MAJOR_CALL = re.compile(r"attack|major_move|major_toward|take_turn|_turn_grid", re.I)
+
+
+def frenzy_turns() -> list[str]:
+    """Functions that play a frenzy's turn of their own: named ``frenzy_turn*``, or any
+    function named for the frenzy (``frenz``) that calls an attack or a Major's move (a
+    name in :data:`MAJOR_CALL`; docstrings and comments are not read). The frenzy's start
+    (``turn.frenzy_start``: the regeneration), its removal roll and its extra point of
+    movement (``frenzy_step``) play no Major."""
+    out = []
+    for p in engine_files():
+        for node in ast.walk(ast.parse(p.read_text())):
+            if not isinstance(node, ast.FunctionDef) or "frenz" not in node.name:
+                continue
+            called = {c.func.id if isinstance(c.func, ast.Name) else getattr(c.func, "attr", "")
+                      for c in ast.walk(node) if isinstance(c, ast.Call)}
+            names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+            if re.match(r"frenzy_turn(_|$)", node.name) or any(MAJOR_CALL.search(n) for n in called | names):
+                out.append(f"{p.stem}.{node.name}")
+    return out
+
+
+def turn_procedures() -> list[str]:
+    """The distinct procedures the geometries put in the turn's slot (``PR_TURN``,
+    :data:`sim.systems.mb41.registry.GEOMETRIES`), and every function named ``take_turn*``:
+    one turn means one of each."""
+    from sim.systems.mb41 import layout, registry
+
+    procs = {f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__name__}" for g in registry.GEOMETRIES.values()
+             for slot, fn in g.items() if slot == layout.PR_TURN}
+    return sorted(procs), defs(r"take_turn\w*")
 
 
 def counts() -> dict:
     c = checks()
+    procs, named = turn_procedures()
     return {"direct_talent_checks": sum(c.values()), "per_module": c,
-            "take_turn": defs(r"take_turn\w*"), "frenzy_turns": defs(r"frenzy_turn")}
+            "take_turn": named, "turn_slot_procedures": procs, "frenzy_turns": frenzy_turns()}
 
 
 if __name__ == "__main__":
@@ -73,5 +116,6 @@ if __name__ == "__main__":
         print(f"direct talent checks in the rule modules: {out['direct_talent_checks']}")
         for k, v in sorted(out["per_module"].items(), key=lambda kv: -kv[1]):
             print(f"  {k:22s} {v}")
-        print(f"turn procedures: {', '.join(out['take_turn'])}")
+        print(f"turn procedures (take_turn*): {', '.join(out['take_turn'])}")
+        print(f"procedures in the turn's slot (PR_TURN): {', '.join(out['turn_slot_procedures'])}")
         print(f"frenzy turns of their own: {', '.join(out['frenzy_turns'])}")

@@ -149,7 +149,7 @@ def play_burst(j, s, w):
     * Fury (L744-762): she burns a point of a bond (``fury_bond``) and, unless
       lost or at 0 Resolve (then the counter just resets), is frenzied: the
       counter is the Fury she must spend
-      (:func:`.turn.frenzy_turn`, :func:`.overcharge.fury_spend`, :func:`retaliate`);
+      (:func:`.turn.play_frenzied`, :func:`.overcharge.fury_spend`, :func:`retaliate`);
     * Judgment (L1163-1165): the counter is released as damage
       (:func:`judgment_blast`), resets, and she loses a point of her weakest
       bond.

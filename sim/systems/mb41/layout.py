@@ -408,7 +408,7 @@ PROCS = Section("PR", "procedure slots (``rules[PR_*]``: addresses, :mod:`.regis
     F("AFTER_TURN", 1, "after a's turn: the labyrinth's Pendulum under pendulum_moves: turn (hex)"),
     F("END_OF_ROUND", 1, "the end of round a: the labyrinth features; returns the outcome or -1 (hex)"),
     F("SETTLE", 1, "what the last action left due: retaliations and bursts (bursts.settle_due)"),
-    F("FRENZY_MOVE", 1, "frenzied a's action toward target b (geometry)"),
+    F("FRENZY_STEP", 1, "the frenzy's extra point of movement of a toward target b (positions; hex: in its turn)"),
     F("ATTACK", 1, "a's basic attack on b (attack.attack); returns the damage dealt or -1"),
     F("ATTACK_AT", 1, "a's basic attack on b where she stands (geometry: form, reach, Cover)"),
     # geometry (gridless, the draft's positions, the hex grid)

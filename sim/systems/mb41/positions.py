@@ -102,7 +102,7 @@ Curse, Hex and the other talents on the policy's target pick it among the
 enemies within their ``range_positions`` (:func:`pick_within`).
 
 A Fury frenzy (4.1 L746-758) moves toward and attacks the closest standing
-combatant by position, allies included (:func:`.positions_turn.frenzy_turn`); her
+combatant by position, allies included (:func:`.turn.take_turn` with the frenzy's choices); her
 retaliation needs the attacker within reach.
 
 The 4.1 monsters' screams (Deafening Scream, Blood Rain) reach by position:

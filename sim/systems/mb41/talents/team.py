@@ -42,10 +42,10 @@ def guided_strike(i, w):
     on the standing, un-Stunned ally with the highest Attack when that is higher than her
     own (:func:`guided_choice`), who then makes the basic attack on his policy's target
     among those he reaches (the geometry's ``PR_PICK`` with "in reach": gridless everyone
-    is, :func:`.targets.target_of`). Where distance exists she spends it only when he has
+    is, :func:`..targets.target_of`). Where distance exists she spends it only when he has
     someone in reach; gridless she spends it whenever he is chosen (his target may be -1:
     nobody left). Returns ``(the ally, his target)``, ``(-1, -1)`` when she attacks herself.
-    The one rule of every geometry's turn (:func:`.turn.major_choice`)."""
+    The one rule of every geometry's turn (:func:`..turn.major_choice`)."""
     comb, rules, dyn, streams, bf = unpack(w)
     if not has_code(i, E_GUIDED_STRIKE, w):
         return -1, -1
