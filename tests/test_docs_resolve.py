@@ -37,7 +37,8 @@ OTHER_PAGES = {"d10.md", "cards.md", "status-d10.md", "status-cards.md"}
 #: ``labyrinth.owner`` is a scenario key)
 CODE_HEADS = {"state", "slots", "overcharge", "targets", "damage", "ailments", "attack", "bursts", "turn", "fight",
               "episode", "hooks", "gates", "points", "registry", "world", "layout", "codes", "hex", "hex_moves",
-              "hex_movement", "hex_areas", "hex_turn", "positions", "positions_turn", "gridless",
+              "hex_movement", "hex_areas", "hex_turn", "positions", "positions_turn", "positions_talents",
+              "gridless",
               "procs", "cache", "notice", "compile_helper", "kernel", "battle_grid", "field", "grid", "deploy",
               "fast", "summarize", "schema", "compile"}
 

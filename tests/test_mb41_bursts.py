@@ -168,7 +168,7 @@ def test_frenzy_turn_regen_forced_target_damage_spend_and_no_overcharge():
     inp, dyn, cc = _frenzied([girl(), girl("Bea", attack=5, defence=3)], [boss()])
     dyn[0, K.D_RES] = 10
     s = Script(check=faces(6, 3, 1, 1, 1), damage=faces(4, 2, 5))   # regen 4; damage 2 + 2 + 2 (six) + 5
-    call(K.frenzy_turn, inp, dyn, cc, s, i=0)
+    call(K.play_frenzied, inp, dyn, cc, s, i=0)
     assert dyn[0, K.D_RES] == 14 and cc[0, K.K_FRENZY_REGEN] == 4
     assert dyn[1, K.D_RES] == 18 - 11 and dyn[2, K.D_RES] == 40
     assert dyn[0, K.D_OC + FURY] == 11 and cc[0, K.K_FURY_SPENT] == 2
@@ -177,7 +177,7 @@ def test_frenzy_turn_regen_forced_target_damage_spend_and_no_overcharge():
 
 def test_frenzy_miss_spends_one_and_heals_are_refused():
     inp, dyn, cc = _frenzied([girl()], [boss()])
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=faces(1, 1, 5, 5), damage=faces(1)), i=0)   # 6 vs 13: miss
+    call(K.play_frenzied, inp, dyn, cc, Script(check=faces(1, 1, 5, 5), damage=faces(1)), i=0)   # 6 vs 13: miss
     assert dyn[0, K.D_OC + FURY] == 12 and cc[0, K.K_FURY_SPENT] == 1
     dyn[0, K.D_RES] = 5
     assert mb41_call(K.restore, i=0, j=0, amount=6, comb=inp.comb, rules=inp.rules, dyn=dyn, cc=cc) == 0
@@ -187,7 +187,7 @@ def test_frenzy_miss_spends_one_and_heals_are_refused():
 def test_frenzy_movement_spend_option_and_targets():
     inp, dyn, cc = _frenzied([girl(), girl("Bea", attack=5)], [boss()],
                              rules={"fury_spend": "movement", "fury_target": "enemies"})
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=faces(5, 5, 1, 1), damage=faces(1, 3)), i=0)
+    call(K.play_frenzied, inp, dyn, cc, Script(check=faces(5, 5, 1, 1), damage=faces(1, 3)), i=0)
     assert dyn[2, K.D_RES] == 40 - 5 and dyn[0, K.D_OC + FURY] == 12   # 3 + 2, 1 Fury for movement
 
 
@@ -213,7 +213,7 @@ def test_defensive_switch_in_a_frenzy_attack():
     inp, dyn, cc = _frenzied([girl(talents=["Defensive Switch"], policy=willing), girl("Bea", attack=5),
                               girl("Cara", talents=["Defensive Switch"], policy=willing)], [boss()])
     dyn[1, K.D_RES] = 10
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=faces(5, 5, 1, 1), damage=faces(1, 3, 4)), i=0)
+    call(K.play_frenzied, inp, dyn, cc, Script(check=faces(5, 5, 1, 1), damage=faces(1, 3, 4)), i=0)
     assert dyn[1, K.D_RES] == 10 and dyn[2, K.D_RES] == 18 - 9
     assert cc[2, K.K_SWITCHES] == 1 and cc[0, K.K_SWITCHES] == 0
 
@@ -234,7 +234,7 @@ def test_defensive_switch_in_a_retaliation():
 def test_frenzy_ends_when_the_fury_is_spent_or_she_drops():
     inp, dyn, cc = _frenzied([girl()], [boss()])
     dyn[0, K.D_OC + FURY] = 1
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=faces(5, 5, 1, 1), damage=faces(1, 3)), i=0)
+    call(K.play_frenzied, inp, dyn, cc, Script(check=faces(5, 5, 1, 1), damage=faces(1, 3)), i=0)
     assert dyn[0, K.D_FRENZY] == 0 and dyn[0, K.D_OC + FURY] == 0
     # dropping ends it (A9iv); fury_drop out: no revive roll
     inp, dyn, cc = _frenzied([girl()], [boss()], rules={"revive": True, "fury_drop": "out"})

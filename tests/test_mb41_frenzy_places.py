@@ -39,7 +39,7 @@ def test_grid_frenzy_attacks_the_adjacent_ally_before_the_more_threatening_boss(
                                   [boss(attack=9, position=[3, 1])])
     assert grid_apart(inp, dyn, 0, 1) == 1 and grid_apart(inp, dyn, 0, 2) == 3
     frenzied(dyn)
-    grid_run(K.frenzy_turn, inp, dyn, cc, bf, Script(check=HIT, damage=faces(4, 3, 4)), i=0)
+    grid_run(K.play_frenzied, inp, dyn, cc, bf, Script(check=HIT, damage=faces(4, 3, 4)), i=0)
     assert dyn[0, K.D_RES] == 14 and cc[0, K.K_FRENZY_TURNS] == 1
     assert dyn[1, K.D_RES] == 18 - 9 and dyn[2, K.D_RES] == 40
     assert dyn[0, K.D_OC + FURY] == 11 and cc[0, K.K_FURY_SPENT] == 2
@@ -53,7 +53,7 @@ def test_grid_frenzy_out_of_reach_moves_twice_toward_the_closest_and_spends_noth
     inp, dyn, cc, bf = grid_arena([girl(position=[3, 7])], [boss(position=[3, 1])])
     assert grid_apart(inp, dyn, 0, 1) == 6
     frenzied(dyn)
-    grid_run(K.frenzy_turn, inp, dyn, cc, bf, Script(damage=faces(2)), i=0)
+    grid_run(K.play_frenzied, inp, dyn, cc, bf, Script(damage=faces(2)), i=0)
     assert grid_apart(inp, dyn, 0, 1) == 4 and cc[0, K.K_MOVES] == 2
     assert cc[0, K.K_ATTACKS] == 0 and dyn[0, K.D_OC + FURY] == 13 and dyn[0, K.D_RES] == 12
 
@@ -66,7 +66,7 @@ def test_grid_frenzy_extra_point_of_movement_pays_for_the_attack():
     inp, dyn, cc, bf = grid_arena([girl(position=[3, 7])], [boss(position=[3, 2])])
     assert grid_apart(inp, dyn, 0, 1) == 5
     frenzied(dyn)
-    grid_run(K.frenzy_turn, inp, dyn, cc, bf, Script(check=HIT, damage=faces(2, 3)), i=0)
+    grid_run(K.play_frenzied, inp, dyn, cc, bf, Script(check=HIT, damage=faces(2, 3)), i=0)
     assert grid_apart(inp, dyn, 0, 1) == 3 and cc[0, K.K_MOVES] == 2 and cc[0, K.K_ATTACKS] == 1
     assert dyn[1, K.D_RES] == 40 - 3 and dyn[0, K.D_OC + FURY] == 12 and cc[0, K.K_FURY_SPENT] == 1
     assert dyn[0, K.D_FURY_PAID] == 0
@@ -76,7 +76,7 @@ def test_grid_frenzy_extra_movement_needs_a_point_of_fury():
     """With no Fury left to spend the extra hex is not taken: the Major moves her."""
     inp, dyn, cc, bf = grid_arena([girl(position=[3, 7])], [boss(position=[3, 2])])
     frenzied(dyn, fury=0)
-    grid_run(K.frenzy_turn, inp, dyn, cc, bf, Script(damage=faces(2)), i=0)
+    grid_run(K.play_frenzied, inp, dyn, cc, bf, Script(damage=faces(2)), i=0)
     assert grid_apart(inp, dyn, 0, 1) == 3 and cc[0, K.K_ATTACKS] == 0
 
 
@@ -86,7 +86,7 @@ def test_grid_frenzy_steps_in_then_attacks_with_the_ranged_form():
     inp, dyn, cc, bf = grid_arena([girl(position=[3, 6])], [boss(position=[3, 2])])
     assert grid_apart(inp, dyn, 0, 1) == 4
     frenzied(dyn)
-    grid_run(K.frenzy_turn, inp, dyn, cc, bf, Script(check=faces(5, 5, 1, 1), damage=faces(1, 3, 4)), i=0)
+    grid_run(K.play_frenzied, inp, dyn, cc, bf, Script(check=faces(5, 5, 1, 1), damage=faces(1, 3, 4)), i=0)
     assert grid_apart(inp, dyn, 0, 1) == 3 and cc[0, K.K_MOVES] == 1
     assert dyn[1, K.D_RES] == 40 - (3 + 4) and dyn[0, K.D_OC + FURY] == 11
 
@@ -99,7 +99,7 @@ def test_grid_frenzy_random_picks_among_the_closest_only():
                                   rules={"fury_target": "random"})
     assert grid_apart(inp, dyn, 0, 1) == 1 and grid_apart(inp, dyn, 0, 2) == 1
     frenzied(dyn)
-    grid_run(K.frenzy_turn, inp, dyn, cc, bf,
+    grid_run(K.play_frenzied, inp, dyn, cc, bf,
              Script(check=HIT, damage=faces(1, 3, 4), policy=[1]), i=0)
     assert dyn[2, K.D_RES] == 18 - 9 and dyn[1, K.D_RES] == 18 and dyn[3, K.D_RES] == 40
 
@@ -111,7 +111,7 @@ def test_grid_frenzy_enemies_mode_keeps_her_usual_grid_turn():
                                   [boss(position=[3, 2])], rules={"fury_target": "enemies"})
     assert grid_apart(inp, dyn, 0, 2) == 1
     frenzied(dyn)
-    grid_run(K.frenzy_turn, inp, dyn, cc, bf, Script(check=HIT, damage=faces(1, 3, 4)), i=0)
+    grid_run(K.play_frenzied, inp, dyn, cc, bf, Script(check=HIT, damage=faces(1, 3, 4)), i=0)
     assert dyn[2, K.D_RES] == 40 - 9 and dyn[1, K.D_RES] == 18
 
 
@@ -191,7 +191,7 @@ def test_positions_frenzy_attacks_the_ally_in_her_position():
     closest is Bea. Regen 4; 14 vs 6: 3 + 2 (melee) + 4 (2 Fury)."""
     inp, dyn, cc = arena([girl(), girl("Bea")], [foe(attack=6)], [0, 0, 1])
     frenzied(dyn)
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=HIT, damage=faces(4, 3, 4)), i=0)
+    call(K.play_frenzied, inp, dyn, cc, Script(check=HIT, damage=faces(4, 3, 4)), i=0)
     assert dyn[1, K.D_RES] == 18 - 9 and dyn[2, K.D_RES] == 18
     assert dyn[0, K.D_RES] == 14 and dyn[0, K.D_OC + FURY] == 11 and dyn[0, K.D_PLACE] == 0
 
@@ -201,7 +201,7 @@ def test_positions_frenzy_moves_then_shoots_and_gridless_draft_does_not_move():
     basic attack (1-2 positions, 1d6 = 3) + 2 Fury's 1d6 (4)."""
     inp, dyn, cc = arena([girl()], [foe()], [0, 3])
     frenzied(dyn)
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=faces(5, 5, 1, 1), damage=faces(1, 3, 4)), i=0)
+    call(K.play_frenzied, inp, dyn, cc, Script(check=faces(5, 5, 1, 1), damage=faces(1, 3, 4)), i=0)
     assert dyn[0, K.D_PLACE] == 1 and cc[0, K.K_PLACES] == 1
     assert dyn[1, K.D_RES] == 18 - 7 and dyn[0, K.D_OC + FURY] == 11
 
@@ -211,7 +211,7 @@ def test_positions_frenzy_out_of_reach_with_melee_only_moves_twice():
     the Minor and the Major each move her a position; nothing spent."""
     inp, dyn, cc = arena([girl()], [foe()], [0, 3], {"position_forms": "kind"})
     frenzied(dyn)
-    call(K.frenzy_turn, inp, dyn, cc, Script(damage=faces(2)), i=0)
+    call(K.play_frenzied, inp, dyn, cc, Script(damage=faces(2)), i=0)
     assert dyn[0, K.D_PLACE] == 2 and cc[0, K.K_ATTACKS] == 0 and dyn[0, K.D_OC + FURY] == 13
 
 
@@ -221,7 +221,7 @@ def test_positions_frenzy_extra_point_of_movement_pays_for_the_attack():
     that Fury paid for it."""
     inp, dyn, cc = arena([girl()], [foe()], [0, 2], {"position_forms": "kind"})
     frenzied(dyn)
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=HIT, damage=faces(1, 3)), i=0)
+    call(K.play_frenzied, inp, dyn, cc, Script(check=HIT, damage=faces(1, 3)), i=0)
     assert dyn[0, K.D_PLACE] == 2 and cc[0, K.K_PLACES] == 2
     assert dyn[1, K.D_RES] == 18 - 5 and dyn[0, K.D_OC + FURY] == 12 and cc[0, K.K_FURY_SPENT] == 1
 
@@ -255,7 +255,7 @@ def test_gridless_frenzy_minor_is_a_removal_roll():
     inp, dyn, cc = mb41_setup([girl()], [boss()])
     frenzied(dyn)
     dyn[0, K.D_AIL + K.A_BOUND] = 1
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=faces(5, 5) + HIT, damage=faces(4, 3, 4)), i=0)
+    call(K.play_frenzied, inp, dyn, cc, Script(check=faces(5, 5) + HIT, damage=faces(4, 3, 4)), i=0)
     assert dyn[0, K.D_AIL + K.A_BOUND] == 0 and cc[0, K.K_AIL_REMOVED] == 1
     assert dyn[1, K.D_RES] == 40 - 9 and dyn[0, K.D_OC + FURY] == 11
 
@@ -268,12 +268,12 @@ def test_gridless_frenzy_failed_removal_keeps_the_penalty_and_stun_allows_no_rem
     inp, dyn, cc = mb41_setup([girl()], [boss()])
     frenzied(dyn)
     dyn[0, K.D_AIL + K.A_BOUND] = 1
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=faces(4, 4) + HIT, damage=faces(4, 3, 4)), i=0)
+    call(K.play_frenzied, inp, dyn, cc, Script(check=faces(4, 4) + HIT, damage=faces(4, 3, 4)), i=0)
     assert dyn[0, K.D_AIL + K.A_BOUND] == 1 and cc[0, K.K_AIL_REMOVED] == 0 and dyn[1, K.D_RES] == 40 - 9
     inp, dyn, cc = mb41_setup([girl()], [boss()])
     frenzied(dyn)
     dyn[0, K.D_AIL + K.A_STUN] = 1
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=HIT, damage=faces(4, 3, 4)), i=0)
+    call(K.play_frenzied, inp, dyn, cc, Script(check=HIT, damage=faces(4, 3, 4)), i=0)
     assert dyn[0, K.D_AIL + K.A_STUN] == 1 and dyn[1, K.D_RES] == 40 - 9
 
 
@@ -284,7 +284,7 @@ def test_grid_frenzy_in_reach_removes_with_the_minor_then_attacks():
                                   [boss(position=[3, 1])])
     frenzied(dyn)
     dyn[0, K.D_AIL + K.A_BOUND] = 1
-    grid_run(K.frenzy_turn, inp, dyn, cc, bf, Script(check=faces(5, 5) + HIT, damage=faces(4, 3, 4)), i=0)
+    grid_run(K.play_frenzied, inp, dyn, cc, bf, Script(check=faces(5, 5) + HIT, damage=faces(4, 3, 4)), i=0)
     assert dyn[0, K.D_AIL + K.A_BOUND] == 0 and dyn[1, K.D_RES] == 18 - 9
     assert grid_where(inp, dyn, 0) == [3, 4]
 
@@ -296,7 +296,7 @@ def test_grid_frenzy_bound_out_of_reach_rolls_then_moves_with_the_major():
     inp, dyn, cc, bf = grid_arena([girl(position=[3, 7])], [boss(position=[3, 1])])
     frenzied(dyn)
     dyn[0, K.D_AIL + K.A_BOUND] = 1
-    grid_run(K.frenzy_turn, inp, dyn, cc, bf, Script(check=faces(2, 2), damage=faces(2)), i=0)
+    grid_run(K.play_frenzied, inp, dyn, cc, bf, Script(check=faces(2, 2), damage=faces(2)), i=0)
     assert dyn[0, K.D_AIL + K.A_BOUND] == 1 and grid_apart(inp, dyn, 0, 1) == 5 and cc[0, K.K_ATTACKS] == 0
 
 
@@ -307,5 +307,5 @@ def test_positions_frenzy_in_reach_removes_with_the_minor_then_attacks():
     inp, dyn, cc = arena([girl(), girl("Bea")], [foe(attack=6)], [0, 0, 1])
     frenzied(dyn)
     dyn[0, K.D_AIL + K.A_BOUND] = 1
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=faces(6, 6, 1, 1) + HIT, damage=faces(4, 3, 4)), i=0)
+    call(K.play_frenzied, inp, dyn, cc, Script(check=faces(6, 6, 1, 1) + HIT, damage=faces(4, 3, 4)), i=0)
     assert dyn[0, K.D_AIL + K.A_BOUND] == 0 and dyn[1, K.D_RES] == 18 - 9 and dyn[0, K.D_PLACE] == 0

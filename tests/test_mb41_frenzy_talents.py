@@ -49,7 +49,7 @@ def test_killing_blow_is_linked_to_fury_and_spends_it():
     inp, dyn, cc = frenzied([girl(talents=["Killing Blow"])], [boss()])
     dyn[1, K.D_RES] = 9
     # damage stream: regen 2; the attack's die 1; Killing Blow's 2 (+3); the frenzy's die 4
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=HIT, damage=faces(2, 1, 2, 4)), i=0)
+    call(K.play_frenzied, inp, dyn, cc, Script(check=HIT, damage=faces(2, 1, 2, 4)), i=0)
     assert cc[0, K.K_TUSE] == 1 and dyn[0, K.D_TUSES] == -1   # no limit of uses
     assert dyn[0, K.D_OC + FURY] == 13 - 1 - 2 and cc[0, K.K_FURY_SPENT] == 3
     assert cc[0, K.K_OC_GAIN + FURY] == 0
@@ -60,7 +60,7 @@ def test_killing_blow_damage_in_the_frenzy_exactly():
     """A 90-Resolve boss at 20 (20 * 4 < 90): 1 + 2 + (2 + 3) + the frenzy's 4 = 12."""
     inp, dyn, cc = frenzied([girl(talents=["Killing Blow"])], [boss(resolve=90)])
     dyn[1, K.D_RES] = 20
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=HIT, damage=faces(2, 1, 2, 4)), i=0)
+    call(K.play_frenzied, inp, dyn, cc, Script(check=HIT, damage=faces(2, 1, 2, 4)), i=0)
     assert dyn[1, K.D_RES] == 20 - (1 + 2 + (2 + 3) + 4)
     assert dyn[0, K.D_OC + FURY] == 10 and cc[0, K.K_TUSE] == 1
 
@@ -71,7 +71,7 @@ def test_no_killing_blow_when_fury_does_not_fill_her_attack():
     me = girl(talents=["Killing Blow"], attack=None, defence=None, support=None, **FURY_DEFENDS)
     inp, dyn, cc = frenzied([me], [boss(resolve=90)])
     dyn[1, K.D_RES] = 20
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=HIT, damage=faces(2, 1, 4)), i=0)
+    call(K.play_frenzied, inp, dyn, cc, Script(check=HIT, damage=faces(2, 1, 4)), i=0)
     assert cc[0, K.K_TUSE] == 0 and dyn[1, K.D_RES] == 20 - (1 + 2 + 4)
     assert dyn[0, K.D_OC + HEART] == 0 and dyn[0, K.D_OC + FURY] == 11
 
@@ -79,7 +79,7 @@ def test_no_killing_blow_when_fury_does_not_fill_her_attack():
 def test_fury_talents_none_turns_killing_blow_off():
     inp, dyn, cc = frenzied([girl(talents=["Killing Blow"])], [boss(resolve=90)], rules={"fury_talents": "none"})
     dyn[1, K.D_RES] = 20
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=HIT, damage=faces(2, 1, 4)), i=0)
+    call(K.play_frenzied, inp, dyn, cc, Script(check=HIT, damage=faces(2, 1, 4)), i=0)
     assert cc[0, K.K_TUSE] == 0 and dyn[1, K.D_RES] == 20 - (1 + 2 + 4) and dyn[0, K.D_OC + FURY] == 11
 
 
@@ -88,7 +88,7 @@ def test_last_point_of_fury_on_a_talent_ends_the_frenzy():
     inp, dyn, cc = frenzied([girl(talents=["Killing Blow"])], [boss(resolve=90)])
     dyn[0, K.D_OC + FURY] = 1
     dyn[1, K.D_RES] = 20
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=HIT, damage=faces(2, 1, 2)), i=0)
+    call(K.play_frenzied, inp, dyn, cc, Script(check=HIT, damage=faces(2, 1, 2)), i=0)
     assert cc[0, K.K_TUSE] == 1 and dyn[1, K.D_RES] == 20 - (1 + 2 + (2 + 3))
     assert dyn[0, K.D_FRENZY] == 0 and dyn[0, K.D_OC + FURY] == 0 and cc[0, K.K_FURY_SPENT] == 1
 
@@ -98,11 +98,11 @@ def test_costless_talents_only_under_and_costless():
     under ``and_costless`` (A9ii-a) she takes 5 before rolling for +5 damage. Neither spends Fury."""
     nocap = {"boost": "never", "overcharge_cap": 99, "all_or_nothing": 5}
     inp, dyn, cc = frenzied([girl(talents=["All or Nothing"], policy=nocap)], [boss()])
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=HIT, damage=faces(1, 1, 4)), i=0)
+    call(K.play_frenzied, inp, dyn, cc, Script(check=HIT, damage=faces(1, 1, 4)), i=0)
     assert cc[0, K.K_SELF_DMG] == 0 and dyn[1, K.D_RES] == 40 - (1 + 2 + 4)
     inp, dyn, cc = frenzied([girl(talents=["All or Nothing"], policy=nocap)], [boss()],
                             rules={"fury_talents": "and_costless"})
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=HIT, damage=faces(1, 1, 4)), i=0)
+    call(K.play_frenzied, inp, dyn, cc, Script(check=HIT, damage=faces(1, 1, 4)), i=0)
     assert cc[0, K.K_SELF_DMG] == 5 and dyn[0, K.D_RES] == 18 - 5 and dyn[0, K.D_TUSES] == 0  # 1/Scene
     assert dyn[1, K.D_RES] == 40 - (1 + 2 + 5 + 4) and dyn[0, K.D_OC + FURY] == 11
 
@@ -162,5 +162,5 @@ def test_a_miss_still_spends_on_the_talent():
     """Killing Blow is paid on a miss too (the special attack was made): 1 + 1 for movement."""
     inp, dyn, cc = frenzied([girl(talents=["Killing Blow"])], [boss(resolve=90)])
     dyn[1, K.D_RES] = 20
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=MISS, damage=faces(2)), i=0)
+    call(K.play_frenzied, inp, dyn, cc, Script(check=MISS, damage=faces(2)), i=0)
     assert cc[0, K.K_TUSE] == 1 and dyn[0, K.D_OC + FURY] == 11 and cc[0, K.K_FURY_SPENT] == 2

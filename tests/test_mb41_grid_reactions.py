@@ -191,7 +191,7 @@ def test_sprint_off_her_turn_against_a_frenzys_attack():
     dyn[0, K.D_RES] = 5
     dyn[2, K.D_FRENZY] = 1
     dyn[2, K.D_OC + 1] = 13
-    grid_run(K.frenzy_turn, inp, dyn, cc, bf, Script(check=faces(5, 5, 1, 1) + COVER, damage=faces(3, 2, 4)),
+    grid_run(K.play_frenzied, inp, dyn, cc, bf, Script(check=faces(5, 5, 1, 1) + COVER, damage=faces(3, 2, 4)),
              i=2)
     assert apart(inp, dyn, 0, 1) == 1 and cc[1, K.K_GUARD_SPRINTS] == 1 and cc[1, K.K_INTERCEPTS] == 1
     assert dyn[0, K.D_RES] == 5 and dyn[1, K.D_RES] == 18 - (2 + 2 + 4) and dyn[2, K.D_OC + 1] == 11

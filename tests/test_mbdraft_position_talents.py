@@ -147,7 +147,7 @@ def test_speed_burst_off_her_turn_against_a_frenzys_attack():
     dyn[0, K.D_RES] = 5
     dyn[2, K.D_FRENZY] = 1
     dyn[2, K.D_OC + FURY] = 13
-    call(K.frenzy_turn, inp, dyn, cc, Script(check=HIT + faces(5, 5), damage=faces(3, 2, 4)), i=2)
+    call(K.play_frenzied, inp, dyn, cc, Script(check=HIT + faces(5, 5), damage=faces(3, 2, 4)), i=2)
     assert dyn[1, K.D_PLACE] == 0 and cc[1, K.K_GUARD_SPRINTS] == 1 and cc[1, K.K_INTERCEPTS] == 1
     assert dyn[0, K.D_RES] == 5 and dyn[1, K.D_RES] == 18 - (2 + 2 + 4) and dyn[2, K.D_OC + FURY] == 11
 

@@ -16,9 +16,9 @@ from .points import every
 from .world import call, gridless, on_grid, unpack
 from .damage import apply_damage, human_penalty
 from .overcharge import check_bursts, gain_overcharge
-from .slots import side_has_code, spend_fury
+from .slots import spend_fury
 from .state import appear, is_standing, roll_penalty
-from .talents.team import defensive_switch
+from .talents.team import switched
 
 
 @kernel
@@ -96,8 +96,7 @@ def retaliate(j, a, w):
             return  # a basic attack: only on an attacker within her reach (grid, positions)
     spend_fury(j, 2, w)
     dyn[j, K_RETALIATIONS] += 1
-    if side_has_code(a, E_SWITCH, w):
-        a = defensive_switch(j, a, w)
+    a = switched(j, a, w)
     call(rules[PR_ATTACK_AT], j, a, 0, w)
 
 
@@ -150,7 +149,7 @@ def play_burst(j, s, w):
     * Fury (L744-762): she burns a point of a bond (``fury_bond``) and, unless
       lost or at 0 Resolve (then the counter just resets), is frenzied: the
       counter is the Fury she must spend
-      (:func:`.turn.frenzy_turn`, :func:`.overcharge.fury_spend`, :func:`retaliate`);
+      (:func:`.turn.play_frenzied`, :func:`.overcharge.fury_spend`, :func:`retaliate`);
     * Judgment (L1163-1165): the counter is released as damage
       (:func:`judgment_blast`), resets, and she loses a point of her weakest
       bond.

@@ -24,7 +24,7 @@ from .bursts import settle
 from .damage import revive_roll
 from .overcharge import check_bursts, count_tiers
 from .state import has_ailment, is_standing, outcome_now, reset, waits
-from .turn import frenzy_again, frenzy_turn, play_turn
+from .turn import frenzy_again, play_frenzied, play_turn
 
 
 @kernel
@@ -108,7 +108,8 @@ def extra_turns_now(i, w):
 
 @kernel
 def frenzy_turns(i, k, w):
-    """Up to ``k`` frenzy turns of ``i`` (:func:`frenzy_turn`), each settled;
+    """Up to ``k`` frenzy turns of ``i`` (:func:`.turn.play_frenzied`: the frenzy's start, then
+    her one turn with the frenzy's choices), each settled;
     stops when the frenzy ends, she falls or the fight is decided. Returns
     the outcome (-1 while it goes on)."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -116,7 +117,7 @@ def frenzy_turns(i, k, w):
     for _ in range(k):
         if not frenzy_again(i, w):
             break
-        frenzy_turn(i, w)
+        play_frenzied(i, w)
         settle(w)
         outcome = outcome_now(w)
         if outcome >= 0:

@@ -36,7 +36,7 @@ from .replay import Engine
 WRAPPED = ("fight_on", "roll_initiative", "next_scene", "turn_of", "move_to", "attack", "roll_attack",
            "roll_defence", "damage_dice", "_spend_boost", "contest", "hit_damage", "intercept", "_damage",
            "dropped", "revive_roll", "_heal", "give_ailment", "gain_overcharge", "play_burst", "removal_roll", "bleed",
-           "frenzy_turn", "retaliate", "round_start", "round_end", "fight_start", "fury_spend", "judgment_blast")
+           "play_frenzied", "retaliate", "round_start", "round_end", "fight_start", "fury_spend", "judgment_blast")
 #: counters in the closing summary (all of them are in the JSON ``summary`` event)
 SUMMARY = (("K_ATTACKS", "attacks"), ("K_HITS", "hits"), ("K_DEALT", "dealt"), ("K_TAKEN", "taken"),
            ("K_KOS", "KOs"), ("K_REVIVES", "revive rolls"), ("K_DEATHS", "deaths"), ("K_BOOSTS", "boosts"),

@@ -371,15 +371,12 @@ class Observers:
             self.emit("bleed", 2, f"{self.name(j, w)} bleeds", who=self.name(j, w))
         return fn(j, w)
 
-    def _h_frenzy_turn(self, fn, i, *rest):
-        w = rest[-1]
+    def _h_play_frenzied(self, fn, i, w):
         comb, rules, dyn, streams, bf, off = self.rows(w)
-        if len(rest) != 1:  # the geometry's part of it (hex_turn, positions_turn)
-            return fn(i, *rest)
         regen = int(dyn[i, L.K_FRENZY_REGEN])
         res = int(dyn[i, L.D_RES])
         ev = self.emit("frenzy_turn", 2, "", who=self.name(i, w))
-        r = fn(i, *rest)
+        r = fn(i, w)
         got = int(dyn[i, L.K_FRENZY_REGEN]) - regen
         ev["text"] = f"{self.name(i, w)}'s frenzy turn" + (f": regains {got} Resolve ({res} -> {res + got})"
                                                             if got else "")

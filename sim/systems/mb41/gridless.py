@@ -11,6 +11,7 @@ from sim._jit import kernel
 
 from .layout import C_SPAWN_BY, D_PLACE
 from .world import unpack
+from .targets import target_of
 
 
 @kernel
@@ -62,3 +63,11 @@ def p_yes(a, b, c, w):
     """A check that always holds without a grid (Veil is worth raising, a line holds everyone)."""
     comb, rules, dyn, streams, bf = unpack(w)
     return 1
+
+
+@kernel
+def p_pick(i, in_reach, c, w):
+    """PR_PICK without places: the policy's target (:func:`.targets.target_of`); everyone is
+    in reach."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return target_of(i, w)

@@ -966,3 +966,17 @@ def p_switch_to(j, t, c, w):
     comb, rules, dyn, streams, bf = unpack(w)
     swap_places(j, t, w)
     return 1
+
+
+@kernel
+def p_pick(i, in_reach, c, w):
+    """PR_PICK: :func:`pick_w` (``in_reach`` 1: among those in reach only)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return pick_w(i, in_reach != 0, w)
+
+
+@kernel
+def p_any_in_reach(i, b, c, w):
+    """PR_ANY_IN_REACH: :func:`any_in_reach`."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if any_in_reach(i, w) else 0

@@ -1,5 +1,6 @@
 """Area and terrain talents on the hex grid: Blast Strike / Burst Attack, Gravity Wave,
-Veil, Rough Going, Scattering shot, Create Barrier (L1693-1697).
+Veil, Rough Going, Scattering shot, Create Barrier (L1693-1697); Minion Explosion's
+minion (the hex an attack originates from).
 """
 from __future__ import annotations
 
@@ -14,11 +15,11 @@ from . import field as F
 from . import grid as G
 from .world import keep, unpack
 from .hex import (band_gap, barrier_field, form_at, guard_for, hexes, leave_if_dead, on_line, pick, raised_between,
-                  refresh_fear, relocate)
+                  reach_from, refresh_fear, relocate)
 from .hex_movement import guard_sprint
 from .overcharge import check_bursts
-from .slots import pay_slot, side_has_code
-from .state import _candidate, attack_call, is_standing
+from .slots import find_usable, pay_slot, side_has_code
+from .state import _candidate, attack_call, is_standing, other_ally
 from .talents.areas import area_done, area_next
 from .talents.team import area_switch
 
@@ -730,6 +731,71 @@ def strike_barrier(i, goal, lo, hi, w):
     if dyn[k, D_BARRIER_RES] == 0:
         collapse_barrier(k, w)
     return True
+
+
+@kernel(inline="always")
+def blast_target(i, t, t0, w):
+    """Her own attack's target after Minion Explosion's choice when she holds it
+    (:func:`blast_choice`); ``t`` else."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if (comb[i, C_TMASK] >> E_MINION_EXPLOSION) & 1 == 0:
+        return t
+    return blast_choice(i, t, t0, w)
+
+
+@kernel
+def blast_choice(i, t, t0, w):
+    """Minion Explosion on the grid (L1987-1989, boss ability, Major, its cost):
+    "an attack originating from one of its minions' hexes"; that minion is
+    destroyed (:func:`.talents.riders.minion_explosion`). With the ability usable (uses,
+    pool) the monster explodes a minion whenever a standing minion's hex reaches
+    a target with its attack (melee next to it, ranged 2 to ``D_RANGED_HI``: the
+    audit leaves the form open, so the distance decides as for any attack):
+    its target ``t`` when it has one in reach from its own hex (else no
+    explosion), otherwise the policy's target ``t0``, otherwise the first listed
+    enemy some minion reaches. The first listed minion whose hex reaches is
+    chosen (``D_BLAST`` = row + 1). Returns the target (``t`` when nothing changes).
+    Not in an Ambush Tactics turn: the ambush's bonuses take the attack's special slot
+    (as gridless, where the ambush comes before Minion Explosion)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if dyn[i, D_AMBUSH] != 0:
+        return t
+    if find_usable(i, E_MINION_EXPLOSION, w) < 0:
+        return t
+    if t >= 0:
+        m = blast_minion(i, t, w)
+        if m >= 0:
+            dyn[i, D_BLAST] = m + 1
+        return t
+    side = comb[i, C_SIDE]
+    finish = comb[i, P_FINISH] != 0
+    if t0 >= 0:
+        if _candidate(t0, side, finish, w):
+            m = blast_minion(i, t0, w)
+            if m >= 0:
+                dyn[i, D_BLAST] = m + 1
+                return t0
+    for j in range(comb.shape[0]):
+        if _candidate(j, side, finish, w):
+            m = blast_minion(i, j, w)
+            if m >= 0:
+                dyn[i, D_BLAST] = m + 1
+                return j
+    return -1
+
+
+@kernel
+def blast_minion(i, t, w):
+    """The first listed standing minion of ``i``'s side on the battlefield from
+    whose hex ``i``'s attack reaches ``t`` (:func:`reach_from`), or -1."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    for m in range(comb.shape[0]):
+        if comb[m, C_PDEF] >= 0:
+            if other_ally(i, m, w):
+                if dyn[m, D_POS] >= 0:
+                    if reach_from(dyn[m, D_POS], t, dyn[i, D_RANGED_HI], w) >= 0:
+                        return m
+    return -1
 
 
 @kernel

@@ -13,9 +13,9 @@ from .world import unpack
 from .damage import may_guard
 from .hex import (away, band_gap, barrier_field, engaged, foe_next_to, form_at, goal_of, guard_for, hexes, in_sight,
                   lashed, move_to, potential, potential_at, raised_between, refresh_fear, relocate, sight_mask)
-from .hex_moves import best_step, held, mines_check, walk_to
+from .hex_moves import best_step, held, mines_check, stepped, walk_to
 from .overcharge import check_bursts
-from .slots import find_usable, has_code, pay_slot
+from .slots import find_usable, has_code, pay_slot, side_has_code
 from .state import _candidate, is_standing
 from .talents.movement import off_turn_sprint, pay_sprint
 
@@ -541,3 +541,68 @@ def safe_place(i, w):
     check_bursts(i, w)
     refresh_fear(w)
     return True
+
+
+@kernel(inline="always")
+def sprint_on_turn(i, goal, lo, hi, w):
+    """Sprint on her turn when she holds it: :func:`sprint` toward ``goal``'s range, then
+    what her steps set off (:func:`.hex_moves.stepped`). Returns whether she holds it (the
+    turn then settles what it set off)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if not has_code(i, E_SPRINT, w):
+        return False
+    sprint(i, goal, lo, hi, w)
+    stepped(i, w)
+    return True
+
+
+@kernel
+def sprint_turn_end(i, t0, w):
+    """Sprint again at the end of her turn (she holds it, stands, has a target ``t0``):
+    toward ``t0``'s range (:func:`sprint`, :func:`.hex_moves.stepped`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if not has_code(i, E_SPRINT, w):
+        return
+    if not is_standing(i, w):
+        return
+    if t0 >= 0:
+        goal, lo, hi = goal_of(i, t0, w)
+        sprint(i, goal, lo, hi, w)
+        stepped(i, w)
+
+
+@kernel(inline="always")
+def guard_sprint_for(i, t, w):
+    """Before ``i``'s attack on ``t``: when ``t``'s side holds Sprint, an ally may Sprint off
+    her turn to intercept it (:func:`guard_sprint`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if side_has_code(t, E_SPRINT, w):
+        guard_sprint(i, t, w)
+
+
+@kernel(inline="always")
+def slither_after(t, a, w):
+    """After ``a``'s attack on ``t``: Slither Away when ``t`` holds it (:func:`slither`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if side_has_code(t, E_SLITHER, w):
+        if has_code(t, E_SLITHER, w):
+            slither(t, a, w)
+
+
+@kernel(inline="always")
+def safe_place_turn(i, w):
+    """Safe Place as her Major when she holds it (:func:`safe_place`); True if used."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if not has_code(i, E_SAFE_PLACE, w):
+        return False
+    return safe_place(i, w)
+
+
+@kernel(inline="always")
+def move_attack_turn(i, t0, w):
+    """Dash Strike / Pounce when nobody is in reach and she holds it (:func:`move_attack`);
+    the target, -1 none."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if not has_code(i, E_MOVE_ATTACK, w):
+        return -1
+    return move_attack(i, t0, w)

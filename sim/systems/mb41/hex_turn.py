@@ -1,5 +1,6 @@
 """A combatant's turn on the hex grid (see :mod:`.hex` for the rules of movement): the
-grid's attack with its form, Intercept and Cover; the frenzy's turn.
+grid's attack with its form, Intercept and Cover; a frenzy's turn is the same turn with
+the frenzy's choices.
 """
 from __future__ import annotations
 
@@ -14,18 +15,19 @@ from .points import first
 from .world import unpack
 from .ailments import removal_roll
 from .bursts import settle, settle_now
-from .hex import (any_in_reach, away, engaged, goal_of, guard_for, hexes, leave_if_dead, move_to, pick_w, reach,
-                  reach_from, refresh_fear, refresh_fear_w, sweep)
-from .hex_areas import barrier_turn
-from .hex_movement import guard_sprint, move_attack, safe_place, shove, slither, sprint, talent_move
+from .hex import (away, engaged, goal_of, guard_for, hexes, leave_if_dead, move_to, pick_w, reach, reach_from,
+                  refresh_fear, refresh_fear_w, sweep)
+from .hex_areas import barrier_turn, blast_target
+from .hex_movement import (guard_sprint_for, move_attack_turn, safe_place_turn, shove, slither_after, sprint_on_turn,
+                           sprint_turn_end, talent_move)
 from .hex_moves import best_step, major_move, mines_pending, minor_move, stepped
 from .overcharge import check_bursts
-from .slots import find_usable, has_code, pay_slot, side_has_code, spend_fury
-from .state import _candidate, attack_call, has_ailment, is_standing, other_ally
-from .talents.defence import give_reflector
-
-from .talents.movement import pay_shove
-from .talents.team import bonus_action, defensive_switch, guided_choice
+from .slots import spend_fury
+from .state import _candidate, attack_call, has_ailment, is_standing
+from .talents.defence import reflector_after
+from .talents.movement import shove_paid
+from .talents.team import bonus_major, guided_strike, switched
+from .targets import frenzy_target
 from .turn import frenzy_removal, major_talent, minor_talent
 
 
@@ -75,9 +77,7 @@ def attack_cleanup(i, t, g, w):
     leave_if_dead(t, w)  # the dead leave the battlefield
     if g >= 0:
         leave_if_dead(g, w)
-    if side_has_code(t, E_SLITHER, w):
-        if has_code(t, E_SLITHER, w):
-            slither(t, i, w)
+    slither_after(t, i, w)
     refresh_fear_w(w)
 
 
@@ -99,12 +99,11 @@ def grid_attack(i, t, w):
 @kernel
 def grid_attack_call(i, t, w):
     """:func:`grid_attack` through :func:`.state.attack_call`, for the rare
-    attack sites (a frenzy's attacks and retaliations) so the turn's inlined
+    attack site outside the turn (PR_ATTACK_AT: a retaliation) so the turn's inlined
     attack stays the only copy. Like the turn's attack, an ally of ``t`` may
-    Sprint off her turn to intercept it first (:func:`guard_sprint`)."""
+    Sprint off her turn to intercept it first (:func:`.hex_movement.guard_sprint`)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    if side_has_code(t, E_SPRINT, w):
-        guard_sprint(i, t, w)
+    guard_sprint_for(i, t, w)
     refresh_fear_w(w)
     comb, rules, dyn, streams, bf = unpack(w)
     g = attack_setup(i, t, w)
@@ -142,64 +141,6 @@ def frenzy_step(i, t, goal, lo, hi, w):
     return True
 
 
-@kernel
-def frenzy_turn(i, t, w):
-    """A Fury frenzy's turn on the grid (L746: "must attack a living target or
-    move towards one"); ``t`` is :func:`.targets.frenzy_target` (the closest
-    standing combatant, allies included; -1 nobody). Out of her reach: a Minor
-    step toward her attack's range of it (melee 1, ranged 2-3 by her
-    ``attack_kind``); then the Major attacks it if it is in reach (Defensive
-    Switch, Intercept, the Fury spent per attack, :func:`.overcharge.fury_spend`),
-    else moves her toward it (Disengage when engaged). Stunned: the Major only
-    (L1461). Still out of reach after the Minor: the frenzy's extra point of
-    movement (:func:`frenzy_step`). A Minor that took no step goes to a
-    removal roll when she has an ailment (:func:`.turn.frenzy_removal`,
-    L1467; e.g. Bound, she cannot step with a Minor). No Major or Minor
-    talents of her own; the attack's riders as rule ``fury_talents`` allows
-    (:func:`.slots.frenzy_can_pay`, A9ii). Mines go off on her steps as
-    on any move."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    dyn[i, D_DEF_BONUS] = 0  # Second Wind lasts until the start of her next turn (L1716)
-    sweep(w)
-    refresh_fear(w)
-    if rules[R_ROUGH_COST] == 0:
-        dyn[i, D_PAID] = 0
-    if t >= 0:
-        goal = dyn[t, D_POS]
-        lo = rules[R_MELEE_RANGE]
-        hi = rules[R_MELEE_RANGE + 1]
-        if comb[i, C_FORM] == 1:
-            lo = rules[R_RANGED_RANGE]
-            hi = dyn[i, D_RANGED_HI]
-        minor = dyn[i, D_AIL + A_STUN] == 0
-        if minor:
-            if reach(i, t, w) < 0:
-                if away(i, goal, lo, hi, w):
-                    if minor_move(i, goal, lo, hi, False, 2, w):
-                        minor = False
-                        stepped(i, w)
-        if minor:
-            if is_standing(i, w):
-                if frenzy_removal(i, w):
-                    minor = False
-        if is_standing(i, w) and is_standing(t, w):
-            if reach(i, t, w) < 0:
-                frenzy_step(i, t, goal, lo, hi, w)
-        if is_standing(i, w) and is_standing(t, w):
-            if reach(i, t, w) >= 0:
-                if side_has_code(t, E_SWITCH, w):
-                    t = defensive_switch(i, t, w)
-                grid_attack_call(i, t, w)
-            elif away(i, goal, lo, hi, w):
-                major_move(i, goal, lo, hi, minor, w)
-                stepped(i, w)
-    dyn[i, D_FURY_PAID] = 0
-    mines_pending(w)
-    refresh_fear(w)
-    if comb[i, C_TMASK] != 0:
-        dyn[i, D_TURNS_DONE] += 1
-
-
 @part
 def take_turn_grid(i, w):
     """One turn of ``i`` on the battlefield (see the module doc for the order).
@@ -211,13 +152,53 @@ def take_turn_grid(i, w):
     Bonus Action. Talents reach their catalog range (``C_TREACH``, rule
     ``talent_ranges``): heals, Remedy, Curse, Steal Action, Wave of Courage,
     Screams, Reflector's recipient, Fear Aura (:func:`refresh_fear`).
+
+    A Fury frenzy's turn (``D_FRENZY``, :func:`.turn.play_frenzied`; L746: "must attack a
+    living target or move towards one") is this turn with the frenzy's choices
+    (:func:`frenzied`): her target is :func:`.targets.frenzy_target` (the closest standing
+    combatant, allies included), her goal her attack's range of it (melee 1, ranged 2-3 by
+    her ``attack_kind``, :func:`frenzy_goal`); no ailment step or Minor talent at the
+    start: out of her reach, a Minor step toward it, else (or when she could not step,
+    e.g. Bound) a removal roll when she has an ailment (:func:`.turn.frenzy_removal`,
+    L1467); still out of reach, the frenzy's extra point of movement (:func:`frenzy_step`);
+    then one Major: the attack when it is in reach (Defensive Switch, Intercept, the Fury
+    spent per attack, :func:`.overcharge.fury_spend`), else a move toward it (Disengage
+    when engaged). Stunned: the Major only (L1461). No talents of her own; her attack's
+    riders as rule ``fury_talents`` allows (:func:`.slots.frenzy_can_pay`, A9ii); what she
+    sets off is settled after her turn (:func:`.fight.frenzy_turns`). ``fury_target:
+    enemies``: her usual turn.
     """
     _turn_grid(i, w)
+    comb, rules, dyn, streams, bf = unpack(w)
+    dyn[i, D_FURY_PAID] = 0  # the frenzy's extra movement paid for one attack (0 outside a frenzy)
     mines_pending(w)  # forced moves of this turn (pulls, pushes, switches)
     refresh_fear_w(w)
     comb, rules, dyn, streams, bf = unpack(w)
     if comb[i, C_TMASK] != 0:
         dyn[i, D_TURNS_DONE] += 1
+
+
+@kernel(inline="always")
+def frenzied(i, w):
+    """``i``'s turn is a frenzy's (``D_FRENZY``, but ``fury_target: enemies``: her usual turn)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if dyn[i, D_FRENZY] == 0:
+        return False
+    return rules[R_FURY_TARGET] != 2
+
+
+@kernel
+def frenzy_goal(i, t, w):
+    """A frenzy's goal: ``t``'s hex and her attack's range of it by her ``attack_kind`` (melee
+    ``melee_range``, ranged ``ranged_range`` to ``D_RANGED_HI``). Returns ``(goal, lo, hi)``."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    goal = dyn[t, D_POS]
+    lo = rules[R_MELEE_RANGE]
+    hi = rules[R_MELEE_RANGE + 1]
+    if comb[i, C_FORM] == 1:
+        lo = rules[R_RANGED_RANGE]
+        hi = dyn[i, D_RANGED_HI]
+    return goal, lo, hi
 
 
 @part
@@ -242,17 +223,28 @@ def _turn_grid(i, w):
     The turn and its parts load the arrays from ``w`` where they use them (:func:`unpack`
     again after a call) instead of once at the top: a descriptor loaded at the top and used
     after a call stays alive across every call of the turn (a stack slot each, stored at
-    every turn's start)."""
-    major, minor, ok = grid_turn_start(i, w)
+    every turn's start). A frenzy's turn: the same steps with the frenzy's choices (see
+    :func:`take_turn_grid`)."""
+    frenzy = frenzied(i, w)
+    t0 = -1
+    if frenzy:
+        t0 = frenzy_target(i, w)  # chosen as her turn begins
+    major, minor, ok = grid_turn_start(i, frenzy, w)
     if not ok:
         return
-    t0 = pick_w(i, False, w)
-    if t0 < 0:
-        return  # nobody left to fight
-    goal, lo, hi = goal_of(i, t0, w)
-    minor, ok = grid_step_before(i, minor, goal, lo, hi, w)
-    if not ok:
-        return
+    if frenzy:
+        if t0 < 0:
+            return  # nobody to attack or move toward
+        goal, lo, hi = frenzy_goal(i, t0, w)
+        minor = frenzy_step_before(i, t0, minor, goal, lo, hi, w)
+    else:
+        t0 = pick_w(i, False, w)
+        if t0 < 0:
+            return  # nobody left to fight
+        goal, lo, hi = goal_of(i, t0, w)
+        minor, ok = grid_step_before(i, minor, goal, lo, hi, w)
+        if not ok:
+            return
     # the Major: attack what is in range, else move; Bonus Action: another Major
     disengaged = False
     for m in range(2):
@@ -267,21 +259,29 @@ def _turn_grid(i, w):
                 if t0 < 0:
                     return
                 goal, lo, hi = goal_of(i, t0, w)
-        code, who, t, again = grid_major_talents(i, m, w)
+        code = 0
+        who = i
+        t = -1
+        if not frenzy:
+            code, who, t, again = grid_major_talents(i, m, w)
         if code == 2:
             return  # she fell
         if code == 1:
             major = again
             continue  # a talent was her Major
         if who == i:
-            t = grid_target(i, t0, goal, lo, hi, w)
+            t = grid_target(i, t0, goal, lo, hi, frenzy, w)
             if t == -2:
-                continue  # held by And Your Enemies Closer: the Major is used up
+                continue  # held by And Your Enemies Closer (a frenzy: she or her target is down): no Major
         if t >= 0:
-            ok, again = grid_strike(i, m, who, t, w)
+            ok, again = grid_strike(i, m, who, t, frenzy, w)
             if not ok:
                 return
             major = again
+        elif frenzy:
+            if away_w(i, goal, lo, hi, w):
+                major_move(i, goal, lo, hi, minor, w)
+                stepped(i, w)
         elif barrier_turn(i, who, goal, lo, hi, w):
             pass  # the Major hit an enemy's barrier that keeps her from everyone (Create Barrier)
         elif away_w(i, goal, lo, hi, w):
@@ -293,6 +293,8 @@ def _turn_grid(i, w):
                 disengaged = True
             if not standing_w(i, w):
                 return
+    if frenzy:
+        return  # what she set off is settled after her turn (:func:`.fight.frenzy_turns`)
     if not settle_action(i, w):
         return
     grid_turn_end(i, minor, t0, disengaged, w)
@@ -303,13 +305,6 @@ def tmask_w(i, w):
     """``C_TMASK`` of ``i`` (her talents' effect codes below 64), loaded from the world."""
     comb, rules, dyn, streams, bf = unpack(w)
     return comb[i, C_TMASK]
-
-
-@kernel(inline="always")
-def has_code_w(i, code, w):
-    """:func:`.slots.has_code` of the world ``w``."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    return has_code(i, code, w)
 
 
 @kernel(inline="always")
@@ -334,12 +329,13 @@ def still_target(i, t, w):
 
 
 @part
-def grid_turn_start(i, w):
+def grid_turn_start(i, frenzy, w):
     """The start of ``i``'s grid turn: Second Wind's bonus ends (L1716), the dead leave,
     the Fear Auras, rough terrain paid within the turn (A15a); her ailments (Remedy or
     a removal roll: her Minor, or her only action when Stunned, L1461, L1467,
     :func:`grid_ailments`); a Minor talent (a successful Steal Action gives another Minor,
-    L1725). Returns ``(Major free, Minor free, still standing)``."""
+    L1725). A frenzy's turn: neither (her Minor comes later, :func:`frenzy_step_before`).
+    Returns ``(Major free, Minor free, still standing)``."""
     comb, rules, dyn, streams, bf = unpack(w)
     dyn[i, D_DEF_BONUS] = 0
     sweep(w)
@@ -351,6 +347,8 @@ def grid_turn_start(i, w):
     minor = True
     if dyn[i, D_AIL + A_STUN] != 0:
         minor = False  # "can take only one action per turn" (L1461)
+    if frenzy:
+        return major, minor, True
     if has_ailment(i, w):
         major, minor, ok = grid_ailments(i, major, minor, w)
         if not ok:
@@ -408,12 +406,41 @@ def grid_step_before(i, minor, goal, lo, hi, w):
                     if not settle_action(i, w):
                         return minor, False
     if mask != 0:
-        if has_code_w(i, E_SPRINT, w):
-            sprint(i, goal, lo, hi, w)
-            stepped(i, w)
+        if sprint_on_turn(i, goal, lo, hi, w):
             if not settle_action(i, w):
                 return minor, False
     return minor, True
+
+
+@part
+def frenzy_step_before(i, t, minor, goal, lo, hi, w):
+    """A frenzy's Minor before her Major (see :func:`take_turn_grid`): a step toward her
+    range of ``t`` when it is out of her reach, else (or when she could not step) the removal
+    roll when she has an ailment; then, still out of reach, the frenzy's extra point of
+    movement (:func:`frenzy_step`). What it sets off is settled after her turn. Returns
+    whether her Minor is still free."""
+    if minor:
+        if reach_w(i, t, w) < 0:
+            if away_w(i, goal, lo, hi, w):
+                if minor_move(i, goal, lo, hi, False, 2, w):
+                    minor = False
+                    stepped(i, w)
+    if minor:
+        if standing_w(i, w):
+            if frenzy_removal(i, w):
+                minor = False
+    if standing_w(i, w):
+        if standing_w(t, w):
+            if reach_w(i, t, w) < 0:
+                frenzy_step(i, t, goal, lo, hi, w)
+    return minor
+
+
+@kernel(inline="always")
+def reach_w(i, t, w):
+    """:func:`.hex.reach` of the world ``w``."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return reach(i, t, w)
 
 
 @part
@@ -425,23 +452,13 @@ def grid_major_talents(i, m, w):
     if tmask_w(i, w) == 0:
         return 0, i, -1, False
     refresh_fear_w(w)
-    if has_code_w(i, E_SAFE_PLACE, w):
-        comb, rules, dyn, streams, bf = unpack(w)
-        if safe_place(i, w):
-            return 1, i, -1, False
+    if safe_place_turn(i, w):
+        return 1, i, -1, False
     if major_talent(i, w):  # inlined: its gate is tested here, the hooks called if open
         return major_done(i, m, w)
-    if not has_code_w(i, E_GUIDED_STRIKE, w):  # guided_choice's own first test (find_usable)
-        return 0, i, -1, False
-    comb, rules, dyn, streams, bf = unpack(w)
-    s, g = guided_choice(i, w)
+    g, tg = guided_strike(i, w)
     if g >= 0:
-        tg = pick_w(g, True, w)
-        if tg >= 0:
-            comb, rules, dyn, streams, bf = unpack(w)
-            pay_slot(i, s, w)
-            check_bursts(i, w)
-            return 0, g, tg, False
+        return 0, g, tg, False
     return 0, i, -1, False
 
 
@@ -454,21 +471,24 @@ def major_done(i, m, w):
         return 2, i, -1, False
     again = False
     if m == 0:
-        if has_code_w(i, E_BONUS_ACTION, w):  # bonus_action's own gate, before the scan
-            if any_in_reach(i, w):
-                comb, rules, dyn, streams, bf = unpack(w)
-                if bonus_action(i, w):
-                    again = True
+        again = bonus_major(i, w)
     return 1, i, -1, again
 
 
 @part
-def grid_target(i, t0, goal, lo, hi, w):
+def grid_target(i, t0, goal, lo, hi, frenzy, w):
     """Her own attack's target: none while a bodyguard is not yet next to her ally
     (``protect-ally``); her policy's target ``t0`` in reach, else the one it prefers in
     reach; Minion Explosion's choice; Dash Strike or Pounce when nobody is in reach.
-    -1 none, -2 held by And Your Enemies Closer (the Major is spent)."""
+    -1 none, -2 held by And Your Enemies Closer (the Major is spent). A frenzy's: her
+    target ``t0`` when in reach; -2 (no Major) when she or it is down."""
     comb, rules, dyn, streams, bf = unpack(w)
+    if frenzy:
+        if not is_standing(i, w) or not is_standing(t0, w):
+            return -2
+        if reach(i, t0, w) >= 0:
+            return t0
+        return -1
     mask = comb[i, C_TMASK]
     t = -1
     if comb[i, P_MOVE] == MOVE_PROTECT:
@@ -481,35 +501,28 @@ def grid_target(i, t0, goal, lo, hi, w):
             t = t0
     if t < 0:
         t = pick_w(i, True, w)
-    if (mask >> E_MINION_EXPLOSION) & 1 != 0:
-        comb, rules, dyn, streams, bf = unpack(w)
-        t = blast_choice(i, t, t0, w)
+    t = blast_target(i, t, t0, w)
     if t < 0:
         if mask != 0:
-            if has_code_w(i, E_MOVE_ATTACK, w):
-                t = move_attack(i, t0, w)
+            t = move_attack_turn(i, t0, w)
     return t
 
 
 @part
-def grid_strike(i, m, who, t, w):
+def grid_strike(i, m, who, t, frenzy, w):
     """The attack of ``who`` on ``t`` on the grid: Get Over Here / Repel paid, Defensive
     Switch, Sprint off her turn to intercept, the attack (:func:`grid_attack`), the
-    exploded minion leaves its hex, the shove, Reflector, Bonus Action. Returns
-    ``(she still stands, another Major)``."""
+    exploded minion leaves its hex, the shove, Reflector, Bonus Action (a frenzy's attack:
+    none of her talents). Returns ``(she still stands, another Major)``."""
     mask = tmask_w(i, w)
+    if frenzy:
+        mask = 0
     sh = -1
     if who == i:
         if mask != 0:
-            if has_code_w(i, E_SHOVE, w):
-                comb, rules, dyn, streams, bf = unpack(w)
-                sh = pay_shove(i, w)
-    comb, rules, dyn, streams, bf = unpack(w)
-    if side_has_code(t, E_SWITCH, w):
-        t = defensive_switch(who, t, w)
-    comb, rules, dyn, streams, bf = unpack(w)
-    if side_has_code(t, E_SPRINT, w):
-        guard_sprint(who, t, w)
+            sh = shove_paid(i, w)
+    t = switched(who, t, w)
+    guard_sprint_for(who, t, w)
     dealt = grid_attack(who, t, w)
     comb, rules, dyn, streams, bf = unpack(w)
     if dyn[who, D_BLAST] != 0:  # Minion Explosion: the destroyed minion leaves its hex
@@ -522,15 +535,10 @@ def grid_strike(i, m, who, t, w):
         return False, False
     again = False
     if m == 0:
-        if who == i:
-            if dealt >= 0:
-                if (mask >> E_REFLECTOR) & 1 != 0:
-                    give_reflector(i, w)
-        if (mask >> E_BONUS_ACTION) & 1 != 0:  # bonus_action's own gate, before the scan
-            if any_in_reach(i, w):
-                comb, rules, dyn, streams, bf = unpack(w)
-                if bonus_action(i, w):
-                    again = True
+        if mask != 0:
+            if who == i:
+                reflector_after(i, dealt, w)
+            again = bonus_major(i, w)
     return True, again
 
 
@@ -552,82 +560,14 @@ def grid_turn_end(i, minor, t0, disengaged, w):
                 minor_move(i, goal, lo, hi, disengaged, 2, w)
             stepped(i, w)
     if mask != 0:
-        if has_code_w(i, E_SPRINT, w):
-            if standing_w(i, w):
-                if t0 >= 0:
-                    goal, lo, hi = goal_of(i, t0, w)
-                    sprint(i, goal, lo, hi, w)
-                    stepped(i, w)
-
-
-@kernel
-def blast_choice(i, t, t0, w):
-    """Minion Explosion on the grid (L1987-1989, boss ability, Major, its cost):
-    "an attack originating from one of its minions' hexes"; that minion is
-    destroyed (:func:`.talents.riders.minion_explosion`). With the ability usable (uses,
-    pool) the monster explodes a minion whenever a standing minion's hex reaches
-    a target with its attack (melee next to it, ranged 2 to ``D_RANGED_HI``: the
-    audit leaves the form open, so the distance decides as for any attack):
-    its target ``t`` when it has one in reach from its own hex (else no
-    explosion), otherwise the policy's target ``t0``, otherwise the first listed
-    enemy some minion reaches. The first listed minion whose hex reaches is
-    chosen (``D_BLAST`` = row + 1). Returns the target (``t`` when nothing changes).
-    Not in an Ambush Tactics turn: the ambush's bonuses take the attack's special slot
-    (as gridless, where the ambush comes before Minion Explosion)."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    if dyn[i, D_AMBUSH] != 0:
-        return t
-    if find_usable(i, E_MINION_EXPLOSION, w) < 0:
-        return t
-    if t >= 0:
-        m = blast_minion(i, t, w)
-        if m >= 0:
-            dyn[i, D_BLAST] = m + 1
-        return t
-    side = comb[i, C_SIDE]
-    finish = comb[i, P_FINISH] != 0
-    if t0 >= 0:
-        if _candidate(t0, side, finish, w):
-            m = blast_minion(i, t0, w)
-            if m >= 0:
-                dyn[i, D_BLAST] = m + 1
-                return t0
-    for j in range(comb.shape[0]):
-        if _candidate(j, side, finish, w):
-            m = blast_minion(i, j, w)
-            if m >= 0:
-                dyn[i, D_BLAST] = m + 1
-                return j
-    return -1
-
-
-@kernel
-def blast_minion(i, t, w):
-    """The first listed standing minion of ``i``'s side on the battlefield from
-    whose hex ``i``'s attack reaches ``t`` (:func:`reach_from`), or -1."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    for m in range(comb.shape[0]):
-        if comb[m, C_PDEF] >= 0:
-            if other_ally(i, m, w):
-                if dyn[m, D_POS] >= 0:
-                    if reach_from(dyn[m, D_POS], t, dyn[i, D_RANGED_HI], w) >= 0:
-                        return m
-    return -1
+        sprint_turn_end(i, t0, w)
 
 
 @kernel
 def p_turn(i, b, c, w):
-    """PR_TURN: :func:`take_turn_grid`."""
+    """PR_TURN: :func:`take_turn_grid` (a frenzy's turn too, with the frenzy's choices)."""
     comb, rules, dyn, streams, bf = unpack(w)
     take_turn_grid(i, w)
-    return 0
-
-
-@kernel
-def p_frenzy_move(i, t, c, w):
-    """PR_FRENZY_MOVE: :func:`frenzy_turn`."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    frenzy_turn(i, t, w)
     return 0
 
 

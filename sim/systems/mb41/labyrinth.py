@@ -16,9 +16,8 @@ from .damage import apply_damage
 from .hex import hexes, leave_if_dead, refresh_fear, refresh_fear_w, relocate
 from .hex_moves import mines_pending
 from .overcharge import check_bursts, gain_overcharge
-from .slots import side_has_code
 from .state import _hits, outcome_now, roll_penalty
-from .talents.team import defensive_switch
+from .talents.team import switched
 
 
 @kernel(inline="always")
@@ -206,8 +205,7 @@ def pendulum(w):
                         break
                     pickk -= 1
     o = lab[G.L_OWNER]
-    if side_has_code(t, E_SWITCH, w):
-        t = defensive_switch(o, t, w)
+    t = switched(o, t, w)
     att = 0
     if o >= 0:
         att = comb[o, C_ATT]

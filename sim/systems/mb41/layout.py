@@ -408,7 +408,7 @@ PROCS = Section("PR", "procedure slots (``rules[PR_*]``: addresses, :mod:`.regis
     F("AFTER_TURN", 1, "after a's turn: the labyrinth's Pendulum under pendulum_moves: turn (hex)"),
     F("END_OF_ROUND", 1, "the end of round a: the labyrinth features; returns the outcome or -1 (hex)"),
     F("SETTLE", 1, "what the last action left due: retaliations and bursts (bursts.settle_due)"),
-    F("FRENZY_MOVE", 1, "frenzied a's action toward target b (geometry)"),
+    F("FRENZY_STEP", 1, "the frenzy's extra point of movement of a toward target b (positions; hex: in its turn)"),
     F("ATTACK", 1, "a's basic attack on b (attack.attack); returns the damage dealt or -1"),
     F("ATTACK_AT", 1, "a's basic attack on b where she stands (geometry: form, reach, Cover)"),
     # geometry (gridless, the draft's positions, the hex grid)
@@ -416,6 +416,8 @@ PROCS = Section("PR", "procedure slots (``rules[PR_*]``: addresses, :mod:`.regis
     F("DISTANCE", 1, "positions or hexes between a and b (0 gridless)"),
     F("APPEAR_AT", 1, "reserve row a takes its place near cell b (0 when it cannot)"),
     F("COPY_PLACE", 1, "where a's Marionette copy (slot b) appears: a cell, a position, -1 none"),
+    F("PICK", 1, "the policy's target of a (b: 1 = in reach only; gridless: everyone is)"),
+    F("ANY_IN_REACH", 1, "someone a may attack is in her reach (gridless: 1)"),
     F("PICK_WITHIN", 1, "the policy's target of a among enemies within b (a talent's range), -1 none"),
     F("ON_LINE", 1, "j = b stands in a's scream line in direction c (slot in dyn scratch)"),
     F("SWITCH_TO", 1, "Defensive Switch: a takes b's place (0 when she may not)"),
@@ -427,7 +429,6 @@ PROCS = Section("PR", "procedure slots (``rules[PR_*]``: addresses, :mod:`.regis
     F("MINE", 1, "a mine of a with slot b; 1 placed"),
     F("BARRIER", 1, "Create Barrier with slot b; 1 raised"),
     # the draft's positions, inside the turn (stubs elsewhere: only a positions turn calls them)
-    F("POS_PICK", 1, "positions: the policy's target of a (b: 1 = in reach only)"),
     F("POS_SPRINT", 1, "positions: Sprint toward target b"),
     F("POS_GET_BACK", 1, "positions: Get Back; 1 used"),
     F("POS_MINOR_TOWARD", 1, "positions: a Minor step toward target b; 1 used"),
@@ -438,7 +439,6 @@ PROCS = Section("PR", "procedure slots (``rules[PR_*]``: addresses, :mod:`.regis
     F("POS_READY", 1, "positions: before a's attack on b (form, Cover)"),
     F("POS_DONE", 1, "positions: after a's attack on b"),
     F("POS_SHOVE", 1, "positions: a's hit moves b c positions"),
-    F("POS_ANY_IN_REACH", 1, "positions: someone is in a's reach"),
     # a safety net
     F("MISSING", 1, "a procedure this scenario was not expected to need (counts K_MISSING)"),
 ] + [

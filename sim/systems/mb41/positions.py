@@ -64,34 +64,34 @@ the last position).
 Talents on positions (each a scripted test in
 ``tests/test_mbdraft_position_talents.py``):
 
-* Sprint (:func:`.positions_turn.sprint`): a free position at the start of her turn, once
+* Sprint (:func:`.positions_talents.sprint`): a free position at the start of her turn, once
   per round, when a plain Movement would do; Speed Burst the same, for 2
   Support overcharge, with no limit a round; off her turn Speed Burst
-  (:func:`.positions_turn.cover_sprint`) steps into an attacked ally's position to Cover her;
-* Bypass / Swift and Teleport (:func:`.positions_turn.talent_move`): her Minor when a plain
+  (:func:`.positions_talents.cover_sprint`) steps into an attacked ally's position to Cover her;
+* Bypass / Swift and Teleport (:func:`.positions_talents.talent_move`): her Minor when a plain
   Movement would not (2+ positions out of her band, engaged, short of
   leaving a rough position); Bypass ignores enemies and rough terrain,
   Teleport goes to the nearest position in her band and is not movement;
-* Dash Strike / Pounce (:func:`.positions_turn.dash`): one position into reach, then the
+* Dash Strike / Pounce (:func:`.positions_talents.dash`): one position into reach, then the
   attack, as her Major;
-* Get Over Here / Repel (:func:`.positions_turn.shove`): a hit moves the target 1 position;
+* Get Over Here / Repel (:func:`.positions_talents.shove`): a hit moves the target 1 position;
 * Guardian (:func:`held`, the 4.1 And Your Enemies Closer mechanic): every
   move out of the Guardian's position but Teleport and forced moves;
 * Defensive Switch (:func:`.talents.team.defensive_switch`): an ally up to
   ``range_positions`` (3) away swaps positions with the target;
-* Blast Strike / Burst Attack / Gravity Wave (:func:`.positions_turn.area_position`): every
+* Blast Strike / Burst Attack / Gravity Wave (:func:`.positions_talents.area_position`): every
   target in one position in reach;
-* Safe Place (:func:`.positions_turn.safe_place`): an engaged, hurt ally to her position;
-* Get Back (:func:`.positions_turn.get_back`): an engaged, hurt ally within 0-2 positions
+* Safe Place (:func:`.positions_talents.safe_place`): an engaged, hurt ally to her position;
+* Get Back (:func:`.positions_talents.get_back`): an engaged, hurt ally within 0-2 positions
   to Position 1 (rule ``get_back_to``), her Minor;
-* Let's Move (:func:`.positions_turn.lets_move`): her Movement and a step for an ally who
+* Let's Move (:func:`.positions_talents.lets_move`): her Movement and a step for an ally who
   wants one;
 * Aura of Strength hits every standing enemy in her position;
 * Marionette (:func:`copy_place`): her copy appears within 0-3 positions
   (rule ``marionette_place``) and her attacks may start from it
   (:func:`reach`; she does not move while it reaches her target);
 * the draft's Link: both linked enemies within 0-2 positions of her;
-* Rough Going (:func:`.positions_turn.rough_going`): the position of the nearest enemy
+* Rough Going (:func:`.positions_talents.rough_going`): the position of the nearest enemy
   within 0-2 turns rough for the scene (:func:`is_rough`);
 * Courage Aura helps only the allies in her position, a monster's Fear
   Aura hurts only the enemies in its position (:func:`refresh_auras`);
@@ -102,7 +102,7 @@ Curse, Hex and the other talents on the policy's target pick it among the
 enemies within their ``range_positions`` (:func:`pick_within`).
 
 A Fury frenzy (4.1 L746-758) moves toward and attacks the closest standing
-combatant by position, allies included (:func:`.positions_turn.frenzy_turn`); her
+combatant by position, allies included (:func:`.turn.take_turn` with the frenzy's choices); her
 retaliation needs the attacker within reach.
 
 The 4.1 monsters' screams (Deafening Scream, Blood Rain) reach by position:
@@ -712,7 +712,7 @@ def p_copy_place(i, s, c, w):
 
 @kernel
 def p_pick(i, in_reach, c, w):
-    """PR_POS_PICK: :func:`pick`."""
+    """PR_PICK: :func:`pick`."""
     comb, rules, dyn, streams, bf = unpack(w)
     return pick(i, in_reach != 0, w)
 
@@ -735,6 +735,6 @@ def p_done(i, t, c, w):
 
 @kernel
 def p_any_in_reach(i, b, c, w):
-    """PR_POS_ANY_IN_REACH: :func:`any_in_reach`."""
+    """PR_ANY_IN_REACH: :func:`any_in_reach`."""
     comb, rules, dyn, streams, bf = unpack(w)
     return 1 if any_in_reach(i, w) else 0

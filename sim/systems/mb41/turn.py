@@ -16,28 +16,28 @@ from .world import call, on_grid, on_positions, unpack
 from .ailments import removal_roll
 from .bursts import settle_in_turn, settle_now
 from .overcharge import check_bursts
-from .slots import has_code, pay_slot, side_has_code
 from .state import _candidate, has_ailment, is_standing
-from .talents.defence import give_reflector
-from .talents.movement import pay_shove
-from .talents.riders import follow_up_target
-from .talents.team import bonus_action, defensive_switch, guided_choice, guided_strike
+from .talents.defence import reflector_after
+from .talents.movement import shove_paid
+from .talents.riders import follow_up_for
+from .talents.team import bonus_major, guided_strike, switched
 from .targets import frenzy_target, target_of
 
 
 @kernel
-def frenzy_turn(i, w):
-    """A turn of frenzied ``i`` (L746-752): she regains ``fury_regen_dice``
-    d6 Resolve, then attacks :func:`frenzy_target` (the closest standing
-    combatant, allies included), her Minor a removal roll when she has an
-    ailment and it takes no step (:func:`frenzy_removal`); her attack's riders
-    (Killing Blow, Drain Life, ...) only as rule ``fury_talents`` allows
-    (:func:`.slots.frenzy_can_pay`, L752, A9ii). Gridless the
-    attack is her one action; on the hex grid (:func:`.hex_turn.frenzy_turn`)
-    and on the draft's positions (:func:`.positions_turn.frenzy_turn`) she moves
-    toward it when it is out of reach (a Minor step, then the Major), and
-    attacks it when in reach. ``fury_target: enemies`` on the grid: her usual
-    grid turn (her policy's target among enemies, with her talents)."""
+def frenzy_start(i, w):
+    """The start of frenzied ``i``'s turn (L746-752), the frenzy's own part of it: counted
+    (``K_FRENZY_TURNS``), she regains ``fury_regen_dice`` d6 Resolve (the damage stream).
+    The turn itself is her one turn (``PR_TURN``: :func:`take_turn`, on the hex grid
+    :func:`.hex_turn.take_turn_grid`) with the frenzy's choices: her target is
+    :func:`.targets.frenzy_target` (the closest standing combatant, allies included), she
+    has no talents of her own (no Minor or Major talent, no Guided Strike, Bonus Action,
+    Reflector, Get Over Here), her Minor is a removal roll (:func:`frenzy_removal`) or a
+    step toward her target, where distance exists the frenzy's extra point of movement
+    (``PR_FRENZY_STEP``, L758), and her one Major attacks the target when in reach, else
+    moves her toward it; her attack's riders only as rule ``fury_talents`` allows
+    (:func:`.slots.frenzy_can_pay`, L752, A9ii). ``fury_target: enemies`` on the grid: her
+    usual grid turn (her policy's target among enemies, with her talents)."""
     comb, rules, dyn, streams, bf = unpack(w)
     dyn[i, K_FRENZY_TURNS] += 1
     nd = rules[R_FURY_REGEN_DICE]
@@ -48,24 +48,16 @@ def frenzy_turn(i, w):
             g = room
         dyn[i, D_RES] += g
         dyn[i, K_FRENZY_REGEN] += g
-    if on_grid(bf):
-        if rules[R_FURY_TARGET] == 2:
-            call(rules[PR_TURN], i, 0, 0, w)  # 'enemies': her usual grid turn
-        else:
-            call(rules[PR_FRENZY_MOVE], i, frenzy_target(i, w), 0,
-                 w)
-        return
-    if not on_positions(rules):
-        frenzy_removal(i, w)  # gridless her Minor never moves her
-    t = frenzy_target(i, w)
-    if on_positions(rules):
-        call(rules[PR_FRENZY_MOVE], i, t, 0, w)
-    elif t >= 0:
-        if side_has_code(t, E_SWITCH, w):
-            t = defensive_switch(i, t, w)
-        call(rules[PR_ATTACK], i, t, 0, w)
-    if comb[i, C_TMASK] != 0:
-        dyn[i, D_TURNS_DONE] += 1
+
+
+@kernel
+def play_frenzied(i, w):
+    """One turn of frenzied ``i`` (:func:`.fight.frenzy_turns`): :func:`frenzy_start`, then her
+    one turn (``PR_TURN``), which plays the frenzy's choices (``D_FRENZY``). Not the turn
+    clock's (``D_CLOCK``: a frenzy's turns are not counted there)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    frenzy_start(i, w)
+    call(rules[PR_TURN], i, 0, 0, w)
 
 
 @kernel
@@ -123,13 +115,16 @@ def take_turn(i, w):
     comb, rules, dyn, streams, bf = unpack(w)
     mask = comb[i, C_TMASK]
     pos = on_positions(rules)
-    turn_start(i, w)
-    actions = turn_ailments(i, w)
-    actions = turn_minor(i, actions, w)
+    frenzy = dyn[i, D_FRENZY] != 0  # a Fury frenzy's turn (:func:`play_frenzied`): the frenzy's choices
+    actions = turn_begin(i, frenzy, w)
     minor = actions >= 2
     t0 = -1
-    if pos:  # the policy's target and a Minor step toward its range first
-        actions, minor, t0 = positions_before(i, actions, minor, w)
+    if frenzy:
+        if not pos:
+            frenzy_removal(i, w)  # gridless her Minor never moves her: the removal roll, if any
+        t0 = frenzy_target(i, w)
+    if pos:  # the target and a Minor step toward its range first
+        actions, minor, t0 = positions_before(i, actions, minor, t0, frenzy, w)
     # the Major action, then (Bonus Action, free) another Major
     majors = 1 if actions >= 1 else 0
     for m in range(2):
@@ -137,7 +132,7 @@ def take_turn(i, w):
             if m > 0:
                 break
             continue
-        acted, who, t, t0 = major_choice(i, m, t0, w)
+        acted, who, t, t0 = major_choice(i, m, t0, frenzy, w)
         if not acted:
             if t < 0:
                 if not pos:
@@ -145,29 +140,48 @@ def take_turn(i, w):
                 if t0 < 0:
                     break  # nobody left to fight
                 # nobody in reach: the Major moves her (Disengage when engaged)
-                if call(rules[PR_POS_MAJOR_TOWARD], i, t0, 1 if minor else 0, w) != 0:
+                if call(rules[PR_POS_MAJOR_TOWARD], i, t0, (1 if minor else 0) + (2 if frenzy else 0), w) != 0:
                     minor = False
-                    dyn[i, D_MINOR_USED] = 1
+                    if not frenzy:
+                        dyn[i, D_MINOR_USED] = 1
                 if not is_standing(i, w):
                     break
             else:
-                major_strike(i, m, who, t, w)
+                major_strike(i, m, who, t, frenzy, w)
+        if frenzy:
+            break  # one Major; what it left due is settled after her turn (:func:`.fight.frenzy_turns`)
         if settle_now(w):
             if settle_in_turn(i, 1, w) == 0:
                 break
         if m == 0:
             if mask != 0:
-                bonus = True
-                if pos:
-                    bonus = call(rules[PR_POS_ANY_IN_REACH], i, 0, 0, w) != 0
-                if bonus:
-                    if bonus_action(i, w):
-                        majors = 2
-    if pos:  # a Minor still unused: one more position toward her range
-        if minor:
+                if bonus_major(i, w):
+                    majors = 2
+    if pos:
+        if frenzy:
+            if t0 >= 0:  # the frenzy's extra movement paid for one attack; the auras by position again
+                dyn[i, D_FURY_PAID] = 0
+                call(rules[PR_AURAS], i, 0, 0, w)
+        elif minor:  # a Minor still unused: one more position toward her range
             positions_after(i, t0, w)
     if mask != 0:
         dyn[i, D_TURNS_DONE] += 1
+
+
+@part
+def turn_begin(i, frenzy, w):
+    """Her actions left for the Minor and the Major (2; 1 Stunned, L1461): the start of her
+    turn, her ailments and a Minor talent (:func:`turn_start`, :func:`turn_ailments`,
+    :func:`turn_minor`); a frenzy's turn has none of these (its Minor is a removal roll or
+    a step, its start :func:`frenzy_start`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if frenzy:
+        if dyn[i, D_AIL + A_STUN] != 0:
+            return 1
+        return 2
+    turn_start(i, w)
+    actions = turn_ailments(i, w)
+    return turn_minor(i, actions, w)
 
 
 @part
@@ -230,119 +244,129 @@ def turn_minor(i, actions, w):
 
 
 @part
-def positions_before(i, actions, minor, w):
+def positions_before(i, actions, minor, t0, frenzy, w):
     """On the draft's positions, before her Major: the policy's target ``t0``, Sprint
     (free, before her Minor, DRAFT L149-153), Get Back, or a Minor step toward her
-    range. Returns ``(actions, minor still free, t0)``."""
+    range. A frenzy's turn (``t0``: :func:`.targets.frenzy_target`): the auras by position,
+    a Minor step toward ``t0`` when out of her reach, else the removal roll
+    (:func:`frenzy_removal`), then the frenzy's extra point of movement
+    (``PR_FRENZY_STEP``, L758); nobody to attack, or she fell on her step: nothing more
+    (``t0`` -1). Returns ``(actions, minor still free, t0)``."""
     comb, rules, dyn, streams, bf = unpack(w)
     mask = comb[i, C_TMASK]
-    t0 = -1
     if actions >= 1:
-        t0 = call(rules[PR_POS_PICK], i, 0, 0, w)
-        if mask != 0:
-            if has_code(i, E_SPRINT, w):
-                call(rules[PR_POS_SPRINT], i, t0, 0, w)  # no damage: she still stands
-        if minor:
+        if frenzy:
+            if t0 < 0:
+                return 0, False, t0
+            call(rules[PR_AURAS], i, 0, 0, w)
+        else:
+            t0 = call(rules[PR_PICK], i, 0, 0, w)
             if mask != 0:
-                if has_code(i, E_GET_BACK, w):  # Get Back: an engaged, hurt ally to Position 1
-                    if call(rules[PR_POS_GET_BACK], i, 0, 0, w) != 0:
+                call(rules[PR_POS_SPRINT], i, t0, 0, w)  # when she holds it; no damage: she still stands
+            if minor:
+                if mask != 0:
+                    if call(rules[PR_POS_GET_BACK], i, 0, 0, w) != 0:  # an engaged, hurt ally to Position 1
                         minor = False
                         actions -= 1
                         dyn[i, D_MINOR_USED] = 1
         if minor:
-            if call(rules[PR_POS_MINOR_TOWARD], i, t0, 0, w) != 0:
+            if call(rules[PR_POS_MINOR_TOWARD], i, t0, 1 if frenzy else 0, w) != 0:
                 minor = False
                 actions -= 1
-                dyn[i, D_MINOR_USED] = 1
+                if not frenzy:
+                    dyn[i, D_MINOR_USED] = 1
                 if not is_standing(i, w):
                     actions = 0
-                if settle_now(w):
-                    actions = settle_in_turn(i, actions, w)
+                if not frenzy:
+                    if settle_now(w):
+                        actions = settle_in_turn(i, actions, w)
+        if frenzy:
+            if not is_standing(i, w):
+                return 0, False, -1
+            if minor:
+                if frenzy_removal(i, w):
+                    minor = False
+            if call(rules[PR_REACH], i, t0, 0, w) < 0:
+                call(rules[PR_FRENZY_STEP], i, t0, 0, w)
+    else:
+        t0 = -1
     return actions, minor, t0
 
 
 @part
-def major_choice(i, m, t0, w):
+def major_choice(i, m, t0, frenzy, w):
     """Her ``m``-th Major action (the second after Bonus Action): Safe Place (positions),
     a Major talent (:func:`major_talent`), or the attack's maker and target: an ally
     with Guided Strike, Follow Up's target, the policy's (on positions among those in
     reach; Dash Strike when nobody is). Returns ``(acted, who attacks, her target or
-    -1, t0)`` (``t0``: the positions' target, picked again when it is down)."""
+    -1, t0)`` (``t0``: the positions' target, picked again when it is down). A frenzy's
+    Major: her target ``t0`` when in her reach, no talent."""
     comb, rules, dyn, streams, bf = unpack(w)
     mask = comb[i, C_TMASK]
     pos = on_positions(rules)
     acted = False
     who = i
     t = -1
+    if frenzy:
+        if t0 >= 0:
+            if call(rules[PR_REACH], i, t0, 0, w) >= 0:
+                t = t0
+        return acted, who, t, t0
     if mask != 0:
-        if pos:
-            if has_code(i, E_SAFE_PLACE, w):  # Safe Place: an engaged ally to her position
-                acted = call(rules[PR_POS_SAFE_PLACE], i, 0, 0, w) != 0
+        if pos:  # Safe Place (when she holds it): an engaged ally to her position
+            acted = call(rules[PR_POS_SAFE_PLACE], i, 0, 0, w) != 0
         if not acted:
             acted = major_talent(i, w)
         if not acted:
-            if pos:  # Guided Strike only when the ally has someone in reach
-                gs, g = guided_choice(i, w)
-                if g >= 0:
-                    tg = call(rules[PR_POS_PICK], g, 1, 0, w)
-                    if tg >= 0:
-                        pay_slot(i, gs, w)
-                        check_bursts(i, w)
-                        who = g
-                        t = tg
-            elif has_code(i, E_GUIDED_STRIKE, w):
-                g = guided_strike(i, w)
-                if g >= 0:
-                    who = g
+            g, tg = guided_strike(i, w)
+            if g >= 0:
+                who = g
+                t = tg
     if acted:
         return acted, who, t, t0
     if who == i:
-        if (mask >> E_FOLLOW_UP) & 1 != 0:
-            t = follow_up_target(i, w)
+        t = follow_up_for(i, w)
+        if t >= 0:
             if pos:
-                if t >= 0:
-                    if call(rules[PR_REACH], i, t, 0, w) < 0:
-                        t = -1
+                if call(rules[PR_REACH], i, t, 0, w) < 0:
+                    t = -1
     if t < 0:
         if pos:
             if who == i:
                 if m > 0:  # after a Bonus Action: her target may be down
                     if t0 >= 0:
                         if not _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, w):
-                            t0 = call(rules[PR_POS_PICK], i, 0, 0, w)
+                            t0 = call(rules[PR_PICK], i, 0, 0, w)
                 if t0 >= 0:
                     if _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, w):
                         if call(rules[PR_REACH], i, t0, 0, w) >= 0:
                             t = t0
             if t < 0:
-                t = call(rules[PR_POS_PICK], who, 1, 0, w)
+                t = call(rules[PR_PICK], who, 1, 0, w)
             if t < 0:
                 if who == i:
-                    if mask != 0:
-                        if has_code(i, E_MOVE_ATTACK, w):  # Dash Strike: a step, then the attack
-                            t = call(rules[PR_POS_DASH], i, t0, 0, w)
+                    if mask != 0:  # Dash Strike (when she holds it): a step, then the attack
+                        t = call(rules[PR_POS_DASH], i, t0, 0, w)
         else:
             t = target_of(who, w)
     return acted, who, t, t0
 
 
 @part
-def major_strike(i, m, who, t, w):
+def major_strike(i, m, who, t, frenzy, w):
     """The basic attack of ``who`` (she, or the ally her Guided Strike sends) on ``t``:
     Defensive Switch, Speed Burst off her turn to Cover (positions), Get Over Here /
     Repel paid, the attack (on positions: the form by distance, Cover, the shove),
-    Reflector after her own first Major's hit."""
+    Reflector after her own first Major's hit. A frenzy's attack: neither talent of hers."""
     comb, rules, dyn, streams, bf = unpack(w)
     pos = on_positions(rules)
-    if side_has_code(t, E_SWITCH, w):
-        t = defensive_switch(who, t, w)
+    t = switched(who, t, w)
     if pos:
-        if side_has_code(t, E_SPRINT, w):
-            call(rules[PR_POS_COVER_SPRINT], who, t, 0, w)  # Speed Burst off her turn
+        call(rules[PR_POS_COVER_SPRINT], who, t, 0, w)  # Speed Burst off her turn (when t's side holds it)
     sh = -1
     if who == i:
-        if has_code(i, E_SHOVE, w):
-            sh = pay_shove(i, w)  # gridless: a basic attack, paid (no hex to move)
+        if not frenzy:
+            sh = shove_paid(i, w)  # gridless: a basic attack, paid (no hex to move)
     if pos:
         call(rules[PR_AURAS], i, 0, 0, w)  # after her moves and a Defensive Switch
         call(rules[PR_POS_READY], who, t, 0, w)
@@ -354,9 +378,8 @@ def major_strike(i, m, who, t, w):
                 call(rules[PR_POS_SHOVE], i, t, comb[i, C_TP1 + sh], w)
     if m == 0:
         if who == i:
-            if dealt >= 0:
-                if (comb[i, C_TMASK] >> E_REFLECTOR) & 1 != 0:
-                    give_reflector(i, w)
+            if not frenzy:
+                reflector_after(i, dealt, w)
 
 
 @part
@@ -368,7 +391,7 @@ def positions_after(i, t0, w):
         if is_standing(i, w):
             if t0 >= 0:
                 if not _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, w):
-                    t0 = call(rules[PR_POS_PICK], i, 0, 0, w)
+                    t0 = call(rules[PR_PICK], i, 0, 0, w)
             call(rules[PR_POS_MINOR_TOWARD], i, t0, 0, w)
 
 

@@ -230,7 +230,7 @@ def veil_penalty(i, t, w):
 def try_rough_going(i, w):
     """Rough Going (L1836), ``rough_going``: a Minor action on the grid (gridless it is never
     used and costs nothing): :func:`..hex_areas.rough_going`; on the draft's positions
-    (DRAFT L319-323) :func:`..positions_turn.rough_going`."""
+    (DRAFT L319-323) :func:`..positions_talents.rough_going`."""
     comb, rules, dyn, streams, bf = unpack(w)
     if gridless(rules):
         return False

@@ -291,3 +291,13 @@ def aura_hurts(t, j, dmg, w):
     dyn[t, K_DEALT] += took
     dyn[j, K_TAKEN] += took
     dyn[j, K_SELF_DMG] += took
+
+
+@kernel(inline="always")
+def reflector_after(i, dealt, w):
+    """Reflector (L1528) after her own first Major's attack (``dealt`` >= 0: it hit): she
+    gives it when she holds it (:func:`give_reflector`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if dealt >= 0:
+        if (comb[i, C_TMASK] >> E_REFLECTOR) & 1 != 0:
+            give_reflector(i, w)

@@ -8,7 +8,7 @@ from ..codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from ..layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
 from ..world import unpack
 from ..overcharge import check_bursts
-from ..slots import can_pay, find_usable, pay_slot
+from ..slots import can_pay, find_usable, has_code, pay_slot
 
 
 @kernel
@@ -54,3 +54,13 @@ def pay_shove(i, w):
         pay_slot(i, s, w)
         check_bursts(i, w)
     return s
+
+
+@kernel(inline="always")
+def shove_paid(i, w):
+    """Get Over Here / Repel on her own basic attack: paid when she holds it and can
+    (:func:`pay_shove`); the slot paid, -1 none (the gate, inlined)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if not has_code(i, E_SHOVE, w):
+        return -1
+    return pay_shove(i, w)

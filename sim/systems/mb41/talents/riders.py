@@ -370,7 +370,7 @@ def minion_explosion(i, w):
     returns the slot (a hit adds P1 d6 + P2) or -1. Used whenever it has a
     standing minion and the pool for it (gridless: the minion's position is
     as good as its own). On the hex grid the attack originates from the hex of
-    the minion the turn chose (``D_BLAST``, :func:`..hex_turn.blast_choice`:
+    the minion the turn chose (``D_BLAST``, :func:`..hex_areas.blast_choice`:
     its hex must reach the target) and only then; the turn clears ``D_BLAST``."""
     comb, rules, dyn, streams, bf = unpack(w)
     s = find_usable(i, E_MINION_EXPLOSION, w)
@@ -499,3 +499,13 @@ def h_reroll(i, t, c, w):
         dyn[i, D_MINOR_USED] = 1
     pay_slot(i, s, w)
     return 1
+
+
+@kernel(inline="always")
+def follow_up_for(i, w):
+    """Follow Up's target for her own attack (:func:`follow_up_target`) when she holds it;
+    -1 else (the gate, inlined)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if (comb[i, C_TMASK] >> E_FOLLOW_UP) & 1 == 0:
+        return -1
+    return follow_up_target(i, w)

@@ -7,7 +7,7 @@ from sim._jit import kernel, part
 
 from ..codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from ..layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
-from ..world import call, on_grid, on_positions, unpack
+from ..world import call, gridless, on_grid, on_positions, unpack
 from ..damage import _damage
 from ..overcharge import check_bursts
 from ..slots import can_pay, find_talent, find_usable, has_code, pay_slot, side_has_code, within
@@ -36,18 +36,29 @@ def link_damage(t, dmg, w):
     return took
 
 
-@kernel
+@part
 def guided_strike(i, w):
-    """Guided Strike (L1736): a Major action letting an ally act; she spends it
-    on the standing, un-Stunned ally with the highest Attack when that is
-    higher than her own (the ally then makes the basic attack). Returns the
-    ally, or -1 (she attacks herself)."""
+    """Guided Strike (L1736) as her Major: a Major action letting an ally act; she spends it
+    on the standing, un-Stunned ally with the highest Attack when that is higher than her
+    own (:func:`guided_choice`), who then makes the basic attack on his policy's target
+    among those he reaches (the geometry's ``PR_PICK`` with "in reach": gridless everyone
+    is, :func:`..targets.target_of`). Where distance exists she spends it only when he has
+    someone in reach; gridless she spends it whenever he is chosen (his target may be -1:
+    nobody left). Returns ``(the ally, his target)``, ``(-1, -1)`` when she attacks herself.
+    The one rule of every geometry's turn (:func:`..turn.major_choice`)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    s, best = guided_choice(i, w)
-    if best >= 0:
-        pay_slot(i, s, w)
-        check_bursts(i, w)
-    return best
+    if not has_code(i, E_GUIDED_STRIKE, w):
+        return -1, -1
+    s, g = guided_choice(i, w)
+    if g < 0:
+        return -1, -1
+    tg = call(rules[PR_PICK], g, 1, 0, w)
+    if tg < 0:
+        if not gridless(rules):
+            return -1, -1
+    pay_slot(i, s, w)
+    check_bursts(i, w)
+    return g, tg
 
 
 @kernel
@@ -370,19 +381,9 @@ def h_link(i, b, c, w):
     return 1 if try_link(i, w) else 0
 
 
-@kernel(inline="always")
-def bonus_action(i, w):
-    """Bonus Action (free, L1579): pay for one more Major action if she can
-    (:func:`bonus_action_try`, called only when she has the talent)."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    if (comb[i, C_TMASK] >> E_BONUS_ACTION) & 1 == 0:
-        return False
-    return bonus_action_try(i, w)
-
-
 @part
 def bonus_action_try(i, w):
-    """The work of :func:`bonus_action`."""
+    """The work of :func:`bonus_major`: pay for one more Major action if she can (L1579)."""
     comb, rules, dyn, streams, bf = unpack(w)
     s = find_talent(i, E_BONUS_ACTION, w)
     if s < 0:
@@ -405,3 +406,28 @@ def h_link_damage(t, b, dmg, w):
     """LINK_DAMAGE: the draft's Link copies ``dmg`` to the secondary (:func:`link_damage`)."""
     comb, rules, dyn, streams, bf = unpack(w)
     return link_damage(t, dmg, w)
+
+
+@part
+def bonus_major(i, w):
+    """Bonus Action (free, L1579) after her first Major: another Major when she holds it,
+    someone she may attack is in her reach (the geometry's ``PR_ANY_IN_REACH``; gridless:
+    always) and she can pay (:func:`bonus_action_try`). The one rule of every geometry's
+    turn. Returns whether she has another Major."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if (comb[i, C_TMASK] >> E_BONUS_ACTION) & 1 == 0:
+        return False
+    if call(rules[PR_ANY_IN_REACH], i, 0, 0, w) == 0:
+        return False
+    return bonus_action_try(i, w)
+
+
+@kernel(inline="always")
+def switched(i, t, w):
+    """The target of ``i``'s attack on ``t`` after Defensive Switch (L1699-1703): an ally of
+    ``t`` holding it may take its place (:func:`defensive_switch`); ``t`` when none of
+    ``t``'s side holds it (the gate every attack site tests, inlined)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if side_has_code(t, E_SWITCH, w):
+        return defensive_switch(i, t, w)
+    return t
