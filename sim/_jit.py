@@ -69,6 +69,13 @@ def kernel(fn=None, **overrides):
     return jit(fn, _nrt=False, **overrides)
 
 
+# The small helpers of the 4.1 engine that many procedures call (``state.is_standing``,
+# ``slots.has_code`` ...) are ``kernel(forceinline=True)``: LLVM inlines them, as a part.
+# numba's ``inline="always"`` is kept only where a helper returns an array view from a kernel
+# without reference counting (``mb41/field.py``'s rows), which only IR inlining allows.
+# Measured in docs/performance.md ("Inlining: LLVM's, not numba's").
+
+
 def part(fn=None, **overrides):
     """A :func:`kernel` that is a part of its one caller, kept apart for length.
 

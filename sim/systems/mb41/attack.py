@@ -62,7 +62,7 @@ def _wants_boost(i, losing, deficit, own_stat, opp_stat, boosted, w):
     return False
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _boost_ok(i, role, boosted, bpr, losing, deficit, own_stat, opp_stat, pending, w):
     comb, rules, dyn, streams, bf = unpack(w)
     if boosted >= bpr:
@@ -74,7 +74,7 @@ def _boost_ok(i, role, boosted, bpr, losing, deficit, own_stat, opp_stat, pendin
     return _wants_boost(i, losing, deficit, own_stat, opp_stat, boosted, w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _takes_passive(t, w):
     comb, rules, dyn, streams, bf = unpack(w)
     if rules[R_PASSIVE_DEFENCE] < 0:
@@ -82,7 +82,7 @@ def _takes_passive(t, w):
     return comb[t, P_PASSIVE] != 0
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _spend_boost(i, role, chk, w):
     """One Boost (L1565): a use, +1 overcharge on the rolled stat, and an
     exploding die; returns the die's ``(total, sixes)``. A monster's Monster

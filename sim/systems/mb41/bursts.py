@@ -35,7 +35,7 @@ def heart_creature(j, anchor, w):
                 return
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def settle(w):
     """What an action left due, played after it (``bursts: play``, A7b): a
     frenzied girl's retaliation on whoever attacked her (L758), then every
@@ -233,7 +233,7 @@ def judgment_blast(j, released, w):
         check_bursts(k, w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def settle_now(w):
     """Bursts play after each action of a turn (bursts play, A7b): gridless and on
     positions (:func:`settle_in_turn`), on the grid (:func:`.hex_turn.settle_action`)."""

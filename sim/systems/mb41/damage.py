@@ -91,7 +91,7 @@ def dropped(t, w):
         end_frenzy_on_drop(t, w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def revive_can_act(t, w):
     """A revive of ``t`` can take effect (L1445: the Resolve comes "at the beginning of her
     next turn"): always under ``defeat: all_dead`` (she keeps her side in) and ``all_out``
@@ -113,7 +113,7 @@ def end_frenzy_on_drop(t, w):
     return rules[R_FURY_DROP] == 0
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def apply_damage(t, dmg, w):
     """Deal ``dmg`` to ``t``; returns the damage that took effect.
 
@@ -172,7 +172,7 @@ def wound_levels(t, worst, w):
     return h if h < 3 else 3
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def human_penalty(t, w):
     """The penalty her wounds give the rolls of ``t`` at 0 Resolve, a non-magical
     human (L1422: -2 / -3 / -4 by wound level, rule ``wound_roll_penalty``; a

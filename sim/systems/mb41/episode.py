@@ -180,7 +180,7 @@ def play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams,
         party[g, PE_PENALTY_END] += cb[g, C_RES] - cb[i, C_RES]
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def episode_width(off):
     """The most rows any scene of an episode has (the size of the turn-order scratch)."""
     width = 0

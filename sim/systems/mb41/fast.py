@@ -88,7 +88,7 @@ def _scripted_pools(chk):
     return a_total, a_six, d_total, d_six
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _strike(chk, dmg_st, scripted, a_stat, d_stat, bonus, full_tie, six_dmg, def_six_dmg,
             min_dmg, ndice):
     """One basic attack's dice and numbers (L1453, A20-A22), without branches
@@ -141,7 +141,7 @@ def _flush(c, gain_a, gain_d, spent, comb, dyn):
     dyn[c, L.K_POOL_SPENT] += spent
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _room(c, role_col, comb, rules, dyn):
     """Overcharge a girl can still gain on a role's stat before ``burst_at``."""
     if comb[c, L.C_MONSTER] != 0:
@@ -160,7 +160,7 @@ def _bursts(c, w):
         OC.count_bursts(c, w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _burst_seen(dyn):
     """A burst was counted in this trial (by :func:`_bursts`)."""
     seen = False
@@ -369,7 +369,7 @@ def tier_table(rules, out):
         out[v] = OC.flair_tier(v, 0, rules)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _tier(oc, burst, tiers):
     if burst != 0:
         return L.NTIERS - 1
@@ -434,7 +434,7 @@ def _tiers_from_gains(comb, th, dyn, tiers):
             dyn[c, L.K_TIER + 2 * L.NTIERS + _tier(oc2, 0, tiers)] += k
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _pick(c0, v0, v1):
     """``(value of combatant 0, value of combatant 1)`` from per-slot values."""
     if c0 == 0:
@@ -485,7 +485,7 @@ def _tally(tot, c0, r0, r1, a0, a1, h0, h1, d0, d1, ga0, gd0, sp0, ga1, gd1, sp1
     return out, s0, s1
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _no_totals():
     """22 zeros: the running totals of :func:`_tally` at the start of a block."""
     o = np.int64(0)

@@ -201,7 +201,7 @@ def fight_on(order, key, side_curve, comb_curve, w):
     return outcome, rounds
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def drop_the_dead(order, m, w):
     """Remove the dead from ``order[:m]``, keeping the others' order; the new ``m``.
 
@@ -243,7 +243,7 @@ def fight_start(order, key, w):
     return -1
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def round_effects(j, w):
     """ROUND_EFFECTS of ``j`` at the start of a round, after Bleed (the draft's Regeneration
     and Hexes); True when one dealt damage."""

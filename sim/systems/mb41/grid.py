@@ -342,7 +342,7 @@ def step_toward_d(hexd, nbr, terrain, occ, block_mask, mover, target, lo, hi, di
     return _first_step(nbr, terrain, occ, block_mask, mover, n_src, dist, queue)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _first_step(nbr, terrain, occ, block_mask, mover, n_src, dist, queue):
     """The rest of :func:`step_toward`: from the ``n_src`` goal cells in ``queue``, the breadth-first
     field, then ``mover``'s free neighbour nearest a goal (lowest direction on a tie); -1 if none."""

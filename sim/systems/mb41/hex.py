@@ -222,7 +222,7 @@ def copy_cell(i, s, w):
     return best
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def sweep(w):
     """The dead leave the battlefield: free their hexes."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -236,7 +236,7 @@ def sweep(w):
                 dyn[i, D_POS] = -1
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def leave_if_dead(j, w):
     comb, rules, dyn, streams, bf = unpack(w)
     if dyn[j, D_DEAD] != 0:
@@ -248,7 +248,7 @@ def leave_if_dead(j, w):
             dyn[j, D_POS] = -1
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def move_to(i, c, w):
     comb, rules, dyn, streams, bf = unpack(w)
     moved_from(i, w)
@@ -260,7 +260,7 @@ def move_to(i, c, w):
     dyn[i, K_MOVES] += 1
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def hexes(a, b, w):
     """Hexes between cells ``a`` and ``b`` (:func:`.grid.distance`, wraparound included): one
     load from the field's table (:func:`.field.hexd_of`, indexed directly: no slice bounds to
@@ -274,7 +274,7 @@ def hexes(a, b, w):
     return bf[NBF + a, b]
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def away(i, goal, lo, hi, w):
     """She has a goal and is not in its range yet (a move is worth looking for)."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -283,7 +283,7 @@ def away(i, goal, lo, hi, w):
     return band_gap(hexes(dyn[i, D_POS], goal, w), lo, hi) > 0
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def band_gap(d, lo, hi):
     """How many hexes distance ``d`` lies outside ``lo..hi`` (0 inside)."""
     if d < lo:
@@ -293,7 +293,7 @@ def band_gap(d, lo, hi):
     return 0
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def reach(i, t, w):
     """The form ``i`` can attack ``t`` with from where they stand: 0 melee, 1 ranged, -1 none.
     Marionette: her attacks may originate from her copy's hex (L1833) when hers reaches nothing."""
@@ -329,7 +329,7 @@ def reach_from(a, t, hi, w):
     return -1
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def engaged(i, w):
     """A standing enemy stands next to ``i``: leaving her hex needs Disengage (L1412)."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -352,7 +352,7 @@ def potential(m, goal, lo, hi, w):
     return d - hi
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def potential_at(m, goal, lo, hi, rt, w):
     """:func:`potential`, or with ``rt`` (a barrier raised during the fight stands, so the
     static ``walk`` is stale) :func:`field_potential`."""
@@ -443,7 +443,7 @@ def pick_w(i, in_reach, w):
     return _pick_in(i, in_reach, -1, w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def pick(i, in_reach, w):
     """The policy's target for ``i`` among the enemies it may attack (as
     :func:`.targets.target_of`), only those in range when ``in_reach``;
@@ -461,7 +461,7 @@ def pick_near(i, hi, w):
     return _pick(i, False, hi, w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _near(i, j, hi, w):
     comb, rules, dyn, streams, bf = unpack(w)
     if hi < 0:
@@ -630,7 +630,7 @@ def on_line(a, d, length, c, w):
     return False
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def refresh_fear(w):
     """Fear Aura on the grid (L2031): ``D_FEAR`` of each combatant is the sum
     of the penalties of the enemy monsters with Fear Aura still alive within
@@ -650,7 +650,7 @@ def refresh_fear(w):
         fear_update(w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def refresh_fear_w(w):
     """:func:`refresh_fear` of the world ``w``: the check loads two words; only a field with an
     aura pays the call (:func:`fear_w`), and no array descriptor stays alive across it."""
@@ -724,7 +724,7 @@ def lashed(i, c, w):
     return False
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def moved_from(i, w):
     """``i`` leaves her cell: remember the first cell she left since the mines
     last looked at her (``D_MINE_FROM``, cell + 1); the mines have not seen it yet
@@ -735,7 +735,7 @@ def moved_from(i, w):
     bf[BF_LST][LST_SEEN] = 0
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def relocate(i, c, w):
     """Put ``i`` on free cell ``c`` (forced movement, a door's exit): no movement paid."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -844,7 +844,7 @@ def swap_places(j, t, w):
     dyn[t, D_PAID] = 0
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def form_at(d, hi, w):
     """The attack form that reaches ``d`` hexes: 0 melee, 1 ranged (up to ``hi``,
     the attacker's ``D_RANGED_HI``), -1 none."""
@@ -874,7 +874,7 @@ def in_sight(a, b, mask, w):
     return True
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def sight_mask(w):
     comb, rules, dyn, streams, bf = unpack(w)
     if rules[R_TELEPORT_SIGHT] == 1:

@@ -648,7 +648,7 @@ def collapse_barrier(k, w):
     bf[BF_LST][LST_BARRIERS] -= 1
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def barrier_turn(i, who, goal, lo, hi, w):
     """While a raised barrier stands, ``i``'s Major (nobody in reach) may go on an enemy's
     barrier (:func:`strike_barrier`); True if it did."""
@@ -733,7 +733,7 @@ def strike_barrier(i, goal, lo, hi, w):
     return True
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def blast_target(i, t, t0, w):
     """Her own attack's target after Minion Explosion's choice when she holds it
     (:func:`blast_choice`); ``t`` else."""

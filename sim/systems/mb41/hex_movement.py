@@ -178,7 +178,7 @@ def extra_cell(i, goal, lo, hi, n, through, w):
     return best, best_n
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def talent_move(i, goal, lo, hi, w):
     """:func:`talent_move_try` when she has Swift / Bypass or Teleport (inlined:
     anyone else pays a load, not a call)."""
@@ -543,7 +543,7 @@ def safe_place(i, w):
     return True
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def sprint_on_turn(i, goal, lo, hi, w):
     """Sprint on her turn when she holds it: :func:`sprint` toward ``goal``'s range, then
     what her steps set off (:func:`.hex_moves.stepped`). Returns whether she holds it (the
@@ -571,7 +571,7 @@ def sprint_turn_end(i, t0, w):
         stepped(i, w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def guard_sprint_for(i, t, w):
     """Before ``i``'s attack on ``t``: when ``t``'s side holds Sprint, an ally may Sprint off
     her turn to intercept it (:func:`guard_sprint`)."""
@@ -580,7 +580,7 @@ def guard_sprint_for(i, t, w):
         guard_sprint(i, t, w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def slither_after(t, a, w):
     """After ``a``'s attack on ``t``: Slither Away when ``t`` holds it (:func:`slither`)."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -589,7 +589,7 @@ def slither_after(t, a, w):
             slither(t, a, w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def safe_place_turn(i, w):
     """Safe Place as her Major when she holds it (:func:`safe_place`); True if used."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -598,7 +598,7 @@ def safe_place_turn(i, w):
     return safe_place(i, w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def move_attack_turn(i, t0, w):
     """Dash Strike / Pounce when nobody is in reach and she holds it (:func:`move_attack`);
     the target, -1 none."""

@@ -274,7 +274,7 @@ def place_mine(i, s, w):
     return True
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def stepped(i, w):
     """After a movement action of ``i``: the mines look at every move since
     they last did (:func:`mines_pending`), hers first in time."""
@@ -283,7 +283,7 @@ def stepped(i, w):
         mines_pending(w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def mines_pending(w):
     """:func:`mines_check` when some combatant has Mines (``C_ALLMASK``) and someone
     may have changed hexes since the last look (``LST_SEEN`` 0: cleared with every
@@ -494,7 +494,7 @@ def hold_challenge(k, s, i, w):
     return won
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def walk_to(i, step, w):
     """An ordinary move of ``i`` to the adjacent ``step`` unless an enemy's
     And Your Enemies Closer holds her (:func:`held`); True if she moved."""

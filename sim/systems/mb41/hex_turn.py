@@ -178,7 +178,7 @@ def take_turn_grid(i, w):
         dyn[i, D_TURNS_DONE] += 1
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def frenzied(i, w):
     """``i``'s turn is a frenzy's (``D_FRENZY``, but ``fury_target: enemies``: her usual turn)."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -300,28 +300,28 @@ def _turn_grid(i, w):
     grid_turn_end(i, minor, t0, disengaged, w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def tmask_w(i, w):
     """``C_TMASK`` of ``i`` (her talents' effect codes below 64), loaded from the world."""
     comb, rules, dyn, streams, bf = unpack(w)
     return comb[i, C_TMASK]
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def standing_w(i, w):
     """:func:`.state.is_standing` of the world ``w``."""
     comb, rules, dyn, streams, bf = unpack(w)
     return is_standing(i, w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def away_w(i, goal, lo, hi, w):
     """:func:`away` of the world ``w``."""
     comb, rules, dyn, streams, bf = unpack(w)
     return away(i, goal, lo, hi, w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def still_target(i, t, w):
     """``t`` is still a target ``i`` may attack (:func:`.state._candidate`)."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -436,7 +436,7 @@ def frenzy_step_before(i, t, minor, goal, lo, hi, w):
     return minor
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def reach_w(i, t, w):
     """:func:`.hex.reach` of the world ``w``."""
     comb, rules, dyn, streams, bf = unpack(w)

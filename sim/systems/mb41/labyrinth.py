@@ -20,7 +20,7 @@ from .state import _hits, outcome_now, roll_penalty
 from .talents.team import switched
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def exempt(j, mode, w):
     """``j`` is exempt from a labyrinth feature: ``mode`` EXEMPT_OWNER (the
     labyrinth's owner) or EXEMPT_SIDE (the owner's whole side)."""
@@ -236,7 +236,7 @@ def pendulum(w):
         check_bursts(t, w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def end_of_round(r, w):
     """The labyrinth at the end of round ``r`` (:func:`labyrinth_round`) when the
     field has labyrinth features; -1 (the fight goes on) otherwise. Inlined: a

@@ -20,7 +20,7 @@ from .slots import spend_fury
 from .state import roll_penalty
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def gain_overcharge(i, stat, amount, w):
     """Sixes on a magical check: +1 per six for a girl (L149); a monster loses
     ``monster_six_cost`` per six from its pool, not below 0 (L1892); a witch's
@@ -54,7 +54,7 @@ def gain_overcharge(i, stat, amount, w):
             check_bursts(i, w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def check_bursts(i, w):
     """Count a burst for every stat of girl ``i`` at or above ``burst_at`` (L161).
 
@@ -156,7 +156,7 @@ def support_roll(i, w):
     return total, sixes
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def flair_tier(oc, burst, rules):
     """The highest overcharge tier of a stat in a fight (L153-161): 5 if it
     burst, else the tier its counter ended in (counters only grow between

@@ -40,13 +40,13 @@ def _ov_lowest(x):
     return impl
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def bits_of(T, a, b, comb):
     """The hooks of timing point ``T`` that may open for ``a`` and ``b`` (a bit per hook)."""
     return comb[a, C_HOOKS + T] | comb[b, C_HOOKS_B + T]
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def armed(code, a, b, dyn):
     """A slot's armed state (:func:`.gates.armed_code`) holds: none, or its column of ``a``'s
     (``b``'s) row differs from its unset value."""
@@ -59,7 +59,7 @@ def armed(code, a, b, dyn):
     return dyn[b, col] != off
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def holds(T, a, b, w):
     """Some hook of timing point ``T`` may open for ``a`` (and ``b``): her talents reach it."""
     comb, rules, dyn, streams, bf = unpack(w)

@@ -133,7 +133,7 @@ from .turn import frenzy_removal
 from . import state as ST
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def apart(a, b, w):
     """Positions between combatants ``a`` and ``b``."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -229,7 +229,7 @@ def copy_place(i, s, w):
     return best
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def is_rough(p, w):
     """Position ``p`` (0-based) has Rough Terrain: rule ``rough_positions``
     (1-based), or Rough Going made it rough this scene (bit ``p`` of
@@ -384,7 +384,7 @@ def step_to(i, who, lo, hi, w):
     return best
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def away(i, who, lo, hi, w):
     """She has someone to move relative to and is outside her band of distances."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -393,7 +393,7 @@ def away(i, who, lo, hi, w):
     return band_gap(apart(i, who, w), lo, hi) > 0
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def move_to(i, p, w):
     comb, rules, dyn, streams, bf = unpack(w)
     dyn[i, D_PLACE] = p
@@ -511,7 +511,7 @@ def ready(i, t, w):
     dyn[t, D_GUARD] = g
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def done(i, t, w):
     """After the attack: back to the gridless state."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -562,7 +562,7 @@ def held(i, w):
     return False
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def rough_short(i, w):
     """She stands on a rough position and one more position's worth of movement
     would not pay its two (DRAFT L510, ``D_PAID``)."""
@@ -572,7 +572,7 @@ def rough_short(i, w):
     return dyn[i, D_PAID] + 1 < 2
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def on_side(i, j, d, hi, w):
     """``j`` stands in ``i``'s position or up to ``hi`` positions (-1: any) from it on side
     ``d`` (0 toward higher positions, 1 toward lower): a 4.1 line area read on positions."""
@@ -587,7 +587,7 @@ def on_side(i, j, d, hi, w):
     return k <= hi
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def apart_to(i, m, w):
     """Positions between ``i`` and position ``m``."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -597,7 +597,7 @@ def apart_to(i, m, w):
     return d
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def foe_at(p, side, w):
     """A standing combatant not of ``side`` is at position ``p``."""
     comb, rules, dyn, streams, bf = unpack(w)

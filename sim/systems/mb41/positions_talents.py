@@ -560,7 +560,7 @@ def lets_move(i, who, lo, hi, w):
     return True
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def free_to_step(i, w):
     """A plain Movement could move ``i`` now: not Bound, not engaged, not short
     of leaving a rough position."""
@@ -671,7 +671,7 @@ def p_shove(i, t, sign, w):
     return 0
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def cover_sprint_for(i, t, w):
     """Before ``i``'s attack on ``t``: when ``t``'s side holds Sprint, an ally may Speed Burst
     into ``t``'s position to Cover her (:func:`cover_sprint`)."""
@@ -680,7 +680,7 @@ def cover_sprint_for(i, t, w):
         cover_sprint(i, t, w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def lets_move_for(i, who, lo, hi, w):
     """Let's Move as her Minor step when she holds it (:func:`lets_move`); True if used."""
     comb, rules, dyn, streams, bf = unpack(w)

@@ -17,7 +17,7 @@ from .positions import (away, done, engaged, form_at, goal_of, is_rough, major_m
 from .positions_talents import cover_sprint_for, lets_move_for, talent_move
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def frenzy_band(i, w):
     """A frenzy's band around her target (4.1 L746 on the draft's map): her attack's
     positions by her ``attack_kind`` (melee ``melee_positions``, ranged ``ranged_positions``)."""

@@ -31,7 +31,7 @@ def spend_fury(i, k, w):
         dyn[i, D_FRENZY] = 0
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def has_code(i, code, w):
     """Combatant ``i`` holds effect ``code`` in a talent slot (codes below 63 in
     ``C_TMASK``, codes from 64 in ``C_TMASK2``)."""
@@ -41,7 +41,7 @@ def has_code(i, code, w):
     return (comb[i, C_TMASK2] >> (code - 64)) & 1 != 0
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def side_has_code(i, code, w):
     """Some member of ``i``'s side holds effect ``code`` (``C_SIDEMASK``/``C_SIDEMASK2``)."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -50,7 +50,7 @@ def side_has_code(i, code, w):
     return (comb[i, C_SIDEMASK2] >> (code - 64)) & 1 != 0
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def find_talent(i, code, w):
     """The first slot of ``i`` holding effect ``code`` with uses left, or -1."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -65,7 +65,7 @@ def find_talent(i, code, w):
     return -1
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def can_pay(i, s, w):
     """A talent's overcharge cost: within a girl's cap, or within a monster's
     pool; never while Seal Magic holds her (:func:`sealed`)."""
@@ -80,7 +80,7 @@ def can_pay(i, s, w):
     return dyn[i, D_OC + comb[i, C_TROLE + s]] + cost <= comb[i, P_OCCAP]
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def frenzy_can_pay(i, s, w):
     """Frenzied ``i`` may use slot ``s`` (L752: "she may spend it on using
     Talents, but only the Talents linked to Fury Overcharge"; A9ii, rule
@@ -140,7 +140,7 @@ def within(i, j, s, w):
     return abs(dyn[i, D_PLACE] - dyn[j, D_PLACE]) <= hi
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def find_usable(i, code, w):
     """The first slot of ``i`` (listed order = priority) holding ``code`` with
     uses left and an affordable cost, or -1."""

@@ -18,7 +18,7 @@ from .points import every
 from .world import call, unpack
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def reset(w):
     """Start-of-fight state: full Resolve, starting overcharge, Boost uses."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -148,7 +148,7 @@ def appear(j, anchor, w):
     return True
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def waits(i, r, w):
     """A row that appeared in round ``r`` takes its first turn next round
     (``spawn_acts: next_round``); Marionette's copy never takes a turn."""
@@ -162,7 +162,7 @@ def waits(i, r, w):
     return dyn[i, D_APPEARED] == r + 1
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def burst_state(i, w):
     """Per-scene state of the bursts (none due, no frenzy, no retaliation)."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -202,7 +202,7 @@ def team_state(i, w):
     dyn[i, D_CASTING] = 0
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def is_standing(i, w):
     """Standing = Resolve above 0 and not dead."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -211,7 +211,7 @@ def is_standing(i, w):
     return dyn[i, D_RES] > 0
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _candidate(j, side, finish, w):
     comb, rules, dyn, streams, bf = unpack(w)
     if comb[j, C_SIDE] == side:
@@ -223,7 +223,7 @@ def _candidate(j, side, finish, w):
     return finish
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def beats(a_total, a_sixes, a_stat, d_total, d_sixes, d_stat, attacker_wins_full_tie):
     """The 4.1 contest (L1453): higher total, then more sixes, then higher stat."""
     if a_total != d_total:
@@ -235,7 +235,7 @@ def beats(a_total, a_sixes, a_stat, d_total, d_sixes, d_stat, attacker_wins_full
     return attacker_wins_full_tie
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def sealed(i, w):
     """Seal Magic (L2098): ``i`` may use no talent (Boost included) until
     the end of round ``D_SEALED_UNTIL``; passive talents still work."""
@@ -243,7 +243,7 @@ def sealed(i, w):
     return dyn[i, D_SEALED_UNTIL] >= dyn[0, D_ROUND]
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _hits(passive, tie_mode, a_total, a_six, a_stat, d_total, d_six, d_stat, full_tie):
     """Does the attack hit? A rolled defence uses :func:`beats` (L1453); a
     minion's passive defence (L2170) is hit by a higher total, and an equal
@@ -265,7 +265,7 @@ def attack_call(i, t, w):
     return call(rules[PR_ATTACK], i, t, 0, w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def roll_penalty(i, w):
     """Penalty to all of ``i``'s rolls: Bound -2 (L1463), plus the Fear Auras
     of standing enemies (-2 each, L2031)."""
@@ -275,7 +275,7 @@ def roll_penalty(i, w):
     return dyn[i, D_FEAR]
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def has_ailment(i, w):
     comb, rules, dyn, streams, bf = unpack(w)
     if dyn[i, D_AIL + A_STUN] != 0:
@@ -285,7 +285,7 @@ def has_ailment(i, w):
     return dyn[i, D_AIL + A_BLEED] != 0
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def other_ally(i, j, w):
     """``j`` is a standing member of ``i``'s side other than ``i``."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -306,7 +306,7 @@ def has_other_ally(i, w):
     return False
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def keeps_side_in(j, defeat, w):
     """Row ``j`` keeps her side in the fight under the rule ``defeat`` (``R_DEFEAT``): not
     dead and standing (0 ``all_down``); not dead (1 ``all_dead``); not dead and standing
@@ -325,7 +325,7 @@ def keeps_side_in(j, defeat, w):
     return defeat == 2 and dyn[j, D_PENDING] != -1
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def side_alive(side, w):
     """Side ``side`` is still in the fight: one of its rows keeps it in (:func:`keeps_side_in`)."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -337,7 +337,7 @@ def side_alive(side, w):
     return False
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def outcome_now(w):
     """-1 while both sides fight on; else F_WIN (side 0 wins), F_LOSS or F_DRAW. A side is
     still in the fight while one of its rows keeps it in (:func:`keeps_side_in`). One pass
@@ -364,7 +364,7 @@ def outcome_now(w):
     return F_DRAW
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def wound_level(dmg):
     """Wound level of ``dmg`` wound damage on the cumulative track (L1422, A16a):
     1-2 level 1, 3-4 level 2, 5 and more level 3."""

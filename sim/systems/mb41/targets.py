@@ -65,7 +65,7 @@ def target_of(i, w):
     return -1
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def target_res(i, j, w):
     """The Resolve ``i``'s targeting policy sees on ``j``: Marionette's copy
     passes for her (A53: her Resolve)."""
@@ -143,7 +143,7 @@ def frenzy_gap(i, j, w):
     return abs(dyn[i, D_PLACE] - dyn[j, D_PLACE])
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def _frenzy_candidate(i, j, w):
     """A standing combatant other than frenzied ``i`` and her own Marionette copy."""
     comb, rules, dyn, streams, bf = unpack(w)

@@ -78,7 +78,7 @@ def frenzy_removal(i, w):
     return True
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def frenzy_again(i, w):
     """``i`` is frenzied and standing: she has the frenzy's second turn due."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -436,7 +436,7 @@ def major_hooks(i, w):
     return first(T_MAJOR, i, i, 0, w) != 0
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def play_turn(i, w):
     """One turn of ``i``, the geometry's (``PR_TURN``).
     Every turn advances the fight's turn clock (``D_CLOCK``, row 0)."""

@@ -15,7 +15,7 @@ from ..state import _candidate, attack_call, is_standing
 from ..targets import target_of
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def area_next(j, w):
     """An area attack's pass over its marked targets (``D_AREA_HIT``): True (and marked 2,
     attacked) when ``j`` is a target not yet attacked by it."""
@@ -26,7 +26,7 @@ def area_next(j, w):
     return True
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def area_done(w):
     """The area attack is over: no marks (``D_AREA_HIT``) left."""
     comb, rules, dyn, streams, bf = unpack(w)

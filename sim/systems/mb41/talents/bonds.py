@@ -63,7 +63,7 @@ def fight_for_friends(i, w):
     return -1
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def friends_bonus(i, s, w):
     """The draft's Fight for Friends bonus (slot P3 = 1): her strongest bond's
     rank (0 without bonds); 0 for the 4.1 row."""

@@ -268,7 +268,7 @@ def h_aura_of_strength(i, t, c, w):
     return 0
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def aura_reaches(t, j, w):
     """``aura_of_strength: adjacent`` (L1691, 'all enemies in the hexes adjacent to yours'):
     ``j`` is an enemy of ``t``, not dead, within 1 hex on the grid; gridless, one whose basic
@@ -293,7 +293,7 @@ def aura_hurts(t, j, dmg, w):
     dyn[j, K_SELF_DMG] += took
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def reflector_after(i, dealt, w):
     """Reflector (L1528) after her own first Major's attack (``dealt`` >= 0: it hit): she
     gives it when she holds it (:func:`give_reflector`)."""

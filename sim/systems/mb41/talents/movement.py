@@ -56,7 +56,7 @@ def pay_shove(i, w):
     return s
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def shove_paid(i, w):
     """Get Over Here / Repel on her own basic attack: paid when she holds it and can
     (:func:`pay_shove`); the slot paid, -1 none (the gate, inlined)."""

@@ -32,7 +32,7 @@ def detonation_slot(i, t, w):
     return s
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def detonation_damage(t, w):
     """What Magic Detonation deals ``t``: 'the amount of Overcharge (or Magic
     Overcharge if it's a magical girl) they currently have' (DRAFT L311): a
@@ -140,7 +140,7 @@ def h_killing_blow(i, t, c, w):
     return 0
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def ride(i, s, w):
     """Slot ``s`` is the talent whose Major this attack is; a hit adds its P1 d6 + P2."""
     comb, rules, dyn, streams, bf = unpack(w)
@@ -501,7 +501,7 @@ def h_reroll(i, t, c, w):
     return 1
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def follow_up_for(i, w):
     """Follow Up's target for her own attack (:func:`follow_up_target`) when she holds it;
     -1 else (the gate, inlined)."""

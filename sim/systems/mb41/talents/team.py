@@ -422,7 +422,7 @@ def bonus_major(i, w):
     return bonus_action_try(i, w)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def switched(i, t, w):
     """The target of ``i``'s attack on ``t`` after Defensive Switch (L1699-1703): an ally of
     ``t`` holding it may take its place (:func:`defensive_switch`); ``t`` when none of
