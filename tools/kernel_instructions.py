@@ -194,7 +194,9 @@ def main() -> None:
     env = dict(os.environ, NUMBA_NUM_THREADS="1", NUMBA_CPU_NAME="generic",
                NUMBA_CACHE_DIR=str(WORK / "numba-generic"), OPENBLAS_NUM_THREADS="1")
     me = [sys.executable, __file__, args.scenario, "--variant", str(args.variant), "--child"]
-    subprocess.run(me + ["--trials", "0"], env=env, check=True)  # compile (or load) outside valgrind
+    # compile (or load) outside valgrind: a few trials, so that procedures compiled at their first
+    # call (a hex turn's rarer slots) are not compiled under valgrind, 50 times slower
+    subprocess.run(me + ["--trials", "50"], env=env, check=True)
     out = WORK / "callgrind.out"
     cmd = ["valgrind", "--tool=callgrind", "--dump-instr=yes", "--branch-sim=yes", "--compress-pos=no",
            "--compress-strings=no", f"--callgrind-out-file={out}", "--smc-check=all-non-file"]
