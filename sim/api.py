@@ -204,14 +204,20 @@ class PlayError(ValueError):
     unknown variant with its close names, a bad trial number)."""
 
 
+def _logs_any_trial(loaded) -> bool:
+    """The system's ``play`` takes a trial (mb41, mb-draft: any trial, text or JSON events); the
+    others log trial 0 as text."""
+    import inspect
+
+    return "trial" in inspect.signature(loaded.module.play).parameters
+
+
 def play(loaded, *, variant: str | None = None, seed: int | None = None, trial: int = 0,
          as_json: bool = False) -> str:
     """The log of one seeded fight or game of a loaded scenario (``sim play``; the workbench's
     Fight tab): trial ``trial`` of ``sim run --seed seed`` of ``variant`` (default the first),
     played by the engine's own functions. ``as_json``: one JSON event a line (mb41 and mb-draft;
     the schema is in docs/cli.md). Raises :class:`PlayError`."""
-    import inspect
-
     from sim.scenario.suggest import suggest
 
     if not hasattr(loaded.module, "play"):
@@ -223,7 +229,7 @@ def play(loaded, *, variant: str | None = None, seed: int | None = None, trial: 
     seed = loaded.base.seed if seed is None else seed
     if trial < 0:
         raise PlayError(f"--trial must be 0 or more, got {trial}")
-    if "trial" in inspect.signature(loaded.module.play).parameters:
+    if _logs_any_trial(loaded):
         index = [n for n, _ in loaded.variants].index(name)
         return loaded.module.play(variants[name], seed, trial=trial, as_json=as_json, index=index)
     if trial or as_json:
@@ -236,10 +242,9 @@ def play_events(loaded, *, variant: str | None = None, seed: int | None = None, 
     """:func:`play` as a list of events, each at least ``{"event", "depth", "text"}``: the
     JSON events of mb41 and mb-draft (docs/cli.md), or for a system whose log is text (d10,
     cards: trial 0 only) one ``{"event": "line"}`` a line, its depth from its indent."""
-    import inspect
     import json
 
-    structured = hasattr(loaded.module, "play") and "trial" in inspect.signature(loaded.module.play).parameters
+    structured = hasattr(loaded.module, "play") and _logs_any_trial(loaded)
     out = play(loaded, variant=variant, seed=seed, trial=trial, as_json=structured)
     if structured:
         return [json.loads(line) for line in out.splitlines() if line.strip()]

@@ -189,7 +189,7 @@ def cell_tables(cells: list, alpha: float) -> tuple[pd.DataFrame, pd.DataFrame]:
             rows.append({"encounter": c.encounter, "policy": c.policy, "name": name, "rate": float(w.mean()),
                          "value": d["diff"], "lo": d["lo"], "hi": d["hi"], "discordant": d["discordant"],
                          "uses_per_fight": c.usage.get(name), "context": c.context.get(name, ""),
-                         "draw_change": c.draw_change(name) if hasattr(c, "draw_change") else None})
+                         "draw_change": c.draw_change(name)})
         for name, why in c.skipped.items():
             rows.append({"encounter": c.encounter, "policy": c.policy, "name": name, "skipped": why})
     return pd.DataFrame(enc), pd.DataFrame(rows)
@@ -207,7 +207,7 @@ def draw_warnings(cells: list) -> list[str]:
     moved: dict = {}
     for c in cells:
         for name in c.wins:
-            d = c.draw_change(name) if hasattr(c, "draw_change") else None
+            d = c.draw_change(name)
             if d is not None and abs(d) >= DRAW_SHIFT:
                 moved.setdefault(name, []).append(f"{100 * d:+.1f} points in {c.encounter} ({c.policy})")
     return [f"{name} moves the draw rate: {'; '.join(where)}. Its value counts a draw as no win for the "
