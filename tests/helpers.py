@@ -289,9 +289,9 @@ def grid_run(fn, inp, dyn, cc, bf, script=None, **kw):
 
 def grid_turn(inp, dyn, cc, bf, i, **script):
     """One grid turn of ``i`` with the scripted streams ``script`` (check=..., damage=...)."""
-    from engine41 import BG
+    from engine41 import K
 
-    grid_run(BG.take_turn_grid, inp, dyn, cc, bf, Script(**script), i=i)
+    grid_run(K.take_turn, inp, dyn, cc, bf, Script(**script), i=i)
 
 
 def draft_arena(side_a, side_b, rules=None, places=None):

@@ -81,7 +81,7 @@ def test_obstacles_are_walked_round():
     path = []
     for _ in range(10):
         s = Script(check=MISS * 2)  # she attacks once she is in range (misses)
-        mb41_call(BG.take_turn_grid, i=0, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn,
+        mb41_call(K.take_turn, i=0, comb=inp.comb, pol=inp.pol, rules=inp.rules, dyn=dyn,
                   streams=s.streams, cc=cc, bf=bf)
         path.append(int(dyn[0, K.D_POS]))
         assert not inp.battlefield.terrain[dyn[0, K.D_POS]] & G.OBSTACLE

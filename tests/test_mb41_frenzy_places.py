@@ -104,15 +104,21 @@ def test_grid_frenzy_random_picks_among_the_closest_only():
     assert dyn[2, K.D_RES] == 18 - 9 and dyn[1, K.D_RES] == 18 and dyn[3, K.D_RES] == 40
 
 
-def test_grid_frenzy_enemies_mode_keeps_her_usual_grid_turn():
-    """``fury_target: enemies``: her policy's target among enemies (the boss),
-    as her usual grid turn; the adjacent ally is left alone."""
-    inp, dyn, cc, bf = grid_arena([girl(position=[3, 3]), girl("Bea", position=[4, 3])],
-                                  [boss(position=[3, 2])], rules={"fury_target": "enemies"})
+def test_grid_frenzy_enemies_mode_targets_the_boss_in_a_frenzy_turn():
+    """``fury_target: enemies``: her policy's target among enemies (the boss); the
+    adjacent ally is left alone. The turn is still the frenzy's (no talents of her own:
+    Second Wind, costless, which her usual turn would take as its Minor at 6 Resolve of 18
+    under ``fury_talents: and_costless``, is kept;
+    docs/status-mb41.md, "One turn in every geometry", point 9)."""
+    inp, dyn, cc, bf = grid_arena([girl(position=[3, 3], talents=["Second Wind"]), girl("Bea", position=[4, 3])],
+                                  [boss(position=[3, 2])],
+                                  rules={"fury_target": "enemies", "fury_talents": "and_costless"})
     assert grid_apart(inp, dyn, 0, 2) == 1
-    frenzied(dyn)
+    frenzied(dyn, res=5)
+    dyn[0, K.D_FRENZY] = K.FRENZY_COSTLESS_TOO   # a costless talent would be hers to use
     grid_run(K.play_frenzied, inp, dyn, cc, bf, Script(check=HIT, damage=faces(1, 3, 4)), i=0)
     assert dyn[2, K.D_RES] == 40 - 9 and dyn[1, K.D_RES] == 18
+    assert dyn[0, K.D_RES] == 6 and cc[0, K.K_TUSE] == 0
 
 
 def test_frenzy_target_gridless_ignores_distance():

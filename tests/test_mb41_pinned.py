@@ -10,7 +10,10 @@ batch means (many batches: heavy-tailed counters, like a frenzy's Resolve,
 need them for an honest spread). The scenarios whose results issue 35's rule fixes moved
 (``meta["repinned"]``: the default ``defeat: all_out``, no revive roll that cannot take
 effect, Aura of Strength on every adjacent enemy, ``scream_min`` 3 honoured, Thick Hide on an
-interceptor's share) were pinned again on its branch, at 250,000 trials a variant.
+interceptor's share) were pinned again on its branch, at 250,000 trials a variant; so were
+the two that issue 34's one turn moved (``meta["repinned"]["then"]``: ``affinity-guardian``,
+Reflector needs her standing after Backlash; ``party-vs-boss-labyrinth``, Bonus Action, Steal
+Action and Follow Up on the grid; docs/status-mb41.md, "One turn in every geometry").
 
 Here each variant plays :data:`TRIALS` other trials (from ``10^6`` on, so the
 comparison is fair whether or not the engine draws its dice as it did). The

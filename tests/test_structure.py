@@ -251,15 +251,17 @@ def test_the_engines_talent_checks_stay_in_their_hook_points():
     and the frenzy turns of their own. Issue 34's bounds: at most 40 checks (198 in kernel.py,
     battle_grid.py and positions.py before the hook points; 61 by the tool's honest definitions
     before the talents' gates went to their modules) and no frenzy turn of its own (a frenzy's
-    turn is the turn with the frenzy's choices). One turn: not yet, the hex grid's turn is its
-    own procedure (docs/engine.md section 4), held here at two so that a third fails."""
+    turn is the turn with the frenzy's choices); one turn procedure (``turn.take_turn``, in
+    every geometry's ``PR_TURN``; the geometries add steps in its slots, docs/engine.md
+    section 4)."""
     sys.path.insert(0, str(ROOT / "tools"))
     import engine_counts
 
     c = engine_counts.counts()
     assert c["direct_talent_checks"] <= 40, c["per_module"]
     assert c["frenzy_turns"] == [], c["frenzy_turns"]
-    assert len(c["take_turn"]) <= 2 and len(c["turn_slot_procedures"]) <= 2, c
+    assert c["take_turn"] == ["turn.take_turn"], c["take_turn"]
+    assert c["turn_slot_procedures"] == ["turn.p_take_turn"], c["turn_slot_procedures"]
 
 
 def test_engine_counts_sees_a_check_and_a_frenzy_turn_however_named(tmp_path, monkeypatch):

@@ -68,7 +68,7 @@ def engine_files() -> list[Path]:
 
 
 #: a call that plays a turn's Major: an attack, or a Major's move
-MAJOR_CALL = re.compile(r"attack|major_move|major_toward|take_turn|_turn_grid", re.I)
+MAJOR_CALL = re.compile(r"attack|major_move|major_toward|take_turn|major_actions|MAJOR_MOVE", re.I)
 
 
 def frenzy_turns() -> list[str]:

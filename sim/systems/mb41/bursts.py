@@ -6,7 +6,7 @@ played after the action that made them due (A7b).
 """
 from __future__ import annotations
 
-from sim._jit import kernel, part
+from sim._jit import kernel
 from sim.dice import exploding_d6, sum_d6
 
 from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
@@ -235,23 +235,11 @@ def judgment_blast(j, released, w):
 
 @kernel(forceinline=True)
 def settle_now(w):
-    """Bursts play after each action of a turn (bursts play, A7b): gridless and on
-    positions (:func:`settle_in_turn`), on the grid (:func:`.hex_turn.settle_action`)."""
+    """Bursts play after each action of a turn (bursts play, A7b; :func:`.turn.settle_action`)."""
     comb, rules, dyn, streams, bf = unpack(w)
     if rules[R_BURSTS] == BURSTS_COUNT:
         return False
     return rules[R_BURST_TIMING] == 0
-
-
-@part
-def settle_in_turn(i, actions, w):
-    """:func:`settle` between the actions of ``i``'s turn; returns the actions
-    she has left (0 once she is down or lost)."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    settle(w)
-    if not is_standing(i, w):
-        return 0
-    return actions
 
 
 @kernel

@@ -1,7 +1,7 @@
 """The 4.1 hex battlefield (rule ``grid: hex``): occupancy, distances, reach, targets and goals.
 
 The turn of a combatant on the battlefield (seed 000 L1406-1416, L1453,
-L1463, L1469; audit ids in brackets), played by :func:`.hex_turn.take_turn_grid` in
+L1463, L1469; audit ids in brackets), played by :func:`.turn.take_turn` (its grid steps in :mod:`.hex_turn`) in
 place of the gridless :func:`.turn.take_turn`:
 
 * a Major and a Minor action; anything a Minor does a Major can do (L1410);

@@ -402,15 +402,14 @@ __all__ = sorted(k for k, v in list(globals().items()) if k.isupper() and isinst
 #: process by :mod:`.registry`; each takes ``(a, b, c, w)``, ``w`` the world pointer (:mod:`.world`)
 PROCS = Section("PR", "procedure slots (``rules[PR_*]``: addresses, :mod:`.registry`)", [
     # the fight
-    F("TURN", 1, "a's turn (gridless and positions: turn.take_turn; hex: the grid turn)"),
+    F("TURN", 1, "a's turn (turn.take_turn, every geometry)"),
     F("START", 1, "the start of a fight: everyone to her place, auras (geometry)"),
     F("AURAS", 1, "Fear and Courage Auras by place (geometry; none gridless)"),
     F("AFTER_TURN", 1, "after a's turn: the labyrinth's Pendulum under pendulum_moves: turn (hex)"),
     F("END_OF_ROUND", 1, "the end of round a: the labyrinth features; returns the outcome or -1 (hex)"),
     F("SETTLE", 1, "what the last action left due: retaliations and bursts (bursts.settle_due)"),
-    F("FRENZY_STEP", 1, "the frenzy's extra point of movement of a toward target b (positions; hex: in its turn)"),
     F("ATTACK", 1, "a's basic attack on b (attack.attack); returns the damage dealt or -1"),
-    F("ATTACK_AT", 1, "a's basic attack on b where she stands (geometry: form, reach, Cover)"),
+    F("ATTACK_AT", 1, "a's basic attack on b where she stands (geometry: form, reach, Cover); the damage dealt or -1"),
     # geometry (gridless, the draft's positions, the hex grid)
     F("REACH", 1, "the form (0 melee, 1 ranged) a's basic attack on b would take, -1 out of reach"),
     F("DISTANCE", 1, "positions or hexes between a and b (0 gridless)"),
@@ -428,17 +427,16 @@ PROCS = Section("PR", "procedure slots (``rules[PR_*]``: addresses, :mod:`.regis
     F("SCATTER", 1, "Scattering shot with slot b; 1 used"),
     F("MINE", 1, "a mine of a with slot b; 1 placed"),
     F("BARRIER", 1, "Create Barrier with slot b; 1 raised"),
-    # the draft's positions, inside the turn (stubs elsewhere: only a positions turn calls them)
-    F("POS_SPRINT", 1, "positions: Sprint toward target b"),
-    F("POS_GET_BACK", 1, "positions: Get Back; 1 used"),
-    F("POS_MINOR_TOWARD", 1, "positions: a Minor step toward target b; 1 used"),
-    F("POS_MAJOR_TOWARD", 1, "positions: the Major moves a toward b (c: her Minor is free); 1 Minor used too"),
-    F("POS_SAFE_PLACE", 1, "positions: Safe Place; 1 used"),
-    F("POS_DASH", 1, "positions: Dash Strike toward b; the target, -1 none"),
-    F("POS_COVER_SPRINT", 1, "positions: Speed Burst off her turn to Cover target b of attacker a"),
-    F("POS_READY", 1, "positions: before a's attack on b (form, Cover)"),
-    F("POS_DONE", 1, "positions: after a's attack on b"),
-    F("POS_SHOVE", 1, "positions: a's hit moves b c positions"),
+    # the one turn's steps where places exist (turn.take_turn; gridless they are never called)
+    F("TURN_OPEN", 1, "the start of a's turn (b: 1 a frenzy's): the dead leave, auras, rough terrain paid"),
+    F("BEFORE_MAJOR", 1, "a's target and her Minor's step before her Major; the target, -1 nobody, -2 she fell"),
+    F("FRENZY_MINOR", 1, "a frenzy's Minor step of a toward target b; 1 stepped"),
+    F("FRENZY_STEP", 1, "the frenzy's extra point of movement of a toward target b (L758)"),
+    F("SAFE_PLACE", 1, "Safe Place as a's Major (the auras first); 1 used"),
+    F("TARGET", 1, "a's own attack's target in reach (b her target); -1 none, -2 her Major is spent"),
+    F("SHOVE", 1, "a's hit moves b by c (Get Over Here -1, Repel +1)"),
+    F("MAJOR_MOVE", 1, "a's Major moves her toward b (c: 1 her Minor is free, + 2 a frenzy's); 1 Minor spent, + 2 disengaged"),
+    F("TURN_END", 1, "the end of a's turn (b her target; c: 1 disengaged, 2 a frenzy's, 4 ran to its end)"),
     # a safety net
     F("MISSING", 1, "a procedure this scenario was not expected to need (counts K_MISSING)"),
 ] + [

@@ -122,15 +122,9 @@ from .world import unpack
 from .damage import may_guard
 from .hex import band_gap, protectee
 from .hex_moves import hold_challenge, reckless_roll
-from .overcharge import check_bursts
-from .slots import can_pay, find_usable, has_code, pay_slot, side_has_code, spend_fury
+from .slots import find_usable
 from .state import _candidate, is_standing
-from .talents.areas import area_done, area_next
-from .talents.movement import off_turn_sprint, pay_sprint
-from .talents.team import area_switch, defensive_switch
 from .targets import target_res
-from .turn import frenzy_removal
-from . import state as ST
 
 
 @kernel(forceinline=True)
@@ -715,22 +709,6 @@ def p_pick(i, in_reach, c, w):
     """PR_PICK: :func:`pick`."""
     comb, rules, dyn, streams, bf = unpack(w)
     return pick(i, in_reach != 0, w)
-
-
-@kernel
-def p_ready(i, t, c, w):
-    """PR_POS_READY: :func:`ready`."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    ready(i, t, w)
-    return 0
-
-
-@kernel
-def p_done(i, t, c, w):
-    """PR_POS_DONE: :func:`done`."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    done(i, t, w)
-    return 0
 
 
 @kernel

@@ -627,45 +627,15 @@ def p_rough_going(i, s, c, w):
 
 
 @kernel
-def p_sprint(i, t, c, w):
-    """PR_POS_SPRINT: :func:`sprint`."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    sprint(i, t, w)
-    return 0
-
-
-@kernel
-def p_get_back(i, b, c, w):
-    """PR_POS_GET_BACK: :func:`get_back`."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    return 1 if get_back(i, w) else 0
-
-
-@kernel
 def p_safe_place(i, b, c, w):
-    """PR_POS_SAFE_PLACE: :func:`safe_place`."""
+    """PR_SAFE_PLACE on positions: :func:`safe_place`."""
     comb, rules, dyn, streams, bf = unpack(w)
     return 1 if safe_place(i, w) else 0
 
 
 @kernel
-def p_dash(i, t, c, w):
-    """PR_POS_DASH: :func:`dash`."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    return dash(i, t, w)
-
-
-@kernel
-def p_cover_sprint(i, t, c, w):
-    """PR_POS_COVER_SPRINT: :func:`cover_sprint_for`."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    cover_sprint_for(i, t, w)
-    return 0
-
-
-@kernel
 def p_shove(i, t, sign, w):
-    """PR_POS_SHOVE: :func:`shove`."""
+    """PR_SHOVE on positions: :func:`shove`."""
     comb, rules, dyn, streams, bf = unpack(w)
     shove(i, t, sign, w)
     return 0

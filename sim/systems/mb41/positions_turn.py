@@ -1,7 +1,8 @@
 """The turn's moves on the draft's positions (seed 001, DRAFT L474-510; :mod:`.positions`:
 the map, reach and steps): toward a target (Movement, or a movement talent of
 :mod:`.positions_talents`), an attack with Cover (and Speed Burst off her turn), a
-frenzy's step and band (the frenzy's choices in the one turn, :func:`.turn.take_turn`).
+frenzy's step and band (the frenzy's choices in the one turn, :func:`.turn.take_turn`), and
+the turn's slots on positions (``p_*``: the geometry's steps of the one turn).
 """
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_,
 from .world import unpack
 from .slots import spend_fury
 from . import state as ST
-from .positions import (away, done, engaged, form_at, goal_of, is_rough, major_move, minor_move, move_to, reach, ready,
-                        refresh_auras, step_to)
-from .positions_talents import cover_sprint_for, lets_move_for, talent_move
+from .positions import (away, done, engaged, form_at, goal_of, is_rough, major_move, minor_move, move_to, pick, reach,
+                        ready, refresh_auras, step_to)
+from .positions_talents import cover_sprint_for, dash, get_back, lets_move_for, sprint, talent_move
+from .turn import settle_action
 
 
 @kernel(forceinline=True)
@@ -128,21 +130,96 @@ def p_frenzy_step(i, t, c, w):
 
 @kernel
 def p_attack_at(i, t, c, w):
-    """PR_ATTACK_AT: :func:`attack_call` (the form by distance, Cover)."""
+    """PR_ATTACK_AT: :func:`attack_call` (the form by distance, Cover); the damage dealt, -1 none."""
     comb, rules, dyn, streams, bf = unpack(w)
-    attack_call(i, t, w)
+    return attack_call(i, t, w)
+
+
+@kernel
+def p_turn_open(i, frenzy, c, w):
+    """PR_TURN_OPEN on positions: the rough-terrain payment of ``rough_cost: same_turn``
+    ends (A15a), the auras by position."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if rules[R_ROUGH_COST] == 0:
+        dyn[i, D_PAID] = 0
+    refresh_auras(w)
     return 0
 
 
 @kernel
-def p_minor_toward(i, t, c, w):
-    """PR_POS_MINOR_TOWARD: :func:`minor_toward` (``c`` 1: a frenzy's)."""
+def p_before_major(i, b, c, w):
+    """PR_BEFORE_MAJOR on positions: her policy's target ``t0`` (-1: nobody left to fight),
+    Sprint (free, DRAFT L149-153), Get Back, or a Minor step toward her range
+    (:func:`minor_toward`); what the step set off is settled. Returns ``t0``, -2 when she
+    fell."""
     comb, rules, dyn, streams, bf = unpack(w)
-    return 1 if minor_toward(i, t, c != 0, w) else 0
+    t0 = pick(i, False, w)
+    if t0 < 0:
+        return -1
+    mask = comb[i, C_TMASK]
+    if mask != 0:
+        sprint(i, t0, w)  # when she holds it; no damage: she still stands
+        if dyn[i, D_MINOR_USED] == 0:
+            if get_back(i, w):  # an engaged, hurt ally to Position 1
+                dyn[i, D_MINOR_USED] = 1
+    if dyn[i, D_MINOR_USED] == 0:
+        if minor_toward(i, t0, False, w):
+            dyn[i, D_MINOR_USED] = 1
+            if not settle_action(i, w):
+                return -2
+    return t0
 
 
 @kernel
-def p_major_toward(i, t, c, w):
-    """PR_POS_MAJOR_TOWARD: :func:`major_toward` (``c``: 1 her Minor is free, + 2 a frenzy's)."""
+def p_frenzy_minor(i, t, c, w):
+    """PR_FRENZY_MINOR on positions: a frenzy's Minor step toward her band of ``t``
+    (:func:`minor_toward`); 1 when she stepped."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return 1 if minor_toward(i, t, True, w) else 0
+
+
+@kernel
+def p_target(i, t0, c, w):
+    """PR_TARGET on positions: her target ``t0`` when it is in reach, else the one her policy
+    prefers among those in reach, else Dash Strike toward ``t0`` when she holds it (a step,
+    then the attack); -1 none."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    t = -1
+    if t0 >= 0:
+        if ST._candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, w):
+            if reach(i, t0, w) >= 0:
+                t = t0
+    if t < 0:
+        t = pick(i, True, w)
+    if t < 0:
+        if comb[i, C_TMASK] != 0:
+            t = dash(i, t0, w)
+    return t
+
+
+@kernel
+def p_major_move(i, t, c, w):
+    """PR_MAJOR_MOVE on positions: :func:`major_toward` (``c``: 1 her Minor is free, + 2 a
+    frenzy's); 1 when her Minor was spent too."""
     comb, rules, dyn, streams, bf = unpack(w)
     return 1 if major_toward(i, t, (c & 1) != 0, (c & 2) != 0, w) else 0
+
+
+@kernel
+def p_turn_end(i, t0, flags, w):
+    """PR_TURN_END on positions: after a frenzy's turn the auras again (its extra movement
+    paid for one attack, ``D_FURY_PAID``); else her Minor still free moves her one more
+    position toward her range (her target picked again when it is down)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if flags & 2 != 0:
+        dyn[i, D_FURY_PAID] = 0
+        if t0 >= 0:
+            refresh_auras(w)
+        return 0
+    if dyn[i, D_MINOR_USED] == 0:
+        if ST.is_standing(i, w):
+            if t0 >= 0:
+                if not ST._candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, w):
+                    t0 = pick(i, False, w)
+            minor_toward(i, t0, False, w)
+    return 0

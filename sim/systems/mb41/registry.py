@@ -29,12 +29,11 @@ from .gates import armed_table
 from .codes import (E_AREA_ATTACK, E_BARRIER, E_GRAVITY, E_MARIONETTE, E_MINES, E_ROUGH_GOING, E_SCATTER,
                     E_SCREAM, E_SWITCH, E_VEIL)
 from .layout import (C_SPAWN_KIND, C_TCODE, K_MISSING, MAXT, NPR, PR_AFTER_TURN, PR_APPEAR_AT, PR_AREA, PR_ATTACK,
-                     PR_ATTACK_AT, PR_AURAS, PR_BARRIER, PR_COPY_PLACE, PR_DISTANCE, PR_END_OF_ROUND,
-                     PR_FRENZY_STEP, PR_GRAVITY, PR_MINE, PR_MISSING, PR_ON_LINE, PR_PICK_WITHIN,
-                     PR_ANY_IN_REACH, PR_POS_COVER_SPRINT, PR_POS_DASH, PR_POS_DONE, PR_POS_GET_BACK,
-                     PR_POS_MAJOR_TOWARD, PR_POS_MINOR_TOWARD, PR_PICK, PR_POS_READY, PR_POS_SAFE_PLACE,
-                     PR_POS_SHOVE, PR_POS_SPRINT, PR_REACH, PR_ROUGH_GOING, PR_SCATTER, PR_SETTLE, PR_START,
-                     PR_SWITCH_TO, PR_TURN, PR_VEIL_WORTH, R_GRID, R_POSITIONS, R_SIZE)
+                     PR_ATTACK_AT, PR_AURAS, PR_BARRIER, PR_BEFORE_MAJOR, PR_COPY_PLACE, PR_DISTANCE,
+                     PR_END_OF_ROUND, PR_FRENZY_MINOR, PR_FRENZY_STEP, PR_GRAVITY, PR_MAJOR_MOVE, PR_MINE,
+                     PR_MISSING, PR_ON_LINE, PR_PICK_WITHIN, PR_ANY_IN_REACH, PR_PICK, PR_REACH, PR_ROUGH_GOING,
+                     PR_SAFE_PLACE, PR_SCATTER, PR_SETTLE, PR_SHOVE, PR_START, PR_SWITCH_TO, PR_TARGET, PR_TURN,
+                     PR_TURN_END, PR_TURN_OPEN, PR_VEIL_WORTH, R_GRID, R_POSITIONS, R_SIZE)
 from .world import WORLD
 
 #: the core's procedures, the same for every geometry
@@ -56,18 +55,17 @@ GEOMETRIES = {
     "positions": {
         PR_TURN: turn.p_take_turn, PR_START: PS.p_start, PR_AURAS: PS.p_auras,
         PR_AFTER_TURN: GL.p_nothing, PR_END_OF_ROUND: GL.p_no_outcome,
-        PR_FRENZY_STEP: PT.p_frenzy_step, PR_ATTACK_AT: PT.p_attack_at, PR_REACH: PS.p_reach,
+        PR_ATTACK_AT: PT.p_attack_at, PR_REACH: PS.p_reach,
         PR_DISTANCE: PS.p_distance, PR_APPEAR_AT: GL.p_appear_at, PR_COPY_PLACE: PS.p_copy_place,
         PR_PICK_WITHIN: PS.p_pick_within, PR_ON_LINE: PS.p_on_line, PR_AREA: PTL.p_area,
         PR_GRAVITY: PTL.p_area, PR_VEIL_WORTH: GL.p_yes, PR_ROUGH_GOING: PTL.p_rough_going,
-        PR_PICK: PS.p_pick, PR_POS_SPRINT: PTL.p_sprint, PR_POS_GET_BACK: PTL.p_get_back,
-        PR_POS_MINOR_TOWARD: PT.p_minor_toward, PR_POS_MAJOR_TOWARD: PT.p_major_toward,
-        PR_POS_SAFE_PLACE: PTL.p_safe_place, PR_POS_DASH: PTL.p_dash, PR_POS_COVER_SPRINT: PTL.p_cover_sprint,
-        PR_POS_READY: PS.p_ready, PR_POS_DONE: PS.p_done, PR_POS_SHOVE: PTL.p_shove,
-        PR_ANY_IN_REACH: PS.p_any_in_reach,
+        PR_PICK: PS.p_pick, PR_ANY_IN_REACH: PS.p_any_in_reach,
+        PR_TURN_OPEN: PT.p_turn_open, PR_BEFORE_MAJOR: PT.p_before_major, PR_FRENZY_MINOR: PT.p_frenzy_minor,
+        PR_FRENZY_STEP: PT.p_frenzy_step, PR_SAFE_PLACE: PTL.p_safe_place, PR_TARGET: PT.p_target,
+        PR_SHOVE: PTL.p_shove, PR_MAJOR_MOVE: PT.p_major_move, PR_TURN_END: PT.p_turn_end,
     },
     "hex": {
-        PR_TURN: hex_turn.p_turn, PR_START: hex.p_start, PR_AURAS: hex.p_auras,
+        PR_TURN: turn.p_take_turn, PR_START: hex.p_start, PR_AURAS: hex.p_auras,
         PR_AFTER_TURN: labyrinth.p_after_turn, PR_END_OF_ROUND: labyrinth.p_end_of_round,
         PR_ATTACK_AT: hex_turn.p_attack_at, PR_REACH: hex.p_reach,
         PR_DISTANCE: hex.p_distance, PR_APPEAR_AT: hex.p_appear_at, PR_COPY_PLACE: hex.p_copy_place,
@@ -75,6 +73,10 @@ GEOMETRIES = {
         PR_AREA: hex_areas.p_area, PR_GRAVITY: hex_areas.p_gravity, PR_VEIL_WORTH: hex_areas.p_veil_worth,
         PR_ROUGH_GOING: hex_areas.p_rough_going, PR_SCATTER: hex_areas.p_scatter, PR_MINE: hex_moves.p_mine,
         PR_BARRIER: hex_areas.p_barrier, PR_PICK: hex.p_pick, PR_ANY_IN_REACH: hex.p_any_in_reach,
+        PR_TURN_OPEN: hex_turn.p_turn_open, PR_BEFORE_MAJOR: hex_turn.p_before_major,
+        PR_FRENZY_MINOR: hex_turn.p_frenzy_minor, PR_FRENZY_STEP: hex_turn.p_frenzy_step,
+        PR_SAFE_PLACE: hex_turn.p_safe_place, PR_TARGET: hex_turn.p_target, PR_SHOVE: hex_turn.p_shove,
+        PR_MAJOR_MOVE: hex_turn.p_major_move, PR_TURN_END: hex_turn.p_turn_end,
     },
 }
 

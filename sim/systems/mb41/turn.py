@@ -1,7 +1,6 @@
-"""A combatant's turn (L1410): ailments, a Minor action, the Major actions.
-
-Gridless and on the draft's positions; the hex grid's turn is
-:func:`.hex_turn.take_turn_grid` until the turns are one.
+"""A combatant's turn (L1410): ailments, a Minor action, the Major actions, in every
+geometry: :func:`take_turn`, with the geometry's steps in its slots (the draft's positions:
+:mod:`.positions_turn`; the hex grid: :mod:`.hex_turn`; gridless there are none).
 """
 from __future__ import annotations
 
@@ -12,9 +11,9 @@ from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
 from .gates import T_AILMENTS, T_MAJOR, T_MINOR, T_TURN_START
 from .points import every, first, holds
-from .world import call, on_grid, on_positions, unpack
+from .world import call, gridless, unpack
 from .ailments import removal_roll
-from .bursts import settle_in_turn, settle_now
+from .bursts import settle, settle_now
 from .overcharge import check_bursts
 from .state import _candidate, has_ailment, is_standing
 from .talents.defence import reflector_after
@@ -28,16 +27,15 @@ from .targets import frenzy_target, target_of
 def frenzy_start(i, w):
     """The start of frenzied ``i``'s turn (L746-752), the frenzy's own part of it: counted
     (``K_FRENZY_TURNS``), she regains ``fury_regen_dice`` d6 Resolve (the damage stream).
-    The turn itself is her one turn (``PR_TURN``: :func:`take_turn`, on the hex grid
-    :func:`.hex_turn.take_turn_grid`) with the frenzy's choices: her target is
+    The turn itself is her one turn (``PR_TURN``: :func:`take_turn`) with the frenzy's choices: her target is
     :func:`.targets.frenzy_target` (the closest standing combatant, allies included), she
     has no talents of her own (no Minor or Major talent, no Guided Strike, Bonus Action,
     Reflector, Get Over Here), her Minor is a removal roll (:func:`frenzy_removal`) or a
     step toward her target, where distance exists the frenzy's extra point of movement
     (``PR_FRENZY_STEP``, L758), and her one Major attacks the target when in reach, else
     moves her toward it; her attack's riders only as rule ``fury_talents`` allows
-    (:func:`.slots.frenzy_can_pay`, L752, A9ii). ``fury_target: enemies`` on the grid: her
-    usual grid turn (her policy's target among enemies, with her talents)."""
+    (:func:`.slots.frenzy_can_pay`, L752, A9ii). ``fury_target: enemies``: her target is her
+    policy's among enemies, the turn still the frenzy's (in every geometry)."""
     comb, rules, dyn, streams, bf = unpack(w)
     dyn[i, K_FRENZY_TURNS] += 1
     nd = rules[R_FURY_REGEN_DICE]
@@ -87,312 +85,324 @@ def frenzy_again(i, w):
     return is_standing(i, w)
 
 
-@part
-def take_turn(i, w):
-    """One turn of ``i`` (L1410): a Major and a Minor action, free actions.
-
-    1. Ailments: with Remedy she removes them for sure (:func:`.talents.heal.try_remedy`),
-       else a removal roll (2d6! + Support); either takes the Minor action,
-       or her only action if Stunned; removing Stun gives the second action
-       back (L1461, L1467, A25: Minor).
-    2. Minor: a talent (:func:`minor_talent`: heal, Remedy on an ally,
-       Curse, Steal Action; a successful Steal Action gives another Minor).
-    3. Major: a Scream-like ability or Wave of Courage if enough would be
-       affected (:func:`major_talent`); else a basic attack on the policy's
-       target (A13) with its talent riders (DECLARE, :func:`.attack.attack_bonus`), made by
-       an ally instead if she spends Guided Strike on her; with Follow Up
-       usable she attacks the enemy an ally hit just before her turn.
-    4. Free: Reflector after a successful attack; Bonus Action / Action
-       Burst (talent) for another Major action.
-
-    With the draft's positions (rule ``positions`` > 0, :mod:`.positions`)
-    she moves toward her target's range with the Minor first, attacks only
-    what her basic attacks reach (the form by distance, Cover by someone in
-    the target's position), moves with the Major (Disengage) when nothing is
-    in reach, and moves with a Minor still unused afterwards. Without
-    positions none of this runs: no draw, no counter.
-    """
+@kernel(forceinline=True)
+def frenzied(i, w):
+    """``i``'s turn is a Fury frenzy's (``D_FRENZY``, :func:`play_frenzied`): the frenzy's
+    choices in every geometry (L746-758; rule ``fury_target`` chooses only her target)."""
     comb, rules, dyn, streams, bf = unpack(w)
-    mask = comb[i, C_TMASK]
-    pos = on_positions(rules)
-    frenzy = dyn[i, D_FRENZY] != 0  # a Fury frenzy's turn (:func:`play_frenzied`): the frenzy's choices
-    actions = turn_begin(i, frenzy, w)
-    minor = actions >= 2
+    return dyn[i, D_FRENZY] != 0
+
+
+@kernel(forceinline=True)
+def minor_free(i, w):
+    """Her Minor action is still hers this turn (``D_MINOR_USED`` 0: the one record of it,
+    set when an ailment's removal, a Minor talent, a step or the draft's Second Chance
+    Attack spends it, L1410)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return dyn[i, D_MINOR_USED] == 0
+
+
+@kernel
+def take_turn(i, w):
+    """One turn of ``i`` (L1410): a Minor and a Major action, free actions, in every
+    geometry (gridless, the draft's positions, the hex grid); what a geometry adds is in
+    its slots (``PR_TURN_OPEN``, ``PR_BEFORE_MAJOR``, ``PR_FRENZY_MINOR``,
+    ``PR_FRENZY_STEP``, ``PR_SAFE_PLACE``, ``PR_TARGET``, ``PR_ATTACK_AT``, ``PR_SHOVE``,
+    ``PR_MAJOR_MOVE``, ``PR_TURN_END``), called only where places exist (gridless the turn
+    pays no call for them, :func:`.world.gridless`).
+
+    1. The start (:func:`turn_open`): Second Wind's bonus ends (L1716), her Minor is hers
+       again, the geometry's start (the dead leave, auras, rough terrain paid within the
+       turn, A15a), the start-of-turn hooks (the draft's Empower, Regeneration).
+    2. Ailments: Remedy, else a removal roll (2d6! + Support, L1467), with her Minor, or
+       her only action when Stunned (L1461); removing Stun gives the second action back
+       (A25). Then a Minor talent (:func:`minor_talent`); a successful Steal Action gives
+       her another Minor (L1725): another Minor talent, else the Minor stays free.
+    3. Before the Major, where places exist: her policy's target and her Minor's step
+       toward its range (a movement talent, Sprint, Get Back: the geometry's).
+    4. The Major (:func:`major_actions`): Safe Place, a Major talent, Guided Strike's ally,
+       else her basic attack on Follow Up's target or her own (the geometry's choice in
+       reach, Dash Strike, Minion Explosion), else a move toward her target (Disengage
+       when engaged; Create Barrier's wall). Bonus Action (L1579: "on your turn, you may
+       take another Major") gives a second Major after the first, whatever it was, once
+       what the first left due is settled.
+    5. The end, where places exist: a Minor still free moves her (the geometry's), Sprint.
+
+    After each action what it left due is settled (``burst_timing: after_action``, A7b)
+    and her turn ends there if she fell. A Fury frenzy's turn (``D_FRENZY``,
+    :func:`play_frenzied`) is this turn with the frenzy's choices: her target is
+    :func:`.targets.frenzy_target`; no Minor talent or ailment step at the start; out of
+    her reach a Minor step toward it, else a removal roll (:func:`frenzy_removal`); still
+    out of reach the frenzy's extra point of movement (``PR_FRENZY_STEP``, L758); one
+    Major: the attack in reach, else a move; no talents of her own; what she set off is
+    settled after her turn (:func:`.fight.frenzy_turns`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    frenzy = frenzied(i, w)
     t0 = -1
     if frenzy:
-        if not pos:
-            frenzy_removal(i, w)  # gridless her Minor never moves her: the removal roll, if any
-        t0 = frenzy_target(i, w)
-    if pos:  # the target and a Minor step toward its range first
-        actions, minor, t0 = positions_before(i, actions, minor, t0, frenzy, w)
-    # the Major action, then (Bonus Action, free) another Major
-    majors = 1 if actions >= 1 else 0
-    for m in range(2):
-        if m >= majors:
-            if m > 0:
-                break
-            continue
-        acted, who, t, t0 = major_choice(i, m, t0, frenzy, w)
-        if not acted:
-            if t < 0:
-                if not pos:
-                    break
-                if t0 < 0:
-                    break  # nobody left to fight
-                # nobody in reach: the Major moves her (Disengage when engaged)
-                if call(rules[PR_POS_MAJOR_TOWARD], i, t0, (1 if minor else 0) + (2 if frenzy else 0), w) != 0:
-                    minor = False
-                    if not frenzy:
-                        dyn[i, D_MINOR_USED] = 1
-                if not is_standing(i, w):
-                    break
-            else:
-                major_strike(i, m, who, t, frenzy, w)
-        if frenzy:
-            break  # one Major; what it left due is settled after her turn (:func:`.fight.frenzy_turns`)
-        if settle_now(w):
-            if settle_in_turn(i, 1, w) == 0:
-                break
-        if m == 0:
-            if mask != 0:
-                if bonus_major(i, w):
-                    majors = 2
-    if pos:
-        if frenzy:
-            if t0 >= 0:  # the frenzy's extra movement paid for one attack; the auras by position again
-                dyn[i, D_FURY_PAID] = 0
-                call(rules[PR_AURAS], i, 0, 0, w)
-        elif minor:  # a Minor still unused: one more position toward her range
-            positions_after(i, t0, w)
-    if mask != 0:
+        t0 = frenzy_target(i, w)  # chosen as her turn begins
+    t0, disengaged, done = turn_body(i, frenzy, t0, w)
+    comb, rules, dyn, streams, bf = unpack(w)
+    if not gridless(rules):
+        flags = (1 if disengaged else 0) + (2 if frenzy else 0) + (4 if done else 0)
+        call(rules[PR_TURN_END], i, t0, flags, w)
+    if comb[i, C_TMASK] != 0:
         dyn[i, D_TURNS_DONE] += 1
 
 
 @part
-def turn_begin(i, frenzy, w):
-    """Her actions left for the Minor and the Major (2; 1 Stunned, L1461): the start of her
-    turn, her ailments and a Minor talent (:func:`turn_start`, :func:`turn_ailments`,
-    :func:`turn_minor`); a frenzy's turn has none of these (its Minor is a removal roll or
-    a step, its start :func:`frenzy_start`)."""
+def turn_body(i, frenzy, t0, w):
+    """The steps of :func:`take_turn` up to its end. Returns ``(t0, disengaged, done)``:
+    her target at the end, whether a Disengage unlocked her, and whether the turn ran to
+    its end (False: she fell, or nobody was left to fight)."""
     comb, rules, dyn, streams, bf = unpack(w)
+    major, ok = turn_open(i, frenzy, w)
+    if not ok:
+        return t0, False, False
+    places = not gridless(rules)
     if frenzy:
-        if dyn[i, D_AIL + A_STUN] != 0:
-            return 1
-        return 2
-    turn_start(i, w)
-    actions = turn_ailments(i, w)
-    return turn_minor(i, actions, w)
+        frenzy_before(i, t0, places, w)
+        if t0 < 0:
+            return t0, False, False  # nobody to attack or move toward
+    elif places:
+        t0 = call(rules[PR_BEFORE_MAJOR], i, 0, 0, w)
+        if t0 < 0:
+            return t0, False, False  # -1 nobody left to fight, -2 she fell
+    return major_actions(i, major, frenzy, t0, places, w)
 
 
 @part
-def turn_start(i, w):
-    """The start of ``i``'s turn: Second Wind's bonus ends (L1716), her Minor is free;
-    on positions the rough-terrain payment of ``rough_cost: same_turn`` (A15a) and
-    the auras by position; the draft's free Empower and Regeneration."""
+def turn_open(i, frenzy, w):
+    """The start of ``i``'s turn, her ailments and a Minor talent (see :func:`take_turn`).
+    Returns ``(her Major is free, she still stands)``."""
     comb, rules, dyn, streams, bf = unpack(w)
-    dyn[i, D_DEF_BONUS] = 0
+    dyn[i, D_DEF_BONUS] = 0  # Second Wind's bonus lasts "until the start of your next turn" (L1716)
     dyn[i, D_MINOR_USED] = 0
-    if on_positions(rules):
-        if rules[R_ROUGH_COST] == 0:
-            dyn[i, D_PAID] = 0
-        call(rules[PR_AURAS], i, 0, 0, w)
-    every(T_TURN_START, i, i, 0, w)  # the draft's Empower, Regeneration
-
-
-@part
-def turn_ailments(i, w):
-    """Her actions this turn (2; 1 Stunned, L1461) after her ailments: with Remedy she
-    removes them for sure (:func:`.talents.heal.try_remedy`), else a removal roll (2d6! + Support,
-    L1467); either takes her Minor, or her only action if Stunned, and removing Stun
-    gives the second action back (A25); what it set off is settled."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    actions = 2
     if dyn[i, D_AIL + A_STUN] != 0:
-        actions = 1  # "can take only one action per turn" (L1461)
-    if has_ailment(i, w):
-        stunned = dyn[i, D_AIL + A_STUN] != 0
-        if first(T_AILMENTS, i, i, 0, w) == 0:  # Remedy, else the removal roll
-            removal_roll(i, w)
-        actions -= 1
-        dyn[i, D_MINOR_USED] = 1
-        if stunned:
-            if dyn[i, D_AIL + A_STUN] == 0:
-                actions += 1  # "she regains the second action"
-        check_bursts(i, w)
-        if settle_now(w):
-            actions = settle_in_turn(i, actions, w)
-    return actions
-
-
-@part
-def turn_minor(i, actions, w):
-    """Her Minor action from a talent when she still has both actions
-    (:func:`minor_talent`; a successful Steal Action gives another Minor, L1725);
-    returns the actions left."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    if actions >= 2:
-        if comb[i, C_TMASK] != 0:
-            r = minor_talent(i, w)
-            if r > 0:
-                actions -= 1
-                dyn[i, D_MINOR_USED] = 1
-            while r == 2:
-                r = minor_talent(i, w)
-            if settle_now(w):
-                actions = settle_in_turn(i, actions, w)
-    return actions
-
-
-@part
-def positions_before(i, actions, minor, t0, frenzy, w):
-    """On the draft's positions, before her Major: the policy's target ``t0``, Sprint
-    (free, before her Minor, DRAFT L149-153), Get Back, or a Minor step toward her
-    range. A frenzy's turn (``t0``: :func:`.targets.frenzy_target`): the auras by position,
-    a Minor step toward ``t0`` when out of her reach, else the removal roll
-    (:func:`frenzy_removal`), then the frenzy's extra point of movement
-    (``PR_FRENZY_STEP``, L758); nobody to attack, or she fell on her step: nothing more
-    (``t0`` -1). Returns ``(actions, minor still free, t0)``."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    mask = comb[i, C_TMASK]
-    if actions >= 1:
-        if frenzy:
-            if t0 < 0:
-                return 0, False, t0
-            call(rules[PR_AURAS], i, 0, 0, w)
-        else:
-            t0 = call(rules[PR_PICK], i, 0, 0, w)
-            if mask != 0:
-                call(rules[PR_POS_SPRINT], i, t0, 0, w)  # when she holds it; no damage: she still stands
-            if minor:
-                if mask != 0:
-                    if call(rules[PR_POS_GET_BACK], i, 0, 0, w) != 0:  # an engaged, hurt ally to Position 1
-                        minor = False
-                        actions -= 1
-                        dyn[i, D_MINOR_USED] = 1
-        if minor:
-            if call(rules[PR_POS_MINOR_TOWARD], i, t0, 1 if frenzy else 0, w) != 0:
-                minor = False
-                actions -= 1
-                if not frenzy:
-                    dyn[i, D_MINOR_USED] = 1
-                if not is_standing(i, w):
-                    actions = 0
-                if not frenzy:
-                    if settle_now(w):
-                        actions = settle_in_turn(i, actions, w)
-        if frenzy:
-            if not is_standing(i, w):
-                return 0, False, -1
-            if minor:
-                if frenzy_removal(i, w):
-                    minor = False
-            if call(rules[PR_REACH], i, t0, 0, w) < 0:
-                call(rules[PR_FRENZY_STEP], i, t0, 0, w)
-    else:
-        t0 = -1
-    return actions, minor, t0
-
-
-@part
-def major_choice(i, m, t0, frenzy, w):
-    """Her ``m``-th Major action (the second after Bonus Action): Safe Place (positions),
-    a Major talent (:func:`major_talent`), or the attack's maker and target: an ally
-    with Guided Strike, Follow Up's target, the policy's (on positions among those in
-    reach; Dash Strike when nobody is). Returns ``(acted, who attacks, her target or
-    -1, t0)`` (``t0``: the positions' target, picked again when it is down). A frenzy's
-    Major: her target ``t0`` when in her reach, no talent."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    mask = comb[i, C_TMASK]
-    pos = on_positions(rules)
-    acted = False
-    who = i
-    t = -1
+        dyn[i, D_MINOR_USED] = 1  # "can take only one action per turn" (L1461)
+    if not gridless(rules):
+        call(rules[PR_TURN_OPEN], i, 1 if frenzy else 0, 0, w)
     if frenzy:
-        if t0 >= 0:
-            if call(rules[PR_REACH], i, t0, 0, w) >= 0:
-                t = t0
-        return acted, who, t, t0
-    if mask != 0:
-        if pos:  # Safe Place (when she holds it): an engaged ally to her position
-            acted = call(rules[PR_POS_SAFE_PLACE], i, 0, 0, w) != 0
-        if not acted:
-            acted = major_talent(i, w)
-        if not acted:
-            g, tg = guided_strike(i, w)
-            if g >= 0:
-                who = g
-                t = tg
-    if acted:
-        return acted, who, t, t0
-    if who == i:
-        t = follow_up_for(i, w)
-        if t >= 0:
-            if pos:
-                if call(rules[PR_REACH], i, t, 0, w) < 0:
-                    t = -1
-    if t < 0:
-        if pos:
-            if who == i:
-                if m > 0:  # after a Bonus Action: her target may be down
-                    if t0 >= 0:
-                        if not _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, w):
-                            t0 = call(rules[PR_PICK], i, 0, 0, w)
-                if t0 >= 0:
-                    if _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, w):
-                        if call(rules[PR_REACH], i, t0, 0, w) >= 0:
-                            t = t0
-            if t < 0:
-                t = call(rules[PR_PICK], who, 1, 0, w)
-            if t < 0:
-                if who == i:
-                    if mask != 0:  # Dash Strike (when she holds it): a step, then the attack
-                        t = call(rules[PR_POS_DASH], i, t0, 0, w)
-        else:
-            t = target_of(who, w)
-    return acted, who, t, t0
+        return True, True
+    every(T_TURN_START, i, i, 0, w)  # the draft's Empower, Regeneration
+    comb, rules, dyn, streams, bf = unpack(w)
+    major = True
+    if has_ailment(i, w):
+        major, ok = turn_ailments(i, w)
+        if not ok:
+            return major, False
+    comb, rules, dyn, streams, bf = unpack(w)
+    if dyn[i, D_MINOR_USED] == 0:
+        if comb[i, C_TMASK] != 0:
+            turn_minor(i, w)
+            if not settle_action(i, w):
+                return major, False
+    return major, True
+
+
+@kernel
+def turn_ailments(i, w):
+    """Her ailments at the start of her turn: Remedy on herself, else a removal roll
+    (L1467), with her Minor, or her only action when Stunned (L1461: "she regains the
+    second action" when the Stun is gone, A25); bursts checked, what is due settled.
+    Returns ``(her Major is free, she still stands)``. Called, not inlined: most turns
+    have no ailment."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    stunned = dyn[i, D_AIL + A_STUN] != 0
+    if first(T_AILMENTS, i, i, 0, w) == 0:  # Remedy, else the removal roll
+        removal_roll(i, w)
+    major = True
+    if dyn[i, D_MINOR_USED] == 0:
+        dyn[i, D_MINOR_USED] = 1
+    else:
+        major = False
+    if stunned:
+        if dyn[i, D_AIL + A_STUN] == 0:
+            major = True  # "she regains the second action"
+    check_bursts(i, w)
+    return major, settle_action(i, w)
+
+
+@part
+def turn_minor(i, w):
+    """Her Minor action from a talent (:func:`minor_talent`): used, it spends her Minor; a
+    successful Steal Action (L1725) gives her another, tried on a Minor talent again (free
+    when none acts: a step where places exist, the draft's Second Chance Attack)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    r = minor_talent(i, w)
+    while r == 2:
+        r = minor_talent(i, w)
+    if r == 1:
+        dyn[i, D_MINOR_USED] = 1
+
+
+@part
+def settle_action(i, w):
+    """After an action of ``i``'s turn (``bursts: play`` with ``burst_timing: after_action``,
+    A7b: "after the current action resolves"): what the action left due plays now
+    (:func:`.bursts.settle`: a frenzied girl's retaliation, L758, then the due bursts).
+    Under ``after_turn`` the fight loop settles once the turn is over. Returns whether
+    ``i`` still stands (her turn ends when she does not)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if settle_now(w):
+        settle(w)
+    return is_standing(i, w)
+
+
+@part
+def frenzy_before(i, t0, places, w):
+    """A frenzy's Minor before her Major (see :func:`take_turn`): a step toward her range of
+    ``t0`` when it is out of her reach (the geometry's ``PR_FRENZY_MINOR``), else (or when
+    she could not step) the removal roll when she has an ailment (:func:`frenzy_removal`);
+    then, still out of reach, the frenzy's extra point of movement (``PR_FRENZY_STEP``).
+    Gridless everyone is in reach, and with nobody to attack she has nobody to step toward:
+    the removal roll only."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if t0 < 0:
+        places = False  # nobody to move toward: the removal roll only
+    if places:
+        if dyn[i, D_MINOR_USED] == 0:
+            if call(rules[PR_REACH], i, t0, 0, w) < 0:
+                if call(rules[PR_FRENZY_MINOR], i, t0, 0, w) != 0:
+                    dyn[i, D_MINOR_USED] = 1
+    if is_standing(i, w):
+        if dyn[i, D_MINOR_USED] == 0:
+            if frenzy_removal(i, w):
+                dyn[i, D_MINOR_USED] = 1
+        if places:
+            if is_standing(t0, w):
+                if call(rules[PR_REACH], i, t0, 0, w) < 0:
+                    call(rules[PR_FRENZY_STEP], i, t0, 0, w)
+
+
+@part
+def major_actions(i, major, frenzy, t0, places, w):
+    """Her Major action, and a second one after Bonus Action (see :func:`take_turn`).
+    Returns ``(t0, disengaged, done)`` as :func:`turn_body`."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    disengaged = False
+    majors = 1 if major else 0
+    for m in range(2):
+        if m >= majors:
+            break
+        if m > 0:
+            if t0 >= 0:  # after a Bonus Action: her target may be down
+                if not still_target(i, t0, w):
+                    t0 = call(rules[PR_PICK], i, 0, 0, w)
+                    if t0 < 0:
+                        return t0, disengaged, False
+        code, who, t = major_choice(i, m, frenzy, t0, places, w)
+        if code == 2:
+            return t0, disengaged, False  # she fell
+        if code == 0:
+            if t >= 0:
+                if not major_strike(i, m, who, t, frenzy, w):
+                    return t0, disengaged, False
+            elif t == -1:
+                if not places:
+                    break  # nobody to attack
+                r = call(rules[PR_MAJOR_MOVE], i, t0, (1 if minor_free(i, w) else 0) + (2 if frenzy else 0), w)
+                comb, rules, dyn, streams, bf = unpack(w)
+                if r & 1 != 0:
+                    dyn[i, D_MINOR_USED] = 1
+                if r & 2 != 0:
+                    disengaged = True
+                if not is_standing(i, w):
+                    return t0, disengaged, False
+        if frenzy:
+            break  # one Major; what it left due is settled after her turn (:func:`.fight.frenzy_turns`)
+        if not settle_action(i, w):
+            return t0, disengaged, False
+        if m == 0:
+            if bonus_major(i, w):
+                majors = 2
+    return t0, disengaged, True
+
+
+@kernel(forceinline=True)
+def still_target(i, t, w):
+    """``t`` is still a target ``i`` may attack (:func:`.state._candidate`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return _candidate(t, comb[i, C_SIDE], comb[i, P_FINISH] != 0, w)
+
+
+@part
+def major_choice(i, m, frenzy, t0, places, w):
+    """Her ``m``-th Major: ``(code, who attacks, target)``; code 1 a talent was the Major
+    (Safe Place where places exist, a Major talent), 2 she fell, 0 the attack follows:
+    Guided Strike's ally and his target, else her own target (:func:`own_target`); target
+    -1 none in reach (she moves), -2 the Major is spent (And Your Enemies Closer holds
+    her; a frenzy whose target is down). A frenzy's Major: her target ``t0`` in reach."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    if frenzy:
+        if not is_standing(i, w):
+            return 0, i, -2
+        if not is_standing(t0, w):
+            return 0, i, -2
+        if call(rules[PR_REACH], i, t0, 0, w) >= 0:
+            return 0, i, t0
+        return 0, i, -1
+    if comb[i, C_TMASK] != 0:
+        if places:
+            if call(rules[PR_SAFE_PLACE], i, 0, 0, w) != 0:
+                return 1, i, -1
+        if major_talent(i, w):
+            if not is_standing(i, w):
+                return 2, i, -1
+            return 1, i, -1
+        g, tg = guided_strike(i, w)
+        if g >= 0:
+            return 0, g, tg
+    return 0, i, own_target(i, t0, places, w)
+
+
+@part
+def own_target(i, t0, places, w):
+    """Her own attack's target: Follow Up's (the enemy an ally hit just before her turn)
+    when she holds it and it is in her reach, else the geometry's choice (``PR_TARGET``:
+    her target ``t0`` in reach, else the one her policy prefers in reach, Minion
+    Explosion, Dash Strike or Pounce when nobody is); gridless her policy's
+    (:func:`.targets.target_of`). -1 none, -2 her Major is spent."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    t = follow_up_for(i, w)
+    if t >= 0:
+        if places:
+            if call(rules[PR_REACH], i, t, 0, w) < 0:
+                t = -1
+    if t >= 0:
+        return t
+    if places:
+        return call(rules[PR_TARGET], i, t0, 0, w)
+    return target_of(i, w)
 
 
 @part
 def major_strike(i, m, who, t, frenzy, w):
     """The basic attack of ``who`` (she, or the ally her Guided Strike sends) on ``t``:
-    Defensive Switch, Speed Burst off her turn to Cover (positions), Get Over Here /
-    Repel paid, the attack (on positions: the form by distance, Cover, the shove),
-    Reflector after her own first Major's hit. A frenzy's attack: neither talent of hers."""
+    Get Over Here / Repel paid (:func:`.talents.movement.shove_paid`), Defensive Switch,
+    the geometry's attack where she stands (``PR_ATTACK_AT``: the form by distance,
+    Cover, Intercept, Speed Burst or Sprint off a turn to cover), the shove, Reflector
+    after her own first Major's hit. A frenzy's attack: none of her talents. Returns
+    whether she still stands."""
     comb, rules, dyn, streams, bf = unpack(w)
-    pos = on_positions(rules)
-    t = switched(who, t, w)
-    if pos:
-        call(rules[PR_POS_COVER_SPRINT], who, t, 0, w)  # Speed Burst off her turn (when t's side holds it)
     sh = -1
     if who == i:
         if not frenzy:
-            sh = shove_paid(i, w)  # gridless: a basic attack, paid (no hex to move)
-    if pos:
-        call(rules[PR_AURAS], i, 0, 0, w)  # after her moves and a Defensive Switch
-        call(rules[PR_POS_READY], who, t, 0, w)
-    dealt = call(rules[PR_ATTACK], who, t, 0, w)
-    if pos:
-        call(rules[PR_POS_DONE], who, t, 0, w)
-        if sh >= 0:
-            if dealt >= 0:  # Get Over Here / Repel: the hit moves the target 1 position
-                call(rules[PR_POS_SHOVE], i, t, comb[i, C_TP1 + sh], w)
+            sh = shove_paid(i, w)
+    t = switched(who, t, w)
+    dealt = call(rules[PR_ATTACK_AT], who, t, 0, w)
+    comb, rules, dyn, streams, bf = unpack(w)
+    if sh >= 0:
+        if dealt >= 0:  # Get Over Here / Repel: the hit moves the target
+            if not gridless(rules):
+                call(rules[PR_SHOVE], i, t, comb[i, C_TP1 + sh], w)
+    if not is_standing(i, w):
+        return False
     if m == 0:
         if who == i:
             if not frenzy:
                 reflector_after(i, dealt, w)
-
-
-@part
-def positions_after(i, t0, w):
-    """On positions, her Minor still unused after the Majors: one more position toward
-    her range (the target picked again when it is down)."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    if dyn[i, D_MINOR_USED] == 0:
-        if is_standing(i, w):
-            if t0 >= 0:
-                if not _candidate(t0, comb[i, C_SIDE], comb[i, P_FINISH] != 0, w):
-                    t0 = call(rules[PR_PICK], i, 0, 0, w)
-            call(rules[PR_POS_MINOR_TOWARD], i, t0, 0, w)
+    return True
 
 
 @part
@@ -447,7 +457,7 @@ def play_turn(i, w):
 
 @kernel
 def p_take_turn(i, b, c, w):
-    """PR_TURN without a grid: :func:`take_turn` (gridless and the draft's positions)."""
+    """PR_TURN in every geometry: :func:`take_turn`."""
     comb, rules, dyn, streams, bf = unpack(w)
     take_turn(i, w)
     return 0

@@ -7,7 +7,7 @@ from sim._jit import kernel, part
 
 from ..codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from ..layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
-from ..world import call, gridless, on_grid, on_positions, unpack
+from ..world import call, on_grid, on_positions, unpack
 from ..damage import _damage
 from ..overcharge import check_bursts
 from ..slots import can_pay, find_talent, find_usable, has_code, pay_slot, side_has_code, within
@@ -42,9 +42,8 @@ def guided_strike(i, w):
     on the standing, un-Stunned ally with the highest Attack when that is higher than her
     own (:func:`guided_choice`), who then makes the basic attack on his policy's target
     among those he reaches (the geometry's ``PR_PICK`` with "in reach": gridless everyone
-    is, :func:`..targets.target_of`). Where distance exists she spends it only when he has
-    someone in reach; gridless she spends it whenever he is chosen (his target may be -1:
-    nobody left). Returns ``(the ally, his target)``, ``(-1, -1)`` when she attacks herself.
+    is, :func:`..targets.target_of`); she spends it only when he has someone to attack.
+    Returns ``(the ally, his target)``, ``(-1, -1)`` when she attacks herself.
     The one rule of every geometry's turn (:func:`..turn.major_choice`)."""
     comb, rules, dyn, streams, bf = unpack(w)
     if not has_code(i, E_GUIDED_STRIKE, w):
@@ -54,8 +53,7 @@ def guided_strike(i, w):
         return -1, -1
     tg = call(rules[PR_PICK], g, 1, 0, w)
     if tg < 0:
-        if not gridless(rules):
-            return -1, -1
+        return -1, -1
     pay_slot(i, s, w)
     check_bursts(i, w)
     return g, tg
