@@ -64,8 +64,8 @@ def area_count(i, d, width, length, w):
 
 @kernel
 def area_strike(i, t, w):
-    """One target of an area attack: :func:`.hex_turn.grid_attack` through the called attack (the
-    turn's inlined one stays the only copy); melee damage at the melee range, else ranged.
+    """One target of an area attack: the grid's attack (as :func:`.hex_turn.grid_attack_call`)
+    through the called attack; melee damage at the melee range, else ranged.
     Defensive Switch (L1699-1703) before the roll: an ally outside the area may take her
     place (:func:`.talents.team.area_switch`); then, nobody able to intercept, an ally may Sprint
     off her turn to stand next to her (:func:`guard_sprint`; the area's targets were

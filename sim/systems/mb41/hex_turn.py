@@ -73,27 +73,14 @@ def attack_cleanup(i, t, g, w):
     refresh_fear_w(w)
 
 
-@kernel
-def grid_attack(i, t, w):
-    """``i``'s basic attack on ``t`` with the form the distance allows (her
-    ``attack_kind`` when both do), an interceptor standing by (L1453, L1469).
-    The attack is the called :func:`.state.attack_call`, not inlined into the
-    grid turn: inlined, the turn's cold compile outgrew the machine's 24 GB."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    refresh_fear_w(w)
-    comb, rules, dyn, streams, bf = unpack(w)
-    g = attack_setup(i, t, w)
-    dealt = attack_call(i, t, w)
-    attack_cleanup(i, t, g, w)
-    return dealt
-
-
-@kernel
+@part
 def grid_attack_call(i, t, w):
-    """:func:`grid_attack` through :func:`.state.attack_call`, for the rare
-    attack site outside the turn (PR_ATTACK_AT: a retaliation) so the turn's inlined
-    attack stays the only copy. Like the turn's attack, an ally of ``t`` may
-    Sprint off her turn to intercept it first (:func:`.hex_movement.guard_sprint`)."""
+    """``i``'s basic attack on ``t`` with the form the distance allows (her ``attack_kind``
+    when both do), an interceptor standing by (L1453, L1469): the Fear Auras, the setup
+    (:func:`attack_setup`), the called attack (:func:`.state.attack_call`), the cleanup; first
+    an ally of ``t`` may Sprint off her turn to intercept it (:func:`.hex_movement.guard_sprint`).
+    The one attack site where she stands on the grid (``PR_ATTACK_AT``: the turn's, a
+    retaliation's), inlined there."""
     comb, rules, dyn, streams, bf = unpack(w)
     guard_sprint_for(i, t, w)
     refresh_fear_w(w)
@@ -193,7 +180,8 @@ def p_before_major(i, b, c, w):
     """PR_BEFORE_MAJOR on the grid: her policy's target ``t0`` (-1: nobody left to fight), then
     with her Minor still free a step toward her range of it (a movement talent when a step
     would not do, :func:`.hex_movement.talent_move`; else :func:`.hex_moves.minor_move`),
-    then Sprint (free); what each set off is settled. Returns ``t0``, -2 when she fell."""
+    then Sprint (free); what each set off is settled; the Fear Auras again. Returns ``t0``,
+    -2 when she fell."""
     t0 = pick_w(i, False, w)
     if t0 < 0:
         return -1
@@ -218,6 +206,7 @@ def p_before_major(i, b, c, w):
         if sprint_on_turn(i, goal, lo, hi, w):
             if not settle_action(i, w):
                 return -2
+    refresh_fear_w(w)  # the Fear Auras after her moves, before her Major's talents
     return t0
 
 
@@ -257,9 +246,7 @@ def p_frenzy_step(i, t, c, w):
 
 @kernel
 def p_safe_place(i, b, c, w):
-    """PR_SAFE_PLACE on the grid: the Fear Auras after her moves, then Safe Place when she
-    holds it (:func:`.hex_movement.safe_place_turn`); 1 used."""
-    refresh_fear_w(w)
+    """PR_SAFE_PLACE on the grid: Safe Place (:func:`.hex_movement.safe_place_turn`); 1 used."""
     return 1 if safe_place_turn(i, w) else 0
 
 
@@ -269,11 +256,11 @@ def p_target(i, t0, c, w):
     to her ally (``protect-ally``); her target ``t0`` in reach, else the one her policy
     prefers in reach; Minion Explosion's choice; Dash Strike or Pounce when nobody is in
     reach. -1 none, -2 held by And Your Enemies Closer (the Major is spent)."""
-    goal, lo, hi = goal_of(i, t0, w)
     comb, rules, dyn, streams, bf = unpack(w)
     mask = comb[i, C_TMASK]
     t = -1
     if comb[i, P_MOVE] == MOVE_PROTECT:
+        goal, lo, hi = goal_of(i, t0, w)
         if away(i, goal, lo, hi, w):  # a bodyguard gets next to her ally first
             if best_step(i, goal, lo, hi, 1, w) >= 0:
                 return t
@@ -351,7 +338,7 @@ def p_turn_end(i, t0, flags, w):
     return 0
 
 
-@kernel
+@part
 def grid_turn_end(i, t0, disengaged, w):
     """After her Majors: a Minor still free moves her one more hex toward her goal (a
     movement talent first); Sprint again if she stands."""

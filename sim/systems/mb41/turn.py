@@ -17,7 +17,7 @@ from .bursts import settle, settle_now
 from .overcharge import check_bursts
 from .state import _candidate, has_ailment, is_standing
 from .talents.defence import reflector_after
-from .talents.movement import shove_paid
+from .talents.movement import safe_place_held, shove_paid
 from .talents.riders import follow_up_for
 from .talents.team import bonus_major, guided_strike, switched
 from .targets import frenzy_target, target_of
@@ -102,7 +102,7 @@ def minor_free(i, w):
     return dyn[i, D_MINOR_USED] == 0
 
 
-@kernel
+@part
 def take_turn(i, w):
     """One turn of ``i`` (L1410): a Minor and a Major action, free actions, in every
     geometry (gridless, the draft's positions, the hex grid); what a geometry adds is in
@@ -200,13 +200,12 @@ def turn_open(i, frenzy, w):
     return major, True
 
 
-@kernel
+@part
 def turn_ailments(i, w):
     """Her ailments at the start of her turn: Remedy on herself, else a removal roll
     (L1467), with her Minor, or her only action when Stunned (L1461: "she regains the
     second action" when the Stun is gone, A25); bursts checked, what is due settled.
-    Returns ``(her Major is free, she still stands)``. Called, not inlined: most turns
-    have no ailment."""
+    Returns ``(her Major is free, she still stands)``."""
     comb, rules, dyn, streams, bf = unpack(w)
     stunned = dyn[i, D_AIL + A_STUN] != 0
     if first(T_AILMENTS, i, i, 0, w) == 0:  # Remedy, else the removal roll
@@ -286,6 +285,8 @@ def major_actions(i, major, frenzy, t0, places, w):
         if m >= majors:
             break
         if m > 0:
+            if places:  # the auras after her first Major, before her second's talents
+                call(rules[PR_AURAS], i, 0, 0, w)
             if t0 >= 0:  # after a Bonus Action: her target may be down
                 if not still_target(i, t0, w):
                     t0 = call(rules[PR_PICK], i, 0, 0, w)
@@ -344,8 +345,9 @@ def major_choice(i, m, frenzy, t0, places, w):
         return 0, i, -1
     if comb[i, C_TMASK] != 0:
         if places:
-            if call(rules[PR_SAFE_PLACE], i, 0, 0, w) != 0:
-                return 1, i, -1
+            if safe_place_held(i, w):
+                if call(rules[PR_SAFE_PLACE], i, 0, 0, w) != 0:
+                    return 1, i, -1
         if major_talent(i, w):
             if not is_standing(i, w):
                 return 2, i, -1

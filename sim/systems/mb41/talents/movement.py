@@ -1,4 +1,5 @@
-"""Movement talents' shared parts: Sprint off her turn, Get Over Here / Repel paid.
+"""Movement talents' shared parts: Sprint off her turn, Get Over Here / Repel paid, Safe
+Place's gate in the turn.
 """
 from __future__ import annotations
 
@@ -64,3 +65,11 @@ def shove_paid(i, w):
     if not has_code(i, E_SHOVE, w):
         return -1
     return pay_shove(i, w)
+
+
+@kernel(forceinline=True)
+def safe_place_held(i, w):
+    """Safe Place (L1720; the draft's DRAFT L241-243) may be her Major: she holds it (the gate
+    of the turn's ``PR_SAFE_PLACE``, which only a geometry with places fills)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    return (comb[i, C_TMASK] >> E_SAFE_PLACE) & 1 != 0
