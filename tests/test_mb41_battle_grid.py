@@ -318,7 +318,7 @@ def _cover(policy="always", kuro_at=(4, 3), shade_at=(3, 3), rules=None, kuro=No
 
 
 def strike(inp, dyn, cc, bf, check, damage):
-    call(BG.grid_attack, inp, dyn, cc, bf, Script(check=check, damage=damage), i=0, t=1)
+    call(BG.grid_attack_call, inp, dyn, cc, bf, Script(check=check, damage=damage), i=0, t=1)
 
 
 @pytest.mark.parametrize("roll, shade, kuro, heart_oc", [
