@@ -432,7 +432,7 @@ PROCS = Section("PR", "procedure slots (``rules[PR_*]``: addresses, :mod:`.regis
     F("BEFORE_MAJOR", 1, "a's target and her Minor's step before her Major; the target, -1 nobody, -2 she fell"),
     F("FRENZY_MINOR", 1, "a frenzy's Minor step of a toward target b; 1 stepped"),
     F("FRENZY_STEP", 1, "the frenzy's extra point of movement of a toward target b (L758)"),
-    F("SAFE_PLACE", 1, "Safe Place as a's Major (the auras first); 1 used"),
+    F("SAFE_PLACE", 1, "Safe Place as a's Major, for a holder (talents.movement.safe_place_held); 1 used"),
     F("TARGET", 1, "a's own attack's target in reach (b her target); -1 none, -2 her Major is spent"),
     F("SHOVE", 1, "a's hit moves b by c (Get Over Here -1, Repel +1)"),
     F("MAJOR_MOVE", 1, "a's Major moves her toward b (c: 1 her Minor is free, + 2 a frenzy's); 1 Minor spent, + 2 disengaged"),
