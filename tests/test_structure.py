@@ -262,6 +262,9 @@ def test_the_engines_talent_checks_stay_in_their_hook_points():
     assert c["frenzy_turns"] == [], c["frenzy_turns"]
     assert c["take_turn"] == ["turn.take_turn"], c["take_turn"]
     assert c["turn_slot_procedures"] == ["turn.p_take_turn"], c["turn_slot_procedures"]
+    # each of the turn's talent choices has one caller (on the two turns before, most had two)
+    sites = c["talent_call_sites"]
+    assert all(len(v) == 1 for v in sites.values()), sites
 
 
 def test_engine_counts_sees_a_check_and_a_frenzy_turn_however_named(tmp_path, monkeypatch):

@@ -18,7 +18,10 @@ are rule modules. Comment lines and ``def`` lines are not counted.
 
 *Turn procedures*: the functions named ``take_turn*`` and the distinct procedures the
 geometries put in the turn's slot ``PR_TURN``. *Frenzy turns of their own*: see
-:func:`frenzy_turns` (a function named for the frenzy that plays a Major).
+:func:`frenzy_turns` (a function named for the frenzy that plays a Major). *The turn's
+talent choices* (:func:`talent_call_sites`): who calls the Minor and Major talent choice,
+Guided Strike, Bonus Action, Reflector, Follow Up, Get Over Here, a frenzy's removal roll
+and Safe Place's gate; one caller each means one turn plays them.
 
 ``tests/test_structure.py`` holds the counts to their bounds. A development tool; nothing in
 ``sim`` imports it.
@@ -101,11 +104,34 @@ def turn_procedures() -> list[str]:
     return sorted(procs), defs(r"take_turn\w*")
 
 
+#: the turn's talent choices: each must be called from one place (the one turn), so that a
+#: geometry cannot grow a turn of its own around them
+TURN_TALENT_CALLS = ("minor_talent", "major_talent", "guided_strike", "bonus_major", "reflector_after",
+                     "follow_up_for", "shove_paid", "frenzy_removal", "safe_place_held")
+
+
+def talent_call_sites() -> dict[str, list[str]]:
+    """``{talent choice: the functions (module.function) that call it}`` over the engine's
+    modules (:data:`TURN_TALENT_CALLS`; calls read from the syntax tree, not from docstrings)."""
+    out = {name: [] for name in TURN_TALENT_CALLS}
+    for p in engine_files():
+        for node in ast.walk(ast.parse(p.read_text())):
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            for c in ast.walk(node):
+                if isinstance(c, ast.Call):
+                    f = c.func.id if isinstance(c.func, ast.Name) else getattr(c.func, "attr", "")
+                    if f in out and f"{p.stem}.{node.name}" not in out[f]:
+                        out[f].append(f"{p.stem}.{node.name}")
+    return out
+
+
 def counts() -> dict:
     c = checks()
     procs, named = turn_procedures()
     return {"direct_talent_checks": sum(c.values()), "per_module": c,
-            "take_turn": named, "turn_slot_procedures": procs, "frenzy_turns": frenzy_turns()}
+            "take_turn": named, "turn_slot_procedures": procs, "frenzy_turns": frenzy_turns(),
+            "talent_call_sites": talent_call_sites()}
 
 
 if __name__ == "__main__":
@@ -119,3 +145,6 @@ if __name__ == "__main__":
         print(f"turn procedures (take_turn*): {', '.join(out['take_turn'])}")
         print(f"procedures in the turn's slot (PR_TURN): {', '.join(out['turn_slot_procedures'])}")
         print(f"frenzy turns of their own: {', '.join(out['frenzy_turns'])}")
+        print("the turn's talent choices, called from:")
+        for k, v in out["talent_call_sites"].items():
+            print(f"  {k:22s} {', '.join(v)}")
