@@ -204,8 +204,8 @@ RULES = Ruleset(
                    "then greater threat, then hostiles): among the closest standing combatants (allies included, "
                    "not her own Marionette copy; hexes on the grid, positions on the draft's map, gridless all are "
                    "as close) 'threat' = the highest Attack, ties to hostiles, then the first listed; 'random' = "
-                   "any of them; 'enemies' = her policy's target among enemies (on the hex grid: her usual grid "
-                   "turn, talents included)",
+                   "any of them; 'enemies' = her policy's target among enemies (the turn still the frenzy's, in "
+                   "every geometry)",
                    kind="choice", choices=("threat", "random", "enemies")),
         RuleOption("fury_second_turn", "end_of_round", "A9v: the frenzy's second turn each round: at the end of "
                    "the round (A9v-a) or right after her own turn ('consecutive', A9v-b)", kind="choice",
