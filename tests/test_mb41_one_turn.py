@@ -104,3 +104,48 @@ def test_reflector_needs_her_standing_after_her_attack():
     call(K.play_turn, inp, dyn, cc, s, i=0, bf=None, check=False)
     assert dyn[0, K.D_RES] <= 0 and cc[1, K.K_TUSE] == 1   # the backlash knocked her down
     assert dyn[0, K.D_REFLECT_BY] == -1 and cc[0, K.K_TUSE] == 0   # no Reflector given
+
+
+def test_steal_action_gives_another_minor_talent_on_the_hex_grid():
+    """Steal Action (L1725: "take an additional Minor Action"): 14 against 2 + 3 stuns the
+    boss, and her second Minor goes to Amplify Magic on the Stun (the grid's turn kept the
+    Minor for a step only); then her Major attacks: 14 against 5, 3 + 2 melee."""
+    inp, dyn, cc, bf = grid_arena([girl(position=[3, 4], talents=["Steal Action", "Amplify Magic"])],
+                                  [boss(position=[3, 3])])
+    grid_run(K.play_turn, inp, dyn, cc, bf, Script(check=faces(5, 5, 1, 1) + HIT, damage=faces(3)), i=0)
+    assert dyn[1, K.D_AIL + K.A_STUN] != 0 and cc[0, K.K_TUSE] == 1   # Steal Action
+    assert cc[0, K.K_TUSE + 1] == 1 and dyn[0, K.D_MINOR_USED] == 1   # Amplify Magic, her second Minor
+    assert cc[0, K.K_ATTACKS] == 1 and dyn[1, K.D_RES] == 40 - 5
+
+
+def test_a_frenzy_with_nobody_to_attack_still_rolls_her_removal_on_the_grid():
+    """A frenzy's Minor with nobody to attack or step toward (the boss is dead): the removal
+    roll of her ailment (L1467), as gridless (the grid's turn skipped it). Regen 2; the
+    removal roll [6 3] and the six's die 4, + 3 Support: the Bleed is gone."""
+    inp, dyn, cc, bf = grid_arena([girl(position=[3, 4])], [boss(position=[3, 1])])
+    dyn[1, K.D_RES] = 0
+    dyn[1, K.D_DEAD] = 1
+    dyn[0, K.D_FRENZY] = 1
+    dyn[0, K.D_OC + 1] = 13
+    dyn[0, K.D_RES] = 10
+    dyn[0, K.D_AIL + K.A_BLEED] = 1
+    grid_run(K.play_frenzied, inp, dyn, cc, bf, Script(check=faces(6, 3, 4), damage=faces(2)), i=0)
+    assert dyn[0, K.D_AIL + K.A_BLEED] == 0 and cc[0, K.K_AIL_REMOVED] == 1
+    assert cc[0, K.K_ATTACKS] == 0 and dyn[0, K.D_RES] == 12
+
+
+def test_nobody_left_to_fight_ends_her_turn_on_positions():
+    """The draft's positions: with no enemy she may attack standing (the foe is dead), her turn
+    ends before her Major, as on the grid: Healing Wave (DRAFT L211-215), which two hurt
+    girls would call for, is not played (the positions turn went on to it)."""
+    from helpers import draft_arena
+
+    hold = {"policy": {**NOCAP, "movement": "hold"}}
+    team = [girl("Pia", talents=["Healing Wave"], **hold), girl("Akari", **hold)]
+    inp, dyn, cc = draft_arena(team, [mb41_member("Shade", **hold)], {"positions": 4}, [0, 0, 3])
+    for j in (0, 1):
+        dyn[j, K.D_RES] = 5
+    dyn[2, K.D_RES] = 0
+    dyn[2, K.D_DEAD] = 1
+    call(K.take_turn, inp, dyn, cc, Script(), i=0)
+    assert [int(dyn[j, K.D_RES]) for j in (0, 1)] == [5, 5] and dyn[0, K.D_TUSES] == 2
