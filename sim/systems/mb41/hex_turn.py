@@ -19,8 +19,8 @@ from .hex_movement import (guard_sprint_for, move_attack_turn, safe_place_turn, 
                            sprint_turn_end, talent_move)
 from .hex_moves import best_step, major_move, mines_pending, minor_move, stepped
 from .slots import spend_fury
-from .state import _candidate, attack_call, is_standing
-from .turn import settle_action, still_target
+from .state import _candidate, attack_call
+from .turn import minor_free, settle_action, still_target
 
 
 @part
@@ -142,24 +142,10 @@ def tmask_w(i, w):
 
 
 @kernel(forceinline=True)
-def standing_w(i, w):
-    """:func:`.state.is_standing` of the world ``w``."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    return is_standing(i, w)
-
-
-@kernel(forceinline=True)
 def away_w(i, goal, lo, hi, w):
     """:func:`away` of the world ``w``."""
     comb, rules, dyn, streams, bf = unpack(w)
     return away(i, goal, lo, hi, w)
-
-
-@kernel(forceinline=True)
-def reach_w(i, t, w):
-    """:func:`.hex.reach` of the world ``w``."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    return reach(i, t, w)
 
 
 @kernel
@@ -187,7 +173,7 @@ def p_before_major(i, b, c, w):
         return -1
     goal, lo, hi = goal_of(i, t0, w)
     mask = tmask_w(i, w)
-    if minor_free_w(i, w):
+    if minor_free(i, w):
         if away_w(i, goal, lo, hi, w):
             if mask != 0:
                 if talent_move(i, goal, lo, hi, w):
@@ -195,7 +181,7 @@ def p_before_major(i, b, c, w):
                     stepped(i, w)
                     if not settle_action(i, w):
                         return -2
-        if minor_free_w(i, w):
+        if minor_free(i, w):
             if away_w(i, goal, lo, hi, w):
                 if minor_move(i, goal, lo, hi, False, 2, w):
                     minor_spent(i, w)
@@ -208,13 +194,6 @@ def p_before_major(i, b, c, w):
                 return -2
     refresh_fear_w(w)  # the Fear Auras after her moves, before her Major's talents
     return t0
-
-
-@kernel(forceinline=True)
-def minor_free_w(i, w):
-    """Her Minor is still free this turn (``D_MINOR_USED`` 0)."""
-    comb, rules, dyn, streams, bf = unpack(w)
-    return dyn[i, D_MINOR_USED] == 0
 
 
 @kernel(forceinline=True)
@@ -343,7 +322,7 @@ def grid_turn_end(i, t0, disengaged, w):
     """After her Majors: a Minor still free moves her one more hex toward her goal (a
     movement talent first); Sprint again if she stands."""
     mask = tmask_w(i, w)
-    if minor_free_w(i, w):
+    if minor_free(i, w):
         if t0 >= 0:
             if not still_target(i, t0, w):
                 t0 = pick_w(i, False, w)
