@@ -409,6 +409,10 @@ _ROWS = [
     ("scale_dask_2_workers_per_s", "duels / s, dask LocalCluster of 2"),
     ("scale_dask_2_workers", "scaling 1 -> 2 dask workers"),
     ("loadavg_1m_before_scaling", "load (1 min) before scaling"),
+    ("party_fight_per_s", "4.1 party fights / s, hex (general engine)"),
+    ("party_fight_per_s_tier2", "4.1 party fights / s, hex (tier 2)"),
+    ("party_fight_gridless_per_s", "4.1 party fights / s, gridless (general engine)"),
+    ("party_fight_gridless_per_s_tier2", "4.1 party fights / s, gridless (tier 2)"),
 ]
 
 

@@ -38,6 +38,7 @@ import pandas as pd
 import sim
 from sim import cancel as _cancel
 from sim import rng
+from sim import tiers as _tiers
 from sim.progress import make_progress, trials_for_precision
 from sim.results import RunResult
 from sim.stats import mean_and_se_from_hist, rate_table, wilson_half_width
@@ -93,17 +94,21 @@ class _Variant:
     inputs: object
     key: np.uint64
     counters: dict | None = None
+    tiers: object | None = None  # the run's :class:`sim.tiers.Plan` (chunks played here)
     done: int = 0
 
 
-def _task(system: str, inputs, start: int, count: int, key, threads: int | None) -> dict:
-    """One chunk of trials (runs in this process or a joblib worker)."""
+def _task(system: str, inputs, start: int, count: int, key, threads: int | None, tier: int = 1) -> dict:
+    """One chunk of trials (runs in this process or a joblib worker); ``tier`` 2 plays it on
+    the engine generated for the structure (:mod:`sim.tiers`: the same counters)."""
     if threads:
         import numba
 
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     from sim.systems import get_system
 
+    if tier != 1:
+        return get_system(system).simulate(inputs, start, count, key, tier=tier)
     return get_system(system).simulate(inputs, start, count, key)
 
 
@@ -197,11 +202,15 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
         ckpt = _Checkpoint(checkpoint, loaded, seed, crn, variants, request, workers, threads)
     if ckpt is not None and resume:
         ckpt.restore(variants)
+    resumed = {v.name: v.done for v in variants}
     own = backend is None
     if own:
         backend = _dask(scheduler, workers, threads)
     bar = make_progress(progress)
     finished = False
+    plan = _tiers.Plan(loaded.system, quiet=not progress)
+    for v in variants:
+        v.tiers = plan
     try:
         _simulate(loaded.system, variants, request, workers, threads, bar, ckpt, backend, cancel)
         finished = True
@@ -217,16 +226,21 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
             ckpt.save(variants, force=True, quiet=True)
         raise
     finally:
+        plan.close()
         if bar is not None:
             bar.close(final=finished)
         if own and backend is not None:
             backend.close()
+    said = plan.summary()
+    if said and progress:
+        print(said, file=sys.stderr, flush=True)
     if ckpt is not None:
         if keep_checkpoint:
             ckpt.save(variants, force=True, complete=True)
         else:
             ckpt.remove()
     result = _result(loaded, variants, seed, precision, max_trials, crn, workers, threads)
+    result.provenance.update(plan.provenance({v.name: v.done for v in variants}, resumed))
     if backend is not None:
         result.provenance.update(backend.provenance())
     return result
@@ -353,17 +367,24 @@ def _local_chunks(system, variants, vi, goal, sizes, bar, ckpt, cancel):
 
     v = variants[vi]
     heartbeat = getattr(bar, "working", None)
+    tiers = v.tiers
+    if tiers is not None:
+        tiers.plan(v.name, v.inputs, goal)
     while v.done < goal:
         count = sizes.size(goal - v.done)
+        tier = tiers.tier(v.name, v.inputs) if tiers is not None else 1
         t0 = time.monotonic()
         try:
-            counters = _cancel.call(_task, system, v.inputs, v.done, count, v.key, None, cancel=cancel,
+            counters = _cancel.call(_task, system, v.inputs, v.done, count, v.key, None, tier, cancel=cancel,
                                     heartbeat=heartbeat, grace=sizes.grace(count))
         except _cancel.Stopped as e:
             if e.has_result:  # the chunk in progress ended whole: keep it
                 _merge_all([((vi, v.done, count), e.result)], variants, bar, ckpt)
             raise RunCancelled({w.name: w.done for w in variants}) from None
-        sizes.record(count, time.monotonic() - t0)
+        if tier == 1:  # the chunk sizes follow the general engine's pace (tier 2 chunks are shorter)
+            sizes.record(count, time.monotonic() - t0)
+        if tiers is not None:
+            tiers.record(v.name, tier, count)
         _merge_all([((vi, v.done, count), counters)], variants, bar, ckpt, cancel)
 
 

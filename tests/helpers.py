@@ -345,3 +345,27 @@ def grid_place(inp, dyn, bf, cells):
     for i, (c, r) in enumerate(cells):
         dyn[i, K.D_POS] = inp.battlefield.cell_offset(c, r)
     mb41_call(BG.place_all, comb=inp.comb, rules=inp.rules, dyn=dyn, bf=bf)
+
+
+def run_python(code: str, args, root=None, jit: bool = False, timeout: int = 900, env=None) -> dict:
+    """Run ``code`` in a fresh Python (``python -c code args...``) with ``root`` first on its
+    path (default: this checkout), uncompiled (``NUMBA_DISABLE_JIT``) unless ``jit``, sharing
+    this process's numba cache, with ``env`` added to its environment; the JSON object on its
+    last line of output."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from numba.core import config
+
+    root = Path(root) if root is not None else Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(root), MGSIM_COMPILE_HELPER="0", **(env or {}))
+    if config.CACHE_DIR:
+        env["NUMBA_CACHE_DIR"] = config.CACHE_DIR
+    if not jit:
+        env["NUMBA_DISABLE_JIT"] = "1"
+    p = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True, env=env,
+                       cwd=root, timeout=timeout)
+    assert p.returncode == 0, p.stderr[-3000:]
+    return json.loads(p.stdout.strip().splitlines()[-1])

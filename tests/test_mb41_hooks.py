@@ -15,15 +15,12 @@ of docs/engine.md section 6 plays in a compiled fight.
 """
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from helpers import run_python
 
 ROOT = Path(__file__).resolve().parents[1]
 HOOK_FIGHTS = sorted(str(p) for p in (ROOT / "tests" / "data" / "mb41-hooks").glob("*.yaml"))
@@ -91,17 +88,7 @@ def _copy(tmp_path: Path) -> Path:
 
 
 def _run(code: str, args, root: Path = ROOT, jit: bool = False, timeout: int = 900) -> dict:
-    from numba.core import config
-
-    env = dict(os.environ, PYTHONPATH=str(root), MGSIM_COMPILE_HELPER="0")
-    if config.CACHE_DIR:
-        env["NUMBA_CACHE_DIR"] = config.CACHE_DIR
-    if not jit:
-        env["NUMBA_DISABLE_JIT"] = "1"
-    p = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True, env=env,
-                       cwd=root, timeout=timeout)
-    assert p.returncode == 0, p.stderr[-3000:]
-    return json.loads(p.stdout.strip().splitlines()[-1])
+    return run_python(code, args, root=root, jit=jit, timeout=timeout)
 
 
 def test_every_registered_hook_is_called():

@@ -4,7 +4,7 @@
 Usage (needs ``valgrind``; ``apt-get install valgrind``)::
 
     .venv/bin/python tools/kernel_instructions.py [SCENARIO] [--trials N] [--variant K]
-        [--top 25] [--blocks FUNC] [--save FILE] [--against FILE]
+        [--top 25] [--blocks FUNC] [--save FILE] [--against FILE] [--tier 1|2]
 
 Default scenario: ``scenarios/mb41/party-vs-boss.yaml`` (the ``sim bench``
 gridless party fight). The scenario's ``simulate`` plays ``N`` trials (default
@@ -54,7 +54,7 @@ WARM = 64  # trials played before the symbol map is written (they load the kerne
 EVENTS = ("Ir", "Bc", "Bcm", "Bi", "Bim")
 
 
-def child(scenario: str, trials: int, variant: int) -> None:
+def child(scenario: str, trials: int, variant: int, tier: int = 1) -> None:
     """Play ``WARM`` trials (loading every kernel), write the symbol map, play ``trials`` more."""
     kp.WORK = WORK
     kp._stash_objects()
@@ -68,12 +68,14 @@ def child(scenario: str, trials: int, variant: int) -> None:
     mod = loaded.module
     inp = mod.compile(loaded.variants[variant][1])
     key = stream_key(int(getattr(loaded.base, "seed", 0) or 0))
-    mod.simulate(inp, 0, WARM, key)
-    disps = [v for m in list(sys.modules.values()) if m and getattr(m, "__name__", "").startswith("sim.")
+    how = {"tier": tier} if tier != 1 else {}  # tier 2: the engine generated for the structure
+    mod.simulate(inp, 0, WARM, key, **how)
+    disps = [v for m in list(sys.modules.values())
+             if m and getattr(m, "__name__", "").startswith(("sim.", "mgsim_t2_"))
              for v in vars(m).values() if isinstance(v, numba.core.registry.CPUDispatcher) and v.overloads]
     kp._write_map(disps)
     if trials > 0:
-        mod.simulate(inp, WARM, trials, key)
+        mod.simulate(inp, WARM, trials, key, **how)
 
 
 def _symbols():
@@ -183,17 +185,21 @@ def main() -> None:
                     help="also the costliest straight-line runs of this function (e.g. kernel.p_attack)")
     ap.add_argument("--save", metavar="FILE", help="write the per-function counts (JSON)")
     ap.add_argument("--against", metavar="FILE", help="print the change from a saved run")
+    ap.add_argument("--tier", type=int, choices=(1, 2), default=1,
+                    help="1: the general engine (default); 2: the engine generated for the scenario's "
+                         "structure (sim/systems/mb41/tier2.py)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        child(args.scenario, args.trials, args.variant)
+        child(args.scenario, args.trials, args.variant, args.tier)
         return
     if shutil.which("valgrind") is None:
         sys.exit("kernel_instructions: needs valgrind (apt-get install valgrind)")
     WORK.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, NUMBA_NUM_THREADS="1", NUMBA_CPU_NAME="generic",
                NUMBA_CACHE_DIR=str(WORK / "numba-generic"), OPENBLAS_NUM_THREADS="1")
-    me = [sys.executable, __file__, args.scenario, "--variant", str(args.variant), "--child"]
+    me = [sys.executable, __file__, args.scenario, "--variant", str(args.variant), "--tier", str(args.tier),
+          "--child"]
     # compile (or load) outside valgrind: a few trials, so that procedures compiled at their first
     # call (a hex turn's rarer slots) are not compiled under valgrind, 50 times slower
     subprocess.run(me + ["--trials", "50"], env=env, check=True)

@@ -24,6 +24,11 @@ of every scenario in ``scenarios/cards`` (heuristic, search and ISMCTS
 players, what-ifs): every counter ``simulate`` returns, compared whole
 (default 300 games a variant: the search scenarios are slow).
 
+``--tier 2`` plays the 4.1 / draft scenarios on tier 2 (the engine generated for each
+variant's structure, ``sim/systems/mb41/tier2.py``; a build compiles once per structure,
+a minute or more each): ``record`` on the general engine, then ``check --tier 2`` holds
+tier 2 to it, bit for bit.
+
 A development tool; nothing in ``sim`` imports it.
 """
 from __future__ import annotations
@@ -59,7 +64,7 @@ def _d10_counters(module, inputs, trials: int, key) -> dict[str, np.ndarray]:
     return out
 
 
-def play(trials: int, only=None, system: str = "mb41", dirs=None) -> dict[str, np.ndarray]:
+def play(trials: int, only=None, system: str = "mb41", dirs=None, tier: int = 1) -> dict[str, np.ndarray]:
     """``{"<scenario>::<variant>::<counter>": array}`` for every variant
     (``dirs``: more scenario directories, absolute or relative to the repository)."""
     from sim import rng
@@ -86,7 +91,8 @@ def play(trials: int, only=None, system: str = "mb41", dirs=None) -> dict[str, n
             elif cards:
                 got = {k: np.asarray(v) for k, v in loaded.module.simulate(inputs, 0, trials, key).items()}
             else:
-                got = split(loaded.module.simulate(inputs, 0, trials, key, fast=False), fields)
+                how = {"tier": tier} if tier != 1 else {}
+                got = split(loaded.module.simulate(inputs, 0, trials, key, fast=False, **how), fields)
             for k, v in got.items():
                 out[f"{rel}::{vname}::{k}"] = v
             print(f"{rel}::{vname}: {time.time() - t0:.1f}s", flush=True)
@@ -102,17 +108,19 @@ def main(argv=None) -> int:
     ap.add_argument("--system", choices=("mb41", "d10", "cards"), default="mb41",
                     help="mb41: scenarios/mb41 and scenarios/mb-draft; d10: scenarios/d10; cards: scenarios/cards")
     ap.add_argument("--dirs", nargs="*", default=None, help="more scenario directories of that system")
+    ap.add_argument("--tier", type=int, choices=(1, 2), default=1,
+                    help="mb41: 2 plays every variant on the engine generated for its structure")
     a = ap.parse_args(argv)
     if a.mode == "record":
         trials = a.trials or DEFAULT_TRIALS[a.system]
-        got = play(trials, a.only, a.system, a.dirs)
+        got = play(trials, a.only, a.system, a.dirs, a.tier)
         got["__trials__"] = np.array(trials)
         np.savez_compressed(a.file, **got)
         print(f"recorded {len(got) - 1} counters in {a.file}")
         return 0
     with np.load(a.file) as z:
         saved = {k: z[k] for k in z.files}
-    got = play(int(saved.pop("__trials__")), a.only, a.system, a.dirs)
+    got = play(int(saved.pop("__trials__")), a.only, a.system, a.dirs, a.tier)
     bad = []
     for k, v in saved.items():
         if a.only and Path(k.split("::")[0]).stem not in a.only:

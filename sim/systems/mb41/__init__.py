@@ -42,8 +42,11 @@ def warmup() -> None:
     registry.compile_all()
 
 
-def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = None) -> dict:
+def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = None, tier: int = 1) -> dict:
     """Play trials ``start .. start+count-1`` with stream key ``key``.
+
+    ``tier``: 1 the general engine; 2 the engine generated for this scenario's structure
+    (:mod:`.tier2`: the same counters, bit for bit; compiled on first use).
 
     ``fast``: ``None`` plays an eligible duel on the fast path
     (:mod:`.fast`, bit-identical counters) and anything else on the general
@@ -60,8 +63,8 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
     if inputs.episode is not None:
         if fast:
             raise ValueError("duel fast path: an episode of several scenes plays on the general kernel")
-        return _reduce_episode(inputs, _play_episode(inputs, start, count, key, nb))
-    raw = _play_fight(inputs, start, count, key, nb, fast)
+        return _reduce_episode(inputs, _play_episode(inputs, start, count, key, nb, tier=tier))
+    raw = _play_fight(inputs, start, count, key, nb, fast, tier=tier)
     f = raw["fights"].sum(axis=0)
     return {
         "outcomes": f[:3].copy(),
@@ -73,7 +76,45 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
     }
 
 
-def _play_fight(inputs: Inputs, start: int, count: int, key, nb: int, fast, run=None) -> dict:
+def tier2_key(inputs: Inputs) -> tuple[str, bool] | None:
+    """The key of the tier-2 build that would play ``inputs`` (:mod:`.tier2`) and whether its
+    kernels are compiled already; ``None`` when tier 2 has nothing to add: a duel the fast path
+    plays (:mod:`.fast`)."""
+    from . import tier2
+
+    if inputs.episode is None and not F.eligible(inputs):
+        return None
+    struct = tier2.structure(inputs.comb, inputs.rule_table)
+    return tier2.key(struct), tier2.compiled(struct, _entry(inputs))
+
+
+def tier2_compiled(inputs: Inputs) -> None:
+    """Record that ``inputs``'s tier-2 build has compiled its block kernel (:mod:`sim.tiers`)."""
+    from . import tier2
+
+    tier2.mark_compiled(tier2.structure(inputs.comb, inputs.rule_table), _entry(inputs))
+
+
+def _entry(inputs: Inputs) -> str:
+    """Which block kernel plays ``inputs``: ``fight``, ``episode`` or ``hex``."""
+    if inputs.battlefield is not None:
+        return "hex"
+    return "episode" if inputs.episode is not None else "fight"
+
+
+def _engine(inputs: Inputs, tier: int):
+    """The modules that play ``inputs`` on ``tier``: ``(fight, episode, hex)``."""
+    if tier == 1:
+        return FI, EP, HX
+    if tier != 2:
+        raise ValueError(f"tier {tier}: the 4.1 engine has tiers 1 and 2")
+    from . import tier2
+
+    built = tier2.load(tier2.structure(inputs.comb, inputs.rule_table))
+    return built.fight, built.episode, built.hex
+
+
+def _play_fight(inputs: Inputs, start: int, count: int, key, nb: int, fast, run=None, tier: int = 1) -> dict:
     """The block kernel's raw per-block arrays for ``count`` trials in ``nb``
     blocks (``fights[nb, NF]``, ``rounds_hist``, ``side_curve``,
     ``comb_curve``, ``cc[nb, n, NDYN]``); one trial per block when ``nb ==
@@ -87,11 +128,12 @@ def _play_fight(inputs: Inputs, start: int, count: int, key, nb: int, fast, run=
     side_curve = np.zeros((nb, 2, 2, cap + 1), dtype=np.int64)
     comb_curve = np.zeros((nb, n, 2, cap + 1), dtype=np.int64)
     cc = np.zeros((nb, n, L.NDYN), dtype=np.int64)  # each block's dyn: counters K_* first
-    blocks = pick_blocks(FI.simulate_blocks, F.simulate_blocks, F.eligible, inputs, fast, "duel fast path")
+    fi, _ep, hx = _engine(inputs, tier)
+    blocks = pick_blocks(fi.simulate_blocks, F.simulate_blocks, F.eligible, inputs, fast, "duel fast path")
     if inputs.battlefield is not None:  # the hex grid (F.eligible refuses it)
         # a plain fight is an episode of one scene with no party carried over: one grid kernel
         # (:func:`.hex.simulate_episode_blocks_grid`) plays both, compiled once
-        run(HX.simulate_episode_blocks_grid,
+        run(hx.simulate_episode_blocks_grid,
             np.array([0, n], dtype=np.int64), 0,
             np.zeros(0, dtype=np.int64), np.uint64(key), start, count, nb, fights, rounds_hist,
             np.zeros((nb, 1, L.NF), dtype=np.int64), np.zeros((nb, 1, cap + 1), dtype=np.int64),
@@ -131,7 +173,7 @@ def _run(inputs: Inputs, kernel, *args) -> None:
     kernel(inputs.comb, inputs.rules, *args)
 
 
-def _play_episode(inputs: Inputs, start: int, count: int, key, nb: int, run=None) -> dict:
+def _play_episode(inputs: Inputs, start: int, count: int, key, nb: int, run=None, tier: int = 1) -> dict:
     """The episode block kernel's raw per-block arrays (see :func:`_play_fight`)."""
     run = run or (lambda kernel, *args: _run(inputs, kernel, *args))
     ep = inputs.episode
@@ -146,12 +188,13 @@ def _play_episode(inputs: Inputs, start: int, count: int, key, nb: int, run=None
     comb_curve = np.zeros((nb, n, 2, cap + 1), dtype=np.int64)
     cc = np.zeros((nb, n, L.NDYN), dtype=np.int64)  # each block's dyn: counters K_* first
     party = np.zeros((nb, ep.party, L.NPE), dtype=np.int64)
+    _fi, epm, hx = _engine(inputs, tier)
     if inputs.battlefield is not None:  # every scene on the same hex grid
-        run(HX.simulate_episode_blocks_grid, ep.offsets, ep.party, ep.recover,
+        run(hx.simulate_episode_blocks_grid, ep.offsets, ep.party, ep.recover,
             np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights,
             scene_hist, side_curve, comb_curve, cc, party, HX.field_arrays(inputs.battlefield))
     else:
-        run(EP.simulate_episode_blocks, ep.offsets, ep.party, ep.recover,
+        run(epm.simulate_episode_blocks, ep.offsets, ep.party, ep.recover,
             np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights, scene_hist,
             side_curve, comb_curve, cc, party)
     registry.check(cc.sum(axis=0))

@@ -1,0 +1,228 @@
+"""Which engine tier plays a run's chunks: the general engine, or one generated for the structure.
+
+A rule system may offer a second tier (the 4.1 engine does, :mod:`sim.systems.mb41.tier2`):
+the same fights, the same counters bit for bit, played by an engine generated for one
+scenario *structure* (its geometry, rule choices, talents and hooks). Its compile costs
+a minute or more per structure, so it pays only on long runs:
+
+* a variant whose planned trials reach :data:`THRESHOLD` (``MGSIM_TIER2_TRIALS`` sets it;
+  ``0`` turns tier 2 off) starts building tier 2 for its structure in a background process
+  once its first chunk is played (the general engine is warm by then);
+* a variant whose structure's build an earlier run compiled plays on tier 2 from its first
+  chunk once its planned trials reach :data:`WARM_THRESHOLD` (``MGSIM_TIER2_WARM_TRIALS``);
+* until that build is ready the general engine plays the variant's chunks; from the first
+  chunk after it, tier 2 does. Chunks merge in order and both tiers give the same
+  counters, so the result does not depend on which tier played which chunk (or on the
+  machine's speed);
+* a build that fails or is stopped changes nothing: the general engine plays on, and the
+  run says so.
+
+The run records how many trials each tier played (``provenance["tiers"]``) and says so on
+stderr. Only chunks played in this process use tier 2 (joblib workers and dask tasks play
+on the general engine).
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+#: planned trials of one variant from which its structure's tier 2 is built when no earlier
+#: run compiled it (measured: docs/performance.md "Tier 2": below it the build's minute or two
+#: of one core costs more than tier 2 saves); ``MGSIM_TIER2_TRIALS`` overrides it, 0 turns
+#: tier 2 off
+THRESHOLD = 40_000_000
+ENV = "MGSIM_TIER2_TRIALS"
+#: planned trials from which a build an earlier run compiled plays from the first chunk
+#: (loading it takes about a second); ``MGSIM_TIER2_WARM_TRIALS`` overrides it
+WARM_THRESHOLD = 1_000_000
+WARM_ENV = "MGSIM_TIER2_WARM_TRIALS"
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return max(0, int(float(raw)))
+    except ValueError:
+        return default
+
+
+def threshold() -> int:
+    """The planned trials from which tier 2 is built (0: never)."""
+    return _env_int(ENV, THRESHOLD)
+
+
+def warm_threshold() -> int:
+    """The planned trials from which a compiled build plays at once (0 with :func:`threshold`
+    0: never)."""
+    return _env_int(WARM_ENV, WARM_THRESHOLD) if threshold() > 0 else 0
+
+
+def _structure_of(system: str, inputs):
+    """``(key, compiled)`` of the system's tier-2 build for ``inputs``, or ``None`` (no tier 2
+    for it)."""
+    from sim.systems import get_system
+
+    mod = get_system(system)
+    fn = getattr(mod, "tier2_key", None)
+    if fn is None:
+        return None
+    return fn(inputs)
+
+
+class _Build:
+    """One structure's tier 2, compiled by a background process (``python -m sim.tiers``)."""
+
+    def __init__(self, system: str, inputs, key: str):
+        self.key = key
+        self.folder = Path(tempfile.mkdtemp(prefix="mgsim-tier2-"))
+        job = self.folder / "job.pickle"
+        job.write_bytes(pickle.dumps((system, inputs)))
+        self.log = self.folder / "compile.log"
+        self.started = time.monotonic()
+        self.seconds: float | None = None
+        with open(self.log, "wb") as out:
+            self.proc = subprocess.Popen([sys.executable, "-m", "sim.tiers", str(job)], stdout=out,
+                                         stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+    def state(self) -> str:
+        """``building``, ``ready`` or ``failed``."""
+        rc = self.proc.poll()
+        if rc is None:
+            return "building"
+        if self.seconds is None:
+            self.seconds = time.monotonic() - self.started
+        return "ready" if rc == 0 else "failed"
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def why(self) -> str:
+        try:
+            lines = self.log.read_text(errors="replace").strip().splitlines()
+        except OSError:
+            return "no log"
+        return lines[-1] if lines else f"exit status {self.proc.returncode}"
+
+
+class Plan:
+    """The tiers of one run: which plays each chunk, and what each played."""
+
+    def __init__(self, system: str, quiet: bool = False):
+        self.system = system
+        self.quiet = quiet
+        self.limit = threshold()
+        self.warm = warm_threshold()
+        self.builds: dict[str, _Build] = {}
+        self.keys: dict[str, str | None] = {}  # variant -> its structure's key (None: no tier 2)
+        self.ready: set[str] = set()  # keys whose build is compiled
+        self.played: dict[str, dict[int, int]] = {}
+        self.said: set[str] = set()
+
+    def plan(self, variant: str, inputs, planned: int) -> None:
+        """Variant ``variant`` will play ``planned`` trials: decide whether tier 2 is worth it."""
+        self.played.setdefault(variant, {1: 0, 2: 0})
+        if self.keys.get(variant) is not None:
+            return
+        key = None
+        if self.limit > 0 and planned >= min(self.limit, self.warm or self.limit):
+            try:
+                found = _structure_of(self.system, inputs)
+            except Exception:  # noqa: BLE001 - no tier 2 is always a correct answer
+                found = None
+            if found is not None:
+                k, done = found
+                if done:
+                    key = k
+                    self.ready.add(k)
+                elif planned >= self.limit:
+                    key = k
+        self.keys[variant] = key
+
+    def tier(self, variant: str, inputs) -> int:
+        """The tier that plays ``variant``'s next chunk (1 until its structure's build is ready;
+        the build starts at the variant's second chunk, when the general engine is warm)."""
+        key = self.keys.get(variant)
+        if key is None:
+            return 1
+        if key in self.ready:
+            self._say(f"tier 2: the engine generated for this structure plays (compiled by an earlier run, "
+                      f"{key[:8]})", key + "warm")
+            return 2
+        build = self.builds.get(key)
+        if build is None:
+            if self.played[variant][1] == 0:
+                return 1
+            build = self.builds[key] = _Build(self.system, inputs, key)
+            self._say(f"tier 2: building the engine for this structure in the background; "
+                      f"the general engine plays meanwhile ({key[:8]})", key + "start")
+            return 1
+        state = build.state()
+        if state == "ready":
+            self._say(f"tier 2: ready after {build.seconds:.0f} s; it plays the rest ({key[:8]})", key + "ready")
+            return 2
+        if state == "failed":
+            self._say(f"tier 2: the build failed ({build.why()}); the general engine plays on", key + "failed")
+        return 1
+
+    def record(self, variant: str, tier: int, count: int) -> None:
+        self.played.setdefault(variant, {1: 0, 2: 0})[tier] += count
+
+    def close(self) -> None:
+        """Stop builds still running (their work stays in numba's cache for the next run)."""
+        for b in self.builds.values():
+            b.stop()
+
+    def provenance(self, done: dict | None = None, resumed: dict | None = None) -> dict:
+        """``{"tiers": {variant: {"general": n, "generated": m[, "resumed": k]}}, "tier2_threshold": N}``:
+        the trials each engine played in this run. ``done``: trials done per variant at the end,
+        ``resumed``: at the start (a checkpoint's); the trials not played here on tier 2
+        (joblib workers, dask tasks) were played on the general engine."""
+        out = {}
+        for v in dict.fromkeys(list(self.played) + list(done or {})):
+            gen = self.played.get(v, {}).get(2, 0)
+            back = int((resumed or {}).get(v, 0))
+            total = int((done or {}).get(v, sum(self.played.get(v, {}).values()) + back))
+            row = {"general": total - back - gen, "generated": gen}
+            if back:
+                row["resumed"] = back
+            out[v] = row
+        return {"tiers": out, "tier2_threshold": self.limit}
+
+    def summary(self) -> str | None:
+        """One line on what tier 2 played, or ``None`` when it played nothing."""
+        gen = sum(p[2] for p in self.played.values())
+        if gen == 0:
+            return None
+        total = sum(p[1] + p[2] for p in self.played.values())
+        return (f"tier 2 (the engine generated for the structure) played {gen:,} of {total:,} trials; "
+                f"the general engine {total - gen:,} (the same counters either way)")
+
+    def _say(self, text: str, once: str) -> None:
+        if once in self.said or self.quiet:
+            self.said.add(once)
+            return
+        self.said.add(once)
+        print(text, file=sys.stderr, flush=True)
+
+
+def _compile(job: str) -> None:
+    """The background build: play one trial on tier 2 (compiling it into numba's cache)."""
+    system, inputs = pickle.loads(Path(job).read_bytes())
+    from sim.systems import get_system
+
+    mod = get_system(system)
+    mod.simulate(inputs, 0, 1, 0, tier=2)
+    mod.tier2_compiled(inputs)
+
+
+if __name__ == "__main__":
+    _compile(sys.argv[1])

@@ -1,0 +1,293 @@
+"""Tier 2 of the 4.1 engine (sim/systems/mb41/tier2.py) plays the general engine's fights, bit for bit.
+
+* The generated source: every procedure call of the engine's modules is written in as a
+  direct call (no ``call(rules[PR_...])`` is left), every hook-point loop as the structure's
+  hooks, in order; rule choices and talent checks of codes nobody holds become constants.
+* Uncompiled (``NUMBA_DISABLE_JIT``, in a subprocess), tier 2 gives the general engine's
+  counters on every fight of ``tests/data/mb41-hooks`` (together they call every hook), on
+  bundled 4.1 and draft scenarios, and on random parties, talents, policies and rule
+  choices (hypothesis).
+* Compiled, on a small structure: the same counters, and the runner's tier plan plays the
+  chunks after its background build on tier 2 with the same result as the general engine.
+
+The compiled comparison of every bundled scenario is ``tools/same_counters.py --tier 2``
+(docs/performance.md "Tier 2"): it compiles one build per structure, minutes each.
+"""
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+from helpers import run_python
+
+
+ROOT = Path(__file__).resolve().parents[1]
+HOOK_FIGHTS = sorted(str(p) for p in (ROOT / "tests" / "data" / "mb41-hooks").glob("*.yaml"))
+BUNDLED = [str(ROOT / "scenarios" / p) for p in (
+    "mb41/party-vs-boss.yaml", "mb41/party-vs-boss-hex.yaml", "quickstart.yaml", "mb41/episode-three-scenes.yaml",
+    "mb-draft/positions-draft.yaml")]
+
+#: runs in the subprocess (uncompiled): each scenario's counters on both tiers
+BOTH = textwrap.dedent('''
+    import json, sys
+    import numpy as np
+    from sim import rng
+    from sim.scenario import load_scenario
+
+    out = {}
+    trials = int(sys.argv[1])
+    for path in sys.argv[2:]:
+        loaded = load_scenario(path)
+        for name, model in loaded.variants[:1]:
+            inp = loaded.module.compile(model)
+            key = rng.stream_key(7, 1)
+            a = loaded.module.simulate(inp, 0, trials, key, fast=False)
+            b = loaded.module.simulate(inp, 0, trials, key, fast=False, tier=2)
+            out[path] = [k for k in a if not np.array_equal(np.asarray(a[k]), np.asarray(b[k]))]
+    print(json.dumps(out))
+''')
+
+#: runs in the subprocess (uncompiled): random scenarios, both tiers (hypothesis)
+RANDOM = textwrap.dedent('''
+    import json, sys
+    sys.path[:0] = [sys.argv[1]]
+    import numpy as np
+    from hypothesis import given, settings, HealthCheck
+    from helpers import mb41_inputs
+    from test_mb41_talent_properties import scenarios
+    from sim import rng
+    from sim.systems import mb41
+
+    differ = []
+    played = []
+
+    @settings(max_examples=int(sys.argv[2]), deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(scenarios())
+    def both(data):
+        inp = mb41_inputs(data)
+        key = rng.stream_key(data.get("seed", 0), 1)
+        a = mb41.simulate(inp, 0, 6, key, fast=False)
+        b = mb41.simulate(inp, 0, 6, key, fast=False, tier=2)
+        played.append(int(a["outcomes"].sum()))
+        bad = [k for k in a if not np.array_equal(a[k], b[k])]
+        if bad:
+            differ.append({"keys": bad, "scenario": data})
+
+    both()
+    print(json.dumps({"differ": differ[:3], "n": len(played), "trials": sum(played)}))
+''')
+
+
+def _run(code: str, args, tmp_path: Path, jit: bool = False, timeout: int = 900) -> dict:
+    """``code`` in a subprocess (:func:`helpers.run_python`): the shared numba cache, where the
+    general engine's kernels are already compiled, and tier 2's builds in ``tmp_path``
+    (``MGSIM_TIER2_DIR``: a compiled build is compiled here, every time)."""
+    return run_python(code, args, jit=jit, timeout=timeout, env={"MGSIM_TIER2_DIR": str(tmp_path / "tier2")})
+
+
+def _inputs(path: str):
+    from sim.scenario import load_scenario
+
+    loaded = load_scenario(path)
+    return loaded.module.compile(loaded.variants[0][1])
+
+
+def test_the_build_calls_every_procedure_directly(tmp_path, monkeypatch):
+    from sim.systems.mb41 import tier2
+
+    monkeypatch.setattr(tier2, "root", lambda: tmp_path)
+    inp = _inputs(BUNDLED[1])
+    struct = tier2.structure(inp.comb, inp.rule_table)
+    pkg, dest = tier2.build(struct)
+    assert dest.parent == tmp_path and pkg.startswith("mgsim_t2_")
+    left, points = [], 0
+    for f in sorted(dest.rglob("*.py")):
+        text = f.read_text()
+        if f.name == "points.py" or f.name == "world.py":
+            continue
+        left += [f"{f.name}: {line.strip()}" for line in text.splitlines()
+                 if "call(rules[PR_" in line and not line.strip().startswith(("#", "'", '"'))]
+        points += text.count("_t2p.")
+    assert left == [], left
+    assert points > 20
+    written = json.loads((dest / "STRUCTURE.json").read_text())["written"]
+    assert written["calls"] > 30 and written["folded"] > 50 and written["points"] > 20
+    # the hex fight's hooks: the structure lists them, each with the procedure in its slot
+    assert any(struct["hooks"].values())
+    assert struct["slots"]["PR_TURN"].endswith(":p_take_turn")
+    # the key follows the structure, and a second build of the same structure is the same folder
+    assert tier2.build(struct) == (pkg, dest)
+    other = dict(struct, rules=dict(struct["rules"], R_FULL_TIE=1 - struct["rules"]["R_FULL_TIE"]))
+    assert tier2.key(other) != tier2.key(struct)
+
+
+def test_a_stat_sweep_shares_one_build():
+    from sim.systems.mb41 import layout as L
+    from sim.systems.mb41 import tier2
+
+    inp = _inputs(BUNDLED[0])
+    comb = inp.comb.copy()
+    comb[:, L.C_ATT] += 3
+    comb[:, L.C_RES] += 5
+    rules = inp.rule_table.copy()
+    rules[L.R_ROUND_CAP] += 4
+    assert tier2.key(tier2.structure(comb, rules)) == tier2.key(tier2.structure(inp.comb, inp.rule_table))
+
+
+def test_tier2_is_the_general_engine_on_every_hook_fight(tmp_path):
+    """Uncompiled: together these fights call every registered hook (tests/test_mb41_hooks.py)."""
+    out = _run(BOTH, [12, *HOOK_FIGHTS], tmp_path)
+    assert set(out) == set(HOOK_FIGHTS)
+    assert {p: d for p, d in out.items() if d} == {}
+
+
+def test_tier2_is_the_general_engine_on_bundled_scenarios(tmp_path):
+    out = _run(BOTH, [8, *BUNDLED], tmp_path)
+    assert {p: d for p, d in out.items() if d} == {}
+
+
+def test_tier2_is_the_general_engine_on_random_parties(tmp_path):
+    """Random parties, talents, policies and rule choices (hypothesis, uncompiled)."""
+    out = _run(RANDOM, [ROOT / "tests", 40], tmp_path)
+    assert out["n"] == 40 and out["trials"] == 40 * 6
+    assert out["differ"] == []
+
+
+COMPILED = textwrap.dedent('''
+    import json, os, sys
+    import numpy as np
+    from sim import rng
+    from sim.runner import run_loaded
+    from sim.scenario import load_scenario
+
+    loaded = load_scenario(sys.argv[1])
+    inp = loaded.module.compile(loaded.variants[0][1])
+    key = rng.stream_key(3, 1)
+    a = loaded.module.simulate(inp, 0, 3000, key)
+    b = loaded.module.simulate(inp, 0, 3000, key, tier=2)
+    differ = [k for k in a if not np.array_equal(a[k], b[k])]
+    was = loaded.module.tier2_key(inp)
+    loaded.module.tier2_compiled(inp)  # as the background build records it
+    now = loaded.module.tier2_key(inp)
+    # the runner: tier 2 from the first chunk (compiled), against the general engine alone
+    os.environ["MGSIM_TIER2_TRIALS"] = "0"
+    general = run_loaded(loaded, trials=20000)
+    os.environ["MGSIM_TIER2_TRIALS"] = "1"
+    os.environ["MGSIM_TIER2_WARM_TRIALS"] = "1"
+    tiered = run_loaded(loaded, trials=20000)
+    runs = [k for k in general.counters if not all(
+        np.array_equal(np.asarray(general.counters[k][v]), np.asarray(tiered.counters[k][v]))
+        for v in general.counters[k])]
+    print(json.dumps({"differ": differ, "was": was[1], "now": now[1], "runs_differ": runs,
+                      "tiers": tiered.provenance["tiers"], "general": general.provenance["tiers"]}))
+''')
+
+
+def test_tier2_compiled_gives_the_same_counters(tmp_path):
+    """Compiled, a small structure (one talent a side, gridless): the same counters from the
+    kernel, and from the runner when tier 2 plays every chunk."""
+    out = _run(COMPILED, [ROOT / "tests" / "data" / "tier2-small.yaml"], tmp_path, jit=True)
+    assert out["differ"] == []
+    assert out["was"] is False and out["now"] is True
+    assert out["runs_differ"] == []
+    assert out["tiers"] == {"Akari vs Shade": {"general": 0, "generated": 20000}} or \
+        all(t["general"] == 0 and t["generated"] == 20000 for t in out["tiers"].values())
+    assert all(t["generated"] == 0 and t["general"] == 20000 for t in out["general"].values())
+
+
+class _FakeBuild:
+    """Stands for :class:`sim.tiers._Build`: ready after ``after`` looks (or failed)."""
+
+    made = []
+
+    def __init__(self, system, inputs, key, after=2, fails=False):
+        self.key, self.looks, self.after, self.fails, self.seconds = key, 0, after, fails, 1.0
+        _FakeBuild.made.append(self)
+
+    def state(self):
+        self.looks += 1
+        if self.looks < self.after:
+            return "building"
+        return "failed" if self.fails else "ready"
+
+    def stop(self):
+        pass
+
+    def why(self):
+        return "boom"
+
+
+def _plan(monkeypatch, found, fails=False, env=None):
+    from sim import tiers
+
+    for k, v in (env or {}).items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.setattr(tiers, "_structure_of", lambda system, inputs: found)
+    monkeypatch.setattr(tiers, "_Build", lambda s, i, k: _FakeBuild(s, i, k, fails=fails))
+    return tiers.Plan("mb41", quiet=True)
+
+
+def _play(plan, chunks, planned=50_000_000):
+    out = []
+    plan.plan("v", None, planned)
+    for _ in range(chunks):
+        t = plan.tier("v", None)
+        plan.record("v", t, 10)
+        out.append(t)
+    return out
+
+
+def test_a_long_run_builds_tier2_in_the_background_and_switches(monkeypatch):
+    plan = _plan(monkeypatch, ("k" * 20, False))
+    # first chunk: general (warms it); second: the build starts, general plays; then ready
+    assert _play(plan, 5) == [1, 1, 1, 2, 2]
+    assert plan.provenance()["tiers"] == {"v": {"general": 30, "generated": 20}}
+    assert "played 20 of 50" in plan.summary()
+
+
+def test_a_short_run_stays_on_the_general_engine(monkeypatch):
+    plan = _plan(monkeypatch, ("k" * 20, False))
+    assert _play(plan, 4, planned=5_000_000) == [1, 1, 1, 1]
+    assert plan.summary() is None and not plan.builds
+
+
+def test_a_compiled_build_plays_from_the_first_chunk(monkeypatch):
+    plan = _plan(monkeypatch, ("k" * 20, True))
+    assert _play(plan, 3, planned=2_000_000) == [2, 2, 2]
+    plan = _plan(monkeypatch, ("k" * 20, True))
+    assert _play(plan, 2, planned=500_000) == [1, 1]  # below the warm threshold
+
+
+def test_a_failed_build_leaves_the_general_engine(monkeypatch):
+    plan = _plan(monkeypatch, ("k" * 20, False), fails=True)
+    assert _play(plan, 5) == [1, 1, 1, 1, 1]
+
+
+def test_tier2_off_and_no_tier2(monkeypatch):
+    assert _play(_plan(monkeypatch, ("k" * 20, True), env={"MGSIM_TIER2_TRIALS": "0"}), 3) == [1, 1, 1]
+    assert _play(_plan(monkeypatch, None), 3) == [1, 1, 1]  # a system or a duel without tier 2
+
+
+KEY = textwrap.dedent('''
+    import json, sys
+    import sim.systems.mb41.fight_log  # another import order than the test's
+    from sim.scenario import load_scenario
+    from sim.systems.mb41 import tier2
+
+    loaded = load_scenario(sys.argv[1])
+    inp = loaded.module.compile(loaded.variants[0][1])
+    print(json.dumps({"key": tier2.key(tier2.structure(inp.comb, inp.rule_table))}))
+''')
+
+
+def test_every_process_finds_the_same_key():
+    """The background build and the run that waits for it name the same build (the key hashes
+    every engine module's cache key, whatever a process imported first)."""
+    from sim.systems.mb41 import tier2
+
+    inp = _inputs(BUNDLED[0])
+    here = tier2.key(tier2.structure(inp.comb, inp.rule_table))
+    there = run_python(KEY, [BUNDLED[0]], jit=True)["key"]
+    assert there == here
