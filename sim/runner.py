@@ -208,7 +208,8 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
         backend = _dask(scheduler, workers, threads)
     bar = make_progress(progress)
     finished = False
-    plan = _tiers.Plan(loaded.system, quiet=not progress)
+    speak = bar is not None and not callable(progress)  # a terminal's run, not --quiet nor the workbench's
+    plan = _tiers.Plan(loaded.system, quiet=not speak)
     for v in variants:
         v.tiers = plan
     try:
@@ -232,7 +233,7 @@ def run_loaded(loaded, *, trials: int | None = None, precision: float | None = N
         if own and backend is not None:
             backend.close()
     said = plan.summary()
-    if said and progress:
+    if said and speak:
         print(said, file=sys.stderr, flush=True)
     if ckpt is not None:
         if keep_checkpoint:
@@ -375,7 +376,8 @@ def _local_chunks(system, variants, vi, goal, sizes, bar, ckpt, cancel):
         tier = tiers.tier(v.name, v.inputs) if tiers is not None else 1
         t0 = time.monotonic()
         try:
-            counters = _cancel.call(_task, system, v.inputs, v.done, count, v.key, None, tier, cancel=cancel,
+            more = (tier,) if tier != 1 else ()  # tier 2: the engine generated for the structure
+            counters = _cancel.call(_task, system, v.inputs, v.done, count, v.key, None, *more, cancel=cancel,
                                     heartbeat=heartbeat, grace=sizes.grace(count))
         except _cancel.Stopped as e:
             if e.has_result:  # the chunk in progress ended whole: keep it

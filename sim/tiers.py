@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -177,9 +178,12 @@ class Plan:
         self.played.setdefault(variant, {1: 0, 2: 0})[tier] += count
 
     def close(self) -> None:
-        """Stop builds still running (their work stays in numba's cache for the next run)."""
+        """Stop builds still running (what they compiled stays in numba's cache for the next
+        run) and remove their scratch folders."""
         for b in self.builds.values():
             b.stop()
+            if getattr(b, "folder", None) is not None:
+                shutil.rmtree(b.folder, ignore_errors=True)
 
     def provenance(self, done: dict | None = None, resumed: dict | None = None) -> dict:
         """``{"tiers": {variant: {"general": n, "generated": m[, "resumed": k]}}, "tier2_threshold": N}``:

@@ -245,6 +245,7 @@ def test_a_long_run_builds_tier2_in_the_background_and_switches(monkeypatch):
     assert _play(plan, 5) == [1, 1, 1, 2, 2]
     assert plan.provenance()["tiers"] == {"v": {"general": 30, "generated": 20}}
     assert "played 20 of 50" in plan.summary()
+    plan.close()
 
 
 def test_a_short_run_stays_on_the_general_engine(monkeypatch):
