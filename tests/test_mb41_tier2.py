@@ -222,6 +222,8 @@ class _FakeBuild:
 def _plan(monkeypatch, found, fails=False, env=None):
     from sim import tiers
 
+    for k in (tiers.ENV, tiers.WARM_ENV):
+        monkeypatch.delenv(k, raising=False)
     for k, v in (env or {}).items():
         monkeypatch.setenv(k, v)
     monkeypatch.setattr(tiers, "_structure_of", lambda system, inputs: found)
@@ -292,3 +294,13 @@ def test_every_process_finds_the_same_key():
     here = tier2.key(tier2.structure(inp.comb, inp.rule_table))
     there = run_python(KEY, [BUNDLED[0]], jit=True)["key"]
     assert there == here
+
+
+def test_provenance_counts_every_trial_of_the_run(monkeypatch):
+    """Trials played by workers count as the general engine's; a checkpoint's as resumed."""
+    plan = _plan(monkeypatch, ("k" * 20, True))
+    _play(plan, 3, planned=2_000_000)  # 30 trials here, on tier 2
+    prov = plan.provenance({"v": 1030, "w": 500}, {"v": 1000, "w": 0})
+    assert prov["tiers"] == {"v": {"general": 0, "generated": 30, "resumed": 1000},
+                             "w": {"general": 500, "generated": 0}}
+    assert prov["tier2_threshold"] == 40_000_000
