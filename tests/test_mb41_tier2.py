@@ -177,9 +177,10 @@ COMPILED = textwrap.dedent('''
     os.environ["MGSIM_TIER2_TRIALS"] = "1"
     os.environ["MGSIM_TIER2_WARM_TRIALS"] = "1"
     tiered = run_loaded(loaded, trials=20000)
-    runs = [k for k in general.counters if not all(
-        np.array_equal(np.asarray(general.counters[k][v]), np.asarray(tiered.counters[k][v]))
-        for v in general.counters[k])]
+    frames = {"summary": (general.summary, tiered.summary), "curves": (general.curves, tiered.curves),
+              "rounds": (general.rounds, tiered.rounds)}
+    frames.update({k: (general.tables[k], tiered.tables[k]) for k in general.tables})
+    runs = [k for k, (x, y) in frames.items() if not x.equals(y)]
     print(json.dumps({"differ": differ, "was": was[1], "now": now[1], "runs_differ": runs,
                       "tiers": tiered.provenance["tiers"], "general": general.provenance["tiers"]}))
 ''')
