@@ -77,6 +77,18 @@ def _structure_of(system: str, inputs):
     return fn(inputs)
 
 
+def _die_with_parent() -> None:
+    """In the build's process (Linux): end it when the run's process ends, however it ends (a
+    run killed by ``kill -9`` or by the workbench leaves no compile behind)."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
 class _Build:
     """One structure's tier 2, compiled by a background process (``python -m sim.tiers``)."""
 
@@ -90,7 +102,8 @@ class _Build:
         self.seconds: float | None = None
         with open(self.log, "wb") as out:
             self.proc = subprocess.Popen([sys.executable, "-m", "sim.tiers", str(job)], stdout=out,
-                                         stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+                                         stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                         preexec_fn=_die_with_parent if sys.platform == "linux" else None)
 
     def state(self) -> str:
         """``building``, ``ready`` or ``failed``."""

@@ -124,7 +124,9 @@ def test_a_resume_with_other_options_is_refused_in_one_line(encounter, tmp_path,
 
 def test_ctrl_c_names_the_resume_command_which_gives_the_same_tables(encounter, tmp_path):
     out = tmp_path / "out"
-    argv = ["audit", "d10", "--encounters", encounter, "--only", *ONLY, "--trials", 25_000, "--out", out]
+    # long enough that the Ctrl-C sent at its first progress line finds it running (a warm d10
+    # audit plays 150,000 trials in about a second)
+    argv = ["audit", "d10", "--encounters", encounter, "--only", *ONLY, "--trials", 100_000, "--out", out]
     env = {k: v for k, v in os.environ.items() if k != "SIM_DEBUG"}
     env["MGSIM_CHECKPOINT_EVERY_S"] = "0"
     p = subprocess.Popen(SIM + [str(a) for a in argv] + ["--progress", "plain"], cwd=tmp_path, env=env,
@@ -142,13 +144,13 @@ def test_ctrl_c_names_the_resume_command_which_gives_the_same_tables(encounter, 
     from sim.study.checkpoint import read
 
     _meta, streams = read(_ckpt(out))
-    assert 0 < sum(done for _k, _c, done in streams.values()) < 6 * 25_000  # stopped halfway, rows kept
+    assert 0 < sum(done for _k, _c, done in streams.values()) < 6 * 100_000  # stopped halfway, rows kept
     command = err.split("Continue with `")[1].split("`")[0]
     assert shlex.split(command) == ["sim", *map(str, argv), "--resume"]
     again = subprocess.run(SIM + shlex.split(command)[1:] + ["--quiet"], cwd=tmp_path, env=env,
                            capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
-    ref = api.audit("d10", encounters=[encounter], only=ONLY, trials=25_000, write=False)
+    ref = api.audit("d10", encounters=[encounter], only=ONLY, trials=100_000, write=False)
     got = pd.read_csv(out / "audit.csv")
     pd.testing.assert_frame_equal(got, _csv(ref.sections[0].tables["audit"]))
 

@@ -64,7 +64,8 @@ def _d10_counters(module, inputs, trials: int, key) -> dict[str, np.ndarray]:
     return out
 
 
-def play(trials: int, only=None, system: str = "mb41", dirs=None, tier: int = 1) -> dict[str, np.ndarray]:
+def play(trials: int, only=None, system: str = "mb41", dirs=None, tier: int = 1,
+         saved: dict | None = None) -> dict[str, np.ndarray]:
     """``{"<scenario>::<variant>::<counter>": array}`` for every variant
     (``dirs``: more scenario directories, absolute or relative to the repository)."""
     from sim import rng
@@ -95,7 +96,13 @@ def play(trials: int, only=None, system: str = "mb41", dirs=None, tier: int = 1)
                 got = split(loaded.module.simulate(inputs, 0, trials, key, fast=False, **how), fields)
             for k, v in got.items():
                 out[f"{rel}::{vname}::{k}"] = v
-            print(f"{rel}::{vname}: {time.time() - t0:.1f}s", flush=True)
+            verdict = ""
+            if saved is not None:  # as it goes: a long check stopped halfway still says what it saw
+                pre = f"{rel}::{vname}::"
+                mine = [k for k in saved if k.startswith(pre)]
+                differ = [k for k in mine if k not in out or not np.array_equal(out[k], saved[k])]
+                verdict = f" ({'DIFFERS: ' + str(len(differ)) if differ else 'same'}, {len(mine)} counters)"
+            print(f"{rel}::{vname}: {time.time() - t0:.1f}s{verdict}", flush=True)
     return out
 
 
@@ -120,7 +127,7 @@ def main(argv=None) -> int:
         return 0
     with np.load(a.file) as z:
         saved = {k: z[k] for k in z.files}
-    got = play(int(saved.pop("__trials__")), a.only, a.system, a.dirs, a.tier)
+    got = play(int(saved.pop("__trials__")), a.only, a.system, a.dirs, a.tier, saved)
     bad = []
     for k, v in saved.items():
         if a.only and Path(k.split("::")[0]).stem not in a.only:

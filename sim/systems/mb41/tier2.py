@@ -30,10 +30,9 @@ source, generated again with those decisions written in:
 Numbers (stats, talent parameters, thresholds, the rule table) stay run-time arrays,
 so a sweep over them shares one build. The generated package is written under the
 numba cache, in ``tier2/mgsim_t2_<key>/`` (``MGSIM_TIER2_DIR`` moves it); the key hashes
-the structure, this generator and the cache key of every module of the engine
-(:func:`sim.cache.module_key`: its source, the constants it names and the modules its
-kernels reach), so an edit to what a build is made of gives a new key and a stale build
-is never loaded; numba caches the generated files' kernels by their path.
+the structure and the source of every module of the package (``sim/**.py``), so an edit
+gives a new key and a stale build is never loaded; numba caches the generated files'
+kernels by their path.
 
 The runner chooses the tier (:mod:`sim.tiers`): tier 2 for long runs only, compiled
 in the background while the general engine plays the first chunks.
@@ -159,29 +158,17 @@ def _absent(comb: np.ndarray) -> dict[str, list[str]]:
 
 
 def _sources_digest() -> str:
-    """A hash of what a build is made of: this generator's source, and for every module of the
-    engine's package its cache key (:func:`sim.cache.module_key`: its source, the values of the
-    constants it names and the keys of the package modules its functions reach, ``sim.dice``,
-    ``sim.rng``...); with numba's and Python's versions."""
+    """A hash of every Python source of the package (``sim/**.py``: the engine, the modules its
+    kernels reach, this generator) with numba's and Python's versions: the same in every
+    process, whatever it imported or patched first."""
     import numba
 
     from sim import __version__
-    from sim.cache import module_key
 
     h = hashlib.sha256(f"{__version__}:{numba.__version__}:{sys.version_info[:2]}".encode())
-    h.update(Path(__file__).read_bytes())
-    for p in sorted(HOME.rglob("*.py")):
-        rel = p.relative_to(HOME)
-        name = ".".join((PACKAGE,) + rel.with_suffix("").parts).removesuffix(".__init__")
-        h.update(str(rel).encode() + b"\0")
-        if rel.as_posix() in SKIP:
-            continue
-        try:  # every process imports all of them, so that every process finds the same key
-            importlib.import_module(name)
-        except Exception:  # noqa: BLE001 - a module that does not import: its source
-            h.update(p.read_bytes())
-            continue
-        h.update(module_key(name).encode())
+    for p in sorted(SIM.rglob("*.py")):
+        h.update(str(p.relative_to(SIM)).encode() + b"\0")
+        h.update(p.read_bytes())
     return h.hexdigest()
 
 
