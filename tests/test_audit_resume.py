@@ -124,9 +124,9 @@ def test_a_resume_with_other_options_is_refused_in_one_line(encounter, tmp_path,
 
 def test_ctrl_c_names_the_resume_command_which_gives_the_same_tables(encounter, tmp_path):
     out = tmp_path / "out"
-    # long enough that the Ctrl-C sent at its first progress line finds it running (a warm d10
-    # audit plays 150,000 trials in about a second)
-    argv = ["audit", "d10", "--encounters", encounter, "--only", *ONLY, "--trials", 100_000, "--out", out]
+    # long enough that the Ctrl-C, sent once its checkpoint keeps some rows, finds it running (a
+    # warm d10 audit plays 150,000 trials in about a second)
+    argv = ["audit", "d10", "--encounters", encounter, "--only", *ONLY, "--trials", 400_000, "--out", out]
     env = {k: v for k, v in os.environ.items() if k != "SIM_DEBUG"}
     env["MGSIM_CHECKPOINT_EVERY_S"] = "0"
     p = subprocess.Popen(SIM + [str(a) for a in argv] + ["--progress", "plain"], cwd=tmp_path, env=env,
@@ -135,22 +135,30 @@ def test_ctrl_c_names_the_resume_command_which_gives_the_same_tables(encounter, 
     while "progress:" not in err and time.monotonic() < deadline and p.poll() is None:
         if select.select([p.stderr], [], [], 1.0)[0]:
             err += p.stderr.readline()
+    from sim.study.checkpoint import read
+
+    def kept():  # rows its checkpoint holds (a cold run compiles first: nothing to keep before)
+        try:
+            return sum(done for _k, _c, done in read(_ckpt(out))[1].values())
+        except Exception:  # noqa: BLE001 - not written yet, or being replaced
+            return 0
+
+    while kept() == 0 and time.monotonic() < deadline and p.poll() is None:
+        time.sleep(0.02)
     p.send_signal(signal.SIGINT)
     t0 = time.monotonic()
     _o, rest = p.communicate(timeout=60)
     err += rest
     assert p.returncode == 130 and time.monotonic() - t0 < 10, err
     assert "Traceback" not in err and str(_ckpt(out)) in err, err
-    from sim.study.checkpoint import read
-
     _meta, streams = read(_ckpt(out))
-    assert 0 < sum(done for _k, _c, done in streams.values()) < 6 * 100_000  # stopped halfway, rows kept
+    assert 0 < sum(done for _k, _c, done in streams.values()) < 6 * 400_000  # stopped halfway, rows kept
     command = err.split("Continue with `")[1].split("`")[0]
     assert shlex.split(command) == ["sim", *map(str, argv), "--resume"]
     again = subprocess.run(SIM + shlex.split(command)[1:] + ["--quiet"], cwd=tmp_path, env=env,
                            capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
-    ref = api.audit("d10", encounters=[encounter], only=ONLY, trials=100_000, write=False)
+    ref = api.audit("d10", encounters=[encounter], only=ONLY, trials=400_000, write=False)
     got = pd.read_csv(out / "audit.csv")
     pd.testing.assert_frame_equal(got, _csv(ref.sections[0].tables["audit"]))
 
