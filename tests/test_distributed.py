@@ -94,10 +94,21 @@ def http_server():
     import http.server
     import threading
 
+    class Address(str):
+        """The server's address; ``connected`` is set once a client's connection is accepted."""
+
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+    address = Address(f"tcp://127.0.0.1:{srv.server_address[1]}")
+    address.connected = threading.Event()
+
+    def accept(request, client_address):
+        address.connected.set()
+        return True
+
+    srv.verify_request = accept
     t = threading.Thread(target=srv.serve_forever, daemon=True)
     t.start()
-    yield f"tcp://127.0.0.1:{srv.server_address[1]}"
+    yield address
     srv.shutdown()
     srv.server_close()
 
@@ -121,7 +132,10 @@ def test_ctrl_c_while_connecting_exits_at_once_without_a_traceback(http_server, 
     p = subprocess.Popen([sys.executable, "-m", "sim.cli", "run", str(DUEL), "--trials", "1000", "--scheduler",
                           http_server], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
-    time.sleep(2.5)  # loaded and connecting (the server never greets)
+    # loaded and connecting (the server never greets): its connection accepted, however long the
+    # start took on a loaded machine
+    assert http_server.connected.wait(60)
+    time.sleep(0.3)
     p.send_signal(signal.SIGINT)
     t0 = time.monotonic()
     _out, err = p.communicate(timeout=60)
