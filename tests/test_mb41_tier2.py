@@ -193,19 +193,15 @@ def test_tier2_compiled_gives_the_same_counters(tmp_path):
     assert out["differ"] == []
     assert out["was"] is False and out["now"] is True
     assert out["runs_differ"] == []
-    assert out["tiers"] == {"Akari vs Shade": {"general": 0, "generated": 20000}} or \
-        all(t["general"] == 0 and t["generated"] == 20000 for t in out["tiers"].values())
+    assert out["tiers"] and all(t == {"general": 0, "generated": 20000} for t in out["tiers"].values())
     assert all(t["generated"] == 0 and t["general"] == 20000 for t in out["general"].values())
 
 
 class _FakeBuild:
     """Stands for :class:`sim.tiers._Build`: ready after ``after`` looks (or failed)."""
 
-    made = []
-
     def __init__(self, system, inputs, key, after=2, fails=False):
         self.key, self.looks, self.after, self.fails, self.seconds = key, 0, after, fails, 1.0
-        _FakeBuild.made.append(self)
 
     def state(self):
         self.looks += 1
