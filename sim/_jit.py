@@ -49,6 +49,10 @@ _install_notice()
 # ``forceinline`` set (False) on every kernel: numba would otherwise pass a caller's
 # ``forceinline=True`` on to the functions it calls (see :func:`part`)
 _OPTIONS = dict(cache=True, nogil=True, error_model="numpy", forceinline=False)
+if os.environ.get("MGSIM_LINEINFO"):
+    # line tables in the object code, the optimisation unchanged (no bounds checks, no extended
+    # lifetimes): for ``tools/kernel_instructions.py --lines`` only, in a numba cache of its own
+    _OPTIONS.update(debug=True, boundscheck=False, _dbg_extend_lifetimes=False)
 
 
 def jit(fn=None, **overrides):

@@ -395,8 +395,11 @@ def _pool(system, variants, goals, workers, threads, bar, ckpt, cancel, sizes):
     from joblib import Parallel, delayed
 
     tasks = []
+    tier = {}
     for vi, (v, goal) in enumerate(zip(variants, goals)):
         start = v.done
+        # a structure an earlier run compiled plays tier 2 in the workers too (no build starts here)
+        tier[vi] = v.tiers.pooled_tier(v.name, v.inputs, goal - start) if v.tiers is not None else 1
         while start < goal:
             count = sizes.size(goal - start)
             tasks.append((vi, start, count))
@@ -404,9 +407,17 @@ def _pool(system, variants, goals, workers, threads, bar, ckpt, cancel, sizes):
     if not tasks:
         return
     par = Parallel(n_jobs=workers, backend="loky", return_as="generator")
-    results = par(delayed(_task)(system, variants[vi].inputs, s, c, variants[vi].key, threads)
+    results = par(delayed(_task)(system, variants[vi].inputs, s, c, variants[vi].key, threads,
+                                 *((2,) if tier[vi] == 2 else ()))
                   for vi, s, c in tasks)
-    _merge_all(zip(tasks, results), variants, bar, ckpt, cancel)
+
+    def recorded():
+        for (vi, s, c), counters in zip(tasks, results):
+            if variants[vi].tiers is not None:
+                variants[vi].tiers.record(variants[vi].name, tier[vi], c)
+            yield (vi, s, c), counters
+
+    _merge_all(recorded(), variants, bar, ckpt, cancel)
 
 
 def _check_cancel(cancel, variants) -> bool:

@@ -18,8 +18,9 @@ a minute or more per structure, so it pays only on long runs:
   run says so.
 
 The run records how many trials each tier played (``provenance["tiers"]``) and says so on
-stderr. Only chunks played in this process use tier 2 (joblib workers and dask tasks play
-on the general engine).
+stderr. joblib workers (``--workers``) play tier 2 when an earlier run compiled the
+structure's build (no build starts while the workers hold the cores); dask tasks play on
+the general engine.
 """
 from __future__ import annotations
 
@@ -187,6 +188,19 @@ class Plan:
             self._say(f"tier 2: the build failed ({build.why()}); the general engine plays on", key + "failed")
         return 1
 
+    def pooled_tier(self, variant: str, inputs, planned: int) -> int:
+        """The tier for ``planned`` more trials of ``variant`` dealt out at once (joblib workers'
+        tasks): 2 when an earlier run compiled its structure's build, else 1 (no build starts:
+        the workers hold every core)."""
+        if self.keys.get(variant) is None:
+            self.plan(variant, inputs, planned)
+        key = self.keys.get(variant)
+        if key is None or key not in self.ready:
+            return 1
+        self._say(f"tier 2: the engine generated for this structure plays in the workers (compiled by an "
+                  f"earlier run, {key[:8]})", key + "warm")
+        return 2
+
     def record(self, variant: str, tier: int, count: int) -> None:
         self.played.setdefault(variant, {1: 0, 2: 0})[tier] += count
 
@@ -201,8 +215,8 @@ class Plan:
     def provenance(self, done: dict | None = None, resumed: dict | None = None) -> dict:
         """``{"tiers": {variant: {"general": n, "generated": m[, "resumed": k]}}, "tier2_threshold": N}``:
         the trials each engine played in this run. ``done``: trials done per variant at the end,
-        ``resumed``: at the start (a checkpoint's); the trials not played here on tier 2
-        (joblib workers, dask tasks) were played on the general engine."""
+        ``resumed``: at the start (a checkpoint's); the trials not recorded as tier 2's (dask
+        tasks) were played on the general engine."""
         out = {}
         for v in dict.fromkeys(list(self.played) + list(done or {})):
             gen = self.played.get(v, {}).get(2, 0)

@@ -123,6 +123,48 @@ def test_the_build_calls_every_procedure_directly(tmp_path, monkeypatch):
     assert tier2.key(other) != tier2.key(struct)
 
 
+def test_builds_no_run_will_load_again_are_pruned(tmp_path, monkeypatch):
+    """A build of other sources (an older package) goes once idle, with its kernels in numba's
+    cache; one in use stays; beyond KEEP current builds the least recently used goes."""
+    import os
+    import time
+
+    from numba.core import config
+
+    from sim.systems.mb41 import tier2
+
+    builds, cache = tmp_path / "tier2", tmp_path / "cache"
+    monkeypatch.setattr(tier2, "root", lambda: builds)
+    monkeypatch.setattr(config, "CACHE_DIR", str(cache))
+    tier2.key({})  # this package's digest
+    now = time.time()
+
+    def fake(name, sources, idle_days):
+        folder = builds / f"mgsim_t2_{name}"
+        folder.mkdir(parents=True)
+        (folder / "STRUCTURE.json").write_text(json.dumps({"sources": sources, "version": tier2.VERSION}))
+        (folder / "READY").write_text("")
+        t = now - idle_days * 86400
+        os.utime(folder / "READY", (t, t))
+        (cache / f"mgsim_t2_{name}_0123abcd").mkdir(parents=True)
+        return folder
+
+    mine = tier2._DIGEST[0]
+    fake("old_idle", "an older package", 2)
+    fake("old_in_use", "an older package", 0)
+    fake("mine_new", mine, 3)
+    fake("mine_old", mine, 5)
+    monkeypatch.setattr(tier2, "KEEP", 1)
+    assert tier2.prune(now) == ["mgsim_t2_mine_old", "mgsim_t2_old_idle"]
+    assert sorted(f.name for f in builds.iterdir()) == ["mgsim_t2_mine_new", "mgsim_t2_old_in_use"]
+    assert sorted(f.name for f in cache.iterdir()) == ["mgsim_t2_mine_new_0123abcd", "mgsim_t2_old_in_use_0123abcd"]
+    # a new build records its sources and prunes: with KEEP 1 it is the one kept of these sources
+    inp = _inputs(BUNDLED[0])
+    pkg, dest = tier2.build(tier2.structure(inp.comb, inp.rule_table))
+    assert tier2._current(dest)
+    assert sorted(f.name for f in builds.iterdir()) == sorted([pkg, "mgsim_t2_old_in_use"])
+
+
 def test_a_stat_sweep_shares_one_build():
     from sim.systems.mb41 import layout as L
     from sim.systems.mb41 import tier2
@@ -177,12 +219,16 @@ COMPILED = textwrap.dedent('''
     os.environ["MGSIM_TIER2_TRIALS"] = "1"
     os.environ["MGSIM_TIER2_WARM_TRIALS"] = "1"
     tiered = run_loaded(loaded, trials=20000)
-    frames = {"summary": (general.summary, tiered.summary), "curves": (general.curves, tiered.curves),
-              "rounds": (general.rounds, tiered.rounds)}
-    frames.update({k: (general.tables[k], tiered.tables[k]) for k in general.tables})
-    runs = [k for k, (x, y) in frames.items() if not x.equals(y)]
+    pooled = run_loaded(loaded, trials=20000, workers=2)  # joblib workers play the warm build too
+    runs = []
+    for other in (tiered, pooled):
+        frames = {"summary": (general.summary, other.summary), "curves": (general.curves, other.curves),
+                  "rounds": (general.rounds, other.rounds)}
+        frames.update({k: (general.tables[k], other.tables[k]) for k in general.tables})
+        runs += [k for k, (x, y) in frames.items() if not x.equals(y)]
     print(json.dumps({"differ": differ, "was": was[1], "now": now[1], "runs_differ": runs,
-                      "tiers": tiered.provenance["tiers"], "general": general.provenance["tiers"]}))
+                      "tiers": tiered.provenance["tiers"], "general": general.provenance["tiers"],
+                      "pooled": pooled.provenance["tiers"]}))
 ''')
 
 
@@ -194,6 +240,7 @@ def test_tier2_compiled_gives_the_same_counters(tmp_path):
     assert out["was"] is False and out["now"] is True
     assert out["runs_differ"] == []
     assert out["tiers"] and all(t == {"general": 0, "generated": 20000} for t in out["tiers"].values())
+    assert out["pooled"] == out["tiers"]
     assert all(t["generated"] == 0 and t["general"] == 20000 for t in out["general"].values())
 
 
@@ -291,6 +338,17 @@ def test_every_process_finds_the_same_key():
     here = tier2.key(tier2.structure(inp.comb, inp.rule_table))
     there = run_python(KEY, [BUNDLED[0]], jit=True)["key"]
     assert there == here
+
+
+def test_workers_play_a_warm_build_and_start_none(monkeypatch):
+    """joblib workers' tasks are dealt out at once: tier 2 when an earlier run compiled the
+    structure, else the general engine with no background build."""
+    plan = _plan(monkeypatch, ("k" * 20, True))
+    assert plan.pooled_tier("v", None, 2_000_000) == 2
+    assert plan.pooled_tier("w", None, 10) == 1  # too short a run to load a build for
+    cold = _plan(monkeypatch, ("k" * 20, False))
+    assert cold.pooled_tier("v", None, 10 ** 9) == 1
+    assert cold.builds == {}
 
 
 def test_provenance_counts_every_trial_of_the_run(monkeypatch):

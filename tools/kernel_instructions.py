@@ -4,7 +4,7 @@
 Usage (needs ``valgrind``; ``apt-get install valgrind``)::
 
     .venv/bin/python tools/kernel_instructions.py [SCENARIO] [--trials N] [--variant K]
-        [--top 25] [--blocks FUNC] [--save FILE] [--against FILE] [--tier 1|2]
+        [--top 25] [--blocks FUNC] [--save FILE] [--against FILE] [--tier 1|2] [--lines]
 
 Default scenario: ``scenarios/mb41/party-vs-boss.yaml`` (the ``sim bench``
 gridless party fight). The scenario's ``simulate`` plays ``N`` trials (default
@@ -29,6 +29,15 @@ generic x86-64 (``NUMBA_CPU_NAME=generic``) in a numba cache of their own,
 the first run compiles there (outside valgrind, about a minute), later runs
 load it. ``--blocks FUNC`` lists the function's costliest straight-line runs
 of instructions with how often each ran per fight.
+
+``--lines`` counts by *source*: per Python function and per line where the code was
+written, inlined code included (a tier-2 build inlines nearly everything into
+``fight_on``, so the per-function table says little there). The kernels are compiled
+with line tables (``MGSIM_LINEINFO=1``: numba's ``debug`` without bounds checks or
+extended lifetimes, about 6% more instructions than the plain build) in a cache of
+their own, ``$MGSIM_PROFILE_DIR/numba-lines``, and each instruction's innermost source
+frame is read from the object code (``addr2line -i``). Lines of a tier-2 build are the
+generated file's.
 
 A development tool; nothing in ``sim`` imports it.
 """
@@ -175,6 +184,36 @@ def blocks(cost, name: str, fights: int, top: int) -> None:
               f" {' '.join(calls)[:60]}")
 
 
+def lines(cost, fights: int, top: int) -> None:
+    """Instructions per Python function and per source line, inlined code included: each
+    instruction's innermost source frame, from the line tables a ``MGSIM_LINEINFO`` build
+    writes into its object code (``addr2line -i``)."""
+    by_obj = collections.defaultdict(list)
+    for (_, path, off), v in cost.items():
+        by_obj[path].append((off, v[0]))
+    fn = collections.Counter()
+    line = collections.Counter()
+    for path, rows in by_obj.items():
+        query = "".join(f"{off:x}\n" for off, _ in rows)
+        out = subprocess.run(["addr2line", "-a", "-f", "-i", "-e", path], input=query, capture_output=True,
+                             text=True, check=True).stdout.splitlines()
+        # -a: each address's record starts with the address, then (function, file:line) per
+        # frame, innermost first
+        starts = [q for q, text in enumerate(out) if text.startswith("0x")]
+        for (off, ir), q in zip(rows, starts):
+            name, where = out[q + 1], out[q + 2]
+            where = "/".join(where.split(" (")[0].split("/")[-2:])  # folder/file.py:line
+            fn[f"{where.split(':')[0]}:{kp._short(name).split('.')[-1]}"] += ir / fights
+            line[where] += ir / fights
+    tot = sum(fn.values())
+    print(f"\nby source function (inlined code counted where it was written): {tot:,.0f} a fight")
+    for name, v in fn.most_common(top):
+        print(f"  {v:9,.0f} {v / tot:6.1%}  {name}")
+    print("\nby source line")
+    for where, v in line.most_common(top):
+        print(f"  {v:9,.0f} {v / tot:6.1%}  {where}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("scenario", nargs="?", default=str(DEFAULT))
@@ -188,6 +227,9 @@ def main() -> None:
     ap.add_argument("--tier", type=int, choices=(1, 2), default=1,
                     help="1: the general engine (default); 2: the engine generated for the scenario's "
                          "structure (sim/systems/mb41/tier2.py)")
+    ap.add_argument("--lines", action="store_true",
+                    help="also instructions per source function and line, inlined code included (a build "
+                         "with line tables, MGSIM_LINEINFO, in a numba cache of its own)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -197,7 +239,10 @@ def main() -> None:
         sys.exit("kernel_instructions: needs valgrind (apt-get install valgrind)")
     WORK.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, NUMBA_NUM_THREADS="1", NUMBA_CPU_NAME="generic",
-               NUMBA_CACHE_DIR=str(WORK / "numba-generic"), OPENBLAS_NUM_THREADS="1")
+               NUMBA_CACHE_DIR=str(WORK / ("numba-lines" if args.lines else "numba-generic")),
+               OPENBLAS_NUM_THREADS="1")
+    if args.lines:
+        env["MGSIM_LINEINFO"] = "1"
     me = [sys.executable, __file__, args.scenario, "--variant", str(args.variant), "--tier", str(args.tier),
           "--child"]
     # compile (or load) outside valgrind: a few trials, so that procedures compiled at their first
@@ -216,6 +261,8 @@ def main() -> None:
     show(fn, args.top, against)
     for name in args.blocks:
         blocks(cost, name, fights, args.top)
+    if args.lines:
+        lines(cost, fights, args.top)
     if args.save:
         Path(args.save).write_text(json.dumps({"scenario": args.scenario, "variant": args.variant,
                                                "fights": fights, "events": EVENTS, "per_fight": fn}, indent=1))

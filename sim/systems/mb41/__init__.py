@@ -110,8 +110,17 @@ def _engine(inputs: Inputs, tier: int):
         raise ValueError(f"tier {tier}: the 4.1 engine has tiers 1 and 2")
     from . import tier2
 
-    built = tier2.load(tier2.structure(inputs.comb, inputs.rule_table))
+    seen = (inputs.comb.tobytes(), inputs.rule_table.tobytes())  # a run's chunks ask again and again
+    built = _TIER2_LOADED.get(seen)
+    if built is None:
+        built = tier2.load(tier2.structure(inputs.comb, inputs.rule_table))
+        _TIER2_LOADED.clear()
+        _TIER2_LOADED[seen] = built
     return built.fight, built.episode, built.hex
+
+
+#: the last tier-2 build :func:`_engine` loaded, by its inputs' tables
+_TIER2_LOADED: dict = {}
 
 
 def _play_fight(inputs: Inputs, start: int, count: int, key, nb: int, fast, run=None, tier: int = 1) -> dict:

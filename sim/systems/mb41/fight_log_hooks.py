@@ -484,7 +484,7 @@ STATE_NAMES = {L.STATE.constants()["D_" + f.name] + k: f.name.lower() + (f"_{k}"
 LABELS = {"res": "Resolve", "ail_0": "Stun", "ail_1": "Bound", "ail_2": "Bleed", "oc_0": "Heart overcharge",
           "oc_1": "Fury overcharge", "oc_2": "Judgment overcharge", "pool": "overcharge pool"}
 #: bookkeeping columns a hook may touch that say nothing to a reader
-QUIET = {"clock", "turns_done"}
+QUIET = {"clock", "turns_done", "keeper_0", "keeper_1"}
 
 
 def state_changes(before, dyn) -> list:

@@ -267,6 +267,8 @@ STATE = Section("D", "combatant: per-trial state", [
     F("WOUND_TOP", 1, "wound_model per_hit: the level of her worst wound (0-3; :func:`.damage.take_wound`)", "episode"),
     F("WOUND_LEVELS", 1, "wound_model per_hit: the levels of her wounds added up (A18i a; :func:`.damage.take_wound`)", "episode"),
     F("DUE", 1, "row 0: 1 once a burst or a retaliation is due and not yet settled (:func:`.bursts.settle`)", "scene"),
+    F("KEEPER", 2, "row 0: per side, the row that kept it in the fight at the last full check of "
+      ":func:`.state.outcome_now` (a hint it tries first: any value gives the same outcome)", "scene"),
     # the attack she is making (set at its DECLARE point, :func:`.attack.attack_bonus`, read by its later points)
     F("ATK_BONUS", 1, "what her talents add to the attack she is making (DECLARE hooks)", "turn"),
     F("DMG_BONUS", 1, "what her talents add to its damage on a hit (DECLARE hooks)", "turn"),

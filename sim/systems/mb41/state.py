@@ -338,21 +338,44 @@ def side_alive(side, w):
 
 
 @kernel(forceinline=True)
+def _still_keeps(side, n, defeat, w):
+    """The row :func:`outcome_now` last found keeping ``side`` in the fight (``D_KEEPER``)
+    still does: a row of the fight, of that side, kept in (:func:`keeps_side_in`)."""
+    comb, rules, dyn, streams, bf = unpack(w)
+    h = dyn[0, D_KEEPER + side]
+    if h < 0 or h >= n:
+        return False  # a value carried from another scene's rows
+    if comb[h, C_SIDE] != side:
+        return False
+    return keeps_side_in(h, defeat, w)
+
+
+@kernel(forceinline=True)
 def outcome_now(w):
     """-1 while both sides fight on; else F_WIN (side 0 wins), F_LOSS or F_DRAW. A side is
-    still in the fight while one of its rows keeps it in (:func:`keeps_side_in`). One pass
-    over the rows (two calls of :func:`side_alive` would be two)."""
+    still in the fight while one of its rows keeps it in (:func:`keeps_side_in`). First the
+    rows that kept each side in at the last full check (``D_KEEPER``: most checks end
+    there); else one pass over the rows (two calls of :func:`side_alive` would be two),
+    which notes the first row keeping each side in. The outcome is the rows' state's
+    alone: the hint only spares the pass."""
     comb, rules, dyn, streams, bf = unpack(w)
     n = comb.shape[0]
     defeat = rules[R_DEFEAT]
+    if _still_keeps(0, n, defeat, w):
+        if _still_keeps(1, n, defeat, w):
+            return -1
     a = False
     b = False
     for j in range(n):
         if not keeps_side_in(j, defeat, w):
             continue
         if comb[j, C_SIDE] == 0:
+            if not a:
+                dyn[0, D_KEEPER] = j
             a = True
         else:
+            if not b:
+                dyn[0, D_KEEPER + 1] = j
             b = True
         if a:
             if b:

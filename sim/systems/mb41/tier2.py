@@ -55,7 +55,7 @@ import numpy as np
 from . import gates, hooks, layout, registry
 
 #: the generator's version: part of every key (raise it when the generated code changes)
-VERSION = 4
+VERSION = 5
 #: the engine's package and its files
 PACKAGE = __package__
 HOME = Path(__file__).resolve().parent
@@ -68,6 +68,14 @@ POINTS = "_t2points"
 ENTRIES = ("fight", "episode", "hex")
 #: modules of the engine's package a build does not copy (Python-side only, or this one)
 SKIP = ("tier2.py",)
+#: the engine's hottest kernels that stay calls in tier 1 (``tools/kernel_instructions.py``
+#: on the bench's party fights), made parts of their callers in a build as the procedures are:
+#: 7.9% fewer instructions a gridless party fight (docs/performance.md "Tier 2")
+HOT = frozenset(f"{PACKAGE}.{name}" for name in (
+    "targets:target_of", "turn:major_hooks", "turn:minor_hooks", "talents.heal:heal_target",
+    "ailments:removal_roll", "overcharge:support_roll", "damage:_damage", "slots:pay_slot",
+    "fight:roll_initiative", "talents.defence:give_reflector", "state:attack_call", "hex:pick_w",
+    "hex:goal_of", "hex_moves:best_step"))
 
 
 def _slot_name(fn) -> tuple[str, str]:
@@ -234,7 +242,8 @@ class _Rewrite(ast.NodeTransformer):
         self.folded = 0  # rule options and talent checks written as constants
         self.geometry = struct["geometry"]
         self.hookless = {t for t, hks in struct["hooks"].items() if not hks}
-        self.inline = {t for t in struct["slots"].values()} | {h[1] for hks in struct["hooks"].values() for h in hks}
+        self.inline = ({t for t in struct["slots"].values()} | {h[1] for hks in struct["hooks"].values() for h in hks}
+                       | HOT)
         self.module = ""  # the engine module being rewritten (set by :func:`generate`)
         self.inlined = 0  # procedures made parts of their callers
 
@@ -434,7 +443,8 @@ def build(struct: dict) -> tuple[str, Path]:
         tmp = Path(tempfile.mkdtemp(prefix=f".{pkg}.", dir=base))
         try:
             written = generate(struct, tmp, pkg)
-            (tmp / "STRUCTURE.json").write_text(json.dumps({"key": k, "written": written, "structure": struct},
+            (tmp / "STRUCTURE.json").write_text(json.dumps({"key": k, "written": written, "structure": struct,
+                                                            "sources": _DIGEST[0], "version": VERSION},
                                                            indent=1, sort_keys=True))
             (tmp / "READY").write_text("")
             try:
@@ -445,7 +455,63 @@ def build(struct: dict) -> tuple[str, Path]:
                     os.rename(tmp, dest)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            prune()
     return pkg, dest
+
+
+#: a build unused for this long (seconds) may be removed by :func:`prune`
+IDLE = 24 * 3600
+#: builds of this package's sources kept at most (:func:`prune` removes the least recently used)
+KEEP = 48
+
+
+def _last_use(folder: Path) -> float:
+    """When a run last built, compiled or loaded the build in ``folder`` (its markers' times)."""
+    times = [p.stat().st_mtime for p in folder.iterdir()
+             if p.name in ("READY", "USED") or p.name.startswith("COMPILED-")]
+    return max(times, default=folder.stat().st_mtime)
+
+
+def _current(folder: Path) -> bool:
+    """The build in ``folder`` was generated from this package's sources by this generator."""
+    try:
+        meta = json.loads((folder / "STRUCTURE.json").read_text())
+    except (OSError, ValueError):
+        return False
+    return meta.get("sources") == _DIGEST[0] and meta.get("version") == VERSION
+
+
+def prune(now: float | None = None) -> list[str]:
+    """Remove the builds no run will load again, with their kernels in numba's cache
+    (``<cache>/<package>_*``, about 25 MB a build): a build of other sources (an earlier
+    version of the package: its key can never come back) and, beyond :data:`KEEP` builds of
+    these sources, the least recently used. Only builds idle for :data:`IDLE` seconds go, so
+    a run still playing one keeps it. Called when a new build is written; returns the
+    packages removed."""
+    import time
+
+    from numba.core import config
+
+    from sim.cache import default_dir
+
+    if not _DIGEST:
+        _DIGEST.append(_sources_digest())
+    now = time.time() if now is None else now
+    base = root()
+    if not base.is_dir():
+        return []
+    builds = [(_last_use(f), f) for f in base.iterdir() if f.is_dir() and f.name.startswith("mgsim_t2_")]
+    mine = sorted(((t, f) for t, f in builds if _current(f)), key=lambda tf: -tf[0])
+    gone = [f for t, f in builds if not _current(f) and now - t > IDLE]
+    gone += [f for t, f in mine[KEEP:] if now - t > IDLE]
+    cache = Path(config.CACHE_DIR or default_dir())
+    for f in gone:
+        shutil.rmtree(f, ignore_errors=True)
+        if cache.is_dir():
+            for c in cache.glob(f"{f.name}_*"):
+                shutil.rmtree(c, ignore_errors=True)
+    return sorted(f.name for f in gone)
 
 
 def _marker(struct: dict, entry: str) -> Path:
@@ -469,6 +535,8 @@ def load(struct: dict):
     pkg, dest = build(struct)
     if pkg in sys.modules:
         return sys.modules[pkg]
+    with contextlib.suppress(OSError):
+        (dest / "USED").write_text("")  # its last use (:func:`prune`)
     base = str(dest.parent)
     if base not in sys.path:
         sys.path.insert(0, base)
