@@ -141,6 +141,7 @@ class Plan:
         self.ready: set[str] = set()  # keys whose build is compiled
         self.played: dict[str, dict[int, int]] = {}
         self.said: set[str] = set()
+        self.pooled = False  # joblib workers play this run: no background build starts
 
     def plan(self, variant: str, inputs, planned: int) -> None:
         """Variant ``variant`` will play ``planned`` trials: decide whether tier 2 is worth it."""
@@ -174,7 +175,7 @@ class Plan:
             return 2
         build = self.builds.get(key)
         if build is None:
-            if self.played[variant][1] == 0:
+            if self.played[variant][1] == 0 or self.pooled:
                 return 1
             build = self.builds[key] = _Build(self.system, inputs, key)
             self._say(f"tier 2: building the engine for this structure in the background; "
@@ -192,6 +193,7 @@ class Plan:
         """The tier for ``planned`` more trials of ``variant`` dealt out at once (joblib workers'
         tasks): 2 when an earlier run compiled its structure's build, else 1 (no build starts:
         the workers hold every core)."""
+        self.pooled = True
         if self.keys.get(variant) is None:
             self.plan(variant, inputs, planned)
         key = self.keys.get(variant)

@@ -348,6 +348,7 @@ def test_workers_play_a_warm_build_and_start_none(monkeypatch):
     assert plan.pooled_tier("w", None, 10) == 1  # too short a run to load a build for
     cold = _plan(monkeypatch, ("k" * 20, False))
     assert cold.pooled_tier("v", None, 10 ** 9) == 1
+    assert _play(cold, 4, planned=10 ** 9) == [1, 1, 1, 1]  # the main process's chunks of a pooled run
     assert cold.builds == {}
 
 
