@@ -359,4 +359,4 @@ def test_provenance_counts_every_trial_of_the_run(monkeypatch):
     prov = plan.provenance({"v": 1030, "w": 500}, {"v": 1000, "w": 0})
     assert prov["tiers"] == {"v": {"general": 0, "generated": 30, "resumed": 1000},
                              "w": {"general": 500, "generated": 0}}
-    assert prov["tier2_threshold"] == 40_000_000
+    assert prov["tier2_threshold"] == 50_000_000
