@@ -136,7 +136,7 @@ def test_builds_no_run_will_load_again_are_pruned(tmp_path, monkeypatch):
     builds, cache = tmp_path / "tier2", tmp_path / "cache"
     monkeypatch.setattr(tier2, "root", lambda: builds)
     monkeypatch.setattr(config, "CACHE_DIR", str(cache))
-    tier2.key({})  # this package's digest
+    mine = tier2._digest()  # this package's sources
     now = time.time()
 
     def fake(name, sources, idle_days):
@@ -149,7 +149,6 @@ def test_builds_no_run_will_load_again_are_pruned(tmp_path, monkeypatch):
         (cache / f"mgsim_t2_{name}_0123abcd").mkdir(parents=True)
         return folder
 
-    mine = tier2._DIGEST[0]
     fake("old_idle", "an older package", 2)
     fake("old_in_use", "an older package", 0)
     fake("mine_new", mine, 3)

@@ -183,12 +183,17 @@ def _sources_digest() -> str:
 _DIGEST: list = []
 
 
-def key(struct: dict) -> str:
-    """The build's key: the structure, this generator's version, the package's sources."""
+def _digest() -> str:
+    """:func:`_sources_digest`, computed once a process."""
     if not _DIGEST:
         _DIGEST.append(_sources_digest())
+    return _DIGEST[0]
+
+
+def key(struct: dict) -> str:
+    """The build's key: the structure, this generator's version, the package's sources."""
     h = hashlib.sha256(json.dumps({"v": VERSION, "s": struct}, sort_keys=True).encode())
-    h.update(_DIGEST[0].encode())
+    h.update(_digest().encode())
     return h.hexdigest()[:20]
 
 
@@ -444,7 +449,7 @@ def build(struct: dict) -> tuple[str, Path]:
         try:
             written = generate(struct, tmp, pkg)
             (tmp / "STRUCTURE.json").write_text(json.dumps({"key": k, "written": written, "structure": struct,
-                                                            "sources": _DIGEST[0], "version": VERSION},
+                                                            "sources": _digest(), "version": VERSION},
                                                            indent=1, sort_keys=True))
             (tmp / "READY").write_text("")
             try:
@@ -479,7 +484,7 @@ def _current(folder: Path) -> bool:
         meta = json.loads((folder / "STRUCTURE.json").read_text())
     except (OSError, ValueError):
         return False
-    return meta.get("sources") == _DIGEST[0] and meta.get("version") == VERSION
+    return meta.get("sources") == _digest() and meta.get("version") == VERSION
 
 
 def prune(now: float | None = None) -> list[str]:
@@ -495,15 +500,14 @@ def prune(now: float | None = None) -> list[str]:
 
     from sim.cache import default_dir
 
-    if not _DIGEST:
-        _DIGEST.append(_sources_digest())
     now = time.time() if now is None else now
     base = root()
     if not base.is_dir():
         return []
-    builds = [(_last_use(f), f) for f in base.iterdir() if f.is_dir() and f.name.startswith("mgsim_t2_")]
-    mine = sorted(((t, f) for t, f in builds if _current(f)), key=lambda tf: -tf[0])
-    gone = [f for t, f in builds if not _current(f) and now - t > IDLE]
+    builds = [(_last_use(f), _current(f), f) for f in base.iterdir()
+              if f.is_dir() and f.name.startswith("mgsim_t2_")]
+    mine = sorted(((t, f) for t, cur, f in builds if cur), key=lambda tf: -tf[0])
+    gone = [f for t, cur, f in builds if not cur and now - t > IDLE]
     gone += [f for t, f in mine[KEEP:] if now - t > IDLE]
     cache = Path(config.CACHE_DIR or default_dir())
     for f in gone:
