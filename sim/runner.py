@@ -339,6 +339,9 @@ def _advance(system, variants, goals, workers, threads, bar, ckpt=None, backend=
 
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     sizes = chunker(CHUNK, threads if workers == 1 else 1)
+    plan = variants[0].tiers if variants else None
+    if plan is not None:  # tier 2 is worth its build per structure: the variants sharing one add up
+        plan.plan_all([(v.name, v.inputs, g - v.done) for v, g in zip(variants, goals) if v.done < g])
     if workers > 1:
         # one chunk here measures a trial; the pool's tasks are then sized from it
         vi = next(i for i, (v, g) in enumerate(zip(variants, goals)) if v.done < g)
@@ -370,7 +373,7 @@ def _local_chunks(system, variants, vi, goal, sizes, bar, ckpt, cancel):
     heartbeat = getattr(bar, "working", None)
     tiers = v.tiers
     if tiers is not None:
-        tiers.plan(v.name, v.inputs, goal)
+        tiers.plan(v.name, v.inputs, goal - v.done)
     while v.done < goal:
         count = sizes.size(goal - v.done)
         tier = tiers.tier(v.name, v.inputs) if tiers is not None else 1

@@ -5,11 +5,14 @@ the same fights, the same counters bit for bit, played by an engine generated fo
 scenario *structure* (its geometry, rule choices, talents and hooks). Its compile costs
 a minute or more per structure, so it pays only on long runs:
 
-* a variant whose planned trials reach :data:`THRESHOLD` (``MGSIM_TIER2_TRIALS`` sets it;
-  ``0`` turns tier 2 off) starts building tier 2 for its structure in a background process
-  once its first chunk is played (the general engine is warm by then);
-* a variant whose structure's build an earlier run compiled plays on tier 2 from its first
-  chunk once its planned trials reach :data:`WARM_THRESHOLD` (``MGSIM_TIER2_WARM_TRIALS``);
+* the trials a run plans are added up per structure: the variants that share one (a sweep
+  over stats, thresholds or other numbers of the rule table) count together and share
+  one build (:meth:`Plan.plan_all`);
+* a structure whose planned trials reach :data:`THRESHOLD` (``MGSIM_TIER2_TRIALS`` sets it;
+  ``0`` turns tier 2 off) starts building tier 2 in a background process once a first
+  chunk of it is played (the general engine is warm by then);
+* a structure whose build an earlier run compiled plays on tier 2 from its first chunk
+  once its planned trials reach :data:`WARM_THRESHOLD` (``MGSIM_TIER2_WARM_TRIALS``);
 * until that build is ready the general engine plays the variant's chunks; from the first
   chunk after it, tier 2 does. Chunks merge in order and both tiers give the same
   counters, so the result does not depend on which tier played which chunk (or on the
@@ -142,30 +145,60 @@ class Plan:
         self.played: dict[str, dict[int, int]] = {}
         self.said: set[str] = set()
         self.pooled = False  # joblib workers play this run: no background build starts
+        self._found: dict = {}  # variant -> _structure_of's answer (its inputs do not change)
+        self.planned: dict[str, int] = {}  # structure key -> trials planned for it when it was chosen
+        self.warmed: set[str] = set()  # keys some chunk of which the general engine played
 
     def plan(self, variant: str, inputs, planned: int) -> None:
-        """Variant ``variant`` will play ``planned`` trials: decide whether tier 2 is worth it."""
-        self.played.setdefault(variant, {1: 0, 2: 0})
-        if self.keys.get(variant) is not None:
+        """Variant ``variant`` will play ``planned`` more trials: decide whether tier 2 is worth it
+        (the trials of one variant; :meth:`plan_all` adds up the variants of a structure)."""
+        self.plan_all([(variant, inputs, planned)])
+
+    def plan_all(self, entries) -> None:
+        """``entries``: ``(variant, inputs, planned)`` of every variant the run will play next,
+        ``planned`` its trials still to play. Tier 2 is planned per *structure*: the variants
+        sharing one (a sweep over stats, thresholds or a rule number) add up their planned
+        trials against the thresholds, and share one build (issue 38: "the planned fights for
+        one structure")."""
+        if self.limit <= 0:
+            for variant, _inputs, _planned in entries:
+                self.played.setdefault(variant, {1: 0, 2: 0})
+                self.keys.setdefault(variant, None)
             return
-        key = None
-        if self.limit > 0 and planned >= min(self.limit, self.warm or self.limit):
-            try:
-                found = _structure_of(self.system, inputs)
-            except Exception:  # noqa: BLE001 - no tier 2 is always a correct answer
-                found = None
-            if found is not None:
-                k, done = found
-                if done:
+        found: dict[str, tuple[str, bool] | None] = {}
+        total: dict[str, int] = {}
+        for variant, inputs, planned in entries:
+            self.played.setdefault(variant, {1: 0, 2: 0})
+            if self.keys.get(variant) is not None:
+                continue
+            if variant not in self._found:
+                try:
+                    self._found[variant] = _structure_of(self.system, inputs)
+                except Exception:  # noqa: BLE001 - no tier 2 is always a correct answer
+                    self._found[variant] = None
+            found[variant] = self._found[variant]
+            if found[variant] is not None:
+                k = found[variant][0]
+                total[k] = total.get(k, 0) + max(0, int(planned))
+        chosen = {k for k in self.keys.values() if k is not None}
+        for variant, f in found.items():
+            key = None
+            if f is not None:
+                k, done = f
+                if k in chosen:  # a build this run plays already: it costs nothing more
+                    key = k
+                elif done and total[k] >= min(self.limit, self.warm or self.limit):
                     key = k
                     self.ready.add(k)
-                elif planned >= self.limit:
+                elif total[k] >= self.limit:
                     key = k
-        self.keys[variant] = key
+                if key is not None:
+                    self.planned[k] = max(self.planned.get(k, 0), total[k])
+            self.keys[variant] = key
 
     def tier(self, variant: str, inputs) -> int:
         """The tier that plays ``variant``'s next chunk (1 until its structure's build is ready;
-        the build starts at the variant's second chunk, when the general engine is warm)."""
+        the build starts at the structure's second chunk, when the general engine is warm)."""
         key = self.keys.get(variant)
         if key is None:
             return 1
@@ -175,10 +208,13 @@ class Plan:
             return 2
         build = self.builds.get(key)
         if build is None:
-            if self.played[variant][1] == 0 or self.pooled:
+            if key not in self.warmed or self.pooled:
                 return 1
             build = self.builds[key] = _Build(self.system, inputs, key)
-            self._say(f"tier 2: building the engine for this structure in the background; "
+            shared = sum(1 for k in self.keys.values() if k == key)
+            also = f", {shared} variants sharing it" if shared > 1 else ""
+            self._say(f"tier 2: building the engine for this structure in the background "
+                      f"({self.planned.get(key, 0):,} trials planned{also}); "
                       f"the general engine plays meanwhile ({key[:8]})", key + "start")
             return 1
         state = build.state()
@@ -205,6 +241,9 @@ class Plan:
 
     def record(self, variant: str, tier: int, count: int) -> None:
         self.played.setdefault(variant, {1: 0, 2: 0})[tier] += count
+        key = self.keys.get(variant)
+        if tier == 1 and key is not None:
+            self.warmed.add(key)  # the general engine is compiled for it: a build may start
 
     def close(self) -> None:
         """Stop builds still running (what they compiled stays in numba's cache for the next

@@ -344,7 +344,9 @@ def test_workers_play_a_warm_build_and_start_none(monkeypatch):
     structure, else the general engine with no background build."""
     plan = _plan(monkeypatch, ("k" * 20, True))
     assert plan.pooled_tier("v", None, 2_000_000) == 2
-    assert plan.pooled_tier("w", None, 10) == 1  # too short a run to load a build for
+    assert plan.pooled_tier("w", None, 10) == 2  # the run plays the build already: it joins
+    short = _plan(monkeypatch, ("k" * 20, True))
+    assert short.pooled_tier("w", None, 10) == 1  # too short a run to load a build for
     cold = _plan(monkeypatch, ("k" * 20, False))
     assert cold.pooled_tier("v", None, 10 ** 9) == 1
     assert _play(cold, 4, planned=10 ** 9) == [1, 1, 1, 1]  # the main process's chunks of a pooled run
@@ -359,3 +361,71 @@ def test_provenance_counts_every_trial_of_the_run(monkeypatch):
     assert prov["tiers"] == {"v": {"general": 0, "generated": 30, "resumed": 1000},
                              "w": {"general": 500, "generated": 0}}
     assert prov["tier2_threshold"] == 50_000_000
+
+
+def _sweep(plan, plans, chunks):
+    """Play ``chunks[v]`` chunks of each variant in turn, as the runner does (every variant
+    planned first, :meth:`sim.tiers.Plan.plan_all`); the tier of each chunk, per variant."""
+    plan.plan_all([(v, inputs, n) for v, (inputs, n) in plans.items()])
+    out = {}
+    for v, (inputs, _n) in plans.items():
+        plan.plan(v, inputs, 0)
+        out[v] = []
+        for _ in range(chunks[v]):
+            t = plan.tier(v, inputs)
+            plan.record(v, t, 10)
+            out[v].append(t)
+    return out
+
+
+def test_the_variants_of_one_structure_add_up_and_share_one_build(monkeypatch):
+    """Issue 38: tier 2 is chosen by "the planned fights for one structure". Three variants of
+    a stat sweep, 20 M trials each, share a structure: 60 M trials, one build; a variant of
+    another structure with 20 M stays on the general engine."""
+    from sim import tiers
+
+    plan = _plan(monkeypatch, None)
+    monkeypatch.setattr(tiers, "_structure_of", lambda system, inputs: inputs)
+    built = []
+    monkeypatch.setattr(tiers, "_Build", lambda s, i, k: built.append(k) or _FakeBuild(s, i, k))
+    a, b = ("a" * 20, False), ("b" * 20, False)
+    got = _sweep(plan, {"hp 10": (a, 20_000_000), "hp 12": (a, 20_000_000), "other": (b, 20_000_000),
+                        "hp 14": (a, 20_000_000)},
+                 {"hp 10": 1, "hp 12": 2, "other": 3, "hp 14": 2})
+    # one chunk of the structure warms the general engine; its next starts the build (ready
+    # at its second look); the last variant plays on it
+    assert got == {"hp 10": [1], "hp 12": [1, 1], "other": [1, 1, 1], "hp 14": [2, 2]}
+    assert built == ["a" * 20]
+    assert plan.keys == {"hp 10": "a" * 20, "hp 12": "a" * 20, "other": None, "hp 14": "a" * 20}
+    assert plan.planned == {"a" * 20: 60_000_000}
+    prov = plan.provenance()["tiers"]
+    assert prov["hp 14"] == {"general": 0, "generated": 20} and prov["other"]["generated"] == 0
+
+
+def test_a_structure_below_the_threshold_in_all_builds_nothing(monkeypatch):
+    from sim import tiers
+
+    plan = _plan(monkeypatch, None)
+    monkeypatch.setattr(tiers, "_structure_of", lambda system, inputs: inputs)
+    a = ("a" * 20, False)
+    got = _sweep(plan, {"x": (a, 24_000_000), "y": (a, 25_000_000)}, {"x": 3, "y": 3})
+    assert got == {"x": [1, 1, 1], "y": [1, 1, 1]} and not plan.builds
+    # one more trial makes 50 M: the structure is worth a build
+    plan = _plan(monkeypatch, None)
+    monkeypatch.setattr(tiers, "_structure_of", lambda system, inputs: inputs)
+    plan.plan_all([("x", a, 24_000_000), ("y", a, 26_000_000)])
+    assert plan.keys == {"x": "a" * 20, "y": "a" * 20}
+
+
+def test_a_compiled_structure_counts_its_variants_against_the_warm_threshold(monkeypatch):
+    from sim import tiers
+
+    plan = _plan(monkeypatch, None)
+    monkeypatch.setattr(tiers, "_structure_of", lambda system, inputs: inputs)
+    a = ("a" * 20, True)
+    plan.plan_all([("x", a, 600_000), ("y", a, 600_000)])  # 1.2 M >= the warm threshold (1 M)
+    assert plan.tier("x", a) == 2 and plan.tier("y", a) == 2
+    plan = _plan(monkeypatch, None)
+    monkeypatch.setattr(tiers, "_structure_of", lambda system, inputs: inputs)
+    plan.plan_all([("x", a, 400_000), ("y", a, 500_000)])
+    assert plan.tier("x", a) == 1 and plan.tier("y", a) == 1
