@@ -37,9 +37,11 @@ def columns_of(system: str) -> dict[str, str]:
     return dict(COLUMNS) if system == "cards" else {**COLUMNS, **FIGHT_COLUMNS}
 
 
-def trial_columns(system: str, inputs, start: int, count: int, key, chunk: int = CHUNK) -> dict:
+def trial_columns(system: str, inputs, start: int, count: int, key, chunk: int = CHUNK, tier: int = 1) -> dict:
     """The per-trial columns (:func:`columns_of`) of trials ``start .. start+count-1``
-    as arrays, without the ``trial`` index; kernel calls of at most ``chunk`` trials."""
+    as arrays, without the ``trial`` index; kernel calls of at most ``chunk`` trials.
+    ``tier`` 2: played by the engine generated for the structure (:mod:`sim.tiers`; the
+    same rows)."""
     from sim.systems import get_system
 
     if count < 0 or start < 0:
@@ -48,7 +50,8 @@ def trial_columns(system: str, inputs, start: int, count: int, key, chunk: int =
     parts = []
     for s in range(start, start + count, max(1, chunk)):
         c = min(chunk, start + count - s)
-        parts.append(module.trials(inputs, s, c, np.uint64(key)))
+        more = {"tier": tier} if tier != 1 else {}
+        parts.append(module.trials(inputs, s, c, np.uint64(key), **more))
     if not parts:
         return {k: np.zeros(0, dtype=d) for k, d in columns_of(system).items()}
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}

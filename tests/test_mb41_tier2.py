@@ -209,6 +209,9 @@ COMPILED = textwrap.dedent('''
     a = loaded.module.simulate(inp, 0, 3000, key)
     b = loaded.module.simulate(inp, 0, 3000, key, tier=2)
     differ = [k for k in a if not np.array_equal(a[k], b[k])]
+    ra = loaded.module.trials(inp, 100, 3000, key)  # a study's rows (the rows' kernel of the build)
+    rb = loaded.module.trials(inp, 100, 3000, key, tier=2)
+    differ += ["rows:" + k for k in ra if not np.array_equal(ra[k], rb[k])]
     was = loaded.module.tier2_key(inp)
     loaded.module.tier2_compiled(inp)  # as the background build records it
     now = loaded.module.tier2_key(inp)

@@ -57,6 +57,13 @@ DRY_TRIALS = 48
 PURPOSES = ("arm", "independent", "fresh", "pair")
 
 
+def tier_name(label: tuple[str, str]) -> str:
+    """A stream's name in :class:`sim.tiers.Plan` and in ``provenance.tiers``: the arm's name, a
+    replay's ``purpose:name``."""
+    purpose, name = label
+    return name if purpose == "arm" else f"{purpose}:{name}"
+
+
 @dataclass
 class Arm:
     """One arm: its name, its changes ``[(path, value)]``, compiled inputs and key.
@@ -156,6 +163,10 @@ class StudyContext:
         #: True when every row must come from :attr:`restored` (``sim report``)
         self.frozen = False
         self._chunker = None
+        #: the engine tiers of the study's streams (:class:`sim.tiers.Plan`, set by the run; ``None``:
+        #: the general engine plays every row)
+        self.tiers = None
+        self._tier = 1  # the tier of the last chunk
 
     # ------------------------------------------------------------ building arms
 
@@ -256,7 +267,8 @@ class StudyContext:
             if e.has_result:
                 self._took(arm, count, e.result)
             self._stopped()
-        self._chunker.record(count, time.monotonic() - t0)
+        if self._tier == 1:  # chunk sizes follow the general engine's pace (tier 2's are shorter)
+            self._chunker.record(count, time.monotonic() - t0)
         self._took(arm, count, rows)
         if self.saver is not None:
             self.saver(self)
@@ -291,7 +303,17 @@ class StudyContext:
         if self.backend is not None:  # the same rows, played on the cluster's workers
             df = self.backend.per_trial(self.system, arm.inputs, start, count, arm.key)
             return {k: df[k].to_numpy() for k in df.columns if k != "trial"}
-        return trial_columns(self.system, arm.inputs, start, count, arm.key)
+        self._tier = 1
+        if self.tiers is None:
+            return trial_columns(self.system, arm.inputs, start, count, arm.key)
+        name = tier_name(arm.label)
+        if name not in self.tiers.keys:  # a stream the preflight did not foresee (a calibration's
+            # refinement): it joins a build of its structure the study plays already
+            self.tiers.plan(name, arm.inputs, count)
+        self._tier = self.tiers.tier(name, arm.inputs)
+        rows = trial_columns(self.system, arm.inputs, start, count, arm.key, tier=self._tier)
+        self.tiers.record(name, self._tier, count)
+        return rows
 
     def trials_of(self, arm: Arm | str, n: int | None = None) -> pd.DataFrame:
         """Trials ``0..n-1`` of ``arm`` (default ``n``: :attr:`trials`), one row each."""

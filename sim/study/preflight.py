@@ -22,7 +22,7 @@ stream and refuses a study above the limit (``--max-memory``, default
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -39,6 +39,8 @@ class Plan:
     bytes_per_trial: int
     prebuilt: dict
     estimate: bool
+    #: every stream's compiled inputs, by label (what :mod:`sim.tiers` plans the engines from)
+    inputs: dict = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -72,7 +74,8 @@ def dry_run(ls, seed: int, trials: int, max_trials: int) -> Plan:
     prebuilt = {name: (arm.changes, arm.model, arm.inputs) for name, arm in ctx.arms.items()}
     need = {label: int(n) for label, n in ctx.need.items()}
     return Plan(need=need, bytes=per * sum(need.values()), bytes_per_trial=per, prebuilt=prebuilt,
-                estimate=ls.spec.precision is not None)
+                estimate=ls.spec.precision is not None,
+                inputs={a.label: a.inputs for a in ctx.streams()})
 
 
 def check_memory(plan: Plan, max_memory_gb: float | None, flag: str = "--max-memory") -> None:

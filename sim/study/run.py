@@ -138,19 +138,49 @@ def _play(ctx, ls, plan, progress) -> StudyResult:
     from sim.progress import make_progress
 
     bar = make_progress(progress)
+    restored = {label: done for label, (_k, _c, done) in ctx.restored.items()}
     if bar is not None:
-        restored = {label: done for label, (_k, _c, done) in ctx.restored.items()}
         left = sum(max(0, n - restored.get(label, 0)) for label, n in plan.need.items())
         bar.set_total(left, estimate=plan.estimate)
     ctx.progress = bar
+    speak = bar is not None and not callable(progress)
+    ctx.tiers = _tiers(ctx, ls, plan, restored, quiet=not speak)
     finished = False
     try:
         section = registry.get_kind(ls.spec.kind).run(ctx, ls.spec)
         finished = True
     finally:
+        if ctx.tiers is not None:
+            ctx.tiers.close()
         if bar is not None:
             bar.close(final=finished)
+    said = ctx.tiers.summary() if ctx.tiers is not None else None
+    if said and speak:
+        print(said, file=sys.stderr, flush=True)
     return _result(ctx, ls, section)
+
+
+def _tiers(ctx, ls, plan, restored, quiet):
+    """The engine tiers of the study's streams (:mod:`sim.tiers`), planned from the preflight's
+    count: the streams that share a structure (the arms of a stat or threshold sweep, their
+    replays) add up. With ``precision`` the preflight's count is the worst case, so each stream
+    is planned at the starting trials. ``None`` with a dask cluster (its tasks play on the
+    general engine)."""
+    from sim import tiers
+
+    from .arms import tier_name
+
+    if ctx.backend is not None:
+        return None
+    out = tiers.Plan(ls.loaded.system, quiet=quiet, rows=True)
+    entries = []
+    for label, n in plan.need.items():
+        if label not in plan.inputs:
+            continue
+        planned = min(n, ctx.trials) if plan.estimate else n
+        entries.append((tier_name(label), plan.inputs[label], max(0, planned - restored.get(label, 0))))
+    out.plan_all(entries)
+    return out
 
 
 def _result(ctx, ls, section) -> StudyResult:
@@ -163,11 +193,23 @@ def _result(ctx, ls, section) -> StudyResult:
             "scenario_sha256": ls.loaded.sha256, "system": ls.loaded.system, "seed": int(ctx.seed),
             "common_random_numbers": ctx.crn, "study": spec.model_dump(mode="json", by_alias=True),
             "trials_per_arm": int(ctx.trials), "arms": list(ctx.arms), "assumptions": section.assumptions,
+            **_tier_provenance(ctx),
             "version": sim.__version__,
             "git_commit": git_commit(),
             "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
     return StudyResult(name=ls.loaded.name, system=ls.loaded.system, seed=int(ctx.seed),
                        trials=int(ctx.trials), sections=[section], provenance=prov)
+
+
+def _tier_provenance(ctx) -> dict:
+    """``tiers`` (per stream: the trials each engine played, as a run's) and ``tier2_threshold``."""
+    if ctx.tiers is None:
+        return {}
+    from .arms import tier_name
+
+    restored = {tier_name(label): done for label, (_k, _c, done) in ctx.restored.items()}
+    done = {tier_name(a.label): a.done for a in ctx.streams()}
+    return ctx.tiers.provenance(done, restored)
 
 
 def _play_and_write(ctx, ls, plan, progress, target, trials, out, results_root, resume) -> StudyResult:

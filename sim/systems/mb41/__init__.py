@@ -76,23 +76,24 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
     }
 
 
-def tier2_key(inputs: Inputs) -> tuple[str, bool] | None:
+def tier2_key(inputs: Inputs, rows: bool = False) -> tuple[str, bool] | None:
     """The key of the tier-2 build that would play ``inputs`` (:mod:`.tier2`) and whether its
-    kernels are compiled already; ``None`` when tier 2 has nothing to add: a duel the fast path
-    plays (:mod:`.fast`)."""
+    kernels are compiled already (``rows``: the kernel of :func:`trials`, a study's rows);
+    ``None`` when tier 2 has nothing to add: a duel the fast path plays (:mod:`.fast`)."""
     from . import tier2
 
     if inputs.episode is None and not F.eligible(inputs):
         return None
     struct = tier2.structure(inputs.comb, inputs.rule_table)
-    return tier2.key(struct), tier2.compiled(struct, _entry(inputs))
+    return tier2.key(struct), tier2.compiled(struct, _entry(inputs) + ("-rows" if rows else ""))
 
 
-def tier2_compiled(inputs: Inputs) -> None:
-    """Record that ``inputs``'s tier-2 build has compiled its block kernel (:mod:`sim.tiers`)."""
+def tier2_compiled(inputs: Inputs, rows: bool = False) -> None:
+    """Record that ``inputs``'s tier-2 build has compiled its block kernel (``rows``: the kernel
+    of :func:`trials`) (:mod:`sim.tiers`)."""
     from . import tier2
 
-    tier2.mark_compiled(tier2.structure(inputs.comb, inputs.rule_table), _entry(inputs))
+    tier2.mark_compiled(tier2.structure(inputs.comb, inputs.rule_table), _entry(inputs) + ("-rows" if rows else ""))
 
 
 def _entry(inputs: Inputs) -> str:
@@ -236,7 +237,7 @@ def _reduce_episode(inputs: Inputs, raw: dict) -> dict:
     }
 
 
-def trials(inputs: Inputs, start: int, count: int, key) -> dict:
+def trials(inputs: Inputs, start: int, count: int, key, tier: int = 1) -> dict:
     """Per-trial outcomes of trials ``start .. start+count-1`` (:func:`sim.trials.per_trial`).
 
     The same fights as :func:`simulate` (trial ``i`` keyed by ``(key, i)``),
@@ -246,15 +247,17 @@ def trials(inputs: Inputs, start: int, count: int, key) -> dict:
     episode's over all its scenes), and over the first side's magical girls
     (``C_MONSTER == 0``): ``girls_out`` (girls who dropped to 0 Resolve at
     least once, L1420), ``girls_dead`` (girls who died: deadly wounds, L1422)
-    and ``girls_standing`` (girls standing at the end).
+    and ``girls_standing`` (girls standing at the end). ``tier``: as in :func:`simulate`.
     """
+    rows = _first_side_girls(inputs.comb)
+    if inputs.episode is None and (inputs.battlefield is not None or F.eligible(inputs)):
+        return _rows_of(_play_rows(inputs, start, count, key, rows, tier))
     if inputs.episode is None:
-        raw = _play_fight(inputs, start, count, key, count, None)
-        rows = _first_side_girls(inputs.comb)
+        raw = _play_fight(inputs, start, count, key, count, None, tier=tier)
         per = raw["cc"][:, rows, :]  # [count, girls, NDYN]
         out = (per[:, :, L.K_KO_TRIALS] > 0).sum(axis=1)
     else:
-        raw = _play_episode(inputs, start, count, key, count)
+        raw = _play_episode(inputs, start, count, key, count, tier=tier)
         ep = inputs.episode
         rows = np.concatenate([np.arange(ep.party) + int(o) for o in ep.offsets[:-1]])
         per = raw["cc"][:, rows, :]
@@ -276,6 +279,42 @@ def trials(inputs: Inputs, start: int, count: int, key) -> dict:
         "girls_dead": per[:, :, L.K_DEATHS].sum(axis=1).astype(np.int16),
         "girls_standing": standing.astype(np.int16),
     }
+
+
+def _play_rows(inputs: Inputs, start: int, count: int, key, girls, tier: int = 1) -> np.ndarray:
+    """Rows ``[count, NROW]`` of trials ``start ..`` (:mod:`.trial_rows`) by the general engine's
+    block kernel (:func:`.fight.simulate_rows_blocks`), in as many blocks as :func:`simulate`."""
+    from .trial_rows import NROW
+
+    n, cap = inputs.n, inputs.round_cap
+    nb = max(1, min(MAX_BLOCKS, count // 256))
+    rows = np.zeros((count, NROW), dtype=np.int64)
+    cc = np.zeros((nb, n, L.NDYN), dtype=np.int64)
+    fi, _ep, hx = _engine(inputs, tier)
+    girls = np.ascontiguousarray(girls, dtype=np.int64)
+    if inputs.battlefield is not None:  # a plain grid fight: an episode of one scene (:func:`_play_fight`)
+        _run(inputs, hx.simulate_rows_blocks_grid, np.array([0, n], dtype=np.int64), 0,
+             np.zeros(0, dtype=np.int64), np.uint64(key), start, count, nb,
+             np.zeros((nb, L.NF), dtype=np.int64), np.zeros((nb, cap + 1), dtype=np.int64),
+             np.zeros((nb, 1, L.NF), dtype=np.int64), np.zeros((nb, 1, cap + 1), dtype=np.int64),
+             np.zeros((nb, 1, 2, 2, cap + 1), dtype=np.int64), np.zeros((nb, n, 2, cap + 1), dtype=np.int64), cc,
+             np.zeros((nb, 0, L.NPE), dtype=np.int64), HX.field_arrays(inputs.battlefield), girls, rows)
+    else:
+        _run(inputs, fi.simulate_rows_blocks, np.uint64(key), start, count, nb,
+             np.zeros((nb, L.NF), dtype=np.int64), np.zeros((nb, cap + 1), dtype=np.int64),
+             np.zeros((nb, 2, 2, cap + 1), dtype=np.int64), np.zeros((nb, n, 2, cap + 1), dtype=np.int64), cc,
+             girls, rows)
+    registry.check(cc.sum(axis=0))
+    return rows
+
+
+def _rows_of(rows: np.ndarray) -> dict:
+    """:func:`trials`'s columns from rows ``[count, NROW]`` (:mod:`.trial_rows`)."""
+    from . import trial_rows as TR
+
+    return {"outcome": rows[:, TR.ROW_OUTCOME].astype(np.int8), "rounds": rows[:, TR.ROW_ROUNDS].astype(np.int32),
+            "girls_out": rows[:, TR.ROW_OUT].astype(np.int16), "girls_dead": rows[:, TR.ROW_DEAD].astype(np.int16),
+            "girls_standing": rows[:, TR.ROW_STANDING].astype(np.int16)}
 
 
 def _first_side_girls(comb) -> np.ndarray:

@@ -25,6 +25,7 @@ from .damage import revive_roll
 from .overcharge import check_bursts, count_tiers
 from .state import has_ailment, is_standing, outcome_now, reset, waits
 from .turn import frenzy_again, play_frenzied, play_turn
+from .trial_rows import NOTE_FIXED, after, before
 
 
 @kernel
@@ -406,4 +407,38 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
             fights[b, F_ROUNDS] += rounds
             rounds_hist[b, rounds] += 1
         keep(bf)  # the world's arrays and buffer live until its last use (world.keep)
+        keep(wbuf)
+
+
+@pjit
+def simulate_rows_blocks(comb, rules, key, start, count, nblocks,
+                         fights, rounds_hist, side_curve, comb_curve, ccount, girls, rows):
+    """:func:`simulate_blocks`, the same trials and counters, and each trial's row:
+    ``rows[t]`` (int64 ``[count, NROW]``) for trial ``start + t`` (:mod:`.trial_rows`, over the
+    combatants ``girls``). What a study keeps of each trial, played at the blocks' speed."""
+    n = comb.shape[0]
+    per = (count + nblocks - 1) // nblocks
+    for b in numba.prange(nblocks):
+        dyn = ccount[b]
+        order = np.zeros(n, dtype=np.int64)
+        ikey = np.zeros(n, dtype=np.int64)
+        streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
+        note = np.zeros(NOTE_FIXED + 3 * girls.shape[0], dtype=np.int64)
+        bf = no_field()
+        wbuf = np.zeros(WORLD_WORDS, dtype=np.int64)
+        w = pack(comb, rules, dyn, streams, bf, wbuf)
+        lo = b * per
+        hi = min(count, lo + per)
+        for t in range(lo, hi):
+            trial = start + t
+            for p in range(NS):
+                seed_stream(streams[p], key, trial, p)
+            reset(w)
+            before(fights[b], dyn, girls, note)
+            outcome, rounds = fight(order, ikey, side_curve[b], comb_curve[b], w)
+            fights[b, outcome] += 1
+            fights[b, F_ROUNDS] += rounds
+            rounds_hist[b, rounds] += 1
+            after(fights[b], dyn, girls, note, rows[t])
+        keep(bf)
         keep(wbuf)

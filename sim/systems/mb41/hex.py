@@ -115,6 +115,7 @@ from .damage import may_guard
 from .episode import episode_width, play_episode
 from .state import _candidate, is_standing
 from .targets import target_res
+from .trial_rows import NOTE_FIXED, after, before
 
 
 def field_arrays(field):
@@ -824,6 +825,36 @@ def simulate_episode_blocks_grid(comb, rules, off, ng, recover, key, start, coun
                 seed_stream(streams[p], key, trial, p)
             play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams, fights[b], rounds_hist[b],
                            scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], party[b], bf, wbuf)
+
+
+@pjit
+def simulate_rows_blocks_grid(comb, rules, off, ng, recover, key, start, count, nblocks,
+                              fights, rounds_hist, scene_fights, scene_hist, side_curve, comb_curve, ccount,
+                              party, field, girls, rows):
+    """:func:`simulate_episode_blocks_grid`, the same trials and counters, and each trial's row:
+    ``rows[t]`` (int64 ``[count, NROW]``) for trial ``start + t`` (:mod:`.trial_rows`, over the
+    combatants ``girls``; a plain grid fight: ``off = [0, n]``, ``ng = 0``)."""
+    width = episode_width(off)
+    per = (count + nblocks - 1) // nblocks
+    for b in numba.prange(nblocks):
+        cb = comb.copy()
+        dyn = ccount[b]
+        order = np.zeros(width, dtype=np.int64)
+        ikey = np.zeros(width, dtype=np.int64)
+        streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
+        note = np.zeros(NOTE_FIXED + 3 * girls.shape[0], dtype=np.int64)
+        bf = field.copy()
+        wbuf = np.zeros(WORLD_WORDS * off.shape[0], dtype=np.int64)
+        lo = b * per
+        hi = min(count, lo + per)
+        for t in range(lo, hi):
+            trial = start + t
+            for p in range(NS):
+                seed_stream(streams[p], key, trial, p)
+            before(fights[b], dyn, girls, note)
+            play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams, fights[b], rounds_hist[b],
+                           scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], party[b], bf, wbuf)
+            after(fights[b], dyn, girls, note, rows[t])
 
 
 @kernel

@@ -1,0 +1,47 @@
+"""A study's rows (:func:`sim.systems.mb41.trials`) played in blocks (:mod:`sim.systems.mb41.trial_rows`)
+are the rows of one trial per block (how they were played before), and they add up to the run's
+counters for the same trials."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.rng import stream_key
+from sim.scenario import load_scenario
+from sim.systems import mb41
+from sim.systems.mb41 import layout as L
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _one_per_block(inp, start, count, key):
+    """The rows as :func:`trials` read them from one trial per block (its code before the row kernels)."""
+    raw = mb41._play_fight(inp, start, count, key, count, None)
+    per = raw["cc"][:, mb41._first_side_girls(inp.comb), :]
+    f = raw["fights"]
+    return {"outcome": np.argmax(f[:, :3], axis=1), "rounds": f[:, L.F_ROUNDS],
+            "girls_out": (per[:, :, L.K_KO_TRIALS] > 0).sum(axis=1), "girls_dead": per[:, :, L.K_DEATHS].sum(axis=1),
+            "girls_standing": per[:, :, L.K_STANDING_END].sum(axis=1)}
+
+
+@pytest.mark.parametrize("path", ["scenarios/mb41/party-vs-boss.yaml", "scenarios/mb41/party-vs-boss-hex.yaml"])
+def test_rows_in_blocks_are_the_rows_of_one_trial_a_block(path):
+    loaded = load_scenario(ROOT / path)
+    inp = loaded.module.compile(loaded.variants[0][1])
+    key = stream_key(7, 0)
+    got = mb41.trials(inp, 1234, 3000, key)
+    want = _one_per_block(inp, 1234, 3000, key)
+    for k, v in want.items():
+        assert np.array_equal(got[k], v), k
+    # the rows are not trivially equal: fights end both ways, girls drop and die
+    assert 0 < got["outcome"].mean() < 1 and got["girls_out"].max() > 0 and got["girls_dead"].max() > 0
+    # and they add up to the run's counters over the same trials
+    c = mb41.simulate(inp, 1234, 3000, key)
+    girls = mb41._first_side_girls(inp.comb)
+    assert got["girls_dead"].sum() == c["combatants"][girls, L.K_DEATHS].sum()
+    assert got["girls_standing"].sum() == c["combatants"][girls, L.K_STANDING_END].sum()
+    assert got["girls_out"].sum() == c["combatants"][girls, L.K_KO_TRIALS].sum()
+    assert got["rounds"].sum() == c["rounds_sum"][0]
+    assert np.array_equal(np.bincount(got["outcome"], minlength=3), c["outcomes"])
