@@ -75,6 +75,24 @@ def _play(inputs: Inputs, start: int, count: int, key, nb: int, fast) -> dict:
             "comb_curve": comb_curve, "cc": cc}
 
 
+def _rows_in_blocks(inputs: Inputs, start: int, count: int, key, girls) -> dict:
+    """:func:`trials` by :func:`.fight.simulate_rows_blocks`: the blocks of :func:`simulate`,
+    a row per trial."""
+    from sim import trial_rows as TR
+
+    n, cap = inputs.n, inputs.round_cap
+    nb = max(1, min(MAX_BLOCKS, count // 256))
+    rows = np.zeros((count, TR.NROW), dtype=np.int64)
+    K.simulate_rows_blocks(inputs.comb, inputs.pol, inputs.rules, inputs.tab, np.uint64(key), start, count, nb,
+                           inputs.plain, np.zeros((nb, K.NF), dtype=np.int64), np.zeros((nb, cap + 1), dtype=np.int64),
+                           np.zeros((nb, 2, 2, cap + 1), dtype=np.int64), np.zeros((nb, n, 2, cap + 1), dtype=np.int64),
+                           np.zeros((nb, n, K.NK), dtype=np.int64), np.ascontiguousarray(girls, dtype=np.int64),
+                           np.array([K.F_ROUNDS, K.K_KO_TRIALS, K.K_DEATHS, K.K_STANDING_END], dtype=np.int64), rows)
+    return {"outcome": rows[:, TR.ROW_OUTCOME].astype(np.int8), "rounds": rows[:, TR.ROW_ROUNDS].astype(np.int32),
+            "girls_out": rows[:, TR.ROW_OUT].astype(np.int16), "girls_dead": rows[:, TR.ROW_DEAD].astype(np.int16),
+            "girls_standing": rows[:, TR.ROW_STANDING].astype(np.int16)}
+
+
 def trials(inputs: Inputs, start: int, count: int, key) -> dict:
     """Per-trial outcomes of trials ``start .. start+count-1`` (:func:`sim.trials.per_trial`).
 
@@ -85,8 +103,10 @@ def trials(inputs: Inputs, start: int, count: int, key) -> dict:
     at least once), ``girls_dead`` (died) and ``girls_standing`` (in the
     fight at the end).
     """
-    raw = _play(inputs, start, count, key, count, None)
     rows = np.flatnonzero((inputs.comb[:, K.C_SIDE] == 0) & (inputs.comb[:, K.C_KIND] == K.KIND_GIRL))
+    if F.eligible(inputs):  # the general kernel: rows in blocks (:mod:`sim.trial_rows`)
+        return _rows_in_blocks(inputs, start, count, key, rows)
+    raw = _play(inputs, start, count, key, count, None)  # the duel fast path: one trial per block
     per = raw["cc"][:, rows, :]
     f = raw["fights"]
     return {

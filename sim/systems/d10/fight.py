@@ -15,6 +15,7 @@ import numpy as np
 
 from sim._jit import kernel, pjit
 from sim.rng import STATE_WORDS, randbelow, seed_stream
+from sim.trial_rows import NOTE_FIXED, after, before
 
 from .codes import *  # noqa: F401,F403
 from .defence import in_fight
@@ -309,4 +310,35 @@ def simulate_blocks(comb, pol, rules, tab, key, start, count, nblocks, plain,
             fights[b, outcome] += 1
             fights[b, F_ROUNDS] += rounds
             rounds_hist[b, rounds] += 1
+        fights[b, F_FIGHTS] += fo[0]
+
+
+@pjit
+def simulate_rows_blocks(comb, pol, rules, tab, key, start, count, nblocks, plain,
+                         fights, rounds_hist, side_curve, comb_curve, ccount, girls, cols, rows):
+    """:func:`simulate_blocks`, the same trials and counters, and each trial's row: ``rows[t]``
+    (int64 ``[count, NROW]``) for trial ``start + t`` (:mod:`sim.trial_rows`, over the combatants
+    ``girls``, counters ``cols``; girls counted, as :func:`sim.systems.d10.trials` reads them)."""
+    n = comb.shape[0]
+    per = (count + nblocks - 1) // nblocks
+    for b in numba.prange(nblocks):
+        dyn = np.zeros((n, ND), dtype=np.int64)
+        order = np.zeros(n, dtype=np.int64)
+        ikey = np.zeros(n, dtype=np.int64)
+        fo = np.zeros(1, dtype=np.int64)
+        streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
+        note = np.zeros(NOTE_FIXED + 3 * girls.shape[0], dtype=np.int64)
+        lo = b * per
+        hi = min(count, lo + per)
+        for t in range(lo, hi):
+            trial = start + t
+            for p in range(NS):
+                seed_stream(streams[p], key, trial, p)
+            before(fights[b], ccount[b], girls, cols, note)
+            outcome, rounds = campaign(comb, pol, rules, tab, dyn, order, ikey, streams, ccount[b],
+                                       side_curve[b], comb_curve[b], fo, plain)
+            fights[b, outcome] += 1
+            fights[b, F_ROUNDS] += rounds
+            rounds_hist[b, rounds] += 1
+            after(fights[b], ccount[b], girls, cols, True, note, rows[t])
         fights[b, F_FIGHTS] += fo[0]

@@ -282,9 +282,9 @@ def trials(inputs: Inputs, start: int, count: int, key, tier: int = 1) -> dict:
 
 
 def _play_rows(inputs: Inputs, start: int, count: int, key, girls, tier: int = 1) -> np.ndarray:
-    """Rows ``[count, NROW]`` of trials ``start ..`` (:mod:`.trial_rows`) by the general engine's
+    """Rows ``[count, NROW]`` of trials ``start ..`` (:mod:`sim.trial_rows`) by the general engine's
     block kernel (:func:`.fight.simulate_rows_blocks`), in as many blocks as :func:`simulate`."""
-    from .trial_rows import NROW
+    from sim.trial_rows import NROW
 
     n, cap = inputs.n, inputs.round_cap
     nb = max(1, min(MAX_BLOCKS, count // 256))
@@ -292,25 +292,26 @@ def _play_rows(inputs: Inputs, start: int, count: int, key, girls, tier: int = 1
     cc = np.zeros((nb, n, L.NDYN), dtype=np.int64)
     fi, _ep, hx = _engine(inputs, tier)
     girls = np.ascontiguousarray(girls, dtype=np.int64)
+    cols = np.array([L.F_ROUNDS, L.K_KO_TRIALS, L.K_DEATHS, L.K_STANDING_END], dtype=np.int64)
     if inputs.battlefield is not None:  # a plain grid fight: an episode of one scene (:func:`_play_fight`)
         _run(inputs, hx.simulate_rows_blocks_grid, np.array([0, n], dtype=np.int64), 0,
              np.zeros(0, dtype=np.int64), np.uint64(key), start, count, nb,
              np.zeros((nb, L.NF), dtype=np.int64), np.zeros((nb, cap + 1), dtype=np.int64),
              np.zeros((nb, 1, L.NF), dtype=np.int64), np.zeros((nb, 1, cap + 1), dtype=np.int64),
              np.zeros((nb, 1, 2, 2, cap + 1), dtype=np.int64), np.zeros((nb, n, 2, cap + 1), dtype=np.int64), cc,
-             np.zeros((nb, 0, L.NPE), dtype=np.int64), HX.field_arrays(inputs.battlefield), girls, rows)
+             np.zeros((nb, 0, L.NPE), dtype=np.int64), HX.field_arrays(inputs.battlefield), girls, cols, rows)
     else:
         _run(inputs, fi.simulate_rows_blocks, np.uint64(key), start, count, nb,
              np.zeros((nb, L.NF), dtype=np.int64), np.zeros((nb, cap + 1), dtype=np.int64),
              np.zeros((nb, 2, 2, cap + 1), dtype=np.int64), np.zeros((nb, n, 2, cap + 1), dtype=np.int64), cc,
-             girls, rows)
+             girls, cols, rows)
     registry.check(cc.sum(axis=0))
     return rows
 
 
 def _rows_of(rows: np.ndarray) -> dict:
-    """:func:`trials`'s columns from rows ``[count, NROW]`` (:mod:`.trial_rows`)."""
-    from . import trial_rows as TR
+    """:func:`trials`'s columns from rows ``[count, NROW]`` (:mod:`sim.trial_rows`)."""
+    from sim import trial_rows as TR
 
     return {"outcome": rows[:, TR.ROW_OUTCOME].astype(np.int8), "rounds": rows[:, TR.ROW_ROUNDS].astype(np.int32),
             "girls_out": rows[:, TR.ROW_OUT].astype(np.int16), "girls_dead": rows[:, TR.ROW_DEAD].astype(np.int16),

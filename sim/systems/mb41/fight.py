@@ -25,7 +25,7 @@ from .damage import revive_roll
 from .overcharge import check_bursts, count_tiers
 from .state import has_ailment, is_standing, outcome_now, reset, waits
 from .turn import frenzy_again, play_frenzied, play_turn
-from .trial_rows import NOTE_FIXED, after, before
+from sim.trial_rows import NOTE_FIXED, after, before
 
 
 @kernel
@@ -412,10 +412,10 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
 
 @pjit
 def simulate_rows_blocks(comb, rules, key, start, count, nblocks,
-                         fights, rounds_hist, side_curve, comb_curve, ccount, girls, rows):
+                         fights, rounds_hist, side_curve, comb_curve, ccount, girls, cols, rows):
     """:func:`simulate_blocks`, the same trials and counters, and each trial's row:
-    ``rows[t]`` (int64 ``[count, NROW]``) for trial ``start + t`` (:mod:`.trial_rows`, over the
-    combatants ``girls``). What a study keeps of each trial, played at the blocks' speed."""
+    ``rows[t]`` (int64 ``[count, NROW]``) for trial ``start + t`` (:mod:`sim.trial_rows`, over the
+    combatants ``girls``, counters ``cols``). What a study keeps of each trial, played at the blocks' speed."""
     n = comb.shape[0]
     per = (count + nblocks - 1) // nblocks
     for b in numba.prange(nblocks):
@@ -434,11 +434,11 @@ def simulate_rows_blocks(comb, rules, key, start, count, nblocks,
             for p in range(NS):
                 seed_stream(streams[p], key, trial, p)
             reset(w)
-            before(fights[b], dyn, girls, note)
+            before(fights[b], dyn, girls, cols, note)
             outcome, rounds = fight(order, ikey, side_curve[b], comb_curve[b], w)
             fights[b, outcome] += 1
             fights[b, F_ROUNDS] += rounds
             rounds_hist[b, rounds] += 1
-            after(fights[b], dyn, girls, note, rows[t])
+            after(fights[b], dyn, girls, cols, False, note, rows[t])
         keep(bf)
         keep(wbuf)

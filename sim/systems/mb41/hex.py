@@ -115,7 +115,7 @@ from .damage import may_guard
 from .episode import episode_width, play_episode
 from .state import _candidate, is_standing
 from .targets import target_res
-from .trial_rows import NOTE_FIXED, after, before
+from sim.trial_rows import NOTE_FIXED, after, before
 
 
 def field_arrays(field):
@@ -830,10 +830,10 @@ def simulate_episode_blocks_grid(comb, rules, off, ng, recover, key, start, coun
 @pjit
 def simulate_rows_blocks_grid(comb, rules, off, ng, recover, key, start, count, nblocks,
                               fights, rounds_hist, scene_fights, scene_hist, side_curve, comb_curve, ccount,
-                              party, field, girls, rows):
+                              party, field, girls, cols, rows):
     """:func:`simulate_episode_blocks_grid`, the same trials and counters, and each trial's row:
-    ``rows[t]`` (int64 ``[count, NROW]``) for trial ``start + t`` (:mod:`.trial_rows`, over the
-    combatants ``girls``; a plain grid fight: ``off = [0, n]``, ``ng = 0``)."""
+    ``rows[t]`` (int64 ``[count, NROW]``) for trial ``start + t`` (:mod:`sim.trial_rows`, over the
+    combatants ``girls``, counters ``cols``; a plain grid fight: ``off = [0, n]``, ``ng = 0``)."""
     width = episode_width(off)
     per = (count + nblocks - 1) // nblocks
     for b in numba.prange(nblocks):
@@ -851,10 +851,10 @@ def simulate_rows_blocks_grid(comb, rules, off, ng, recover, key, start, count, 
             trial = start + t
             for p in range(NS):
                 seed_stream(streams[p], key, trial, p)
-            before(fights[b], dyn, girls, note)
+            before(fights[b], dyn, girls, cols, note)
             play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams, fights[b], rounds_hist[b],
                            scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], party[b], bf, wbuf)
-            after(fights[b], dyn, girls, note, rows[t])
+            after(fights[b], dyn, girls, cols, False, note, rows[t])
 
 
 @kernel

@@ -1,4 +1,4 @@
-"""A study's rows (:func:`sim.systems.mb41.trials`) played in blocks (:mod:`sim.systems.mb41.trial_rows`)
+"""A study's rows (the systems' ``trials``) played in blocks (:mod:`sim.trial_rows`)
 are the rows of one trial per block (how they were played before), and they add up to the run's
 counters for the same trials."""
 from __future__ import annotations
@@ -45,3 +45,31 @@ def test_rows_in_blocks_are_the_rows_of_one_trial_a_block(path):
     assert got["girls_out"].sum() == c["combatants"][girls, L.K_KO_TRIALS].sum()
     assert got["rounds"].sum() == c["rounds_sum"][0]
     assert np.array_equal(np.bincount(got["outcome"], minlength=3), c["outcomes"])
+
+
+def _d10_one_per_block(inp, start, count, key):
+    from sim.systems import d10
+    from sim.systems.d10 import kernel as K
+
+    raw = d10._play(inp, start, count, key, count, None)
+    girls = np.flatnonzero((inp.comb[:, K.C_SIDE] == 0) & (inp.comb[:, K.C_KIND] == K.KIND_GIRL))
+    per = raw["cc"][:, girls, :]
+    f = raw["fights"]
+    return {"outcome": np.argmax(f[:, :3], axis=1), "rounds": f[:, K.F_ROUNDS],
+            "girls_out": (per[:, :, K.K_KO_TRIALS] > 0).sum(axis=1),
+            "girls_dead": (per[:, :, K.K_DEATHS] > 0).sum(axis=1),
+            "girls_standing": (per[:, :, K.K_STANDING_END] > 0).sum(axis=1)}
+
+
+def test_d10_rows_in_blocks_are_the_rows_of_one_trial_a_block():
+    from sim.systems import d10
+
+    loaded = load_scenario(ROOT / "scenarios/d10/party-grim.yaml")
+    key = stream_key(9, 0)
+    for _name, model in loaded.variants[:2]:
+        inp = loaded.module.compile(model)
+        got = d10.trials(inp, 77, 3000, key)
+        want = _d10_one_per_block(inp, 77, 3000, key)
+        for k, v in want.items():
+            assert np.array_equal(got[k], v), k
+        assert 0 < got["outcome"].mean() < 2 and got["girls_out"].max() > 0

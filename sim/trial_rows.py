@@ -1,0 +1,69 @@
+"""One row per trial, written by the block kernels that play a study's trials.
+
+A study keeps each trial's outcome, rounds and what happened to the first side's magical
+girls (a system's ``trials``, :func:`sim.trials.columns_of`). The block kernels count over
+whole blocks; their row kernels (:func:`sim.systems.mb41.fight.simulate_rows_blocks`,
+:func:`sim.systems.mb41.hex.simulate_rows_blocks_grid`, :func:`sim.systems.d10.fight.simulate_rows_blocks`)
+play blocks as they do and read each trial's row from what its fight added to the block's
+counters: :func:`before` notes the counters, :func:`after` writes the differences. (Playing
+one trial per block gave the same rows at a third of the speed or less: every trial allocated
+its block's state and counters, and the caller summed them.)
+
+Row columns (int64): ``ROW_OUTCOME`` 0 the first side won, 1 lost, 2 a draw; ``ROW_ROUNDS``
+rounds played; over the rows ``girls``: ``ROW_OUT`` girls whose knock-out counter grew,
+``ROW_DEAD`` their deaths, ``ROW_STANDING`` girls standing at the end (each the sum of the
+counter's growth over the girls, or with ``counted`` the number of girls whose counter grew).
+
+``cols``: int64 ``[4]``: the column of the rounds in ``fights``, then the knock-out, death and
+standing-at-the-end counters' columns in ``cc``.
+"""
+from __future__ import annotations
+
+from sim._jit import kernel
+
+ROW_OUTCOME, ROW_ROUNDS, ROW_OUT, ROW_DEAD, ROW_STANDING = range(5)
+#: columns of a row
+NROW = 5
+#: words :func:`before` notes ahead of three per girl: the three outcomes and the rounds
+NOTE_FIXED = 4
+
+
+def note_size(girls) -> int:
+    """The length of :func:`before`'s note for ``girls``."""
+    return NOTE_FIXED + 3 * len(girls)
+
+
+@kernel(forceinline=True)
+def before(fights, cc, girls, cols, note):
+    """Note the block's counters a trial will add to: ``fights`` (the block's ``fights[b]``:
+    outcomes first) and ``cc`` (its per-combatant counters) over ``girls``."""
+    for k in range(3):
+        note[k] = fights[k]
+    note[3] = fights[cols[0]]
+    for g in range(girls.shape[0]):
+        j = girls[g]
+        for c in range(3):
+            note[NOTE_FIXED + 3 * g + c] = cc[j, cols[1 + c]]
+
+
+@kernel(forceinline=True)
+def after(fights, cc, girls, cols, counted, note, row):
+    """The trial's row (module doc) from what it added since :func:`before`. ``counted``:
+    the death and standing columns count girls whose counter grew, else sum the growth
+    (knock-outs are always counted)."""
+    row[ROW_OUTCOME] = 0
+    for k in range(3):
+        if fights[k] != note[k]:
+            row[ROW_OUTCOME] = k
+    row[ROW_ROUNDS] = fights[cols[0]] - note[3]
+    for c in range(3):
+        row[ROW_OUT + c] = 0
+    for g in range(girls.shape[0]):
+        j = girls[g]
+        for c in range(3):
+            grew = cc[j, cols[1 + c]] - note[NOTE_FIXED + 3 * g + c]
+            if c == 0 or counted:
+                if grew > 0:
+                    row[ROW_OUT + c] += 1
+            else:
+                row[ROW_OUT + c] += grew
