@@ -23,7 +23,9 @@ a minute or more per structure, so it pays only on long runs:
 The run records how many trials each tier played (``provenance["tiers"]``) and says so on
 stderr. joblib workers (``--workers``) play tier 2 when an earlier run compiled the
 structure's build (no build starts while the workers hold the cores); dask tasks play on
-the general engine.
+the general engine. A study plans its streams (arms and replays) the same way, from its
+preflight's count (:func:`sim.study.run._tiers`; ``rows``: its builds compile the kernel of
+a study's rows too).
 """
 from __future__ import annotations
 

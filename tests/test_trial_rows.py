@@ -73,3 +73,29 @@ def test_d10_rows_in_blocks_are_the_rows_of_one_trial_a_block():
         for k, v in want.items():
             assert np.array_equal(got[k], v), k
         assert 0 < got["outcome"].mean() < 2 and got["girls_out"].max() > 0
+
+
+def test_a_duel_s_rows_are_the_fast_path_s():
+    """A duel the fast path plays (:mod:`sim.systems.mb41.fast`): its rows, played by the general
+    engine's row kernel, are the fast path's one trial a block; as for the d10 duel."""
+    from helpers import duel_data, load_data
+    from sim.systems import d10
+    from sim.systems.mb41 import fast as F
+
+    loaded = load_data(duel_data(rules={"revive": False}))
+    inp = loaded.module.compile(loaded.variants[0][1])
+    assert not F.eligible(inp)
+    key = stream_key(4, 0)
+    got = mb41.trials(inp, 10, 4000, key)
+    want = _one_per_block(inp, 10, 4000, key)
+    for k, v in want.items():
+        assert np.array_equal(got[k], v), k
+    assert 0 < got["outcome"].mean() < 1 and got["girls_out"].max() > 0
+
+    loaded = load_scenario(ROOT / "scenarios/d10/duel.yaml")
+    inp = loaded.module.compile(loaded.variants[0][1])
+    assert not d10.F.eligible(inp)
+    got = d10.trials(inp, 10, 4000, key)
+    want = _d10_one_per_block(inp, 10, 4000, key)
+    for k, v in want.items():
+        assert np.array_equal(got[k], v), k

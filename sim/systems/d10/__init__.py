@@ -96,7 +96,8 @@ def _rows_in_blocks(inputs: Inputs, start: int, count: int, key, girls) -> dict:
 def trials(inputs: Inputs, start: int, count: int, key) -> dict:
     """Per-trial outcomes of trials ``start .. start+count-1`` (:func:`sim.trials.per_trial`).
 
-    The same trials as :func:`simulate`, one per block. Int arrays of length
+    The same trials as :func:`simulate`, in its blocks, a row per trial (:mod:`sim.trial_rows`;
+    a duel too: the general kernel's rows are the fast path's). Int arrays of length
     ``count``: ``outcome`` (0 the first side won every fight, 1 lost one, 2 a
     draw stopped it), ``rounds`` (over the trial's fights), and over the
     first side's girls (``C_KIND == KIND_GIRL``): ``girls_out`` (knocked out
@@ -104,18 +105,7 @@ def trials(inputs: Inputs, start: int, count: int, key) -> dict:
     fight at the end).
     """
     rows = np.flatnonzero((inputs.comb[:, K.C_SIDE] == 0) & (inputs.comb[:, K.C_KIND] == K.KIND_GIRL))
-    if F.eligible(inputs):  # the general kernel: rows in blocks (:mod:`sim.trial_rows`)
-        return _rows_in_blocks(inputs, start, count, key, rows)
-    raw = _play(inputs, start, count, key, count, None)  # the duel fast path: one trial per block
-    per = raw["cc"][:, rows, :]
-    f = raw["fights"]
-    return {
-        "outcome": np.argmax(f[:, :3], axis=1).astype(np.int8),
-        "rounds": f[:, K.F_ROUNDS].astype(np.int32),
-        "girls_out": (per[:, :, K.K_KO_TRIALS] > 0).sum(axis=1).astype(np.int16),
-        "girls_dead": (per[:, :, K.K_DEATHS] > 0).sum(axis=1).astype(np.int16),
-        "girls_standing": (per[:, :, K.K_STANDING_END] > 0).sum(axis=1).astype(np.int16),
-    }
+    return _rows_in_blocks(inputs, start, count, key, rows)
 
 
 def summarize(counters: dict, inputs: Inputs, variant: str) -> dict:

@@ -240,8 +240,10 @@ def _reduce_episode(inputs: Inputs, raw: dict) -> dict:
 def trials(inputs: Inputs, start: int, count: int, key, tier: int = 1) -> dict:
     """Per-trial outcomes of trials ``start .. start+count-1`` (:func:`sim.trials.per_trial`).
 
-    The same fights as :func:`simulate` (trial ``i`` keyed by ``(key, i)``),
-    played one trial per block so each block's counters are that trial's.
+    The same fights as :func:`simulate` (trial ``i`` keyed by ``(key, i)``). A fight is played
+    in :func:`simulate`'s blocks, each trial's row read from what it added to its block's
+    counters (:mod:`sim.trial_rows`; a duel the fast path would play too: the general engine's
+    fights are the fast path's, bit for bit); an episode one trial per block.
     Returns int arrays of length ``count``: ``outcome`` (0 the first side
     won, 1 lost, 2 draw at the round cap), ``rounds`` (rounds played; an
     episode's over all its scenes), and over the first side's magical girls
@@ -249,29 +251,21 @@ def trials(inputs: Inputs, start: int, count: int, key, tier: int = 1) -> dict:
     least once, L1420), ``girls_dead`` (girls who died: deadly wounds, L1422)
     and ``girls_standing`` (girls standing at the end). ``tier``: as in :func:`simulate`.
     """
-    rows = _first_side_girls(inputs.comb)
-    if inputs.episode is None and (inputs.battlefield is not None or F.eligible(inputs)):
-        return _rows_of(_play_rows(inputs, start, count, key, rows, tier))
     if inputs.episode is None:
-        raw = _play_fight(inputs, start, count, key, count, None, tier=tier)
-        per = raw["cc"][:, rows, :]  # [count, girls, NDYN]
-        out = (per[:, :, L.K_KO_TRIALS] > 0).sum(axis=1)
-    else:
-        raw = _play_episode(inputs, start, count, key, count, tier=tier)
-        ep = inputs.episode
-        rows = np.concatenate([np.arange(ep.party) + int(o) for o in ep.offsets[:-1]])
-        per = raw["cc"][:, rows, :]
-        # a girl is counted once however many scenes she dropped in
-        ko = per[:, :, L.K_KO_TRIALS].reshape(count, ep.n_scenes, ep.party)
-        out = (ko.max(axis=1) > 0).sum(axis=1)
-        # standing at the end of the last scene the episode reached
-        played = raw["scene_fights"][:, :, :3].sum(axis=2) > 0  # [count, S]
-        last = ep.n_scenes - 1 - np.argmax(played[:, ::-1], axis=1)
-        st = per[:, :, L.K_STANDING_END].reshape(count, ep.n_scenes, ep.party)
-        standing = st[np.arange(count), last].sum(axis=1)
+        return _rows_of(_play_rows(inputs, start, count, key, _first_side_girls(inputs.comb), tier))
+    raw = _play_episode(inputs, start, count, key, count, tier=tier)
+    ep = inputs.episode
+    rows = np.concatenate([np.arange(ep.party) + int(o) for o in ep.offsets[:-1]])
+    per = raw["cc"][:, rows, :]
+    # a girl is counted once however many scenes she dropped in
+    ko = per[:, :, L.K_KO_TRIALS].reshape(count, ep.n_scenes, ep.party)
+    out = (ko.max(axis=1) > 0).sum(axis=1)
+    # standing at the end of the last scene the episode reached
+    played = raw["scene_fights"][:, :, :3].sum(axis=2) > 0  # [count, S]
+    last = ep.n_scenes - 1 - np.argmax(played[:, ::-1], axis=1)
+    st = per[:, :, L.K_STANDING_END].reshape(count, ep.n_scenes, ep.party)
+    standing = st[np.arange(count), last].sum(axis=1)
     f = raw["fights"]
-    if inputs.episode is None:
-        standing = per[:, :, L.K_STANDING_END].sum(axis=1)
     return {
         "outcome": np.argmax(f[:, :3], axis=1).astype(np.int8),
         "rounds": f[:, L.F_ROUNDS].astype(np.int32),
