@@ -413,6 +413,8 @@ _ROWS = [
     ("party_fight_per_s_tier2", "4.1 party fights / s, hex (tier 2)"),
     ("party_fight_gridless_per_s", "4.1 party fights / s, gridless (general engine)"),
     ("party_fight_gridless_per_s_tier2", "4.1 party fights / s, gridless (tier 2)"),
+    ("study_rows_gridless_per_s", "4.1 party fights / s, gridless, a study's rows"),
+    ("study_rows_vs_counters", "a study's rows / the run's counters"),
 ]
 
 

@@ -27,6 +27,16 @@ DUEL = {
 }
 
 
+def ctrl_c_reaches_it() -> None:
+    """``preexec_fn`` of a child a test stops with Ctrl-C (SIGINT): the child starts with SIGINT's
+    default disposition, so Python turns it into ``KeyboardInterrupt``. A child inherits an
+    ignored SIGINT: a shell starting a job in the background (``.ci/run &``) ignores it, and the
+    child would then never see the test's Ctrl-C."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def duel_data(**changes) -> dict:
     """The issue's duel with changes: keys 'rules', 'a', 'b' (member fields) or top-level."""
     d = copy.deepcopy(DUEL)

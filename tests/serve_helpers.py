@@ -21,6 +21,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from helpers import ctrl_c_reaches_it
+
 ROOT = Path(__file__).resolve().parent.parent
 #: the files copied into the served folder: (source under the repository, name there)
 FILES = {
@@ -50,7 +52,8 @@ class Server:
     def start(self, timeout: float = 60.0) -> "Server":
         err = open(self.log, "ab")
         self.proc = subprocess.Popen([sys.executable, "-m", "sim", "serve", "--no-browser", "--port", "0"],
-                                     cwd=self.root, stdout=subprocess.PIPE, stderr=err, env=self.env, text=True)
+                                     cwd=self.root, stdout=subprocess.PIPE, stderr=err, env=self.env, text=True,
+                                     preexec_fn=ctrl_c_reaches_it)
         end = time.monotonic() + timeout
         line = ""
         while time.monotonic() < end:

@@ -20,6 +20,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from helpers import ctrl_c_reaches_it
 from test_cli import ROOT, SIM
 
 from sim import api, runner
@@ -130,7 +131,7 @@ def test_ctrl_c_names_the_resume_command_which_gives_the_same_tables(encounter, 
     env = {k: v for k, v in os.environ.items() if k != "SIM_DEBUG"}
     env["MGSIM_CHECKPOINT_EVERY_S"] = "0"
     p = subprocess.Popen(SIM + [str(a) for a in argv] + ["--progress", "plain"], cwd=tmp_path, env=env,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_reaches_it)
     err, deadline = "", time.monotonic() + 300
     while "progress:" not in err and time.monotonic() < deadline and p.poll() is None:
         if select.select([p.stderr], [], [], 1.0)[0]:

@@ -109,7 +109,8 @@ def test_cli_bench_quick_json():
                        capture_output=True, text=True, timeout=1800)  # a cold cache compiles every kernel (minutes)
     assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
-    for k in ("raw_d6_per_s", "duel_per_s", "duel_vs_python", "party_fight_gridless_per_s"):
+    for k in ("raw_d6_per_s", "duel_per_s", "duel_vs_python", "party_fight_gridless_per_s", "study_rows_gridless_per_s",
+              "study_rows_vs_counters"):
         assert d[k] > 0, k
     assert d["quick"] is True
     for k in ("cold_start_s", "warm_start_s", "warm_start_default_cache_s"):

@@ -26,6 +26,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from helpers import ctrl_c_reaches_it
+
 from sim import api, distributed
 from sim.cli import main
 
@@ -131,7 +133,7 @@ def test_ctrl_c_while_connecting_exits_at_once_without_a_traceback(http_server, 
     env.pop("SIM_DEBUG", None)
     p = subprocess.Popen([sys.executable, "-m", "sim.cli", "run", str(DUEL), "--trials", "1000", "--scheduler",
                           http_server], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
+                         text=True, preexec_fn=ctrl_c_reaches_it)
     # loaded and connecting (the server never greets): its connection accepted, however long the
     # start took on a loaded machine
     assert http_server.connected.wait(60)

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 import yaml
 
-from helpers import duel_data, load_data
+from helpers import ctrl_c_reaches_it, duel_data, load_data
 from test_cli import ROOT, SIM
 
 from sim import api, runner
@@ -127,7 +127,7 @@ def _sigint_after_start(argv, seconds=5.0, warm=600):
     or compiled), wait ``seconds`` and send SIGINT. Returns (exit code, seconds to exit, stderr)."""
     env = {k: v for k, v in os.environ.items() if k != "SIM_DEBUG"}
     p = subprocess.Popen(SIM + [str(a) for a in argv] + ["--progress", "plain"], cwd=ROOT, env=env,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_reaches_it)
     err, deadline = "", time.monotonic() + warm
     while "progress:" not in err and time.monotonic() < deadline and p.poll() is None:
         ready, _, _ = select.select([p.stderr], [], [], 1.0)

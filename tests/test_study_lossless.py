@@ -27,6 +27,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from helpers import ctrl_c_reaches_it
 from study_helpers import duel_study
 from test_cli import ROOT, SIM, assert_clean_failure, sim
 
@@ -239,7 +240,8 @@ def test_ctrl_c_of_a_no_write_study_does_not_suggest_resume(tmp_path):
     f = _file(tmp_path)
     p = subprocess.Popen(SIM + ["study", str(f), "--trials", "50000000", "--no-write", "--progress", "plain",
                                 "--max-memory", "100"],
-                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=ctrl_c_reaches_it)
     time.sleep(1.0)
     deadline = time.monotonic() + 120
     import select

@@ -12,6 +12,10 @@
   tier 2, the engine generated for each scenario's structure (:mod:`.tier2`; the same
   counters), measured the same way after its build is compiled (on a cold cache that
   takes minutes: it is left out of ``--quick``, which reports ``None``).
+* ``study_rows_gridless_per_s``: the gridless fights as a study plays them, a row per trial
+  (:func:`sim.systems.mb41.trials`, :mod:`sim.trial_rows`), measured the same way;
+  ``study_rows_vs_counters`` divides it by ``party_fight_gridless_per_s`` (one trial per
+  block, before the row kernels, gave about 0.3).
 * ``party_fight_rng_share``: the share of a fight's time spent drawing
   random numbers, measured on one thread: the streams count their 64-bit
   outputs (word 7 of a random stream, :mod:`sim.rng`), so
@@ -86,7 +90,7 @@ def run(quick: bool = False) -> dict:
     from sim.scenario import load_scenario
 
     from . import hex as HX
-    from . import simulate
+    from . import simulate, trials
 
     q = 1 if quick else 0
     key = stream_key(SEED)
@@ -103,6 +107,9 @@ def run(quick: bool = False) -> dict:
             tier2[name] = n / best_time(lambda: simulate(inp, 0, n, key, tier=2))
         if name == "hex":
             inputs = inp
+        else:  # a study's rows (sim.trial_rows) against the counters of the same fights
+            trials(inp, 0, 4096, key)
+            rows_rate = n / best_time(lambda: trials(inp, 0, n, key))
 
     m = SIZES["single"][q]
     field = HX.field_arrays(inputs.battlefield)
@@ -123,6 +130,8 @@ def run(quick: bool = False) -> dict:
         "party_fight_per_s": rates["hex"],
         "party_fight_grid": "hex",
         "party_fight_gridless_per_s": rates["none"],
+        "study_rows_gridless_per_s": rows_rate,
+        "study_rows_vs_counters": rows_rate / rates["none"],
         "party_fight_threads": numba.get_num_threads(),
         "party_rng_draws_per_fight": draws,
         "party_rng_ns_per_draw": t_draw * 1e9,
