@@ -164,8 +164,10 @@ class Plan:
         sharing one (a sweep over stats, thresholds or a rule number) add up their planned
         trials against the thresholds, and share one build (issue 38: "the planned fights for
         one structure")."""
-        if self.limit <= 0:
-            for variant, _inputs, _planned in entries:
+        chosen = {k for k in self.keys.values() if k is not None}
+        least = min(self.limit, self.warm or self.limit)
+        if self.limit <= 0 or (not chosen and sum(max(0, int(n)) for _v, _i, n in entries) < least):
+            for variant, _inputs, _planned in entries:  # too short for any build (no key to compute)
                 self.played.setdefault(variant, {1: 0, 2: 0})
                 self.keys.setdefault(variant, None)
             return
@@ -185,14 +187,13 @@ class Plan:
             if found[variant] is not None:
                 k = found[variant][0]
                 total[k] = total.get(k, 0) + max(0, int(planned))
-        chosen = {k for k in self.keys.values() if k is not None}
         for variant, f in found.items():
             key = None
             if f is not None:
                 k, done = f
                 if k in chosen:  # a build this run plays already: it costs nothing more
                     key = k
-                elif done and total[k] >= min(self.limit, self.warm or self.limit):
+                elif done and total[k] >= least:
                     key = k
                     self.ready.add(k)
                 elif total[k] >= self.limit:
