@@ -5,9 +5,10 @@ shared metrics across rule systems.
 trial by trial on common random numbers (the same keyed streams, so trial
 ``i`` of arm A and of arm B see the same dice until their choices diverge)
 needs each trial's outcome. Every system's ``trials(inputs, start, count,
-key)`` plays the same trials as its ``simulate`` (one trial per kernel block,
-no kernel change, no extra compile) and returns per-trial arrays; this module
-chunks them into a DataFrame.
+key)`` plays the same trials as its ``simulate`` and returns per-trial arrays
+(4.1, the draft and d10 in their blocks, each trial's row read from what it added
+to its block's counters, :mod:`sim.trial_rows`; the card game one trial per
+block); this module chunks them into a DataFrame.
 
 Columns (every system): ``trial``, ``outcome`` (0 the first side won, 1 it
 lost, 2 a draw: the round or turn cap), ``rounds`` (rounds, or turns in the
@@ -24,7 +25,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-#: trials per kernel call (each trial is one block: its counters cost ~10-40 KB)
+#: trials per kernel call of a system that plays one trial per block (its counters cost ~10-40 KB
+#: a trial); a system with row kernels sets its own (``TRIALS_CHUNK``: a row is 40 bytes)
 CHUNK = 1024
 
 #: the per-trial columns of every system, and those the fight systems add (dtype per column)
@@ -37,9 +39,11 @@ def columns_of(system: str) -> dict[str, str]:
     return dict(COLUMNS) if system == "cards" else {**COLUMNS, **FIGHT_COLUMNS}
 
 
-def trial_columns(system: str, inputs, start: int, count: int, key, chunk: int = CHUNK, tier: int = 1) -> dict:
+def trial_columns(system: str, inputs, start: int, count: int, key, chunk: int | None = None,
+                  tier: int = 1) -> dict:
     """The per-trial columns (:func:`columns_of`) of trials ``start .. start+count-1``
-    as arrays, without the ``trial`` index; kernel calls of at most ``chunk`` trials.
+    as arrays, without the ``trial`` index; kernel calls of at most ``chunk`` trials (default:
+    the system's ``TRIALS_CHUNK``, else :data:`CHUNK`).
     ``tier`` 2: played by the engine generated for the structure (:mod:`sim.tiers`; the
     same rows)."""
     from sim.systems import get_system
@@ -47,6 +51,8 @@ def trial_columns(system: str, inputs, start: int, count: int, key, chunk: int =
     if count < 0 or start < 0:
         raise ValueError(f"per_trial: start and count must be >= 0, got {start}, {count}")
     module = get_system(system)
+    if chunk is None:
+        chunk = getattr(module, "TRIALS_CHUNK", CHUNK)
     parts = []
     for s in range(start, start + count, max(1, chunk)):
         c = min(chunk, start + count - s)
@@ -57,7 +63,7 @@ def trial_columns(system: str, inputs, start: int, count: int, key, chunk: int =
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-def per_trial(system: str, inputs, start: int, count: int, key, chunk: int = CHUNK) -> pd.DataFrame:
+def per_trial(system: str, inputs, start: int, count: int, key, chunk: int | None = None) -> pd.DataFrame:
     """Per-trial outcomes of trials ``start .. start+count-1`` (see the module doc).
 
     ``inputs`` is what the system's ``compile(model)`` returns; ``key`` the

@@ -25,6 +25,8 @@ VARIANT_FIELDS = ("powers",)
 
 #: most blocks a chunk is split into for prange (the split never changes results)
 MAX_BLOCKS = 64
+#: trials per call of :func:`trials` (:func:`sim.trials.trial_columns`): its rows are 40 bytes a trial
+TRIALS_CHUNK = 1 << 16
 
 #: ``sim warmup``: the duel fast path and both modes' party fights
 WARMUP_SCENARIOS = ("d10/duel.yaml", "d10/party-cake.yaml", "d10/party-grim.yaml")

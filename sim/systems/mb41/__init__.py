@@ -30,6 +30,8 @@ VARIANT_FIELDS = ("talents",)
 
 #: most blocks a chunk is split into for prange (the split never changes results)
 MAX_BLOCKS = 64
+#: trials per call of :func:`trials` (:func:`sim.trials.trial_columns`): its rows are 40 bytes a trial
+TRIALS_CHUNK = 1 << 16
 
 #: ``sim warmup``: scenarios that reach every entry kernel (gridless, the duel fast
 #: path, the hex grid and its labyrinth, episodes), after :func:`warmup`

@@ -49,7 +49,7 @@ from pydantic import Field, field_validator, model_validator
 from sim.ruleset import Ruleset
 from sim.systems.mbdraft import catalog as draft_catalog
 from sim.systems.mb41 import compile as _compile41  # the function (it shadows its module)
-from sim.systems.mb41 import report_charts, report_page, simulate, summarize, tier2_compiled, tier2_key, trials, warmup  # noqa: F401,E501 - plug-in entry points
+from sim.systems.mb41 import TRIALS_CHUNK, report_charts, report_page, simulate, summarize, tier2_compiled, tier2_key, trials, warmup  # noqa: F401,E501 - plug-in entry points
 from sim.systems.mb41.rules import RULES as RULES_41
 from sim.systems.mb41.schema import Scenario as Scenario41
 
