@@ -77,7 +77,8 @@ def test_d10_rows_in_blocks_are_the_rows_of_one_trial_a_block():
 
 def test_a_duel_s_rows_are_the_fast_path_s():
     """A duel the fast path plays (:mod:`sim.systems.mb41.fast`): its rows, played by the general
-    engine's row kernel, are the fast path's one trial a block; as for the d10 duel."""
+    engine's row kernel, are the fast path's one trial a block. A d10 duel keeps the fast path,
+    one trial a block in calls of ``ONE_A_BLOCK`` trials: the same rows as one call."""
     from helpers import duel_data, load_data
     from sim.systems import d10
     from sim.systems.mb41 import fast as F
