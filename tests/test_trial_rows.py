@@ -100,3 +100,28 @@ def test_a_duel_s_rows_are_the_fast_path_s():
     want = _d10_one_per_block(inp, 10, 4000, key)
     for k, v in want.items():
         assert np.array_equal(got[k], v), k
+
+
+def test_an_episode_s_rows_are_played_in_pieces_of_one_trial_a_block(monkeypatch):
+    """An episode still plays one trial per block: a study's 65,536-trial call is cut into
+    pieces (``sim.trial_rows.ONE_A_BLOCK``), which give the rows of one call."""
+    from sim import trial_rows
+
+    loaded = load_scenario(ROOT / "scenarios/mb41/episode-three-scenes.yaml")
+    inp = loaded.module.compile(loaded.variants[0][1])
+    assert inp.episode is not None
+    key = stream_key(2, 0)
+    whole = mb41.trials(inp, 5, 700, key)
+    calls = []
+    real = mb41._play_episode
+
+    def counted(inputs, start, count, *a, **k):
+        calls.append(count)
+        return real(inputs, start, count, *a, **k)
+
+    monkeypatch.setattr(mb41, "_play_episode", counted)
+    monkeypatch.setattr(trial_rows, "ONE_A_BLOCK", 256)
+    pieces = mb41.trials(inp, 5, 700, key)
+    assert calls == [256, 256, 188]
+    for k, v in whole.items():
+        assert np.array_equal(pieces[k], v), k

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim import trial_rows as TR
 from sim.systems import pick_blocks
 
 from . import fast as F
@@ -27,8 +28,6 @@ VARIANT_FIELDS = ("powers",)
 MAX_BLOCKS = 64
 #: trials per call of :func:`trials` (:func:`sim.trials.trial_columns`): its rows are 40 bytes a trial
 TRIALS_CHUNK = 1 << 16
-#: trials per kernel call of a duel the fast path plays, one trial per block (a few KB each)
-ONE_A_BLOCK = 1024
 
 #: ``sim warmup``: the duel fast path and both modes' party fights
 WARMUP_SCENARIOS = ("d10/duel.yaml", "d10/party-cake.yaml", "d10/party-grim.yaml")
@@ -82,8 +81,6 @@ def _play(inputs: Inputs, start: int, count: int, key, nb: int, fast) -> dict:
 def _rows_in_blocks(inputs: Inputs, start: int, count: int, key, girls) -> dict:
     """:func:`trials` by :func:`.fight.simulate_rows_blocks`: the blocks of :func:`simulate`,
     a row per trial."""
-    from sim import trial_rows as TR
-
     n, cap = inputs.n, inputs.round_cap
     nb = max(1, min(MAX_BLOCKS, count // 256))
     rows = np.zeros((count, TR.NROW), dtype=np.int64)
@@ -92,9 +89,7 @@ def _rows_in_blocks(inputs: Inputs, start: int, count: int, key, girls) -> dict:
                            np.zeros((nb, 2, 2, cap + 1), dtype=np.int64), np.zeros((nb, n, 2, cap + 1), dtype=np.int64),
                            np.zeros((nb, n, K.NK), dtype=np.int64), np.ascontiguousarray(girls, dtype=np.int64),
                            np.array([K.F_ROUNDS, K.K_KO_TRIALS, K.K_DEATHS, K.K_STANDING_END], dtype=np.int64), rows)
-    return {"outcome": rows[:, TR.ROW_OUTCOME].astype(np.int8), "rounds": rows[:, TR.ROW_ROUNDS].astype(np.int32),
-            "girls_out": rows[:, TR.ROW_OUT].astype(np.int16), "girls_dead": rows[:, TR.ROW_DEAD].astype(np.int16),
-            "girls_standing": rows[:, TR.ROW_STANDING].astype(np.int16)}
+    return TR.columns(rows)
 
 
 def trials(inputs: Inputs, start: int, count: int, key) -> dict:
@@ -114,10 +109,9 @@ def trials(inputs: Inputs, start: int, count: int, key) -> dict:
     # a duel the fast path plays: one trial per block there is faster (1.9 M rows a second) than
     # the general kernel's rows (1.3-1.6 M), unlike 4.1's (docs/performance.md); in calls of
     # at most ONE_A_BLOCK trials (each trial's block counters take a few KB)
-    if count > ONE_A_BLOCK:
-        parts = [trials(inputs, s, min(ONE_A_BLOCK, start + count - s), key)
-                 for s in range(start, start + count, ONE_A_BLOCK)]
-        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    whole = TR.in_pieces(lambda s, c: trials(inputs, s, c, key), start, count)
+    if whole is not None:
+        return whole
     raw = _play(inputs, start, count, key, count, None)
     per = raw["cc"][:, rows, :]
     f = raw["fights"]

@@ -17,6 +17,7 @@ from . import fight as FI
 from . import hex as HX
 from . import layout as L
 from sim import curves as CV
+from sim import trial_rows as TR
 from .compile import Inputs, compile  # noqa: A004
 from .rules import RULES
 from .schema import Scenario
@@ -254,7 +255,10 @@ def trials(inputs: Inputs, start: int, count: int, key, tier: int = 1) -> dict:
     and ``girls_standing`` (girls standing at the end). ``tier``: as in :func:`simulate`.
     """
     if inputs.episode is None:
-        return _rows_of(_play_rows(inputs, start, count, key, _first_side_girls(inputs.comb), tier))
+        return TR.columns(_play_rows(inputs, start, count, key, _first_side_girls(inputs.comb), tier))
+    whole = TR.in_pieces(lambda s, c: trials(inputs, s, c, key, tier), start, count)  # one trial a block
+    if whole is not None:
+        return whole
     raw = _play_episode(inputs, start, count, key, count, tier=tier)
     ep = inputs.episode
     rows = np.concatenate([np.arange(ep.party) + int(o) for o in ep.offsets[:-1]])
@@ -280,11 +284,9 @@ def trials(inputs: Inputs, start: int, count: int, key, tier: int = 1) -> dict:
 def _play_rows(inputs: Inputs, start: int, count: int, key, girls, tier: int = 1) -> np.ndarray:
     """Rows ``[count, NROW]`` of trials ``start ..`` (:mod:`sim.trial_rows`) by the general engine's
     block kernel (:func:`.fight.simulate_rows_blocks`), in as many blocks as :func:`simulate`."""
-    from sim.trial_rows import NROW
-
     n, cap = inputs.n, inputs.round_cap
     nb = max(1, min(MAX_BLOCKS, count // 256))
-    rows = np.zeros((count, NROW), dtype=np.int64)
+    rows = np.zeros((count, TR.NROW), dtype=np.int64)
     cc = np.zeros((nb, n, L.NDYN), dtype=np.int64)
     fi, _ep, hx = _engine(inputs, tier)
     girls = np.ascontiguousarray(girls, dtype=np.int64)
@@ -303,15 +305,6 @@ def _play_rows(inputs: Inputs, start: int, count: int, key, girls, tier: int = 1
              girls, cols, rows)
     registry.check(cc.sum(axis=0))
     return rows
-
-
-def _rows_of(rows: np.ndarray) -> dict:
-    """:func:`trials`'s columns from rows ``[count, NROW]`` (:mod:`sim.trial_rows`)."""
-    from sim import trial_rows as TR
-
-    return {"outcome": rows[:, TR.ROW_OUTCOME].astype(np.int8), "rounds": rows[:, TR.ROW_ROUNDS].astype(np.int32),
-            "girls_out": rows[:, TR.ROW_OUT].astype(np.int16), "girls_dead": rows[:, TR.ROW_DEAD].astype(np.int16),
-            "girls_standing": rows[:, TR.ROW_STANDING].astype(np.int16)}
 
 
 def _first_side_girls(comb) -> np.ndarray:
