@@ -24,8 +24,8 @@ The run records how many trials each tier played (``provenance["tiers"]``) and s
 stderr. joblib workers (``--workers``) play tier 2 when an earlier run compiled the
 structure's build (no build starts while the workers hold the cores); dask tasks play on
 the general engine. A study plans its streams (arms and replays) the same way, from its
-preflight's count (:func:`sim.study.run._tiers`; ``rows``: its builds compile the kernel of
-a study's rows too).
+preflight's count (:func:`sim.study.run._tiers`); a study's rows play the block kernels a
+run plays (:mod:`sim.trial_rows`), so one build serves both.
 """
 from __future__ import annotations
 
@@ -71,16 +71,16 @@ def warm_threshold() -> int:
     return _env_int(WARM_ENV, WARM_THRESHOLD) if threshold() > 0 else 0
 
 
-def _structure_of(system: str, inputs, rows: bool = False):
+def _structure_of(system: str, inputs):
     """``(key, compiled)`` of the system's tier-2 build for ``inputs``, or ``None`` (no tier 2
-    for it). ``rows``: whether the kernel that plays a study's rows (``trials``) is compiled."""
+    for it)."""
     from sim.systems import get_system
 
     mod = get_system(system)
     fn = getattr(mod, "tier2_key", None)
     if fn is None:
         return None
-    return fn(inputs, rows=True) if rows else fn(inputs)
+    return fn(inputs)
 
 
 def _die_with_parent() -> None:
@@ -98,11 +98,11 @@ def _die_with_parent() -> None:
 class _Build:
     """One structure's tier 2, compiled by a background process (``python -m sim.tiers``)."""
 
-    def __init__(self, system: str, inputs, key: str, rows: bool = False):
+    def __init__(self, system: str, inputs, key: str):
         self.key = key
         self.folder = Path(tempfile.mkdtemp(prefix="mgsim-tier2-"))
         job = self.folder / "job.pickle"
-        job.write_bytes(pickle.dumps((system, inputs, rows)))
+        job.write_bytes(pickle.dumps((system, inputs)))
         self.log = self.folder / "compile.log"
         self.started = time.monotonic()
         self.seconds: float | None = None
@@ -136,11 +136,9 @@ class _Build:
 class Plan:
     """The tiers of one run: which plays each chunk, and what each played."""
 
-    def __init__(self, system: str, quiet: bool = False, rows: bool = False):
-        """``rows``: the run plays a study's rows (``trials``), whose kernel a build compiles too."""
+    def __init__(self, system: str, quiet: bool = False):
         self.system = system
         self.quiet = quiet
-        self.rows = rows
         self.limit = threshold()
         self.warm = warm_threshold()
         self.builds: dict[str, _Build] = {}
@@ -179,8 +177,7 @@ class Plan:
                 continue
             if variant not in self._found:
                 try:
-                    self._found[variant] = (_structure_of(self.system, inputs, rows=True) if self.rows
-                                            else _structure_of(self.system, inputs))
+                    self._found[variant] = _structure_of(self.system, inputs)
                 except Exception:  # noqa: BLE001 - no tier 2 is always a correct answer
                     self._found[variant] = None
             found[variant] = self._found[variant]
@@ -216,8 +213,7 @@ class Plan:
         if build is None:
             if key not in self.warmed or self.pooled:
                 return 1
-            build = self.builds[key] = (_Build(self.system, inputs, key, rows=True) if self.rows
-                                        else _Build(self.system, inputs, key))
+            build = self.builds[key] = _Build(self.system, inputs, key)
             shared = sum(1 for k in self.keys.values() if k == key)
             also = f", {shared} variants sharing it" if shared > 1 else ""
             self._say(f"tier 2: building the engine for this structure in the background "
@@ -294,17 +290,14 @@ class Plan:
 
 
 def _compile(job: str) -> None:
-    """The background build: play one trial on tier 2 (compiling it into numba's cache)."""
-    system, inputs, rows = pickle.loads(Path(job).read_bytes())
+    """The background build: play one trial on tier 2 (compiling it into numba's cache; a
+    study's rows play the same kernel, :mod:`sim.trial_rows`)."""
+    system, inputs = pickle.loads(Path(job).read_bytes())
     from sim.systems import get_system
 
     mod = get_system(system)
-    if rows:  # a study's rows
-        mod.trials(inputs, 0, 1, 0, tier=2)
-        mod.tier2_compiled(inputs, rows=True)
-    else:
-        mod.simulate(inputs, 0, 1, 0, tier=2)
-        mod.tier2_compiled(inputs)
+    mod.simulate(inputs, 0, 1, 0, tier=2)
+    mod.tier2_compiled(inputs)
 
 
 if __name__ == "__main__":

@@ -2,12 +2,13 @@
 
 A study keeps each trial's outcome, rounds and what happened to the first side's magical
 girls (a system's ``trials``, :func:`sim.trials.columns_of`). The block kernels count over
-whole blocks; their row kernels (:func:`sim.systems.mb41.fight.simulate_rows_blocks`,
-:func:`sim.systems.mb41.hex.simulate_rows_blocks_grid`, :func:`sim.systems.d10.fight.simulate_rows_blocks`)
-play blocks as they do and read each trial's row from what its fight added to the block's
-counters: :func:`before` notes the counters, :func:`after` writes the differences. (Playing
-one trial per block gave the same rows at a third of the speed or less: every trial allocated
-its block's state and counters, and the caller summed them.)
+whole blocks; given a ``rows`` array (:func:`sim.systems.mb41.fight.simulate_blocks`,
+:func:`sim.systems.mb41.hex.simulate_episode_blocks_grid`, :func:`sim.systems.d10.fight.simulate_blocks`)
+they also read each trial's row from what its fight added to the block's counters:
+:func:`before` notes the counters, :func:`after` writes the differences; a run that keeps no
+rows passes :func:`none`. One kernel per entry plays both, so a study and a run share its
+compile. (Playing one trial per block gave the same rows at a third of the speed or less:
+every trial allocated its block's state and counters, and the caller summed them.)
 
 Row columns (int64): ``ROW_OUTCOME`` 0 the first side won, 1 lost, 2 a draw; ``ROW_ROUNDS``
 rounds played; over the rows ``girls``: ``ROW_OUT`` girls whose knock-out counter grew,
@@ -49,6 +50,11 @@ def in_pieces(play, start: int, count: int, size: int | None = None) -> dict | N
         return None
     parts = [play(s, min(size, start + count - s)) for s in range(start, start + count, size)]
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def none() -> tuple:
+    """``(girls, cols, rows)`` for a block kernel that writes no rows (``rows`` is ``[0, NROW]``)."""
+    return (np.zeros(0, dtype=np.int64), np.zeros(4, dtype=np.int64), np.zeros((0, NROW), dtype=np.int64))
 
 
 def note_size(girls) -> int:

@@ -125,3 +125,32 @@ def test_an_episode_s_rows_are_played_in_pieces_of_one_trial_a_block(monkeypatch
     assert calls == [256, 256, 188]
     for k, v in whole.items():
         assert np.array_equal(pieces[k], v), k
+
+
+def _cards_one_per_block(inp, cd, start, count, key):
+    """A card game's rows from one game per block (how ``trials`` and a ``what_if`` read them before)."""
+    from sim.systems import cards
+
+    raw = cards._blocks(cd, inp, start, count, key, count)
+    return np.argmax(raw["outcomes"], axis=1), np.argmax(raw["rounds_hist"], axis=1)
+
+
+def test_card_game_rows_in_blocks_are_the_rows_of_one_game_a_block():
+    from sim.systems import cards
+
+    loaded = load_scenario(ROOT / "scenarios/cards/card-edits.yaml")
+    names = [n for n, _v in loaded.variants]
+    inp = loaded.module.compile(loaded.variants[names.index("what if ruby atk 4")][1])
+    key = stream_key(5, 0)
+    got = cards.trials(inp, 321, 2000, key)
+    outcome, rounds = _cards_one_per_block(inp, inp.cd, 321, 2000, key)
+    assert np.array_equal(got["outcome"], outcome) and np.array_equal(got["rounds"], rounds)
+    assert len(set(got["outcome"].tolist())) >= 2 and got["rounds"].min() > 0
+    # a what_if's paired counts: each game's outcome as written and with the edits, on the same streams
+    c = cards.simulate(inp, 321, 2000, key)
+    edited, _r = _cards_one_per_block(inp, inp.what_if_cd, 321, 2000, key)
+    for s in range(2):
+        a, b = outcome == s, edited == s
+        assert c["what_if"][s].tolist() == [2000, a.sum(), b.sum(), (a & b).sum()]
+    assert not np.array_equal(outcome, edited)  # the edit changes some games
+    assert np.array_equal(c["outcomes"], np.bincount(outcome, minlength=3))

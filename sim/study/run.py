@@ -172,7 +172,7 @@ def _tiers(ctx, ls, plan, restored, quiet):
 
     if ctx.backend is not None:
         return None
-    out = tiers.Plan(ls.loaded.system, quiet=quiet, rows=True)
+    out = tiers.Plan(ls.loaded.system, quiet=quiet)
     entries = []
     for label, n in plan.need.items():
         if label not in plan.inputs:

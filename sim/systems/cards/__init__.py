@@ -28,12 +28,17 @@ MAX_BLOCKS = 64
 WARMUP_SCENARIOS = ("cards/first-player.yaml", "cards/search-vs-heuristic.yaml")
 
 
-#: trials per kernel call when a ``what_if`` plays one trial per block (bounds the per-block arrays)
-WHAT_IF_BATCH = 2048
+def _nblocks(inputs: Inputs, count: int) -> int:
+    """Blocks a call of ``count`` games is split into (prange; the split never changes results):
+    a block per game under a search player (its games' lengths vary most)."""
+    if int(inputs.pol[:, E.PP_KIND].max()) >= E.POL_SEARCH:
+        return max(1, min(MAX_BLOCKS, count))
+    return max(1, min(MAX_BLOCKS, count // 64))
 
 
-def _blocks(cd, inputs: Inputs, start: int, count: int, key, nb: int) -> dict:
-    """One call of :func:`engine.simulate_blocks` on card tables ``cd``: the per-block counters."""
+def _blocks(cd, inputs: Inputs, start: int, count: int, key, nb: int, rows=None) -> dict:
+    """One call of :func:`engine.simulate_blocks` on card tables ``cd``: the per-block counters
+    (``rows``: int64 ``[count, 2]`` given, each game's outcome and last turn written in it)."""
     cap = inputs.round_cap
     c = {
         "outcomes": np.zeros((nb, 3), dtype=np.int64),
@@ -57,7 +62,8 @@ def _blocks(cd, inputs: Inputs, start: int, count: int, key, nb: int) -> dict:
     with stop:
         E.simulate_blocks(cd, inputs.nd, inputs.dcnt, inputs.rules, pol, np.uint64(key),
                           int(start), int(count), nb, c["outcomes"], c["rounds_hist"], c["seat"], c["ends"],
-                          c["gems"], c["cards"], c["kinds"], c["decisions"])
+                          c["gems"], c["cards"], c["kinds"], c["decisions"],
+                          np.zeros((0, 2), dtype=np.int64) if rows is None else rows)
     return c
 
 
@@ -74,32 +80,28 @@ def simulate(inputs: Inputs, start: int, count: int, key) -> dict:
     kind), ``decisions[2]``.
 
     With a ``what_if`` (``inputs.what_if_cd``) every game is played a second
-    time with the edited card tables on the same streams, one trial per block
-    (per-trial outcomes without a kernel change), and ``what_if[2, 4]`` counts
+    time with the edited card tables on the same streams (each game's outcome
+    kept, ``rows`` of :func:`engine.simulate_blocks`), and ``what_if[2, 4]`` counts
     per side: games, wins as written, wins with the edits, wins under both
     (the joint counts :func:`sim.stats.paired_difference` needs).
     """
     if inputs.what_if_cd is not None:
         return _simulate_what_if(inputs, start, count, key)
-    nb = max(1, min(MAX_BLOCKS, count // 64))
-    if int(inputs.pol[:, E.PP_KIND].max()) >= E.POL_SEARCH:
-        nb = max(1, min(MAX_BLOCKS, count))
+    nb = _nblocks(inputs, count)
     return {k: v.sum(axis=0) for k, v in _blocks(inputs.cd, inputs, start, count, key, nb).items()}
 
 
 def _simulate_what_if(inputs: Inputs, start: int, count: int, key) -> dict:
-    out = None
+    nb = _nblocks(inputs, count)
+    base_rows = np.zeros((count, 2), dtype=np.int64)
+    edit_rows = np.zeros((count, 2), dtype=np.int64)
+    out = {k: v.sum(axis=0) for k, v in _blocks(inputs.cd, inputs, start, count, key, nb, base_rows).items()}
+    _blocks(inputs.what_if_cd, inputs, start, count, key, nb, edit_rows)
     paired = np.zeros((2, 4), dtype=np.int64)
-    for lo in range(start, start + count, WHAT_IF_BATCH):
-        n = min(WHAT_IF_BATCH, start + count - lo)
-        base = _blocks(inputs.cd, inputs, lo, n, key, n)
-        edit = _blocks(inputs.what_if_cd, inputs, lo, n, key, n)
-        sums = {k: v.sum(axis=0) for k, v in base.items()}
-        out = sums if out is None else {k: out[k] + sums[k] for k in out}
-        for s in range(2):
-            a = base["outcomes"][:, s] == 1
-            b = edit["outcomes"][:, s] == 1
-            paired[s] += (n, int(a.sum()), int(b.sum()), int((a & b).sum()))
+    for s in range(2):  # side s won a game: its outcome is s (0: side 0 won, 1: side 0 lost)
+        a = base_rows[:, 0] == s
+        b = edit_rows[:, 0] == s
+        paired[s] = (count, int(a.sum()), int(b.sum()), int((a & b).sum()))
     out["what_if"] = paired
     return out
 
@@ -108,10 +110,10 @@ def trials(inputs: Inputs, start: int, count: int, key) -> dict:
     """Per-game outcomes of games ``start .. start+count-1`` (:func:`sim.trials.per_trial`):
     ``outcome`` (0 the first listed side won, 1 lost, 2 draw) and ``rounds``
     (the turn the game ended on), each an int array of length ``count``; the
-    games as written (a ``what_if`` is not played)."""
-    raw = _blocks(inputs.cd, inputs, start, count, key, count)
-    return {"outcome": np.argmax(raw["outcomes"], axis=1).astype(np.int8),
-            "rounds": np.argmax(raw["rounds_hist"], axis=1).astype(np.int32)}
+    games as written (a ``what_if`` is not played), in :func:`simulate`'s blocks."""
+    rows = np.zeros((count, 2), dtype=np.int64)
+    _blocks(inputs.cd, inputs, start, count, key, _nblocks(inputs, count), rows)
+    return {"outcome": rows[:, 0].astype(np.int8), "rounds": rows[:, 1].astype(np.int32)}
 
 
 def summarize(counters: dict, inputs: Inputs, variant: str) -> dict:

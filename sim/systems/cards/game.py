@@ -49,7 +49,7 @@ def play_game(g, cd, rr, pol, st, w, rs, acts, acts2, rp, lg, scores, gh, kinds)
 
 @pjit
 def simulate_blocks(cd, nd, dcnt, rr, pol, key, start, count, nb,
-                    outc, rhist, seat, ends, gemc, cardc, kinds, decs):
+                    outc, rhist, seat, ends, gemc, cardc, kinds, decs, rows):
     """Play games ``start .. start+count-1`` split over ``nb`` prange blocks.
 
     Counters (int64, summed over trials), per block ``b``: ``outc[b, 3]`` side 0
@@ -62,8 +62,13 @@ def simulate_blocks(cd, nd, dcnt, rr, pol, key, start, count, nb,
     not drawn / won when not drawn / picked in setup / won when picked
     ("drawn" counts draws only, L13's setup picks are apart); ``kinds[b, 2, NKIND]`` decisions by action
     kind; ``decs[b, 2]`` decisions per side.
+
+    ``rows``: int64 ``[count, 2]``, each game's outcome (0 side 0 won, 1 lost, 2 a draw) and
+    the turn it ended on (capped), ``rows[t - start]`` for game ``t``; ``[0, 2]`` for none
+    (what a study keeps of each game, :func:`sim.systems.cards.trials`).
     """
     cap = rr[R_TURN_CAP]
+    with_rows = rows.shape[0] > 0
     for blk in numba.prange(nb):
         lo = start + (blk * count) // nb
         hi = start + ((blk + 1) * count) // nb
@@ -95,6 +100,9 @@ def simulate_blocks(cd, nd, dcnt, rr, pol, key, start, count, nb,
             rhist[blk, turn] += 1
             f = g[G_FIRST]
             seat[blk, f, 0 if win == 0 else (1 if win == 1 else 2)] += 1
+            if with_rows:
+                rows[t - start, 0] = 0 if win == 0 else (1 if win == 1 else 2)
+                rows[t - start, 1] = turn
             ends[blk, win, g[G_REASON]] += 1
             for s in range(2):
                 fin = g[pb(s) + P_GEMS]

@@ -72,23 +72,24 @@ def _play(inputs: Inputs, start: int, count: int, key, nb: int, fast) -> dict:
     comb_curve = np.zeros((nb, n, 2, cap + 1), dtype=np.int64)
     cc = np.zeros((nb, n, K.NK), dtype=np.int64)
     blocks = pick_blocks(K.simulate_blocks, F.simulate_blocks, F.eligible, inputs, fast, "d10 duel fast path")
+    no_rows = TR.none() if blocks is K.simulate_blocks else ()  # the fast path keeps no rows
     blocks(inputs.comb, inputs.pol, inputs.rules, inputs.tab, np.uint64(key), start, count, nb,
-           inputs.plain, fights, rounds_hist, side_curve, comb_curve, cc)
+           inputs.plain, fights, rounds_hist, side_curve, comb_curve, cc, *no_rows)
     return {"fights": fights, "rounds_hist": rounds_hist, "side_curve": side_curve,
             "comb_curve": comb_curve, "cc": cc}
 
 
 def _rows_in_blocks(inputs: Inputs, start: int, count: int, key, girls) -> dict:
-    """:func:`trials` by :func:`.fight.simulate_rows_blocks`: the blocks of :func:`simulate`,
-    a row per trial."""
+    """:func:`trials` by :func:`.fight.simulate_blocks` given ``rows``: the blocks of
+    :func:`simulate`, a row per trial."""
     n, cap = inputs.n, inputs.round_cap
     nb = max(1, min(MAX_BLOCKS, count // 256))
     rows = np.zeros((count, TR.NROW), dtype=np.int64)
-    K.simulate_rows_blocks(inputs.comb, inputs.pol, inputs.rules, inputs.tab, np.uint64(key), start, count, nb,
-                           inputs.plain, np.zeros((nb, K.NF), dtype=np.int64), np.zeros((nb, cap + 1), dtype=np.int64),
-                           np.zeros((nb, 2, 2, cap + 1), dtype=np.int64), np.zeros((nb, n, 2, cap + 1), dtype=np.int64),
-                           np.zeros((nb, n, K.NK), dtype=np.int64), np.ascontiguousarray(girls, dtype=np.int64),
-                           np.array([K.F_ROUNDS, K.K_KO_TRIALS, K.K_DEATHS, K.K_STANDING_END], dtype=np.int64), rows)
+    K.simulate_blocks(inputs.comb, inputs.pol, inputs.rules, inputs.tab, np.uint64(key), start, count, nb,
+                      inputs.plain, np.zeros((nb, K.NF), dtype=np.int64), np.zeros((nb, cap + 1), dtype=np.int64),
+                      np.zeros((nb, 2, 2, cap + 1), dtype=np.int64), np.zeros((nb, n, 2, cap + 1), dtype=np.int64),
+                      np.zeros((nb, n, K.NK), dtype=np.int64), np.ascontiguousarray(girls, dtype=np.int64),
+                      np.array([K.F_ROUNDS, K.K_KO_TRIALS, K.K_DEATHS, K.K_STANDING_END], dtype=np.int64), rows)
     return TR.columns(rows)
 
 

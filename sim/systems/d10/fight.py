@@ -285,42 +285,19 @@ def campaign(comb, pol, rules, tab, dyn, order, key, streams, cc, side_curve, co
 
 @pjit
 def simulate_blocks(comb, pol, rules, tab, key, start, count, nblocks, plain,
-                    fights, rounds_hist, side_curve, comb_curve, ccount):
+                    fights, rounds_hist, side_curve, comb_curve, ccount, girls, cols, rows):
     """Play trials ``start .. start+count-1`` in ``nblocks`` blocks (prange).
 
     Trial ``t`` seeds its streams from ``(key, t, purpose)``, so results do not
     depend on the split. Counters have a leading block axis, summed by the caller.
+    ``rows`` (int64 ``[count, NROW]``, or ``[0, NROW]`` for none, :func:`sim.trial_rows.none`):
+    each trial's row, ``rows[t]`` for trial ``start + t`` (:mod:`sim.trial_rows`, over the
+    combatants ``girls``, counters ``cols``; girls counted, as :func:`sim.systems.d10.trials`
+    reads them).
     """
     n = comb.shape[0]
     per = (count + nblocks - 1) // nblocks
-    for b in numba.prange(nblocks):
-        dyn = np.zeros((n, ND), dtype=np.int64)
-        order = np.zeros(n, dtype=np.int64)
-        ikey = np.zeros(n, dtype=np.int64)
-        fo = np.zeros(1, dtype=np.int64)
-        streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
-        lo = b * per
-        hi = min(count, lo + per)
-        for t in range(lo, hi):
-            trial = start + t
-            for p in range(NS):
-                seed_stream(streams[p], key, trial, p)
-            outcome, rounds = campaign(comb, pol, rules, tab, dyn, order, ikey, streams, ccount[b],
-                                       side_curve[b], comb_curve[b], fo, plain)
-            fights[b, outcome] += 1
-            fights[b, F_ROUNDS] += rounds
-            rounds_hist[b, rounds] += 1
-        fights[b, F_FIGHTS] += fo[0]
-
-
-@pjit
-def simulate_rows_blocks(comb, pol, rules, tab, key, start, count, nblocks, plain,
-                         fights, rounds_hist, side_curve, comb_curve, ccount, girls, cols, rows):
-    """:func:`simulate_blocks`, the same trials and counters, and each trial's row: ``rows[t]``
-    (int64 ``[count, NROW]``) for trial ``start + t`` (:mod:`sim.trial_rows`, over the combatants
-    ``girls``, counters ``cols``; girls counted, as :func:`sim.systems.d10.trials` reads them)."""
-    n = comb.shape[0]
-    per = (count + nblocks - 1) // nblocks
+    with_rows = rows.shape[0] > 0
     for b in numba.prange(nblocks):
         dyn = np.zeros((n, ND), dtype=np.int64)
         order = np.zeros(n, dtype=np.int64)
@@ -334,11 +311,13 @@ def simulate_rows_blocks(comb, pol, rules, tab, key, start, count, nblocks, plai
             trial = start + t
             for p in range(NS):
                 seed_stream(streams[p], key, trial, p)
-            before(fights[b], ccount[b], girls, cols, note)
+            if with_rows:
+                before(fights[b], ccount[b], girls, cols, note)
             outcome, rounds = campaign(comb, pol, rules, tab, dyn, order, ikey, streams, ccount[b],
                                        side_curve[b], comb_curve[b], fo, plain)
             fights[b, outcome] += 1
             fights[b, F_ROUNDS] += rounds
             rounds_hist[b, rounds] += 1
-            after(fights[b], ccount[b], girls, cols, True, note, rows[t])
+            if with_rows:
+                after(fights[b], ccount[b], girls, cols, True, note, rows[t])
         fights[b, F_FIGHTS] += fo[0]

@@ -18,8 +18,8 @@ from . import hex as HX
 from . import layout as L
 from sim import curves as CV
 from sim import trial_rows as TR
-from .compile import Inputs, compile  # noqa: A004
-from .rules import RULES
+from .compile import Inputs, compile  # noqa: A004,F401 - the system's entry points (sim.systems)
+from .rules import RULES  # noqa: F401 - the system's entry point
 from .schema import Scenario
 from .summarize import combatant_curves, combatants, curves, flair_tiers, sides, summarize_episode, talent_uses
 
@@ -79,24 +79,23 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
     }
 
 
-def tier2_key(inputs: Inputs, rows: bool = False) -> tuple[str, bool] | None:
+def tier2_key(inputs: Inputs) -> tuple[str, bool] | None:
     """The key of the tier-2 build that would play ``inputs`` (:mod:`.tier2`) and whether its
-    kernels are compiled already (``rows``: the kernel of :func:`trials`, a study's rows);
+    block kernel is compiled already (the one :func:`simulate` and :func:`trials` play);
     ``None`` when tier 2 has nothing to add: a duel the fast path plays (:mod:`.fast`)."""
     from . import tier2
 
     if inputs.episode is None and not F.eligible(inputs):
         return None
     struct = tier2.structure(inputs.comb, inputs.rule_table)
-    return tier2.key(struct), tier2.compiled(struct, _entry(inputs) + ("-rows" if rows else ""))
+    return tier2.key(struct), tier2.compiled(struct, _entry(inputs))
 
 
-def tier2_compiled(inputs: Inputs, rows: bool = False) -> None:
-    """Record that ``inputs``'s tier-2 build has compiled its block kernel (``rows``: the kernel
-    of :func:`trials`) (:mod:`sim.tiers`)."""
+def tier2_compiled(inputs: Inputs) -> None:
+    """Record that ``inputs``'s tier-2 build has compiled its block kernel (:mod:`sim.tiers`)."""
     from . import tier2
 
-    tier2.mark_compiled(tier2.structure(inputs.comb, inputs.rule_table), _entry(inputs) + ("-rows" if rows else ""))
+    tier2.mark_compiled(tier2.structure(inputs.comb, inputs.rule_table), _entry(inputs))
 
 
 def _entry(inputs: Inputs) -> str:
@@ -151,9 +150,10 @@ def _play_fight(inputs: Inputs, start: int, count: int, key, nb: int, fast, run=
             np.zeros(0, dtype=np.int64), np.uint64(key), start, count, nb, fights, rounds_hist,
             np.zeros((nb, 1, L.NF), dtype=np.int64), np.zeros((nb, 1, cap + 1), dtype=np.int64),
             side_curve.reshape(nb, 1, 2, 2, cap + 1), comb_curve, cc, np.zeros((nb, 0, L.NPE), dtype=np.int64),
-            HX.field_arrays(inputs.battlefield))
+            HX.field_arrays(inputs.battlefield), *TR.none())
     else:
-        run(blocks, np.uint64(key), start, count, nb, fights, rounds_hist, side_curve, comb_curve, cc)
+        no_rows = TR.none() if blocks is fi.simulate_blocks else ()  # the fast path keeps no rows
+        run(blocks, np.uint64(key), start, count, nb, fights, rounds_hist, side_curve, comb_curve, cc, *no_rows)
     registry.check(cc.sum(axis=0))
     return {"fights": fights, "rounds_hist": rounds_hist, "side_curve": side_curve,
             "comb_curve": comb_curve, "cc": cc}
@@ -205,7 +205,7 @@ def _play_episode(inputs: Inputs, start: int, count: int, key, nb: int, run=None
     if inputs.battlefield is not None:  # every scene on the same hex grid
         run(hx.simulate_episode_blocks_grid, ep.offsets, ep.party, ep.recover,
             np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights,
-            scene_hist, side_curve, comb_curve, cc, party, HX.field_arrays(inputs.battlefield))
+            scene_hist, side_curve, comb_curve, cc, party, HX.field_arrays(inputs.battlefield), *TR.none())
     else:
         run(epm.simulate_episode_blocks, ep.offsets, ep.party, ep.recover,
             np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights, scene_hist,
@@ -283,7 +283,7 @@ def trials(inputs: Inputs, start: int, count: int, key, tier: int = 1) -> dict:
 
 def _play_rows(inputs: Inputs, start: int, count: int, key, girls, tier: int = 1) -> np.ndarray:
     """Rows ``[count, NROW]`` of trials ``start ..`` (:mod:`sim.trial_rows`) by the general engine's
-    block kernel (:func:`.fight.simulate_rows_blocks`), in as many blocks as :func:`simulate`."""
+    block kernel given ``rows`` (:func:`.fight.simulate_blocks`), in as many blocks as :func:`simulate`."""
     n, cap = inputs.n, inputs.round_cap
     nb = max(1, min(MAX_BLOCKS, count // 256))
     rows = np.zeros((count, TR.NROW), dtype=np.int64)
@@ -292,14 +292,14 @@ def _play_rows(inputs: Inputs, start: int, count: int, key, girls, tier: int = 1
     girls = np.ascontiguousarray(girls, dtype=np.int64)
     cols = np.array([L.F_ROUNDS, L.K_KO_TRIALS, L.K_DEATHS, L.K_STANDING_END], dtype=np.int64)
     if inputs.battlefield is not None:  # a plain grid fight: an episode of one scene (:func:`_play_fight`)
-        _run(inputs, hx.simulate_rows_blocks_grid, np.array([0, n], dtype=np.int64), 0,
+        _run(inputs, hx.simulate_episode_blocks_grid, np.array([0, n], dtype=np.int64), 0,
              np.zeros(0, dtype=np.int64), np.uint64(key), start, count, nb,
              np.zeros((nb, L.NF), dtype=np.int64), np.zeros((nb, cap + 1), dtype=np.int64),
              np.zeros((nb, 1, L.NF), dtype=np.int64), np.zeros((nb, 1, cap + 1), dtype=np.int64),
              np.zeros((nb, 1, 2, 2, cap + 1), dtype=np.int64), np.zeros((nb, n, 2, cap + 1), dtype=np.int64), cc,
              np.zeros((nb, 0, L.NPE), dtype=np.int64), HX.field_arrays(inputs.battlefield), girls, cols, rows)
     else:
-        _run(inputs, fi.simulate_rows_blocks, np.uint64(key), start, count, nb,
+        _run(inputs, fi.simulate_blocks, np.uint64(key), start, count, nb,
              np.zeros((nb, L.NF), dtype=np.int64), np.zeros((nb, cap + 1), dtype=np.int64),
              np.zeros((nb, 2, 2, cap + 1), dtype=np.int64), np.zeros((nb, n, 2, cap + 1), dtype=np.int64), cc,
              girls, cols, rows)

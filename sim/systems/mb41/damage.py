@@ -14,7 +14,7 @@ from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
 from .gates import T_BROOD, T_DEATH, T_DROP, T_INTERCEPTED, T_LINK_DAMAGE, T_REDUCE
 from .points import chain, every, first
-from .world import call, unpack
+from .world import unpack
 from .overcharge import check_bursts, gain_overcharge
 from .state import is_standing, roll_penalty, side_alive, wound_level
 

@@ -211,7 +211,6 @@ def simulate_episode_blocks(comb, rules, off, ng, recover, key, start, count, nb
     stacked row ``comb_curve[nb, N, 2, cap+1]``, ``ccount[nb, N, NDYN]`` (each block's ``dyn``); per
     party girl ``party[nb, ng, NPE]`` (the end of the episode).
     """
-    n_all = comb.shape[0]
     width = episode_width(off)
     per = (count + nblocks - 1) // nblocks
     for b in numba.prange(nblocks):

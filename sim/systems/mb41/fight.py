@@ -23,7 +23,7 @@ from .ailments import bleed
 from .bursts import settle
 from .damage import revive_roll
 from .overcharge import check_bursts, count_tiers
-from .state import has_ailment, is_standing, outcome_now, reset, waits
+from .state import is_standing, outcome_now, reset, waits
 from .turn import frenzy_again, play_frenzied, play_turn
 from sim.trial_rows import NOTE_FIXED, after, before
 
@@ -375,7 +375,7 @@ def fight_end(rounds, side_curve, comb_curve, w):
 
 @pjit
 def simulate_blocks(comb, rules, key, start, count, nblocks,
-                    fights, rounds_hist, side_curve, comb_curve, ccount):
+                    fights, rounds_hist, side_curve, comb_curve, ccount, girls, cols, rows):
     """Play trials ``start .. start+count-1`` in ``nblocks`` blocks (prange).
 
     Trial ``t`` seeds its four streams from ``(key, t, purpose)``, so the
@@ -384,42 +384,17 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
     ``fights[nb, NF]``, ``rounds_hist[nb, cap+1]``, ``side_curve[nb, 2, 2, cap+1]``,
     ``comb_curve[nb, n, 2, cap+1]``, ``ccount[nb, n, NDYN]`` (each block's ``dyn``: its
     counters ``K_*`` are the block's sums).
+
+    ``rows`` (int64 ``[count, NROW]``, or ``[0, NROW]`` for none, :func:`sim.trial_rows.none`):
+    each trial's row, ``rows[t]`` for trial ``start + t`` (:mod:`sim.trial_rows`, over the
+    combatants ``girls``, counters ``cols``), what a study keeps of each trial. One kernel
+    plays a run's counters and a study's rows: the same trials, one compile.
     """
     n = comb.shape[0]
     per = (count + nblocks - 1) // nblocks
+    with_rows = rows.shape[0] > 0
     for b in numba.prange(nblocks):
         dyn = ccount[b]  # counters (K_*) accumulate over the block's trials; reset sets the state (D_*)
-        order = np.zeros(n, dtype=np.int64)
-        ikey = np.zeros(n, dtype=np.int64)
-        streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
-        bf = no_field()
-        wbuf = np.zeros(WORLD_WORDS, dtype=np.int64)
-        w = pack(comb, rules, dyn, streams, bf, wbuf)
-        lo = b * per
-        hi = min(count, lo + per)
-        for t in range(lo, hi):
-            trial = start + t
-            for p in range(NS):
-                seed_stream(streams[p], key, trial, p)
-            reset(w)
-            outcome, rounds = fight(order, ikey, side_curve[b], comb_curve[b], w)
-            fights[b, outcome] += 1
-            fights[b, F_ROUNDS] += rounds
-            rounds_hist[b, rounds] += 1
-        keep(bf)  # the world's arrays and buffer live until its last use (world.keep)
-        keep(wbuf)
-
-
-@pjit
-def simulate_rows_blocks(comb, rules, key, start, count, nblocks,
-                         fights, rounds_hist, side_curve, comb_curve, ccount, girls, cols, rows):
-    """:func:`simulate_blocks`, the same trials and counters, and each trial's row:
-    ``rows[t]`` (int64 ``[count, NROW]``) for trial ``start + t`` (:mod:`sim.trial_rows`, over the
-    combatants ``girls``, counters ``cols``). What a study keeps of each trial, played at the blocks' speed."""
-    n = comb.shape[0]
-    per = (count + nblocks - 1) // nblocks
-    for b in numba.prange(nblocks):
-        dyn = ccount[b]
         order = np.zeros(n, dtype=np.int64)
         ikey = np.zeros(n, dtype=np.int64)
         streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
@@ -434,11 +409,13 @@ def simulate_rows_blocks(comb, rules, key, start, count, nblocks,
             for p in range(NS):
                 seed_stream(streams[p], key, trial, p)
             reset(w)
-            before(fights[b], dyn, girls, cols, note)
+            if with_rows:
+                before(fights[b], dyn, girls, cols, note)
             outcome, rounds = fight(order, ikey, side_curve[b], comb_curve[b], w)
             fights[b, outcome] += 1
             fights[b, F_ROUNDS] += rounds
             rounds_hist[b, rounds] += 1
-            after(fights[b], dyn, girls, cols, False, note, rows[t])
-        keep(bf)
+            if with_rows:
+                after(fights[b], dyn, girls, cols, False, note, rows[t])
+        keep(bf)  # the world's arrays and buffer live until its last use (world.keep)
         keep(wbuf)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.dice import POOL_DIGITS, POOL_TABLE, OPPOSED_DRAW
+from sim.dice import POOL_DIGITS, OPPOSED_DRAW
 
 from . import layout as L
 from .codes import A_BLEED, A_BOUND, A_STUN

@@ -796,7 +796,7 @@ def exit_cell(d, w):
 @pjit
 def simulate_episode_blocks_grid(comb, rules, off, ng, recover, key, start, count, nblocks,
                                  fights, rounds_hist, scene_fights, scene_hist, side_curve, comb_curve, ccount,
-                                 party, field):
+                                 party, field, girls, cols, rows):
     """:func:`.episode.simulate_episode_blocks` on a battlefield: every scene of the episode is
     fought on the same field, each deployed afresh from that scene's starting hexes (the
     party's too), the terrain restored (:func:`place_all`); same streams and counters.
@@ -805,16 +805,21 @@ def simulate_episode_blocks_grid(comb, rules, off, ng, recover, key, start, coun
     (``off = [0, n]``, ``ng = 0``): the same trial as :func:`.fight.simulate_blocks` on the
     battlefield, and one grid kernel to compile. ``field``: the battlefield array
     (:func:`.field.template`); each block works on its own copy (occupancy, scratch,
-    terrain)."""
-    n_all = comb.shape[0]
+    terrain).
+
+    ``rows`` (int64 ``[count, NROW]``, or ``[0, NROW]`` for none, :func:`sim.trial_rows.none`):
+    each trial's row of a plain grid fight, ``rows[t]`` for trial ``start + t``
+    (:mod:`sim.trial_rows`, over the combatants ``girls``, counters ``cols``)."""
     width = episode_width(off)
     per = (count + nblocks - 1) // nblocks
+    with_rows = rows.shape[0] > 0
     for b in numba.prange(nblocks):
         cb = comb.copy()
         dyn = ccount[b]  # counters (K_*) accumulate; reset and next_scene set the state (D_*)
         order = np.zeros(width, dtype=np.int64)
         ikey = np.zeros(width, dtype=np.int64)
         streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
+        note = np.zeros(NOTE_FIXED + 3 * girls.shape[0], dtype=np.int64)
         bf = field.copy()
         wbuf = np.zeros(WORLD_WORDS * off.shape[0], dtype=np.int64)  # a world per scene, one for the episode
         lo = b * per
@@ -823,38 +828,12 @@ def simulate_episode_blocks_grid(comb, rules, off, ng, recover, key, start, coun
             trial = start + t
             for p in range(NS):
                 seed_stream(streams[p], key, trial, p)
+            if with_rows:
+                before(fights[b], dyn, girls, cols, note)
             play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams, fights[b], rounds_hist[b],
                            scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], party[b], bf, wbuf)
-
-
-@pjit
-def simulate_rows_blocks_grid(comb, rules, off, ng, recover, key, start, count, nblocks,
-                              fights, rounds_hist, scene_fights, scene_hist, side_curve, comb_curve, ccount,
-                              party, field, girls, cols, rows):
-    """:func:`simulate_episode_blocks_grid`, the same trials and counters, and each trial's row:
-    ``rows[t]`` (int64 ``[count, NROW]``) for trial ``start + t`` (:mod:`sim.trial_rows`, over the
-    combatants ``girls``, counters ``cols``; a plain grid fight: ``off = [0, n]``, ``ng = 0``)."""
-    width = episode_width(off)
-    per = (count + nblocks - 1) // nblocks
-    for b in numba.prange(nblocks):
-        cb = comb.copy()
-        dyn = ccount[b]
-        order = np.zeros(width, dtype=np.int64)
-        ikey = np.zeros(width, dtype=np.int64)
-        streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
-        note = np.zeros(NOTE_FIXED + 3 * girls.shape[0], dtype=np.int64)
-        bf = field.copy()
-        wbuf = np.zeros(WORLD_WORDS * off.shape[0], dtype=np.int64)
-        lo = b * per
-        hi = min(count, lo + per)
-        for t in range(lo, hi):
-            trial = start + t
-            for p in range(NS):
-                seed_stream(streams[p], key, trial, p)
-            before(fights[b], dyn, girls, cols, note)
-            play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams, fights[b], rounds_hist[b],
-                           scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], party[b], bf, wbuf)
-            after(fights[b], dyn, girls, cols, False, note, rows[t])
+            if with_rows:
+                after(fights[b], dyn, girls, cols, False, note, rows[t])
 
 
 @kernel

@@ -13,7 +13,7 @@ from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
 from . import field as F
 from . import grid as G
-from .world import keep, unpack
+from .world import unpack
 from .hex import (band_gap, barrier_field, form_at, guard_for, hexes, leave_if_dead, on_line, pick, raised_between,
                   reach_from, refresh_fear, relocate)
 from .hex_movement import guard_sprint

@@ -483,7 +483,6 @@ def hold_challenge(k, s, i, w):
     (the move is stopped, ``K_HELD``)."""
     comb, rules, dyn, streams, bf = unpack(w)
     pay_slot(k, s, w)
-    chk = streams[S_CHECK]
     k_total, k_six = support_roll(k, w)
     i_total, i_six = support_roll(i, w)
     won = beats(k_total, k_six, comb[k, C_SUP], i_total, i_six, comb[i, C_SUP], rules[R_FULL_TIE] == 1)

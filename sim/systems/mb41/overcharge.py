@@ -8,7 +8,7 @@ Support overcharge); the highest overcharge tier of a fight (L153-161).
 """
 from __future__ import annotations
 
-from sim._jit import kernel, part
+from sim._jit import kernel
 from sim.dice import exploding_d6
 
 from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values

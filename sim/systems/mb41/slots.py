@@ -17,7 +17,7 @@ from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_,
 from .gates import T_GAIN
 from .points import chain_own
 from .world import call, on_grid, unpack
-from .state import is_standing, sealed
+from .state import sealed
 
 
 @kernel

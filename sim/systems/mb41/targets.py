@@ -7,7 +7,7 @@ the closest standing combatant, allies included (L746, A9).
 """
 from __future__ import annotations
 
-from sim._jit import kernel, part
+from sim._jit import kernel
 from sim.rng import randbelow
 
 from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values

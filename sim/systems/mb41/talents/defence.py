@@ -11,7 +11,7 @@ from ..layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_
 from ..world import call, on_grid, unpack
 from ..damage import apply_damage
 from ..overcharge import check_bursts
-from ..slots import find_talent, find_usable, frenzy_can_pay, pay_slot, spend_fury, within
+from ..slots import find_usable, frenzy_can_pay, pay_slot, spend_fury, within
 from ..state import is_standing, other_ally, sealed
 
 

@@ -9,7 +9,7 @@ from sim.dice import sum_d6
 from ..codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from ..layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
 from ..world import unpack
-from ..damage import apply_damage, restore
+from ..damage import restore
 from ..overcharge import check_bursts
 from ..slots import can_pay, find_usable, pay_slot, within
 from ..state import has_ailment, is_standing, other_ally

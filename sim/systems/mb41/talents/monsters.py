@@ -10,7 +10,7 @@ from ..codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from ..layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
 from ..world import call, on_grid, on_positions, unpack
 from ..overcharge import check_bursts, gain_overcharge
-from ..slots import can_pay, find_talent, find_usable, has_code, pay_slot
+from ..slots import can_pay, find_talent, find_usable, pay_slot
 from ..state import appear, other_ally
 
 
