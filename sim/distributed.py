@@ -100,13 +100,17 @@ def parse_scheduler(text: str) -> tuple[str, int | str]:
     return "remote", f"{scheme}://{m.group('host')}:{int(port)}"
 
 
-def run_task(system: str, inputs, start: int, count: int, key, threads: int, version: str) -> dict:
+def run_task(system: str, inputs, start: int, count: int, key, threads: int, version: str,
+             tier: int = 1) -> tuple[dict, int]:
     """One task on a worker: trials ``start .. start+count-1`` of one variant.
 
     Pins numba to ``threads`` threads (at most the worker's
     ``NUMBA_NUM_THREADS``) and refuses to run if the worker's mgsim is
     another version than the client's (its counters could differ). Returns
-    the system's counters (dict of int64 arrays).
+    the system's counters (dict of int64 arrays) and the engine tier that played
+    them: ``tier=2`` asks for the engine generated for the structure (:mod:`sim.tiers`),
+    played only when this worker's numba cache holds its build (a task never compiles one;
+    the counters are the same either way), else the general engine.
     """
     import numba
 
@@ -118,7 +122,23 @@ def run_task(system: str, inputs, start: int, count: int, key, threads: int, ver
     numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
     from sim.systems import get_system
 
-    return get_system(system).simulate(inputs, start, count, key)
+    mod = get_system(system)
+    tier = task_tier(mod, inputs, tier)
+    if tier == 2:
+        return mod.simulate(inputs, start, count, key, tier=2), 2
+    return mod.simulate(inputs, start, count, key), 1
+
+
+def task_tier(mod, inputs, asked: int) -> int:
+    """The tier a worker plays when the client asks for ``asked``: 2 only if the system has tier 2
+    and this worker's cache holds the structure's compiled build."""
+    if asked != 2 or getattr(mod, "tier2_key", None) is None:
+        return 1
+    try:
+        found = mod.tier2_key(inputs)
+    except Exception:  # noqa: BLE001 - the general engine is always a correct answer
+        return 1
+    return 2 if found is not None and found[1] else 1
 
 
 def run_trials_task(system: str, inputs, start: int, count: int, key, threads: int, version: str):
@@ -212,11 +232,13 @@ class Cluster:
             got = self._inputs[id(inputs)] = (inputs, fut)  # keep ``inputs`` alive: its id stays unique
         return got[1]
 
-    def results(self, system: str, variants, goals):
+    def results(self, system: str, variants, goals, tiers=None, record=None):
         """Run every variant up to ``goals[v]`` trials from ``variants[v].done``.
 
         Yields ``((variant, start, count), counters)`` in trial order per
-        variant (see :func:`in_order`) while later tasks still run.
+        variant (see :func:`in_order`) while later tasks still run. ``tiers[v]``: the engine
+        tier the client asks for (:func:`run_task`; default 1); ``record(v, tier, count)`` is
+        told which tier each task played.
         """
         import sim
 
@@ -233,11 +255,15 @@ class Cluster:
         try:
             for idx, (vi, s, c) in enumerate(tasks):
                 v = variants[vi]
+                asked = tiers[vi] if tiers is not None else 1
                 fut = self.client.submit(run_task, system, self._inputs_future(v.inputs), s, c, v.key,
-                                         self.threads, sim.__version__, retries=RETRIES,
+                                         self.threads, sim.__version__, asked, retries=RETRIES,
                                          key=f"sim-{system}-{self._token}-r{self._round}-v{vi}-{s}-{c}")
                 futures[fut.key] = (idx, fut)
-            yield from in_order(tasks, self._completed(futures))
+            for (vi, s, c), (counters, played) in in_order(tasks, self._completed(futures)):
+                if record is not None:
+                    record(vi, played, c)
+                yield (vi, s, c), counters
         finally:
             left = [f for _i, f in futures.values() if not f.done()]
             if left:

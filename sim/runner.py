@@ -270,11 +270,21 @@ def _dask(scheduler, workers, threads):
 
 
 def _remote(backend, system, variants, goals):
-    """The cluster's results in trial order per variant; its errors as :class:`RunError`."""
+    """The cluster's results in trial order per variant; its errors as :class:`RunError`. A
+    structure this machine's cache holds a tier-2 build of is asked of the workers on tier 2
+    (:meth:`sim.tiers.Plan.pooled_tier`; each worker plays it if its own cache holds the build,
+    :func:`sim.distributed.run_task`), and the run records what each task played."""
     from sim.distributed import SchedulerError
 
+    tiers = [v.tiers.pooled_tier(v.name, v.inputs, g - v.done) if v.tiers is not None and g > v.done else 1
+             for v, g in zip(variants, goals)]
+
+    def record(vi, tier, count):
+        if variants[vi].tiers is not None:
+            variants[vi].tiers.record(variants[vi].name, tier, count)
+
     try:
-        yield from backend.results(system, variants, goals)
+        yield from backend.results(system, variants, goals, tiers, record)
     except SchedulerError as e:
         raise RunError(str(e)) from None
 
@@ -329,6 +339,9 @@ def _advance(system, variants, goals, workers, threads, bar, ckpt=None, backend=
     a chunk (:data:`CHUNK_TARGET_S`) and keeps every whole chunk. With a dask
     ``backend`` its tasks stream back as they finish, in order per variant.
     """
+    plan = variants[0].tiers if variants else None
+    if plan is not None:  # tier 2 is worth its build per structure: the variants sharing one add up
+        plan.plan_all([(v.name, v.inputs, g - v.done) for v, g in zip(variants, goals) if v.done < g])
     if backend is not None:
         _merge_all(_remote(backend, system, variants, goals), variants, bar, ckpt, cancel)
         return
@@ -339,9 +352,6 @@ def _advance(system, variants, goals, workers, threads, bar, ckpt=None, backend=
 
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     sizes = chunker(CHUNK, threads if workers == 1 else 1)
-    plan = variants[0].tiers if variants else None
-    if plan is not None:  # tier 2 is worth its build per structure: the variants sharing one add up
-        plan.plan_all([(v.name, v.inputs, g - v.done) for v, g in zip(variants, goals) if v.done < g])
     if workers > 1:
         # one chunk here measures a trial; the pool's tasks are then sized from it
         vi = next(i for i, (v, g) in enumerate(zip(variants, goals)) if v.done < g)

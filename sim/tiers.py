@@ -22,8 +22,9 @@ a minute or more per structure, so it pays only on long runs:
 
 The run records how many trials each tier played (``provenance["tiers"]``) and says so on
 stderr. joblib workers (``--workers``) play tier 2 when an earlier run compiled the
-structure's build (no build starts while the workers hold the cores); dask tasks play on
-the general engine. A study plans its streams (arms and replays) the same way, from its
+structure's build (no build starts while the workers hold the cores); so do dask tasks, on a
+worker whose own numba cache holds the build too (else that task plays the general engine;
+the run records what each task played). A study plans its streams (arms and replays) the same way, from its
 preflight's count (:func:`sim.study.run._tiers`); a study's rows play the block kernels a
 run plays (:mod:`sim.trial_rows`), so one build serves both.
 """
@@ -259,8 +260,8 @@ class Plan:
     def provenance(self, done: dict | None = None, resumed: dict | None = None) -> dict:
         """``{"tiers": {variant: {"general": n, "generated": m[, "resumed": k]}}, "tier2_threshold": N}``:
         the trials each engine played in this run. ``done``: trials done per variant at the end,
-        ``resumed``: at the start (a checkpoint's); the trials not recorded as tier 2's (dask
-        tasks) were played on the general engine."""
+        ``resumed``: at the start (a checkpoint's); the trials not recorded as tier 2's were
+        played on the general engine."""
         out = {}
         for v in dict.fromkeys(list(self.played) + list(done or {})):
             gen = self.played.get(v, {}).get(2, 0)

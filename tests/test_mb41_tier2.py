@@ -432,3 +432,94 @@ def test_a_compiled_structure_counts_its_variants_against_the_warm_threshold(mon
     monkeypatch.setattr(tiers, "_structure_of", lambda system, inputs: inputs)
     plan.plan_all([("x", a, 400_000), ("y", a, 500_000)])
     assert plan.tier("x", a) == 1 and plan.tier("y", a) == 1
+
+
+def test_a_dask_task_plays_tier2_only_where_its_worker_holds_the_build(monkeypatch):
+    """:func:`sim.distributed.run_task`: asked for tier 2, a worker plays it when its own cache
+    holds the structure's build, else the general engine (a task never compiles a build), and
+    says which it played; the counters are the general engine's either way."""
+    import numpy as np
+
+    import sim
+    from sim.distributed import run_task
+    from sim.systems import mb41
+
+    inp = _inputs(BUNDLED[0])
+    key = np.uint64(11)
+    want = mb41.simulate(inp, 0, 300, key)
+    asked = []
+    real = mb41.simulate
+
+    def simulate(inputs, start, count, k, tier=1):
+        asked.append(tier)
+        return real(inputs, start, count, k)  # the build's counters are these (tested above)
+
+    monkeypatch.setattr(mb41, "simulate", simulate)
+    for compiled, played in ((False, 1), (True, 2)):
+        monkeypatch.setattr(mb41, "tier2_key", lambda inputs, c=compiled: ("k" * 20, c))
+        got, tier = run_task("mb41", inp, 0, 300, key, 1, sim.__version__, 2)
+        assert tier == played and asked[-1] == played
+        assert all(np.array_equal(got[k], want[k]) for k in want)
+    got, tier = run_task("mb41", inp, 0, 300, key, 1, sim.__version__)  # not asked: the general engine
+    assert tier == 1 and asked[-1] == 1
+    got, tier = run_task("d10", _d10_inputs(), 0, 50, key, 1, sim.__version__, 2)  # no tier 2 in d10
+    assert tier == 1
+
+
+def _d10_inputs():
+    from sim.scenario import load_scenario
+
+    loaded = load_scenario(ROOT / "scenarios" / "d10" / "party-cake.yaml")
+    return loaded.module.compile(loaded.variants[0][1])
+
+
+class _FakeCluster:
+    """Stands for :class:`sim.distributed.Cluster`: plays each variant's tasks here, through
+    :func:`sim.distributed.run_task`, in tasks of ``size`` trials."""
+
+    def __init__(self, size):
+        self.size, self.asked = size, []
+
+    def results(self, system, variants, goals, tiers=None, record=None):
+        import sim
+        from sim.distributed import run_task
+
+        self.asked.append(list(tiers))
+        for vi, (v, goal) in enumerate(zip(variants, goals)):
+            for s in range(v.done, goal, self.size):
+                c = min(self.size, goal - s)
+                counters, played = run_task(system, v.inputs, s, c, v.key, 1, sim.__version__, tiers[vi])
+                record(vi, played, c)
+                yield (vi, s, c), counters
+
+    def provenance(self):
+        return {}
+
+    def close(self):
+        pass
+
+
+def test_a_dask_run_asks_for_tier2_when_the_build_is_compiled_and_records_it(monkeypatch):
+    """The runner asks a cluster's tasks for tier 2 when this machine's cache holds the structure's
+    build (as joblib workers), and its provenance counts what the tasks played."""
+    from sim import tiers
+    from sim.runner import run_loaded
+    from sim.scenario import load_scenario
+    from sim.systems import mb41
+
+    for k in (tiers.ENV, tiers.WARM_ENV):
+        monkeypatch.delenv(k, raising=False)
+    monkeypatch.setenv(tiers.WARM_ENV, "1000")
+    monkeypatch.setattr(tiers, "_structure_of", lambda system, inputs: ("k" * 20, True))
+    real = mb41.simulate
+    monkeypatch.setattr(mb41, "simulate", lambda inputs, s, c, k, tier=1: real(inputs, s, c, k))
+    loaded = load_scenario(BUNDLED[0])
+    base = run_loaded(loaded, trials=3000, seed=4)
+    for compiled, generated in ((True, 3000), (False, 0)):
+        monkeypatch.setattr(mb41, "tier2_key", lambda inputs, c=compiled: ("k" * 20, c))
+        cluster = _FakeCluster(1000)
+        res = run_loaded(loaded, trials=3000, seed=4, backend=cluster)
+        assert cluster.asked == [[2] * len(res.summary)]
+        assert all(t == {"general": 3000 - generated, "generated": generated}
+                   for t in res.provenance["tiers"].values())
+        assert res.summary.equals(base.summary)
