@@ -141,9 +141,11 @@ def task_tier(mod, inputs, asked: int) -> int:
     return 2 if found is not None and found[1] else 1
 
 
-def run_trials_task(system: str, inputs, start: int, count: int, key, threads: int, version: str):
+def run_trials_task(system: str, inputs, start: int, count: int, key, threads: int, version: str,
+                    tier: int = 1):
     """One study task on a worker: the per-trial rows of trials ``start ..
-    start+count-1`` (:func:`sim.trials.per_trial`), with the checks of :func:`run_task`."""
+    start+count-1`` (:func:`sim.trials.per_trial`), with the checks of :func:`run_task`, and
+    the tier that played them (``tier=2`` asked: as :func:`run_task`)."""
     import numba
 
     import sim
@@ -152,9 +154,15 @@ def run_trials_task(system: str, inputs, start: int, count: int, key, threads: i
         raise SchedulerError(f"this worker runs mgsim {sim.__version__}, the client {version}: "
                              "start the workers from the same version of the package")
     numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
-    from sim.trials import per_trial
+    import numpy as np
+    import pandas as pd
 
-    return per_trial(system, inputs, start, count, key)
+    from sim.systems import get_system
+    from sim.trials import trial_columns
+
+    tier = task_tier(get_system(system), inputs, tier)
+    cols = trial_columns(system, inputs, start, count, key, tier=tier)
+    return pd.DataFrame({"trial": np.arange(start, start + count, dtype=np.int64), **cols}), tier
 
 
 def _identity(x):
@@ -272,9 +280,11 @@ class Cluster:
                 except Exception:  # the scheduler is gone: nothing left to cancel
                     pass
 
-    def per_trial(self, system: str, inputs, start: int, count: int, key):
+    def per_trial(self, system: str, inputs, start: int, count: int, key, tier: int = 1, played=None):
         """:func:`sim.trials.per_trial` on the cluster: the trials cut into tasks that
-        run on the workers at once, gathered in trial order (the same rows)."""
+        run on the workers at once, gathered in trial order (the same rows). ``tier``: asked of
+        the tasks (:func:`run_trials_task`); ``played`` (a dict), if given, counts the trials
+        each tier played."""
         import pandas as pd
 
         import sim
@@ -283,14 +293,17 @@ class Cluster:
         self._round += 1
         futures = [self.client.submit(run_trials_task, system, self._inputs_future(inputs), s,
                                       min(size, start + count - s), key, self.threads, sim.__version__,
-                                      retries=RETRIES,
+                                      tier, retries=RETRIES,
                                       key=f"sim-trials-{system}-{self._token}-r{self._round}-{s}")
                    for s in range(start, start + count, size)]
         try:
             parts = self.client.gather(futures)
         except Exception as e:
             raise SchedulerError(f"the study's tasks failed on {self.address}: {type(e).__name__}: {e}") from None
-        return pd.concat(parts, ignore_index=True)
+        if played is not None:
+            for df, t in parts:
+                played[t] = played.get(t, 0) + len(df)
+        return pd.concat([df for df, _t in parts], ignore_index=True)
 
     def _completed(self, futures):
         import asyncio

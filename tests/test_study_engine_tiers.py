@@ -66,3 +66,52 @@ def test_tier2_off_plays_the_general_engine_and_says_so(monkeypatch):
     res = run_study(STUDY, trials=500, write=False)
     assert set(seen["tiers"]) == {1} and seen["structures"] == 0
     assert res.provenance["tier2_threshold"] == 0
+
+
+class _FakeCluster:
+    """Stands for :class:`sim.distributed.Cluster`: a study's tasks played here, through
+    :func:`sim.distributed.run_trials_task`, in tasks of 400 trials."""
+
+    def __init__(self):
+        self.asked = []
+
+    def per_trial(self, system, inputs, start, count, key, tier=1, played=None):
+        import pandas as pd
+
+        import sim
+        from sim.distributed import run_trials_task
+
+        self.asked.append(tier)
+        parts = [run_trials_task(system, inputs, s, min(400, start + count - s), key, 1, sim.__version__, tier)
+                 for s in range(start, start + count, 400)]
+        for df, t in parts:
+            played[t] = played.get(t, 0) + len(df)
+        return pd.concat([df for df, _t in parts], ignore_index=True)
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("worker_has_it", [True, False])
+def test_a_study_on_a_cluster_asks_for_tier2_and_counts_what_the_tasks_played(monkeypatch, worker_has_it):
+    """With ``--scheduler``, a structure this machine's cache holds a build of is asked of the
+    tasks on tier 2; a worker plays it only if its own cache holds the build; study.json counts
+    what the tasks played, and the tables are the same."""
+    from sim.study import run as study_run
+    from sim.study.run import run_study
+    from sim.systems import mb41
+
+    base = run_study(STUDY, trials=1000, write=False)
+    seen = _fake_engines(monkeypatch, compiled=True, threshold="50000000")
+    monkeypatch.setenv("MGSIM_TIER2_WARM_TRIALS", "10000")
+    monkeypatch.setattr(mb41, "tier2_key", lambda inputs: ("s" * 20, worker_has_it))
+    cluster = _FakeCluster()
+    monkeypatch.setattr(study_run, "_connect", lambda scheduler: cluster)
+    res = run_study(STUDY, trials=1000, write=False, scheduler="local:2")
+    assert cluster.asked and set(cluster.asked) == {2}
+    assert set(seen["tiers"]) == ({2} if worker_has_it else {1})
+    generated = 1000 if worker_has_it else 0
+    assert all(t == {"general": 1000 - generated, "generated": generated} for t in res.provenance["tiers"].values())
+    for mine, theirs in zip(base.sections, res.sections):
+        for name, table in mine.tables.items():
+            assert table.equals(theirs.tables[name]), name

@@ -301,7 +301,13 @@ class StudyContext:
         from sim.trials import trial_columns
 
         if self.backend is not None:  # the same rows, played on the cluster's workers
-            df = self.backend.per_trial(self.system, arm.inputs, start, count, arm.key)
+            tier, played = 1, {}
+            if self.tiers is not None:  # tier 2 where this machine and the worker hold the build
+                tier = self.tiers.pooled_tier(tier_name(arm.label), arm.inputs, count)
+            df = self.backend.per_trial(self.system, arm.inputs, start, count, arm.key, tier, played)
+            if self.tiers is not None:
+                for t, n in played.items():
+                    self.tiers.record(tier_name(arm.label), t, n)
             return {k: df[k].to_numpy() for k in df.columns if k != "trial"}
         self._tier = 1
         if self.tiers is None:

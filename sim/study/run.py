@@ -164,14 +164,12 @@ def _tiers(ctx, ls, plan, restored, quiet):
     """The engine tiers of the study's streams (:mod:`sim.tiers`), planned from the preflight's
     count: the streams that share a structure (the arms of a stat or threshold sweep, their
     replays) add up. With ``precision`` the preflight's count is the worst case, so each stream
-    is planned at the starting trials. ``None`` with a dask cluster (its tasks play on the
-    general engine)."""
+    is planned at the starting trials. With a dask cluster its tasks are asked for tier 2 when
+    this machine's cache holds the structure's build (:meth:`sim.tiers.Plan.pooled_tier`)."""
     from sim import tiers
 
     from .arms import tier_name
 
-    if ctx.backend is not None:
-        return None
     out = tiers.Plan(ls.loaded.system, quiet=quiet)
     entries = []
     for label, n in plan.need.items():
