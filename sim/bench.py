@@ -156,7 +156,6 @@ def python_fighters(inputs):
 def bench_duel(inputs, n: int) -> dict:
     """Duels per second of the mb41 kernel, and the dice it rolls per duel."""
     from sim.rng import stream_key
-    from sim.systems.mb41 import codes as E
     from sim.systems.mb41 import layout as L
     from sim.systems.mb41 import simulate
 

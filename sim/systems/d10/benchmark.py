@@ -18,7 +18,6 @@ Nothing is hard-coded: the targets are goals, compared by ``sim bench``.
 """
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]

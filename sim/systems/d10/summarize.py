@@ -1,7 +1,6 @@
 """d10 counters -> tidy DataFrames (no simulation here)."""
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from sim.curves import combatant_curves as _combatant_curves
