@@ -47,11 +47,11 @@ def test_rows_in_blocks_are_the_rows_of_one_trial_a_block(path):
     assert np.array_equal(np.bincount(got["outcome"], minlength=3), c["outcomes"])
 
 
-def _d10_one_per_block(inp, start, count, key):
+def _d10_one_per_block(inp, start, count, key, fast=None):
     from sim.systems import d10
     from sim.systems.d10 import kernel as K
 
-    raw = d10._play(inp, start, count, key, count, None)
+    raw = d10._play(inp, start, count, key, count, fast)
     girls = np.flatnonzero((inp.comb[:, K.C_SIDE] == 0) & (inp.comb[:, K.C_KIND] == K.KIND_GIRL))
     per = raw["cc"][:, girls, :]
     f = raw["fights"]
@@ -77,8 +77,8 @@ def test_d10_rows_in_blocks_are_the_rows_of_one_trial_a_block():
 
 def test_a_duel_s_rows_are_the_fast_path_s():
     """A duel the fast path plays (:mod:`sim.systems.mb41.fast`): its rows, played by the general
-    engine's row kernel, are the fast path's one trial a block. A d10 duel keeps the fast path,
-    one trial a block in calls of ``ONE_A_BLOCK`` trials: the same rows as one call."""
+    engine's block kernel, are the fast path's one trial a block. A d10 duel's rows are played in
+    the fast path's blocks: the same as its one trial a block, and as the general kernel's."""
     from helpers import duel_data, load_data
     from sim.systems import d10
     from sim.systems.mb41 import fast as F
@@ -98,8 +98,11 @@ def test_a_duel_s_rows_are_the_fast_path_s():
     assert not d10.F.eligible(inp)
     got = d10.trials(inp, 10, 4000, key)
     want = _d10_one_per_block(inp, 10, 4000, key)
+    general = _d10_one_per_block(inp, 10, 4000, key, fast=False)
     for k, v in want.items():
         assert np.array_equal(got[k], v), k
+        assert np.array_equal(general[k], v), k
+    assert 0 < got["outcome"].mean() < 1 and got["girls_out"].max() > 0 and got["girls_standing"].min() == 0
 
 
 def test_an_episode_s_rows_are_played_in_pieces_of_one_trial_a_block(monkeypatch):

@@ -72,57 +72,40 @@ def _play(inputs: Inputs, start: int, count: int, key, nb: int, fast) -> dict:
     comb_curve = np.zeros((nb, n, 2, cap + 1), dtype=np.int64)
     cc = np.zeros((nb, n, K.NK), dtype=np.int64)
     blocks = pick_blocks(K.simulate_blocks, F.simulate_blocks, F.eligible, inputs, fast, "d10 duel fast path")
-    no_rows = TR.none() if blocks is K.simulate_blocks else ()  # the fast path keeps no rows
     blocks(inputs.comb, inputs.pol, inputs.rules, inputs.tab, np.uint64(key), start, count, nb,
-           inputs.plain, fights, rounds_hist, side_curve, comb_curve, cc, *no_rows)
+           inputs.plain, fights, rounds_hist, side_curve, comb_curve, cc, *TR.none())
     return {"fights": fights, "rounds_hist": rounds_hist, "side_curve": side_curve,
             "comb_curve": comb_curve, "cc": cc}
 
 
 def _rows_in_blocks(inputs: Inputs, start: int, count: int, key, girls) -> dict:
-    """:func:`trials` by :func:`.fight.simulate_blocks` given ``rows``: the blocks of
-    :func:`simulate`, a row per trial."""
+    """:func:`trials` by the block kernel :func:`simulate` plays (:func:`.fight.simulate_blocks`, or
+    the fast path's for a duel), given ``rows``: its blocks, a row per trial."""
     n, cap = inputs.n, inputs.round_cap
     nb = max(1, min(MAX_BLOCKS, count // 256))
     rows = np.zeros((count, TR.NROW), dtype=np.int64)
-    K.simulate_blocks(inputs.comb, inputs.pol, inputs.rules, inputs.tab, np.uint64(key), start, count, nb,
-                      inputs.plain, np.zeros((nb, K.NF), dtype=np.int64), np.zeros((nb, cap + 1), dtype=np.int64),
-                      np.zeros((nb, 2, 2, cap + 1), dtype=np.int64), np.zeros((nb, n, 2, cap + 1), dtype=np.int64),
-                      np.zeros((nb, n, K.NK), dtype=np.int64), np.ascontiguousarray(girls, dtype=np.int64),
-                      np.array([K.F_ROUNDS, K.K_KO_TRIALS, K.K_DEATHS, K.K_STANDING_END], dtype=np.int64), rows)
+    blocks = pick_blocks(K.simulate_blocks, F.simulate_blocks, F.eligible, inputs, None, "d10 duel fast path")
+    blocks(inputs.comb, inputs.pol, inputs.rules, inputs.tab, np.uint64(key), start, count, nb,
+           inputs.plain, np.zeros((nb, K.NF), dtype=np.int64), np.zeros((nb, cap + 1), dtype=np.int64),
+           np.zeros((nb, 2, 2, cap + 1), dtype=np.int64), np.zeros((nb, n, 2, cap + 1), dtype=np.int64),
+           np.zeros((nb, n, K.NK), dtype=np.int64), np.ascontiguousarray(girls, dtype=np.int64),
+           np.array([K.F_ROUNDS, K.K_KO_TRIALS, K.K_DEATHS, K.K_STANDING_END], dtype=np.int64), rows)
     return TR.columns(rows)
 
 
 def trials(inputs: Inputs, start: int, count: int, key) -> dict:
     """Per-trial outcomes of trials ``start .. start+count-1`` (:func:`sim.trials.per_trial`).
 
-    The same trials as :func:`simulate`, in its blocks, a row per trial (:mod:`sim.trial_rows`);
-    a duel the fast path plays, one trial per block. Int arrays of length
+    The same trials as :func:`simulate`, in its blocks (a duel's on the fast path), a row per
+    trial (:mod:`sim.trial_rows`). Int arrays of length
     ``count``: ``outcome`` (0 the first side won every fight, 1 lost one, 2 a
     draw stopped it), ``rounds`` (over the trial's fights), and over the
     first side's girls (``C_KIND == KIND_GIRL``): ``girls_out`` (knocked out
     at least once), ``girls_dead`` (died) and ``girls_standing`` (in the
     fight at the end).
     """
-    rows = np.flatnonzero((inputs.comb[:, K.C_SIDE] == 0) & (inputs.comb[:, K.C_KIND] == K.KIND_GIRL))
-    if F.eligible(inputs):
-        return _rows_in_blocks(inputs, start, count, key, rows)
-    # a duel the fast path plays: one trial per block there is faster (1.9 M rows a second) than
-    # the general kernel's rows (1.3-1.6 M), unlike 4.1's (docs/performance.md); in calls of
-    # at most ONE_A_BLOCK trials (each trial's block counters take a few KB)
-    whole = TR.in_pieces(lambda s, c: trials(inputs, s, c, key), start, count)
-    if whole is not None:
-        return whole
-    raw = _play(inputs, start, count, key, count, None)
-    per = raw["cc"][:, rows, :]
-    f = raw["fights"]
-    return {
-        "outcome": np.argmax(f[:, :3], axis=1).astype(np.int8),
-        "rounds": f[:, K.F_ROUNDS].astype(np.int32),
-        "girls_out": (per[:, :, K.K_KO_TRIALS] > 0).sum(axis=1).astype(np.int16),
-        "girls_dead": (per[:, :, K.K_DEATHS] > 0).sum(axis=1).astype(np.int16),
-        "girls_standing": (per[:, :, K.K_STANDING_END] > 0).sum(axis=1).astype(np.int16),
-    }
+    girls = np.flatnonzero((inputs.comb[:, K.C_SIDE] == 0) & (inputs.comb[:, K.C_KIND] == K.KIND_GIRL))
+    return _rows_in_blocks(inputs, start, count, key, girls)
 
 
 def summarize(counters: dict, inputs: Inputs, variant: str) -> dict:

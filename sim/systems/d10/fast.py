@@ -36,6 +36,7 @@ from sim.curves import add_duel_block
 from sim.rng import STATE_WORDS, randbelow_inline, seed_stream_inline
 
 from sim.systems import duel_shape
+from sim.trial_rows import NOTE_FIXED, after, before
 
 from . import kernel as K
 
@@ -354,8 +355,9 @@ def _finish(comb, pol, rules, dyn, cc, c0, c1, w0, w1, out0, out1, a0, a1, h0, h
 
 @pjit
 def simulate_blocks(comb, pol, rules, tab, key, start_trial, count, nblocks, plain,
-                    fights, rounds_hist, side_curve, comb_curve, ccount):
-    """:func:`.kernel.simulate_blocks` for eligible duels: same arguments, same counters.
+                    fights, rounds_hist, side_curve, comb_curve, ccount, girls, cols, rows):
+    """:func:`.kernel.simulate_blocks` for eligible duels: same arguments, same counters, the
+    same rows (``rows``: each trial's, :mod:`sim.trial_rows`; ``[0, NROW]`` for none).
 
     Streams: ``S_CHECK`` per trial, ``S_SETUP`` for rolled initiative,
     ``S_TABLE`` when permanent wounds are on; ``S_POLICY`` is never read in
@@ -366,11 +368,13 @@ def simulate_blocks(comb, pol, rules, tab, key, start_trial, count, nblocks, pla
     rolled = rules[K.R_INITIATIVE] != 1
     perm = rules[K.R_PERMANENT_WOUNDS] == 1
     per = (count + nblocks - 1) // nblocks
+    with_rows = rows.shape[0] > 0
     for b in numba.prange(nblocks):
         dyn = np.zeros((n, K.ND), dtype=np.int64)
         order = np.zeros(n, dtype=np.int64)
         ikey = np.zeros(n, dtype=np.int64)
         streams = np.zeros((K.NS, STATE_WORDS), dtype=np.uint64)
+        note = np.zeros(NOTE_FIXED + 3 * girls.shape[0], dtype=np.int64)
         chk = np.zeros(STATE_WORDS, dtype=np.uint64)
         hist = np.zeros(cap + 1, dtype=np.int64)
         wm = 0
@@ -388,6 +392,8 @@ def simulate_blocks(comb, pol, rules, tab, key, start_trial, count, nblocks, pla
                 seed_stream_inline(streams[K.S_TABLE], key, trial, K.S_TABLE)
             if rolled:
                 seed_stream_inline(streams[K.S_SETUP], key, trial, K.S_SETUP)
+            if with_rows:
+                before(fights[b], cc, girls, cols, note)
             start(comb, rules, dyn, cc)
             (outcome, rounds, c0, w0, w1, out0, out1, a0, a1, h0, h1, d0, d1, t0, t1, p0, p1,
              mb0, mbf0, mb1, mbf1) = duel(comb, pol, rules, tab, dyn, order, ikey, streams, cc, chk, sizes)
@@ -403,6 +409,8 @@ def simulate_blocks(comb, pol, rules, tab, key, start_trial, count, nblocks, pla
             if not out1:
                 comb_curve[b, c1, 1, rounds] += 1
                 side_curve[b, comb[c1, K.C_SIDE], 1, rounds] += 1
+            if with_rows:
+                after(fights[b], cc, girls, cols, True, note, rows[t])
         fights[b, K.F_FIGHTS] += hi - lo if hi > lo else 0
         # plane 0: fights still running after round r (< cap), where both stand
         add_duel_block(hist, rounds_hist[b], side_curve[b], comb_curve[b])
