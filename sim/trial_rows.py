@@ -29,8 +29,8 @@ ROW_OUTCOME, ROW_ROUNDS, ROW_OUT, ROW_DEAD, ROW_STANDING = range(5)
 NROW = 5
 #: words :func:`before` notes ahead of three per girl: the three outcomes and the rounds
 NOTE_FIXED = 4
-#: trials per kernel call where a system still plays one trial per block (an episode, a d10
-#: fast-path duel): each trial's block counters take several KB
+#: trials per kernel call where a system still plays one trial per block (a 4.1 episode): each
+#: trial's block counters take several KB
 ONE_A_BLOCK = 1024
 
 

@@ -63,7 +63,7 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
 
 def _play(inputs: Inputs, start: int, count: int, key, nb: int, fast) -> dict:
     """The block kernel's raw per-block arrays for ``count`` trials in ``nb``
-    blocks (one trial per block when ``nb == count``, :func:`trials`)."""
+    blocks (one trial per block when ``nb == count``: the tests' reference for :func:`trials`)."""
     n = inputs.n
     cap = inputs.round_cap
     fights = np.zeros((nb, K.NF), dtype=np.int64)
