@@ -147,6 +147,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     w = sub.add_parser("warmup", help="compile a rule system's kernels ahead of the first run (all by default)")
     w.add_argument("systems", nargs="*", metavar="SYSTEM", help="mb41, mb-draft, d10, cards (default: all)")
+    w.add_argument("--tier2", action="append", default=[], metavar="SCENARIO",
+                   help="compile the tier-2 builds of this scenario's structures (the 4.1 engine generated "
+                        "for it, 2-3 minutes each; repeatable); with no SYSTEM given, only those")
     w.add_argument("--json", action="store_true", help="print one JSON object")
 
     _study_parsers(sub)
@@ -525,12 +528,13 @@ def cmd_bench(a) -> int:
 
 def cmd_warmup(a) -> int:
     from sim.systems import names
-    from sim.warmup import warm
+    from sim.warmup import warm, warm_tier2
 
-    systems = [_system(s) for s in a.systems] or names()
+    systems = [_system(s) for s in a.systems] or ([] if a.tier2 else names())
     rows = warm(systems)
+    builds = warm_tier2(a.tier2) if a.tier2 else []
     if a.json:
-        print(json.dumps({"warmed": rows}))
+        print(json.dumps({"warmed": rows, **({"tier2": builds} if a.tier2 else {})}))
     return 0
 
 

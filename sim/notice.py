@@ -82,6 +82,8 @@ class CompileNotice(event.Listener):
             except TypeError:
                 group = None
             family = FAMILIES.get(group, group or "user")
+            if fn.__module__.startswith("mgsim_t2_"):  # a tier-2 build (sim.systems.mb41.tier2)
+                family = "tier 2 (the 4.1 engine generated for this structure)"
             self._begin(f"{family} kernels ({fn.__module__.rsplit('.', 1)[-1]}.{fn.__name__})")
         self.depth += 1
 

@@ -72,7 +72,7 @@ def warm_threshold() -> int:
     return _env_int(WARM_ENV, WARM_THRESHOLD) if threshold() > 0 else 0
 
 
-def _structure_of(system: str, inputs):
+def structure_of(system: str, inputs):
     """``(key, compiled)`` of the system's tier-2 build for ``inputs``, or ``None`` (no tier 2
     for it)."""
     from sim.systems import get_system
@@ -82,6 +82,7 @@ def _structure_of(system: str, inputs):
     if fn is None:
         return None
     return fn(inputs)
+
 
 
 def _die_with_parent() -> None:
@@ -148,7 +149,7 @@ class Plan:
         self.played: dict[str, dict[int, int]] = {}
         self.said: set[str] = set()
         self.pooled = False  # joblib workers play this run: no background build starts
-        self._found: dict = {}  # variant -> _structure_of's answer (its inputs do not change)
+        self._found: dict = {}  # variant -> structure_of's answer (its inputs do not change)
         self.planned: dict[str, int] = {}  # structure key -> trials planned for it when it was chosen
         self.warmed: set[str] = set()  # keys some chunk of which the general engine played
 
@@ -178,7 +179,7 @@ class Plan:
                 continue
             if variant not in self._found:
                 try:
-                    self._found[variant] = _structure_of(self.system, inputs)
+                    self._found[variant] = structure_of(self.system, inputs)
                 except Exception:  # noqa: BLE001 - no tier 2 is always a correct answer
                     self._found[variant] = None
             found[variant] = self._found[variant]

@@ -13,6 +13,11 @@ written, which compiles the entry kernels
 those scenarios use (gridless, hex grid, episodes, the duel fast path...).
 
 A second ``sim warmup`` finds everything cached and takes seconds.
+
+``sim warmup --tier2 SCENARIO`` compiles the tier-2 builds of a scenario's structures
+(:mod:`sim.tiers`: the 4.1 engine generated for one structure, 2-3 minutes each) into this
+machine's cache, so that a long run of it, or a dask worker given its tasks, plays tier 2
+from its first chunk (:func:`warm_tier2`).
 """
 from __future__ import annotations
 
@@ -53,4 +58,46 @@ def warm(systems: list[str], out=None) -> list[dict]:
         secs = time.perf_counter() - t0
         print(f"warm: {name} in {secs:.0f} s ({len(done)} scenarios)", file=out, flush=True)
         rows.append({"system": name, "seconds": round(secs, 1), "scenarios": done})
+    return rows
+
+
+def warm_tier2(paths: list, out=None) -> list[dict]:
+    """Compile the tier-2 build of each structure among ``paths``' variants (the variants of a
+    sweep over numbers share one); one row per variant: ``scenario``, ``variant``, ``key`` (the
+    build's, or ``None``: no tier 2 for it, a system without one or a duel the fast path plays)
+    and ``status``: ``compiled`` (with ``seconds``), ``cached`` (an earlier run's), ``shared``
+    (another variant's build) or ``none``."""
+    from sim import api, tiers
+    from sim.systems import get_system
+
+    out = out or sys.stderr
+    rows, seen = [], set()
+    for path in paths:
+        loaded = api.load(path)
+        mod = get_system(loaded.system)
+        for name, model in loaded.variants:
+            inputs = mod.compile(model)
+            found = tiers.structure_of(loaded.system, inputs)
+            row = {"scenario": str(path), "variant": name, "key": found[0] if found else None}
+            if found is None:
+                row["status"] = "none"
+            elif found[0] in seen:
+                row["status"] = "shared"
+            elif found[1]:
+                row["status"] = "cached"
+            else:
+                print(f"tier 2: compiling the build of {path} (variant {name!r}, {found[0][:8]}): "
+                      "2-3 minutes...", file=out, flush=True)
+                t0 = time.perf_counter()
+                mod.simulate(inputs, 0, 1, 0, tier=2)
+                mod.tier2_compiled(inputs)
+                row["status"], row["seconds"] = "compiled", round(time.perf_counter() - t0, 1)
+                print(f"tier 2: compiled in {row['seconds']:.0f} s", file=out, flush=True)
+            if found is not None:
+                seen.add(found[0])
+            rows.append(row)
+    for r in rows:
+        if r["status"] == "none":
+            print(f"tier 2: none for {r['scenario']} variant {r['variant']!r} (a system without it, or a "
+                  "duel the fast path plays)", file=out, flush=True)
     return rows

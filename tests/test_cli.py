@@ -142,6 +142,7 @@ def test_bad_scenario_exits_cleanly_and_writes_nothing(tmp_path, case):
     (["run", "no-such-file.yaml"], ["no-such-file.yaml"]),
     (["rules", "mb14"], ["did you mean 'mb41'"]),
     (["warmup", "cardz"], ["unknown system 'cardz'", "did you mean 'cards'"]),
+    (["warmup", "--tier2", "no-such-file.yaml"], ["no-such-file.yaml"]),
     (["frobnicate"], ["frobnicate"]),
 ])
 def test_bad_command_line(args, needles, tmp_path):

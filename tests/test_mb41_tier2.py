@@ -272,7 +272,7 @@ def _plan(monkeypatch, found, fails=False, env=None):
         monkeypatch.delenv(k, raising=False)
     for k, v in (env or {}).items():
         monkeypatch.setenv(k, v)
-    monkeypatch.setattr(tiers, "_structure_of", lambda system, inputs: found)
+    monkeypatch.setattr(tiers, "structure_of", lambda system, inputs: found)
     monkeypatch.setattr(tiers, "_Build", lambda s, i, k: _FakeBuild(s, i, k, fails=fails))
     return tiers.Plan("mb41", quiet=True)
 
@@ -388,7 +388,7 @@ def test_the_variants_of_one_structure_add_up_and_share_one_build(monkeypatch):
     from sim import tiers
 
     plan = _plan(monkeypatch, None)
-    monkeypatch.setattr(tiers, "_structure_of", lambda system, inputs: inputs)
+    monkeypatch.setattr(tiers, "structure_of", lambda system, inputs: inputs)
     built = []
     monkeypatch.setattr(tiers, "_Build", lambda s, i, k: built.append(k) or _FakeBuild(s, i, k))
     a, b = ("a" * 20, False), ("b" * 20, False)
@@ -409,13 +409,13 @@ def test_a_structure_below_the_threshold_in_all_builds_nothing(monkeypatch):
     from sim import tiers
 
     plan = _plan(monkeypatch, None)
-    monkeypatch.setattr(tiers, "_structure_of", lambda system, inputs: inputs)
+    monkeypatch.setattr(tiers, "structure_of", lambda system, inputs: inputs)
     a = ("a" * 20, False)
     got = _sweep(plan, {"x": (a, 24_000_000), "y": (a, 25_000_000)}, {"x": 3, "y": 3})
     assert got == {"x": [1, 1, 1], "y": [1, 1, 1]} and not plan.builds
     # one more trial makes 50 M: the structure is worth a build
     plan = _plan(monkeypatch, None)
-    monkeypatch.setattr(tiers, "_structure_of", lambda system, inputs: inputs)
+    monkeypatch.setattr(tiers, "structure_of", lambda system, inputs: inputs)
     plan.plan_all([("x", a, 24_000_000), ("y", a, 26_000_000)])
     assert plan.keys == {"x": "a" * 20, "y": "a" * 20}
 
@@ -424,12 +424,12 @@ def test_a_compiled_structure_counts_its_variants_against_the_warm_threshold(mon
     from sim import tiers
 
     plan = _plan(monkeypatch, None)
-    monkeypatch.setattr(tiers, "_structure_of", lambda system, inputs: inputs)
+    monkeypatch.setattr(tiers, "structure_of", lambda system, inputs: inputs)
     a = ("a" * 20, True)
     plan.plan_all([("x", a, 600_000), ("y", a, 600_000)])  # 1.2 M >= the warm threshold (1 M)
     assert plan.tier("x", a) == 2 and plan.tier("y", a) == 2
     plan = _plan(monkeypatch, None)
-    monkeypatch.setattr(tiers, "_structure_of", lambda system, inputs: inputs)
+    monkeypatch.setattr(tiers, "structure_of", lambda system, inputs: inputs)
     plan.plan_all([("x", a, 400_000), ("y", a, 500_000)])
     assert plan.tier("x", a) == 1 and plan.tier("y", a) == 1
 
@@ -510,7 +510,7 @@ def test_a_dask_run_asks_for_tier2_when_the_build_is_compiled_and_records_it(mon
     for k in (tiers.ENV, tiers.WARM_ENV):
         monkeypatch.delenv(k, raising=False)
     monkeypatch.setenv(tiers.WARM_ENV, "1000")
-    monkeypatch.setattr(tiers, "_structure_of", lambda system, inputs: ("k" * 20, True))
+    monkeypatch.setattr(tiers, "structure_of", lambda system, inputs: ("k" * 20, True))
     real = mb41.simulate
     monkeypatch.setattr(mb41, "simulate", lambda inputs, s, c, k, tier=1: real(inputs, s, c, k))
     loaded = load_scenario(BUNDLED[0])
@@ -523,3 +523,35 @@ def test_a_dask_run_asks_for_tier2_when_the_build_is_compiled_and_records_it(mon
         assert all(t == {"general": 3000 - generated, "generated": generated}
                    for t in res.provenance["tiers"].values())
         assert res.summary.equals(base.summary)
+
+
+def test_warmup_compiles_each_structure_s_build_once(monkeypatch, capsys):
+    """``sim warmup --tier2 SCENARIO`` (:func:`sim.warmup.warm_tier2`): one build per structure
+    (the variants of a sweep over numbers share it), none for a duel the fast path plays or a
+    system without tier 2, nothing for a build an earlier run compiled. The compile itself
+    (``simulate(..., tier=2)``) is tested above; here it is recorded, not played."""
+    from sim import tiers
+    from sim.systems import mb41
+    from sim.warmup import warm_tier2
+
+    compiled, built = set(), []
+    real = tiers.structure_of
+
+    def structure_of(system, inputs):
+        found = real(system, inputs)
+        return None if found is None else (found[0], found[0] in compiled)
+
+    monkeypatch.setattr(tiers, "structure_of", structure_of)
+    monkeypatch.setattr(mb41, "simulate", lambda inputs, s, c, k, tier=1: built.append((tier, s, c)))
+    monkeypatch.setattr(mb41, "tier2_compiled",
+                        lambda inputs: compiled.add(real("mb41", inputs)[0]))
+    sweep = ROOT / "scenarios" / "mb41" / "party-vs-boss.yaml"  # three variants over numbers: one structure
+    rows = warm_tier2([sweep, ROOT / "scenarios" / "duel-basic.yaml", ROOT / "scenarios" / "cards" / "first-player.yaml"])
+    party = [r for r in rows if r["scenario"] == str(sweep)]
+    assert [r["status"] for r in party] == ["compiled"] + ["shared"] * (len(party) - 1) and len(party) >= 2
+    assert len({r["key"] for r in party}) == 1 and built == [(2, 0, 1)]
+    assert {r["status"] for r in rows if r["scenario"] != str(sweep)} == {"none"}
+    err = capsys.readouterr().err
+    assert "tier 2: compiling the build of" in err and "tier 2: none for" in err
+    again = warm_tier2([sweep])
+    assert [r["status"] for r in again][0] == "cached" and built == [(2, 0, 1)]

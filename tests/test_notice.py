@@ -48,3 +48,21 @@ def test_a_batch_known_to_compile_says_compiling(monkeypatch):
 
 def test_a_quick_batch_says_nothing(monkeypatch):
     assert _said(monkeypatch, lambda n: None) == ""
+
+
+def test_a_tier2_build_compiling_is_named(monkeypatch):
+    """A tier-2 build's kernel (a generated module ``mgsim_t2_<key>``, outside the package) is
+    named as such, not as a user's kernel."""
+    def simulate_blocks():
+        pass
+
+    simulate_blocks.__module__ = "mgsim_t2_0123456789abcdef0123.fight"
+    out = io.StringIO()
+    n = notice.CompileNotice(stream=out)
+    monkeypatch.setattr(notice, "DELAY", 0.05)
+    n.on_start(_Event(simulate_blocks))
+    time.sleep(0.2)
+    n.on_end(None)
+    text = out.getvalue()
+    assert "compiling tier 2 (the 4.1 engine generated for this structure) kernels (fight.simulate_blocks)" in text
+    assert "user" not in text

@@ -30,7 +30,7 @@ def _fake_engines(monkeypatch, compiled: bool, threshold: str):
         seen["tiers"].append(tier)
         return real(system, inputs, start, count, key, chunk)
 
-    monkeypatch.setattr(tiers, "_structure_of", structure_of)
+    monkeypatch.setattr(tiers, "structure_of", structure_of)
     monkeypatch.setattr(trials, "trial_columns", trial_columns)
     return seen
 
