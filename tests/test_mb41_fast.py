@@ -197,3 +197,15 @@ def test_the_benchmark_duel_takes_the_fast_path():
     from sim.bench import duel_inputs
 
     assert F.eligible(duel_inputs()) == []
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=duels(), seed=st.integers(0, 2**31))
+def test_random_duels_rows_are_the_general_engine_s(data, seed):
+    """A study's rows of a duel (:mod:`sim.trial_rows`), played in the fast path's blocks (its
+    deferred tallies, rare paths and ``bursts: play`` replays), are the general engine's, row by row."""
+    inputs = _inputs(data)
+    key = stream_key(seed)
+    girls = mb41._first_side_girls(inputs.comb)
+    np.testing.assert_array_equal(mb41._play_rows(inputs, 5, 1500, key, girls, fast=True),
+                                  mb41._play_rows(inputs, 5, 1500, key, girls, fast=False))

@@ -16,9 +16,9 @@ from sim.systems.mb41 import layout as L
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _one_per_block(inp, start, count, key):
+def _one_per_block(inp, start, count, key, fast=None):
     """The rows as :func:`trials` read them from one trial per block (its code before the row kernels)."""
-    raw = mb41._play_fight(inp, start, count, key, count, None)
+    raw = mb41._play_fight(inp, start, count, key, count, fast)
     per = raw["cc"][:, mb41._first_side_girls(inp.comb), :]
     f = raw["fights"]
     return {"outcome": np.argmax(f[:, :3], axis=1), "rounds": f[:, L.F_ROUNDS],
@@ -76,9 +76,8 @@ def test_d10_rows_in_blocks_are_the_rows_of_one_trial_a_block():
 
 
 def test_a_duel_s_rows_are_the_fast_path_s():
-    """A duel the fast path plays (:mod:`sim.systems.mb41.fast`): its rows, played by the general
-    engine's block kernel, are the fast path's one trial a block. A d10 duel's rows are played in
-    the fast path's blocks: the same as its one trial a block, and as the general kernel's."""
+    """A duel the fast path plays (:mod:`sim.systems.mb41.fast`, d10's): its rows, played in the
+    fast path's blocks, are its one trial a block, and the general kernel's."""
     from helpers import duel_data, load_data
     from sim.systems import d10
     from sim.systems.mb41 import fast as F
@@ -89,9 +88,11 @@ def test_a_duel_s_rows_are_the_fast_path_s():
     key = stream_key(4, 0)
     got = mb41.trials(inp, 10, 4000, key)
     want = _one_per_block(inp, 10, 4000, key)
+    general = _one_per_block(inp, 10, 4000, key, fast=False)
     for k, v in want.items():
         assert np.array_equal(got[k], v), k
-    assert 0 < got["outcome"].mean() < 1 and got["girls_out"].max() > 0
+        assert np.array_equal(general[k], v), k
+    assert 0 < got["outcome"].mean() < 1 and got["girls_out"].max() > 0 and got["girls_standing"].min() == 0
 
     loaded = load_scenario(ROOT / "scenarios/d10/duel.yaml")
     inp = loaded.module.compile(loaded.variants[0][1])

@@ -152,8 +152,7 @@ def _play_fight(inputs: Inputs, start: int, count: int, key, nb: int, fast, run=
             side_curve.reshape(nb, 1, 2, 2, cap + 1), comb_curve, cc, np.zeros((nb, 0, L.NPE), dtype=np.int64),
             HX.field_arrays(inputs.battlefield), *TR.none())
     else:
-        no_rows = TR.none() if blocks is fi.simulate_blocks else ()  # the fast path keeps no rows
-        run(blocks, np.uint64(key), start, count, nb, fights, rounds_hist, side_curve, comb_curve, cc, *no_rows)
+        run(blocks, np.uint64(key), start, count, nb, fights, rounds_hist, side_curve, comb_curve, cc, *TR.none())
     registry.check(cc.sum(axis=0))
     return {"fights": fights, "rounds_hist": rounds_hist, "side_curve": side_curve,
             "comb_curve": comb_curve, "cc": cc}
@@ -244,9 +243,8 @@ def trials(inputs: Inputs, start: int, count: int, key, tier: int = 1) -> dict:
     """Per-trial outcomes of trials ``start .. start+count-1`` (:func:`sim.trials.per_trial`).
 
     The same fights as :func:`simulate` (trial ``i`` keyed by ``(key, i)``). A fight is played
-    in :func:`simulate`'s blocks, each trial's row read from what it added to its block's
-    counters (:mod:`sim.trial_rows`; a duel the fast path would play too: the general engine's
-    fights are the fast path's, bit for bit); an episode one trial per block.
+    in :func:`simulate`'s blocks (a duel's on the fast path), each trial's row read from what it
+    added to its block's counters (:mod:`sim.trial_rows`); an episode one trial per block.
     Returns int arrays of length ``count``: ``outcome`` (0 the first side
     won, 1 lost, 2 draw at the round cap), ``rounds`` (rounds played; an
     episode's over all its scenes), and over the first side's magical girls
@@ -281,9 +279,10 @@ def trials(inputs: Inputs, start: int, count: int, key, tier: int = 1) -> dict:
     }
 
 
-def _play_rows(inputs: Inputs, start: int, count: int, key, girls, tier: int = 1) -> np.ndarray:
-    """Rows ``[count, NROW]`` of trials ``start ..`` (:mod:`sim.trial_rows`) by the general engine's
-    block kernel given ``rows`` (:func:`.fight.simulate_blocks`), in as many blocks as :func:`simulate`."""
+def _play_rows(inputs: Inputs, start: int, count: int, key, girls, tier: int = 1, fast=None) -> np.ndarray:
+    """Rows ``[count, NROW]`` of trials ``start ..`` (:mod:`sim.trial_rows`) by the block kernel
+    :func:`simulate` plays (:func:`.fight.simulate_blocks`, or the duel fast path's; ``fast`` as
+    there), given ``rows``, in as many blocks as :func:`simulate`."""
     n, cap = inputs.n, inputs.round_cap
     nb = max(1, min(MAX_BLOCKS, count // 256))
     rows = np.zeros((count, TR.NROW), dtype=np.int64)
@@ -299,7 +298,8 @@ def _play_rows(inputs: Inputs, start: int, count: int, key, girls, tier: int = 1
              np.zeros((nb, 1, 2, 2, cap + 1), dtype=np.int64), np.zeros((nb, n, 2, cap + 1), dtype=np.int64), cc,
              np.zeros((nb, 0, L.NPE), dtype=np.int64), HX.field_arrays(inputs.battlefield), girls, cols, rows)
     else:
-        _run(inputs, fi.simulate_blocks, np.uint64(key), start, count, nb,
+        blocks = pick_blocks(fi.simulate_blocks, F.simulate_blocks, F.eligible, inputs, fast, "duel fast path")
+        _run(inputs, blocks, np.uint64(key), start, count, nb,
              np.zeros((nb, L.NF), dtype=np.int64), np.zeros((nb, cap + 1), dtype=np.int64),
              np.zeros((nb, 2, 2, cap + 1), dtype=np.int64), np.zeros((nb, n, 2, cap + 1), dtype=np.int64), cc,
              girls, cols, rows)

@@ -39,6 +39,7 @@ from sim.dice import exploding_d6, opposed_2d6, sum_dice
 from sim.rng import STATE_WORDS, seed_stream, seed_stream_inline
 
 from sim.systems import duel_shape
+from sim.trial_rows import NOTE_FIXED, ROW_DEAD, ROW_OUT, ROW_STANDING, after, before
 
 from . import codes as E
 from . import damage as DM
@@ -486,6 +487,21 @@ def _tally(tot, c0, r0, r1, a0, a1, h0, h1, d0, d1, ga0, gd0, sp0, ga1, gd1, sp1
 
 
 @kernel(forceinline=True)
+def _row_tally(comb, out, girls, cols, note, s0, s1, ko, row):
+    """Add to a trial's row what :func:`_tally` counted of its girls (``girls``: comb rows 0 or 1)
+    and adds to ``out`` only at the block's end: a knock-out (a girl counted once, whether
+    ``out`` grew too or not), a death (a monster's; none for a girl), standing at the end."""
+    for g in range(girls.shape[0]):
+        j = girls[g]
+        s = s0 if j == 0 else s1
+        k = ko * (1 - s)
+        if k > 0 and out[j, cols[1]] - note[NOTE_FIXED + 3 * g] <= 0:
+            row[ROW_OUT] += 1
+        row[ROW_DEAD] += k * np.int64(comb[j, L.C_MONSTER] != 0)
+        row[ROW_STANDING] += s
+
+
+@kernel(forceinline=True)
 def _no_totals():
     """22 zeros: the running totals of :func:`_tally` at the start of a block."""
     o = np.int64(0)
@@ -512,8 +528,9 @@ def _flush_block(tot, comb, out):
 
 @pjit
 def simulate_blocks(comb, rules, key, start, count, nblocks,
-                    fights, rounds_hist, side_curve, comb_curve, ccount):
-    """:func:`.fight.simulate_blocks` for eligible duels: same arguments, same counters.
+                    fights, rounds_hist, side_curve, comb_curve, ccount, girls, cols, rows):
+    """:func:`.fight.simulate_blocks` for eligible duels: same arguments, same counters, the same
+    rows (``rows``: each trial's, :mod:`sim.trial_rows`; ``[0, NROW]`` for none).
 
     Streams: ``S_CHECK`` and ``S_DAMAGE`` per trial, ``S_SETUP`` only for
     rolled initiative; the general kernel seeds ``S_POLICY`` too but an
@@ -532,14 +549,17 @@ def simulate_blocks(comb, rules, key, start, count, nblocks,
         lo = b * per
         hi = min(count, lo + per)
         _block(comb, rules, key, start + lo, start + hi, start_bursts,
-               fights[b], rounds_hist[b], side_curve[b], comb_curve[b], ccount[b])
+               fights[b], rounds_hist[b], side_curve[b], comb_curve[b], ccount[b], girls, cols,
+               rows[lo:hi] if rows.shape[0] > 0 else rows)
 
 
 @jit
-def _block(comb, rules, key, first, last, start_bursts, fights, rounds_hist, side_curve, comb_curve, out):
+def _block(comb, rules, key, first, last, start_bursts, fights, rounds_hist, side_curve, comb_curve, out,
+           girls, cols, rows):
     """Trials ``first..last-1`` of :func:`simulate_blocks` into one block's counters
     (``fights``, ``rounds_hist``, curves, ``out``: that block's rows). Per-combatant
-    counters are summed in local variables (:func:`_tally`) and added to ``out`` once."""
+    counters are summed in local variables (:func:`_tally`) and added to ``out`` once;
+    ``rows[t - first]``: trial ``t``'s row (none when ``rows`` is empty)."""
     n = comb.shape[0]
     cap = rules[L.R_ROUND_CAP]
     dyn = np.zeros((n, L.NDYN), dtype=np.int64)  # the duels' state; its counters: the rare paths' scratch
@@ -559,8 +579,9 @@ def _block(comb, rules, key, first, last, start_bursts, fights, rounds_hist, sid
     tiers = np.zeros(TIER_TABLE, dtype=np.int64)
     tier_table(rules, tiers)
     th = np.zeros((n, TH * TH), dtype=np.int64)
+    note = np.zeros(NOTE_FIXED + 3 * girls.shape[0], dtype=np.int64)
     _trials(comb, rules, key, first, last, start_bursts, fights, rounds_hist, side_curve, comb_curve, out,
-            dyn, order, ikey, streams, chk, dmg_st, hist, tiers, th, w, w_out)
+            dyn, order, ikey, streams, chk, dmg_st, hist, tiers, th, w, w_out, girls, cols, rows, note)
     keep(bf)  # the worlds' arrays and buffers live until their last use (world.keep)
     keep(wbuf)
     keep(obuf)
@@ -568,9 +589,12 @@ def _block(comb, rules, key, first, last, start_bursts, fights, rounds_hist, sid
 
 @kernel
 def _trials(comb, rules, key, first, last, start_bursts, fights, rounds_hist, side_curve, comb_curve, out,
-            dyn, order, ikey, streams, chk, dmg_st, hist, tiers, th, w, w_out):
+            dyn, order, ikey, streams, chk, dmg_st, hist, tiers, th, w, w_out, girls, cols, rows, note):
     """The trial loop of :func:`_block` on its arrays (no reference counting: a
-    compiled function that allocates nothing)."""
+    compiled function that allocates nothing). A trial's row (``rows`` given): what it added to
+    ``out`` and ``fights`` (a replay, a rare path's scratch; :func:`sim.trial_rows.after`) and
+    what :func:`_tally` keeps for the block's end (:func:`_row_tally`)."""
+    with_rows = rows.shape[0] > 0
     rolled = rules[L.R_INITIATIVE] != 1
     # bursts: play: a trial in which a burst is counted is replayed on the
     # general kernel; until then its counters go to the duel's scratch counters (dyn)
@@ -582,6 +606,8 @@ def _trials(comb, rules, key, first, last, start_bursts, fights, rounds_hist, si
     # needs the next trial to reset it
     dirty = True
     for trial in range(first, last):
+        if with_rows:
+            before(fights, out, girls, cols, note)
         replay = all_general
         if not all_general:
             seed_stream_inline(chk, key, trial, L.S_CHECK)
@@ -602,6 +628,8 @@ def _trials(comb, rules, key, first, last, start_bursts, fights, rounds_hist, si
             fights[outcome] += 1
             fights[L.F_ROUNDS] += rounds
             rounds_hist[rounds] += 1
+            if with_rows:
+                after(fights, out, girls, cols, False, note, rows[trial - first])
             continue
         fights[outcome] += 1
         fights[L.F_ROUNDS] += rounds
@@ -617,6 +645,9 @@ def _trials(comb, rules, key, first, last, start_bursts, fights, rounds_hist, si
             _tiers(c0, ga0, gd0, comb, rules, dyn, out, tiers)
             _tiers(1 - c0, ga1, gd1, comb, rules, dyn, out, tiers)
         tot, s0, s1 = _tally(tot, c0, r0, r1, a0, a1, h0, h1, d0, d1, ga0, gd0, sp0, ga1, gd1, sp1, ko, comb)
+        if with_rows:
+            after(fights, out, girls, cols, False, note, rows[trial - first])
+            _row_tally(comb, out, girls, cols, note, s0, s1, ko, rows[trial - first])
         # the final state (plane 1) of a fight that ended in round ``rounds``
         comb_curve[0, 1, rounds] += s0
         comb_curve[1, 1, rounds] += s1
