@@ -61,9 +61,10 @@ def simulate(inputs: Inputs, start: int, count: int, key, fast: bool | None = No
     }
 
 
-def _play(inputs: Inputs, start: int, count: int, key, nb: int, fast) -> dict:
+def _play(inputs: Inputs, start: int, count: int, key, nb: int, fast, rows=None) -> dict:
     """The block kernel's raw per-block arrays for ``count`` trials in ``nb``
-    blocks (one trial per block when ``nb == count``: the tests' reference for :func:`trials`)."""
+    blocks (one trial per block when ``nb == count``: the tests' reference for :func:`trials`).
+    ``rows``: ``(girls, cols, rows)`` of :mod:`sim.trial_rows` for the kernel to fill (default: none)."""
     n = inputs.n
     cap = inputs.round_cap
     fights = np.zeros((nb, K.NF), dtype=np.int64)
@@ -73,7 +74,7 @@ def _play(inputs: Inputs, start: int, count: int, key, nb: int, fast) -> dict:
     cc = np.zeros((nb, n, K.NK), dtype=np.int64)
     blocks = pick_blocks(K.simulate_blocks, F.simulate_blocks, F.eligible, inputs, fast, "d10 duel fast path")
     blocks(inputs.comb, inputs.pol, inputs.rules, inputs.tab, np.uint64(key), start, count, nb,
-           inputs.plain, fights, rounds_hist, side_curve, comb_curve, cc, *TR.none())
+           inputs.plain, fights, rounds_hist, side_curve, comb_curve, cc, *(TR.none() if rows is None else rows))
     return {"fights": fights, "rounds_hist": rounds_hist, "side_curve": side_curve,
             "comb_curve": comb_curve, "cc": cc}
 
@@ -81,15 +82,10 @@ def _play(inputs: Inputs, start: int, count: int, key, nb: int, fast) -> dict:
 def _rows_in_blocks(inputs: Inputs, start: int, count: int, key, girls) -> dict:
     """:func:`trials` by the block kernel :func:`simulate` plays (:func:`.fight.simulate_blocks`, or
     the fast path's for a duel), given ``rows``: its blocks, a row per trial."""
-    n, cap = inputs.n, inputs.round_cap
-    nb = max(1, min(MAX_BLOCKS, count // 256))
     rows = np.zeros((count, TR.NROW), dtype=np.int64)
-    blocks = pick_blocks(K.simulate_blocks, F.simulate_blocks, F.eligible, inputs, None, "d10 duel fast path")
-    blocks(inputs.comb, inputs.pol, inputs.rules, inputs.tab, np.uint64(key), start, count, nb,
-           inputs.plain, np.zeros((nb, K.NF), dtype=np.int64), np.zeros((nb, cap + 1), dtype=np.int64),
-           np.zeros((nb, 2, 2, cap + 1), dtype=np.int64), np.zeros((nb, n, 2, cap + 1), dtype=np.int64),
-           np.zeros((nb, n, K.NK), dtype=np.int64), np.ascontiguousarray(girls, dtype=np.int64),
-           np.array([K.F_ROUNDS, K.K_KO_TRIALS, K.K_DEATHS, K.K_STANDING_END], dtype=np.int64), rows)
+    cols = np.array([K.F_ROUNDS, K.K_KO_TRIALS, K.K_DEATHS, K.K_STANDING_END], dtype=np.int64)
+    _play(inputs, start, count, key, max(1, min(MAX_BLOCKS, count // 256)), None,
+          rows=(np.ascontiguousarray(girls, dtype=np.int64), cols, rows))
     return TR.columns(rows)
 
 

@@ -126,12 +126,14 @@ def _engine(inputs: Inputs, tier: int):
 _TIER2_LOADED: dict = {}
 
 
-def _play_fight(inputs: Inputs, start: int, count: int, key, nb: int, fast, run=None, tier: int = 1) -> dict:
+def _play_fight(inputs: Inputs, start: int, count: int, key, nb: int, fast, run=None, tier: int = 1,
+                rows=None) -> dict:
     """The block kernel's raw per-block arrays for ``count`` trials in ``nb``
     blocks (``fights[nb, NF]``, ``rounds_hist``, ``side_curve``,
     ``comb_curve``, ``cc[nb, n, NDYN]``); one trial per block when ``nb ==
-    count`` (:func:`trials`). ``run(kernel, *args)``: plays the kernel instead of
-    :func:`_run` (``sim play``'s Python replay, :mod:`.fight_log`)."""
+    count`` (the tests' reference for :func:`trials`). ``run(kernel, *args)``: plays the kernel
+    instead of :func:`_run` (``sim play``'s Python replay, :mod:`.fight_log`). ``rows``:
+    ``(girls, cols, rows)`` of :mod:`sim.trial_rows` for the kernel to fill (default: none)."""
     run = run or (lambda kernel, *args: _run(inputs, kernel, *args))
     n = inputs.n
     cap = inputs.round_cap
@@ -142,6 +144,7 @@ def _play_fight(inputs: Inputs, start: int, count: int, key, nb: int, fast, run=
     cc = np.zeros((nb, n, L.NDYN), dtype=np.int64)  # each block's dyn: counters K_* first
     fi, _ep, hx = _engine(inputs, tier)
     blocks = pick_blocks(fi.simulate_blocks, F.simulate_blocks, F.eligible, inputs, fast, "duel fast path")
+    rows = TR.none() if rows is None else rows
     if inputs.battlefield is not None:  # the hex grid (F.eligible refuses it)
         # a plain fight is an episode of one scene with no party carried over: one grid kernel
         # (:func:`.hex.simulate_episode_blocks_grid`) plays both, compiled once
@@ -150,9 +153,9 @@ def _play_fight(inputs: Inputs, start: int, count: int, key, nb: int, fast, run=
             np.zeros(0, dtype=np.int64), np.uint64(key), start, count, nb, fights, rounds_hist,
             np.zeros((nb, 1, L.NF), dtype=np.int64), np.zeros((nb, 1, cap + 1), dtype=np.int64),
             side_curve.reshape(nb, 1, 2, 2, cap + 1), comb_curve, cc, np.zeros((nb, 0, L.NPE), dtype=np.int64),
-            HX.field_arrays(inputs.battlefield), *TR.none())
+            HX.field_arrays(inputs.battlefield), *rows)
     else:
-        run(blocks, np.uint64(key), start, count, nb, fights, rounds_hist, side_curve, comb_curve, cc, *TR.none())
+        run(blocks, np.uint64(key), start, count, nb, fights, rounds_hist, side_curve, comb_curve, cc, *rows)
     registry.check(cc.sum(axis=0))
     return {"fights": fights, "rounds_hist": rounds_hist, "side_curve": side_curve,
             "comb_curve": comb_curve, "cc": cc}
@@ -283,27 +286,11 @@ def _play_rows(inputs: Inputs, start: int, count: int, key, girls, tier: int = 1
     """Rows ``[count, NROW]`` of trials ``start ..`` (:mod:`sim.trial_rows`) by the block kernel
     :func:`simulate` plays (:func:`.fight.simulate_blocks`, or the duel fast path's; ``fast`` as
     there), given ``rows``, in as many blocks as :func:`simulate`."""
-    n, cap = inputs.n, inputs.round_cap
     nb = max(1, min(MAX_BLOCKS, count // 256))
     rows = np.zeros((count, TR.NROW), dtype=np.int64)
-    cc = np.zeros((nb, n, L.NDYN), dtype=np.int64)
-    fi, _ep, hx = _engine(inputs, tier)
-    girls = np.ascontiguousarray(girls, dtype=np.int64)
     cols = np.array([L.F_ROUNDS, L.K_KO_TRIALS, L.K_DEATHS, L.K_STANDING_END], dtype=np.int64)
-    if inputs.battlefield is not None:  # a plain grid fight: an episode of one scene (:func:`_play_fight`)
-        _run(inputs, hx.simulate_episode_blocks_grid, np.array([0, n], dtype=np.int64), 0,
-             np.zeros(0, dtype=np.int64), np.uint64(key), start, count, nb,
-             np.zeros((nb, L.NF), dtype=np.int64), np.zeros((nb, cap + 1), dtype=np.int64),
-             np.zeros((nb, 1, L.NF), dtype=np.int64), np.zeros((nb, 1, cap + 1), dtype=np.int64),
-             np.zeros((nb, 1, 2, 2, cap + 1), dtype=np.int64), np.zeros((nb, n, 2, cap + 1), dtype=np.int64), cc,
-             np.zeros((nb, 0, L.NPE), dtype=np.int64), HX.field_arrays(inputs.battlefield), girls, cols, rows)
-    else:
-        blocks = pick_blocks(fi.simulate_blocks, F.simulate_blocks, F.eligible, inputs, fast, "duel fast path")
-        _run(inputs, blocks, np.uint64(key), start, count, nb,
-             np.zeros((nb, L.NF), dtype=np.int64), np.zeros((nb, cap + 1), dtype=np.int64),
-             np.zeros((nb, 2, 2, cap + 1), dtype=np.int64), np.zeros((nb, n, 2, cap + 1), dtype=np.int64), cc,
-             girls, cols, rows)
-    registry.check(cc.sum(axis=0))
+    _play_fight(inputs, start, count, key, nb, fast, tier=tier,
+                rows=(np.ascontiguousarray(girls, dtype=np.int64), cols, rows))
     return rows
 
 
