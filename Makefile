@@ -25,8 +25,8 @@ chromium:  ## install Chromium from the OS packages when missing (the report's b
 demo: setup  ## run scenarios/quickstart.yaml and print where the report is
 	$(BIN)/sim run scenarios/quickstart.yaml
 
-test: setup chromium  ## run the whole test suite (statistical and browser tests included), one pytest process
-	$(BIN)/python -m pytest -q
+test: setup chromium  ## run the whole test suite (statistical and browser tests included), two pytest workers (pytest-xdist, a test file per worker at a time)
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 test-fast: setup  ## the tests without those marked slow
 	$(BIN)/python -m pytest -q -m "not slow"
