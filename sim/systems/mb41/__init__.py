@@ -188,9 +188,13 @@ def _run(inputs: Inputs, kernel, *args) -> None:
     kernel(inputs.comb, inputs.rules, *args)
 
 
-def _play_episode(inputs: Inputs, start: int, count: int, key, nb: int, run=None, tier: int = 1) -> dict:
-    """The episode block kernel's raw per-block arrays (see :func:`_play_fight`)."""
+def _play_episode(inputs: Inputs, start: int, count: int, key, nb: int, run=None, tier: int = 1,
+                  rows=None) -> dict:
+    """The episode block kernel's raw per-block arrays (see :func:`_play_fight`). ``rows``:
+    ``(girls, cols, rows)`` of :mod:`sim.trial_rows` for the kernel to fill, ``girls`` rows
+    within each scene (:func:`sim.trial_rows.after_scenes`; default: none)."""
     run = run or (lambda kernel, *args: _run(inputs, kernel, *args))
+    rows = TR.none() if rows is None else rows
     ep = inputs.episode
     n = inputs.n
     cap = inputs.round_cap
@@ -207,11 +211,11 @@ def _play_episode(inputs: Inputs, start: int, count: int, key, nb: int, run=None
     if inputs.battlefield is not None:  # every scene on the same hex grid
         run(hx.simulate_episode_blocks_grid, ep.offsets, ep.party, ep.recover,
             np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights,
-            scene_hist, side_curve, comb_curve, cc, party, HX.field_arrays(inputs.battlefield), *TR.none())
+            scene_hist, side_curve, comb_curve, cc, party, HX.field_arrays(inputs.battlefield), *rows)
     else:
         run(epm.simulate_episode_blocks, ep.offsets, ep.party, ep.recover,
             np.uint64(key), start, count, nb, fights, rounds_hist, scene_fights, scene_hist,
-            side_curve, comb_curve, cc, party)
+            side_curve, comb_curve, cc, party, *rows)
     registry.check(cc.sum(axis=0))
     return {"fights": fights, "rounds_hist": rounds_hist, "scene_fights": scene_fights,
             "scene_hist": scene_hist, "side_curve": side_curve, "comb_curve": comb_curve,

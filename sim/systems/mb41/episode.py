@@ -15,6 +15,7 @@ import numpy as np
 from sim._jit import kernel, pjit
 from sim.dice import sum_d6
 from sim.rng import STATE_WORDS, seed_stream
+from sim.trial_rows import after_scenes, before_scenes, scenes_note_size
 
 from .codes import *  # noqa: F401,F403 - effect codes, ailments, policy values
 from .layout import *  # noqa: F401,F403 - the declared columns (C_, P_, D_, K_, R_, PR_...)
@@ -193,7 +194,7 @@ def episode_width(off):
 @pjit
 def simulate_episode_blocks(comb, rules, off, ng, recover, key, start, count, nblocks,
                             fights, rounds_hist, scene_fights, scene_hist, side_curve, comb_curve,
-                            ccount, party):
+                            ccount, party, girls, cols, rows):
     """Play episodes ``start .. start+count-1`` in ``nblocks`` blocks (prange), gridless.
 
     ``comb``: the stacked rows (scene s in rows ``off[s] ..
@@ -210,15 +211,23 @@ def simulate_episode_blocks(comb, rules, off, ng, recover, key, start, count, nb
     ``scene_hist[nb, S, cap+1]``, ``side_curve[nb, S, 2, 2, cap+1]``; per
     stacked row ``comb_curve[nb, N, 2, cap+1]``, ``ccount[nb, N, NDYN]`` (each block's ``dyn``); per
     party girl ``party[nb, ng, NPE]`` (the end of the episode).
+
+    ``rows`` (int64 ``[count, NROW]``, or ``[0, NROW]`` for none, :func:`sim.trial_rows.none`):
+    each trial's row, ``rows[t]`` for episode ``start + t`` (:func:`sim.trial_rows.after_scenes`:
+    over the rows ``off[s] + girls`` of every scene, the party's ``0 .. ng-1``; counters
+    ``cols``), what a study keeps of each trial. One kernel plays a run's counters and a
+    study's rows: the same episodes, one compile.
     """
     width = episode_width(off)
     per = (count + nblocks - 1) // nblocks
+    with_rows = rows.shape[0] > 0
     for b in numba.prange(nblocks):
         cb = comb.copy()  # the party's maximum Resolve per scene is written here
         dyn = ccount[b]  # counters (K_*) accumulate; reset and next_scene set the state (D_*)
         order = np.zeros(width, dtype=np.int64)
         ikey = np.zeros(width, dtype=np.int64)
         streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
+        note = np.zeros(scenes_note_size(off, girls), dtype=np.int64)
         bf = no_field()
         wbuf = np.zeros(WORLD_WORDS * off.shape[0], dtype=np.int64)  # a world per scene, one for the episode
         lo = b * per
@@ -227,5 +236,9 @@ def simulate_episode_blocks(comb, rules, off, ng, recover, key, start, count, nb
             trial = start + t
             for p in range(NS):
                 seed_stream(streams[p], key, trial, p)
+            if with_rows:
+                before_scenes(fights[b], scene_fights[b], dyn, off, girls, cols, note)
             play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams, fights[b], rounds_hist[b],
                          scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], party[b], bf, wbuf)
+            if with_rows:
+                after_scenes(fights[b], scene_fights[b], dyn, off, girls, cols, note, rows[t])

@@ -115,7 +115,7 @@ from .damage import may_guard
 from .episode import episode_width, play_episode
 from .state import _candidate, is_standing
 from .targets import target_res
-from sim.trial_rows import NOTE_FIXED, after, before
+from sim.trial_rows import after_scenes, before_scenes, scenes_note_size
 
 
 def field_arrays(field):
@@ -808,8 +808,10 @@ def simulate_episode_blocks_grid(comb, rules, off, ng, recover, key, start, coun
     terrain).
 
     ``rows`` (int64 ``[count, NROW]``, or ``[0, NROW]`` for none, :func:`sim.trial_rows.none`):
-    each trial's row of a plain grid fight, ``rows[t]`` for trial ``start + t``
-    (:mod:`sim.trial_rows`, over the combatants ``girls``, counters ``cols``)."""
+    each trial's row, ``rows[t]`` for trial ``start + t`` (:func:`sim.trial_rows.after_scenes`,
+    over the rows ``off[s] + girls`` of every scene, counters ``cols``): an episode's over its
+    party (``girls`` ``0 .. ng-1``), a plain grid fight's over its first side's girls (one
+    scene: the row :func:`sim.trial_rows.after` gives)."""
     width = episode_width(off)
     per = (count + nblocks - 1) // nblocks
     with_rows = rows.shape[0] > 0
@@ -819,7 +821,7 @@ def simulate_episode_blocks_grid(comb, rules, off, ng, recover, key, start, coun
         order = np.zeros(width, dtype=np.int64)
         ikey = np.zeros(width, dtype=np.int64)
         streams = np.zeros((NS, STATE_WORDS), dtype=np.uint64)
-        note = np.zeros(NOTE_FIXED + 3 * girls.shape[0], dtype=np.int64)
+        note = np.zeros(scenes_note_size(off, girls), dtype=np.int64)
         bf = field.copy()
         wbuf = np.zeros(WORLD_WORDS * off.shape[0], dtype=np.int64)  # a world per scene, one for the episode
         lo = b * per
@@ -829,11 +831,11 @@ def simulate_episode_blocks_grid(comb, rules, off, ng, recover, key, start, coun
             for p in range(NS):
                 seed_stream(streams[p], key, trial, p)
             if with_rows:
-                before(fights[b], dyn, girls, cols, note)
+                before_scenes(fights[b], scene_fights[b], dyn, off, girls, cols, note)
             play_episode(cb, rules, off, ng, recover, dyn, order, ikey, streams, fights[b], rounds_hist[b],
                            scene_fights[b], scene_hist[b], side_curve[b], comb_curve[b], party[b], bf, wbuf)
             if with_rows:
-                after(fights[b], dyn, girls, cols, False, note, rows[t])
+                after_scenes(fights[b], scene_fights[b], dyn, off, girls, cols, note, rows[t])
 
 
 @kernel
