@@ -32,9 +32,6 @@ ROW_OUTCOME, ROW_ROUNDS, ROW_OUT, ROW_DEAD, ROW_STANDING = range(5)
 NROW = 5
 #: words :func:`before` notes ahead of three per girl: the three outcomes and the rounds
 NOTE_FIXED = 4
-#: trials per kernel call where a system still plays one trial per block (a 4.1 episode): each
-#: trial's block counters take several KB
-ONE_A_BLOCK = 1024
 
 
 def columns(rows: np.ndarray) -> dict:
@@ -42,17 +39,6 @@ def columns(rows: np.ndarray) -> dict:
     return {"outcome": rows[:, ROW_OUTCOME].astype(np.int8), "rounds": rows[:, ROW_ROUNDS].astype(np.int32),
             "girls_out": rows[:, ROW_OUT].astype(np.int16), "girls_dead": rows[:, ROW_DEAD].astype(np.int16),
             "girls_standing": rows[:, ROW_STANDING].astype(np.int16)}
-
-
-def in_pieces(play, start: int, count: int, size: int | None = None) -> dict | None:
-    """``play(s, c)`` over trials ``start .. start+count-1`` in pieces of at most ``size``
-    (default :data:`ONE_A_BLOCK`), the columns joined; ``None`` when ``count`` fits in one piece
-    (the caller plays it)."""
-    size = ONE_A_BLOCK if size is None else size
-    if count <= size:
-        return None
-    parts = [play(s, min(size, start + count - s)) for s in range(start, start + count, size)]
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def none() -> tuple:

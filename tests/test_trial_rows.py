@@ -106,29 +106,81 @@ def test_a_duel_s_rows_are_the_fast_path_s():
     assert 0 < got["outcome"].mean() < 1 and got["girls_out"].max() > 0 and got["girls_standing"].min() == 0
 
 
-def test_an_episode_s_rows_are_played_in_pieces_of_one_trial_a_block(monkeypatch):
-    """An episode still plays one trial per block: a study's 65,536-trial call is cut into
-    pieces (``sim.trial_rows.ONE_A_BLOCK``), which give the rows of one call."""
-    from sim import trial_rows
+def _episode_one_per_block(inp, start, count, key, piece=1000):
+    """An episode's rows as :func:`trials` read them from one trial per block (its code before
+    the episode kernels wrote rows), in pieces of ``piece`` trials; with ``last``, the last
+    scene each episode reached, and ``ko``, ``[count, S, party]`` each party girl's knock-outs
+    per scene."""
+    ep = inp.episode
+    parts = []
+    for s in range(start, start + count, piece):
+        c = min(piece, start + count - s)
+        raw = mb41._play_episode(inp, s, c, key, c)
+        rows = np.concatenate([np.arange(ep.party) + int(o) for o in ep.offsets[:-1]])
+        per = raw["cc"][:, rows, :]
+        ko = per[:, :, L.K_KO_TRIALS].reshape(c, ep.n_scenes, ep.party)
+        played = raw["scene_fights"][:, :, :3].sum(axis=2) > 0  # [c, S]
+        last = ep.n_scenes - 1 - np.argmax(played[:, ::-1], axis=1)
+        st = per[:, :, L.K_STANDING_END].reshape(c, ep.n_scenes, ep.party)
+        f = raw["fights"]
+        parts.append({"outcome": np.argmax(f[:, :3], axis=1), "rounds": f[:, L.F_ROUNDS],
+                      "girls_out": (ko.max(axis=1) > 0).sum(axis=1),  # once however many scenes
+                      "girls_dead": per[:, :, L.K_DEATHS].sum(axis=1),
+                      "girls_standing": st[np.arange(c), last].sum(axis=1),
+                      "last": last, "ko": ko, "standing_any_scene": st.sum(axis=(1, 2))})
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
-    loaded = load_scenario(ROOT / "scenarios/mb41/episode-three-scenes.yaml")
+
+def _grid_episode():
+    """``episode-three-scenes.yaml`` on a hex battlefield (every scene on the same field)."""
+    import yaml
+    from helpers import load_data
+
+    data = yaml.safe_load((ROOT / "scenarios/mb41/episode-three-scenes.yaml").read_text())
+    data["rules"]["grid"] = "hex"
+    data["battlefield"] = {"shape": "rect", "width": 8, "height": 6, "obstacles": [[2, 2], [5, 3]],
+                           "rough": [[3, 3], [4, 2]]}
+    data["variants"] = data["variants"][:1]
+    return load_data(data)
+
+
+@pytest.mark.parametrize("where", ["gridless", "hex"])
+def test_an_episode_s_rows_in_blocks_are_the_rows_of_one_trial_a_block(where):
+    """An episode's rows, played in :func:`mb41.simulate`'s blocks (each trial's row written by
+    the episode's block kernel, :func:`sim.trial_rows.after_scenes`), are the rows of one
+    trial per block, and add up to the run's counters over the same trials."""
+    if where == "gridless":
+        loaded = load_scenario(ROOT / "scenarios/mb41/episode-three-scenes.yaml")
+    else:
+        loaded = _grid_episode()
     inp = loaded.module.compile(loaded.variants[0][1])
-    assert inp.episode is not None
-    key = stream_key(2, 0)
-    whole = mb41.trials(inp, 5, 700, key)
-    calls = []
-    real = mb41._play_episode
-
-    def counted(inputs, start, count, *a, **k):
-        calls.append(count)
-        return real(inputs, start, count, *a, **k)
-
-    monkeypatch.setattr(mb41, "_play_episode", counted)
-    monkeypatch.setattr(trial_rows, "ONE_A_BLOCK", 256)
-    pieces = mb41.trials(inp, 5, 700, key)
-    assert calls == [256, 256, 188]
-    for k, v in whole.items():
-        assert np.array_equal(pieces[k], v), k
+    ep = inp.episode
+    assert ep is not None and (inp.battlefield is not None) == (where == "hex")
+    key = stream_key(3, 0)
+    start, count = 4321, 3000
+    got = mb41.trials(inp, start, count, key)
+    want = _episode_one_per_block(inp, start, count, key)
+    for k in ("outcome", "rounds", "girls_out", "girls_dead", "girls_standing"):
+        assert np.array_equal(got[k], want[k]), k
+    # not vacuous: episodes won and lost, some ended before the last scene, girls dropped
+    # (some in two scenes: counted once) and died, and standing is the last scene's only
+    assert set(got["outcome"].tolist()) >= {0, 1}
+    assert (want["last"] < ep.n_scenes - 1).any() and (want["last"] == ep.n_scenes - 1).any()
+    assert got["girls_out"].max() > 0 and got["girls_dead"].max() > 0
+    assert ((want["ko"] > 0).sum(axis=1) > 1).any()
+    assert not np.array_equal(want["standing_any_scene"], got["girls_standing"])
+    # the rows add up to the run's counters over the same trials
+    c = mb41.simulate(inp, start, count, key)
+    party = np.concatenate([np.arange(ep.party) + int(o) for o in ep.offsets[:-1]])
+    assert got["girls_dead"].sum() == c["combatants"][party, L.K_DEATHS].sum()
+    assert got["girls_standing"].sum() == c["party"][:, L.PE_STANDING_END].sum()
+    assert got["rounds"].sum() == c["rounds_sum"][0]
+    assert np.array_equal(np.bincount(got["outcome"], minlength=3), c["outcomes"])
+    # and do not depend on how the trials are split into calls (blocks)
+    a = mb41.trials(inp, start, 700, key)
+    b = mb41.trials(inp, start + 700, count - 700, key)
+    for k, v in got.items():
+        assert np.array_equal(np.concatenate([a[k], b[k]]), v), k
 
 
 def _cards_one_per_block(inp, cd, start, count, key):

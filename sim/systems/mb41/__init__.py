@@ -249,52 +249,37 @@ def _reduce_episode(inputs: Inputs, raw: dict) -> dict:
 def trials(inputs: Inputs, start: int, count: int, key, tier: int = 1) -> dict:
     """Per-trial outcomes of trials ``start .. start+count-1`` (:func:`sim.trials.per_trial`).
 
-    The same fights as :func:`simulate` (trial ``i`` keyed by ``(key, i)``). A fight is played
-    in :func:`simulate`'s blocks (a duel's on the fast path), each trial's row read from what it
-    added to its block's counters (:mod:`sim.trial_rows`); an episode one trial per block.
+    The same fights as :func:`simulate` (trial ``i`` keyed by ``(key, i)``), played in its
+    blocks (a duel's on the fast path), each trial's row read from what it added to its
+    block's counters (:mod:`sim.trial_rows`).
     Returns int arrays of length ``count``: ``outcome`` (0 the first side
     won, 1 lost, 2 draw at the round cap), ``rounds`` (rounds played; an
     episode's over all its scenes), and over the first side's magical girls
-    (``C_MONSTER == 0``): ``girls_out`` (girls who dropped to 0 Resolve at
-    least once, L1420), ``girls_dead`` (girls who died: deadly wounds, L1422)
-    and ``girls_standing`` (girls standing at the end). ``tier``: as in :func:`simulate`.
+    (``C_MONSTER == 0``; an episode's party): ``girls_out`` (girls who dropped to 0 Resolve at
+    least once, L1420; in an episode, in at least one scene), ``girls_dead`` (girls who died:
+    deadly wounds, L1422) and ``girls_standing`` (girls standing at the end; an episode's at
+    the end of the last scene it reached). ``tier``: as in :func:`simulate`.
     """
     if inputs.episode is None:
-        return TR.columns(_play_rows(inputs, start, count, key, _first_side_girls(inputs.comb), tier))
-    whole = TR.in_pieces(lambda s, c: trials(inputs, s, c, key, tier), start, count)  # one trial a block
-    if whole is not None:
-        return whole
-    raw = _play_episode(inputs, start, count, key, count, tier=tier)
-    ep = inputs.episode
-    rows = np.concatenate([np.arange(ep.party) + int(o) for o in ep.offsets[:-1]])
-    per = raw["cc"][:, rows, :]
-    # a girl is counted once however many scenes she dropped in
-    ko = per[:, :, L.K_KO_TRIALS].reshape(count, ep.n_scenes, ep.party)
-    out = (ko.max(axis=1) > 0).sum(axis=1)
-    # standing at the end of the last scene the episode reached
-    played = raw["scene_fights"][:, :, :3].sum(axis=2) > 0  # [count, S]
-    last = ep.n_scenes - 1 - np.argmax(played[:, ::-1], axis=1)
-    st = per[:, :, L.K_STANDING_END].reshape(count, ep.n_scenes, ep.party)
-    standing = st[np.arange(count), last].sum(axis=1)
-    f = raw["fights"]
-    return {
-        "outcome": np.argmax(f[:, :3], axis=1).astype(np.int8),
-        "rounds": f[:, L.F_ROUNDS].astype(np.int32),
-        "girls_out": out.astype(np.int16),
-        "girls_dead": per[:, :, L.K_DEATHS].sum(axis=1).astype(np.int16),
-        "girls_standing": standing.astype(np.int16),
-    }
+        girls = _first_side_girls(inputs.comb)
+    else:  # the party's rows within each scene (:func:`sim.trial_rows.after_scenes`)
+        girls = np.arange(inputs.episode.party)
+    return TR.columns(_play_rows(inputs, start, count, key, girls, tier))
 
 
 def _play_rows(inputs: Inputs, start: int, count: int, key, girls, tier: int = 1, fast=None) -> np.ndarray:
     """Rows ``[count, NROW]`` of trials ``start ..`` (:mod:`sim.trial_rows`) by the block kernel
     :func:`simulate` plays (:func:`.fight.simulate_blocks`, or the duel fast path's; ``fast`` as
-    there), given ``rows``, in as many blocks as :func:`simulate`."""
+    there; an episode's, :func:`_play_episode`), given ``rows``, in as many blocks as
+    :func:`simulate`."""
     nb = max(1, min(MAX_BLOCKS, count // 256))
     rows = np.zeros((count, TR.NROW), dtype=np.int64)
     cols = np.array([L.F_ROUNDS, L.K_KO_TRIALS, L.K_DEATHS, L.K_STANDING_END], dtype=np.int64)
-    _play_fight(inputs, start, count, key, nb, fast, tier=tier,
-                rows=(np.ascontiguousarray(girls, dtype=np.int64), cols, rows))
+    given = (np.ascontiguousarray(girls, dtype=np.int64), cols, rows)
+    if inputs.episode is not None:
+        _play_episode(inputs, start, count, key, nb, tier=tier, rows=given)
+    else:
+        _play_fight(inputs, start, count, key, nb, fast, tier=tier, rows=given)
     return rows
 
 
