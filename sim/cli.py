@@ -535,7 +535,7 @@ def cmd_warmup(a) -> int:
     builds = warm_tier2(a.tier2) if a.tier2 else []
     if a.json:
         print(json.dumps({"warmed": rows, **({"tier2": builds} if a.tier2 else {})}))
-    return 0
+    return 1 if any(b["status"] == "failed" for b in builds) else 0
 
 
 def cmd_serve(a) -> int:

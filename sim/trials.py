@@ -6,9 +6,9 @@ trial by trial on common random numbers (the same keyed streams, so trial
 ``i`` of arm A and of arm B see the same dice until their choices diverge)
 needs each trial's outcome. Every system's ``trials(inputs, start, count,
 key)`` plays the same trials as its ``simulate`` and returns per-trial arrays
-(4.1, the draft and d10 in their blocks, each trial's row read from what it added
-to its block's counters, :mod:`sim.trial_rows`; the card game one trial per
-block); this module chunks them into a DataFrame.
+(every system in its blocks: 4.1, the draft and d10 read each trial's row from what it
+added to its block's counters, :mod:`sim.trial_rows`; the card game writes each game's);
+this module chunks them into a DataFrame.
 
 Columns (every system): ``trial``, ``outcome`` (0 the first side won, 1 it
 lost, 2 a draw: the round or turn cap), ``rounds`` (rounds, or turns in the
@@ -25,8 +25,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-#: trials per kernel call of a system that plays one trial per block (its counters cost ~10-40 KB
-#: a trial); a system with row kernels sets its own (``TRIALS_CHUNK``: a row is 40 bytes)
+#: trials per kernel call of a system that sets no ``TRIALS_CHUNK`` of its own (every bundled
+#: system sets one: its rows take 16-40 bytes a trial)
 CHUNK = 1024
 
 #: the per-trial columns of every system, and those the fight systems add (dtype per column)

@@ -66,7 +66,8 @@ def warm_tier2(paths: list, out=None) -> list[dict]:
     sweep over numbers share one); one row per variant: ``scenario``, ``variant``, ``key`` (the
     build's, or ``None``: no tier 2 for it, a system without one or a duel the fast path plays)
     and ``status``: ``compiled`` (with ``seconds``), ``cached`` (an earlier run's), ``shared``
-    (another variant's build) or ``none``."""
+    (another variant's build), ``failed`` (with ``error``, the build's last line) or ``none``.
+    A build compiles in a process of its own (:func:`sim.tiers.compile_now`), as a run's does."""
     from sim import api, tiers
     from sim.systems import get_system
 
@@ -89,10 +90,15 @@ def warm_tier2(paths: list, out=None) -> list[dict]:
                 print(f"tier 2: compiling the build of {path} (variant {name!r}, {found[0][:8]}): "
                       "2-3 minutes...", file=out, flush=True)
                 t0 = time.perf_counter()
-                mod.simulate(inputs, 0, 1, 0, tier=2)
-                mod.tier2_compiled(inputs)
-                row["status"], row["seconds"] = "compiled", round(time.perf_counter() - t0, 1)
-                print(f"tier 2: compiled in {row['seconds']:.0f} s", file=out, flush=True)
+                try:
+                    tiers.compile_now(loaded.system, inputs)  # in a process of its own, as a run's build
+                except RuntimeError as e:
+                    row["status"], row["error"] = "failed", str(e)
+                    print(f"tier 2: the build failed ({e}); runs of it play the general engine", file=out,
+                          flush=True)
+                else:
+                    row["status"], row["seconds"] = "compiled", round(time.perf_counter() - t0, 1)
+                    print(f"tier 2: compiled in {row['seconds']:.0f} s", file=out, flush=True)
             if found is not None:
                 seen.add(found[0])
             rows.append(row)

@@ -206,15 +206,16 @@ COMPILED = textwrap.dedent('''
     loaded = load_scenario(sys.argv[1])
     inp = loaded.module.compile(loaded.variants[0][1])
     key = rng.stream_key(3, 1)
+    was = loaded.module.tier2_key(inp)
+    from sim import tiers
+    tiers.compile_now("mb41", inp)  # as a run's build and sim warmup --tier2: a process of its own (BUILD_OPT)
+    now = loaded.module.tier2_key(inp)  # the build records that it is compiled
     a = loaded.module.simulate(inp, 0, 3000, key)
-    b = loaded.module.simulate(inp, 0, 3000, key, tier=2)
+    b = loaded.module.simulate(inp, 0, 3000, key, tier=2)  # loaded from the cache the build wrote
     differ = [k for k in a if not np.array_equal(a[k], b[k])]
     ra = loaded.module.trials(inp, 100, 3000, key)  # a study's rows (the rows' kernel of the build)
     rb = loaded.module.trials(inp, 100, 3000, key, tier=2)
     differ += ["rows:" + k for k in ra if not np.array_equal(ra[k], rb[k])]
-    was = loaded.module.tier2_key(inp)
-    loaded.module.tier2_compiled(inp)  # as the background build records it
-    now = loaded.module.tier2_key(inp)
     # the runner: tier 2 from the first chunk (compiled), against the general engine alone
     os.environ["MGSIM_TIER2_TRIALS"] = "0"
     general = run_loaded(loaded, trials=20000)
@@ -235,8 +236,9 @@ COMPILED = textwrap.dedent('''
 
 
 def test_tier2_compiled_gives_the_same_counters(tmp_path):
-    """Compiled, a small structure (one talent a side, gridless): the same counters from the
-    kernel, and from the runner when tier 2 plays every chunk."""
+    """Compiled, a small structure (one talent a side, gridless), by a build's own process
+    (:func:`sim.tiers.compile_now`, LLVM at :data:`sim.tiers.BUILD_OPT`): the same counters
+    from the kernel, and from the runner when tier 2 plays every chunk."""
     out = _run(COMPILED, [ROOT / "tests" / "data" / "tier2-small.yaml"], tmp_path, jit=True)
     assert out["differ"] == []
     assert out["was"] is False and out["now"] is True
@@ -529,9 +531,8 @@ def test_warmup_compiles_each_structure_s_build_once(monkeypatch, capsys):
     """``sim warmup --tier2 SCENARIO`` (:func:`sim.warmup.warm_tier2`): one build per structure
     (the variants of a sweep over numbers share it), none for a duel the fast path plays or a
     system without tier 2, nothing for a build an earlier run compiled. The compile itself
-    (``simulate(..., tier=2)``) is tested above; here it is recorded, not played."""
+    (:func:`sim.tiers.compile_now`) is tested above; here it is recorded, not played."""
     from sim import tiers
-    from sim.systems import mb41
     from sim.warmup import warm_tier2
 
     compiled, built = set(), []
@@ -541,17 +542,51 @@ def test_warmup_compiles_each_structure_s_build_once(monkeypatch, capsys):
         found = real(system, inputs)
         return None if found is None else (found[0], found[0] in compiled)
 
+    def compile_now(system, inputs):
+        built.append(system)
+        compiled.add(real(system, inputs)[0])
+
     monkeypatch.setattr(tiers, "structure_of", structure_of)
-    monkeypatch.setattr(mb41, "simulate", lambda inputs, s, c, k, tier=1: built.append((tier, s, c)))
-    monkeypatch.setattr(mb41, "tier2_compiled",
-                        lambda inputs: compiled.add(real("mb41", inputs)[0]))
+    monkeypatch.setattr(tiers, "compile_now", compile_now)
     sweep = ROOT / "scenarios" / "mb41" / "party-vs-boss.yaml"  # three variants over numbers: one structure
     rows = warm_tier2([sweep, ROOT / "scenarios" / "duel-basic.yaml", ROOT / "scenarios" / "cards" / "first-player.yaml"])
     party = [r for r in rows if r["scenario"] == str(sweep)]
     assert [r["status"] for r in party] == ["compiled"] + ["shared"] * (len(party) - 1) and len(party) >= 2
-    assert len({r["key"] for r in party}) == 1 and built == [(2, 0, 1)]
+    assert len({r["key"] for r in party}) == 1 and built == ["mb41"]
     assert {r["status"] for r in rows if r["scenario"] != str(sweep)} == {"none"}
     err = capsys.readouterr().err
     assert "tier 2: compiling the build of" in err and "tier 2: none for" in err
     again = warm_tier2([sweep])
-    assert [r["status"] for r in again][0] == "cached" and built == [(2, 0, 1)]
+    assert [r["status"] for r in again][0] == "cached" and built == ["mb41"]
+
+
+def test_a_build_compiles_at_its_own_llvm_level(monkeypatch):
+    """A build's process gets ``NUMBA_OPT`` = :data:`sim.tiers.BUILD_OPT` (measured faster to
+    compile and to play than numba's default for one all-inlined kernel); ``MGSIM_TIER2_OPT``
+    overrides it, a value that is no level is ignored."""
+    from sim import tiers
+
+    monkeypatch.delenv(tiers.OPT_ENV, raising=False)
+    monkeypatch.setenv("NUMBA_OPT", "3")
+    assert tiers.BUILD_OPT == 2 and tiers.build_env()["NUMBA_OPT"] == "2"
+    monkeypatch.setenv(tiers.OPT_ENV, "3")
+    assert tiers.build_env()["NUMBA_OPT"] == "3"
+    monkeypatch.setenv(tiers.OPT_ENV, "fast")
+    assert tiers.build_env()["NUMBA_OPT"] == "2"
+
+
+def test_warmup_says_when_a_build_fails(monkeypatch, capsys):
+    """A build whose process fails: ``status`` ``failed`` with its last line, said on stderr, and
+    ``sim warmup`` exits 1 (runs of the structure play the general engine)."""
+    from sim import tiers
+    from sim.warmup import warm_tier2
+
+    def compile_now(system, inputs):
+        raise RuntimeError("MemoryError: out of memory")
+
+    real = tiers.structure_of
+    monkeypatch.setattr(tiers, "structure_of", lambda system, inputs: (real(system, inputs) or ("x", False))[:1] + (False,))
+    monkeypatch.setattr(tiers, "compile_now", compile_now)
+    rows = warm_tier2([ROOT / "tests" / "data" / "tier2-small.yaml"])
+    assert rows[0]["status"] == "failed" and rows[0]["error"] == "MemoryError: out of memory"
+    assert "the build failed (MemoryError: out of memory)" in capsys.readouterr().err

@@ -210,3 +210,31 @@ def test_card_game_rows_in_blocks_are_the_rows_of_one_game_a_block():
         assert c["what_if"][s].tolist() == [2000, a.sum(), b.sum(), (a & b).sum()]
     assert not np.array_equal(outcome, edited)  # the edit changes some games
     assert np.array_equal(c["outcomes"], np.bincount(outcome, minlength=3))
+
+
+UNCOMPILED_EPISODE = '''
+import json, sys
+from sim import rng
+from sim.scenario import load_scenario
+loaded = load_scenario(sys.argv[1])
+inp = loaded.module.compile(loaded.variants[0][1])
+r = loaded.module.trials(inp, 5, 12, rng.stream_key(3, 0))
+print(json.dumps({k: v.tolist() for k, v in r.items()}))
+'''
+
+
+def test_an_uncompiled_episode_plays_the_compiled_rows():
+    """Uncompiled (``NUMBA_DISABLE_JIT``, how the tier-2 and replay tests play), an episode's
+    worlds (a slot of one buffer per scene, :func:`sim.systems.mb41.world.pack`) stay apart:
+    the rows are the compiled ones. (The worlds are keyed by each slot's address, as compiled;
+    keyed by the id of a slice, which Python may reuse once the slice is gone, a scene's world
+    could replace the episode's.)"""
+    from helpers import run_python
+
+    path = ROOT / "scenarios/mb41/episode-three-scenes.yaml"
+    loaded = load_scenario(path)
+    inp = loaded.module.compile(loaded.variants[0][1])
+    want = mb41.trials(inp, 5, 12, stream_key(3, 0))
+    got = run_python(UNCOMPILED_EPISODE, [path])
+    assert {k: v.tolist() for k, v in want.items()} == got
+    assert len(set(got["outcome"])) > 1  # not a run of one outcome

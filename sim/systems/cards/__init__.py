@@ -23,6 +23,8 @@ VARIANT_FIELDS = ("cards", "what_if")
 
 #: most blocks a chunk is split into for prange (the split never changes results)
 MAX_BLOCKS = 64
+#: games per call of :func:`trials` (:func:`sim.trials.trial_columns`): its rows are 16 bytes a game
+TRIALS_CHUNK = 1 << 16
 
 #: ``sim warmup``: the heuristic players and the search player
 WARMUP_SCENARIOS = ("cards/first-player.yaml", "cards/search-vs-heuristic.yaml")

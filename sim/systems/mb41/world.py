@@ -53,7 +53,7 @@ WORLD_WORDS = 64
 #: the argument types of every procedure: a, b, c, w
 WORLD = procs.signature(_I, _I, _I, _I)
 
-#: NUMBA_DISABLE_JIT: the worlds by buffer (``w`` is the buffer's id)
+#: NUMBA_DISABLE_JIT: the worlds by buffer (``w`` is the buffer's address, as compiled)
 _PY_WORLDS: dict = {}
 
 
@@ -147,8 +147,11 @@ def pack(comb, rules, dyn, streams, bf, buf):
         raise ValueError(f"a world's comb and dyn have {NC} and {NDYN} columns, "
                          f"not {comb.shape[1]} and {dyn.shape[1]}")
     if config.DISABLE_JIT:
-        _PY_WORLDS[id(buf)] = (comb, rules, dyn, streams, bf)
-        return id(buf)
+        # keyed by the buffer's address, as compiled: each slot of a buffer (an episode's scenes)
+        # is a world of its own; the id of a slice, which Python may reuse, was not
+        w = buf.__array_interface__["data"][0]
+        _PY_WORLDS[w] = (comb, rules, dyn, streams, bf)
+        return w
     return _pack_jit(comb, rules, dyn, streams, bf, buf)
 
 
