@@ -43,7 +43,7 @@ from pathlib import Path
 #: run compiled it (measured: docs/performance.md "Tier 2": below it the build's minute or two
 #: of one core costs more than tier 2 saves); ``MGSIM_TIER2_TRIALS`` overrides it, 0 turns
 #: tier 2 off
-THRESHOLD = 50_000_000
+THRESHOLD = 35_000_000
 ENV = "MGSIM_TIER2_TRIALS"
 #: planned trials from which a build an earlier run compiled plays from the first chunk
 #: (loading it takes about a second); ``MGSIM_TIER2_WARM_TRIALS`` overrides it

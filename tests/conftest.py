@@ -15,7 +15,7 @@ settings.register_profile("explore")
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repro"))
 
 # No test but tests/test_mb41_tier2.py (which sets its own) starts a background tier-2 build
-# (sim/tiers.py): a run of 50 M trials that a test stops would otherwise compile one.
+# (sim/tiers.py): a run of 50 M trials that a test stops would otherwise compile one (35 M and up).
 os.environ.setdefault("MGSIM_TIER2_TRIALS", "0")
 
 

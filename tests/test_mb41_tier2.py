@@ -365,7 +365,7 @@ def test_provenance_counts_every_trial_of_the_run(monkeypatch):
     prov = plan.provenance({"v": 1030, "w": 500}, {"v": 1000, "w": 0})
     assert prov["tiers"] == {"v": {"general": 0, "generated": 30, "resumed": 1000},
                              "w": {"general": 500, "generated": 0}}
-    assert prov["tier2_threshold"] == 50_000_000
+    assert prov["tier2_threshold"] == 35_000_000  # tiers.THRESHOLD (docs/performance.md "Tier 2")
 
 
 def _sweep(plan, plans, chunks):
@@ -413,12 +413,13 @@ def test_a_structure_below_the_threshold_in_all_builds_nothing(monkeypatch):
     plan = _plan(monkeypatch, None)
     monkeypatch.setattr(tiers, "structure_of", lambda system, inputs: inputs)
     a = ("a" * 20, False)
-    got = _sweep(plan, {"x": (a, 24_000_000), "y": (a, 25_000_000)}, {"x": 3, "y": 3})
+    half = tiers.THRESHOLD // 2
+    got = _sweep(plan, {"x": (a, half), "y": (a, tiers.THRESHOLD - half - 1)}, {"x": 3, "y": 3})
     assert got == {"x": [1, 1, 1], "y": [1, 1, 1]} and not plan.builds
-    # one more trial makes 50 M: the structure is worth a build
+    # one more trial makes the threshold: the structure is worth a build
     plan = _plan(monkeypatch, None)
     monkeypatch.setattr(tiers, "structure_of", lambda system, inputs: inputs)
-    plan.plan_all([("x", a, 24_000_000), ("y", a, 26_000_000)])
+    plan.plan_all([("x", a, half), ("y", a, tiers.THRESHOLD - half)])
     assert plan.keys == {"x": "a" * 20, "y": "a" * 20}
 
 
