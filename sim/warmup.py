@@ -86,6 +86,8 @@ def warm_tier2(paths: list, out=None) -> list[dict]:
                 row["status"] = "shared"
             elif found[1]:
                 row["status"] = "cached"
+                print(f"tier 2: the build of {path} (variant {name!r}, {found[0][:8]}) is compiled already",
+                      file=out, flush=True)
             else:
                 print(f"tier 2: compiling the build of {path} (variant {name!r}, {found[0][:8]}): "
                       "2-3 minutes...", file=out, flush=True)

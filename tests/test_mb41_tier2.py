@@ -559,6 +559,7 @@ def test_warmup_compiles_each_structure_s_build_once(monkeypatch, capsys):
     assert "tier 2: compiling the build of" in err and "tier 2: none for" in err
     again = warm_tier2([sweep])
     assert [r["status"] for r in again][0] == "cached" and built == ["mb41"]
+    assert "is compiled already" in capsys.readouterr().err
 
 
 def test_a_build_compiles_at_its_own_llvm_level(monkeypatch):
