@@ -10,9 +10,10 @@
   (``scenarios/mb41/party-vs-boss.yaml``), the measurement before the grid.
 * ``party_fight_per_s_tier2`` / ``party_fight_gridless_per_s_tier2``: the same fights on
   tier 2, the engine generated for each scenario's structure (:mod:`.tier2`; the same
-  counters), measured the same way after its build is compiled as a run's is (in a process
-  of its own at its LLVM level, :func:`sim.tiers.compile_now`; on a cold cache that takes
-  minutes: it is left out of ``--quick``, which reports ``None``).
+  counters), measured the same way after its build is compiled as a run's is (``sim bench``
+  passes :func:`sim.tiers.compile_now` as ``compile_build``: a process of its own at the
+  build's LLVM level; on a cold cache that takes minutes: it is left out of ``--quick``,
+  which reports ``None``).
 * ``study_rows_gridless_per_s``: the gridless fights as a study plays them, a row per trial
   (:func:`sim.systems.mb41.trials`, :mod:`sim.trial_rows`), measured the same way;
   ``study_rows_vs_counters`` divides it by ``party_fight_gridless_per_s`` (one trial per
@@ -85,7 +86,7 @@ def _draw_loop(key, count):
     return acc
 
 
-def run(quick: bool = False) -> dict:
+def run(quick: bool = False, compile_build=None) -> dict:
     from sim.timing import best_time
     from sim.rng import stream_key
     from sim.scenario import load_scenario
@@ -104,12 +105,10 @@ def run(quick: bool = False) -> dict:
         simulate(inp, 0, 4096, key)
         rates[name] = n / best_time(lambda: simulate(inp, 0, n, key))
         if not quick:
-            from sim import tiers
-
             found = tier2_key(inp)
-            if found is not None and not found[1]:  # compiled as a run's build is (minutes on a cold
-                tiers.compile_now("mb41", inp)  # cache): its own process, at its LLVM level (BUILD_OPT)
-            simulate(inp, 0, 4096, key, tier=2)
+            if compile_build is not None and found is not None and not found[1]:
+                compile_build("mb41", inp)  # as a run's build: its own process, its LLVM level (minutes)
+            simulate(inp, 0, 4096, key, tier=2)  # compiles the build here if it is still missing
             tier2[name] = n / best_time(lambda: simulate(inp, 0, n, key, tier=2))
         if name == "hex":
             inputs = inp
