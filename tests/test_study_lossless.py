@@ -243,16 +243,46 @@ def test_ctrl_c_of_a_no_write_study_does_not_suggest_resume(tmp_path):
                          cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          preexec_fn=ctrl_c_reaches_it)
     time.sleep(1.0)
-    deadline = time.monotonic() + 120
+    # a cold compile may take minutes while the other test worker compiles too: wait for the
+    # study's progress (an interrupt before it is the CLI's "nothing was written", not this test's)
+    deadline = time.monotonic() + 600
     import select
 
     buf = ""
-    while "progress" not in buf and time.monotonic() < deadline:
+    while "progress" not in buf and time.monotonic() < deadline and p.poll() is None:
         r, _, _ = select.select([p.stderr], [], [], 1.0)
         if r:
             buf += p.stderr.readline()
+    assert "progress" in buf, buf
     p.send_signal(signal.SIGINT)
     t0 = time.monotonic()
     _out, err = p.communicate(timeout=60)
     assert time.monotonic() - t0 < 10
     assert p.returncode == 130 and "--resume" not in err and "nothing is kept" in err, err
+
+
+def test_ctrl_c_between_two_chunks_of_a_no_write_study_is_the_same_stop(tmp_path, monkeypatch):
+    """A Ctrl-C that lands between two chunks (outside a chunk's guard) of a study that writes
+    nothing: the same :class:`sim.runner.RunCancelled` as one inside a chunk, "nothing is kept"
+    with the trials done, not a bare interrupt (the CLI said only "nothing was written")."""
+    from sim.study.arms import StudyContext
+
+    f = _file(tmp_path)
+    real, seen = StudyContext._took, []
+
+    def took(self, arm, count, rows):
+        real(self, arm, count, rows)
+        seen.append(count)
+        raise KeyboardInterrupt  # as the signal would, right after a chunk is kept
+
+    monkeypatch.setattr(StudyContext, "_took", took)
+    try:
+        api.study(f, trials=20_000, write=False)
+    except runner.RunCancelled as e:
+        stop = e
+    except KeyboardInterrupt:  # a bare one would end pytest's session: fail this test instead
+        pytest.fail("a bare KeyboardInterrupt left the study")
+    else:
+        pytest.fail("the study did not stop")
+    assert stop.checkpoint is None and "nothing is kept" in stop.message()
+    assert sum(stop.done.values()) == seen[0] > 0

@@ -125,11 +125,25 @@ def run_study(study, *, trials: int | None = None, seed: int | None = None,
     ctx.backend = _connect(scheduler)
     try:
         if not write:
-            return _play(ctx, ls, plan, progress)
+            return _stopped_unwritten(ctx, lambda: _play(ctx, ls, plan, progress))
         return _play_and_write(ctx, ls, plan, progress, target, trials, out, results_root, resume)
     finally:
         if ctx.backend is not None:
             ctx.backend.close()
+
+
+def _stopped_unwritten(ctx, play):
+    """``play()`` of a study that writes nothing: a Ctrl-C between two chunks (outside a chunk's
+    guard, :meth:`StudyContext._chunk`) is the same :class:`sim.runner.RunCancelled` as one
+    inside ("nothing is kept"), not a bare interrupt."""
+    from sim.runner import RunCancelled
+
+    try:
+        return play()
+    except RunCancelled:
+        raise
+    except KeyboardInterrupt:
+        raise RunCancelled({a.name: a.done for a in ctx.streams()}) from None
 
 
 def _play(ctx, ls, plan, progress) -> StudyResult:
