@@ -192,9 +192,16 @@ def test_a_reader_that_stops_early_gets_no_internal_error():
     """``sim catalog mb41 | head -c 10``: the pipe closes under the command; it ends quietly
     with 141 (128 + SIGPIPE), not "internal error BrokenPipeError"."""
 
-    p = subprocess.Popen([sys.executable, "-m", "sim", "catalog", "mb41"], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE)
-    p.stdout.read(10)
-    p.stdout.close()
+    import fcntl
+
+    # a pipe of one page (the catalog is ~32 KB): the command must block on it before it ends, so
+    # it is still writing when the reader goes, whatever the scheduling (a 64 KB pipe took the
+    # whole catalog at once now and then, and the command ended 0 before the reader closed)
+    r, w = os.pipe()
+    fcntl.fcntl(w, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+    p = subprocess.Popen([sys.executable, "-m", "sim", "catalog", "mb41"], stdout=w, stderr=subprocess.PIPE)
+    os.close(w)
+    with os.fdopen(r, "rb") as out:
+        out.read(10)
     err = p.stderr.read().decode()
     assert p.wait(timeout=60) == 141 and "error" not in err, err
